@@ -1,0 +1,81 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { adminHashSource, sharedSecret } from './auth/admin-password.ts';
+import { adminAuthRoutes } from './auth/routes.ts';
+import { commentRoutes } from './comments/routes.ts';
+import type { Config } from './config.ts';
+import type { Db } from './db/schema.ts';
+import { groupRoutes } from './groups/routes.ts';
+import { healthRoutes } from './health/routes.ts';
+import { type Clock, systemClock } from './lib/clock.ts';
+import { bodyParsersPlugin } from './plugins/body-parsers.ts';
+import { corsCsrfPlugin } from './plugins/cors-csrf.ts';
+import { errorsPlugin } from './plugins/errors.ts';
+import { guardsPlugin } from './plugins/guards.ts';
+import { rateLimitPlugin } from './plugins/rate-limit.ts';
+import { securityHeadersPlugin } from './plugins/security-headers.ts';
+import { sessionPlugin } from './plugins/session.ts';
+import { settingsRoutes } from './settings/routes.ts';
+import { streamerRoutes } from './streamers/routes.ts';
+import { userRoutes } from './users/routes.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    db: Db;
+    clock: Clock;
+  }
+}
+
+export interface AppOptions {
+  config: Config;
+  db: Db;
+  clock?: Clock;
+  /** Fastify's logger option; tests pass a stream to read the log. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+export const BODY_LIMIT = 64 * 1024;
+
+/** Builds the whole service from a configuration and an open, migrated database. */
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const { config, db } = opts;
+  const clock = opts.clock ?? systemClock;
+
+  const app = Fastify({
+    logger: opts.logger ?? {
+      level: config.logLevel,
+      redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+    },
+    bodyLimit: BODY_LIMIT,
+    trustProxy: config.trustProxy.length > 0 ? [...config.trustProxy] : false,
+    routerOptions: { maxParamLength: 200 },
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+  });
+
+  app.decorate('config', config);
+  app.decorate('db', db);
+  app.decorate('clock', clock);
+
+  await app.register(errorsPlugin);
+  await app.register(securityHeadersPlugin, { https: config.https });
+  await app.register(bodyParsersPlugin);
+  await app.register(corsCsrfPlugin, { origin: config.origin, allowed: config.corsOrigins });
+  await app.register(rateLimitPlugin, { enabled: config.rateLimit, clock });
+  await app.register(sessionPlugin, {
+    db,
+    clock,
+    https: config.https,
+    secret: config.sessionSecret ?? (await sharedSecret(db, 'session_secret')),
+  });
+  await app.register(guardsPlugin);
+
+  await app.register(adminAuthRoutes, { adminHash: await adminHashSource(config) });
+  await app.register(streamerRoutes);
+  await app.register(commentRoutes);
+  await app.register(groupRoutes);
+  await app.register(userRoutes);
+  await app.register(settingsRoutes);
+  await app.register(healthRoutes);
+
+  return app;
+}

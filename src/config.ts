@@ -1,0 +1,207 @@
+import { isIP } from 'node:net';
+
+/**
+ * Configuration, parsed once at start from the environment into a frozen, typed object.
+ * A bad value stops the start with a message that names the variable.
+ */
+
+export const PROVIDERS = ['provider_a', 'provider_b'] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+export interface ProviderConfig {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly authorizeUrl: string;
+  readonly tokenUrl: string;
+  readonly userUrl: string;
+  readonly redirectUri: string;
+}
+
+export interface Config {
+  readonly host: string;
+  readonly port: number;
+  readonly baseUrl: string;
+  readonly origin: string;
+  readonly https: boolean;
+  readonly databaseUrl: string;
+  readonly sessionSecret: string | null;
+  readonly corsOrigins: readonly string[];
+  readonly trustProxy: readonly string[];
+  readonly adminPasswordHash: string | null;
+  readonly adminPassword: string | null;
+  readonly providers: Readonly<Record<Provider, ProviderConfig>>;
+  readonly providerTimeoutMs: number;
+  readonly oauthDebugPublic: boolean;
+  readonly devProviders: boolean;
+  readonly rateLimit: boolean;
+  readonly logLevel: string;
+  readonly production: boolean;
+}
+
+const REAL_PROVIDER_URLS: Record<Provider, [string, string, string]> = {
+  provider_a: [
+    'https://id.twitch.tv/oauth2/authorize',
+    'https://id.twitch.tv/oauth2/token',
+    'https://api.twitch.tv/helix/users',
+  ],
+  provider_b: [
+    'https://id.kick.com/oauth/authorize',
+    'https://id.kick.com/oauth/token',
+    'https://api.kick.com/public/v1/users',
+  ],
+};
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string, value?: string) {
+    super(
+      `Invalid configuration: ${variable} ${problem}` +
+        (value === undefined ? '' : ` (got ${JSON.stringify(value)})`),
+    );
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+export function parseConfig(env: Env = process.env): Config {
+  const get = (name: string): string | undefined => {
+    const v = env[name]?.trim();
+    return v === '' ? undefined : v;
+  };
+
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = get(name);
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!/^\d+$/.test(raw) || n < min || n > max) {
+      throw new ConfigError(name, `must be an integer from ${min} to ${max}`, raw);
+    }
+    return n;
+  };
+
+  const bool = (name: string, fallback: boolean, yes = 'true', no = 'false'): boolean => {
+    const raw = get(name)?.toLowerCase();
+    if (raw === undefined) return fallback;
+    if (raw === yes) return true;
+    if (raw === no) return false;
+    throw new ConfigError(name, `must be "${yes}" or "${no}"`, raw);
+  };
+
+  const url = (name: string, fallback: string): string => {
+    const raw = get(name) ?? fallback;
+    let parsed: URL;
+    try {
+      parsed = new URL(raw);
+    } catch {
+      throw new ConfigError(name, 'must be an absolute http or https URL', raw);
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      throw new ConfigError(name, 'must be an absolute http or https URL', raw);
+    }
+    return raw;
+  };
+
+  const host = get('HOST') ?? '127.0.0.1';
+  const port = integer('PORT', 3000, 0, 65535);
+  const baseUrl = url('BASE_URL', `http://localhost:${port}`).replace(/\/+$/, '');
+  const base = new URL(baseUrl);
+  if (base.pathname !== '/' || base.search || base.hash) {
+    throw new ConfigError('BASE_URL', 'must be an origin without a path', baseUrl);
+  }
+
+  const databaseUrl = get('DATABASE_URL') ?? 'sqlite:./data/streamers.db';
+  if (!/^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(databaseUrl)) {
+    throw new ConfigError(
+      'DATABASE_URL',
+      'must be sqlite:<file>, sqlite::memory: or postgres://...',
+      databaseUrl,
+    );
+  }
+
+  const corsOrigins = list(get('CORS_ORIGINS')).map((o) => {
+    try {
+      const u = new URL(o);
+      if (u.origin !== o.replace(/\/$/, '') || u.origin === 'null') throw new Error();
+      return u.origin;
+    } catch {
+      throw new ConfigError('CORS_ORIGINS', 'must list origins such as https://example.org', o);
+    }
+  });
+
+  const trustProxy = list(get('TRUST_PROXY')).map((entry) => {
+    const [addr, bits, extra] = entry.split('/');
+    const family = isIP(addr ?? '');
+    const maxBits = family === 6 ? 128 : 32;
+    const bitsOk = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= maxBits);
+    if (!family || !bitsOk || extra !== undefined) {
+      throw new ConfigError('TRUST_PROXY', 'must list IP addresses or CIDR ranges', entry);
+    }
+    return entry;
+  });
+
+  const adminPasswordHash = get('ADMIN_PASSWORD_HASH') ?? null;
+  if (adminPasswordHash && !/^(\$argon2id\$|\$2[aby]\$)/.test(adminPasswordHash)) {
+    throw new ConfigError('ADMIN_PASSWORD_HASH', 'must be an argon2id or bcrypt hash');
+  }
+
+  const provider = (p: Provider, prefix: string): ProviderConfig => {
+    const [authorize, token, user] = REAL_PROVIDER_URLS[p];
+    return Object.freeze({
+      clientId: get(`${prefix}_CLIENT_ID`) ?? '',
+      clientSecret: get(`${prefix}_CLIENT_SECRET`) ?? '',
+      authorizeUrl: url(`${prefix}_AUTHORIZE_URL`, authorize),
+      tokenUrl: url(`${prefix}_TOKEN_URL`, token),
+      userUrl: url(`${prefix}_USER_URL`, user),
+      redirectUri: url(`${prefix}_REDIRECT_URI`, `${baseUrl}/api/oauth/login/${p}`),
+    });
+  };
+
+  const logLevel = (get('LOG_LEVEL') ?? 'info').toLowerCase();
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`, logLevel);
+  }
+
+  const production = get('NODE_ENV') === 'production';
+  const devProviders = bool('DEV_PROVIDERS', false);
+  if (devProviders && production) {
+    throw new ConfigError('DEV_PROVIDERS', 'must not be "true" when NODE_ENV is production');
+  }
+
+  const sessionSecret = get('SESSION_SECRET') ?? null;
+  if (sessionSecret !== null && sessionSecret.length < 32) {
+    throw new ConfigError('SESSION_SECRET', 'must be at least 32 characters long');
+  }
+
+  return Object.freeze({
+    host,
+    port,
+    baseUrl,
+    origin: base.origin,
+    https: base.protocol === 'https:',
+    databaseUrl,
+    sessionSecret,
+    corsOrigins: Object.freeze(corsOrigins),
+    trustProxy: Object.freeze(trustProxy),
+    adminPasswordHash,
+    adminPassword: env.ADMIN_PASSWORD ? env.ADMIN_PASSWORD : null,
+    providers: Object.freeze({
+      provider_a: provider('provider_a', 'PROVIDER_A'),
+      provider_b: provider('provider_b', 'PROVIDER_B'),
+    }),
+    providerTimeoutMs: integer('PROVIDER_TIMEOUT_MS', 10_000, 1, 600_000),
+    oauthDebugPublic: bool('OAUTH_DEBUG_PUBLIC', false),
+    devProviders,
+    rateLimit: bool('RATE_LIMIT', true, 'on', 'off'),
+    logLevel,
+    production,
+  });
+}
+
+function list(raw: string | undefined): string[] {
+  return (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}

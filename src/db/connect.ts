@@ -1,0 +1,54 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database, Db } from './schema.ts';
+
+export interface OpenOptions {
+  /** Called with errors of idle PostgreSQL clients, which must never crash the process. */
+  onPoolError?: (err: Error) => void;
+  /** PostgreSQL schema to use instead of `public` (tests isolate themselves this way). */
+  pgSchema?: string;
+  poolSize?: number;
+}
+
+export interface Opened {
+  db: Db;
+  kind: 'sqlite' | 'postgres';
+  /** The SQLite handle, for pragmas, checkpoints and online backups. */
+  sqlite?: SqliteDatabase.Database;
+}
+
+/**
+ * SQLite runs in WAL mode with foreign keys on and a 5-second busy timeout. `synchronous` is
+ * FULL: every acknowledged write survives a crash of the machine, not only of the process;
+ * the price (one fsync per commit) is small for a site whose writes are comments and ratings.
+ */
+export const SQLITE_PRAGMAS = [
+  'journal_mode = WAL',
+  'foreign_keys = ON',
+  'busy_timeout = 5000',
+  'synchronous = FULL',
+] as const;
+
+export function openDatabase(url: string, options: OpenOptions = {}): Opened {
+  if (url.startsWith('sqlite:')) {
+    const file = url.slice('sqlite:'.length);
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    const sqlite = new SqliteDatabase(file);
+    for (const pragma of SQLITE_PRAGMAS) sqlite.pragma(pragma);
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return { db, kind: 'sqlite', sqlite };
+  }
+
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: 5000,
+    ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+  });
+  pool.on('error', (err) => options.onPoolError?.(err));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, kind: 'postgres' };
+}

@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as initial from './001-initial.ts';
+
+/** Every migration, in order. A new one is added here explicitly, never discovered. */
+export const migrations: Record<string, Migration> = {
+  '001-initial': initial,
+};

@@ -1,0 +1,143 @@
+import type { Generated, Kysely } from 'kysely';
+
+/**
+ * One interface per table. Column types are ones SQLite and PostgreSQL hold the same way:
+ * integers, text, booleans as 0/1 integers and timestamps as ISO 8601 UTC text
+ * (`2026-11-21T10:00:00.000Z`), which sort correctly as text.
+ */
+
+export interface UsersTable {
+  id: Generated<number>;
+  provider: string;
+  provider_id: string;
+  login: string;
+  display_name: string;
+  avatar: string;
+  last_seen: string;
+  /** 1 banned, 0 or null not banned. */
+  banned: number | null;
+  created_at: string;
+}
+
+export interface ModeratorsTable {
+  user_id: number;
+}
+
+export interface StreamersTable {
+  id: Generated<number>;
+  name: string;
+  /** Lower-cased name: makes uniqueness and ordering ignore letter case on both databases. */
+  name_key: string;
+  platform: string;
+  kick_name: string;
+  status: string;
+  game: string;
+  title: string;
+  evaluated: number;
+  community_locked: number;
+  added_by: string;
+  submitter: string;
+  created_at: string;
+}
+
+export interface RatingsTable {
+  streamer_id: number;
+  s: number;
+  g: number;
+  a: number;
+  v: number;
+  n: number;
+  ns: number;
+  o: number;
+  reward: number;
+  notes: string | null;
+  updated_at: string;
+}
+
+export interface RaterGroupsTable {
+  id: Generated<number>;
+  name: string;
+  streamer_id: number | null;
+  created_at: string;
+}
+
+export interface RaterGroupMembersTable {
+  id: Generated<number>;
+  group_id: number;
+  user_id: number;
+  role: string;
+  added_at: string;
+}
+
+export interface CommentsTable {
+  id: Generated<number>;
+  streamer_id: number;
+  user_id: number | null;
+  author: string;
+  body: string;
+  is_admin: number;
+  created_at: string;
+}
+
+export interface CommunityRatingsTable {
+  id: Generated<number>;
+  group_id: number;
+  streamer_id: number;
+  user_id: number;
+  s: number;
+  g: number;
+  a: number;
+  v: number;
+  n: number;
+  ns: number;
+  o: number;
+  updated_at: string;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+/** Server-side secrets (session secret, administrator password hash): never exported. */
+export interface SecretsTable {
+  key: string;
+  value: string;
+}
+
+export interface OAuthStatesTable {
+  id: Generated<number>;
+  state: string;
+  provider: string;
+  verifier: string;
+  created_at: string;
+}
+
+export interface SessionsTable {
+  /** HMAC of the cookie value: a copy of the table does not yield usable cookies. */
+  id: string;
+  data: string;
+  created_at: string;
+  seen_at: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  moderators: ModeratorsTable;
+  streamers: StreamersTable;
+  ratings: RatingsTable;
+  rater_groups: RaterGroupsTable;
+  rater_group_members: RaterGroupMembersTable;
+  comments: CommentsTable;
+  community_ratings: CommunityRatingsTable;
+  settings: SettingsTable;
+  secrets: SecretsTable;
+  oauth_states: OAuthStatesTable;
+  sessions: SessionsTable;
+}
+
+export type Db = Kysely<Database>;
+
+export const SCORE_KEYS = ['s', 'g', 'a', 'v', 'n', 'ns', 'o'] as const;
+export type ScoreKey = (typeof SCORE_KEYS)[number];
+export type Scores = Record<ScoreKey, number>;

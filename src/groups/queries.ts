@@ -1,0 +1,158 @@
+import type { Db } from '../db/schema.ts';
+
+export interface GroupRow {
+  id: number;
+  name: string;
+  streamer_id: number | null;
+  created_at: string;
+}
+
+export async function myGroups(db: Db, userId: number) {
+  return db
+    .selectFrom('rater_groups')
+    .innerJoin('rater_group_members', 'rater_group_members.group_id', 'rater_groups.id')
+    .select(['rater_groups.id', 'rater_groups.name', 'rater_groups.streamer_id'])
+    .where('rater_group_members.user_id', '=', userId)
+    .execute()
+    .then(byName);
+}
+
+/**
+ * Groups ordered by name without regard to case, the same on both databases (their
+ * collations differ, so the order is made here).
+ */
+function byName<T extends { id: number; name: string }>(rows: T[]): T[] {
+  const key = (r: T) => r.name.toLowerCase();
+  return rows.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.id - b.id));
+}
+
+/** The administrator's list: groups by name with streamer name, members and rating count. */
+export async function allGroups(db: Db) {
+  const groups = await db
+    .selectFrom('rater_groups')
+    .leftJoin('streamers', 'streamers.id', 'rater_groups.streamer_id')
+    .select([
+      'rater_groups.id',
+      'rater_groups.name',
+      'rater_groups.streamer_id',
+      'rater_groups.created_at',
+      'streamers.name as streamer_name',
+    ])
+    .execute()
+    .then(byName);
+  const members = await db
+    .selectFrom('rater_group_members as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select([
+      'm.group_id',
+      'm.id as member_id',
+      'm.role',
+      'm.added_at',
+      'u.id',
+      'u.provider',
+      'u.login',
+      'u.display_name',
+      'u.avatar',
+    ])
+    .orderBy('m.added_at')
+    .orderBy('m.id')
+    .execute();
+  const counts = await db
+    .selectFrom('community_ratings')
+    .select(['group_id', (eb) => eb.fn.countAll<number | string>().as('count')])
+    .groupBy('group_id')
+    .execute();
+  const countOf = new Map(counts.map((c) => [c.group_id, Number(c.count)]));
+
+  return groups.map((g) => ({
+    ...g,
+    streamer_name: g.streamer_name ?? null,
+    members: members
+      .filter((m) => m.group_id === g.id)
+      .sort((a, b) => Number(b.role === 'owner') - Number(a.role === 'owner'))
+      .map(({ member_id, role, id, provider, login, display_name, avatar }) => ({
+        member_id,
+        role,
+        id,
+        provider,
+        login,
+        display_name,
+        avatar,
+      })),
+    ratings_count: countOf.get(g.id) ?? 0,
+  }));
+}
+
+export async function findGroup(db: Db, id: number): Promise<GroupRow | undefined> {
+  return db.selectFrom('rater_groups').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function groupNameTaken(db: Db, name: string, exceptId?: number): Promise<boolean> {
+  let q = db.selectFrom('rater_groups').select('id').where('name', '=', name);
+  if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+  return (await q.executeTakeFirst()) !== undefined;
+}
+
+export async function streamerHasTeam(db: Db, streamerId: number, exceptId?: number): Promise<boolean> {
+  let q = db.selectFrom('rater_groups').select('id').where('streamer_id', '=', streamerId);
+  if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+  return (await q.executeTakeFirst()) !== undefined;
+}
+
+export async function insertGroup(db: Db, group: Omit<GroupRow, 'id'>): Promise<GroupRow> {
+  return db.insertInto('rater_groups').values(group).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateGroup(
+  db: Db,
+  id: number,
+  changes: { name?: string; streamer_id?: number | null },
+): Promise<void> {
+  await db.updateTable('rater_groups').set(changes).where('id', '=', id).execute();
+}
+
+export async function deleteGroup(db: Db, id: number): Promise<boolean> {
+  const result = await db.deleteFrom('rater_groups').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** A user of this provider, not banned, whose login matches without regard to case. */
+export async function findActiveUserByLogin(db: Db, provider: string, login: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'display_name'])
+    .where('provider', '=', provider)
+    .where((eb) => eb(eb.fn('lower', ['login']), '=', login))
+    .where((eb) => eb.or([eb('banned', 'is', null), eb('banned', '=', 0)]))
+    .orderBy('id')
+    .executeTakeFirst();
+}
+
+/**
+ * Adds the user to the group or replaces their role. Making someone owner first demotes the
+ * group's current owner to rater. Run inside a transaction.
+ */
+export async function upsertMember(
+  db: Db,
+  member: { group_id: number; user_id: number; role: string; added_at: string },
+): Promise<void> {
+  if (member.role === 'owner') {
+    await db
+      .updateTable('rater_group_members')
+      .set({ role: 'rater' })
+      .where('group_id', '=', member.group_id)
+      .where('role', '=', 'owner')
+      .where('user_id', '!=', member.user_id)
+      .execute();
+  }
+  await db
+    .insertInto('rater_group_members')
+    .values(member)
+    .onConflict((oc) => oc.columns(['group_id', 'user_id']).doUpdateSet({ role: member.role }))
+    .execute();
+}
+
+export async function deleteMember(db: Db, memberId: number): Promise<boolean> {
+  const result = await db.deleteFrom('rater_group_members').where('id', '=', memberId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

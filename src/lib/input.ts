@@ -1,0 +1,97 @@
+/**
+ * Lenient input coercion as DECISIONS.md settles it: SPEC.md clamps rather than rejects, so
+ * numbers may arrive as numeric strings, fractions are truncated and anything non-numeric
+ * counts as 0. String lengths count Unicode code points.
+ */
+
+/** Largest id PostgreSQL's `integer` holds; larger ids can name no row. */
+const MAX_ID = 2_147_483_647;
+
+export function toInt(value: unknown): number {
+  let n: number;
+  if (typeof value === 'number') n = value;
+  else if (typeof value === 'string' && value.trim() !== '') n = Number(value);
+  else return 0;
+  if (Number.isNaN(n)) return 0;
+  return Number.isFinite(n) ? Math.trunc(n) || 0 : n;
+}
+
+export function clamp(n: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, n));
+}
+
+/**
+ * An id from a query or body: null when missing, 0, negative or non-numeric. An id too large
+ * for any row becomes -1, which names no row, so lookups answer "not found" instead of
+ * overflowing the database's integer type.
+ */
+export function parseId(value: unknown): number | null {
+  const n = toInt(value);
+  if (!(n > 0)) return null;
+  return n > MAX_ID ? -1 : n;
+}
+
+/** A query flag such as `?admin=1` or `?lock`: present and not explicitly off. */
+export function flag(value: unknown): boolean {
+  if (value === undefined) return false;
+  return value !== '0' && value !== 'false';
+}
+
+/** Truthy in the loose sense SPEC.md's lock mode uses: true, 1, "1", "true". */
+export function truthy(value: unknown): boolean {
+  return value === true || value === 1 || value === '1' || value === 'true';
+}
+
+/** A string field: strings as given, numbers as their text, anything else absent. */
+export function text(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+export function codePointLength(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+/** Cut to at most `max` code points, never splitting one. */
+export function cut(s: string, max: number): string {
+  if (s.length <= max) return s;
+  let out = '';
+  let n = 0;
+  for (const ch of s) {
+    if (n++ === max) break;
+    out += ch;
+  }
+  return out;
+}
+
+// C0 and C1 controls and DEL; `keepLines` spares \n and \t in multi-line text.
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
+const CONTROLS_BUT_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+export function stripControls(s: string, keepLines = false): string {
+  return s.replace(keepLines ? CONTROLS_BUT_LINES : CONTROLS, '');
+}
+
+/**
+ * DECISIONS.md "Sanitized": NFC; HTML tags removed; control characters removed; white space
+ * folded; trimmed; cut to 100 characters.
+ */
+export function sanitize(value: unknown, max = 100): string {
+  const s = text(value);
+  if (s === undefined) return '';
+  return cut(
+    stripControls(s.normalize('NFC').replace(/<[^>]*>/g, ''))
+      .replace(/\s+/g, ' ')
+      .trim(),
+    max,
+  );
+}
+
+/** Multi-line user text (comments, notes): NFC, controls other than line breaks removed, trimmed. */
+export function cleanText(value: unknown): string | undefined {
+  const s = text(value);
+  return s === undefined ? undefined : stripControls(s.normalize('NFC'), true).trim();
+}

@@ -1,0 +1,17 @@
+import type { FastifyInstance } from 'fastify';
+import { DomainError } from '../errors.ts';
+
+const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+
+/** SPEC.md: a method the resource does not support gives 405 `Method not allowed`. */
+export function methodNotAllowed(app: FastifyInstance, url: string, allowed: string[]): void {
+  const others = METHODS.filter((m) => !allowed.includes(m));
+  app.route({
+    method: others,
+    url,
+    config: { guard: 'public' },
+    handler: async () => {
+      throw new DomainError(405, 'Method not allowed', { allow: allowed.join(', ') });
+    },
+  });
+}

@@ -1,0 +1,50 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { DomainError } from '../errors.ts';
+
+/** Who may call a route. */
+export type Role = 'public' | 'signedIn' | 'admin' | 'adminOrModerator';
+
+/** A fixed role, or one chosen from the query (e.g. `POST /api/streamers?admin=1`). */
+export type Guard = Role | ((request: FastifyRequest) => Role);
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    guard?: Guard;
+  }
+}
+
+export function allows(role: Role, request: FastifyRequest): boolean {
+  const { viewer } = request;
+  switch (role) {
+    case 'public':
+      return true;
+    case 'signedIn':
+      return viewer.user !== null;
+    case 'admin':
+      return viewer.isAdmin;
+    case 'adminOrModerator':
+      return viewer.isAdmin || viewer.isMod;
+  }
+}
+
+/**
+ * Deny by default: every route states its guard in its own options. A route without one
+ * answers 401 to everybody (and is reported when registered).
+ */
+export const guardsPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.addHook('onRoute', (route) => {
+      if (!route.config?.guard) app.log.error(`route ${route.method} ${route.url} has no guard: denied`);
+    });
+
+    app.addHook('onRequest', async (request) => {
+      if (request.is404 || request.method === 'OPTIONS') return;
+      const guard = request.routeOptions.config.guard;
+      const role = typeof guard === 'function' ? guard(request) : guard;
+      if (role && allows(role, request)) return;
+      throw new DomainError(401, role === 'signedIn' ? 'Not logged in' : 'Unauthorized');
+    });
+  },
+  { name: 'guards', dependencies: ['session'] },
+);

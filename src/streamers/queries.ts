@@ -1,0 +1,172 @@
+import type { Db, Scores } from '../db/schema.ts';
+import { SCORE_KEYS } from '../db/schema.ts';
+
+export interface StreamerListRow {
+  id: number;
+  name: string;
+  name_key: string;
+  platform: string;
+  kick_name: string;
+  status: string;
+  game: string;
+  title: string;
+  evaluated: number;
+  community_locked: number;
+  added_by: string;
+  has_rating: boolean;
+  scores: Scores;
+  reward: number;
+  notes: string | null;
+  team_id: number | null;
+  team_name: string | null;
+}
+
+/** Every streamer with its rating and team, in one query. */
+export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
+  const rows = await db
+    .selectFrom('streamers')
+    .leftJoin('ratings', 'ratings.streamer_id', 'streamers.id')
+    .leftJoin('rater_groups', 'rater_groups.streamer_id', 'streamers.id')
+    .select([
+      'streamers.id',
+      'streamers.name',
+      'streamers.name_key',
+      'streamers.platform',
+      'streamers.kick_name',
+      'streamers.status',
+      'streamers.game',
+      'streamers.title',
+      'streamers.evaluated',
+      'streamers.community_locked',
+      'streamers.added_by',
+      'ratings.streamer_id as rated',
+      'ratings.s',
+      'ratings.g',
+      'ratings.a',
+      'ratings.v',
+      'ratings.n',
+      'ratings.ns',
+      'ratings.o',
+      'ratings.reward',
+      'ratings.notes',
+      'rater_groups.id as team_id',
+      'rater_groups.name as team_name',
+    ])
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    name_key: r.name_key,
+    platform: r.platform,
+    kick_name: r.kick_name,
+    status: r.status,
+    game: r.game,
+    title: r.title,
+    evaluated: r.evaluated,
+    community_locked: r.community_locked,
+    added_by: r.added_by,
+    has_rating: r.rated !== null,
+    scores: {
+      s: r.s ?? 0,
+      g: r.g ?? 0,
+      a: r.a ?? 0,
+      v: r.v ?? 0,
+      n: r.n ?? 0,
+      ns: r.ns ?? 0,
+      o: r.o ?? 0,
+    },
+    reward: r.reward ?? 0,
+    notes: r.notes ?? null,
+    team_id: r.team_id ?? null,
+    team_name: r.team_name ?? null,
+  }));
+}
+
+export async function streamerExists(db: Db, id: number): Promise<boolean> {
+  const row = await db.selectFrom('streamers').select('id').where('id', '=', id).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function nameTaken(db: Db, nameKey: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('streamers')
+    .select('id')
+    .where('name_key', '=', nameKey)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export interface NewStreamer {
+  name: string;
+  platform: string;
+  kick_name: string;
+  added_by: 'admin' | 'viewer';
+  submitter: string;
+  created_at: string;
+}
+
+export async function insertStreamer(db: Db, s: NewStreamer): Promise<number> {
+  const row = await db
+    .insertInto('streamers')
+    .values({ ...s, name_key: nameKey(s.name), status: 'offline', game: '', title: '', evaluated: 0, community_locked: 0 })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Case-insensitive identity of a streamer name. */
+export const nameKey = (name: string) => name.toLowerCase();
+
+export const scoreSum = (scores: Scores) => SCORE_KEYS.reduce((sum, k) => sum + scores[k], 0);
+
+export async function saveRating(
+  db: Db,
+  streamerId: number,
+  rating: { scores: Scores; reward: number; notes: string | null; updated_at: string },
+): Promise<void> {
+  const values = { ...rating.scores, reward: rating.reward, notes: rating.notes, updated_at: rating.updated_at };
+  await db
+    .insertInto('ratings')
+    .values({ streamer_id: streamerId, ...values })
+    .onConflict((oc) => oc.column('streamer_id').doUpdateSet(values))
+    .execute();
+}
+
+export interface StreamerUpdate {
+  evaluated: number;
+  kick_name?: string;
+  status?: string;
+  game?: string;
+  title?: string;
+}
+
+export async function updateStreamer(db: Db, id: number, update: StreamerUpdate): Promise<void> {
+  await db.updateTable('streamers').set(update).where('id', '=', id).execute();
+}
+
+export async function setCommunityLock(db: Db, id: number, locked: boolean): Promise<boolean> {
+  const result = await db
+    .updateTable('streamers')
+    .set({ community_locked: locked ? 1 : 0 })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * Deletes the streamer; its rating, comments and community ratings go with it and its team
+ * is unlinked (foreign keys with ON DELETE CASCADE / SET NULL).
+ */
+export async function deleteStreamer(db: Db, id: number): Promise<boolean> {
+  const result = await db.deleteFrom('streamers').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function isInAnyGroup(db: Db, userId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('rater_group_members')
+    .select('id')
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
