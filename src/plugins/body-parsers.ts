@@ -28,6 +28,11 @@ export const bodyParsersPlugin = fp(
       }
     });
 
+    // A request without a body is validated as an empty object.
+    app.addHook('preValidation', async (request) => {
+      request.body ??= {};
+    });
+
     app.addContentTypeParser(
       'application/x-www-form-urlencoded',
       { parseAs: 'string' },

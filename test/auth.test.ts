@@ -1,0 +1,205 @@
+import bcrypt from 'bcryptjs';
+import { describe, expect, it } from 'vitest';
+import { generateAdminPasswordIfNone, storedAdminHash } from '../src/auth/admin-password.ts';
+import { hashPassword, verifyPassword } from '../src/auth/passwords.ts';
+import { parseConfig } from '../src/config.ts';
+import { HOUR } from '../src/lib/clock.ts';
+import { ADMIN_PASSWORD, countRows, startApp, useApp } from './helpers/app.ts';
+import { createTestDatabase } from './helpers/database.ts';
+import { migrateToLatest } from '../src/db/migrator.ts';
+
+const t = await useApp();
+
+describe('administrator authentication', () => {
+  it('check answers admin false for a visitor and true after login', async () => {
+    const c = t.client();
+    expect((await c.get('/api/auth/check')).body).toEqual({ admin: false });
+    expect((await c.post('/api/auth/login', { password: ADMIN_PASSWORD })).body).toEqual({ ok: true });
+    expect((await c.get('/api/auth/check')).body).toEqual({ admin: true });
+  });
+
+  it('the ?action= form is the same operation as the pretty path', async () => {
+    const c = t.client();
+    expect((await c.get('/api/auth?action=check')).body).toEqual({ admin: false });
+    const login = await c.post('/api/auth?action=login', { password: ADMIN_PASSWORD });
+    expect(login.status).toBe(200);
+    expect((await c.get('/api/auth?action=check')).body).toEqual({ admin: true });
+    expect((await c.post('/api/auth?action=logout')).body).toEqual({ ok: true });
+    expect((await c.get('/api/auth?action=check')).body).toEqual({ admin: false });
+  });
+
+  it.each([
+    ['GET', '/api/auth/login'],
+    ['GET', '/api/auth/logout'],
+    ['POST', '/api/auth/check'],
+    ['GET', '/api/auth?action=login'],
+    ['POST', '/api/auth?action=check'],
+    ['GET', '/api/auth?action=nope'],
+    ['POST', '/api/auth'],
+    ['DELETE', '/api/auth/login'],
+    ['GET', '/api/auth/other'],
+  ])('%s %s is 404 Not found', async (method, path) => {
+    const res = await t.client().request(method, path);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: 'Not found' });
+  });
+
+  it('an empty or missing password is 400 Password required', async () => {
+    for (const body of [{ password: '' }, {}, { password: null }]) {
+      const res = await t.client().post('/api/auth/login', body);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: 'Password required' });
+    }
+  });
+
+  it('a wrong password is 401 Invalid password after a 1-second delay', async () => {
+    const c = t.client();
+    const started = Date.now();
+    const res = await c.post('/api/auth/login', { password: 'wrong' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ error: 'Invalid password' });
+    expect((await c.get('/api/auth/check')).body).toEqual({ admin: false });
+  });
+
+  it('a form-encoded login works like JSON', async () => {
+    const c = t.client();
+    const res = await c.request('POST', '/api/auth/login', { form: { password: ADMIN_PASSWORD } });
+    expect(res.status).toBe(200);
+    expect((await c.get('/api/auth/check')).body).toEqual({ admin: true });
+  });
+
+  it('login issues a new session id and the old id stops working', async () => {
+    const user = await t.user();
+    const c = await t.signedIn(user);
+    const before = c.sid;
+    await c.post('/api/auth/login', { password: ADMIN_PASSWORD });
+    expect(c.sid).toBeDefined();
+    expect(c.sid).not.toBe(before);
+    // the session keeps its signed-in user
+    expect((await c.get('/api/rater_groups?my=1')).status).toBe(200);
+    const stale = t.client();
+    stale.cookies.set('sid', before!);
+    expect((await stale.get('/api/rater_groups?my=1')).status).toBe(401);
+  });
+
+  it('logout clears only the administrator flag', async () => {
+    const user = await t.user();
+    const c = await t.signedIn(user);
+    await c.post('/api/auth/login', { password: ADMIN_PASSWORD });
+    expect((await c.post('/api/auth/logout')).body).toEqual({ ok: true });
+    expect((await c.get('/api/auth/check')).body).toEqual({ admin: false });
+    expect((await c.get('/api/rater_groups?my=1')).status).toBe(200);
+  });
+
+  it('logout of a session with nothing else in it deletes the session row', async () => {
+    const c = await t.admin();
+    const rows = await countRows(t.db, 'sessions');
+    await c.post('/api/auth/logout');
+    expect(await countRows(t.db, 'sessions')).toBe(rows - 1);
+    expect(c.sid).toBeUndefined();
+  });
+
+  it('the administrator flag lapses 12 hours after login', async () => {
+    const c = await t.admin();
+    t.clock.advance(11 * HOUR);
+    expect((await c.get('/api/auth/check')).body).toEqual({ admin: true });
+    t.clock.advance(1 * HOUR + 1000);
+    expect((await c.get('/api/auth/check')).body).toEqual({ admin: false });
+    expect((await c.del('/api/streamers?id=1')).status).toBe(401);
+    t.clock.offset = 0;
+  });
+});
+
+describe('administrator password sources', () => {
+  it('hashes are argon2id with m>=19 MiB, t>=2, p=1 and keep long passwords whole', async () => {
+    const long = 'x'.repeat(80);
+    const hash = await hashPassword(long);
+    const m = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$/.exec(hash);
+    expect(m).not.toBeNull();
+    expect(Number(m![1])).toBeGreaterThanOrEqual(19_456);
+    expect(Number(m![2])).toBeGreaterThanOrEqual(2);
+    expect(Number(m![3])).toBe(1);
+    expect(await verifyPassword(hash, long)).toBe(true);
+    expect(await verifyPassword(hash, 'x'.repeat(79))).toBe(false);
+    expect(await verifyPassword(hash, 'x'.repeat(81))).toBe(false);
+  });
+
+  it('a bcrypt $2y$ hash from a PHP deployment logs in through ADMIN_PASSWORD_HASH', async () => {
+    const php = bcrypt.hashSync('php-secret', 4).replace(/^\$2b\$/, '$2y$');
+    const app = await startApp({ ADMIN_PASSWORD: '', ADMIN_PASSWORD_HASH: php });
+    try {
+      const c = app.client();
+      expect((await c.post('/api/auth/login', { password: 'php-secret' })).status).toBe(200);
+      expect((await app.client().post('/api/auth/login', { password: 'nope' })).status).toBe(401);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('$2a$ and $2b$ hashes verify too', async () => {
+    for (const prefix of ['$2a$', '$2b$']) {
+      const hash = bcrypt.hashSync('pw', 4).replace(/^\$2.\$/, prefix);
+      expect(await verifyPassword(hash, 'pw')).toBe(true);
+    }
+  });
+
+  it('the first start generates a password once, stores its hash and it logs in', async () => {
+    const database = await createTestDatabase();
+    try {
+      await migrateToLatest(database.db);
+      const config = parseConfig({ DATABASE_URL: database.url });
+      const password = await generateAdminPasswordIfNone(database.db, config);
+      expect(password).toMatch(/^[A-Za-z0-9_-]{20}$/);
+      expect(await generateAdminPasswordIfNone(database.db, config)).toBeNull();
+      const hash = await storedAdminHash(database.db);
+      expect(hash).toMatch(/^\$argon2id\$/);
+      expect(await verifyPassword(hash!, password!)).toBe(true);
+
+      const app = await startApp({ ADMIN_PASSWORD: '' }, { database });
+      try {
+        expect((await app.client().post('/api/auth/login', { password })).status).toBe(200);
+      } finally {
+        await app.close();
+      }
+    } finally {
+      await database.cleanup();
+    }
+  });
+
+  it('ADMIN_PASSWORD wins over a hash stored in the database', async () => {
+    const database = await createTestDatabase();
+    try {
+      await migrateToLatest(database.db);
+      await generateAdminPasswordIfNone(database.db, parseConfig({ DATABASE_URL: database.url }));
+      const app = await startApp({ ADMIN_PASSWORD: 'from-env' }, { database });
+      try {
+        expect((await app.client().post('/api/auth/login', { password: 'from-env' })).status).toBe(200);
+      } finally {
+        await app.close();
+      }
+    } finally {
+      await database.cleanup();
+    }
+  });
+});
+
+describe('failed-login throttling', () => {
+  it('more than 10 logins a minute from one address get 429 with Retry-After', async () => {
+    const app = await startApp({ RATE_LIMIT: 'on' });
+    try {
+      const c = app.client();
+      const results = await Promise.all(
+        Array.from({ length: 11 }, () => c.post('/api/auth/login', { password: '' })),
+      );
+      expect(results.filter((r) => r.status === 400)).toHaveLength(10);
+      const limited = results.find((r) => r.status === 429)!;
+      expect(limited.body).toEqual({ error: 'Too many requests' });
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      app.clock.advance(61_000);
+      expect((await c.post('/api/auth/login', { password: '' })).status).toBe(400);
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -1,0 +1,183 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { afterAll } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import { type Config, parseConfig } from '../../src/config.ts';
+import { migrateToLatest } from '../../src/db/migrator.ts';
+import type { Db } from '../../src/db/schema.ts';
+import type { Clock } from '../../src/lib/clock.ts';
+import type { SessionData } from '../../src/plugins/session.ts';
+import { type ProviderProfile, setBanned, setModerator, upsertUser } from '../../src/users/queries.ts';
+import { Client } from './client.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+
+export const ADMIN_PASSWORD = 'correct horse battery staple';
+export const SESSION_SECRET = 'test-session-secret-0123456789abcdef';
+
+/** A clock that tests move forward. */
+export class TestClock implements Clock {
+  offset = 0;
+  now(): Date {
+    return new Date(Date.now() + this.offset);
+  }
+  advance(ms: number): void {
+    this.offset += ms;
+  }
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface TestApp {
+  url: string;
+  app: FastifyInstance;
+  db: Db;
+  database: TestDatabase;
+  config: Config;
+  clock: TestClock;
+  /** Every log line the app wrote. */
+  logs: string[];
+  client(headers?: Record<string, string>): Client;
+  /** A client logged in as administrator through the API. */
+  admin(): Promise<Client>;
+  /** Creates (or updates) a user through the data layer. */
+  user(profile?: Partial<ProviderProfile>, opts?: { mod?: boolean; banned?: boolean }): Promise<TestUser>;
+  /** A client whose session holds this user, as after a provider sign-in. */
+  signedIn(user: TestUser, extra?: SessionData): Promise<Client>;
+  /** Creates a streamer through the API as administrator; returns its id. */
+  streamer(name?: string, rating?: Record<string, number>): Promise<number>;
+  close(): Promise<void>;
+}
+
+export interface TestUser {
+  id: number;
+  provider: string;
+  login: string;
+  display_name: string;
+  avatar: string;
+}
+
+let counter = 0;
+
+/**
+ * Starts the real app on a real database (SQLite, or PostgreSQL under TEST_DB=postgres),
+ * listening on 127.0.0.1, and closes it after the file's tests.
+ */
+export async function startApp(env: Record<string, string> = {}, opts: { database?: TestDatabase; logLevel?: string } = {}): Promise<TestApp> {
+  const database = opts.database ?? (await createTestDatabase());
+  await migrateToLatest(database.db);
+  const port = await freePort();
+  const config = parseConfig({
+    PORT: String(port),
+    DATABASE_URL: database.url,
+    ADMIN_PASSWORD,
+    SESSION_SECRET,
+    RATE_LIMIT: 'off',
+    LOG_LEVEL: opts.logLevel ?? 'info',
+    ...env,
+  });
+  const clock = new TestClock();
+  const logs: string[] = [];
+  const app = await buildApp({
+    config,
+    db: database.db,
+    clock,
+    logger: { level: config.logLevel, stream: { write: (line: string) => void logs.push(line) } },
+  });
+  await app.listen({ host: '127.0.0.1', port });
+  const url = `http://127.0.0.1:${port}`;
+  let adminClient: Client | undefined;
+
+  const t: TestApp = {
+    url,
+    app,
+    db: database.db,
+    database,
+    config,
+    clock,
+    logs,
+    client: (headers) => new Client(url, headers),
+    admin: async () => {
+      const c = new Client(url);
+      const res = await c.post('/api/auth/login', { password: ADMIN_PASSWORD });
+      if (res.status !== 200) throw new Error(`admin login failed: ${res.status} ${res.text}`);
+      return c;
+    },
+    user: async (profile = {}, flags = {}) => {
+      const n = ++counter;
+      const user = await upsertUser(
+        database.db,
+        {
+          provider: 'provider_a',
+          provider_id: `pid-${n}-${randomBytes(3).toString('hex')}`,
+          login: `user${n}`,
+          display_name: `User ${n}`,
+          avatar: '',
+          ...profile,
+        },
+        clock.now().toISOString(),
+      );
+      if (flags.mod) await setModerator(database.db, user.id, true);
+      if (flags.banned) await setBanned(database.db, user.id, true);
+      return user;
+    },
+    signedIn: async (user, extra = {}) => {
+      const cookie = randomBytes(32).toString('base64url');
+      const now = clock.now().toISOString();
+      await database.db
+        .insertInto('sessions')
+        .values({
+          id: createHmac('sha256', SESSION_SECRET).update(cookie).digest('hex'),
+          data: JSON.stringify({ oauth_user: user, ...extra }),
+          created_at: now,
+          seen_at: now,
+        })
+        .execute();
+      const c = new Client(url);
+      c.cookies.set('sid', cookie);
+      return c;
+    },
+    streamer: async (name, rating) => {
+      adminClient ??= await t.admin();
+      const res = await adminClient.post('/api/streamers?admin=1', {
+        name: name ?? `Streamer ${++counter}`,
+      });
+      if (res.status !== 201) throw new Error(`streamer create failed: ${res.status} ${res.text}`);
+      if (rating) {
+        const put = await adminClient.put(`/api/streamers?id=${res.body.id}`, { r: rating });
+        if (put.status !== 200) throw new Error(`rating failed: ${put.status} ${put.text}`);
+      }
+      return res.body.id as number;
+    },
+    close: async () => {
+      await app.close();
+      if (!opts.database) await database.cleanup();
+    },
+  };
+  return t;
+}
+
+/** startApp for the whole file, closed after its tests. */
+export async function useApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const t = await startApp(env);
+  afterAll(() => t.close());
+  return t;
+}
+
+/** Number of rows in a table. */
+export async function countRows(db: Db, table: 'sessions' | 'streamers' | 'comments' | 'ratings' | 'rater_groups' | 'rater_group_members' | 'users' | 'moderators' | 'community_ratings'): Promise<number> {
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

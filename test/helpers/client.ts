@@ -1,0 +1,81 @@
+/** A small HTTP client that keeps the session cookie, like one browser. */
+export interface Answer<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  /** JSON body (an object), or a string sent as is with the given content type. */
+  body?: unknown;
+  form?: Record<string, string>;
+  headers?: Record<string, string>;
+  redirect?: 'manual' | 'follow';
+}
+
+export class Client {
+  cookies = new Map<string, string>();
+
+  constructor(
+    readonly baseUrl: string,
+    readonly defaultHeaders: Record<string, string> = {},
+  ) {}
+
+  get sid(): string | undefined {
+    return this.cookies.get('sid') ?? this.cookies.get('__Host-sid');
+  }
+
+  async request<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<Answer<T>> {
+    const headers: Record<string, string> = { ...this.defaultHeaders, ...opts.headers };
+    let body: string | undefined;
+    if (opts.form) {
+      headers['content-type'] ??= 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(opts.form).toString();
+    } else if (typeof opts.body === 'string') {
+      body = opts.body;
+    } else if (opts.body !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      body = JSON.stringify(opts.body);
+    }
+    if (this.cookies.size > 0) {
+      headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    }
+    const res = await fetch(this.baseUrl + path, {
+      method,
+      headers,
+      body,
+      redirect: opts.redirect ?? 'manual',
+    });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair = '', ...attrs] = line.split(';');
+      const eq = pair.indexOf('=');
+      const name = pair.slice(0, eq).trim();
+      const value = pair.slice(eq + 1).trim();
+      const cleared = attrs.some((a) => /^\s*max-age=0\s*$/i.test(a)) || value === '';
+      if (cleared) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: res.status, headers: res.headers, body: parsed as T, text };
+  }
+
+  get<T = any>(path: string, opts?: RequestOptions) {
+    return this.request<T>('GET', path, opts);
+  }
+  post<T = any>(path: string, body?: unknown, opts?: RequestOptions) {
+    return this.request<T>('POST', path, { ...opts, body });
+  }
+  put<T = any>(path: string, body?: unknown, opts?: RequestOptions) {
+    return this.request<T>('PUT', path, { ...opts, body });
+  }
+  del<T = any>(path: string, opts?: RequestOptions) {
+    return this.request<T>('DELETE', path, opts);
+  }
+}
