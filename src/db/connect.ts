@@ -11,6 +11,8 @@ export interface OpenOptions {
   /** PostgreSQL schema to use instead of `public` (tests isolate themselves this way). */
   pgSchema?: string;
   poolSize?: number;
+  /** PostgreSQL application_name, shown in pg_stat_activity. */
+  applicationName?: string;
 }
 
 export interface Opened {
@@ -46,6 +48,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Opened {
     connectionString: url,
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: 5000,
+    application_name: options.applicationName ?? 'streamer-rating',
     ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
   });
   pool.on('error', (err) => options.onPoolError?.(err));

@@ -8,9 +8,19 @@ export type Role = 'public' | 'signedIn' | 'admin' | 'adminOrModerator';
 /** A fixed role, or one chosen from the query (e.g. `POST /api/streamers?admin=1`). */
 export type Guard = Role | ((request: FastifyRequest) => Role);
 
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  guard: Guard | undefined;
+}
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     guard?: Guard;
+  }
+  interface FastifyInstance {
+    /** Every route with its guard, for the route walk test and the API document. */
+    routeList: RegisteredRoute[];
   }
 }
 
@@ -34,8 +44,12 @@ export function allows(role: Role, request: FastifyRequest): boolean {
  */
 export const guardsPlugin = fp(
   async (app: FastifyInstance) => {
+    const routeList: RegisteredRoute[] = [];
+    app.decorate('routeList', routeList);
     app.addHook('onRoute', (route) => {
-      if (!route.config?.guard) app.log.error(`route ${route.method} ${route.url} has no guard: denied`);
+      const guard = route.config?.guard;
+      if (!guard) app.log.error(`route ${String(route.method)} ${route.url} has no guard: denied`);
+      for (const method of [route.method].flat()) routeList.push({ method, url: route.url, guard });
     });
 
     app.addHook('onRequest', async (request) => {

@@ -36,7 +36,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await admin.connect();
   await admin.query(`create schema ${schema}`);
   await admin.end();
-  const opened = openDatabase(base, { pgSchema: schema, poolSize: 5 });
+  const opened = openDatabase(base, { pgSchema: schema, poolSize: 5, applicationName: schema });
   const url = withSearchPath(base, schema);
   return {
     ...opened,

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../src/config.ts';
+
+describe('configuration', () => {
+  it('has the documented defaults', () => {
+    const c = parseConfig({});
+    expect(c).toMatchObject({
+      host: '127.0.0.1',
+      port: 3000,
+      baseUrl: 'http://localhost:3000',
+      databaseUrl: 'sqlite:./data/streamers.db',
+      corsOrigins: [],
+      trustProxy: [],
+      oauthDebugPublic: false,
+      rateLimit: true,
+      logLevel: 'info',
+      providerTimeoutMs: 10_000,
+    });
+    expect(c.providers.provider_a).toMatchObject({
+      authorizeUrl: 'https://id.twitch.tv/oauth2/authorize',
+      tokenUrl: 'https://id.twitch.tv/oauth2/token',
+      userUrl: 'https://api.twitch.tv/helix/users',
+      redirectUri: 'http://localhost:3000/api/oauth/login/provider_a',
+    });
+    expect(c.providers.provider_b).toMatchObject({
+      authorizeUrl: 'https://id.kick.com/oauth/authorize',
+      tokenUrl: 'https://id.kick.com/oauth/token',
+      userUrl: 'https://api.kick.com/public/v1/users',
+      redirectUri: 'http://localhost:3000/api/oauth/login/provider_b',
+    });
+    expect(Object.isFrozen(c)).toBe(true);
+  });
+
+  it('BASE_URL follows PORT and drives the redirect URIs, which can be overridden', () => {
+    const c = parseConfig({ PORT: '8080', PROVIDER_B_REDIRECT_URI: 'https://x.example/cb' });
+    expect(c.baseUrl).toBe('http://localhost:8080');
+    expect(c.providers.provider_a.redirectUri).toBe('http://localhost:8080/api/oauth/login/provider_a');
+    expect(c.providers.provider_b.redirectUri).toBe('https://x.example/cb');
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, /PORT/],
+    [{ PORT: '70000' }, /PORT/],
+    [{ BASE_URL: 'ftp://x' }, /BASE_URL/],
+    [{ BASE_URL: 'https://x.example/sub' }, /BASE_URL/],
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
+    [{ CORS_ORIGINS: 'not a url' }, /CORS_ORIGINS/],
+    [{ CORS_ORIGINS: 'https://a.example/path' }, /CORS_ORIGINS/],
+    [{ TRUST_PROXY: '10.0.0.0/99' }, /TRUST_PROXY/],
+    [{ TRUST_PROXY: 'proxy.local' }, /TRUST_PROXY/],
+    [{ RATE_LIMIT: 'maybe' }, /RATE_LIMIT/],
+    [{ OAUTH_DEBUG_PUBLIC: 'yes' }, /OAUTH_DEBUG_PUBLIC/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+    [{ ADMIN_PASSWORD_HASH: 'plain' }, /ADMIN_PASSWORD_HASH/],
+    [{ SESSION_SECRET: 'short' }, /SESSION_SECRET/],
+    [{ DEV_PROVIDERS: 'true', NODE_ENV: 'production' }, /DEV_PROVIDERS/],
+    [{ PROVIDER_A_TOKEN_URL: 'nope' }, /PROVIDER_A_TOKEN_URL/],
+  ])('%j fails fast naming the variable', (env, name) => {
+    expect(() => parseConfig(env)).toThrow(name);
+  });
+
+  it('accepts lists of origins and proxy addresses', () => {
+    const c = parseConfig({ CORS_ORIGINS: 'https://a.example, http://b.example:8080', TRUST_PROXY: '127.0.0.1, 10.0.0.0/8, ::1' });
+    expect(c.corsOrigins).toEqual(['https://a.example', 'http://b.example:8080']);
+    expect(c.trustProxy).toEqual(['127.0.0.1', '10.0.0.0/8', '::1']);
+  });
+});

@@ -1,0 +1,113 @@
+import { spawnSync } from 'node:child_process';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../src/db/connect.ts';
+import { MigrationError, migrateToLatest } from '../src/db/migrator.ts';
+import { startApp } from './helpers/app.ts';
+import { createTestDatabase, dbKind } from './helpers/database.ts';
+
+describe.runIf(dbKind === 'sqlite')('SQLite settings (checked at start-up)', () => {
+  it('runs in WAL with foreign keys on, a busy timeout of at least 5 s and synchronous FULL', async () => {
+    const { sqlite, db } = openDatabase(`sqlite:${(await createTestDatabase()).url.slice(7)}`);
+    try {
+      expect(sqlite!.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(sqlite!.pragma('foreign_keys', { simple: true })).toBe(1);
+      expect(Number(sqlite!.pragma('busy_timeout', { simple: true }))).toBeGreaterThanOrEqual(5000);
+      expect(sqlite!.pragma('synchronous', { simple: true })).toBe(2); // FULL
+    } finally {
+      await db.destroy();
+    }
+  });
+});
+
+describe('migrations', () => {
+  it('run once: a second run applies nothing', async () => {
+    const database = await createTestDatabase();
+    try {
+      expect(await migrateToLatest(database.db)).toEqual(['001-initial']);
+      expect(await migrateToLatest(database.db)).toEqual([]);
+    } finally {
+      await database.cleanup();
+    }
+  });
+
+  it('a failing migration throws a MigrationError that names it', async () => {
+    const database = await createTestDatabase();
+    try {
+      await database.db.schema.createTable('streamers').addColumn('x', 'integer').execute();
+      await expect(migrateToLatest(database.db)).rejects.toThrow(MigrationError);
+      await expect(migrateToLatest(database.db)).rejects.toThrow(/001-initial/);
+    } finally {
+      await database.cleanup();
+    }
+  });
+
+  it('a failed migration stops the server start with a clear message and a non-zero exit', async () => {
+    const database = await createTestDatabase();
+    try {
+      await database.db.schema.createTable('streamers').addColumn('x', 'integer').execute();
+      const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+        env: { ...process.env, DATABASE_URL: database.url, PORT: '0', BASE_URL: 'http://localhost:1', ADMIN_PASSWORD: 'x' },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toMatch(/Database migration "001-initial" failed/);
+    } finally {
+      await database.cleanup();
+    }
+  });
+});
+
+describe.runIf(dbKind === 'postgres')('PostgreSQL connection failures', () => {
+  /** Terminates this test database's connections (all, or only those running pg_sleep). */
+  const terminate = async (schema: string, busyOnly: boolean) => {
+    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
+    try {
+      const { rowCount } = await admin.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity
+         where application_name = $1 and (not $2 or (state = 'active' and query ilike '%pg_sleep%'))`,
+        [schema, busyOnly],
+      );
+      return rowCount ?? 0;
+    } finally {
+      await admin.end();
+    }
+  };
+
+  it('terminated idle connections do not crash the process; the next request succeeds or gets a clean 503', async () => {
+    const app = await startApp();
+    try {
+      await Promise.all(Array.from({ length: 4 }, () => app.client().get('/api/streamers')));
+      expect(await terminate(app.database.pgSchema!, false)).toBeGreaterThan(0);
+      await new Promise((r) => setTimeout(r, 200));
+      const res = await app.client().get('/api/streamers');
+      expect([200, 503]).toContain(res.status);
+      if (res.status === 503) expect(res.headers.get('retry-after')).toBeTruthy();
+      const again = await app.client().get('/healthz');
+      expect(again.status).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('a busy connection terminated mid-query does not crash the process', async () => {
+    const app = await startApp();
+    try {
+      const slow = sql`select pg_sleep(5)`.execute(app.db).then(
+        () => 'finished',
+        (err: Error) => err.message,
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      await terminate(app.database.pgSchema!, true);
+      expect(await slow).toMatch(/terminat|connection/i);
+      const res = await app.client().get('/api/streamers');
+      expect([200, 503]).toContain(res.status);
+      expect((await app.client().get('/api/streamers')).status).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+});
