@@ -16,7 +16,9 @@ export default defineConfig({
     reporters: ['default', './test/helpers/summary-reporter.ts'],
     projects: [
       { extends: true, test: { name: 'sqlite', env: { TEST_DB: 'sqlite' } } },
-      ...(postgres ? [{ extends: true, test: { name: 'postgres', env: { TEST_DB: 'postgres' } } }] : []),
+      ...(postgres
+        ? [{ extends: true as const, test: { name: 'postgres', env: { TEST_DB: 'postgres' } } }]
+        : []),
     ],
   },
 });

@@ -15,7 +15,11 @@ const list = async (id = sid) => (await t.client().get(`/api/comments?streamer_i
 
 describe('POST /api/comments', () => {
   it('an anonymous comment: 201 with the free name cut to 50, no user id', async () => {
-    const res = await post(t.client(), { streamer_id: sid, body: '  Great stream!  ', author: `  ${'A'.repeat(60)} ` });
+    const res = await post(t.client(), {
+      streamer_id: sid,
+      body: '  Great stream!  ',
+      author: `  ${'A'.repeat(60)} `,
+    });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       id: expect.any(Number),
@@ -25,7 +29,13 @@ describe('POST /api/comments', () => {
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
     const stored = (await list()).find((c) => c.id === res.body.id);
-    expect(stored).toMatchObject({ user_id: null, user_display: null, user_avatar: null, user_provider: null, team_ids: [] });
+    expect(stored).toMatchObject({
+      user_id: null,
+      user_display: null,
+      user_avatar: null,
+      user_provider: null,
+      team_ids: [],
+    });
   });
 
   it('an empty or missing author becomes Anonym', async () => {
@@ -36,7 +46,11 @@ describe('POST /api/comments', () => {
   });
 
   it('a signed-in user posts under their display name and user id, whatever author they send', async () => {
-    const u = await t.user({ display_name: 'Shown Name', avatar: 'https://img.example/a.png', provider: 'provider_b' });
+    const u = await t.user({
+      display_name: 'Shown Name',
+      avatar: 'https://img.example/a.png',
+      provider: 'provider_b',
+    });
     const c = await t.signedIn(u);
     const res = await post(c, { streamer_id: sid, body: 'from a user', author: 'Impostor' });
     expect(res.status).toBe(201);
@@ -115,7 +129,9 @@ describe('auth_enabled', () => {
       // authentication is checked before input
       expect((await post(t.client(), {})).status).toBe(401);
       expect(await countRows(t.db, 'comments')).toBe(before);
-      expect((await post(await t.signedIn(await t.user()), { streamer_id: sid, body: 'member' })).status).toBe(201);
+      expect(
+        (await post(await t.signedIn(await t.user()), { streamer_id: sid, body: 'member' })).status,
+      ).toBe(201);
       expect((await post(admin, { streamer_id: sid, body: 'admin' })).status).toBe(201);
       const banned = await t.signedIn(await t.user({}, { banned: true }));
       expect((await post(banned, { streamer_id: sid, body: 'banned' })).status).toBe(401);
@@ -126,7 +142,11 @@ describe('auth_enabled', () => {
   });
 
   it('any value other than the string "true" leaves commenting open', async () => {
-    await t.db.insertInto('settings').values({ key: 'auth_enabled', value: 'TRUE' }).onConflict((oc) => oc.column('key').doUpdateSet({ value: 'TRUE' })).execute();
+    await t.db
+      .insertInto('settings')
+      .values({ key: 'auth_enabled', value: 'TRUE' })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value: 'TRUE' }))
+      .execute();
     expect((await post(t.client(), { streamer_id: sid, body: 'still open' })).status).toBe(201);
     await admin.put('/api/settings', { auth_enabled: false });
   });
@@ -138,7 +158,8 @@ describe('GET /api/comments', () => {
     const u = await t.user();
     const g2 = await admin.post('/api/rater_groups', { name: 'Thread Team B' });
     const g1 = await admin.post('/api/rater_groups', { name: 'Thread Team A' });
-    for (const g of [g2, g1]) await admin.post('/api/rater_groups?members=1', { group_id: g.body.id, login: u.login });
+    for (const g of [g2, g1])
+      await admin.post('/api/rater_groups?members=1', { group_id: g.body.id, login: u.login });
     const c = await t.signedIn(u);
     await post(t.client(), { streamer_id: id, body: 'first' });
     t.clock.advance(1000);
@@ -150,7 +171,18 @@ describe('GET /api/comments', () => {
     expect(items.map((x) => x.body)).toEqual(['first', 'second', 'third']);
     expect(items[1].team_ids).toEqual([g2.body.id, g1.body.id].sort((a, b) => a - b));
     expect(Object.keys(items[0]).sort()).toEqual(
-      ['author', 'body', 'created_at', 'id', 'is_admin', 'team_ids', 'user_avatar', 'user_display', 'user_id', 'user_provider'].sort(),
+      [
+        'author',
+        'body',
+        'created_at',
+        'id',
+        'is_admin',
+        'team_ids',
+        'user_avatar',
+        'user_display',
+        'user_id',
+        'user_provider',
+      ].sort(),
     );
   });
 
@@ -206,7 +238,8 @@ describe('comment rate limit', () => {
       const id = await app.streamer('Limited');
       const c = app.client();
       const statuses = [];
-      for (let i = 0; i < 11; i++) statuses.push((await c.post('/api/comments', { streamer_id: id, body: `c${i}` })).status);
+      for (let i = 0; i < 11; i++)
+        statuses.push((await c.post('/api/comments', { streamer_id: id, body: `c${i}` })).status);
       expect(statuses.slice(0, 10).every((s) => s === 201)).toBe(true);
       expect(statuses[10]).toBe(429);
     } finally {

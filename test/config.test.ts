@@ -60,7 +60,10 @@ describe('configuration', () => {
   });
 
   it('accepts lists of origins and proxy addresses', () => {
-    const c = parseConfig({ CORS_ORIGINS: 'https://a.example, http://b.example:8080', TRUST_PROXY: '127.0.0.1, 10.0.0.0/8, ::1' });
+    const c = parseConfig({
+      CORS_ORIGINS: 'https://a.example, http://b.example:8080',
+      TRUST_PROXY: '127.0.0.1, 10.0.0.0/8, ::1',
+    });
     expect(c.corsOrigins).toEqual(['https://a.example', 'http://b.example:8080']);
     expect(c.trustProxy).toEqual(['127.0.0.1', '10.0.0.0/8', '::1']);
   });

@@ -48,7 +48,13 @@ describe('migrations', () => {
     try {
       await database.db.schema.createTable('streamers').addColumn('x', 'integer').execute();
       const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-        env: { ...process.env, DATABASE_URL: database.url, PORT: '0', BASE_URL: 'http://localhost:1', ADMIN_PASSWORD: 'x' },
+        env: {
+          ...process.env,
+          DATABASE_URL: database.url,
+          PORT: '0',
+          BASE_URL: 'http://localhost:1',
+          ADMIN_PASSWORD: 'x',
+        },
         encoding: 'utf8',
         timeout: 30_000,
       });

@@ -24,14 +24,21 @@ describe('POST /api/rater_groups', () => {
       streamer_id: sid,
       created_at: expect.stringMatching(/Z$/),
     });
-    expect(await group(res.body.id)).toMatchObject({ streamer_name: 'Grouped', members: [], ratings_count: 0 });
+    expect(await group(res.body.id)).toMatchObject({
+      streamer_name: 'Grouped',
+      members: [],
+      ratings_count: 0,
+    });
   });
 
-  it.each([[0], [''], [null], ['0'], [false]])('a falsy streamer_id (%j) stores null', async (streamer_id) => {
-    const res = await create({ name: `Falsy ${JSON.stringify(streamer_id)}`, streamer_id });
-    expect(res.status).toBe(201);
-    expect(res.body.streamer_id).toBeNull();
-  });
+  it.each([[0], [''], [null], ['0'], [false]])(
+    'a falsy streamer_id (%j) stores null',
+    async (streamer_id) => {
+      const res = await create({ name: `Falsy ${JSON.stringify(streamer_id)}`, streamer_id });
+      expect(res.status).toBe(201);
+      expect(res.body.streamer_id).toBeNull();
+    },
+  );
 
   it('an empty name is 400 Missing name', async () => {
     for (const body of [{}, { name: '' }, { name: '   ' }, { name: null }]) {
@@ -97,7 +104,7 @@ describe('GET /api/rater_groups', () => {
     expect(names).toEqual([...names].sort());
   });
 
-  it('my=1 lists the signed-in user\'s groups {id, name, streamer_id} by name', async () => {
+  it("my=1 lists the signed-in user's groups {id, name, streamer_id} by name", async () => {
     const u = await t.user();
     const b = await create({ name: 'My B' });
     const a = await create({ name: 'my a' });
@@ -124,7 +131,9 @@ describe('PUT /api/rater_groups', () => {
   it('changes only the keys present', async () => {
     const sid = await t.streamer();
     const g = await create({ name: 'Rename Me', streamer_id: sid });
-    expect((await admin.put(`/api/rater_groups?id=${g.body.id}`, { name: ' Renamed ' })).body).toEqual({ ok: true });
+    expect((await admin.put(`/api/rater_groups?id=${g.body.id}`, { name: ' Renamed ' })).body).toEqual({
+      ok: true,
+    });
     expect(await group(g.body.id)).toMatchObject({ name: 'Renamed', streamer_id: sid });
     await admin.put(`/api/rater_groups?id=${g.body.id}`, { streamer_id: 0 });
     expect(await group(g.body.id)).toMatchObject({ name: 'Renamed', streamer_id: null });
@@ -215,7 +224,13 @@ describe('members', () => {
   });
 
   it('group_id or login missing is 400 Missing group_id or login', async () => {
-    for (const body of [{}, { group_id: 1 }, { login: 'x' }, { group_id: 0, login: 'x' }, { group_id: 1, login: '  ' }]) {
+    for (const body of [
+      {},
+      { group_id: 1 },
+      { login: 'x' },
+      { group_id: 0, login: 'x' },
+      { group_id: 1, login: '  ' },
+    ]) {
       const res = await addMember(body);
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ error: 'Missing group_id or login' });
@@ -248,7 +263,9 @@ describe('members', () => {
   it('members endpoints need an administrator', async () => {
     const g = await create({ name: 'Members Guard' });
     const u = await t.user();
-    const res = await (await t.signedIn(u)).post('/api/rater_groups?members=1', { group_id: g.body.id, login: u.login });
+    const res = await (
+      await t.signedIn(u)
+    ).post('/api/rater_groups?members=1', { group_id: g.body.id, login: u.login });
     expect(res.status).toBe(401);
     expect((await t.client().del('/api/rater_groups?member=1')).status).toBe(401);
   });
@@ -260,7 +277,11 @@ describe('DELETE /api/rater_groups', () => {
     await addMember({ group_id: g.body.id, login: (await t.user()).login });
     expect((await admin.del(`/api/rater_groups?id=${g.body.id}`)).body).toEqual({ ok: true });
     expect(await group(g.body.id)).toBeUndefined();
-    const left = await t.db.selectFrom('rater_group_members').select('id').where('group_id', '=', g.body.id).execute();
+    const left = await t.db
+      .selectFrom('rater_group_members')
+      .select('id')
+      .where('group_id', '=', g.body.id)
+      .execute();
     expect(left).toEqual([]);
   });
 

@@ -33,7 +33,9 @@ describe('CSRF (unsafe methods from foreign origins)', () => {
   });
 
   it('Sec-Fetch-Site: cross-site gets 403 even without Origin', async () => {
-    const res = await t.client({ 'sec-fetch-site': 'cross-site' }).post('/api/streamers', { name: 'cross site' });
+    const res = await t
+      .client({ 'sec-fetch-site': 'cross-site' })
+      .post('/api/streamers', { name: 'cross site' });
     expect(res.status).toBe(403);
   });
 
@@ -44,12 +46,14 @@ describe('CSRF (unsafe methods from foreign origins)', () => {
     evil.cookies = admin.cookies;
     expect((await evil.del(`/api/streamers?id=${id}`)).status).toBe(403);
     expect((await evil.put(`/api/streamers?id=${id}`, { r: { s: 5 } })).status).toBe(403);
-    expect((await admin.get('/api/streamers?all=1')).body.some((s: any) => s.id === id && !s.evaluated)).toBe(true);
+    expect((await admin.get('/api/streamers?all=1')).body.some((s: any) => s.id === id && !s.evaluated)).toBe(
+      true,
+    );
   });
 
   it('the own origin, an allowed origin and same-origin fetch metadata pass', async () => {
     for (const headers of [
-      { origin: own },
+      { origin: own } as Record<string, string>,
       { origin: 'https://allowed.example', 'sec-fetch-site': 'cross-site' },
       { 'sec-fetch-site': 'same-origin' },
       {},
@@ -84,17 +88,18 @@ describe('CORS', () => {
   );
 
   it('a preflight from an allowed origin answers 204 with the allowed methods; never *', async () => {
-    const res = await t.client({
-      origin: 'https://allowed.example',
-      'access-control-request-method': 'PUT',
-    }).request('OPTIONS', '/api/streamers');
+    const res = await t
+      .client({
+        origin: 'https://allowed.example',
+        'access-control-request-method': 'PUT',
+      })
+      .request('OPTIONS', '/api/streamers');
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-methods')).toContain('PUT');
     expect(res.headers.get('access-control-allow-origin')).toBe('https://allowed.example');
-    const foreign = await t.client({ origin: 'https://evil.example', 'access-control-request-method': 'PUT' }).request(
-      'OPTIONS',
-      '/api/streamers',
-    );
+    const foreign = await t
+      .client({ origin: 'https://evil.example', 'access-control-request-method': 'PUT' })
+      .request('OPTIONS', '/api/streamers');
     expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
   });
 });
@@ -102,7 +107,10 @@ describe('CORS', () => {
 describe('content types and body limits', () => {
   it.each([
     ['text/plain', 'name=abc'],
-    ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="name"\r\n\r\nabc\r\n--x--'],
+    [
+      'multipart/form-data; boundary=x',
+      '--x\r\nContent-Disposition: form-data; name="name"\r\n\r\nabc\r\n--x--',
+    ],
     ['application/xml', '<name>abc</name>'],
   ])('%s is 415 Unsupported media type and changes nothing', async (type, body) => {
     const before = await countRows(t.db, 'streamers');
@@ -120,7 +128,9 @@ describe('content types and body limits', () => {
 
   it('broken JSON and non-object JSON are 400 Invalid JSON', async () => {
     for (const body of ['{"name": ', '[1,2]', '42', 'nul']) {
-      const res = await t.client().post('/api/streamers', body, { headers: { 'content-type': 'application/json' } });
+      const res = await t
+        .client()
+        .post('/api/streamers', body, { headers: { 'content-type': 'application/json' } });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ error: 'Invalid JSON' });
     }
@@ -190,16 +200,24 @@ describe('client address and rate limits', () => {
   it('with TRUST_PROXY naming the proxy, each forwarded client has its own bucket', async () => {
     const app = await startApp({ RATE_LIMIT: 'on', TRUST_PROXY: '127.0.0.1/32' });
     try {
-      for (let i = 0; i < 5; i++) await app.client({ 'x-forwarded-for': '203.0.113.7' }).post('/api/streamers', { name: `p ${i}` });
-      expect((await app.client({ 'x-forwarded-for': '203.0.113.7' }).post('/api/streamers', { name: 'p 6' })).status).toBe(429);
-      expect((await app.client({ 'x-forwarded-for': '203.0.113.8' }).post('/api/streamers', { name: 'p 7' })).status).toBe(201);
+      for (let i = 0; i < 5; i++)
+        await app.client({ 'x-forwarded-for': '203.0.113.7' }).post('/api/streamers', { name: `p ${i}` });
+      expect(
+        (await app.client({ 'x-forwarded-for': '203.0.113.7' }).post('/api/streamers', { name: 'p 6' }))
+          .status,
+      ).toBe(429);
+      expect(
+        (await app.client({ 'x-forwarded-for': '203.0.113.8' }).post('/api/streamers', { name: 'p 7' }))
+          .status,
+      ).toBe(201);
     } finally {
       await app.close();
     }
   });
 
   it('RATE_LIMIT=off turns the limits off', async () => {
-    for (let i = 0; i < 8; i++) expect((await t.client().post('/api/streamers', { name: `free ${i}` })).status).toBe(201);
+    for (let i = 0; i < 8; i++)
+      expect((await t.client().post('/api/streamers', { name: `free ${i}` })).status).toBe(201);
   });
 });
 
@@ -212,7 +230,10 @@ describe('every route states who may call it', () => {
     expect(routes.length).toBeGreaterThan(15);
     for (const route of routes) {
       expect(route.guard, `${route.method} ${route.url} has a guard`).toBeDefined();
-      for (const query of [{}, { admin: '1' }, { my: '1' }, { members: '1' }, { lock: '1' }]) {
+      for (const query of [{}, { admin: '1' }, { my: '1' }, { members: '1' }, { lock: '1' }] as Record<
+        string,
+        string
+      >[]) {
         const role = roleOf(route.guard, query);
         if (role === 'public') continue;
         const path = route.url.replace(':action', 'x') + '?' + new URLSearchParams({ id: '1', ...query });
@@ -256,16 +277,48 @@ describe('random and binary input never gives a 5xx', () => {
     fc.string({ unit: 'binary', maxLength: 40 }),
   );
   const json = fc.dictionary(
-    fc.constantFrom('name', 'body', 'streamer_id', 'r', 'password', 'login', 'group_id', 'role', 'notes', 'reward', 'status', 'community_locked', 'auth_enabled', 'banned', 'x'),
-    fc.oneof(scalar, fc.dictionary(fc.string({ maxLength: 3 }), scalar, { maxKeys: 4 }), fc.array(scalar, { maxLength: 3 })),
+    fc.constantFrom(
+      'name',
+      'body',
+      'streamer_id',
+      'r',
+      'password',
+      'login',
+      'group_id',
+      'role',
+      'notes',
+      'reward',
+      'status',
+      'community_locked',
+      'auth_enabled',
+      'banned',
+      'x',
+    ),
+    fc.oneof(
+      scalar,
+      fc.dictionary(fc.string({ maxLength: 3 }), scalar, { maxKeys: 4 }),
+      fc.array(scalar, { maxLength: 3 }),
+    ),
     { maxKeys: 6 },
   );
   const query = fc.dictionary(
     fc.constantFrom('id', 'all', 'admin', 'lock', 'my', 'members', 'member', 'streamer_id', 'action', 'q'),
-    fc.oneof(fc.string({ maxLength: 30 }), fc.string({ unit: 'binary', maxLength: 30 }), fc.integer().map(String)),
+    fc.oneof(
+      fc.string({ maxLength: 30 }),
+      fc.string({ unit: 'binary', maxLength: 30 }),
+      fc.integer().map(String),
+    ),
     { maxKeys: 3 },
   );
-  const paths = ['/api/streamers', '/api/comments', '/api/rater_groups', '/api/auth', '/api/auth/login', '/api/users', '/api/settings'];
+  const paths = [
+    '/api/streamers',
+    '/api/comments',
+    '/api/rater_groups',
+    '/api/auth',
+    '/api/auth/login',
+    '/api/users',
+    '/api/settings',
+  ];
 
   it('JSON bodies and query strings of every shape, as administrator and anonymous', async () => {
     const admin = await t.admin();
@@ -295,7 +348,11 @@ describe('random and binary input never gives a 5xx', () => {
         fc.constantFrom('application/json', 'application/x-www-form-urlencoded', 'application/octet-stream'),
         fc.uint8Array({ maxLength: 200 }),
         async (path, type, bytes) => {
-          const res = await fetch(t.url + path, { method: 'POST', headers: { 'content-type': type }, body: bytes });
+          const res = await fetch(t.url + path, {
+            method: 'POST',
+            headers: { 'content-type': type },
+            body: bytes,
+          });
           expect(res.status).toBeLessThan(500);
         },
       ),

@@ -17,7 +17,9 @@ describe('session cookie', () => {
   });
 
   it('is Secure when the request came over https (X-Forwarded-Proto)', async () => {
-    const res = await t.client({ 'x-forwarded-proto': 'https' }).post('/api/auth/login', { password: ADMIN_PASSWORD });
+    const res = await t
+      .client({ 'x-forwarded-proto': 'https' })
+      .post('/api/auth/login', { password: ADMIN_PASSWORD });
     expect(res.headers.get('set-cookie')).toContain('Secure');
   });
 
@@ -26,7 +28,9 @@ describe('session cookie', () => {
     try {
       const c = app.client({ origin: 'https://rating.example' });
       const res = await c.post('/api/auth/login', { password: ADMIN_PASSWORD });
-      expect(res.headers.get('set-cookie')).toMatch(/^__Host-sid=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; .*Secure/);
+      expect(res.headers.get('set-cookie')).toMatch(
+        /^__Host-sid=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; .*Secure/,
+      );
       expect(res.headers.get('strict-transport-security')).toMatch(/max-age=\d+/);
       expect((await c.get('/api/auth/check')).body).toEqual({ admin: true });
       expect((await app.client().get('/nope')).headers.get('strict-transport-security')).toBeTruthy();

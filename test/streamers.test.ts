@@ -92,15 +92,29 @@ describe('POST /api/streamers (suggest and add)', () => {
   });
 
   it('an unknown platform becomes provider_a; kick_name and provider_b are taken and sanitized', async () => {
-    const a = await t.client().post('/api/streamers', { name: 'Plat One', platform: 'youtube', kick_name: ' <b>kk</b> ' });
-    const b = await t.client().post('/api/streamers', { name: 'Plat Two', platform: 'provider_b', provider_b: 'kb' });
-    expect(await find(a.body.id)).toMatchObject({ platform: 'provider_a', kick_name: 'kk', provider_b: 'kk' });
+    const a = await t
+      .client()
+      .post('/api/streamers', { name: 'Plat One', platform: 'youtube', kick_name: ' <b>kk</b> ' });
+    const b = await t
+      .client()
+      .post('/api/streamers', { name: 'Plat Two', platform: 'provider_b', provider_b: 'kb' });
+    expect(await find(a.body.id)).toMatchObject({
+      platform: 'provider_a',
+      kick_name: 'kk',
+      provider_b: 'kk',
+    });
     expect(await find(b.body.id)).toMatchObject({ platform: 'provider_b', provider_b: 'kb' });
   });
 
   it('the submitter is trimmed, cut to 60 characters and never returned', async () => {
-    const res = await t.client().post('/api/streamers', { name: 'Submitted', submitter: `  ${'ž'.repeat(70)}  ` });
-    const row = await t.db.selectFrom('streamers').select('submitter').where('id', '=', res.body.id).executeTakeFirstOrThrow();
+    const res = await t
+      .client()
+      .post('/api/streamers', { name: 'Submitted', submitter: `  ${'ž'.repeat(70)}  ` });
+    const row = await t.db
+      .selectFrom('streamers')
+      .select('submitter')
+      .where('id', '=', res.body.id)
+      .executeTakeFirstOrThrow();
     expect(row.submitter).toBe('ž'.repeat(60));
     for (const c of [admin, t.client()]) {
       expect(JSON.stringify((await c.get('/api/streamers?all=1')).body)).not.toContain('žžž');
@@ -269,9 +283,9 @@ describe('PUT /api/streamers rating mode', () => {
     const s = await find(id);
     expect(s.evaluated).toBe(false);
     expect(s.r).toEqual(R(0));
-    expect(await t.db.selectFrom('ratings').selectAll().where('streamer_id', '=', id).executeTakeFirst()).toMatchObject(
-      { s: 0, o: 0 },
-    );
+    expect(
+      await t.db.selectFrom('ratings').selectAll().where('streamer_id', '=', id).executeTakeFirst(),
+    ).toMatchObject({ s: 0, o: 0 });
     // not evaluated, so not in the public list even though it has a rating
     expect((await t.client().get('/api/streamers')).body.some((x: any) => x.id === id)).toBe(false);
     await rate(id, {});
@@ -297,7 +311,11 @@ describe('PUT /api/streamers rating mode', () => {
     const mod = await t.signedIn(await t.user({}, { mod: true }));
     const id = await t.streamer();
     await rate(id, { r: R(1), status: 'live', game: 'Chess', title: 'Hello', provider_b: 'kb' });
-    await rate(id, { r: R(4), notes: 'mod note', status: 'offline', game: 'X', title: 'Y', provider_b: 'zz' }, mod);
+    await rate(
+      id,
+      { r: R(4), notes: 'mod note', status: 'offline', game: 'X', title: 'Y', provider_b: 'zz' },
+      mod,
+    );
     expect(await find(id)).toMatchObject({
       status: 'live',
       game: 'Chess',
@@ -387,7 +405,9 @@ describe('PUT /api/streamers lock mode', () => {
   });
 
   it('lock without id is 400 Missing id; unknown id 404', async () => {
-    expect((await admin.put('/api/streamers?lock=1', { community_locked: true })).body).toEqual({ error: 'Missing id' });
+    expect((await admin.put('/api/streamers?lock=1', { community_locked: true })).body).toEqual({
+      error: 'Missing id',
+    });
     const res = await admin.put('/api/streamers?id=987654&lock=1', { community_locked: true });
     expect(res.status).toBe(404);
   });
@@ -401,7 +421,13 @@ describe('DELETE /api/streamers', () => {
     const u = await t.user();
     await t.db
       .insertInto('community_ratings')
-      .values({ group_id: group.body.id, streamer_id: id, user_id: u.id, ...R(3), updated_at: new Date().toISOString() })
+      .values({
+        group_id: group.body.id,
+        streamer_id: id,
+        user_id: u.id,
+        ...R(3),
+        updated_at: new Date().toISOString(),
+      })
       .execute();
 
     const res = await admin.del(`/api/streamers?id=${id}`);
@@ -413,7 +439,10 @@ describe('DELETE /api/streamers', () => {
     expect(await left('comments')).toBe(0);
     expect(await left('community_ratings')).toBe(0);
     const groups = (await admin.get('/api/rater_groups')).body;
-    expect(groups.find((g: any) => g.id === group.body.id)).toMatchObject({ streamer_id: null, streamer_name: null });
+    expect(groups.find((g: any) => g.id === group.body.id)).toMatchObject({
+      streamer_id: null,
+      streamer_name: null,
+    });
   });
 
   it('moderators and anonymous callers get 401 Unauthorized', async () => {

@@ -31,8 +31,6 @@ export function isUnavailable(err: unknown): boolean {
   }
   return (
     typeof message === 'string' &&
-    /Connection terminated|connection timeout|Client has encountered a connection error/i.test(
-      message,
-    )
+    /Connection terminated|connection timeout|Client has encountered a connection error/i.test(message)
   );
 }

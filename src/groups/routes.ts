@@ -84,7 +84,11 @@ export async function groupRoutes(app: FastifyInstance) {
   }
 
   /** SPEC.md's conflicts, checked up front; the unique indexes catch a race. */
-  async function checkConflicts(name: string | undefined, streamerId: number | null | undefined, exceptId?: number) {
+  async function checkConflicts(
+    name: string | undefined,
+    streamerId: number | null | undefined,
+    exceptId?: number,
+  ) {
     if (name !== undefined && (await groupNameTaken(db, name, exceptId))) {
       throw conflict('Group name already exists');
     }
@@ -164,7 +168,12 @@ export async function groupRoutes(app: FastifyInstance) {
       throw notFound(`User '${login}' on ${provider} has not logged in yet or is banned.`);
     }
     await writeTransaction(db, (trx) =>
-      upsertMember(trx, { group_id: groupId, user_id: user.id, role, added_at: app.clock.now().toISOString() }),
+      upsertMember(trx, {
+        group_id: groupId,
+        user_id: user.id,
+        role,
+        added_at: app.clock.now().toISOString(),
+      }),
     );
     return { ok: true, display_name: user.display_name, role };
   }

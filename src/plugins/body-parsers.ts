@@ -33,10 +33,8 @@ export const bodyParsersPlugin = fp(
       request.body ??= {};
     });
 
-    app.addContentTypeParser(
-      'application/x-www-form-urlencoded',
-      { parseAs: 'string' },
-      (_req, body, done) => done(null, parseForm(body as string)),
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
+      done(null, parseForm(body as string)),
     );
   },
   { name: 'body-parsers' },
@@ -49,8 +47,7 @@ export function parseForm(body: string): Record<string, unknown> {
     if (nested) {
       const [, outer, inner] = nested as unknown as [string, string, string];
       const bag = out[outer];
-      const obj =
-        bag && typeof bag === 'object' ? (bag as Record<string, unknown>) : Object.create(null);
+      const obj = bag && typeof bag === 'object' ? (bag as Record<string, unknown>) : Object.create(null);
       obj[inner] = value;
       out[outer] = obj;
     } else {

@@ -147,8 +147,7 @@ export const sessionPlugin = fp(
       if (!row) return new Session(null, {}, null, null);
       const now = clock.now().getTime();
       const expired =
-        now - Date.parse(row.seen_at) > IDLE_TIMEOUT ||
-        now - Date.parse(row.created_at) > ABSOLUTE_TIMEOUT;
+        now - Date.parse(row.seen_at) > IDLE_TIMEOUT || now - Date.parse(row.created_at) > ABSOLUTE_TIMEOUT;
       if (expired) {
         await db.deleteFrom('sessions').where('id', '=', row.id).execute();
         return new Session(null, {}, null, null);
@@ -193,11 +192,7 @@ export const sessionPlugin = fp(
       }
       const data = JSON.stringify(session.data);
       if (oldKey && !session.regenerateRequested) {
-        await db
-          .updateTable('sessions')
-          .set({ data, seen_at: now })
-          .where('id', '=', oldKey)
-          .execute();
+        await db.updateTable('sessions').set({ data, seen_at: now }).where('id', '=', oldKey).execute();
         return;
       }
       if (oldKey) await db.deleteFrom('sessions').where('id', '=', oldKey).execute();

@@ -108,7 +108,15 @@ export interface NewStreamer {
 export async function insertStreamer(db: Db, s: NewStreamer): Promise<number> {
   const row = await db
     .insertInto('streamers')
-    .values({ ...s, name_key: nameKey(s.name), status: 'offline', game: '', title: '', evaluated: 0, community_locked: 0 })
+    .values({
+      ...s,
+      name_key: nameKey(s.name),
+      status: 'offline',
+      game: '',
+      title: '',
+      evaluated: 0,
+      community_locked: 0,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
@@ -124,7 +132,12 @@ export async function saveRating(
   streamerId: number,
   rating: { scores: Scores; reward: number; notes: string | null; updated_at: string },
 ): Promise<void> {
-  const values = { ...rating.scores, reward: rating.reward, notes: rating.notes, updated_at: rating.updated_at };
+  const values = {
+    ...rating.scores,
+    reward: rating.reward,
+    notes: rating.notes,
+    updated_at: rating.updated_at,
+  };
   await db
     .insertInto('ratings')
     .values({ streamer_id: streamerId, ...values })

@@ -4,7 +4,19 @@ import { type Scores, SCORE_KEYS } from '../db/schema.ts';
 import { isUniqueViolation } from '../db/dialect.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { badRequest, conflict, DomainError, notFound } from '../errors.ts';
-import { clamp, codePointLength, cut, flag, parseId, sanitize, stripControls, text, toInt, truthy, cleanText } from '../lib/input.ts';
+import {
+  clamp,
+  codePointLength,
+  cut,
+  flag,
+  parseId,
+  sanitize,
+  stripControls,
+  text,
+  toInt,
+  truthy,
+  cleanText,
+} from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { errors, Ok } from '../lib/schemas.ts';
 import {

@@ -81,7 +81,11 @@ export async function userExists(db: Db, id: number): Promise<boolean> {
 }
 
 export async function setBanned(db: Db, id: number, banned: boolean): Promise<void> {
-  await db.updateTable('users').set({ banned: banned ? 1 : 0 }).where('id', '=', id).execute();
+  await db
+    .updateTable('users')
+    .set({ banned: banned ? 1 : 0 })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function setModerator(db: Db, id: number, isMod: boolean): Promise<void> {

@@ -72,7 +72,10 @@ let counter = 0;
  * Starts the real app on a real database (SQLite, or PostgreSQL under TEST_DB=postgres),
  * listening on 127.0.0.1, and closes it after the file's tests.
  */
-export async function startApp(env: Record<string, string> = {}, opts: { database?: TestDatabase; logLevel?: string } = {}): Promise<TestApp> {
+export async function startApp(
+  env: Record<string, string> = {},
+  opts: { database?: TestDatabase; logLevel?: string } = {},
+): Promise<TestApp> {
   const database = opts.database ?? (await createTestDatabase());
   await migrateToLatest(database.db);
   const port = await freePort();
@@ -174,7 +177,19 @@ export async function useApp(env: Record<string, string> = {}): Promise<TestApp>
 }
 
 /** Number of rows in a table. */
-export async function countRows(db: Db, table: 'sessions' | 'streamers' | 'comments' | 'ratings' | 'rater_groups' | 'rater_group_members' | 'users' | 'moderators' | 'community_ratings'): Promise<number> {
+export async function countRows(
+  db: Db,
+  table:
+    | 'sessions'
+    | 'streamers'
+    | 'comments'
+    | 'ratings'
+    | 'rater_groups'
+    | 'rater_group_members'
+    | 'users'
+    | 'moderators'
+    | 'community_ratings',
+): Promise<number> {
   const row = await db
     .selectFrom(table)
     .select((eb) => eb.fn.countAll<number | string>().as('n'))

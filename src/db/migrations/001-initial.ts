@@ -32,9 +32,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('moderators')
-    .addColumn('user_id', 'integer', (c) =>
-      c.primaryKey().references('users.id').onDelete('cascade'),
-    )
+    .addColumn('user_id', 'integer', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
     .execute();
 
   await db.schema
@@ -56,9 +54,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('ratings')
-    .addColumn('streamer_id', 'integer', (c) =>
-      c.primaryKey().references('streamers.id').onDelete('cascade'),
-    )
+    .addColumn('streamer_id', 'integer', (c) => c.primaryKey().references('streamers.id').onDelete('cascade'))
     .addColumn('s', 'integer', (c) => c.notNull())
     .addColumn('g', 'integer', (c) => c.notNull())
     .addColumn('a', 'integer', (c) => c.notNull())
@@ -75,35 +71,25 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('rater_groups')
     .addColumn('id', idType, idDef)
     .addColumn('name', 'text', (c) => c.notNull().unique())
-    .addColumn('streamer_id', 'integer', (c) =>
-      c.unique().references('streamers.id').onDelete('set null'),
-    )
+    .addColumn('streamer_id', 'integer', (c) => c.unique().references('streamers.id').onDelete('set null'))
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
 
   await db.schema
     .createTable('rater_group_members')
     .addColumn('id', idType, idDef)
-    .addColumn('group_id', 'integer', (c) =>
-      c.notNull().references('rater_groups.id').onDelete('cascade'),
-    )
+    .addColumn('group_id', 'integer', (c) => c.notNull().references('rater_groups.id').onDelete('cascade'))
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('role', 'text', (c) => c.notNull().defaultTo('rater'))
     .addColumn('added_at', 'text', (c) => c.notNull())
     .addUniqueConstraint('members_group_user_unique', ['group_id', 'user_id'])
     .execute();
-  await db.schema
-    .createIndex('members_user_idx')
-    .on('rater_group_members')
-    .column('user_id')
-    .execute();
+  await db.schema.createIndex('members_user_idx').on('rater_group_members').column('user_id').execute();
 
   await db.schema
     .createTable('comments')
     .addColumn('id', idType, idDef)
-    .addColumn('streamer_id', 'integer', (c) =>
-      c.notNull().references('streamers.id').onDelete('cascade'),
-    )
+    .addColumn('streamer_id', 'integer', (c) => c.notNull().references('streamers.id').onDelete('cascade'))
     .addColumn('user_id', 'integer', (c) => c.references('users.id').onDelete('set null'))
     .addColumn('author', 'text', (c) => c.notNull())
     .addColumn('body', 'text', (c) => c.notNull())
@@ -119,12 +105,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('community_ratings')
     .addColumn('id', idType, idDef)
-    .addColumn('group_id', 'integer', (c) =>
-      c.notNull().references('rater_groups.id').onDelete('cascade'),
-    )
-    .addColumn('streamer_id', 'integer', (c) =>
-      c.notNull().references('streamers.id').onDelete('cascade'),
-    )
+    .addColumn('group_id', 'integer', (c) => c.notNull().references('rater_groups.id').onDelete('cascade'))
+    .addColumn('streamer_id', 'integer', (c) => c.notNull().references('streamers.id').onDelete('cascade'))
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('s', 'integer', (c) => c.notNull())
     .addColumn('g', 'integer', (c) => c.notNull())
