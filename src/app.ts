@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { adminHashSource, sharedSecret } from './auth/admin-password.ts';
 import { adminAuthRoutes } from './auth/routes.ts';
 import { commentRoutes } from './comments/routes.ts';
@@ -15,6 +15,7 @@ import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { settingsRoutes } from './settings/routes.ts';
+import { signInRoutes } from './signin/routes.ts';
 import { streamerRoutes } from './streamers/routes.ts';
 import { userRoutes } from './users/routes.ts';
 
@@ -36,16 +37,28 @@ export interface AppOptions {
 
 export const BODY_LIMIT = 64 * 1024;
 
+/** OAuth callback parameters never reach the log. */
+export function redactUrl(url: string): string {
+  return url.replace(/([?&](?:code|state|code_verifier|access_token)=)[^&#]*/g, '$1[redacted]');
+}
+
+const serializers = {
+  req: (req: FastifyRequest) => ({
+    method: req.method,
+    url: redactUrl(req.url),
+    hostname: req.host,
+    remoteAddress: req.ip,
+  }),
+};
+
 /** Builds the whole service from a configuration and an open, migrated database. */
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { config, db } = opts;
   const clock = opts.clock ?? systemClock;
 
+  const logger = opts.logger ?? { level: config.logLevel };
   const app = Fastify({
-    logger: opts.logger ?? {
-      level: config.logLevel,
-      redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
-    },
+    logger: logger && typeof logger === 'object' ? { ...logger, serializers } : logger,
     bodyLimit: BODY_LIMIT,
     trustProxy: config.trustProxy.length > 0 ? [...config.trustProxy] : false,
     routerOptions: { maxParamLength: 200 },
@@ -75,6 +88,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(groupRoutes);
   await app.register(userRoutes);
   await app.register(settingsRoutes);
+  await app.register(signInRoutes);
   await app.register(healthRoutes);
 
   return app;

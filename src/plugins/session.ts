@@ -93,6 +93,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Cookie name in use: `__Host-sid` on https, `sid` otherwise. */
     sessionCookieName: string;
+    /** A short identifier of a session for diagnostics; it cannot be used as a cookie. */
+    sessionTag(cookieId: string): string;
   }
 }
 
@@ -128,6 +130,7 @@ export const sessionPlugin = fp(
     const cookieName = opts.https ? '__Host-sid' : 'sid';
     const hash = (id: string) => createHmac('sha256', opts.secret).update(id).digest('hex');
     app.decorate('sessionCookieName', cookieName);
+    app.decorate('sessionTag', (cookieId: string) => hash(cookieId).slice(0, 16));
 
     const setCookie = (request: FastifyRequest, reply: FastifyReply, value: string, maxAge: number) => {
       const secure = opts.https || httpsDetected(request);
