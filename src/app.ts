@@ -15,6 +15,7 @@ import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { settingsRoutes } from './settings/routes.ts';
+import { devProviderRoutes } from './signin/dev-providers.ts';
 import { signInRoutes } from './signin/routes.ts';
 import { streamerRoutes } from './streamers/routes.ts';
 import { userRoutes } from './users/routes.ts';
@@ -89,6 +90,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(userRoutes);
   await app.register(settingsRoutes);
   await app.register(signInRoutes);
+  if (config.devProviders) await app.register(devProviderRoutes);
   await app.register(healthRoutes);
 
   return app;

@@ -146,11 +146,26 @@ export function parseConfig(env: Env = process.env): Config {
     throw new ConfigError('ADMIN_PASSWORD_HASH', 'must be an argon2id or bcrypt hash');
   }
 
+  const production = get('NODE_ENV') === 'production';
+  const devProviders = bool('DEV_PROVIDERS', false);
+  if (devProviders && production) {
+    throw new ConfigError('DEV_PROVIDERS', 'must not be "true" when NODE_ENV is production');
+  }
+  // The development identity provider is served by this process: the browser reaches it at
+  // BASE_URL, the server calls itself on the address it listens on.
+  const self = `http://${['0.0.0.0', '::', 'localhost'].includes(host) ? '127.0.0.1' : host}:${port}`;
+
   const provider = (p: Provider, prefix: string): ProviderConfig => {
-    const [authorize, token, user] = REAL_PROVIDER_URLS[p];
+    const [authorize, token, user] = devProviders
+      ? [
+          `${baseUrl}/dev/oauth/${p}/authorize`,
+          `${self}/dev/oauth/${p}/token`,
+          `${self}/dev/oauth/${p}/users`,
+        ]
+      : REAL_PROVIDER_URLS[p];
     return Object.freeze({
-      clientId: get(`${prefix}_CLIENT_ID`) ?? '',
-      clientSecret: get(`${prefix}_CLIENT_SECRET`) ?? '',
+      clientId: get(`${prefix}_CLIENT_ID`) ?? (devProviders ? `dev-${p}` : ''),
+      clientSecret: get(`${prefix}_CLIENT_SECRET`) ?? (devProviders ? `dev-secret-${p}` : ''),
       authorizeUrl: url(`${prefix}_AUTHORIZE_URL`, authorize),
       tokenUrl: url(`${prefix}_TOKEN_URL`, token),
       userUrl: url(`${prefix}_USER_URL`, user),
@@ -161,12 +176,6 @@ export function parseConfig(env: Env = process.env): Config {
   const logLevel = (get('LOG_LEVEL') ?? 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`, logLevel);
-  }
-
-  const production = get('NODE_ENV') === 'production';
-  const devProviders = bool('DEV_PROVIDERS', false);
-  if (devProviders && production) {
-    throw new ConfigError('DEV_PROVIDERS', 'must not be "true" when NODE_ENV is production');
   }
 
   const sessionSecret = get('SESSION_SECRET') ?? null;

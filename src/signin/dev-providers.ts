@@ -1,0 +1,208 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { type Static, Type } from 'typebox';
+import { type Provider, PROVIDERS } from '../config.ts';
+import { notFound } from '../errors.ts';
+import { Field, Param } from '../lib/schemas.ts';
+import { challengeOf } from './pkce.ts';
+
+/**
+ * A development identity provider (DEV_PROVIDERS=true, refused in production): stand-ins for
+ * Twitch and Kick served by this process, answering in their shapes, with a page to pick or
+ * type a user. It lets anyone try sign-in locally without registering an application.
+ */
+
+interface Grant {
+  provider: Provider;
+  login: string;
+  displayName: string;
+  redirectUri: string;
+  challenge: string | undefined;
+  expiresAt: number;
+}
+
+const SAMPLE_USERS = ['alice', 'bob', 'moderator_max', 'rater_rita'];
+const GRANT_TTL_MS = 5 * 60_000;
+
+const AuthorizeQuery = Type.Object({
+  client_id: Param(200),
+  redirect_uri: Param(2000),
+  state: Param(200),
+  code_challenge: Param(200),
+  code_challenge_method: Param(20),
+  login: Param(100),
+  display_name: Param(100),
+  deny: Param(10),
+});
+type AuthorizeQuery = Static<typeof AuthorizeQuery>;
+const TokenBody = Type.Object({
+  code: Type.Optional(Field(200)),
+  client_id: Type.Optional(Field(200)),
+  client_secret: Type.Optional(Field(200)),
+  redirect_uri: Type.Optional(Field(2000)),
+  code_verifier: Type.Optional(Field(200)),
+  grant_type: Type.Optional(Field(100)),
+});
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** A stable numeric id for a login (Kick's user_id is a number). */
+const numericId = (login: string) =>
+  parseInt(createHash('sha256').update(login).digest('hex').slice(0, 8), 16);
+
+export async function devProviderRoutes(app: FastifyInstance) {
+  const { config, clock } = app;
+  const grants = new Map<string, Grant>();
+  const tokens = new Map<string, Grant>();
+  const names = { provider_a: 'Twitch', provider_b: 'Kick' };
+
+  const providerOf = (value: string): Provider => {
+    if (!PROVIDERS.includes(value as Provider)) throw notFound('Not found');
+    return value as Provider;
+  };
+
+  const page = (reply: FastifyReply, provider: Provider, q: AuthorizeQuery, error?: string) => {
+    const hidden = (
+      ['client_id', 'redirect_uri', 'state', 'code_challenge', 'code_challenge_method'] as const
+    )
+      .map((k) => (q[k] ? `<input type="hidden" name="${k}" value="${escapeHtml(q[k])}">` : ''))
+      .join('');
+    const buttons = SAMPLE_USERS.map(
+      (u) => `<button name="login" value="${u}">${escapeHtml(u)}</button>`,
+    ).join(' ');
+    return reply.type('text/html; charset=utf-8').code(error ? 400 : 200)
+      .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<title>Development sign-in (${names[provider]})</title>
+<style>body{font:16px system-ui,sans-serif;max-width:32rem;margin:2rem auto;padding:0 1rem}button{margin:.25rem;padding:.5rem 1rem}
+input[type=text]{padding:.4rem;width:100%;box-sizing:border-box}.note{color:#a33}label{display:block;margin-top:.75rem}</style></head>
+<body><h1>Development sign-in: ${names[provider]}</h1>
+<p>This stands in for ${names[provider]} while <code>DEV_PROVIDERS=true</code>. Nothing leaves this machine.</p>
+${error ? `<p class="note">${escapeHtml(error)}</p>` : ''}
+<form method="get" action="/dev/oauth/${provider}/authorize">${hidden}
+<p>Sign in as:</p><p>${buttons}</p>
+<label for="login">or type a login</label><input type="text" id="login" name="login" maxlength="60" autocomplete="off">
+<label for="display_name">display name (optional)</label><input type="text" id="display_name" name="display_name" maxlength="60">
+<p><button type="submit">Sign in</button> <button name="deny" value="1">Deny</button></p></form></body></html>`);
+  };
+
+  app.get(
+    '/dev/oauth/:provider/authorize',
+    { config: { guard: 'public' }, schema: { querystring: AuthorizeQuery } },
+    async (request, reply) => {
+      const provider = providerOf((request.params as { provider: string }).provider);
+      const q = request.query as AuthorizeQuery;
+      const settings = config.providers[provider];
+      // Only ever send the browser back to our own registered callback (no open redirect).
+      if (q.client_id !== settings.clientId || q.redirect_uri !== settings.redirectUri) {
+        return page(reply, provider, q, 'Unknown client or redirect_uri.');
+      }
+      if (provider === 'provider_b' && (!q.code_challenge || q.code_challenge_method !== 'S256')) {
+        return page(reply, provider, q, 'PKCE with S256 is required.');
+      }
+      const back = new URL(settings.redirectUri);
+      if (q.deny) {
+        back.searchParams.set('error', 'access_denied');
+      } else {
+        const login = (q.login ?? '')
+          .trim()
+          .toLowerCase()
+          .replace(/[^a-z0-9_]/g, '');
+        if (!login) return page(reply, provider, q);
+        const code = randomBytes(16).toString('hex');
+        grants.set(code, {
+          provider,
+          login,
+          displayName: (q.display_name ?? '').trim() || login,
+          redirectUri: settings.redirectUri,
+          challenge: q.code_challenge,
+          expiresAt: clock.now().getTime() + GRANT_TTL_MS,
+        });
+        back.searchParams.set('code', code);
+      }
+      if (q.state) back.searchParams.set('state', q.state);
+      return reply.redirect(back.toString(), 302);
+    },
+  );
+
+  app.post(
+    '/dev/oauth/:provider/token',
+    { config: { guard: 'public' }, schema: { body: TokenBody } },
+    async (request, reply) => {
+      const provider = providerOf((request.params as { provider: string }).provider);
+      const form = request.body as Static<typeof TokenBody>;
+      const settings = config.providers[provider];
+      const grant = grants.get(String(form.code ?? ''));
+      grants.delete(String(form.code ?? ''));
+      const valid =
+        grant &&
+        grant.provider === provider &&
+        grant.expiresAt > clock.now().getTime() &&
+        form.grant_type === 'authorization_code' &&
+        form.client_id === settings.clientId &&
+        form.client_secret === settings.clientSecret &&
+        form.redirect_uri === grant.redirectUri &&
+        (provider === 'provider_a' || challengeOf(String(form.code_verifier ?? '')) === grant.challenge);
+      if (!valid) {
+        return reply
+          .code(400)
+          .send(
+            provider === 'provider_a'
+              ? { status: 400, message: 'Invalid authorization code' }
+              : { error: 'invalid_grant', error_description: 'Invalid code, verifier or redirect_uri' },
+          );
+      }
+      const token = randomBytes(24).toString('hex');
+      tokens.set(token, grant);
+      return provider === 'provider_a'
+        ? {
+            access_token: token,
+            expires_in: 14124,
+            refresh_token: '',
+            scope: ['user:read:email'],
+            token_type: 'bearer',
+          }
+        : {
+            access_token: token,
+            token_type: 'Bearer',
+            refresh_token: '',
+            expires_in: 7200,
+            scope: 'user:read channel:read',
+          };
+    },
+  );
+
+  app.get('/dev/oauth/:provider/users', { config: { guard: 'public' } }, async (request, reply) => {
+    const provider = providerOf((request.params as { provider: string }).provider);
+    const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
+    const grant = tokens.get(token);
+    if (!grant || grant.provider !== provider) {
+      return reply
+        .code(401)
+        .send(
+          provider === 'provider_a'
+            ? { error: 'Unauthorized', status: 401, message: 'Invalid OAuth token' }
+            : { data: {}, message: 'Unauthorized' },
+        );
+    }
+    return provider === 'provider_a'
+      ? {
+          data: [
+            {
+              id: String(numericId(grant.login)),
+              login: grant.login,
+              display_name: grant.displayName,
+              profile_image_url: '',
+            },
+          ],
+        }
+      : { data: [{ user_id: numericId(grant.login), name: grant.displayName, email: '' }], message: 'OK' };
+  });
+
+  const sweep = setInterval(() => {
+    const now = clock.now().getTime();
+    for (const [code, g] of grants) if (g.expiresAt <= now) grants.delete(code);
+  }, 60_000);
+  sweep.unref();
+  app.addHook('onClose', async () => clearInterval(sweep));
+}

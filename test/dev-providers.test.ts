@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp } from './helpers/app.ts';
+import type { Client } from './helpers/client.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startApp({ DEV_PROVIDERS: 'true' });
+});
+afterAll(() => t.close());
+
+const location = (res: { headers: Headers }) => res.headers.get('location') ?? '';
+const local = (u: string) => {
+  const url = new URL(u);
+  return url.pathname + url.search;
+};
+
+async function devSignIn(c: Client, provider: string, extra: Record<string, string>) {
+  const start = await c.get(`/api/oauth/login/${provider}`);
+  const authorize = new URL(location(start));
+  expect(authorize.pathname).toBe(`/dev/oauth/${provider}/authorize`);
+  const page = await c.get(local(authorize.toString()));
+  expect(page.status).toBe(200);
+  expect(page.headers.get('content-type')).toContain('text/html');
+  for (const [k, v] of Object.entries(extra)) authorize.searchParams.set(k, v);
+  const approved = await c.get(local(authorize.toString()));
+  expect(approved.status).toBe(302);
+  return c.get(local(location(approved)));
+}
+
+describe('development identity provider (DEV_PROVIDERS=true)', () => {
+  it.each(['provider_a', 'provider_b'])(
+    'signs in through %s end to end, with the real flow',
+    async (provider) => {
+      const c = t.client();
+      const done = await devSignIn(c, provider, { login: 'Alice', display_name: 'Alice A.' });
+      expect(location(done)).toBe('/');
+      const me = (await c.get('/api/oauth/me')).body;
+      expect(me.user).toMatchObject({ provider, display_name: 'Alice A.' });
+    },
+  );
+
+  it('the same login signs in as the same user again', async () => {
+    const c1 = t.client();
+    await devSignIn(c1, 'provider_a', { login: 'bob' });
+    const c2 = t.client();
+    await devSignIn(c2, 'provider_a', { login: 'bob' });
+    const id1 = (await c1.get('/api/oauth/me')).body.user.id;
+    expect((await c2.get('/api/oauth/me')).body.user.id).toBe(id1);
+  });
+
+  it('Deny comes back as access_denied', async () => {
+    const done = await devSignIn(t.client(), 'provider_a', { deny: '1' });
+    expect(location(done)).toBe('/?auth_error=access_denied');
+  });
+
+  it('refuses a foreign redirect_uri (no open redirect) and provider_b without PKCE', async () => {
+    const res = await t
+      .client()
+      .get(
+        '/dev/oauth/provider_a/authorize?client_id=dev-provider_a&redirect_uri=https%3A%2F%2Fevil.example%2F&login=x&state=s',
+      );
+    expect(res.status).toBe(400);
+    expect(res.headers.get('location')).toBeNull();
+    const b = await t
+      .client()
+      .get(
+        `/dev/oauth/provider_b/authorize?client_id=dev-provider_b&redirect_uri=${encodeURIComponent(t.config.providers.provider_b.redirectUri)}&login=x&state=s`,
+      );
+    expect(b.status).toBe(400);
+  });
+
+  it('user text on the page is escaped', async () => {
+    const res = await t
+      .client()
+      .get('/dev/oauth/provider_a/authorize?state=%22%3E%3Cscript%3Ex%3C%2Fscript%3E');
+    expect(res.text).not.toContain('<script>x');
+  });
+
+  it('is not served without DEV_PROVIDERS', async () => {
+    const app = await startApp({});
+    try {
+      expect((await app.client().get('/dev/oauth/provider_a/authorize')).status).toBe(404);
+    } finally {
+      await app.close();
+    }
+  });
+});
