@@ -19,6 +19,7 @@ import { devProviderRoutes } from './signin/dev-providers.ts';
 import { signInRoutes } from './signin/routes.ts';
 import { streamerRoutes } from './streamers/routes.ts';
 import { userRoutes } from './users/routes.ts';
+import { webRoutes } from './web/static.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -92,6 +93,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(signInRoutes);
   if (config.devProviders) await app.register(devProviderRoutes);
   await app.register(healthRoutes);
+  await app.register(webRoutes, {});
 
   return app;
 }

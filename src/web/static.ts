@@ -1,0 +1,103 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, extname, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+interface Asset {
+  type: string;
+  etag: string;
+  cache: string;
+  identity: Buffer;
+  gzip?: Buffer;
+  br?: Buffer;
+}
+
+/** The built page lives in `<project>/dist/web`, wherever this module runs from. */
+export function webRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return join(dir, 'dist', 'web');
+}
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? walk(path) : [path];
+  });
+}
+
+/** Reads the built files once and compresses the compressible ones (brotli and gzip). */
+export function loadAssets(root: string): Map<string, Asset> {
+  const assets = new Map<string, Asset>();
+  if (!existsSync(root)) return assets;
+  for (const file of walk(root)) {
+    const url = '/' + relative(root, file).split(sep).join('/');
+    const identity = readFileSync(file);
+    const type = TYPES[extname(file)] ?? 'application/octet-stream';
+    const compressible =
+      /^(text\/|application\/(json|manifest)|image\/svg)/.test(type) && identity.length > 512;
+    const hashed = url.startsWith('/assets/');
+    assets.set(url, {
+      type,
+      identity,
+      etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 22)}"`,
+      // Hashed file names never change content: cache them for a year.
+      cache: hashed ? 'public, max-age=31536000, immutable' : 'no-cache',
+      ...(compressible
+        ? {
+            gzip: gzipSync(identity, { level: 9 }),
+            br: brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+          }
+        : {}),
+    });
+  }
+  return assets;
+}
+
+const NOT_BUILT = `<!doctype html><html lang="en"><meta charset="utf-8"><title>Streamer rating</title>
+<p>The web page has not been built. Run <code>npm run build</code> (or start with <code>npm start</code>, which builds first). The API is available under <code>/api/</code>.</p>`;
+
+/** Serves the web page at `/` and its files, compressed, with cache headers. */
+export async function webRoutes(app: FastifyInstance, opts: { root?: string }) {
+  const assets = loadAssets(opts.root ?? webRoot());
+  if (!assets.has('/index.html'))
+    app.log.warn('web page not built (dist/web missing): serving a notice at /');
+
+  const send = (request: FastifyRequest, reply: FastifyReply, asset: Asset) => {
+    reply.header('content-type', asset.type).header('cache-control', asset.cache).header('etag', asset.etag);
+    reply.header('vary', 'Accept-Encoding');
+    if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
+    const accepts = String(request.headers['accept-encoding'] ?? '');
+    if (asset.br && /\bbr\b/.test(accepts)) return reply.header('content-encoding', 'br').send(asset.br);
+    if (asset.gzip && /\bgzip\b/.test(accepts))
+      return reply.header('content-encoding', 'gzip').send(asset.gzip);
+    return reply.send(asset.identity);
+  };
+
+  app.get('/', { config: { guard: 'public' } }, async (request, reply) => {
+    const index = assets.get('/index.html');
+    if (!index) return reply.type('text/html; charset=utf-8').send(NOT_BUILT);
+    return send(request, reply, index);
+  });
+
+  app.get('/*', { config: { guard: 'public' } }, async (request, reply) => {
+    const path = decodeURIComponent(request.url.split('?')[0] ?? '');
+    const asset = path !== '/index.html' ? assets.get(path) : undefined;
+    if (!asset) return reply.code(404).send({ error: 'Not found' });
+    return send(request, reply, asset);
+  });
+}

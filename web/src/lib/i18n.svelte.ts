@@ -1,0 +1,72 @@
+import { cs, csApiErrors } from '../locales/cs.ts';
+import { en, enApiErrors, type MessageKey } from '../locales/en.ts';
+import { ApiError } from './api.ts';
+
+export type Lang = 'cs' | 'en';
+const dictionaries = { cs, en } as const;
+const apiErrors = { cs: csApiErrors, en: enApiErrors } as const;
+
+function initialLang(): Lang {
+  const saved = localStorage.getItem('lang');
+  return saved === 'en' || saved === 'cs' ? saved : 'cs';
+}
+
+export const i18n = $state({ lang: initialLang() });
+
+export function setLang(lang: Lang): void {
+  i18n.lang = lang;
+  localStorage.setItem('lang', lang);
+  document.documentElement.lang = lang;
+}
+
+/** The text for `key` in the current language, with `{name}` placeholders filled. */
+export function t(key: MessageKey, params: Record<string, string | number> = {}): string {
+  const text: string = dictionaries[i18n.lang][key] ?? en[key];
+  return text.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? `{${name}}`));
+}
+
+/** An error from the API (or the network) as a sentence in the current language. */
+export function errorText(err: unknown): string {
+  if (err instanceof ApiError) {
+    if (err.status === 0) return t('error.network');
+    const known = apiErrors[i18n.lang][err.message];
+    if (known) return known;
+    if (/not found$/.test(err.message)) return t('streamer.notFound');
+    return t('error.generic', { message: err.message });
+  }
+  return t('error.generic', { message: String(err) });
+}
+
+export function formatDate(iso: string): string {
+  return new Date(iso).toLocaleString(i18n.lang === 'cs' ? 'cs-CZ' : 'en-GB', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+  });
+}
+
+/** A human message for SPEC.md's `/?auth_error=<code>` sign-in failures. */
+export function authErrorText(code: string): string {
+  const direct: MessageKey[] = [
+    'authError.access_denied',
+    'authError.invalid_state',
+    'authError.provider_b_invalid_state',
+    'authError.provider_a_not_configured',
+    'authError.provider_b_not_configured',
+    'authError.provider_a_no_token',
+    'authError.provider_a_user_failed',
+    'authError.provider_a_no_user',
+    'authError.provider_b_no_token',
+    'authError.provider_b_no_user',
+  ];
+  const key = `authError.${code}` as MessageKey;
+  if (direct.includes(key)) return t(key);
+  let m = /^provider_a_token_failed_(\d+)$/.exec(code);
+  if (m) return t('authError.provider_a_token_failed', { status: m[1]! });
+  m = /^provider_b_user_failed_(\d+)_see_debug$/.exec(code);
+  if (m) return t('authError.provider_b_user_failed', { status: m[1]! });
+  m = /^provider_b_token_(\d+)_see_debug$/.exec(code);
+  if (m) return t('authError.provider_b_token_debug', { status: m[1]! });
+  m = /^provider_b_token_(\d+)_(.+)$/.exec(code);
+  if (m) return t('authError.provider_b_token', { status: m[1]!, message: m[2]! });
+  return t('authError.other', { code });
+}

@@ -1,0 +1,46 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { defineConfig, type Plugin } from 'vite';
+
+const OUT = '../dist/web';
+const BUDGET_KB = 80;
+
+/** Prints what the first view costs compressed, against the 80 KB budget. */
+function sizeReport(): Plugin {
+  return {
+    name: 'size-report',
+    apply: 'build',
+    closeBundle() {
+      const dir = join(__dirname, OUT, 'assets');
+      const files = readdirSync(dir).filter((f) => /\.(js|css)$/.test(f));
+      let total = 0;
+      for (const f of files) {
+        const raw = readFileSync(join(dir, f));
+        const gz = gzipSync(raw, { level: 9 }).length;
+        total += gz;
+        console.log(
+          `  ${f.padEnd(40)} ${(statSync(join(dir, f)).size / 1024).toFixed(1).padStart(7)} KB  gzip ${(gz / 1024).toFixed(1).padStart(6)} KB`,
+        );
+      }
+      const kb = total / 1024;
+      console.log(`  first view JS + CSS, compressed: ${kb.toFixed(1)} KB (budget ${BUDGET_KB} KB)`);
+      if (kb > BUDGET_KB) throw new Error(`web bundle over budget: ${kb.toFixed(1)} KB > ${BUDGET_KB} KB`);
+    },
+  };
+}
+
+export default defineConfig({
+  root: __dirname,
+  plugins: [svelte(), sizeReport()],
+  build: {
+    outDir: OUT,
+    emptyOutDir: true,
+    target: 'es2022',
+    reportCompressedSize: false,
+  },
+  server: {
+    proxy: { '/api': 'http://localhost:3000', '/dev': 'http://localhost:3000' },
+  },
+});
