@@ -1,7 +1,9 @@
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { adminHashSource, sharedSecret } from './auth/admin-password.ts';
+import { auditRoutes } from './audit/routes.ts';
 import { adminAuthRoutes } from './auth/routes.ts';
 import { commentRoutes } from './comments/routes.ts';
+import { communityRoutes } from './community/routes.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/schema.ts';
 import { groupRoutes } from './groups/routes.ts';
@@ -88,6 +90,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(streamerRoutes);
   await app.register(commentRoutes);
   await app.register(groupRoutes);
+  await app.register(communityRoutes);
+  await app.register(auditRoutes);
   await app.register(userRoutes);
   await app.register(settingsRoutes);
   await app.register(signInRoutes);

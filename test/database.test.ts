@@ -25,7 +25,7 @@ describe('migrations', () => {
   it('run once: a second run applies nothing', async () => {
     const database = await createTestDatabase();
     try {
-      expect(await migrateToLatest(database.db)).toEqual(['001-initial']);
+      expect(await migrateToLatest(database.db)).toEqual(['001-initial', '002-audit-log']);
       expect(await migrateToLatest(database.db)).toEqual([]);
     } finally {
       await database.cleanup();

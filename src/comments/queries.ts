@@ -77,3 +77,11 @@ export async function deleteComment(db: Db, id: number): Promise<boolean> {
   const result = await db.deleteFrom('comments').where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+export async function findComment(db: Db, id: number) {
+  return db
+    .selectFrom('comments')
+    .select(['id', 'streamer_id', 'author', 'body', 'created_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}

@@ -6,7 +6,9 @@ import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { errors, Field, Ok, Param } from '../lib/schemas.ts';
 import { authRequiredToComment } from '../settings/queries.ts';
 import { streamerExists } from '../streamers/queries.ts';
-import { deleteComment, insertComment, listComments } from './queries.ts';
+import { record } from '../audit/queries.ts';
+import { writeTransaction } from '../db/transaction.ts';
+import { deleteComment, findComment, insertComment, listComments } from './queries.ts';
 
 const Nullable = <T extends ReturnType<typeof Type.String | typeof Type.Integer>>(t: T) =>
   Type.Union([t, Type.Null()]);
@@ -125,7 +127,16 @@ export async function commentRoutes(app: FastifyInstance) {
     async (request) => {
       const id = parseId((request.query as Static<typeof IdQuery>).id);
       if (id === null) throw badRequest('Missing id');
-      if (!(await deleteComment(db, id))) throw notFound('Comment not found');
+      await writeTransaction(db, async (trx) => {
+        const comment = await findComment(trx, id);
+        if (!comment || !(await deleteComment(trx, id))) throw notFound('Comment not found');
+        await record(trx, request, {
+          action: 'comment.delete',
+          target_id: id,
+          summary: `Deleted a comment by ${comment.author} on streamer #${comment.streamer_id}`,
+          details: { old: comment },
+        });
+      });
       return { ok: true };
     },
   );

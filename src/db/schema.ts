@@ -121,6 +121,18 @@ export interface SessionsTable {
   seen_at: string;
 }
 
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: string;
+  actor: string;
+  actor_user_id: number | null;
+  action: string;
+  target_id: number | null;
+  summary: string;
+  /** JSON: old and new values where a change has them. */
+  details: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   moderators: ModeratorsTable;
@@ -134,6 +146,7 @@ export interface Database {
   secrets: SecretsTable;
   oauth_states: OAuthStatesTable;
   sessions: SessionsTable;
+  audit_log: AuditLogTable;
 }
 
 export type Db = Kysely<Database>;

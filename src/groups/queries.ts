@@ -156,3 +156,13 @@ export async function deleteMember(db: Db, memberId: number): Promise<boolean> {
   const result = await db.deleteFrom('rater_group_members').where('id', '=', memberId).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+export async function findMember(db: Db, memberId: number) {
+  return db
+    .selectFrom('rater_group_members as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .innerJoin('rater_groups as g', 'g.id', 'm.group_id')
+    .select(['m.id', 'm.group_id', 'u.login', 'u.provider', 'g.name as group_name'])
+    .where('m.id', '=', memberId)
+    .executeTakeFirst();
+}

@@ -6,6 +6,7 @@ import { badRequest, conflict, DomainError, notFound } from '../errors.ts';
 import { cut, flag, parseId, stripControls, text } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { errors, Field, Ok, Param } from '../lib/schemas.ts';
+import { record } from '../audit/queries.ts';
 import { streamerExists } from '../streamers/queries.ts';
 import {
   allGroups,
@@ -13,6 +14,7 @@ import {
   deleteMember,
   findActiveUserByLogin,
   findGroup,
+  findMember,
   groupNameTaken,
   insertGroup,
   myGroups,
@@ -150,7 +152,20 @@ export async function groupRoutes(app: FastifyInstance) {
       const streamerId = await linkTarget(body.streamer_id);
       await checkConflicts(name, streamerId);
       const group = await asDbError(request, () =>
-        insertGroup(db, { name, streamer_id: streamerId, created_at: app.clock.now().toISOString() }),
+        writeTransaction(db, async (trx) => {
+          const group = await insertGroup(trx, {
+            name,
+            streamer_id: streamerId,
+            created_at: app.clock.now().toISOString(),
+          });
+          await record(trx, request, {
+            action: 'team.create',
+            target_id: group.id,
+            summary: `Created team ${name}`,
+            details: { new: group },
+          });
+          return group;
+        }),
       );
       return reply.code(201).send(group);
     },
@@ -162,19 +177,25 @@ export async function groupRoutes(app: FastifyInstance) {
     if (groupId === null || login === '') throw badRequest('Missing group_id or login');
     const provider = body.provider === 'provider_b' ? 'provider_b' : 'provider_a';
     const role = body.role === 'owner' ? 'owner' : 'rater';
-    if (!(await findGroup(db, groupId))) throw notFound('Group not found');
+    const group = await findGroup(db, groupId);
+    if (!group) throw notFound('Group not found');
     const user = await findActiveUserByLogin(db, provider, login);
     if (!user) {
       throw notFound(`User '${login}' on ${provider} has not logged in yet or is banned.`);
     }
-    await writeTransaction(db, (trx) =>
-      upsertMember(trx, {
+    await writeTransaction(db, async (trx) => {
+      await upsertMember(trx, {
         group_id: groupId,
         user_id: user.id,
         role,
         added_at: app.clock.now().toISOString(),
-      }),
-    );
+      });
+      await record(trx, request, {
+        action: 'member.add',
+        target_id: groupId,
+        summary: `Added ${login} (${provider}) to team ${group.name} as ${role}`,
+      });
+    });
     return { ok: true, display_name: user.display_name, role };
   }
 
@@ -198,10 +219,21 @@ export async function groupRoutes(app: FastifyInstance) {
         if (changes.name === '') throw badRequest('Name cannot be empty');
       }
       if (!('name' in body) && !('streamer_id' in body)) throw badRequest('Nothing to update');
-      if (!(await findGroup(db, id))) throw notFound('Group not found');
+      const before = await findGroup(db, id);
+      if (!before) throw notFound('Group not found');
       if ('streamer_id' in body) changes.streamer_id = await linkTarget(body.streamer_id);
       await checkConflicts(changes.name, changes.streamer_id, id);
-      await asDbError(request, () => updateGroup(db, id, changes));
+      await asDbError(request, () =>
+        writeTransaction(db, async (trx) => {
+          await updateGroup(trx, id, changes);
+          await record(trx, request, {
+            action: 'team.update',
+            target_id: id,
+            summary: `Updated team ${before.name}`,
+            details: { old: before, new: { ...before, ...changes } },
+          });
+        }),
+      );
       return { ok: true };
     },
   );
@@ -217,12 +249,29 @@ export async function groupRoutes(app: FastifyInstance) {
       if (q.member !== undefined) {
         const memberId = parseId(q.member);
         if (memberId === null) throw badRequest('Missing member id');
-        if (!(await deleteMember(db, memberId))) throw notFound('Member not found');
+        await writeTransaction(db, async (trx) => {
+          const member = await findMember(trx, memberId);
+          if (!member || !(await deleteMember(trx, memberId))) throw notFound('Member not found');
+          await record(trx, request, {
+            action: 'member.remove',
+            target_id: member.group_id,
+            summary: `Removed ${member.login} (${member.provider}) from team ${member.group_name}`,
+          });
+        });
         return { ok: true };
       }
       const id = parseId(q.id);
       if (id === null) throw badRequest('Missing id');
-      if (!(await deleteGroup(db, id))) throw notFound('Group not found');
+      await writeTransaction(db, async (trx) => {
+        const before = await findGroup(trx, id);
+        if (!before || !(await deleteGroup(trx, id))) throw notFound('Group not found');
+        await record(trx, request, {
+          action: 'team.delete',
+          target_id: id,
+          summary: `Deleted team ${before.name}`,
+          details: { old: before },
+        });
+      });
       return { ok: true };
     },
   );

@@ -4,6 +4,8 @@ import { badRequest } from '../errors.ts';
 import { truthy } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { errors, Field, Ok } from '../lib/schemas.ts';
+import { record } from '../audit/queries.ts';
+import { writeTransaction } from '../db/transaction.ts';
 import { authRequiredToComment, setSetting } from './queries.ts';
 
 const Settings = Type.Object({ auth_enabled: Type.Boolean() });
@@ -28,7 +30,11 @@ export async function settingsRoutes(app: FastifyInstance) {
     async (request) => {
       const body = (request.body ?? {}) as Static<typeof UpdateBody>;
       if (!('auth_enabled' in body)) throw badRequest('Missing auth_enabled');
-      await setSetting(db, 'auth_enabled', truthy(body.auth_enabled) ? 'true' : 'false');
+      const value = truthy(body.auth_enabled) ? 'true' : 'false';
+      await writeTransaction(db, async (trx) => {
+        await setSetting(trx, 'auth_enabled', value);
+        await record(trx, request, { action: 'settings.update', summary: `Set auth_enabled to ${value}` });
+      });
       return { ok: true };
     },
   );

@@ -1,5 +1,4 @@
 import type { Db, Scores } from '../db/schema.ts';
-import { SCORE_KEYS } from '../db/schema.ts';
 
 export interface StreamerListRow {
   id: number;
@@ -125,8 +124,6 @@ export async function insertStreamer(db: Db, s: NewStreamer): Promise<number> {
 /** Case-insensitive identity of a streamer name. */
 export const nameKey = (name: string) => name.toLowerCase();
 
-export const scoreSum = (scores: Scores) => SCORE_KEYS.reduce((sum, k) => sum + scores[k], 0);
-
 export async function saveRating(
   db: Db,
   streamerId: number,
@@ -182,4 +179,30 @@ export async function isInAnyGroup(db: Db, userId: number): Promise<boolean> {
     .where('user_id', '=', userId)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** A streamer with its stored rating, for the audit log's before/after. */
+export async function findStreamerState(db: Db, id: number) {
+  return db
+    .selectFrom('streamers')
+    .leftJoin('ratings', 'ratings.streamer_id', 'streamers.id')
+    .select([
+      'streamers.name',
+      'streamers.kick_name',
+      'streamers.status',
+      'streamers.game',
+      'streamers.title',
+      'streamers.community_locked',
+      'ratings.s',
+      'ratings.g',
+      'ratings.a',
+      'ratings.v',
+      'ratings.n',
+      'ratings.ns',
+      'ratings.o',
+      'ratings.reward',
+      'ratings.notes',
+    ])
+    .where('streamers.id', '=', id)
+    .executeTakeFirst();
 }

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import { type Scores, SCORE_KEYS } from '../db/schema.ts';
 import { isUniqueViolation } from '../db/dialect.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { badRequest, conflict, DomainError, notFound } from '../errors.ts';
@@ -19,17 +18,18 @@ import {
 } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { errors, Ok } from '../lib/schemas.ts';
+import { clampScores, scoreSum } from '../lib/scores.ts';
+import { record } from '../audit/queries.ts';
 import {
   deleteStreamer,
+  findStreamerState,
   insertStreamer,
   isInAnyGroup,
   listStreamers,
   nameKey,
   nameTaken,
   saveRating,
-  scoreSum,
   setCommunityLock,
-  streamerExists,
   type StreamerListRow,
   updateStreamer,
 } from './queries.ts';
@@ -69,11 +69,6 @@ const line = (value: unknown, max: number) => cut(stripControls(text(value) ?? '
 
 /** SPEC.md's moderator reward: round(30 + sum / 70 * 100) when evaluated, else 0. */
 export const moderatorReward = (sum: number) => (sum > 0 ? Math.round(30 + (sum / 70) * 100) : 0);
-
-export function clampScores(r: unknown): Scores {
-  const src = r !== null && typeof r === 'object' ? (r as Record<string, unknown>) : {};
-  return Object.fromEntries(SCORE_KEYS.map((k) => [k, clamp(toInt(src[k]), 0, 10)])) as Scores;
-}
 
 export async function streamerRoutes(app: FastifyInstance) {
   const { db } = app;
@@ -123,13 +118,22 @@ export async function streamerRoutes(app: FastifyInstance) {
       if (codePointLength(name) < 2) throw badRequest('Invalid streamer name');
       if (await nameTaken(db, nameKey(name))) throw conflict('Streamer already exists');
       try {
-        const id = await insertStreamer(db, {
-          name,
-          platform: body.platform === 'provider_b' ? 'provider_b' : 'provider_a',
-          kick_name: sanitize(body.kick_name ?? body.provider_b),
-          added_by: byAdmin ? 'admin' : 'viewer',
-          submitter: line(body.submitter, 60),
-          created_at: app.clock.now().toISOString(),
+        const id = await writeTransaction(db, async (trx) => {
+          const id = await insertStreamer(trx, {
+            name,
+            platform: body.platform === 'provider_b' ? 'provider_b' : 'provider_a',
+            kick_name: sanitize(body.kick_name ?? body.provider_b),
+            added_by: byAdmin ? 'admin' : 'viewer',
+            submitter: line(body.submitter, 60),
+            created_at: app.clock.now().toISOString(),
+          });
+          if (byAdmin)
+            await record(trx, request, {
+              action: 'streamer.add',
+              target_id: id,
+              summary: `Added streamer ${name}`,
+            });
+          return id;
         });
         return reply.code(201).send({ ok: true, id });
       } catch (err) {
@@ -159,15 +163,22 @@ export async function streamerRoutes(app: FastifyInstance) {
         if (!viewer.isAdmin) throw new DomainError(403, 'Admin only');
         const id = parseId(query.id);
         if (id === null) throw badRequest('Missing id');
-        if (!(await setCommunityLock(db, id, truthy(body.community_locked)))) {
-          throw notFound('Streamer not found');
-        }
+        const locked = truthy(body.community_locked);
+        await writeTransaction(db, async (trx) => {
+          const before = await findStreamerState(trx, id);
+          if (!before || !(await setCommunityLock(trx, id, locked))) throw notFound('Streamer not found');
+          await record(trx, request, {
+            action: 'streamer.lock',
+            target_id: id,
+            summary: `${locked ? 'Locked' : 'Unlocked'} community ratings of ${before.name}`,
+            details: { old: before.community_locked === 1, new: locked },
+          });
+        });
         return { ok: true };
       }
 
       const id = parseId(query.id);
       if (id === null) throw badRequest('Missing id');
-      if (!(await streamerExists(db, id))) throw notFound('Streamer not found');
 
       const scores = clampScores(body.r);
       const sum = scoreSum(scores);
@@ -190,8 +201,21 @@ export async function streamerRoutes(app: FastifyInstance) {
         : { evaluated };
 
       await writeTransaction(db, async (trx) => {
+        const before = await findStreamerState(trx, id);
+        if (!before) throw notFound('Streamer not found');
         await saveRating(trx, id, rating);
         await updateStreamer(trx, id, fields);
+        const { name, community_locked: _, s, g, a, v, n, ns, o, reward, notes, ...oldFields } = before;
+        const oldScores = s === null ? null : { s, g, a, v, n, ns, o };
+        await record(trx, request, {
+          action: viewer.isAdmin ? 'streamer.edit' : 'streamer.rate',
+          target_id: id,
+          summary: `Rated ${name}: ${oldScores ? scoreSum(oldScores as typeof scores) : 'unrated'} → ${sum}`,
+          details: {
+            old: { r: oldScores, reward, notes, ...(viewer.isAdmin ? oldFields : {}) },
+            new: { r: scores, reward: rating.reward, notes: rating.notes, ...(viewer.isAdmin ? fields : {}) },
+          },
+        });
       });
       return { ok: true };
     },
@@ -206,7 +230,15 @@ export async function streamerRoutes(app: FastifyInstance) {
     async (request) => {
       const id = parseId((request.query as Static<typeof IdQuery>).id);
       if (id === null) throw badRequest('Missing id');
-      if (!(await deleteStreamer(db, id))) throw notFound('Streamer not found');
+      await writeTransaction(db, async (trx) => {
+        const before = await findStreamerState(trx, id);
+        if (!before || !(await deleteStreamer(trx, id))) throw notFound('Streamer not found');
+        await record(trx, request, {
+          action: 'streamer.delete',
+          target_id: id,
+          summary: `Deleted streamer ${before.name}`,
+        });
+      });
       return { ok: true };
     },
   );

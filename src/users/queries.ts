@@ -76,10 +76,6 @@ export async function listUsers(db: Db, q?: string): Promise<UserListItem[]> {
   return rows.map(({ banned, mod_id, ...u }) => ({ ...u, banned: banned === 1, is_mod: mod_id !== null }));
 }
 
-export async function userExists(db: Db, id: number): Promise<boolean> {
-  return (await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
-}
-
 export async function setBanned(db: Db, id: number, banned: boolean): Promise<void> {
   await db
     .updateTable('users')

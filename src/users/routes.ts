@@ -5,7 +5,8 @@ import { badRequest, notFound } from '../errors.ts';
 import { parseId, truthy } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { errors, Field, Ok, Param } from '../lib/schemas.ts';
-import { listUsers, setBanned, setModerator, userExists } from './queries.ts';
+import { record } from '../audit/queries.ts';
+import { findViewer, listUsers, setBanned, setModerator } from './queries.ts';
 
 const UserItem = Type.Object({
   id: Type.Integer(),
@@ -53,10 +54,30 @@ export async function userRoutes(app: FastifyInstance) {
       if (id === null) throw badRequest('Missing id');
       const body = (request.body ?? {}) as Static<typeof UpdateBody>;
       if (!('banned' in body) && !('is_mod' in body)) throw badRequest('Nothing to update');
-      if (!(await userExists(db, id))) throw notFound('User not found');
       await writeTransaction(db, async (trx) => {
-        if ('banned' in body) await setBanned(trx, id, truthy(body.banned));
-        if ('is_mod' in body) await setModerator(trx, id, truthy(body.is_mod));
+        const found = await findViewer(trx, id);
+        if (!found) throw notFound('User not found');
+        const who = `${found.user.login} (${found.user.provider})`;
+        if ('banned' in body) {
+          const banned = truthy(body.banned);
+          await setBanned(trx, id, banned);
+          await record(trx, request, {
+            action: 'user.ban',
+            target_id: id,
+            summary: `${banned ? 'Banned' : 'Unbanned'} ${who}`,
+            details: { old: found.banned, new: banned },
+          });
+        }
+        if ('is_mod' in body) {
+          const isMod = truthy(body.is_mod);
+          await setModerator(trx, id, isMod);
+          await record(trx, request, {
+            action: 'user.moderator',
+            target_id: id,
+            summary: `${isMod ? 'Made' : 'Removed'} ${who} ${isMod ? 'a moderator' : 'as moderator'}`,
+            details: { old: found.isMod, new: isMod },
+          });
+        }
       });
       return { ok: true };
     },

@@ -1,7 +1,9 @@
 import type { Migration } from 'kysely';
 import * as initial from './001-initial.ts';
+import * as auditLog from './002-audit-log.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
   '001-initial': initial,
+  '002-audit-log': auditLog,
 };

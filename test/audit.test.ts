@@ -1,0 +1,111 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useApp } from './helpers/app.ts';
+import type { Client } from './helpers/client.ts';
+
+const t = await useApp();
+let admin: Client;
+beforeAll(async () => {
+  admin = await t.admin();
+});
+
+const latest = async () => (await admin.get('/api/audit?limit=1')).body[0];
+
+describe('audit log', () => {
+  it('records each kind of change with who, when, what and a summary', async () => {
+    const add = await admin.post('/api/streamers?admin=1', { name: 'Audited One' });
+    const sid = add.body.id;
+    expect(await latest()).toMatchObject({
+      action: 'streamer.add',
+      actor: 'admin',
+      target_id: sid,
+      summary: 'Added streamer Audited One',
+    });
+
+    await admin.put(`/api/streamers?id=${sid}`, { r: { s: 5 }, reward: 10 });
+    await admin.put(`/api/streamers?id=${sid}`, { r: { s: 7, g: 1 }, reward: 20 });
+    const edit = await latest();
+    expect(edit).toMatchObject({ action: 'streamer.edit', summary: 'Rated Audited One: 5 → 8' });
+    expect(edit.details.old.r).toEqual({ s: 5, g: 0, a: 0, v: 0, n: 0, ns: 0, o: 0 });
+    expect(edit.details.new.r).toEqual({ s: 7, g: 1, a: 0, v: 0, n: 0, ns: 0, o: 0 });
+    expect(edit.at).toMatch(/Z$/);
+
+    const modUser = await t.user({}, { mod: true });
+    const mod = await t.signedIn(modUser);
+    await mod.put(`/api/streamers?id=${sid}`, { r: { s: 1 } });
+    expect(await latest()).toMatchObject({
+      action: 'streamer.rate',
+      actor: 'user',
+      actor_user_id: modUser.id,
+    });
+
+    await admin.put(`/api/streamers?id=${sid}&lock=1`, { community_locked: true });
+    expect(await latest()).toMatchObject({ action: 'streamer.lock', details: { old: false, new: true } });
+
+    const comment = await t.client().post('/api/comments', { streamer_id: sid, body: 'spam spam' });
+    await admin.del(`/api/comments?id=${comment.body.id}`);
+    expect(await latest()).toMatchObject({ action: 'comment.delete', target_id: comment.body.id });
+
+    const g = await admin.post('/api/rater_groups', { name: 'Audit Team' });
+    expect(await latest()).toMatchObject({ action: 'team.create', target_id: g.body.id });
+    await admin.put(`/api/rater_groups?id=${g.body.id}`, { name: 'Audit Team 2' });
+    expect(await latest()).toMatchObject({ action: 'team.update', summary: 'Updated team Audit Team' });
+    const u = await t.user({ login: 'audited_user' });
+    const added = await admin.post('/api/rater_groups?members=1', {
+      group_id: g.body.id,
+      login: 'audited_user',
+      role: 'owner',
+    });
+    expect(added.body).toEqual({ ok: true, display_name: u.display_name, role: 'owner' });
+    expect(await latest()).toMatchObject({
+      action: 'member.add',
+      summary: 'Added audited_user (provider_a) to team Audit Team 2 as owner',
+    });
+    const memberId = (await admin.get('/api/rater_groups')).body.find((x: any) => x.id === g.body.id)
+      .members[0].member_id;
+    await admin.del(`/api/rater_groups?member=${memberId}`);
+    expect(await latest()).toMatchObject({ action: 'member.remove' });
+    await admin.del(`/api/rater_groups?id=${g.body.id}`);
+    expect(await latest()).toMatchObject({ action: 'team.delete' });
+
+    await admin.put(`/api/users?id=${u.id}`, { banned: true });
+    expect(await latest()).toMatchObject({
+      action: 'user.ban',
+      target_id: u.id,
+      summary: 'Banned audited_user (provider_a)',
+    });
+    await admin.put(`/api/users?id=${u.id}`, { is_mod: true });
+    expect(await latest()).toMatchObject({ action: 'user.moderator', details: { old: false, new: true } });
+
+    await admin.put('/api/settings', { auth_enabled: false });
+    expect(await latest()).toMatchObject({ action: 'settings.update', summary: 'Set auth_enabled to false' });
+
+    await admin.del(`/api/streamers?id=${sid}`);
+    expect(await latest()).toMatchObject({
+      action: 'streamer.delete',
+      summary: 'Deleted streamer Audited One',
+    });
+  });
+
+  it('a failed change records nothing (same transaction)', async () => {
+    const before = (await latest()).id;
+    await admin.del('/api/streamers?id=999999');
+    await admin.post('/api/rater_groups', { name: '' });
+    expect((await latest()).id).toBe(before);
+  });
+
+  it('visitors and viewer suggestions are not audited', async () => {
+    const before = (await latest())?.id;
+    await t.client().post('/api/streamers', { name: 'Just A Suggestion' });
+    expect((await latest())?.id).toBe(before);
+  });
+
+  it('pages newest first with limit and before; administrator only', async () => {
+    const page1 = (await admin.get('/api/audit?limit=3')).body;
+    expect(page1).toHaveLength(3);
+    expect(page1[0].id).toBeGreaterThan(page1[1].id);
+    const page2 = (await admin.get(`/api/audit?limit=3&before=${page1[2].id}`)).body;
+    expect(page2[0].id).toBeLessThan(page1[2].id);
+    expect((await t.client().get('/api/audit')).status).toBe(401);
+    expect((await (await t.signedIn(await t.user({}, { mod: true }))).get('/api/audit')).status).toBe(401);
+  });
+});
