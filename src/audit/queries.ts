@@ -22,7 +22,8 @@ export type AuditAction =
   | 'settings.update';
 
 export interface Actor {
-  actor: 'admin' | 'user';
+  /** `cli` is the operator's command-line tool. */
+  actor: 'admin' | 'user' | 'cli';
   actor_user_id: number | null;
 }
 

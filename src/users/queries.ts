@@ -122,3 +122,14 @@ export async function upsertUser(db: Db, profile: ProviderProfile, now: string) 
     .returning(['id', 'provider', 'login', 'display_name', 'avatar'])
     .executeTakeFirstOrThrow();
 }
+
+/** Any user of this provider whose login matches without regard to case, banned or not. */
+export async function findUserByLogin(db: Db, provider: string, login: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'provider', 'login', 'display_name'])
+    .where('provider', '=', provider)
+    .where((eb) => eb(eb.fn('lower', ['login']), '=', login))
+    .orderBy('id')
+    .executeTakeFirst();
+}

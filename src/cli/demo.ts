@@ -1,0 +1,149 @@
+import type { Db } from '../db/schema.ts';
+import { writeTransaction } from '../db/transaction.ts';
+import { upsertMember } from '../groups/queries.ts';
+import { scoreSum } from '../lib/scores.ts';
+import { insertStreamer, saveRating, updateStreamer } from '../streamers/queries.ts';
+import { upsertUser } from '../users/queries.ts';
+import { isEmpty } from './data.ts';
+
+/** A realistic sample so that a newcomer sees a living site. */
+const STREAMERS: [
+  name: string,
+  platform: string,
+  scores: number[],
+  extra: { status?: string; game?: string; title?: string },
+][] = [
+  [
+    'PixelPaladin',
+    'provider_a',
+    [9, 9, 8, 9, 8, 9, 10],
+    { status: 'live', game: 'Elden Ring', title: 'No-hit run, day 12' },
+  ],
+  ['NovaKicks', 'provider_b', [8, 9, 9, 7, 9, 8, 8], { game: 'Just Chatting', title: 'Ranking your setups' }],
+  [
+    'CzechMate',
+    'provider_a',
+    [7, 8, 6, 8, 7, 7, 9],
+    { status: 'live', game: 'Chess', title: 'Blitz s diváky' },
+  ],
+  ['LunaLoops', 'provider_a', [6, 9, 8, 7, 8, 6, 8], { game: 'Music', title: 'Lo-fi live looping' }],
+  ['TurboTereza', 'provider_b', [8, 6, 7, 7, 6, 8, 7], { game: 'F1 25', title: 'Liga, závod 7' }],
+  [
+    'BitBarista',
+    'provider_a',
+    [5, 7, 6, 6, 7, 5, 6],
+    { game: 'Software and Game Development', title: 'Building a bot' },
+  ],
+  ['RetroRadek', 'provider_a', [6, 5, 5, 6, 6, 7, 8], { game: 'Retro', title: 'N64 classics' }],
+  ['QuietQuill', 'provider_b', [4, 6, 5, 5, 6, 4, 7], { game: 'Art', title: 'Ink drawing' }],
+  ['FreshFalcon', 'provider_a', [0, 0, 0, 0, 0, 0, 0], {}],
+  ['MidnightMira', 'provider_b', [0, 0, 0, 0, 0, 0, 0], {}],
+];
+const COMMENTS = [
+  ['Jana', 'Skvělá grafika, alerty jsou super!'],
+  ['Tom', 'Great overlays, the alerts could be a little quieter.'],
+  ['Anonym', 'Konečně někdo, kdo má nastavený zvuk pořádně.'],
+  ['Petr', 'Náhled by mohl být výraznější, jinak top.'],
+];
+
+export async function fillDemo(db: Db, now: Date): Promise<{ streamers: number; comments: number }> {
+  if (!(await isEmpty(db))) throw new Error('the database is not empty; demo fills only an empty database');
+  const at = (minutesAgo: number) => new Date(now.getTime() - minutesAgo * 60_000).toISOString();
+  let comments = 0;
+  await writeTransaction(db, async (trx) => {
+    const users = [];
+    for (const [i, [login, display, provider]] of [
+      ['rater_rita', 'RaterRita', 'provider_a'],
+      ['kick_karel', 'KickKarel', 'provider_b'],
+      ['mod_max', 'ModMax', 'provider_a'],
+    ].entries()) {
+      users.push(
+        await upsertUser(
+          trx,
+          {
+            provider: provider!,
+            provider_id: `demo-${i + 1}`,
+            login: login!,
+            display_name: display!,
+            avatar: '',
+          },
+          at(60 * (i + 1)),
+        ),
+      );
+    }
+    await trx.insertInto('moderators').values({ user_id: users[2]!.id }).execute();
+
+    const ids: number[] = [];
+    for (const [i, [name, platform, values, extra]] of STREAMERS.entries()) {
+      const id = await insertStreamer(trx, {
+        name,
+        platform,
+        kick_name: platform === 'provider_b' ? name.toLowerCase() : '',
+        added_by: i < 8 ? 'admin' : 'viewer',
+        submitter: i < 8 ? '' : 'demo',
+        created_at: at(10_000 - i),
+      });
+      ids.push(id);
+      const scores = {
+        s: values[0]!,
+        g: values[1]!,
+        a: values[2]!,
+        v: values[3]!,
+        n: values[4]!,
+        ns: values[5]!,
+        o: values[6]!,
+      };
+      const sum = scoreSum(scores);
+      if (sum > 0) {
+        await saveRating(trx, id, {
+          scores,
+          reward: Math.round(30 + (sum / 70) * 100),
+          notes: i === 0 ? 'Top candidate for the monthly reward.' : null,
+          updated_at: at(500 - i),
+        });
+      }
+      await updateStreamer(trx, id, {
+        evaluated: sum > 0 ? 1 : 0,
+        status: extra.status ?? 'offline',
+        game: extra.game ?? '',
+        title: extra.title ?? '',
+      });
+    }
+
+    const team = await trx
+      .insertInto('rater_groups')
+      .values({ name: 'Noční hodnotitelé', streamer_id: ids[8]!, created_at: at(300) })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await upsertMember(trx, { group_id: team.id, user_id: users[0]!.id, role: 'owner', added_at: at(299) });
+    await upsertMember(trx, { group_id: team.id, user_id: users[1]!.id, role: 'rater', added_at: at(298) });
+
+    for (const [i, [author, body]] of COMMENTS.entries()) {
+      await trx
+        .insertInto('comments')
+        .values({
+          streamer_id: ids[i % 3]!,
+          user_id: null,
+          author: author!,
+          body: body!,
+          is_admin: 0,
+          created_at: at(200 - i * 10),
+        })
+        .execute();
+      comments++;
+    }
+    await trx
+      .insertInto('comments')
+      .values({
+        streamer_id: ids[0]!,
+        user_id: users[0]!.id,
+        author: users[0]!.display_name,
+        body: 'Za tým: tenhle stream hodnotíme příští týden.',
+        is_admin: 0,
+        created_at: at(5),
+      })
+      .execute();
+    comments++;
+  });
+  return { streamers: STREAMERS.length, comments };
+}
