@@ -8,6 +8,8 @@ import type { Config } from './config.ts';
 import type { Db } from './db/schema.ts';
 import { groupRoutes } from './groups/routes.ts';
 import { healthRoutes } from './health/routes.ts';
+import { registerOpenApi } from './docs/openapi.ts';
+import { docsRoutes } from './docs/routes.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { bodyParsersPlugin } from './plugins/body-parsers.ts';
 import { corsCsrfPlugin } from './plugins/cors-csrf.ts';
@@ -85,6 +87,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     secret: config.sessionSecret ?? (await sharedSecret(db, 'session_secret')),
   });
   await app.register(guardsPlugin);
+  await registerOpenApi(app);
 
   await app.register(adminAuthRoutes, { adminHash: await adminHashSource(config) });
   await app.register(streamerRoutes);
@@ -97,6 +100,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(signInRoutes);
   if (config.devProviders) await app.register(devProviderRoutes);
   await app.register(healthRoutes);
+  await app.register(docsRoutes);
   await app.register(webRoutes, {});
 
   return app;

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { DomainError } from '../errors.ts';
+import { errors } from './schemas.ts';
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 
@@ -10,6 +11,7 @@ export function methodNotAllowed(app: FastifyInstance, url: string, allowed: str
     method: others,
     url,
     config: { guard: 'public' },
+    schema: { response: errors(405) },
     handler: async () => {
       throw new DomainError(405, 'Method not allowed', { allow: allowed.join(', ') });
     },
