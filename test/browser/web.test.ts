@@ -352,6 +352,69 @@ describe.runIf(run)('the web page in a real browser', () => {
     await context.close();
   });
 
+  it('a team member rates the team streamer, sees it again, and everyone sees the community average', async () => {
+    const admin = await t.admin();
+    const list = (await admin.get('/api/streamers?all=1')).body;
+    const gamma = list.find((s: any) => s.name === 'Gamma Streams');
+    const team = await admin.post('/api/rater_groups', { name: 'Gamma Team', streamer_id: gamma.id });
+    const { page, context } = await newPage({ lang: 'en' });
+    await signIn(page, 'provider_a');
+    await admin.post('/api/rater_groups?members=1', { group_id: team.body.id, login: 'twitchdev' });
+    await page.goto(`${base}/#/s/${gamma.id}`);
+    await page.getByRole('heading', { name: 'Your rating for team Gamma Team' }).waitFor();
+    const form = page.locator('form', { has: page.getByRole('button', { name: 'Save my rating' }) });
+    for (const label of [
+      'Statistics',
+      'Graphics',
+      'Alerts',
+      'Extras',
+      'Preview',
+      'Settings',
+      'Originality',
+    ]) {
+      await form.getByLabel(label, { exact: true }).fill('6');
+    }
+    await form.getByLabel('Statistics', { exact: true }).fill('9');
+    await page.getByRole('button', { name: 'Save my rating' }).click();
+    await page.getByText('Your rating was saved.').waitFor();
+    await expect.poll(() => page.getByText(/1 ratings from team members/).count()).toBe(1);
+    await page.reload();
+    await expect.poll(() => form.getByLabel('Statistics', { exact: true }).inputValue()).toBe('9');
+    await shot(page, 'community-rating');
+    await axe(page, 'community rating');
+
+    // a visitor sees the average; after the lock the member's form is disabled
+    await admin.put(`/api/streamers?id=${gamma.id}&lock=1`, { community_locked: true });
+    const visitor = await newPage({ lang: 'en' });
+    await visitor.page.goto(`${base}/#/s/${gamma.id}`);
+    await expect
+      .poll(() =>
+        visitor.page
+          .locator('section.card', {
+            has: visitor.page.getByRole('heading', { name: 'Community rating', exact: true }),
+          })
+          .textContent(),
+      )
+      .toContain('total 45 / 70');
+    await visitor.context.close();
+    await page.reload();
+    await page.getByText('Ratings are locked for this streamer, so yours cannot change now.').waitFor();
+    expect(await page.getByRole('button', { name: 'Save my rating' }).isDisabled()).toBe(true);
+    await admin.put(`/api/streamers?id=${gamma.id}&lock=1`, { community_locked: false });
+    await context.close();
+  });
+
+  it('the administrator reads the audit log in the page', async () => {
+    const { page, context } = await newPage({ lang: 'en' });
+    await adminLogin(page);
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await expect.poll(() => page.locator('.audit li').count()).toBeGreaterThan(3);
+    expect(await page.locator('.audit').textContent()).toContain('Locked community ratings of Gamma Streams');
+    await shot(page, 'admin-audit');
+    await axe(page, 'audit log');
+    await context.close();
+  });
+
   it('remembers the language and follows dark mode; works at phone width without sideways scrolling', async () => {
     const { page, context } = await newPage({ phone: true, dark: true });
     await page.goto(base + '/');
