@@ -4,7 +4,7 @@ import { writeTransaction } from '../db/transaction.ts';
 import { badRequest, DomainError, forbidden, notFound } from '../errors.ts';
 import { parseId } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
-import { errors, Field, Ok, Param, ScoresInput } from '../lib/schemas.ts';
+import { errors, Field, Ok, Param, Scores, ScoresInput } from '../lib/schemas.ts';
 import { findGroup } from '../groups/queries.ts';
 import { clampScores } from '../lib/scores.ts';
 import { streamerExists } from '../streamers/queries.ts';
@@ -22,20 +22,7 @@ const Average = Type.Object({
 const Summary = Type.Object({ count: Type.Integer(), avg: Average, total: Type.Number() });
 const SummaryQuery = Type.Object({ streamer_id: Param() });
 const MineQuery = Type.Object({ group_id: Param() });
-const Mine = Type.Object({
-  r: Type.Union([
-    Type.Object({
-      s: Type.Integer(),
-      g: Type.Integer(),
-      a: Type.Integer(),
-      v: Type.Integer(),
-      n: Type.Integer(),
-      ns: Type.Integer(),
-      o: Type.Integer(),
-    }),
-    Type.Null(),
-  ]),
-});
+const Mine = Type.Object({ r: Type.Union([Scores, Type.Null()]) });
 const RateBody = Type.Object({
   group_id: Type.Optional(Field(64)),
   r: Type.Optional(Type.Union([ScoresInput, Field(32)])),

@@ -20,6 +20,18 @@ export interface StreamerListRow {
   team_name: string | null;
 }
 
+const RATING_COLUMNS = [
+  'ratings.s',
+  'ratings.g',
+  'ratings.a',
+  'ratings.v',
+  'ratings.n',
+  'ratings.ns',
+  'ratings.o',
+  'ratings.reward',
+  'ratings.notes',
+] as const;
+
 /** Every streamer with its rating and team, in one query. */
 export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
   const rows = await db
@@ -39,15 +51,7 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
       'streamers.community_locked',
       'streamers.added_by',
       'ratings.streamer_id as rated',
-      'ratings.s',
-      'ratings.g',
-      'ratings.a',
-      'ratings.v',
-      'ratings.n',
-      'ratings.ns',
-      'ratings.o',
-      'ratings.reward',
-      'ratings.notes',
+      ...RATING_COLUMNS,
       'rater_groups.id as team_id',
       'rater_groups.name as team_name',
     ])
@@ -193,15 +197,7 @@ export async function findStreamerState(db: Db, id: number) {
       'streamers.game',
       'streamers.title',
       'streamers.community_locked',
-      'ratings.s',
-      'ratings.g',
-      'ratings.a',
-      'ratings.v',
-      'ratings.n',
-      'ratings.ns',
-      'ratings.o',
-      'ratings.reward',
-      'ratings.notes',
+      ...RATING_COLUMNS,
     ])
     .where('streamers.id', '=', id)
     .executeTakeFirst();

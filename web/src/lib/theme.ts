@@ -1,17 +1,21 @@
 export type Theme = 'system' | 'light' | 'dark';
 
+const dark = window.matchMedia('(prefers-color-scheme: dark)');
+let chosen: Theme = 'system';
+
 export function initialTheme(): Theme {
   const saved = localStorage.getItem('theme');
   return saved === 'light' || saved === 'dark' ? saved : 'system';
 }
 
-/** Applies the theme: `system` follows prefers-color-scheme through CSS. */
+/** Sets `data-theme` on the page; `system` follows the operating system, also when it changes. */
 export function applyTheme(theme: Theme): void {
-  if (theme === 'system') {
-    delete document.documentElement.dataset.theme;
-    localStorage.removeItem('theme');
-  } else {
-    document.documentElement.dataset.theme = theme;
-    localStorage.setItem('theme', theme);
-  }
+  chosen = theme;
+  document.documentElement.dataset.theme = theme === 'system' ? (dark.matches ? 'dark' : 'light') : theme;
+  if (theme === 'system') localStorage.removeItem('theme');
+  else localStorage.setItem('theme', theme);
 }
+
+dark.addEventListener('change', () => {
+  if (chosen === 'system') applyTheme('system');
+});
