@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startApp, type TestApp } from './helpers/app.ts';
+import { freePort, startApp, type TestApp } from './helpers/app.ts';
 import { createTestDatabase, dbKind, type TestDatabase } from './helpers/database.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'cli-test-'));
@@ -79,6 +79,38 @@ describe('streamer-rating command-line tool', () => {
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.err + r.out).toMatch(/Usage: streamer-rating|Unknown command/);
     }
+  });
+
+  it('migrate applies the migrations once, then reports the database up to date', async () => {
+    const d = await database();
+    const first = cli(d, ['migrate']);
+    expect(first.code).toBe(0);
+    expect(first.out).toContain('Applied: 001-initial, 002-audit-log');
+    expect(cli(d, ['migrate']).out).toContain('Database is up to date.');
+  });
+
+  it('serve starts the service on the database, prints the generated password once, and stops on SIGTERM', async () => {
+    const d = await database();
+    const port = await freePort();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
+      env: { ...env(d), PORT: String(port), BASE_URL: `http://localhost:${port}`, LOG_LEVEL: 'warn' },
+    });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    try {
+      await expect.poll(() => out, { timeout: 20_000 }).toContain('listening on');
+      expect(out).toMatch(/Administrator password \(generated on first start, shown once\):\s+(\S{20})/);
+      const password = /shown once\):\s+(\S{20})/.exec(out)![1];
+      const login = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ password }),
+      });
+      expect(login.status).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0);
   });
 
   it('users list, ban, unban, mod and unmod act on the user the API sees', async () => {
