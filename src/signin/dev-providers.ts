@@ -30,7 +30,10 @@ const AuthorizeQuery = Type.Object({
   state: Param(200),
   code_challenge: Param(200),
   code_challenge_method: Param(20),
+  /** A sample user's button. */
   login: Param(100),
+  /** The typed login, a separate field so the two never collide. */
+  typed_login: Param(100),
   display_name: Param(100),
   deny: Param(10),
 });
@@ -81,7 +84,7 @@ input[type=text]{padding:.4rem;width:100%;box-sizing:border-box}.note{color:#a33
 ${error ? `<p class="note">${escapeHtml(error)}</p>` : ''}
 <form method="get" action="/dev/oauth/${provider}/authorize">${hidden}
 <p>Sign in as:</p><p>${buttons}</p>
-<label for="login">or type a login</label><input type="text" id="login" name="login" maxlength="60" autocomplete="off">
+<label for="typed_login">or type a login</label><input type="text" id="typed_login" name="typed_login" maxlength="60" autocomplete="off">
 <label for="display_name">display name (optional)</label><input type="text" id="display_name" name="display_name" maxlength="60">
 <p><button type="submit">Sign in</button> <button name="deny" value="1">Deny</button></p></form></body></html>`);
   };
@@ -104,7 +107,7 @@ ${error ? `<p class="note">${escapeHtml(error)}</p>` : ''}
       if (q.deny) {
         back.searchParams.set('error', 'access_denied');
       } else {
-        const login = (q.login ?? '')
+        const login = (q.login || q.typed_login || '')
           .trim()
           .toLowerCase()
           .replace(/[^a-z0-9_]/g, '');
