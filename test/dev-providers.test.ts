@@ -40,7 +40,11 @@ describe('development identity provider (DEV_PROVIDERS=true)', () => {
   );
 
   it('the page form works as a browser sends it: a sample button with the empty text field, or a typed login', async () => {
-    for (const extra of [{ login: 'alice', typed_login: '', display_name: '' }, { typed_login: 'Carol_2', display_name: '' }]) {
+    const forms: Record<string, string>[] = [
+      { login: 'alice', typed_login: '', display_name: '' },
+      { typed_login: 'Carol_2', display_name: '' },
+    ];
+    for (const extra of forms) {
       const c = t.client();
       expect(location(await devSignIn(c, 'provider_a', extra))).toBe('/');
       expect((await c.get('/api/oauth/me')).body.user.display_name).toBe(extra.login ?? 'carol_2');
