@@ -1,7 +1,7 @@
 import type { Db } from '../db/schema.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { upsertMember } from '../groups/queries.ts';
-import { scoreSum } from '../lib/scores.ts';
+import { moderatorReward, scoreSum } from '../lib/scores.ts';
 import { insertStreamer, saveRating, updateStreamer } from '../streamers/queries.ts';
 import { upsertUser } from '../users/queries.ts';
 import { isEmpty } from './data.ts';
@@ -97,7 +97,7 @@ export async function fillDemo(db: Db, now: Date): Promise<{ streamers: number; 
       if (sum > 0) {
         await saveRating(trx, id, {
           scores,
-          reward: Math.round(30 + (sum / 70) * 100),
+          reward: moderatorReward(sum),
           notes: i === 0 ? 'Top candidate for the monthly reward.' : null,
           updated_at: at(500 - i),
         });

@@ -3,15 +3,12 @@ import { type Static, Type } from 'typebox';
 import { badRequest, DomainError, notFound } from '../errors.ts';
 import { cleanText, codePointLength, cut, parseId, stripControls, text } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
-import { errors, Field, Ok, Param } from '../lib/schemas.ts';
+import { errors, Field, Nullable, Ok, Param } from '../lib/schemas.ts';
 import { authRequiredToComment } from '../settings/queries.ts';
 import { streamerExists } from '../streamers/queries.ts';
 import { record } from '../audit/queries.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { deleteComment, findComment, insertComment, listComments } from './queries.ts';
-
-const Nullable = <T extends ReturnType<typeof Type.String | typeof Type.Integer>>(t: T) =>
-  Type.Union([t, Type.Null()]);
 
 const CommentItem = Type.Object({
   id: Type.Integer(),

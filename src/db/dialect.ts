@@ -1,4 +1,4 @@
-import { SqliteAdapter } from 'kysely';
+import { type ColumnDefinitionBuilder, SqliteAdapter } from 'kysely';
 
 /**
  * The few places where SQLite and PostgreSQL differ, each in one small function, so that
@@ -7,6 +7,13 @@ import { SqliteAdapter } from 'kysely';
 
 export function isSqlite(db: { getExecutor(): { adapter: unknown } }): boolean {
   return db.getExecutor().adapter instanceof SqliteAdapter;
+}
+
+/** The one schema difference: how an auto-incrementing integer key is declared. */
+export function idColumn(db: { getExecutor(): { adapter: unknown } }) {
+  return isSqlite(db)
+    ? (['integer', (c: ColumnDefinitionBuilder) => c.primaryKey().autoIncrement()] as const)
+    : (['serial', (c: ColumnDefinitionBuilder) => c.primaryKey()] as const);
 }
 
 interface DriverError {

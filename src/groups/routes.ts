@@ -5,7 +5,7 @@ import { writeTransaction } from '../db/transaction.ts';
 import { badRequest, conflict, DomainError, notFound } from '../errors.ts';
 import { cut, flag, parseId, stripControls, text } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
-import { errors, Field, Ok, Param } from '../lib/schemas.ts';
+import { errors, Field, Nullable, Ok, Param } from '../lib/schemas.ts';
 import { record } from '../audit/queries.ts';
 import { streamerExists } from '../streamers/queries.ts';
 import {
@@ -22,9 +22,6 @@ import {
   updateGroup,
   upsertMember,
 } from './queries.ts';
-
-const Nullable = <T extends ReturnType<typeof Type.Integer | typeof Type.String>>(t: T) =>
-  Type.Union([t, Type.Null()]);
 
 const MyGroup = Type.Object({
   id: Type.Integer(),

@@ -15,6 +15,9 @@ export const Param = (max = 64) => Type.Optional(Type.String({ maxLength: max })
 
 export const Optional = <T extends TSchema>(schema: T) => Type.Optional(schema);
 
+/** A value or null. */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
 export const ErrorBody = Type.Object({ error: Type.String() }, { $id: 'Error' });
 export const Ok = Type.Object({ ok: Type.Boolean() });
 

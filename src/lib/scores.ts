@@ -8,3 +8,6 @@ export function clampScores(r: unknown): Scores {
 }
 
 export const scoreSum = (scores: Scores) => SCORE_KEYS.reduce((sum, k) => sum + scores[k], 0);
+
+/** SPEC.md's moderator reward: round(30 + sum / 70 * 100) when evaluated, else 0. */
+export const moderatorReward = (sum: number) => (sum > 0 ? Math.round(30 + (sum / 70) * 100) : 0);

@@ -79,10 +79,6 @@ export class Session {
     this.regenerateRequested = true;
     this.dirty = true;
   }
-
-  get id(): string | null {
-    return this.cookieId;
-  }
 }
 
 declare module 'fastify' {

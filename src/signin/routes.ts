@@ -3,7 +3,7 @@ import { type Static, Type } from 'typebox';
 import { type Provider, PROVIDERS } from '../config.ts';
 import { notFound } from '../errors.ts';
 import { errors } from '../lib/schemas.ts';
-import { findViewer, upsertUser } from '../users/queries.ts';
+import { upsertUser } from '../users/queries.ts';
 import type { SignInFlow } from './flow.ts';
 import { providerA } from './provider-a.ts';
 import { providerB } from './provider-b.ts';
@@ -75,21 +75,18 @@ export async function signInRoutes(app: FastifyInstance) {
     return back('/');
   }
 
+  /** SPEC.md's current user, from the viewer the session plugin loaded for this request. */
   async function me(request: FastifyRequest) {
     const { session, viewer } = request;
-    const sessionUser = session.data.oauth_user;
-    let banned = false;
-    let user = null;
-    if (sessionUser) {
-      const found = await findViewer(db, sessionUser.id);
-      if (found?.banned) {
-        session.unset('oauth_user');
-        banned = true;
-      } else if (found) {
-        user = sessionUser;
-      }
-    }
-    return { user, is_admin: viewer.isAdmin, is_mod: user !== null && viewer.isMod, banned };
+    // Only this operation removes a banned user from the session, and says so once.
+    if (viewer.bannedUser) session.unset('oauth_user');
+    const user = viewer.user ? (session.data.oauth_user ?? null) : null;
+    return {
+      user,
+      is_admin: viewer.isAdmin,
+      is_mod: user !== null && viewer.isMod,
+      banned: viewer.bannedUser,
+    };
   }
 
   async function logout(request: FastifyRequest, reply: FastifyReply) {
@@ -101,7 +98,7 @@ export async function signInRoutes(app: FastifyInstance) {
     const { session } = request;
     return {
       // An identifier of this session that cannot be used as a cookie.
-      session_id: session.id ? app.sessionTag(session.id) : '',
+      session_id: session.cookieId ? app.sessionTag(session.cookieId) : '',
       oauth_user: session.data.oauth_user ?? null,
       provider_b_debug: await readDebug(db),
       provider_a_redirect: config.providers.provider_a.redirectUri,

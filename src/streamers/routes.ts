@@ -18,7 +18,7 @@ import {
 } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { errors, Ok } from '../lib/schemas.ts';
-import { clampScores, scoreSum } from '../lib/scores.ts';
+import { clampScores, moderatorReward, scoreSum } from '../lib/scores.ts';
 import { record } from '../audit/queries.ts';
 import {
   deleteStreamer,
@@ -66,9 +66,6 @@ function present(row: StreamerListRow, view: View): Static<typeof StreamerItem> 
 
 /** A single-line text field: controls removed, trimmed, cut. */
 const line = (value: unknown, max: number) => cut(stripControls(text(value) ?? '').trim(), max);
-
-/** SPEC.md's moderator reward: round(30 + sum / 70 * 100) when evaluated, else 0. */
-export const moderatorReward = (sum: number) => (sum > 0 ? Math.round(30 + (sum / 70) * 100) : 0);
 
 export async function streamerRoutes(app: FastifyInstance) {
   const { db } = app;

@@ -1,12 +1,5 @@
-import { type ColumnDefinitionBuilder, type Kysely, sql } from 'kysely';
-import { isSqlite } from '../dialect.ts';
-
-/** The only dialect difference in the schema: how an auto-incrementing key is declared. */
-function idColumn(db: Kysely<unknown>) {
-  return isSqlite(db)
-    ? (['integer', (c: ColumnDefinitionBuilder) => c.primaryKey().autoIncrement()] as const)
-    : (['serial', (c: ColumnDefinitionBuilder) => c.primaryKey()] as const);
-}
+import { type Kysely, sql } from 'kysely';
+import { idColumn } from '../dialect.ts';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   const [idType, idDef] = idColumn(db);

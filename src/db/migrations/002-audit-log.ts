@@ -1,13 +1,11 @@
 import type { Kysely } from 'kysely';
-import { isSqlite } from '../dialect.ts';
+import { idColumn } from '../dialect.ts';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const sqlite = isSqlite(db);
+  const [idType, idDef] = idColumn(db);
   await db.schema
     .createTable('audit_log')
-    .addColumn('id', sqlite ? 'integer' : 'serial', (c) =>
-      sqlite ? c.primaryKey().autoIncrement() : c.primaryKey(),
-    )
+    .addColumn('id', idType, idDef)
     .addColumn('at', 'text', (c) => c.notNull())
     /** `admin`, or `user` for a moderator acting through their account. */
     .addColumn('actor', 'text', (c) => c.notNull())
