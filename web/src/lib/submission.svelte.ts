@@ -1,0 +1,29 @@
+import { errorText } from './i18n.svelte.ts';
+
+/**
+ * The state of a form's request: busy while it runs, the error in the user's language when
+ * it fails (the form keeps what was typed), done when it succeeded.
+ */
+export class Submission {
+  busy = $state(false);
+  error = $state<string | null>(null);
+  done = $state(false);
+
+  /** Runs `work` for a submit event; answers whether it succeeded. */
+  async run(e: SubmitEvent | null, work: () => Promise<unknown>): Promise<boolean> {
+    e?.preventDefault();
+    this.busy = true;
+    this.error = null;
+    this.done = false;
+    try {
+      await work();
+      this.done = true;
+      return true;
+    } catch (err) {
+      this.error = errorText(err);
+      return false;
+    } finally {
+      this.busy = false;
+    }
+  }
+}
