@@ -1,3 +1,5 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type SqliteDatabase from 'better-sqlite3';
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { adminHashSource, sharedSecret } from './auth/admin-password.ts';
 import { auditRoutes } from './audit/routes.ts';
@@ -5,19 +7,23 @@ import { adminAuthRoutes } from './auth/routes.ts';
 import { commentRoutes } from './comments/routes.ts';
 import { communityRoutes } from './community/routes.ts';
 import type { Config } from './config.ts';
+import { keepWalBounded } from './db/checkpoint.ts';
 import type { Db } from './db/schema.ts';
-import { groupRoutes } from './groups/routes.ts';
-import { healthRoutes } from './health/routes.ts';
 import { registerOpenApi } from './docs/openapi.ts';
 import { docsRoutes } from './docs/routes.ts';
+import { groupRoutes } from './groups/routes.ts';
+import { healthRoutes } from './health/routes.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
-import { bodyParsersPlugin } from './plugins/body-parsers.ts';
-import { corsCsrfPlugin } from './plugins/cors-csrf.ts';
-import { errorsPlugin } from './plugins/errors.ts';
+import { cacheControlPlugin } from './plugins/cache-control.ts';
+import { csrfPlugin } from './plugins/csrf.ts';
+import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/errors.ts';
+import { externalPlugins, loadShedding } from './plugins/external.ts';
 import { guardsPlugin } from './plugins/guards.ts';
-import { rateLimitPlugin } from './plugins/rate-limit.ts';
+import { parseQuery, parsersPlugin } from './plugins/parsers.ts';
+import { renderCachePlugin } from './plugins/render-cache.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { sessionPlugin } from './plugins/session.ts';
+import { viewerPlugin } from './plugins/viewer.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { devProviderRoutes } from './signin/dev-providers.ts';
 import { signInRoutes } from './signin/routes.ts';
@@ -39,6 +45,8 @@ export interface AppOptions {
   clock?: Clock;
   /** Fastify's logger option; tests pass a stream to read the log. */
   logger?: FastifyServerOptions['logger'];
+  /** The SQLite handle, when SQLite: for other processes' commits and WAL checkpoints. */
+  sqlite?: SqliteDatabase.Database;
 }
 
 export const BODY_LIMIT = 64 * 1024;
@@ -67,9 +75,17 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     logger: logger && typeof logger === 'object' ? { ...logger, serializers } : logger,
     bodyLimit: BODY_LIMIT,
     trustProxy: config.trustProxy.length > 0 ? [...config.trustProxy] : false,
-    routerOptions: { maxParamLength: 200 },
-    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
-  });
+    routerOptions: { maxParamLength: 200, querystringParser: parseQuery },
+    frameworkErrors: frameworkErrors(config.https),
+    // HTTP/1.0 clients send no Host; Node would answer them itself, without our headers.
+    http: { requireHostHeader: false },
+    clientErrorHandler: clientErrorHandler(config.https),
+    ajv: {
+      customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false },
+      // Each field's SPEC.md message (lib/schemas.ts), read by the error handler.
+      plugins: [(ajv) => ajv.addKeyword({ keyword: 'errorMessage', schemaType: 'string' })],
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('config', config);
   app.decorate('db', db);
@@ -77,16 +93,23 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   await app.register(errorsPlugin);
   await app.register(securityHeadersPlugin, { https: config.https });
-  await app.register(bodyParsersPlugin);
-  await app.register(corsCsrfPlugin, { origin: config.origin, allowed: config.corsOrigins });
-  await app.register(rateLimitPlugin, { enabled: config.rateLimit, clock });
+  await app.register(cacheControlPlugin);
+  await app.register(parsersPlugin);
+  await app.register(externalPlugins, { config, db, clock });
+  await app.register(csrfPlugin, { origin: config.origin, allowed: config.corsOrigins });
   await app.register(sessionPlugin, {
     db,
     clock,
     https: config.https,
     secret: config.sessionSecret ?? (await sharedSecret(db, 'session_secret')),
   });
+  await app.register(viewerPlugin, { clock });
   await app.register(guardsPlugin);
+  await app.register(renderCachePlugin, {
+    db,
+    postgresUrl: config.databaseUrl.startsWith('postgres') ? config.databaseUrl : null,
+    sqlite: opts.sqlite,
+  });
   await registerOpenApi(app);
 
   await app.register(adminAuthRoutes, { adminHash: await adminHashSource(config) });
@@ -102,6 +125,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes);
   await app.register(docsRoutes);
   await app.register(webRoutes, {});
+  await app.register(loadShedding, { config });
+
+  if (opts.sqlite && !opts.sqlite.memory) {
+    const wal = keepWalBounded(opts.sqlite, (err) => app.log.warn({ err }, 'WAL checkpoint failed'));
+    app.addHook('onClose', async () => wal.stop());
+  }
 
   return app;
 }

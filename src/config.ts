@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 
 /**
@@ -5,8 +6,9 @@ import { isIP } from 'node:net';
  * A bad value stops the start with a message that names the variable.
  */
 
-export const PROVIDERS = ['provider_a', 'provider_b'] as const;
-export type Provider = (typeof PROVIDERS)[number];
+import { type Provider, PROVIDERS } from './shared/rules.ts';
+
+export { type Provider, PROVIDERS };
 
 export interface ProviderConfig {
   readonly clientId: string;
@@ -34,6 +36,8 @@ export interface Config {
   readonly oauthDebugPublic: boolean;
   readonly devProviders: boolean;
   readonly rateLimit: boolean;
+  /** Load shedding: past this event-loop delay requests get 503 at once (0: off). */
+  readonly maxEventLoopDelayMs: number;
   readonly logLevel: string;
   readonly production: boolean;
 }
@@ -203,6 +207,7 @@ export function parseConfig(env: Env = process.env): Config {
     oauthDebugPublic: bool('OAUTH_DEBUG_PUBLIC', false),
     devProviders,
     rateLimit: bool('RATE_LIMIT', true, 'on', 'off'),
+    maxEventLoopDelayMs: integer('MAX_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
     logLevel,
     production,
   });
@@ -213,4 +218,9 @@ function list(raw: string | undefined): string[] {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+}
+
+/** Loads `.env` from the working directory, if there is one; the environment wins. */
+export function loadDotEnv(file = '.env'): void {
+  if (existsSync(file)) process.loadEnvFile(file);
 }

@@ -1,23 +1,43 @@
-import { existsSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
 import { buildApp } from './app.ts';
 import { generateAdminPasswordIfNone } from './auth/admin-password.ts';
-import { type Config, parseConfig } from './config.ts';
+import type { Config } from './config.ts';
 import { openDatabase } from './db/connect.ts';
+import { isUnavailable } from './db/dialect.ts';
 import { migrateToLatest } from './db/migrator.ts';
+import type { Db } from './db/schema.ts';
 
-/** Loads `.env` from the working directory, if there is one; the environment wins. */
-export function loadDotEnv(file = '.env'): void {
-  if (existsSync(file)) process.loadEnvFile(file);
+/**
+ * Waits for the database to answer, retrying with a growing pause (up to 10 s), so that a
+ * service started before PostgreSQL (a reboot, a restart of both) comes up when it does.
+ * Errors that are not about reachability (bad password, unknown database) stop the start.
+ */
+export async function waitForDatabase(db: Db, warn: (message: string) => void): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await sql`select 1`.execute(db);
+      return;
+    } catch (err) {
+      if (!isUnavailable(err)) throw err;
+      const delay = Math.min(10_000, 500 * 2 ** (attempt - 1));
+      warn(
+        `database not reachable (${err instanceof Error ? err.message : String(err)}); retrying in ${delay / 1000} s`,
+      );
+      await sleep(delay);
+    }
+  }
 }
 
 export async function startServer(config: Config): Promise<void> {
-  let logPoolError: (err: Error) => void = (err) => console.error('database pool error:', err.message);
-  const { db } = openDatabase(config.databaseUrl, { onPoolError: (err) => logPoolError(err) });
+  let logPoolError: (err: Error) => void = (err) => console.error('database client error:', err.message);
+  const { db, sqlite } = openDatabase(config.databaseUrl, { onPoolError: (err) => logPoolError(err) });
+  await waitForDatabase(db, (message) => console.warn(message));
   await migrateToLatest(db);
   const generated = await generateAdminPasswordIfNone(db, config);
 
-  const app = await buildApp({ config, db });
-  logPoolError = (err) => app.log.error({ err }, 'idle database client error');
+  const app = await buildApp({ config, db, sqlite });
+  logPoolError = (err) => app.log.warn({ err }, 'database connection lost; the pool replaces it');
 
   const shutdown = async (signal: string) => {
     app.log.info(`${signal} received, shutting down`);
@@ -43,15 +63,4 @@ export async function startServer(config: Config): Promise<void> {
     );
   }
   console.log(`Streamer rating is listening on ${config.baseUrl}`);
-}
-
-const isMain = import.meta.url === `file://${process.argv[1]}`;
-if (isMain) {
-  try {
-    loadDotEnv();
-    await startServer(parseConfig());
-  } catch (err) {
-    console.error(err instanceof Error ? err.message : err);
-    process.exit(1);
-  }
 }

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useApp } from './helpers/app.ts';
+import { startApp, useApp } from './helpers/app.ts';
 import type { Client } from './helpers/client.ts';
 
 const t = await useApp();
@@ -91,6 +91,39 @@ describe('audit log', () => {
     await admin.del('/api/streamers?id=999999');
     await admin.post('/api/rater_groups', { name: '' });
     expect((await latest()).id).toBe(before);
+  });
+
+  it('the record is part of the change: when it cannot be written, the change is not made', async () => {
+    const app = await startApp();
+    try {
+      const a = await app.admin();
+      const id = await app.streamer('Audited Together', { s: 5 });
+      await app.db.schema.dropTable('audit_log').execute();
+      const res = await a.put(`/api/streamers?id=${id}`, { r: { s: 9 }, game: 'Changed' });
+      expect(res.status).toBe(500);
+      const after = (await a.get(`/api/streamers?all=1&id=${id}`)).body;
+      expect([after.r.s, after.game]).toEqual([5, '']);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('a change refused after its record was written leaves no record (one transaction)', async () => {
+    const id = await t.streamer('Refused Rename');
+    await t.streamer('Already Taken');
+    const sid = await t.streamer();
+    const c = (await t.client().post('/api/comments', { streamer_id: sid, body: 'not staff-editable' })).body
+      .id;
+    const before = (await latest()).id;
+    const res = await admin.put(`/api/streamers?id=${id}`, { r: { s: 5 }, name: 'already taken' });
+    expect(res.status).toBe(409);
+    expect((await latest()).id).toBe(before);
+    const hideAndEdit = await admin.put(`/api/comments?id=${c}`, { hidden: true, body: 'changed by staff' });
+    expect(hideAndEdit.body).toEqual({ error: 'Not your comment' });
+    expect((await latest()).id).toBe(before);
+    expect((await t.client().get(`/api/comments?streamer_id=${sid}`)).body.map((x: any) => x.id)).toContain(
+      c,
+    );
   });
 
   it('visitors and viewer suggestions are not audited', async () => {

@@ -175,6 +175,8 @@ describe('GET /api/comments', () => {
         'author',
         'body',
         'created_at',
+        'edited_at',
+        'hidden',
         'id',
         'is_admin',
         'team_ids',
@@ -222,12 +224,27 @@ describe('DELETE /api/comments', () => {
     expect(res.body).toEqual({ error: 'Comment not found' });
   });
 
-  it('PUT and PATCH are 405 Method not allowed', async () => {
-    for (const m of ['PUT', 'PATCH']) {
+  it('PATCH is 405 Method not allowed', async () => {
+    for (const m of ['PATCH']) {
       const res = await t.client().request(m, '/api/comments', { body: {} });
       expect(res.status).toBe(405);
       expect(res.body).toEqual({ error: 'Method not allowed' });
     }
+  });
+});
+
+describe('lengths count code points', () => {
+  it('1000 emoji are a valid body (2000 UTF-16 units); 1001 are too long; authors are cut whole', async () => {
+    const sid = await t.streamer();
+    const ok = await t
+      .client()
+      .post('/api/comments', { streamer_id: sid, body: '😀'.repeat(1000), author: '🙂'.repeat(60) });
+    expect(ok.status).toBe(201);
+    expect(ok.body.author).toBe('🙂'.repeat(50));
+    const long = await t.client().post('/api/comments', { streamer_id: sid, body: '😀'.repeat(1001) });
+    expect(long.body).toEqual({ error: 'Komentář je příliš dlouhý (max 1000 znaků)' });
+    const short = await t.client().post('/api/comments', { streamer_id: sid, body: ' 😀 ' });
+    expect(short.body).toEqual({ error: 'Komentář je příliš krátký' });
   });
 });
 

@@ -122,16 +122,26 @@ describe('GET /api/community_ratings', () => {
     });
   });
 
-  it('half up: an average of x.x5 rounds up', async () => {
+  it('half up: an average of x.x5 rounds up, never down', async () => {
     const { sid, groupId, client } = await teamWithMember();
-    const other = await t.user();
-    await admin.post('/api/rater_groups?members=1', { group_id: groupId, login: other.login });
-    // four raters would be needed for .x5; with two, (0+1)/2 = 0.5 stays 0.5 and (1+2)/2 = 1.5
-    await client.put('/api/community_ratings', { group_id: groupId, r: { s: 0, g: 1 } });
-    await (await t.signedIn(other)).put('/api/community_ratings', { group_id: groupId, r: { s: 1, g: 2 } });
+    const others = [await t.user(), await t.user(), await t.user()];
+    for (const u of others)
+      await admin.post('/api/rater_groups?members=1', { group_id: groupId, login: u.login });
+    // s: (1+1+1+2)/4 = 1.25 -> 1.3; g: (2+2+2+3)/4 = 2.25 -> 2.3; a: (0+0+0+1)/4 = 0.25 -> 0.3
+    await client.put('/api/community_ratings', { group_id: groupId, r: { s: 1, g: 2, a: 0 } });
+    for (const [i, u] of others.entries()) {
+      const last = i === others.length - 1;
+      await (
+        await t.signedIn(u)
+      ).put('/api/community_ratings', {
+        group_id: groupId,
+        r: { s: last ? 2 : 1, g: last ? 3 : 2, a: last ? 1 : 0 },
+      });
+    }
     const res = (await t.client().get(`/api/community_ratings?streamer_id=${sid}`)).body;
-    expect(res.avg.s).toBe(0.5);
-    expect(res.avg.g).toBe(1.5);
+    expect(res.count).toBe(4);
+    expect([res.avg.s, res.avg.g, res.avg.a]).toEqual([1.3, 2.3, 0.3]);
+    expect(res.total).toBe(3.9);
   });
 
   it('missing streamer_id is 400 Missing streamer_id; unknown 404 Streamer not found', async () => {

@@ -25,7 +25,12 @@ describe('migrations', () => {
   it('run once: a second run applies nothing', async () => {
     const database = await createTestDatabase();
     try {
-      expect(await migrateToLatest(database.db)).toEqual(['001-initial', '002-audit-log']);
+      expect(await migrateToLatest(database.db)).toEqual([
+        '001-initial',
+        '002-audit-log',
+        '003-integrity',
+        '004-comment-moderation',
+      ]);
       expect(await migrateToLatest(database.db)).toEqual([]);
     } finally {
       await database.cleanup();
@@ -47,7 +52,7 @@ describe('migrations', () => {
     const database = await createTestDatabase();
     try {
       await database.db.schema.createTable('streamers').addColumn('x', 'integer').execute();
-      const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
         env: {
           ...process.env,
           DATABASE_URL: database.url,

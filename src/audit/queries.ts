@@ -1,9 +1,10 @@
-import type { FastifyRequest } from 'fastify';
-import type { Db } from '../db/schema.ts';
+import type { AuditLogTable, Db } from '../db/schema.ts';
+import type { Selectable } from 'kysely';
+import type { Viewer } from '../plugins/viewer.ts';
 
 /**
  * The audit log: every change an administrator or moderator makes, written in the same
- * transaction as the change itself.
+ * transaction as the change itself (pass the transaction as `db`).
  */
 export type AuditAction =
   | 'streamer.add'
@@ -12,6 +13,7 @@ export type AuditAction =
   | 'streamer.lock'
   | 'streamer.delete'
   | 'comment.delete'
+  | 'comment.hide'
   | 'team.create'
   | 'team.update'
   | 'team.delete'
@@ -21,35 +23,34 @@ export type AuditAction =
   | 'user.moderator'
   | 'settings.update';
 
+/** Who acted and when. `cli` is the operator's command-line tool. */
 export interface Actor {
-  /** `cli` is the operator's command-line tool. */
   actor: 'admin' | 'user' | 'cli';
   actor_user_id: number | null;
+  at: string;
 }
 
-/** Who is acting: the administrator when the session has the flag, else the signed-in user. */
-export function actorOf(request: FastifyRequest): Actor {
-  const { viewer } = request;
-  if (viewer.isAdmin) return { actor: 'admin', actor_user_id: viewer.user?.id ?? null };
-  return { actor: 'user', actor_user_id: viewer.user?.id ?? null };
+/** The administrator when the session has the flag, else the signed-in user (a moderator). */
+export function actorOf(viewer: Viewer, now: Date): Actor {
+  return {
+    actor: viewer.isAdmin ? 'admin' : 'user',
+    actor_user_id: viewer.user?.id ?? null,
+    at: now.toISOString(),
+  };
 }
 
-export async function audit(
-  db: Db,
-  entry: Actor & {
-    action: AuditAction;
-    target_id?: number | null;
-    summary: string;
-    details?: unknown;
-    at: string;
-  },
-): Promise<void> {
+export interface AuditEntry {
+  action: AuditAction;
+  target_id?: number | null;
+  summary: string;
+  details?: unknown;
+}
+
+export async function audit(db: Db, actor: Actor, entry: AuditEntry): Promise<void> {
   await db
     .insertInto('audit_log')
     .values({
-      at: entry.at,
-      actor: entry.actor,
-      actor_user_id: entry.actor_user_id,
+      ...actor,
       action: entry.action,
       target_id: entry.target_id ?? null,
       summary: entry.summary.slice(0, 500),
@@ -58,18 +59,11 @@ export async function audit(
     .execute();
 }
 
-export async function listAudit(db: Db, limit: number, before?: number) {
+export type AuditRow = Omit<Selectable<AuditLogTable>, 'details'> & { details: unknown };
+
+export async function listAudit(db: Db, limit: number, before?: number): Promise<AuditRow[]> {
   let q = db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').limit(limit);
   if (before !== undefined) q = q.where('id', '<', before);
   const rows = await q.execute();
   return rows.map((r) => ({ ...r, details: r.details === null ? null : (JSON.parse(r.details) as unknown) }));
-}
-
-/** Records an entry for this request's actor, at the app's clock time. */
-export function record(
-  db: Db,
-  request: FastifyRequest,
-  entry: { action: AuditAction; target_id?: number | null; summary: string; details?: unknown },
-): Promise<void> {
-  return audit(db, { ...actorOf(request), at: request.server.clock.now().toISOString(), ...entry });
 }

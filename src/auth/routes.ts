@@ -1,16 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type Static, Type } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/schema.ts';
 import { badRequest, notFound, unauthorized } from '../errors.ts';
 import { text } from '../lib/input.ts';
-import { errors, Field, Ok, Param } from '../lib/schemas.ts';
+import { errors, OK, Ok } from '../lib/schemas.ts';
+import { limit } from '../plugins/rate-limits.ts';
 import { verifyPassword } from './passwords.ts';
-
-const LoginBody = Type.Object({ password: Type.Optional(Field(4096)) });
-type LoginBody = Static<typeof LoginBody>;
-const Check = Type.Object({ admin: Type.Boolean() });
-const ActionQuery = Type.Object({ action: Param() });
+import { ActionQuery, Check, LoginBody } from './schemas.ts';
 
 /** Every failed login takes this long, so failures look alike (SECURITY.md item 15). */
 export const FAILED_LOGIN_DELAY_MS = 1000;
@@ -20,12 +17,11 @@ export interface AdminAuthOptions {
 }
 
 /** Administrator authentication: `/api/auth/{check,login,logout}` and `/api/auth?action=`. */
-export async function adminAuthRoutes(app: FastifyInstance, opts: AdminAuthOptions) {
+export const adminAuthRoutes: FastifyPluginAsyncTypebox<AdminAuthOptions> = async (app, opts) => {
   const check = (request: FastifyRequest) => ({ admin: request.viewer.isAdmin });
 
-  const login = async (request: FastifyRequest) => {
-    app.rateLimit.hit(request, 'login');
-    const password = text((request.body as LoginBody | undefined)?.password) ?? '';
+  const login = async (request: FastifyRequest, body: { password?: unknown }) => {
+    const password = text(body.password) ?? '';
     if (password === '') throw badRequest('Password required');
     const stored = await opts.adminHash(app.db);
     if (!stored || !(await verifyPassword(stored, password))) {
@@ -35,37 +31,78 @@ export async function adminAuthRoutes(app: FastifyInstance, opts: AdminAuthOptio
     request.session.regenerate();
     request.session.set('is_admin', true);
     request.session.set('admin_at', app.clock.now().toISOString());
-    return { ok: true };
+    return OK;
   };
 
   const logout = async (request: FastifyRequest) => {
     request.session.unset('is_admin');
     request.session.unset('admin_at');
-    return { ok: true };
+    return OK;
   };
 
-  const common = { config: { guard: 'public' as const } };
-  const loginSchema = {
-    body: LoginBody,
-    response: { 200: Ok, ...errors(400, 401, 429) },
-  };
+  const loginConfig = { guard: 'public' as const, ...limit('login') };
 
-  app.get('/api/auth/check', { ...common, schema: { response: { 200: Check } } }, check);
-  app.post('/api/auth/login', { ...common, schema: loginSchema }, login);
-  app.post('/api/auth/logout', { ...common, schema: { response: { 200: Ok } } }, logout);
+  app.get(
+    '/api/auth/check',
+    {
+      config: { guard: 'public' },
+      schema: { summary: 'Is this session the administrator? `{admin}`', response: { 200: Check } },
+    },
+    check,
+  );
+  app.post(
+    '/api/auth/login',
+    {
+      config: loginConfig,
+      schema: {
+        summary: 'Administrator login with the shared password (failures take 1 second)',
+        body: LoginBody,
+        response: { 200: Ok, ...errors(400, 401, 429) },
+      },
+    },
+    (request) => login(request, request.body),
+  );
+  app.post(
+    '/api/auth/logout',
+    {
+      config: { guard: 'public' },
+      schema: { summary: 'Leave administration (clears only the administrator flag)', response: { 200: Ok } },
+    },
+    logout,
+  );
 
-  app.get('/api/auth', { ...common, schema: { querystring: ActionQuery } }, async (request) => {
-    if ((request.query as Static<typeof ActionQuery>).action === 'check') return check(request);
-    throw notFound('Not found');
-  });
+  app.get(
+    '/api/auth',
+    {
+      config: { guard: 'public' },
+      schema: {
+        summary: 'Action form: `?action=check`',
+        querystring: ActionQuery,
+        response: { 200: Check, ...errors(404) },
+      },
+    },
+    async (request) => {
+      if (request.query.action === 'check') return check(request);
+      throw notFound('Not found');
+    },
+  );
   app.post(
     '/api/auth',
-    { ...common, schema: { querystring: ActionQuery, body: LoginBody } },
+    {
+      // Only the login action counts against the login limit.
+      config: { guard: 'public', ...limit('login', (query) => query.action !== 'login') },
+      schema: {
+        summary: 'Action form: `?action=login` or `?action=logout`',
+        querystring: ActionQuery,
+        body: LoginBody,
+        response: { 200: Ok, ...errors(400, 401, 404, 429) },
+      },
+    },
     async (request) => {
-      const action = (request.query as Static<typeof ActionQuery>).action;
-      if (action === 'login') return login(request);
+      const { action } = request.query;
+      if (action === 'login') return login(request, request.body);
       if (action === 'logout') return logout(request);
       throw notFound('Not found');
     },
   );
-}
+};

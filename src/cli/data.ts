@@ -1,9 +1,9 @@
-import { writeFileSync } from 'node:fs';
 import { sql } from 'kysely';
-import type { Opened } from '../db/connect.ts';
-import { isSqlite } from '../db/dialect.ts';
+import { moveIdsPastRows, tableColumns } from '../db/dialect.ts';
 import type { Database, Db } from '../db/schema.ts';
 import { writeTransaction } from '../db/transaction.ts';
+import { foldCase } from '../lib/input.ts';
+import { nameKey } from '../streamers/queries.ts';
 
 /**
  * Export and import of all data as JSON, secrets and sessions excepted. Tables are listed in
@@ -43,21 +43,40 @@ export interface ExportFile {
   tables: Record<Table, Record<string, unknown>[]>;
 }
 
+/** The column each table's rows are exported in the order of (its primary key). */
+const ORDER_BY: Record<Table, string> = {
+  users: 'id',
+  moderators: 'user_id',
+  streamers: 'id',
+  ratings: 'streamer_id',
+  rater_groups: 'id',
+  rater_group_members: 'id',
+  comments: 'id',
+  community_ratings: 'id',
+  settings: 'key',
+  audit_log: 'id',
+};
+
+/**
+ * Columns the service derives from others (case-folded keys for lookups): made again on
+ * import, so that a file from a version that had not got them, or folded differently, loads.
+ */
+const DERIVED: { [T in Table]?: Record<string, (row: Record<string, unknown>) => unknown> } = {
+  users: {
+    login_key: (row) => foldCase(String(row.login)),
+    display_key: (row) => foldCase(String(row.display_name)),
+  },
+  streamers: { name_key: (row) => nameKey(String(row.name)) },
+};
+
+/** Every column of every exported table, so that columns added later are exported unlisted. */
 export async function exportData(db: Db, now = new Date()): Promise<ExportFile> {
   const tables = {} as ExportFile['tables'];
   for (const table of EXPORTED_TABLES) {
-    const order =
-      table === 'moderators'
-        ? 'user_id'
-        : table === 'ratings'
-          ? 'streamer_id'
-          : table === 'settings'
-            ? 'key'
-            : 'id';
     tables[table] = (await db
       .selectFrom(table)
       .selectAll()
-      .orderBy(order as never)
+      .orderBy(ORDER_BY[table] as never)
       .execute()) as Record<string, unknown>[];
   }
   return { format: EXPORT_FORMAT, version: 1, exported_at: now.toISOString(), tables };
@@ -103,7 +122,9 @@ export function parseExport(text: string): ExportFile {
 
 /**
  * Imports everything in one transaction. Refuses a database that holds data unless `force`,
- * which first deletes it. Ids are kept, so every answer of the API is reproduced.
+ * which first deletes it. Ids are kept, so every answer of the API is reproduced. Columns
+ * the file lacks (it is older than the database) take their defaults; a column the database
+ * lacks (the file is newer) is refused rather than dropped.
  */
 export async function importData(db: Db, file: ExportFile, force: boolean): Promise<Record<Table, number>> {
   if (!force && !(await isEmpty(db))) {
@@ -111,38 +132,62 @@ export async function importData(db: Db, file: ExportFile, force: boolean): Prom
   }
   const counts = {} as Record<Table, number>;
   await writeTransaction(db, async (trx) => {
+    const rows = {} as Record<Table, Record<string, unknown>[]>;
+    for (const table of EXPORTED_TABLES) rows[table] = await prepareRows(trx, table, file.tables[table]);
     for (const table of [...EXPORTED_TABLES].reverse()) await trx.deleteFrom(table).execute();
     for (const table of EXPORTED_TABLES) {
-      const rows = file.tables[table];
-      for (let i = 0; i < rows.length; i += 200) {
+      for (const batch of batches(rows[table])) {
         await trx
           .insertInto(table)
-          .values(rows.slice(i, i + 200) as never)
+          .values(batch as never)
           .execute();
       }
-      counts[table] = rows.length;
+      counts[table] = rows[table].length;
     }
-    if (!isSqlite(trx)) {
-      for (const table of SERIAL_TABLES) {
-        await sql`select setval(pg_get_serial_sequence(${table}, 'id'), coalesce((select max(id) from ${sql.table(table)}), 0) + 1, false)`.execute(
-          trx,
-        );
-      }
-    }
+    for (const table of SERIAL_TABLES) await moveIdsPastRows(trx, table);
   });
   return counts;
 }
 
-/** A consistent copy of a running SQLite database (SQLite's online backup). */
-export async function backupSqlite(opened: Opened, file: string): Promise<void> {
-  if (!opened.sqlite) {
-    throw new ImportError('backup copies SQLite databases; for PostgreSQL use pg_dump (see README.md)');
-  }
-  await opened.sqlite.backup(file);
+/** The file's rows checked against the table's columns, with the derived columns made again. */
+async function prepareRows(
+  db: Db,
+  table: Table,
+  rows: Record<string, unknown>[],
+): Promise<Record<string, unknown>[]> {
+  const columns = await tableColumns(db, table);
+  const derived = DERIVED[table] ?? {};
+  return rows.map((row, i) => {
+    if (typeof row !== 'object' || row === null || Array.isArray(row)) {
+      throw new ImportError(`"${table}" item ${i + 1} is not an object`);
+    }
+    for (const column of Object.keys(row)) {
+      if (!columns.has(column)) {
+        throw new ImportError(
+          `the file's "${table}" rows have a column "${column}" that this database has not (is the file from a newer version?)`,
+        );
+      }
+    }
+    const made = Object.fromEntries(Object.entries(derived).map(([column, make]) => [column, make(row)]));
+    return { ...row, ...made };
+  });
 }
 
-export function writeJson(file: string, data: unknown): void {
-  const text = JSON.stringify(data, null, 1);
-  if (file === '-') process.stdout.write(text + '\n');
-  else writeFileSync(file, text);
+/**
+ * Up to 200 consecutive rows with the same columns: a multi-row insert gives a row that lacks
+ * a column NULL on SQLite, not the column's default.
+ */
+function* batches(rows: Record<string, unknown>[]): Generator<Record<string, unknown>[]> {
+  let batch: Record<string, unknown>[] = [];
+  let shape = '';
+  for (const row of rows) {
+    const rowShape = Object.keys(row).join(',');
+    if (batch.length === 200 || (batch.length > 0 && rowShape !== shape)) {
+      yield batch;
+      batch = [];
+    }
+    shape = rowShape;
+    batch.push(row);
+  }
+  if (batch.length > 0) yield batch;
 }

@@ -1,6 +1,7 @@
-import type { Db } from '../db/schema.ts';
+import type { Db, StreamerStatus } from '../db/schema.ts';
+import type { Provider } from '../shared/rules.ts';
 import { writeTransaction } from '../db/transaction.ts';
-import { upsertMember } from '../groups/queries.ts';
+import { upsertMember } from '../groups/member-queries.ts';
 import { moderatorReward, scoreSum } from '../lib/scores.ts';
 import { insertStreamer, saveRating, updateStreamer } from '../streamers/queries.ts';
 import { upsertUser } from '../users/queries.ts';
@@ -9,9 +10,9 @@ import { isEmpty } from './data.ts';
 /** A realistic sample so that a newcomer sees a living site. */
 const STREAMERS: [
   name: string,
-  platform: string,
+  platform: Provider,
   scores: number[],
-  extra: { status?: string; game?: string; title?: string },
+  extra: { status?: StreamerStatus; game?: string; title?: string },
 ][] = [
   [
     'PixelPaladin',
@@ -52,19 +53,20 @@ export async function fillDemo(db: Db, now: Date): Promise<{ streamers: number; 
   let comments = 0;
   await writeTransaction(db, async (trx) => {
     const users = [];
-    for (const [i, [login, display, provider]] of [
+    const demoUsers: [string, string, Provider][] = [
       ['rater_rita', 'RaterRita', 'provider_a'],
       ['kick_karel', 'KickKarel', 'provider_b'],
       ['mod_max', 'ModMax', 'provider_a'],
-    ].entries()) {
+    ];
+    for (const [i, [login, display, provider]] of demoUsers.entries()) {
       users.push(
         await upsertUser(
           trx,
           {
-            provider: provider!,
+            provider,
             provider_id: `demo-${i + 1}`,
-            login: login!,
-            display_name: display!,
+            login,
+            display_name: display,
             avatar: '',
           },
           at(60 * (i + 1)),

@@ -1,9 +1,14 @@
-import { parseConfig } from '../config.ts';
-import { loadDotEnv } from '../server.ts';
-import { commands, UsageError } from './commands.ts';
+/**
+ * `streamer-rating`: reads the command and its options with `parseArgs`, prints help, and
+ * imports the command's module only to run it, so that `--help` and argument errors come
+ * back at once. Exit codes: 0 done, 1 failed, 2 bad arguments.
+ */
+import { parseArgs } from 'node:util';
+import { loadDotEnv, parseConfig } from '../config.ts';
+import { type Command, type CommandArgs, commands, findCommand, UsageError } from './command.ts';
 
 export function help(name?: string): string {
-  const cmd = name ? commands[name] : undefined;
+  const cmd = name === undefined ? undefined : findCommand(name);
   if (cmd) return `Usage: streamer-rating ${cmd.usage}\n\n${cmd.summary}.\n`;
   const width = Math.max(...Object.keys(commands).map((k) => k.length));
   return [
@@ -18,24 +23,54 @@ export function help(name?: string): string {
   ].join('\n');
 }
 
+const HELP = { help: { type: 'boolean', short: 'h' } } as const;
+const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h' || arg === 'help';
+
+/** The command's arguments, or `'help'` when `--help` or `-h` is among its options. */
+function parseCommandArgs(cmd: Command, args: string[]): CommandArgs | 'help' {
+  const options = { ...cmd.options, ...HELP };
+  // A first lenient pass, so that `--help` wins over a mistake elsewhere on the line.
+  const { tokens } = parseArgs({ args, options, strict: false, allowPositionals: true, tokens: true });
+  if (tokens.some((t) => t.kind === 'option' && t.name === 'help')) return 'help';
+  try {
+    const { values, positionals } = parseArgs({ args, options, strict: true, allowPositionals: true });
+    return { values, positionals };
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(help(args[0]));
-    return name ? 0 : 2;
-  }
-  const cmd = commands[name];
-  if (!cmd) {
-    process.stderr.write(`Unknown command: ${name}\n\n${help()}`);
+  if (name === undefined) {
+    process.stdout.write(help());
     return 2;
   }
-  if (args.includes('--help') || args.includes('-h')) {
-    process.stdout.write(help(name));
+  if (isHelp(name)) {
+    const [topic] = args;
+    if (topic !== undefined && !findCommand(topic)) {
+      process.stderr.write(`Unknown command: ${topic}\n\n${help()}`);
+      return 2;
+    }
+    process.stdout.write(help(topic));
     return 0;
   }
+  const cmd = findCommand(name);
+  if (!cmd) {
+    const what = name.startsWith('-') ? 'option' : 'command';
+    process.stderr.write(`Unknown ${what}: ${name}\n\n${help()}`);
+    return 2;
+  }
   try {
+    const parsed = parseCommandArgs(cmd, args);
+    if (parsed === 'help') {
+      process.stdout.write(help(name));
+      return 0;
+    }
     loadDotEnv();
-    await cmd.run(args, parseConfig());
+    const config = parseConfig();
+    const { run } = await cmd.load();
+    await run(parsed, config);
     return 0;
   } catch (err) {
     if (err instanceof UsageError) {
@@ -48,5 +83,4 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-const code = await main(process.argv.slice(2));
-if (code !== 0 || process.argv[2] !== 'serve') process.exitCode = code;
+process.exitCode = await main(process.argv.slice(2));

@@ -1,20 +1,17 @@
-import type { Db } from '../db/schema.ts';
+import type { Insertable } from 'kysely';
+import type { CommentsTable, Db } from '../db/schema.ts';
+import type { CommentItem } from './schemas.ts';
 
-export interface CommentView {
-  id: number;
-  author: string;
-  body: string;
-  is_admin: boolean;
-  created_at: string;
-  user_id: number | null;
-  user_display: string | null;
-  user_avatar: string | null;
-  user_provider: string | null;
-  team_ids: number[];
+export interface ListOptions {
+  /** Administrators and moderators also get hidden comments. */
+  withHidden: boolean;
+  /** A page: the newest `limit` comments with an id below `before`. */
+  page?: { limit: number; before: number | null };
 }
 
-export async function listComments(db: Db, streamerId: number): Promise<CommentView[]> {
-  const rows = await db
+/** A streamer's comments in ascending order (SPEC.md), or one page of them. */
+export async function listComments(db: Db, streamerId: number, opts: ListOptions): Promise<CommentItem[]> {
+  let q = db
     .selectFrom('comments')
     .leftJoin('users', 'users.id', 'comments.user_id')
     .select([
@@ -24,34 +21,32 @@ export async function listComments(db: Db, streamerId: number): Promise<CommentV
       'comments.is_admin',
       'comments.created_at',
       'comments.user_id',
+      'comments.hidden',
+      'comments.edited_at',
       'users.display_name as user_display',
       'users.avatar as user_avatar',
       'users.provider as user_provider',
     ])
-    .where('comments.streamer_id', '=', streamerId)
-    .orderBy('comments.created_at')
-    .orderBy('comments.id')
-    .execute();
+    .where('comments.streamer_id', '=', streamerId);
+  if (!opts.withHidden) q = q.where('comments.hidden', '=', 0);
+  const { page } = opts;
+  const rows = page
+    ? (
+        await (page.before === null ? q : q.where('comments.id', '<', page.before))
+          .orderBy('comments.id', 'desc')
+          .limit(page.limit)
+          .execute()
+      ).reverse()
+    : await q.orderBy('comments.created_at').orderBy('comments.id').execute();
 
-  const userIds = [...new Set(rows.map((r) => r.user_id).filter((id): id is number => id !== null))];
-  const teams = new Map<number, number[]>();
-  if (userIds.length > 0) {
-    const memberships = await db
-      .selectFrom('rater_group_members')
-      .select(['user_id', 'group_id'])
-      .where('user_id', 'in', userIds)
-      .orderBy('group_id')
-      .execute();
-    for (const m of memberships) {
-      const list = teams.get(m.user_id) ?? [];
-      list.push(m.group_id);
-      teams.set(m.user_id, list);
-    }
-  }
-
+  const teams = await teamsOf(
+    db,
+    rows.map((r) => r.user_id),
+  );
   return rows.map((r) => ({
     ...r,
     is_admin: r.is_admin === 1,
+    hidden: r.hidden === 1,
     user_display: r.user_display ?? null,
     user_avatar: r.user_avatar ?? null,
     user_provider: r.user_provider ?? null,
@@ -59,14 +54,29 @@ export async function listComments(db: Db, streamerId: number): Promise<CommentV
   }));
 }
 
-export interface NewComment {
-  streamer_id: number;
-  user_id: number | null;
-  author: string;
-  body: string;
-  is_admin: number;
-  created_at: string;
+/** The teams of each author, ascending (SPEC.md's team_ids). */
+async function teamsOf(db: Db, userIds: (number | null)[]): Promise<Map<number, number[]>> {
+  const ids = [...new Set(userIds.filter((id): id is number => id !== null))];
+  const teams = new Map<number, number[]>();
+  if (ids.length === 0) return teams;
+  const memberships = await db
+    .selectFrom('rater_group_members')
+    .select(['user_id', 'group_id'])
+    .where('user_id', 'in', ids)
+    .orderBy('group_id')
+    .execute();
+  for (const m of memberships) {
+    const list = teams.get(m.user_id) ?? [];
+    list.push(m.group_id);
+    teams.set(m.user_id, list);
+  }
+  return teams;
 }
+
+export type NewComment = Pick<
+  Insertable<CommentsTable>,
+  'streamer_id' | 'user_id' | 'author' | 'body' | 'is_admin' | 'created_at'
+>;
 
 export async function insertComment(db: Db, comment: NewComment): Promise<number> {
   const row = await db.insertInto('comments').values(comment).returning('id').executeTakeFirstOrThrow();
@@ -81,7 +91,19 @@ export async function deleteComment(db: Db, id: number): Promise<boolean> {
 export async function findComment(db: Db, id: number) {
   return db
     .selectFrom('comments')
-    .select(['id', 'streamer_id', 'author', 'body', 'created_at'])
+    .select(['id', 'streamer_id', 'user_id', 'author', 'body', 'created_at', 'hidden', 'hidden_by'])
     .where('id', '=', id)
     .executeTakeFirst();
+}
+
+export async function setHidden(db: Db, id: number, hidden: boolean, by: 'author' | 'staff'): Promise<void> {
+  await db
+    .updateTable('comments')
+    .set({ hidden: hidden ? 1 : 0, hidden_by: hidden ? by : null })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function editBody(db: Db, id: number, body: string, at: string): Promise<void> {
+  await db.updateTable('comments').set({ body, edited_at: at }).where('id', '=', id).execute();
 }

@@ -1,107 +1,85 @@
-import type { FastifyInstance } from 'fastify';
-import { type Static, Type } from 'typebox';
-import { badRequest, DomainError, notFound } from '../errors.ts';
-import { cleanText, codePointLength, cut, parseId, stripControls, text } from '../lib/input.ts';
-import { methodNotAllowed } from '../lib/method-not-allowed.ts';
-import { errors, Field, Nullable, Ok, Param } from '../lib/schemas.ts';
-import { authRequiredToComment } from '../settings/queries.ts';
-import { streamerExists } from '../streamers/queries.ts';
-import { record } from '../audit/queries.ts';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { actorOf, audit } from '../audit/queries.ts';
+import { sendRendered } from '../cache/send.ts';
+import { contentVersion } from '../db/changes.ts';
 import { writeTransaction } from '../db/transaction.ts';
-import { deleteComment, findComment, insertComment, listComments } from './queries.ts';
+import { badRequest, DomainError, forbidden, notFound } from '../errors.ts';
+import { MINUTE } from '../lib/clock.ts';
+import { clamp, cleanText, codePointLength, parseId, singleLine, toInt, truthy } from '../lib/input.ts';
+import { methodNotAllowed } from '../lib/method-not-allowed.ts';
+import { OK } from '../lib/schemas.ts';
+import { limit } from '../plugins/rate-limits.ts';
+import { authRequiredToComment } from '../settings/queries.ts';
+import { LIMITS } from '../shared/rules.ts';
+import { streamerExists } from '../streamers/queries.ts';
+import { deleteComment, editBody, findComment, insertComment, listComments, setHidden } from './queries.ts';
+import {
+  deleteSchema,
+  listSchema,
+  MISSING_STREAMER,
+  postSchema,
+  TOO_LONG,
+  TOO_SHORT,
+  updateSchema,
+} from './schemas.ts';
 
-const CommentItem = Type.Object({
-  id: Type.Integer(),
-  author: Type.String(),
-  body: Type.String(),
-  is_admin: Type.Boolean(),
-  created_at: Type.String(),
-  user_id: Nullable(Type.Integer()),
-  user_display: Nullable(Type.String()),
-  user_avatar: Nullable(Type.String()),
-  user_provider: Nullable(Type.String()),
-  team_ids: Type.Array(Type.Integer()),
-});
+/** An author may edit a comment this long after posting it (DECISIONS.md). */
+export const EDIT_WINDOW = 15 * MINUTE;
 
-const Posted = Type.Object({
-  id: Type.Integer(),
-  author: Type.String(),
-  body: Type.String(),
-  is_admin: Type.Boolean(),
-  created_at: Type.String(),
-  user_display: Type.Optional(Type.String()),
-  user_avatar: Type.Optional(Type.String()),
-  user_provider: Type.Optional(Type.String()),
-});
+/** SPEC.md's body rules: trimmed, 2 to 1000 characters (code points). */
+function commentBody(value: unknown): string {
+  const body = cleanText(value) ?? '';
+  const length = codePointLength(body);
+  if (length < LIMITS.commentMin) throw badRequest(TOO_SHORT);
+  if (length > LIMITS.commentMax) throw badRequest(TOO_LONG);
+  return body;
+}
 
-const ListQuery = Type.Object({ streamer_id: Param() });
-const PostBody = Type.Object({
-  streamer_id: Type.Optional(Field(64)),
-  body: Type.Optional(Field(20_000)),
-  author: Type.Optional(Field(20_000)),
-});
-const IdQuery = Type.Object({ id: Param() });
+export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db, clock } = app;
 
-const TOO_SHORT = 'Komentář je příliš krátký';
-const TOO_LONG = 'Komentář je příliš dlouhý (max 1000 znaků)';
-
-export async function commentRoutes(app: FastifyInstance) {
-  const { db } = app;
-
-  app.get(
-    '/api/comments',
-    {
-      config: { guard: 'public', inputErrors: { '*': 'Missing streamer_id' } },
-      schema: {
-        querystring: ListQuery,
-        response: { 200: Type.Array(CommentItem), ...errors(400, 404) },
-      },
-    },
-    async (request) => {
-      const streamerId = parseId((request.query as Static<typeof ListQuery>).streamer_id);
-      if (streamerId === null) throw badRequest('Missing streamer_id');
+  app.get('/api/comments', { config: { guard: 'public' }, schema: listSchema }, async (request, reply) => {
+    const { query, viewer } = request;
+    const streamerId = parseId(query.streamer_id);
+    if (streamerId === null) throw badRequest(MISSING_STREAMER);
+    const withHidden = viewer.isAdmin || viewer.isMod;
+    const page =
+      query.limit === undefined
+        ? undefined
+        : { limit: clamp(toInt(query.limit), 1, 100), before: parseId(query.before) };
+    // Rendered once per change of the content, not per request (cache/rendered.ts).
+    const key = `comments:${streamerId}:${withHidden ? 'all' : 'visible'}:${page ? `${page.limit}:${page.before}` : '-'}`;
+    const rendered = await app.renderCache.get(key, contentVersion(db).current, async () => {
       if (!(await streamerExists(db, streamerId))) throw notFound('Streamer not found');
-      return listComments(db, streamerId);
-    },
-  );
+      return listComments(db, streamerId, { withHidden, page });
+    });
+    return sendRendered(request, reply, rendered);
+  });
 
   app.post(
     '/api/comments',
-    {
-      config: {
-        guard: 'public',
-        inputErrors: { '*': 'Missing streamer_id', body: TOO_LONG },
-      },
-      schema: { body: PostBody, response: { 201: Posted, ...errors(400, 401, 404, 429) } },
-    },
+    { config: { guard: 'public', ...limit('comment') }, schema: postSchema },
     async (request, reply) => {
-      const { viewer } = request;
+      const { viewer, body: input } = request;
       if (!viewer.user && !viewer.isAdmin && (await authRequiredToComment(db))) {
         throw new DomainError(401, 'Pro komentování je vyžadováno přihlášení');
       }
-      app.rateLimit.hit(request, 'comment');
-      const input = (request.body ?? {}) as Static<typeof PostBody>;
       const streamerId = parseId(input.streamer_id);
-      if (streamerId === null) throw badRequest('Missing streamer_id');
-      const body = cleanText(input.body) ?? '';
-      const length = codePointLength(body);
-      if (length < 2) throw badRequest(TOO_SHORT);
-      if (length > 1000) throw badRequest(TOO_LONG);
+      if (streamerId === null) throw badRequest(MISSING_STREAMER);
+      const body = commentBody(input.body);
       if (!(await streamerExists(db, streamerId))) throw notFound('Streamer not found');
 
-      const user = viewer.user;
-      const author = user
-        ? user.display_name
-        : cut(stripControls(text(input.author) ?? '').trim(), 50) || 'Anonym';
+      const { user } = viewer;
+      const author = user ? user.display_name : singleLine(input.author, LIMITS.author) || 'Anonym';
       const comment = {
         streamer_id: streamerId,
         user_id: user?.id ?? null,
         author,
         body,
         is_admin: viewer.isAdmin ? 1 : 0,
-        created_at: app.clock.now().toISOString(),
+        created_at: clock.now().toISOString(),
       };
-      const id = await insertComment(db, comment);
+      const id = await writeTransaction(db, (trx) => insertComment(trx, comment));
       return reply.code(201).send({
         id,
         author,
@@ -115,28 +93,63 @@ export async function commentRoutes(app: FastifyInstance) {
     },
   );
 
-  app.delete(
+  app.put(
     '/api/comments',
-    {
-      config: { guard: 'admin', inputErrors: { '*': 'Missing id' } },
-      schema: { querystring: IdQuery, response: { 200: Ok, ...errors(400, 401, 404) } },
-    },
+    { config: { guard: 'signedInOrAdmin' }, schema: updateSchema },
     async (request) => {
-      const id = parseId((request.query as Static<typeof IdQuery>).id);
+      const { viewer, query, body: input } = request;
+      const id = parseId(query.id);
       if (id === null) throw badRequest('Missing id');
+      if (input.hidden === undefined && input.body === undefined) throw badRequest('Nothing to update');
+      const body = input.body === undefined ? undefined : commentBody(input.body);
+      const staff = viewer.isAdmin || viewer.isMod;
+
       await writeTransaction(db, async (trx) => {
         const comment = await findComment(trx, id);
-        if (!comment || !(await deleteComment(trx, id))) throw notFound('Comment not found');
-        await record(trx, request, {
-          action: 'comment.delete',
-          target_id: id,
-          summary: `Deleted a comment by ${comment.author} on streamer #${comment.streamer_id}`,
-          details: { old: comment },
-        });
+        if (!comment) throw notFound('Comment not found');
+        const own = viewer.user !== null && comment.user_id === viewer.user.id;
+        if (input.hidden !== undefined) {
+          const hidden = truthy(input.hidden);
+          // The author hides their own and may show again what they hid; staff do both to any.
+          const allowed = staff || (own && (hidden || comment.hidden_by !== 'staff'));
+          if (!allowed) throw forbidden('Not your comment');
+          if (staff && !own) {
+            await audit(trx, actorOf(viewer, clock.now()), {
+              action: 'comment.hide',
+              target_id: id,
+              summary: `${hidden ? 'Hid' : 'Showed'} a comment by ${comment.author}`,
+              details: { streamer_id: comment.streamer_id, old: comment.hidden === 1, new: hidden },
+            });
+          }
+          await setHidden(trx, id, hidden, staff && !own ? 'staff' : 'author');
+        }
+        if (body !== undefined) {
+          if (!own) throw forbidden('Not your comment');
+          if (clock.now().getTime() - Date.parse(comment.created_at) > EDIT_WINDOW) {
+            throw forbidden('Edit window closed');
+          }
+          await editBody(trx, id, body, clock.now().toISOString());
+        }
       });
-      return { ok: true };
+      return OK;
     },
   );
 
-  methodNotAllowed(app, '/api/comments', ['GET', 'POST', 'DELETE']);
-}
+  app.delete('/api/comments', { config: { guard: 'admin' }, schema: deleteSchema }, async (request) => {
+    const id = parseId(request.query.id);
+    if (id === null) throw badRequest('Missing id');
+    await writeTransaction(db, async (trx) => {
+      const comment = await findComment(trx, id);
+      if (!comment || !(await deleteComment(trx, id))) throw notFound('Comment not found');
+      await audit(trx, actorOf(request.viewer, clock.now()), {
+        action: 'comment.delete',
+        target_id: id,
+        summary: `Deleted a comment by ${comment.author}`,
+        details: { streamer_id: comment.streamer_id, old: comment },
+      });
+    });
+    return OK;
+  });
+
+  methodNotAllowed(app, '/api/comments', ['GET', 'POST', 'PUT', 'DELETE']);
+};

@@ -1,4 +1,5 @@
-import { type Db, SCORE_KEYS, type ScoreKey, type Scores } from '../db/schema.ts';
+import type { Db } from '../db/schema.ts';
+import { SCORE_KEYS, type ScoreKey, type Scores } from '../shared/rules.ts';
 
 export async function saveCommunityRating(
   db: Db,
@@ -20,6 +21,15 @@ export async function myCommunityRating(db: Db, groupId: number, userId: number)
     .where('user_id', '=', userId)
     .executeTakeFirst();
   return row ?? null;
+}
+
+export async function isLocked(db: Db, streamerId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('streamers')
+    .select('community_locked')
+    .where('id', '=', streamerId)
+    .executeTakeFirst();
+  return row?.community_locked === 1;
 }
 
 export async function isMember(db: Db, groupId: number, userId: number): Promise<boolean> {

@@ -27,11 +27,14 @@ export interface Opened {
  * FULL: every acknowledged write survives a crash of the machine, not only of the process;
  * the price (one fsync per commit) is small for a site whose writes are comments and ratings.
  */
+export const BUSY_TIMEOUT = 'busy_timeout = 5000';
 export const SQLITE_PRAGMAS = [
   'journal_mode = WAL',
   'foreign_keys = ON',
-  'busy_timeout = 5000',
+  BUSY_TIMEOUT,
   'synchronous = FULL',
+  // After a checkpoint that starts the WAL over, its file shrinks back to this size.
+  'journal_size_limit = 8388608',
 ] as const;
 
 export function openDatabase(url: string, options: OpenOptions = {}): Opened {
@@ -51,7 +54,13 @@ export function openDatabase(url: string, options: OpenOptions = {}): Opened {
     application_name: options.applicationName ?? 'streamer-rating',
     ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
   });
-  pool.on('error', (err) => options.onPoolError?.(err));
+  // A backend can end at any time (restart, pg_terminate_backend). Idle clients report it on
+  // the pool; a client checked out by a query or transaction reports it on itself, and an
+  // 'error' event without a listener would end the process. The query in flight still fails
+  // (and its request gets a 503); the pool discards the broken client.
+  const onError = (err: Error) => options.onPoolError?.(err);
+  pool.on('error', onError);
+  pool.on('connect', (client) => client.on('error', onError));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, kind: 'postgres' };
 }

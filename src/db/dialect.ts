@@ -1,16 +1,20 @@
-import { type ColumnDefinitionBuilder, SqliteAdapter } from 'kysely';
+import { type ColumnDefinitionBuilder, type Kysely, sql, SqliteAdapter } from 'kysely';
 
 /**
  * The few places where SQLite and PostgreSQL differ, each in one small function, so that
  * queries elsewhere stay the same for both.
  */
 
-export function isSqlite(db: { getExecutor(): { adapter: unknown } }): boolean {
+type AnyDb = { getExecutor(): { adapter: unknown } };
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- schema changes and locks work on any table
+type AnyKysely = Kysely<any>;
+
+export function isSqlite(db: AnyDb): boolean {
   return db.getExecutor().adapter instanceof SqliteAdapter;
 }
 
 /** The one schema difference: how an auto-incrementing integer key is declared. */
-export function idColumn(db: { getExecutor(): { adapter: unknown } }) {
+export function idColumn(db: AnyDb) {
   return isSqlite(db)
     ? (['integer', (c: ColumnDefinitionBuilder) => c.primaryKey().autoIncrement()] as const)
     : (['serial', (c: ColumnDefinitionBuilder) => c.primaryKey()] as const);
@@ -19,15 +23,36 @@ export function idColumn(db: { getExecutor(): { adapter: unknown } }) {
 interface DriverError {
   code?: unknown;
   message?: unknown;
+  detail?: unknown;
 }
 
-export function isUniqueViolation(err: unknown): boolean {
-  const code = (err as DriverError)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+/**
+ * When `err` is a unique violation, the columns of the violated key (`['name']`,
+ * `['group_id']`), else null. Identified by the drivers' error codes: PostgreSQL's 23505
+ * with its `Key (cols)=...` detail, SQLite's SQLITE_CONSTRAINT_UNIQUE/PRIMARYKEY with its
+ * `UNIQUE constraint failed: table.col` message. A partial or expression index on SQLite
+ * names the index instead: then the answer is `['index:<name>']`.
+ */
+export function uniqueViolation(err: unknown): string[] | null {
+  const { code, message, detail } = (err ?? {}) as DriverError;
+  if (code === '23505') {
+    const cols = typeof detail === 'string' ? /^Key \((.+?)\)=/.exec(detail)?.[1] : undefined;
+    return cols ? cols.split(',').map((c) => c.trim().replace(/^"|"$/g, '')) : [];
+  }
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+    const what = typeof message === 'string' ? /constraint failed: (.+)$/.exec(message)?.[1] : undefined;
+    if (!what) return [];
+    const index = /^index '(.+)'$/.exec(what)?.[1];
+    if (index) return [`index:${index}`];
+    return what.split(',').map((c) => c.trim().split('.').pop() ?? c);
+  }
+  return null;
 }
 
-const PG_UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '53300', '08000', '08003', '08006']);
-const NET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND']);
+export const isUniqueViolation = (err: unknown): boolean => uniqueViolation(err) !== null;
+
+const PG_UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08006']);
+const NET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN']);
 
 /** The database is busy or unreachable: the client gets 503 and may retry. */
 export function isUnavailable(err: unknown): boolean {
@@ -38,6 +63,80 @@ export function isUnavailable(err: unknown): boolean {
   }
   return (
     typeof message === 'string' &&
-    /Connection terminated|connection timeout|Client has encountered a connection error/i.test(message)
+    /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed|the database system is (starting up|shutting down)/i.test(
+      message,
+    )
+  );
+}
+
+/**
+ * Locks a row until the end of the transaction, so that concurrent writers of the same
+ * group (say) take turns. SQLite needs nothing: its write transactions begin IMMEDIATE and
+ * are already one at a time.
+ */
+export async function lockRow(trx: AnyKysely, table: string, id: number): Promise<void> {
+  if (isSqlite(trx)) return;
+  await sql`select 1 from ${sql.table(table)} where id = ${id} for update`.execute(trx);
+}
+
+/**
+ * Adds CHECK constraints to an existing table. PostgreSQL alters the table; SQLite cannot,
+ * so the table is rebuilt with the constraints added to its own CREATE statement (SQLite's
+ * documented procedure; the migrator runs it with foreign keys off inside one transaction),
+ * keeping its rows, indexes and AUTOINCREMENT counter.
+ */
+export async function addChecks(db: AnyKysely, table: string, checks: Record<string, string>): Promise<void> {
+  if (!isSqlite(db)) {
+    for (const [name, expr] of Object.entries(checks)) {
+      await sql`alter table ${sql.table(table)} add constraint ${sql.ref(name)} check (${sql.raw(expr)})`.execute(
+        db,
+      );
+    }
+    return;
+  }
+  const schema = await sql<{ type: string; name: string; sql: string | null }>`
+    select type, name, sql from sqlite_schema where tbl_name = ${table}`.execute(db);
+  const create = schema.rows.find((r) => r.type === 'table')?.sql;
+  if (!create) throw new Error(`no table ${table}`);
+  const indexes = schema.rows.filter((r) => r.type === 'index' && r.sql !== null).map((r) => r.sql!);
+  const seq = await sql<{ seq: number }>`select seq from sqlite_sequence where name = ${table}`
+    .execute(db)
+    .catch(() => ({ rows: [] }));
+
+  const temp = `${table}__rebuild`;
+  const constraints = Object.entries(checks)
+    .map(([name, expr]) => `, constraint "${name}" check (${expr})`)
+    .join('');
+  const rebuilt = create
+    .replace(/^create table\s+("?)([\w]+)\1/i, `create table "${temp}"`)
+    .replace(/\)\s*$/, `${constraints})`);
+  await sql.raw(rebuilt).execute(db);
+  await sql.raw(`insert into "${temp}" select * from "${table}"`).execute(db);
+  await sql.raw(`drop table "${table}"`).execute(db);
+  await sql.raw(`alter table "${temp}" rename to "${table}"`).execute(db);
+  for (const index of indexes) await sql.raw(index).execute(db);
+  const last = seq.rows[0]?.seq;
+  if (last !== undefined) {
+    await sql`update sqlite_sequence set seq = max(seq, ${last}) where name = ${table}`.execute(db);
+  }
+}
+
+/** The columns a table has in this database. */
+export async function tableColumns(db: AnyKysely, table: string): Promise<Set<string>> {
+  const { rows } = isSqlite(db)
+    ? await sql<{ name: string }>`select name from pragma_table_info(${table})`.execute(db)
+    : await sql<{ name: string }>`select column_name as name from information_schema.columns
+        where table_schema = current_schema() and table_name = ${table}`.execute(db);
+  return new Set(rows.map((r) => r.name));
+}
+
+/**
+ * After rows were inserted with their own ids: new rows get ids past them. SQLite's
+ * AUTOINCREMENT does this by itself; a PostgreSQL serial's sequence has to be moved.
+ */
+export async function moveIdsPastRows(db: AnyKysely, table: string): Promise<void> {
+  if (isSqlite(db)) return;
+  await sql`select setval(pg_get_serial_sequence(${table}, 'id'), coalesce((select max(id) from ${sql.table(table)}), 0) + 1, false)`.execute(
+    db,
   );
 }

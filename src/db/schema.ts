@@ -1,4 +1,5 @@
-import type { Generated, Kysely } from 'kysely';
+import type { Generated, Kysely, Selectable } from 'kysely';
+import type { Provider } from '../shared/rules.ts';
 
 /**
  * One interface per table. Column types are ones SQLite and PostgreSQL hold the same way:
@@ -8,10 +9,13 @@ import type { Generated, Kysely } from 'kysely';
 
 export interface UsersTable {
   id: Generated<number>;
-  provider: string;
+  provider: Provider;
   provider_id: string;
   login: string;
   display_name: string;
+  /** foldCase(login) and foldCase(display_name): case-insensitive matching on both databases. */
+  login_key: string;
+  display_key: string;
   avatar: string;
   last_seen: string;
   /** 1 banned, 0 or null not banned. */
@@ -28,14 +32,14 @@ export interface StreamersTable {
   name: string;
   /** Lower-cased name: makes uniqueness and ordering ignore letter case on both databases. */
   name_key: string;
-  platform: string;
+  platform: Provider;
   kick_name: string;
-  status: string;
+  status: StreamerStatus;
   game: string;
   title: string;
   evaluated: number;
   community_locked: number;
-  added_by: string;
+  added_by: AddedBy;
   submitter: string;
   created_at: string;
 }
@@ -65,7 +69,7 @@ export interface RaterGroupMembersTable {
   id: Generated<number>;
   group_id: number;
   user_id: number;
-  role: string;
+  role: MemberRole;
   added_at: string;
 }
 
@@ -77,6 +81,10 @@ export interface CommentsTable {
   body: string;
   is_admin: number;
   created_at: string;
+  /** 1 hidden: left out for everyone but administrators and moderators. */
+  hidden: Generated<number>;
+  hidden_by: 'author' | 'staff' | null;
+  edited_at: string | null;
 }
 
 export interface CommunityRatingsTable {
@@ -117,14 +125,25 @@ export interface SessionsTable {
   /** HMAC of the cookie value: a copy of the table does not yield usable cookies. */
   id: string;
   data: string;
+  /** The signed-in user of the session, if any (kept beside the JSON for one-lookup loads). */
+  user_id: number | null;
   created_at: string;
   seen_at: string;
+}
+
+export interface RateLimitsTable {
+  /** Bucket and client address. */
+  key: string;
+  hits: number;
+  /** End of the current one-minute window (ISO text). */
+  reset_at: string;
 }
 
 export interface AuditLogTable {
   id: Generated<number>;
   at: string;
-  actor: string;
+  /** `admin`, `user` (a moderator through their account) or `cli` (the operator's tool). */
+  actor: 'admin' | 'user' | 'cli';
   actor_user_id: number | null;
   action: string;
   target_id: number | null;
@@ -147,10 +166,20 @@ export interface Database {
   oauth_states: OAuthStatesTable;
   sessions: SessionsTable;
   audit_log: AuditLogTable;
+  rate_limits: RateLimitsTable;
 }
 
 export type Db = Kysely<Database>;
 
-export const SCORE_KEYS = ['s', 'g', 'a', 'v', 'n', 'ns', 'o'] as const;
-export type ScoreKey = (typeof SCORE_KEYS)[number];
-export type Scores = Record<ScoreKey, number>;
+export type StreamerStatus = 'live' | 'offline';
+export type AddedBy = 'admin' | 'viewer';
+export type MemberRole = 'owner' | 'rater';
+
+export type User = Selectable<UsersTable>;
+export type Streamer = Selectable<StreamersTable>;
+export type Rating = Selectable<RatingsTable>;
+export type RaterGroup = Selectable<RaterGroupsTable>;
+export type Member = Selectable<RaterGroupMembersTable>;
+export type Comment = Selectable<CommentsTable>;
+
+export { SCORE_KEYS, type ScoreKey, type Scores } from '../shared/rules.ts';

@@ -1,23 +1,98 @@
 import { sql } from 'kysely';
+import { announceChange, contentVersion } from './changes.ts';
 import { isSqlite } from './dialect.ts';
 import type { Db } from './schema.ts';
 
 /**
- * Runs `fn` in a write transaction. On SQLite the transaction begins IMMEDIATE: it takes the
- * write lock up front, so a second process waits on the busy timeout instead of failing with
- * SQLITE_BUSY when a read inside the transaction would later need upgrading to a write.
+ * Runs `fn` as one atomic write and, once it has committed, moves the content version
+ * (db/changes.ts) so cached answers are rendered again. Every content write goes through
+ * here; the answer to the client is sent only after the commit.
+ *
+ * PostgreSQL: a transaction of its own. SQLite: group commit. The writes that arrive in the
+ * same turn of the event loop run one after another in ONE transaction, each inside a
+ * savepoint (so each is still all-or-nothing on its own: a write that fails is rolled back
+ * to its savepoint and rejected, the others go on), and one COMMIT makes them all durable
+ * with one fsync. Each is acknowledged only after that commit; if the commit fails, every
+ * write of the group fails. The transaction begins IMMEDIATE: it takes the write lock up
+ * front, so another process waits on the busy timeout instead of failing with SQLITE_BUSY.
  */
 export async function writeTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
-  if (!isSqlite(db)) return db.transaction().execute(fn);
-  return db.connection().execute(async (conn) => {
-    await sql`begin immediate`.execute(conn);
+  const result = isSqlite(db)
+    ? await groupOf(db).run(fn)
+    : await db.transaction().execute(async (trx) => {
+        const value = await fn(trx);
+        await announceChange(trx);
+        return value;
+      });
+  contentVersion(db).bump();
+  return result;
+}
+
+interface Job {
+  fn: (trx: Db) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
+}
+
+class GroupCommit {
+  #queue: Job[] = [];
+  #scheduled = false;
+
+  constructor(readonly db: Db) {}
+
+  run<T>(fn: (trx: Db) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#queue.push({ fn, resolve: resolve as (v: unknown) => void, reject });
+      if (!this.#scheduled) {
+        this.#scheduled = true;
+        setImmediate(() => void this.#flush());
+      }
+    });
+  }
+
+  async #flush(): Promise<void> {
+    const jobs = this.#queue;
+    this.#queue = [];
+    this.#scheduled = false;
+    const outcomes: ({ ok: true; value: unknown } | { ok: false; err: unknown })[] = [];
     try {
-      const result = await fn(conn);
-      await sql`commit`.execute(conn);
-      return result;
+      await this.db.connection().execute(async (conn) => {
+        await sql`begin immediate`.execute(conn);
+        try {
+          for (const job of jobs) {
+            await sql`savepoint write`.execute(conn);
+            try {
+              outcomes.push({ ok: true, value: await job.fn(conn) });
+              await sql`release write`.execute(conn);
+            } catch (err) {
+              await sql`rollback to write`.execute(conn);
+              await sql`release write`.execute(conn);
+              outcomes.push({ ok: false, err });
+            }
+          }
+          await sql`commit`.execute(conn);
+        } catch (err) {
+          await sql`rollback`.execute(conn).catch(() => undefined);
+          throw err;
+        }
+      });
     } catch (err) {
-      await sql`rollback`.execute(conn);
-      throw err;
+      // Nothing of the group was committed: no write may be acknowledged.
+      for (const job of jobs) job.reject(err);
+      return;
     }
-  });
+    jobs.forEach((job, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) job.resolve(outcome.value);
+      else job.reject(outcome.err);
+    });
+  }
+}
+
+const groups = new WeakMap<Db, GroupCommit>();
+
+function groupOf(db: Db): GroupCommit {
+  let group = groups.get(db);
+  if (!group) groups.set(db, (group = new GroupCommit(db)));
+  return group;
 }

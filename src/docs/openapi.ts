@@ -28,6 +28,7 @@ const TAGS: [prefix: string, tag: string][] = [
 const WHO: Record<Role, string> = {
   public: 'anyone',
   signedIn: 'a signed-in user',
+  signedInOrAdmin: 'a signed-in user or the administrator',
   admin: 'the administrator',
   adminOrModerator: 'the administrator or a moderator',
 };
@@ -47,35 +48,8 @@ export const ERROR_MEANINGS: Record<number, string> = {
   503: '`Service unavailable` (database), with Retry-After',
 };
 
-/** One line per operation for the reader; the schemas say the rest. */
+/** Summaries of the routes whose schemas do not carry one (pages and development stand-ins). */
 const SUMMARIES: Record<string, string> = {
-  'GET /api/auth/check': 'Is this session the administrator? `{admin}`',
-  'POST /api/auth/login': 'Administrator login with the shared password (failures take 1 second)',
-  'POST /api/auth/logout': 'Leave administration (clears only the administrator flag)',
-  'GET /api/auth': 'Action form: `?action=check`',
-  'POST /api/auth': 'Action form: `?action=login` or `?action=logout`',
-  'GET /api/streamers': 'Public ranking, team view, or with `all=1` the full list for staff',
-  'POST /api/streamers': 'Suggest a streamer, or with `admin=1` add one as administrator',
-  'PUT /api/streamers':
-    'Rate (and, for the administrator, edit) a streamer; with `lock` set the community lock',
-  'DELETE /api/streamers': 'Delete a streamer with its rating, comments and community ratings',
-  'GET /api/comments': 'Comments of a streamer, oldest first',
-  'POST /api/comments': 'Post a comment (anonymous unless `auth_enabled`)',
-  'DELETE /api/comments': 'Delete a comment',
-  'GET /api/rater_groups': 'All teams with members (administrator), or with `my=1` your teams',
-  'POST /api/rater_groups': 'Create a team, or with `members=1` add or re-role a member',
-  'PUT /api/rater_groups': 'Rename a team or change its streamer',
-  'DELETE /api/rater_groups': 'Delete a team (`id`) or a membership (`member`)',
-  'GET /api/users': 'Users who signed in, with ban and moderator flags; `q` searches',
-  'PUT /api/users': 'Ban or unban a user, make or unmake a moderator',
-  'GET /api/settings': 'Public settings: `{auth_enabled}`',
-  'PUT /api/settings': 'Change `auth_enabled`',
-  'GET /api/oauth': 'Action form of the sign-in operations (`action`, `provider`)',
-  'GET /api/oauth/login/{provider}': 'Start a sign-in, or complete it at the callback (always a redirect)',
-  'GET /api/oauth/me': 'The signed-in user, administrator and moderator flags, and the banned notice',
-  'GET /api/oauth/logout': 'Sign the user out, then redirect to `/`',
-  'GET /api/oauth/debug': 'Sign-in diagnostics',
-  'GET /healthz': 'Health: 200 while the database answers, else 503',
   'GET /': 'The web page',
   'GET /{*}': 'Files of the web page (hashed, cached for a year)',
   'GET /dev/oauth/{provider}/authorize': 'Development stand-in for the provider authorization page',
@@ -88,9 +62,9 @@ export function describeGuard(guard: Guard | undefined): string {
   if (typeof guard === 'string') return WHO[guard];
   const modes = ['', 'admin', 'all', 'lock', 'my', 'members', 'action=debug']
     .map((q) => {
-      const [k, v] = q.split('=');
-      const query = q ? { [k!]: v ?? '1' } : {};
-      return `${q ? `with \`${q}\`` : 'plain'}: ${WHO[guard({ query } as never)]}`;
+      const [k = '', v] = q.split('=');
+      const query = q ? { [k]: v ?? '1' } : {};
+      return `${q ? `with \`${q}\`` : 'plain'}: ${WHO[guard(query)]}`;
     })
     .filter(
       (line, i, all) => all.findIndex((l) => l.split(': ')[1] === line.split(': ')[1]) === i || i === 0,

@@ -1,11 +1,7 @@
-import type { Db } from '../db/schema.ts';
+import type { Db, RaterGroup } from '../db/schema.ts';
+import type { AdminGroup } from './schemas.ts';
 
-export interface GroupRow {
-  id: number;
-  name: string;
-  streamer_id: number | null;
-  created_at: string;
-}
+export type GroupRow = RaterGroup;
 
 export async function myGroups(db: Db, userId: number) {
   return db
@@ -27,7 +23,7 @@ function byName<T extends { id: number; name: string }>(rows: T[]): T[] {
 }
 
 /** The administrator's list: groups by name with streamer name, members and rating count. */
-export async function allGroups(db: Db) {
+export async function allGroups(db: Db): Promise<AdminGroup[]> {
   const groups = await db
     .selectFrom('rater_groups')
     .leftJoin('streamers', 'streamers.id', 'rater_groups.streamer_id')
@@ -87,18 +83,6 @@ export async function findGroup(db: Db, id: number): Promise<GroupRow | undefine
   return db.selectFrom('rater_groups').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function groupNameTaken(db: Db, name: string, exceptId?: number): Promise<boolean> {
-  let q = db.selectFrom('rater_groups').select('id').where('name', '=', name);
-  if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
-  return (await q.executeTakeFirst()) !== undefined;
-}
-
-export async function streamerHasTeam(db: Db, streamerId: number, exceptId?: number): Promise<boolean> {
-  let q = db.selectFrom('rater_groups').select('id').where('streamer_id', '=', streamerId);
-  if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
-  return (await q.executeTakeFirst()) !== undefined;
-}
-
 export async function insertGroup(db: Db, group: Omit<GroupRow, 'id'>): Promise<GroupRow> {
   return db.insertInto('rater_groups').values(group).returningAll().executeTakeFirstOrThrow();
 }
@@ -114,55 +98,4 @@ export async function updateGroup(
 export async function deleteGroup(db: Db, id: number): Promise<boolean> {
   const result = await db.deleteFrom('rater_groups').where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
-}
-
-/** A user of this provider, not banned, whose login matches without regard to case. */
-export async function findActiveUserByLogin(db: Db, provider: string, login: string) {
-  return db
-    .selectFrom('users')
-    .select(['id', 'display_name'])
-    .where('provider', '=', provider)
-    .where((eb) => eb(eb.fn('lower', ['login']), '=', login))
-    .where((eb) => eb.or([eb('banned', 'is', null), eb('banned', '=', 0)]))
-    .orderBy('id')
-    .executeTakeFirst();
-}
-
-/**
- * Adds the user to the group or replaces their role. Making someone owner first demotes the
- * group's current owner to rater. Run inside a transaction.
- */
-export async function upsertMember(
-  db: Db,
-  member: { group_id: number; user_id: number; role: string; added_at: string },
-): Promise<void> {
-  if (member.role === 'owner') {
-    await db
-      .updateTable('rater_group_members')
-      .set({ role: 'rater' })
-      .where('group_id', '=', member.group_id)
-      .where('role', '=', 'owner')
-      .where('user_id', '!=', member.user_id)
-      .execute();
-  }
-  await db
-    .insertInto('rater_group_members')
-    .values(member)
-    .onConflict((oc) => oc.columns(['group_id', 'user_id']).doUpdateSet({ role: member.role }))
-    .execute();
-}
-
-export async function deleteMember(db: Db, memberId: number): Promise<boolean> {
-  const result = await db.deleteFrom('rater_group_members').where('id', '=', memberId).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
-}
-
-export async function findMember(db: Db, memberId: number) {
-  return db
-    .selectFrom('rater_group_members as m')
-    .innerJoin('users as u', 'u.id', 'm.user_id')
-    .innerJoin('rater_groups as g', 'g.id', 'm.group_id')
-    .select(['m.id', 'm.group_id', 'u.login', 'u.provider', 'g.name as group_name'])
-    .where('m.id', '=', memberId)
-    .executeTakeFirst();
 }

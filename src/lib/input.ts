@@ -49,11 +49,14 @@ export function text(value: unknown): string | undefined {
   return undefined;
 }
 
-export function codePointLength(s: string): number {
-  let n = 0;
-  for (const _ of s) n++;
-  return n;
-}
+export { codePointLength } from '../shared/rules.ts';
+
+/**
+ * The key under which text is compared without regard to case (logins, streamer names):
+ * made by the service, so SQLite and PostgreSQL agree whatever their collations (`ÄrgerX`
+ * and `ärgerx` match on both).
+ */
+export const foldCase = (s: string): string => s.normalize('NFC').toLowerCase();
 
 /** Cut to at most `max` code points, never splitting one. */
 export function cut(s: string, max: number): string {
@@ -88,6 +91,11 @@ export function sanitize(value: unknown, max = 100): string {
       .trim(),
     max,
   );
+}
+
+/** A single-line text field (author names, submitter labels, games, titles): controls removed, trimmed, cut. */
+export function singleLine(value: unknown, max: number): string {
+  return cut(stripControls(text(value) ?? '').trim(), max);
 }
 
 /** Multi-line user text (comments, notes): NFC, controls other than line breaks removed, trimmed. */

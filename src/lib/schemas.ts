@@ -1,48 +1,58 @@
-import { type TSchema, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 
 /**
- * Building blocks of the route schemas. Input fields are lenient on type (SPEC.md coerces
- * rather than rejects) but every string has a length cap, far above the limit SPEC.md cuts
- * to, so that absurd input stops at the schema.
+ * Building blocks of the route schemas.
+ *
+ * Input is lenient, as SPEC.md clamps and cuts rather than rejects: a text field takes any
+ * text that fits in a request (DECISIONS.md refuses only bodies over 64 KiB) and the route's
+ * rule cuts it; a number field takes anything ("anything non-numeric counts as 0"). What the
+ * schema refuses is a value of the wrong shape (an object or a list where text belongs), and
+ * then the answer is the message SPEC.md gives for that very field: each field carries it as
+ * `errorMessage`, which the error handler reads from the schema of the field that failed.
  */
 
-/** A scalar input field: text up to `max` code points, or a number, boolean or null. */
-export const Field = (max = 1000) =>
-  Type.Union([Type.String({ maxLength: max }), Type.Number(), Type.Boolean(), Type.Null()]);
+/** The longest text any field accepts: everything that fits in a 64 KiB body. */
+export const MAX_TEXT = 65_536;
 
-/** A query parameter (always text). */
-export const Param = (max = 64) => Type.Optional(Type.String({ maxLength: max }));
+/** A scalar body field (text, number, boolean or null); `message` is SPEC.md's for this field. */
+export const Field = (errorMessage: string) =>
+  Type.Optional(
+    Type.Union([Type.String({ maxLength: MAX_TEXT }), Type.Number(), Type.Boolean(), Type.Null()], {
+      errorMessage,
+    }),
+  );
 
-export const Optional = <T extends TSchema>(schema: T) => Type.Optional(schema);
+/** A field SPEC.md coerces whatever it is (numbers, flags): never refused by the schema. */
+export const Lenient = () => Type.Optional(Type.Unknown());
+
+/**
+ * A query parameter: always one string (the first of repeated ones, see plugins/parsers.ts),
+ * so it cannot fail its schema; what it means is the route's rule.
+ */
+export const Param = () => Type.Optional(Type.String({ maxLength: MAX_TEXT }));
 
 /** A value or null. */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
+/**
+ * A string that is one of `values`, typed as their union. Declared as `{type: 'string',
+ * enum}` rather than a union of literals, so that answers serialize at string speed.
+ */
+export const StringEnum = <const T extends readonly string[]>(values: T) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values] });
+
+/** A timestamp in answers: ISO 8601 UTC with milliseconds (DECISIONS.md). */
+export const Timestamp = () => Type.String({ description: 'ISO 8601 UTC, e.g. 2026-11-21T10:00:00.000Z' });
+
 export const ErrorBody = Type.Object({ error: Type.String() }, { $id: 'Error' });
-export const Ok = Type.Object({ ok: Type.Boolean() });
-
-export const Scores = Type.Object({
-  s: Type.Integer(),
-  g: Type.Integer(),
-  a: Type.Integer(),
-  v: Type.Integer(),
-  n: Type.Integer(),
-  ns: Type.Integer(),
-  o: Type.Integer(),
-});
-
-/** The `r` object of a rating request: seven lenient score fields. */
-export const ScoresInput = Type.Object({
-  s: Optional(Field(32)),
-  g: Optional(Field(32)),
-  a: Optional(Field(32)),
-  v: Optional(Field(32)),
-  n: Optional(Field(32)),
-  ns: Optional(Field(32)),
-  o: Optional(Field(32)),
-});
+export const Ok = Type.Object({ ok: Type.Unsafe<true>({ type: 'boolean' }) });
 
 /** Response schemas for the error statuses a route can give. */
-export function errors(...statuses: number[]): Record<number, typeof ErrorBody> {
-  return Object.fromEntries(statuses.map((s) => [s, ErrorBody]));
+export function errors<S extends number>(...statuses: S[]): Record<S, typeof ErrorBody> {
+  return Object.fromEntries(statuses.map((s) => [s, ErrorBody])) as Record<S, typeof ErrorBody>;
 }
+
+export type OkAnswer = Static<typeof Ok>;
+
+/** SPEC.md's success acknowledgement. */
+export const OK: OkAnswer = Object.freeze({ ok: true });

@@ -1,12 +1,18 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { DomainError } from '../errors.ts';
+import { type ParsedQuery, parsedQuery } from './parsers.ts';
+import type { Viewer } from './viewer.ts';
 
 /** Who may call a route. */
-export type Role = 'public' | 'signedIn' | 'admin' | 'adminOrModerator';
+export type Role = 'public' | 'signedIn' | 'signedInOrAdmin' | 'admin' | 'adminOrModerator';
 
-/** A fixed role, or one chosen from the query (e.g. `POST /api/streamers?admin=1`). */
-export type Guard = Role | ((request: FastifyRequest) => Role);
+/**
+ * A fixed role, or one chosen from the query (e.g. `POST /api/streamers?admin=1`). The query
+ * is the parsed one the handler gets too: one string per name (plugins/parsers.ts), so a
+ * guard and its handler cannot read repeated parameters differently.
+ */
+export type Guard = Role | ((query: ParsedQuery) => Role);
 
 export interface RegisteredRoute {
   method: string;
@@ -24,13 +30,14 @@ declare module 'fastify' {
   }
 }
 
-export function allows(role: Role, request: FastifyRequest): boolean {
-  const { viewer } = request;
+export function allows(role: Role, viewer: Viewer): boolean {
   switch (role) {
     case 'public':
       return true;
     case 'signedIn':
       return viewer.user !== null;
+    case 'signedInOrAdmin':
+      return viewer.user !== null || viewer.isAdmin;
     case 'admin':
       return viewer.isAdmin;
     case 'adminOrModerator':
@@ -38,27 +45,33 @@ export function allows(role: Role, request: FastifyRequest): boolean {
   }
 }
 
+export function roleOf(guard: Guard | undefined, request: FastifyRequest): Role | undefined {
+  return typeof guard === 'function' ? guard(parsedQuery(request)) : guard;
+}
+
 /**
  * Deny by default: every route states its guard in its own options. A route without one
- * answers 401 to everybody (and is reported when registered).
+ * answers 401 to everybody (and is reported when registered). CORS preflights are answered
+ * by @fastify/cors and change nothing.
  */
 export const guardsPlugin = fp(
   async (app: FastifyInstance) => {
     const routeList: RegisteredRoute[] = [];
     app.decorate('routeList', routeList);
     app.addHook('onRoute', (route) => {
+      const methods = [route.method].flat();
+      if (methods.every((m) => m === 'OPTIONS')) return;
       const guard = route.config?.guard;
-      if (!guard) app.log.error(`route ${String(route.method)} ${route.url} has no guard: denied`);
-      for (const method of [route.method].flat()) routeList.push({ method, url: route.url, guard });
+      if (!guard) app.log.error(`route ${methods.join(',')} ${route.url} has no guard: denied`);
+      for (const method of methods) routeList.push({ method, url: route.url, guard });
     });
 
     app.addHook('onRequest', async (request) => {
       if (request.is404 || request.method === 'OPTIONS') return;
-      const guard = request.routeOptions.config.guard;
-      const role = typeof guard === 'function' ? guard(request) : guard;
-      if (role && allows(role, request)) return;
+      const role = roleOf(request.routeOptions.config.guard, request);
+      if (role && allows(role, request.viewer)) return;
       throw new DomainError(401, role === 'signedIn' ? 'Not logged in' : 'Unauthorized');
     });
   },
-  { name: 'guards', dependencies: ['session'] },
+  { name: 'guards', dependencies: ['viewer'] },
 );

@@ -14,22 +14,24 @@ const CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** The headers every answer carries, errors and the earliest failures included. */
+export function securityHeaders(https: boolean): Record<string, string> {
+  return {
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'content-security-policy': CSP,
+    'x-frame-options': 'DENY',
+    'cross-origin-opener-policy': 'same-origin',
+    ...(https ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
+  };
+}
+
 /** Security headers on every response, errors and 404s included (SECURITY.md item 20). */
 export const securityHeadersPlugin = fp(
   async (app: FastifyInstance, opts: { https: boolean }) => {
-    const headers: Record<string, string> = {
-      'x-content-type-options': 'nosniff',
-      'referrer-policy': 'no-referrer',
-      'content-security-policy': CSP,
-      'x-frame-options': 'DENY',
-      'cross-origin-opener-policy': 'same-origin',
-      ...(opts.https ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
-    };
-    app.addHook('onSend', async (request, reply, payload) => {
+    const headers = securityHeaders(opts.https);
+    app.addHook('onSend', async (_request, reply, payload) => {
       reply.headers(headers);
-      if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) {
-        reply.header('cache-control', 'no-store');
-      }
       return payload;
     });
   },

@@ -25,26 +25,26 @@ const SAMPLE_USERS = ['alice', 'bob', 'moderator_max', 'rater_rita'];
 const GRANT_TTL_MS = 5 * 60_000;
 
 const AuthorizeQuery = Type.Object({
-  client_id: Param(200),
-  redirect_uri: Param(2000),
-  state: Param(200),
-  code_challenge: Param(200),
-  code_challenge_method: Param(20),
+  client_id: Param(),
+  redirect_uri: Param(),
+  state: Param(),
+  code_challenge: Param(),
+  code_challenge_method: Param(),
   /** A sample user's button. */
-  login: Param(100),
+  login: Param(),
   /** The typed login, a separate field so the two never collide. */
-  typed_login: Param(100),
-  display_name: Param(100),
-  deny: Param(10),
+  typed_login: Param(),
+  display_name: Param(),
+  deny: Param(),
 });
 type AuthorizeQuery = Static<typeof AuthorizeQuery>;
 const TokenBody = Type.Object({
-  code: Type.Optional(Field(200)),
-  client_id: Type.Optional(Field(200)),
-  client_secret: Type.Optional(Field(200)),
-  redirect_uri: Type.Optional(Field(2000)),
-  code_verifier: Type.Optional(Field(200)),
-  grant_type: Type.Optional(Field(100)),
+  code: Field('invalid_request'),
+  client_id: Field('invalid_request'),
+  client_secret: Field('invalid_request'),
+  redirect_uri: Field('invalid_request'),
+  code_verifier: Field('invalid_request'),
+  grant_type: Field('invalid_request'),
 });
 
 const escapeHtml = (s: string) =>

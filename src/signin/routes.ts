@@ -1,41 +1,19 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type Static, Type } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import { type Provider, PROVIDERS } from '../config.ts';
 import { notFound } from '../errors.ts';
+import { httpsDetected } from '../lib/https.ts';
 import { errors } from '../lib/schemas.ts';
+import { limit } from '../plugins/rate-limits.ts';
 import { upsertUser } from '../users/queries.ts';
 import type { SignInFlow } from './flow.ts';
 import { providerA } from './provider-a.ts';
 import { providerB } from './provider-b.ts';
 import { readDebug, recentStates } from './queries.ts';
-import { httpsDetected } from '../plugins/session.ts';
+import { Debug, Me, Query } from './schemas.ts';
 
 const flows: Record<Provider, SignInFlow> = { provider_a: providerA, provider_b: providerB };
-
-/** A callback parameter: text, or the first of repeated values. */
-const Value = Type.Optional(
-  Type.Union([
-    Type.String({ maxLength: 4096 }),
-    Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 10 }),
-  ]),
-);
-const Query = Type.Object({ action: Value, provider: Value, code: Value, state: Value, error: Value });
-type Query = Static<typeof Query>;
-const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
-
-const SessionUser = Type.Object({
-  id: Type.Integer(),
-  provider: Type.String(),
-  login: Type.String(),
-  display_name: Type.String(),
-  avatar: Type.String(),
-});
-const Me = Type.Object({
-  user: Type.Union([SessionUser, Type.Null()]),
-  is_admin: Type.Boolean(),
-  is_mod: Type.Boolean(),
-  banned: Type.Boolean(),
-});
 
 const isProvider = (p: string | undefined): p is Provider => PROVIDERS.includes(p as Provider);
 
@@ -43,27 +21,23 @@ const isProvider = (p: string | undefined): p is Provider => PROVIDERS.includes(
  * Sign-in through the providers: `/api/oauth?action=...` and its pretty paths. One route per
  * operation; the provider-specific halves of the flow live in provider-a.ts and provider-b.ts.
  */
-export async function signInRoutes(app: FastifyInstance) {
+export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, config, clock } = app;
 
   /** Start or complete a sign-in; always a redirect. */
-  async function login(request: FastifyRequest, reply: FastifyReply, provider: string | undefined) {
+  async function login(request: FastifyRequest, reply: FastifyReply, provider: string | undefined, q: Query) {
     if (!isProvider(provider)) throw notFound('Not found');
     const settings = config.providers[provider];
-    const q = request.query as Query;
-    const code = first(q.code);
-    const error = first(q.error);
+    const code = q.code || undefined;
+    const error = q.error || undefined;
     const back = (target: string) => reply.redirect(target, 302);
 
     if (!settings.clientId) return back(`/?auth_error=${provider}_not_configured`);
     const ctx = { request, provider: settings, db, clock, timeoutMs: config.providerTimeoutMs };
-    if (!code && !error) {
-      app.rateLimit.hit(request, 'signin');
-      return back(await flows[provider].start(ctx));
-    }
-    if (error) return back(`/?auth_error=${encodeURIComponent(error)}`);
+    if (!code && !error) return back(await flows[provider].start(ctx));
+    if (error || !code) return back(`/?auth_error=${encodeURIComponent(error ?? '')}`);
 
-    const result = await flows[provider].complete(ctx, { code: code!, state: first(q.state) });
+    const result = await flows[provider].complete(ctx, { code, state: q.state || undefined });
     if ('error' in result) {
       request.log.info({ provider, auth_error: result.error }, 'sign-in failed');
       return back(`/?auth_error=${encodeURIComponent(result.error)}`);
@@ -113,19 +87,23 @@ export async function signInRoutes(app: FastifyInstance) {
   }
 
   const debugGuard = config.oauthDebugPublic ? ('public' as const) : ('admin' as const);
-  const publicRoute = { config: { guard: 'public' as const }, schema: { querystring: Query } };
+  // Only sign-in starts count against the limit, not the provider's callbacks.
+  const startLimit = limit('signin', (q) => Boolean(q.code || q.error));
 
   app.get(
     '/api/oauth',
     {
-      config: { guard: (r) => ((r.query as Query).action === 'debug' ? debugGuard : 'public') },
-      schema: { querystring: Query },
+      config: {
+        guard: (q) => (q.action === 'debug' ? debugGuard : 'public'),
+        ...limit('signin', (q) => q.action !== 'login' || Boolean(q.code || q.error)),
+      },
+      schema: { summary: 'Action form of the sign-in operations (`action`, `provider`)', querystring: Query },
     },
     async (request, reply) => {
-      const q = request.query as Query;
-      switch (first(q.action)) {
+      const { query } = request;
+      switch (query.action) {
         case 'login':
-          return login(request, reply, first(q.provider));
+          return login(request, reply, query.provider, query);
         case 'me':
           return reply.send(await me(request));
         case 'logout':
@@ -137,14 +115,40 @@ export async function signInRoutes(app: FastifyInstance) {
       }
     },
   );
-  app.get('/api/oauth/login/:provider', publicRoute, async (request, reply) =>
-    login(request, reply, (request.params as { provider: string }).provider),
+  app.get(
+    '/api/oauth/login/:provider',
+    {
+      config: { guard: 'public', ...startLimit },
+      schema: {
+        summary: 'Start a sign-in, or complete it at the callback (always a redirect)',
+        params: Type.Object({ provider: Type.String() }),
+        querystring: Query,
+      },
+    },
+    async (request, reply) => login(request, reply, request.params.provider, request.query),
   );
-  app.get('/api/oauth/me', { config: { guard: 'public' }, schema: { response: { 200: Me } } }, me);
-  app.get('/api/oauth/logout', { config: { guard: 'public' } }, logout);
+  app.get(
+    '/api/oauth/me',
+    {
+      config: { guard: 'public' },
+      schema: {
+        summary: 'The signed-in user, administrator and moderator flags, and the banned notice',
+        response: { 200: Me },
+      },
+    },
+    me,
+  );
+  app.get(
+    '/api/oauth/logout',
+    { config: { guard: 'public' }, schema: { summary: 'Sign the user out, then redirect to `/`' } },
+    logout,
+  );
   app.get(
     '/api/oauth/debug',
-    { config: { guard: debugGuard }, schema: { response: { ...errors(401) } } },
+    {
+      config: { guard: debugGuard },
+      schema: { summary: 'Sign-in diagnostics', response: { 200: Debug, ...errors(401) } },
+    },
     debug,
   );
-}
+};

@@ -1,24 +1,18 @@
-import type { Db, Scores } from '../db/schema.ts';
+import type { Db, RaterGroup, Rating, Scores, Streamer, StreamersTable } from '../db/schema.ts';
+import type { Insertable, Updateable } from 'kysely';
+import { foldCase } from '../lib/input.ts';
 
-export interface StreamerListRow {
-  id: number;
-  name: string;
-  name_key: string;
-  platform: string;
-  kick_name: string;
-  status: string;
-  game: string;
-  title: string;
-  evaluated: number;
-  community_locked: number;
-  added_by: string;
+/** A streamer with its rating and team, as every list view starts from. */
+export type StreamerListRow = Omit<Streamer, 'submitter' | 'created_at'> & {
   has_rating: boolean;
   scores: Scores;
-  reward: number;
-  notes: string | null;
-  team_id: number | null;
-  team_name: string | null;
-}
+  reward: Rating['reward'];
+  notes: Rating['notes'];
+  team_id: RaterGroup['id'] | null;
+  team_name: RaterGroup['name'] | null;
+  /** Visible comments. */
+  comment_count: number;
+};
 
 const RATING_COLUMNS = [
   'ratings.s',
@@ -38,6 +32,16 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
     .selectFrom('streamers')
     .leftJoin('ratings', 'ratings.streamer_id', 'streamers.id')
     .leftJoin('rater_groups', 'rater_groups.streamer_id', 'streamers.id')
+    .leftJoin(
+      (eb) =>
+        eb
+          .selectFrom('comments')
+          .select(['comments.streamer_id', (e) => e.fn.countAll<number | string>().as('n')])
+          .where('comments.hidden', '=', 0)
+          .groupBy('comments.streamer_id')
+          .as('cc'),
+      (join) => join.onRef('cc.streamer_id', '=', 'streamers.id'),
+    )
     .select([
       'streamers.id',
       'streamers.name',
@@ -54,6 +58,7 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
       ...RATING_COLUMNS,
       'rater_groups.id as team_id',
       'rater_groups.name as team_name',
+      'cc.n as comment_count',
     ])
     .execute();
   return rows.map((r) => ({
@@ -82,6 +87,7 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
     notes: r.notes ?? null,
     team_id: r.team_id ?? null,
     team_name: r.team_name ?? null,
+    comment_count: Number(r.comment_count ?? 0),
   }));
 }
 
@@ -90,23 +96,10 @@ export async function streamerExists(db: Db, id: number): Promise<boolean> {
   return row !== undefined;
 }
 
-export async function nameTaken(db: Db, nameKey: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('streamers')
-    .select('id')
-    .where('name_key', '=', nameKey)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-export interface NewStreamer {
-  name: string;
-  platform: string;
-  kick_name: string;
-  added_by: 'admin' | 'viewer';
-  submitter: string;
-  created_at: string;
-}
+export type NewStreamer = Pick<
+  Insertable<StreamersTable>,
+  'name' | 'platform' | 'kick_name' | 'added_by' | 'submitter' | 'created_at'
+>;
 
 export async function insertStreamer(db: Db, s: NewStreamer): Promise<number> {
   const row = await db
@@ -125,8 +118,8 @@ export async function insertStreamer(db: Db, s: NewStreamer): Promise<number> {
   return row.id;
 }
 
-/** Case-insensitive identity of a streamer name. */
-export const nameKey = (name: string) => name.toLowerCase();
+/** Case-insensitive identity of a streamer name (unique in the database). */
+export const nameKey = foldCase;
 
 export async function saveRating(
   db: Db,
@@ -146,16 +139,14 @@ export async function saveRating(
     .execute();
 }
 
-export interface StreamerUpdate {
-  evaluated: number;
-  kick_name?: string;
-  status?: string;
-  game?: string;
-  title?: string;
-}
+export type StreamerUpdate = Pick<
+  Updateable<StreamersTable>,
+  'evaluated' | 'name' | 'kick_name' | 'status' | 'game' | 'title'
+>;
 
 export async function updateStreamer(db: Db, id: number, update: StreamerUpdate): Promise<void> {
-  await db.updateTable('streamers').set(update).where('id', '=', id).execute();
+  const changes = update.name === undefined ? update : { ...update, name_key: nameKey(update.name) };
+  await db.updateTable('streamers').set(changes).where('id', '=', id).execute();
 }
 
 export async function setCommunityLock(db: Db, id: number, locked: boolean): Promise<boolean> {

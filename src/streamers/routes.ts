@@ -1,119 +1,87 @@
-import type { FastifyInstance } from 'fastify';
-import type { Static } from 'typebox';
-import { isUniqueViolation } from '../db/dialect.ts';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { actorOf, audit } from '../audit/queries.ts';
 import { writeTransaction } from '../db/transaction.ts';
-import { badRequest, conflict, DomainError, notFound } from '../errors.ts';
+import { badRequest, DomainError, notFound } from '../errors.ts';
+import { writeFailure } from '../lib/db-errors.ts';
 import {
   clamp,
+  cleanText,
   codePointLength,
   cut,
   flag,
   parseId,
   sanitize,
-  stripControls,
-  text,
+  singleLine,
   toInt,
   truthy,
-  cleanText,
 } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
-import { errors, Ok } from '../lib/schemas.ts';
-import { clampScores, moderatorReward, scoreSum } from '../lib/scores.ts';
-import { record } from '../audit/queries.ts';
+import { clampScores } from '../lib/scores.ts';
+import { limit } from '../plugins/rate-limits.ts';
+import { OK } from '../lib/schemas.ts';
+import { LIMITS, moderatorReward, scoreSum } from '../shared/rules.ts';
 import {
   deleteStreamer,
   findStreamerState,
   insertStreamer,
   isInAnyGroup,
-  listStreamers,
-  nameKey,
-  nameTaken,
   saveRating,
   setCommunityLock,
-  type StreamerListRow,
+  type StreamerUpdate,
   updateStreamer,
 } from './queries.ts';
-import { Created, CreateBody, CreateQuery, IdQuery, ListQuery, StreamerItem, UpdateBody } from './schemas.ts';
-import { Type } from 'typebox';
+import { createSchema, deleteSchema, INVALID_NAME, listSchema, updateSchema } from './schemas.ts';
+import { listView, type View } from './views.ts';
+import { contentVersion } from '../db/changes.ts';
+import { sendRendered } from '../cache/send.ts';
 
-type View = 'full' | 'team' | 'public';
+const NAME_TAKEN = { name_key: 'Streamer already exists' };
 
-const byEvaluatedThenName = (a: StreamerListRow, b: StreamerListRow) =>
-  b.evaluated - a.evaluated || compareNames(a, b);
-const compareNames = (a: StreamerListRow, b: StreamerListRow) =>
-  a.name_key < b.name_key ? -1 : a.name_key > b.name_key ? 1 : a.id - b.id;
-
-function present(row: StreamerListRow, view: View): Static<typeof StreamerItem> {
-  return {
-    id: row.id,
-    name: row.name,
-    platform: row.platform,
-    provider_b: row.kick_name,
-    kick_name: row.kick_name,
-    status: row.status,
-    game: row.game,
-    title: row.title,
-    evaluated: row.evaluated === 1,
-    community_locked: row.community_locked === 1,
-    added_by: view === 'full' ? row.added_by : 'admin',
-    r: row.scores,
-    reward: row.reward,
-    team_id: row.team_id,
-    team_name: row.team_name,
-    ...(view === 'full' && row.notes !== null ? { notes: row.notes } : {}),
-  };
+/** A sanitized name of at least 2 characters, else SPEC.md's 400. */
+function streamerName(value: unknown): string {
+  const name = sanitize(value);
+  if (codePointLength(name) < 2) throw badRequest(INVALID_NAME);
+  return name;
 }
 
-/** A single-line text field: controls removed, trimmed, cut. */
-const line = (value: unknown, max: number) => cut(stripControls(text(value) ?? '').trim(), max);
+export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db, clock } = app;
 
-export async function streamerRoutes(app: FastifyInstance) {
-  const { db } = app;
+  app.get('/api/streamers', { config: { guard: 'public' }, schema: listSchema }, async (request, reply) => {
+    const { viewer, query } = request;
+    const staff = viewer.isAdmin || viewer.isMod;
+    let view: View = 'public';
+    if (staff && flag(query.all)) view = 'full';
+    else if (!staff && viewer.user && (await isInAnyGroup(db, viewer.user.id))) view = 'team';
 
-  app.get(
-    '/api/streamers',
-    {
-      config: { guard: 'public' },
-      schema: { querystring: ListQuery, response: { 200: Type.Array(StreamerItem) } },
-    },
-    async (request) => {
-      const { viewer } = request;
-      const staff = viewer.isAdmin || viewer.isMod;
-      const query = request.query as Static<typeof ListQuery>;
-      let view: View = 'public';
-      if (staff && flag(query.all)) view = 'full';
-      else if (!staff && viewer.user && (await isInAnyGroup(db, viewer.user.id))) view = 'team';
-
-      const rows = await listStreamers(db);
-      if (view !== 'public') return rows.sort(byEvaluatedThenName).map((r) => present(r, view));
-      return rows
-        .filter((r) => r.evaluated === 1 && r.has_rating)
-        .map((r) => ({ row: r, sum: scoreSum(r.scores) }))
-        .sort((a, b) => b.sum - a.sum || compareNames(a.row, b.row))
-        .map(({ row }) => present(row, view));
-    },
-  );
+    // Rendered once per change of the content, not per request (cache/rendered.ts).
+    const version = contentVersion(db).current;
+    const list = await app.renderCache.get(`streamers:${view}`, version, () => listView(db, view));
+    if (query.id === undefined) return sendRendered(request, reply, list);
+    const id = parseId(query.id);
+    if (id === null) throw badRequest('Missing id');
+    const item = list.value.find((s) => s.id === id);
+    if (!item) throw notFound('Streamer not found');
+    return sendRendered(
+      request,
+      reply,
+      await app.renderCache.get(`streamer:${view}:${id}`, version, async () => item),
+    );
+  });
 
   app.post(
     '/api/streamers',
     {
       config: {
-        guard: (request) => (flag((request.query as { admin?: string }).admin) ? 'admin' : 'public'),
-        inputErrors: { '*': 'Invalid streamer name' },
+        guard: (query) => (flag(query.admin) ? 'admin' : 'public'),
+        ...limit('suggest', (query) => flag(query.admin)),
       },
-      schema: {
-        querystring: CreateQuery,
-        body: CreateBody,
-        response: { 201: Created, ...errors(400, 401, 409, 429) },
-      },
+      schema: createSchema,
     },
     async (request, reply) => {
-      const byAdmin = flag((request.query as Static<typeof CreateQuery>).admin);
-      if (!byAdmin) app.rateLimit.hit(request, 'suggest');
-      const body = (request.body ?? {}) as Static<typeof CreateBody>;
-      const name = sanitize(body.name);
-      if (codePointLength(name) < 2) throw badRequest('Invalid streamer name');
-      if (await nameTaken(db, nameKey(name))) throw conflict('Streamer already exists');
+      const byAdmin = flag(request.query.admin);
+      const { body } = request;
+      const name = streamerName(body.name);
       try {
         const id = await writeTransaction(db, async (trx) => {
           const id = await insertStreamer(trx, {
@@ -121,40 +89,31 @@ export async function streamerRoutes(app: FastifyInstance) {
             platform: body.platform === 'provider_b' ? 'provider_b' : 'provider_a',
             kick_name: sanitize(body.kick_name ?? body.provider_b),
             added_by: byAdmin ? 'admin' : 'viewer',
-            submitter: line(body.submitter, 60),
-            created_at: app.clock.now().toISOString(),
+            submitter: singleLine(body.submitter, LIMITS.submitter),
+            created_at: clock.now().toISOString(),
           });
-          if (byAdmin)
-            await record(trx, request, {
+          if (byAdmin) {
+            await audit(trx, actorOf(request.viewer, clock.now()), {
               action: 'streamer.add',
               target_id: id,
               summary: `Added streamer ${name}`,
             });
+          }
           return id;
         });
         return reply.code(201).send({ ok: true, id });
       } catch (err) {
-        if (isUniqueViolation(err)) throw conflict('Streamer already exists');
-        request.log.error({ err }, 'streamer insert failed');
-        throw new DomainError(500, 'DB error');
+        writeFailure(err, request.log, NAME_TAKEN);
       }
     },
   );
 
   app.put(
     '/api/streamers',
-    {
-      config: { guard: 'adminOrModerator', inputErrors: { '*': 'Missing id' } },
-      schema: {
-        querystring: IdQuery,
-        body: UpdateBody,
-        response: { 200: Ok, ...errors(400, 401, 403, 404) },
-      },
-    },
+    { config: { guard: 'adminOrModerator' }, schema: updateSchema },
     async (request) => {
-      const { viewer } = request;
-      const query = request.query as Static<typeof IdQuery>;
-      const body = (request.body ?? {}) as Static<typeof UpdateBody>;
+      const { viewer, query, body } = request;
+      const actor = actorOf(viewer, clock.now());
 
       if (flag(query.lock)) {
         if (!viewer.isAdmin) throw new DomainError(403, 'Admin only');
@@ -164,14 +123,14 @@ export async function streamerRoutes(app: FastifyInstance) {
         await writeTransaction(db, async (trx) => {
           const before = await findStreamerState(trx, id);
           if (!before || !(await setCommunityLock(trx, id, locked))) throw notFound('Streamer not found');
-          await record(trx, request, {
+          await audit(trx, actor, {
             action: 'streamer.lock',
             target_id: id,
             summary: `${locked ? 'Locked' : 'Unlocked'} community ratings of ${before.name}`,
             details: { old: before.community_locked === 1, new: locked },
           });
         });
-        return { ok: true };
+        return OK;
       }
 
       const id = parseId(query.id);
@@ -183,62 +142,59 @@ export async function streamerRoutes(app: FastifyInstance) {
       const notes = cleanText(body.notes);
       const rating = {
         scores,
-        notes: notes === undefined ? null : cut(notes, 2000),
-        reward: viewer.isAdmin ? clamp(toInt(body.reward), 0, 130) : moderatorReward(sum),
-        updated_at: app.clock.now().toISOString(),
+        notes: notes === undefined ? null : cut(notes, LIMITS.notes),
+        reward: viewer.isAdmin ? clamp(toInt(body.reward), 0, LIMITS.reward) : moderatorReward(sum),
+        updated_at: clock.now().toISOString(),
       };
-      const fields = viewer.isAdmin
+      const fields: StreamerUpdate = viewer.isAdmin
         ? {
             evaluated,
+            ...(body.name === undefined ? {} : { name: streamerName(body.name) }),
             kick_name: sanitize(body.provider_b ?? body.kick_name),
             status: body.status === 'live' ? 'live' : 'offline',
-            game: line(body.game, 100),
-            title: line(body.title, 200),
+            game: singleLine(body.game, LIMITS.game),
+            title: singleLine(body.title, LIMITS.title),
           }
         : { evaluated };
 
       await writeTransaction(db, async (trx) => {
         const before = await findStreamerState(trx, id);
         if (!before) throw notFound('Streamer not found');
-        await saveRating(trx, id, rating);
-        await updateStreamer(trx, id, fields);
         const { name, community_locked: _, s, g, a, v, n, ns, o, reward, notes, ...oldFields } = before;
         const oldScores = s === null ? null : { s, g, a, v, n, ns, o };
-        await record(trx, request, {
+        // The record is written first: when the change then fails, both roll back together.
+        await audit(trx, actor, {
           action: viewer.isAdmin ? 'streamer.edit' : 'streamer.rate',
           target_id: id,
           summary: `Rated ${name}: ${oldScores ? scoreSum(oldScores as typeof scores) : 'unrated'} → ${sum}`,
           details: {
-            old: { r: oldScores, reward, notes, ...(viewer.isAdmin ? oldFields : {}) },
+            old: { r: oldScores, reward, notes, ...(viewer.isAdmin ? { name, ...oldFields } : {}) },
             new: { r: scores, reward: rating.reward, notes: rating.notes, ...(viewer.isAdmin ? fields : {}) },
           },
         });
+        await saveRating(trx, id, rating);
+        await updateStreamer(trx, id, fields).catch((err: unknown) =>
+          writeFailure(err, request.log, NAME_TAKEN),
+        );
       });
-      return { ok: true };
+      return OK;
     },
   );
 
-  app.delete(
-    '/api/streamers',
-    {
-      config: { guard: 'admin', inputErrors: { '*': 'Missing id' } },
-      schema: { querystring: IdQuery, response: { 200: Ok, ...errors(400, 401, 404) } },
-    },
-    async (request) => {
-      const id = parseId((request.query as Static<typeof IdQuery>).id);
-      if (id === null) throw badRequest('Missing id');
-      await writeTransaction(db, async (trx) => {
-        const before = await findStreamerState(trx, id);
-        if (!before || !(await deleteStreamer(trx, id))) throw notFound('Streamer not found');
-        await record(trx, request, {
-          action: 'streamer.delete',
-          target_id: id,
-          summary: `Deleted streamer ${before.name}`,
-        });
+  app.delete('/api/streamers', { config: { guard: 'admin' }, schema: deleteSchema }, async (request) => {
+    const id = parseId(request.query.id);
+    if (id === null) throw badRequest('Missing id');
+    await writeTransaction(db, async (trx) => {
+      const before = await findStreamerState(trx, id);
+      if (!before || !(await deleteStreamer(trx, id))) throw notFound('Streamer not found');
+      await audit(trx, actorOf(request.viewer, clock.now()), {
+        action: 'streamer.delete',
+        target_id: id,
+        summary: `Deleted streamer ${before.name}`,
       });
-      return { ok: true };
-    },
-  );
+    });
+    return OK;
+  });
 
   methodNotAllowed(app, '/api/streamers', ['GET', 'POST', 'PUT', 'DELETE']);
-}
+};

@@ -1,47 +1,96 @@
-import { Type } from 'typebox';
-import { Field, Param, Scores, ScoresInput } from '../lib/schemas.ts';
+import { type Static, Type } from 'typebox';
+import { errors, Field, Lenient, Nullable, Ok, Param, StringEnum } from '../lib/schemas.ts';
+import { PROVIDERS } from '../shared/rules.ts';
+
+export const INVALID_NAME = 'Invalid streamer name';
+
+/** The seven scores of an answer. */
+export const Scores = Type.Object({
+  s: Type.Integer(),
+  g: Type.Integer(),
+  a: Type.Integer(),
+  v: Type.Integer(),
+  n: Type.Integer(),
+  ns: Type.Integer(),
+  o: Type.Integer(),
+});
 
 export const StreamerItem = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
-  platform: Type.String(),
+  platform: StringEnum(PROVIDERS),
   /** The streamer's channel name on provider_b (SPEC.md's kick_name), under both keys. */
   provider_b: Type.String(),
   kick_name: Type.String(),
-  status: Type.String(),
+  status: StringEnum(['live', 'offline']),
   game: Type.String(),
   title: Type.String(),
   evaluated: Type.Boolean(),
   community_locked: Type.Boolean(),
-  added_by: Type.String(),
+  added_by: StringEnum(['admin', 'viewer']),
   r: Scores,
   reward: Type.Integer(),
-  team_id: Type.Union([Type.Integer(), Type.Null()]),
-  team_name: Type.Union([Type.String(), Type.Null()]),
+  team_id: Nullable(Type.Integer()),
+  team_name: Nullable(Type.String()),
   notes: Type.Optional(Type.String()),
+  /** Visible comments (DECISIONS.md "Second wave"). */
+  comment_count: Type.Integer(),
 });
+export type StreamerItem = Static<typeof StreamerItem>;
 
-export const ListQuery = Type.Object({ all: Param() });
+export const ListQuery = Type.Object({ all: Param(), id: Param() });
 
 export const CreateQuery = Type.Object({ admin: Param() });
 export const CreateBody = Type.Object({
-  name: Type.Optional(Field(1000)),
-  platform: Type.Optional(Field(100)),
-  kick_name: Type.Optional(Field(1000)),
-  provider_b: Type.Optional(Field(1000)),
-  submitter: Type.Optional(Field(1000)),
+  name: Field(INVALID_NAME),
+  /** `provider_b`, else `provider_a` whatever it is (SPEC.md). */
+  platform: Lenient(),
+  kick_name: Field('Invalid kick_name'),
+  provider_b: Field('Invalid provider_b'),
+  submitter: Field('Invalid submitter'),
 });
-export const Created = Type.Object({ ok: Type.Boolean(), id: Type.Integer() });
+export const Created = Type.Object({ ok: Ok.properties.ok, id: Type.Integer() });
 
 export const IdQuery = Type.Object({ id: Param(), lock: Param() });
 export const UpdateBody = Type.Object({
-  r: Type.Optional(Type.Union([ScoresInput, Field(32)])),
-  notes: Type.Optional(Field(20_000)),
-  reward: Type.Optional(Field(32)),
-  kick_name: Type.Optional(Field(1000)),
-  provider_b: Type.Optional(Field(1000)),
-  status: Type.Optional(Field(100)),
-  game: Type.Optional(Field(1000)),
-  title: Type.Optional(Field(2000)),
-  community_locked: Type.Optional(Field(32)),
+  r: Lenient(),
+  notes: Field('Invalid notes'),
+  reward: Lenient(),
+  /** Administrator only: a new name (sanitized, unique). */
+  name: Field(INVALID_NAME),
+  kick_name: Field('Invalid kick_name'),
+  provider_b: Field('Invalid provider_b'),
+  status: Lenient(),
+  game: Field('Invalid game'),
+  title: Field('Invalid title'),
+  community_locked: Lenient(),
 });
+
+export const listSchema = {
+  summary:
+    'Public ranking, team view, or with `all=1` the full list for staff; with `id` the one item of that view. ' +
+    'Answers carry an ETag; `If-None-Match` gets 304',
+  querystring: ListQuery,
+  response: {
+    200: Type.Union([Type.Array(StreamerItem), StreamerItem]),
+    304: Type.Null(),
+    ...errors(400, 404),
+  },
+};
+export const createSchema = {
+  summary: 'Suggest a streamer, or with `admin=1` add one as administrator',
+  querystring: CreateQuery,
+  body: CreateBody,
+  response: { 201: Created, ...errors(400, 401, 409, 429, 500) },
+};
+export const updateSchema = {
+  summary: 'Rate (and, for the administrator, edit) a streamer; with `lock` set the community lock',
+  querystring: IdQuery,
+  body: UpdateBody,
+  response: { 200: Ok, ...errors(400, 401, 403, 404, 409) },
+};
+export const deleteSchema = {
+  summary: 'Delete a streamer with its rating, comments and community ratings',
+  querystring: IdQuery,
+  response: { 200: Ok, ...errors(400, 401, 404) },
+};

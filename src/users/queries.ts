@@ -1,55 +1,20 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/schema.ts';
+import type { Db, User } from '../db/schema.ts';
+import { foldCase } from '../lib/input.ts';
 
-export interface ViewerUser {
-  id: number;
-  provider: string;
-  provider_id: string;
-  login: string;
-  display_name: string;
-  avatar: string;
+/** A user for the administrator's list. */
+export type UserListItem = Pick<
+  User,
+  'id' | 'provider' | 'provider_id' | 'login' | 'display_name' | 'avatar' | 'last_seen'
+> & { banned: boolean; is_mod: boolean };
+
+/** One user with the ban and moderator flags, or undefined. */
+export async function findUser(db: Db, id: number): Promise<UserListItem | undefined> {
+  return (await usersQuery(db).where('users.id', '=', id).execute()).map(toItem)[0];
 }
 
-/** The session's user with the two facts every request needs: banned and moderator. */
-export async function findViewer(
-  db: Db,
-  userId: number,
-): Promise<{ user: ViewerUser; banned: boolean; isMod: boolean } | undefined> {
-  const row = await db
-    .selectFrom('users')
-    .leftJoin('moderators', 'moderators.user_id', 'users.id')
-    .select([
-      'users.id',
-      'users.provider',
-      'users.provider_id',
-      'users.login',
-      'users.display_name',
-      'users.avatar',
-      'users.banned',
-      'moderators.user_id as mod_id',
-    ])
-    .where('users.id', '=', userId)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  const { banned, mod_id, ...user } = row;
-  return { user, banned: banned === 1, isMod: mod_id !== null };
-}
-
-export interface UserListItem {
-  id: number;
-  provider: string;
-  provider_id: string;
-  login: string;
-  display_name: string;
-  avatar: string;
-  last_seen: string;
-  banned: boolean;
-  is_mod: boolean;
-}
-
-/** Users for the administrator, newest sign-in first; `q` matches login or display name. */
-export async function listUsers(db: Db, q?: string): Promise<UserListItem[]> {
-  let query = db
+function usersQuery(db: Db) {
+  return db
     .selectFrom('users')
     .leftJoin('moderators', 'moderators.user_id', 'users.id')
     .select([
@@ -63,17 +28,31 @@ export async function listUsers(db: Db, q?: string): Promise<UserListItem[]> {
       'users.banned',
       'moderators.user_id as mod_id',
     ]);
+}
+
+const toItem = ({
+  banned,
+  mod_id,
+  ...u
+}: { banned: number | null; mod_id: number | null } & Omit<
+  UserListItem,
+  'banned' | 'is_mod'
+>): UserListItem => ({ ...u, banned: banned === 1, is_mod: mod_id !== null });
+
+/** Users for the administrator, newest sign-in first; `q` matches login or display name. */
+export async function listUsers(db: Db, q?: string): Promise<UserListItem[]> {
+  let query = usersQuery(db);
   if (q) {
-    const pattern = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    // Case-insensitive the same way on both databases: both sides folded by the service
+    // (SQLite's LIKE folds only ASCII, PostgreSQL's folds nothing), wildcards escaped.
+    const pattern = `%${foldCase(q).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = sql<string>`${pattern} escape '\\'`;
     query = query.where((eb) =>
-      eb.or([
-        eb(eb.fn('lower', ['users.login']), 'like', sql<string>`${pattern} escape '\\'`),
-        eb(eb.fn('lower', ['users.display_name']), 'like', sql<string>`${pattern} escape '\\'`),
-      ]),
+      eb.or([eb('users.login_key', 'like', like), eb('users.display_key', 'like', like)]),
     );
   }
   const rows = await query.orderBy('users.last_seen', 'desc').orderBy('users.id').execute();
-  return rows.map(({ banned, mod_id, ...u }) => ({ ...u, banned: banned === 1, is_mod: mod_id !== null }));
+  return rows.map(toItem);
 }
 
 export async function setBanned(db: Db, id: number, banned: boolean): Promise<void> {
@@ -96,13 +75,7 @@ export async function setModerator(db: Db, id: number, isMod: boolean): Promise<
   }
 }
 
-export interface ProviderProfile {
-  provider: string;
-  provider_id: string;
-  login: string;
-  display_name: string;
-  avatar: string;
-}
+export type ProviderProfile = Pick<User, 'provider' | 'provider_id' | 'login' | 'display_name' | 'avatar'>;
 
 /**
  * SPEC.md's upsert: a user is identified by (provider, provider_id); when present, login,
@@ -111,25 +84,27 @@ export interface ProviderProfile {
 export async function upsertUser(db: Db, profile: ProviderProfile, now: string) {
   const changes = {
     login: profile.login,
+    login_key: foldCase(profile.login),
     display_name: profile.display_name,
+    display_key: foldCase(profile.display_name),
     avatar: profile.avatar,
     last_seen: now,
   };
   return db
     .insertInto('users')
-    .values({ ...profile, last_seen: now, banned: null, created_at: now })
+    .values({ ...profile, ...changes, banned: null, created_at: now })
     .onConflict((oc) => oc.columns(['provider', 'provider_id']).doUpdateSet(changes))
     .returning(['id', 'provider', 'login', 'display_name', 'avatar'])
     .executeTakeFirstOrThrow();
 }
 
 /** Any user of this provider whose login matches without regard to case, banned or not. */
-export async function findUserByLogin(db: Db, provider: string, login: string) {
+export async function findUserByLogin(db: Db, provider: User['provider'], login: string) {
   return db
     .selectFrom('users')
     .select(['id', 'provider', 'login', 'display_name'])
     .where('provider', '=', provider)
-    .where((eb) => eb(eb.fn('lower', ['login']), '=', login))
+    .where('login_key', '=', foldCase(login))
     .orderBy('id')
     .executeTakeFirst();
 }

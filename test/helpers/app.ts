@@ -7,7 +7,7 @@ import { type Config, parseConfig } from '../../src/config.ts';
 import { migrateToLatest } from '../../src/db/migrator.ts';
 import type { Db } from '../../src/db/schema.ts';
 import type { Clock } from '../../src/lib/clock.ts';
-import type { SessionData } from '../../src/plugins/session.ts';
+import type { SessionData } from '../../src/sessions/session.ts';
 import { type ProviderProfile, setBanned, setModerator, upsertUser } from '../../src/users/queries.ts';
 import { Client } from './client.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
@@ -85,6 +85,9 @@ export async function startApp(
     ADMIN_PASSWORD,
     SESSION_SECRET,
     RATE_LIMIT: 'off',
+    // Client and server share this process: its event loop is busy by design. Load
+    // shedding is tested with the service in its own process (test/soak).
+    MAX_EVENT_LOOP_DELAY_MS: '0',
     LOG_LEVEL: opts.logLevel ?? 'info',
     ...env,
   });
@@ -93,6 +96,7 @@ export async function startApp(
   const app = await buildApp({
     config,
     db: database.db,
+    sqlite: database.sqlite,
     clock,
     logger: { level: config.logLevel, stream: { write: (line: string) => void logs.push(line) } },
   });
@@ -141,6 +145,7 @@ export async function startApp(
         .values({
           id: createHmac('sha256', SESSION_SECRET).update(cookie).digest('hex'),
           data: JSON.stringify({ oauth_user: user, ...extra }),
+          user_id: user.id,
           created_at: now,
           seen_at: now,
         })

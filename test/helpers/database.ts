@@ -58,3 +58,19 @@ function withSearchPath(base: string, schema: string): string {
   u.searchParams.set('options', `-c search_path=${schema}`);
   return u.toString();
 }
+
+/**
+ * A second, independent connection to the same database (another instance's view): its
+ * cleanup closes only that connection.
+ */
+export function reopen(database: TestDatabase): TestDatabase {
+  const opened =
+    dbKind === 'sqlite'
+      ? openDatabase(database.url)
+      : openDatabase(process.env.TEST_DATABASE_URL!, {
+          pgSchema: database.pgSchema,
+          poolSize: 5,
+          applicationName: database.pgSchema,
+        });
+  return { ...opened, url: database.url, pgSchema: database.pgSchema, cleanup: () => opened.db.destroy() };
+}

@@ -1,9 +1,13 @@
 import type { Migration } from 'kysely';
 import * as initial from './001-initial.ts';
 import * as auditLog from './002-audit-log.ts';
+import * as integrity from './003-integrity.ts';
+import * as commentModeration from './004-comment-moderation.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
   '001-initial': initial,
   '002-audit-log': auditLog,
+  '003-integrity': integrity,
+  '004-comment-moderation': commentModeration,
 };

@@ -1,0 +1,36 @@
+/**
+ * Starts a ceiling (ceiling-server.ts) as its own process. Every ceiling answers GET
+ * /healthz once it is ready, so its start is timed the same way as the service's.
+ */
+import { createHash } from 'node:crypto';
+import { compileChild } from './build.ts';
+import { type Server, startServer } from './processes.ts';
+import type { CeilingMode } from './protocol.ts';
+
+let script: string | undefined;
+
+export interface CeilingOptions {
+  /** static: the file whose bytes are the answer. */
+  file?: string;
+  /** static: the file holds brotli bytes. */
+  brotli?: boolean;
+  /** static: the ETag to send and to answer 304 for. */
+  etag?: string;
+  /** health, insert, group-commit: `sqlite:<file>` or `postgres://...`. */
+  databaseUrl?: string;
+}
+
+export function startCeiling(mode: CeilingMode, opts: CeilingOptions = {}): Promise<Server> {
+  script ??= compileChild('ceiling-server');
+  const env: Record<string, string> = { CEILING_MODE: mode };
+  if (opts.file) env.CEILING_FILE = opts.file;
+  if (opts.brotli) env.CEILING_ENCODING = 'br';
+  if (opts.etag) env.CEILING_ETAG = opts.etag;
+  if (opts.databaseUrl) env.CEILING_DATABASE_URL = opts.databaseUrl;
+  return startServer({ name: `ceiling (${mode})`, script, env, readyPath: '/healthz' });
+}
+
+/** A strong ETag for precomputed bytes, as a static file server would make one. */
+export function etagOf(bytes: Buffer): string {
+  return `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 22)}"`;
+}

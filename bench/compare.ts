@@ -1,0 +1,257 @@
+/**
+ * Measuring one path against its ceiling: the ceiling is started, loaded and stopped, then the
+ * service gets the same load, and both become a report row judged against issue 9's target.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type CeilingOptions, startCeiling } from './ceilings.ts';
+import { request } from './http.ts';
+import { measured, type Measured, runLoad, unexpectedOf } from './load.ts';
+import { memoryNote, type Server } from './processes.ts';
+import type { CeilingMode } from './protocol.ts';
+import { DASH, ms, ratio, type Row, rps } from './report.ts';
+
+export interface LoadSettings {
+  seconds: number;
+  warmupSeconds: number;
+  /** Alternating rounds of ceiling and service per path (BENCH_ROUNDS). */
+  rounds: number;
+  connections: number;
+  timeoutSeconds: number;
+}
+
+export interface Context {
+  service: Server;
+  load: LoadSettings;
+  /** Misses count toward the exit code (SQLite). */
+  enforce: boolean;
+  log: (line: string) => void;
+}
+
+export interface Load {
+  path: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  connections?: number;
+  expect: readonly number[];
+}
+
+export interface Run extends Measured {
+  /** Responses per status during the warm-up (writes made then are acknowledged too). */
+  warmupCounts: Record<string, number>;
+}
+
+/**
+ * A warm-up (so that both sides run JIT-compiled code), then the measured load. The target
+ * finishes what each left queued before the next starts, so no backlog spills over.
+ */
+export async function loadOn(ctx: Context, target: Server, load: Load): Promise<Run> {
+  const once = (seconds: number) =>
+    runLoad({
+      url: target.base + load.path,
+      method: load.method ?? 'GET',
+      headers: load.headers ?? {},
+      ...(load.body === undefined ? {} : { body: load.body }),
+      connections: load.connections ?? ctx.load.connections,
+      seconds,
+      timeoutSeconds: ctx.load.timeoutSeconds,
+    });
+  const warmup = await once(ctx.load.warmupSeconds);
+  await target.waitIdle();
+  const summary = await once(ctx.load.seconds);
+  await target.waitIdle();
+  return { ...measured(summary, load.expect), warmupCounts: warmup.statusCounts };
+}
+
+/** Starts a ceiling, loads it, stops it. */
+export async function loadCeiling(
+  ctx: Context,
+  mode: CeilingMode,
+  opts: CeilingOptions,
+  load: Load,
+): Promise<Run> {
+  const ceiling = await startCeiling(mode, opts);
+  try {
+    return await loadOn(ctx, ceiling, load);
+  } finally {
+    await ceiling.stop();
+  }
+}
+
+export interface Comparison {
+  path: string;
+  service: Run;
+  ceiling: Run;
+}
+
+export interface CeilingLoad {
+  mode: CeilingMode;
+  opts?: CeilingOptions;
+  load: Load;
+}
+
+/**
+ * The ceiling, then the service, under the same load; BENCH_ROUNDS times, alternating, on a
+ * machine whose load drifts between the two.
+ */
+export async function compare(
+  ctx: Context,
+  path: string,
+  ceiling: CeilingLoad,
+  service: Load,
+): Promise<Comparison> {
+  const c: Run[] = [];
+  const s: Run[] = [];
+  for (let round = 0; round < ctx.load.rounds; round++) {
+    c.push(await loadCeiling(ctx, ceiling.mode, ceiling.opts ?? {}, ceiling.load));
+    s.push(await loadOn(ctx, ctx.service, service));
+  }
+  const comparison = { path, service: combine(s), ceiling: combine(c) };
+  ctx.log(
+    `${path}: service ${figures(comparison.service, s)}; ceiling ${figures(comparison.ceiling, c)}; ` +
+      `service ${memoryNote(ctx.service)}`,
+  );
+  return comparison;
+}
+
+/** Figures for the log; with the rounds' req/s when there were several. */
+export function figures(m: Run, rounds: Run[] = []): string {
+  const each = rounds.length > 1 ? ` (rounds: ${rounds.map((r) => rps(r.rps)).join(', ')})` : '';
+  return `${rps(m.rps)} req/s, p99 ${p99(m)}${each}`;
+}
+
+/** Several runs as one: req/s over the whole measured time, the median run's p50 and p99. */
+export function combine(runs: Run[]): Run {
+  if (runs.length === 1) return runs[0]!;
+  const sum = (f: (r: Run) => number) => runs.reduce((total, r) => total + f(r), 0);
+  const median = (f: (r: Run) => number) => runs.map(f).sort((a, b) => a - b)[Math.floor(runs.length / 2)]!;
+  const add = (counts: Record<string, number>[]) => {
+    const out: Record<string, number> = {};
+    for (const c of counts) for (const [k, v] of Object.entries(c)) out[k] = (out[k] ?? 0) + v;
+    return out;
+  };
+  const duration = sum((r) => r.summary.duration);
+  const latency = {
+    p50: median((r) => r.p50),
+    p99: median((r) => r.p99),
+    max: Math.max(...runs.map((r) => r.summary.latency.max)),
+  };
+  return {
+    answered: sum((r) => r.answered),
+    rps: sum((r) => r.answered) / duration,
+    p50: latency.p50,
+    p99: latency.p99,
+    unexpected: sum((r) => r.unexpected),
+    expected: runs[0]!.expected,
+    summary: {
+      duration,
+      statusCounts: add(runs.map((r) => r.summary.statusCounts)),
+      errors: sum((r) => r.summary.errors),
+      timeouts: sum((r) => r.summary.timeouts),
+      latency,
+      bytesPerSecond: sum((r) => r.summary.bytesPerSecond * r.summary.duration) / duration,
+    },
+    warmupCounts: add(runs.map((r) => r.warmupCounts)),
+  };
+}
+
+const p99 = (m: Measured) => (m.answered === 0 ? DASH : ms(m.p99));
+
+export interface Goal {
+  target: string;
+  /** Minimum service/ceiling throughput ratio. */
+  minRatio?: number;
+  /** Maximum service p99 as a multiple of the ceiling's p99. */
+  maxP99Factor?: number;
+  /** The service's p99 must be under this, milliseconds. */
+  underP99Ms?: number;
+  /** Problems the probes found: a miss whatever the figures. */
+  problems?: string[];
+}
+
+export function rowOf(ctx: Context, cmp: Comparison, goal: Goal): Row {
+  const { service: s, ceiling: c } = cmp;
+  const r = c.rps > 0 ? s.rps / c.rps : 0;
+  const notes = [...(goal.problems ?? [])];
+  if (s.unexpected > 0) notes.push(unexpectedOf(s));
+  if (c.unexpected > 0) notes.push(`ceiling: ${unexpectedOf(c)}`);
+  let ok = notes.length === 0 && s.answered > 0;
+  if (goal.minRatio !== undefined && r < goal.minRatio) ok = false;
+  if (goal.maxP99Factor !== undefined && s.p99 > goal.maxP99Factor * Math.max(c.p99, 1)) {
+    ok = false;
+    notes.push(`p99 ${ms(s.p99)} is over ${goal.maxP99Factor}x the ceiling's ${ms(c.p99)}`);
+  }
+  if (goal.underP99Ms !== undefined && !(s.answered > 0 && s.p99 < goal.underP99Ms)) ok = false;
+  return {
+    path: cmp.path,
+    service: rps(s.rps),
+    serviceP99: p99(s),
+    ceiling: rps(c.rps),
+    ceilingP99: p99(c),
+    ratio: ratio(r),
+    target: goal.target,
+    ok,
+    enforced: ctx.enforce,
+    notes,
+  };
+}
+
+/** One measured path: its row's name and target, and how to measure it. */
+export interface Case {
+  path: string;
+  target: string;
+  run: (path: string, target: string) => Promise<Row>;
+}
+
+/** Runs the cases in order; one that cannot be measured is a miss, and the others still run. */
+export async function runCases(ctx: Context, cases: readonly Case[]): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const c of cases) {
+    try {
+      rows.push(await c.run(c.path, c.target));
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      ctx.log(`${c.path}: could not be measured: ${message}`);
+      rows.push(missedRow(ctx, c.path, c.target, `could not be measured: ${message}`));
+      await ctx.service.waitIdle();
+    }
+  }
+  return rows;
+}
+
+/** A row for a path that was not measured because a probe already failed. */
+export function missedRow(ctx: Context, path: string, target: string, problem: string): Row {
+  return {
+    path,
+    service: DASH,
+    serviceP99: DASH,
+    ceiling: DASH,
+    ceilingP99: DASH,
+    ratio: DASH,
+    target,
+    ok: false,
+    enforced: ctx.enforce,
+    notes: [problem],
+  };
+}
+
+/**
+ * One request to the service, for what the load generator cannot check. A 503 (the service
+ * shedding load just after a heavy case) is retried for up to 20 s, as a visitor would.
+ */
+export async function probe(ctx: Context, path: string, headers: Record<string, string> = {}) {
+  for (let attempt = 1; ; attempt++) {
+    const answer = await request(ctx.service.base + path, { headers });
+    if (answer.status !== 503 || attempt === 20) return answer;
+    await sleep(1000);
+  }
+}
+
+/** A probe that must answer 200 (the answers the ceilings precompute, the checks read). */
+export async function probeOk(ctx: Context, path: string, headers: Record<string, string> = {}) {
+  const answer = await probe(ctx, path, headers);
+  if (answer.status !== 200) {
+    throw new Error(`GET ${path} answered ${answer.status}: ${answer.body.toString().slice(0, 200)}`);
+  }
+  return answer;
+}

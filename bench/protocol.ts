@@ -1,0 +1,32 @@
+/**
+ * What the benchmark's parent process and its children (the load generator, the ceilings)
+ * say to each other. Types only: the children are transpiled on their own and import nothing
+ * from the parent at run time.
+ */
+
+/** One load run, sent to the load-generator child over IPC. */
+export interface LoadRequest {
+  url: string;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+  connections: number;
+  seconds: number;
+  /** Seconds before autocannon gives up on one response. */
+  timeoutSeconds: number;
+}
+
+export interface LoadSummary {
+  /** Length of the measured window, seconds. */
+  duration: number;
+  /** Responses per status code in the measured window. */
+  statusCounts: Record<string, number>;
+  errors: number;
+  timeouts: number;
+  latency: { p50: number; p99: number; max: number };
+  /** Response bytes per second, headers included. */
+  bytesPerSecond: number;
+}
+
+/** The ceiling servers; see ceiling-server.ts. */
+export type CeilingMode = 'static' | 'ok' | 'insert' | 'group-commit' | 'health';

@@ -1,0 +1,115 @@
+/**
+ * One database's run: start the service, seed it through the API, measure the read and write
+ * paths against their ceilings, count the stored comments in the database itself, then time
+ * cold starts on the existing database and report the peak memory.
+ */
+import { SERVICE_ENTRY } from './build.ts';
+import { type CeilingOptions, startCeiling } from './ceilings.ts';
+import type { Context, LoadSettings } from './compare.ts';
+import { type Server, startServer } from './processes.ts';
+import { readPaths } from './read-paths.ts';
+import { DASH, ms, ratio, type Row } from './report.ts';
+import { ADMIN_PASSWORD, seed } from './seed.ts';
+import { storedRow, type Written, writePaths } from './write-paths.ts';
+
+export interface SuiteOptions {
+  /** The service's DATABASE_URL. */
+  databaseUrl: string;
+  /** The insert ceilings' database: files of their own on SQLite, the same database on PostgreSQL. */
+  ceilingDatabaseUrl: (name: string) => string;
+  /** Counts a streamer's comments in the database itself, after the service stopped. */
+  countStoredComments: (streamerId: number) => Promise<number>;
+  /** Scratch directory: precomputed answers, the service's working directory. */
+  dir: string;
+  /** Misses count toward the exit code. */
+  enforce: boolean;
+  load: LoadSettings;
+  streamers: number;
+  comments: number;
+  /** Extra node arguments for the service process (e.g. --cpu-prof). */
+  serviceNodeArgs: string[];
+  log: (line: string) => void;
+}
+
+const COLD_STARTS = 3;
+
+function startService(opts: SuiteOptions, name = 'service'): Promise<Server> {
+  return startServer({
+    name,
+    script: SERVICE_ENTRY,
+    // Not the project directory, so that a developer's .env does not change what is measured.
+    cwd: opts.dir,
+    nodeArgs: opts.serviceNodeArgs,
+    readyPath: '/healthz',
+    env: {
+      DATABASE_URL: opts.databaseUrl,
+      HOST: '127.0.0.1',
+      ADMIN_PASSWORD,
+      RATE_LIMIT: 'off',
+      LOG_LEVEL: 'warn',
+    },
+  });
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+export async function runSuite(opts: SuiteOptions): Promise<Row[]> {
+  const rows: Row[] = [];
+  const peaks: (number | null)[] = [];
+  let written: Written | undefined;
+
+  const service = await startService(opts);
+  try {
+    opts.log(`service started in ${ms(service.startMs)}; seeding through the API`);
+    const seeded = await seed(service.base, opts, opts.log);
+    await service.waitIdle();
+    const ctx: Context = { service, load: opts.load, enforce: opts.enforce, log: opts.log };
+    rows.push(...(await readPaths(ctx, { ...opts, ...seeded })));
+    const database = (name: string): CeilingOptions => ({ databaseUrl: opts.ceilingDatabaseUrl(name) });
+    const writes = await writePaths(ctx, seeded.streamerIds[1]!, database);
+    rows.push(...writes.rows);
+    written = writes.written;
+  } finally {
+    peaks.push(service.peakRssMb());
+    await service.stop();
+  }
+  rows.push(storedRow(written, await opts.countStoredComments(written.streamerId)));
+
+  const coldStarts: number[] = [];
+  const bareStarts: number[] = [];
+  for (let i = 0; i < COLD_STARTS; i++) {
+    const again = await startService(opts, 'service (cold start)');
+    coldStarts.push(again.startMs);
+    peaks.push(again.peakRssMb());
+    await again.stop();
+    const bare = await startCeiling('health', { databaseUrl: opts.databaseUrl });
+    bareStarts.push(bare.startMs);
+    await bare.stop();
+  }
+  opts.log(`cold starts: service ${coldStarts.map(ms).join(', ')}; bare ${bareStarts.map(ms).join(', ')}`);
+  const cold = median(coldStarts);
+  const bare = median(bareStarts);
+  const row = { serviceP99: DASH, ceilingP99: DASH, enforced: opts.enforce, notes: [] };
+  rows.push({
+    ...row,
+    path: 'cold start, spawn to first /healthz 200',
+    service: ms(cold),
+    ceiling: ms(bare),
+    ratio: ratio(cold / bare),
+    target: '<= 1 s',
+    ok: cold <= 1000,
+  });
+
+  const known = peaks.filter((p): p is number => p !== null);
+  const peak = known.length > 0 ? Math.max(...known) : null;
+  rows.push({
+    ...row,
+    path: 'peak RSS of the service',
+    service: peak === null ? 'n/a (no /proc)' : `${peak.toFixed(0)} MiB`,
+    ceiling: DASH,
+    ratio: DASH,
+    target: '<= 150 MiB',
+    ok: peak !== null && peak <= 150,
+  });
+  return rows;
+}

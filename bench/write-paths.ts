@@ -1,0 +1,108 @@
+/**
+ * Comment posting against two ceilings (one INSERT + fsync per request; inserts
+ * group-committed every 2 ms), and the check that every acknowledged comment was stored.
+ */
+import { combine, type Context, figures, loadCeiling, loadOn, rowOf, type Run } from './compare.ts';
+import type { CeilingOptions } from './ceilings.ts';
+import { callJson } from './http.ts';
+import { memoryNote } from './processes.ts';
+import { DASH, type Row, rps } from './report.ts';
+
+/** At least this many rounds: fsync latency drifts more than anything else. */
+const MIN_ROUNDS = 3;
+
+export interface Written {
+  streamerId: number;
+  /** 201 answers the load generator received (warm-up included). */
+  acknowledged: number;
+  /** The streamer's comments as the API lists them right after the load. */
+  storedViaApi: number;
+}
+
+export async function writePaths(
+  ctx: Context,
+  streamerId: number,
+  ceilingDatabase: (name: string) => CeilingOptions,
+): Promise<{ rows: Row[]; written: Written }> {
+  const post = {
+    path: '/api/comments',
+    method: 'POST' as const,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ streamer_id: streamerId, body: 'A benchmark comment, posted under load.' }),
+    expect: [201],
+  };
+  // fsync latency on a shared disk drifts within minutes: three rounds, each with both
+  // ceilings and the service one after the other.
+  const perRequest: Run[] = [];
+  const service: Run[] = [];
+  const grouped: Run[] = [];
+  for (let round = 0; round < Math.max(MIN_ROUNDS, ctx.load.rounds); round++) {
+    perRequest.push(await loadCeiling(ctx, 'insert', ceilingDatabase('insert'), post));
+    service.push(await loadOn(ctx, ctx.service, post));
+    grouped.push(await loadCeiling(ctx, 'group-commit', ceilingDatabase('group'), post));
+  }
+  const s = combine(service);
+  const insert = combine(perRequest);
+  const group = combine(grouped);
+  ctx.log(
+    `POST /api/comments: service ${figures(s, service)}; INSERT+fsync ceiling ${figures(insert, perRequest)}; ` +
+      `group-commit ceiling ${figures(group, grouped)}; service ${memoryNote(ctx.service)}`,
+  );
+  const acknowledged = (s.summary.statusCounts['201'] ?? 0) + (s.warmupCounts['201'] ?? 0);
+  const storedViaApi = await countViaApi(ctx, streamerId);
+  const rows = [
+    rowOf(
+      ctx,
+      { path: 'POST /api/comments', service: s, ceiling: insert },
+      {
+        target: '>= 0.9x INSERT+fsync',
+        minRatio: 0.9,
+      },
+    ),
+    {
+      ...rowOf(
+        ctx,
+        { path: 'POST /api/comments vs group commit', service: s, ceiling: group },
+        {
+          target: '>= 0.5x (stretch)',
+          minRatio: 0.5,
+        },
+      ),
+      enforced: false,
+    },
+  ];
+  return { rows, written: { streamerId, acknowledged, storedViaApi } };
+}
+
+/**
+ * The streamer's comments as the API counts them: `comment_count` of its item, which costs
+ * nothing to read (listing tens of thousands of comments would set the memory peak itself);
+ * the length of the whole list where items have no count.
+ */
+async function countViaApi(ctx: Context, streamerId: number): Promise<number> {
+  const base = ctx.service.base;
+  const item = await callJson<{ comment_count?: unknown }>(`${base}/api/streamers?id=${streamerId}`, {
+    expect: 200,
+  });
+  if (typeof item.json.comment_count === 'number') return item.json.comment_count;
+  const all = await callJson<unknown[]>(`${base}/api/comments?streamer_id=${streamerId}`, { expect: 200 });
+  return all.json.length;
+}
+
+/** A lost write is a failure on either database. */
+export function storedRow(written: Written, storedInDb: number): Row {
+  const { acknowledged, storedViaApi } = written;
+  const lost = Math.max(0, acknowledged - Math.min(storedViaApi, storedInDb));
+  return {
+    path: 'POST /api/comments: every 201 stored',
+    service: `${rps(storedInDb)} in db, ${rps(storedViaApi)} via API`,
+    serviceP99: DASH,
+    ceiling: `${rps(acknowledged)} acked`,
+    ceilingP99: DASH,
+    ratio: DASH,
+    target: 'none lost',
+    ok: lost === 0 && acknowledged > 0,
+    enforced: true,
+    notes: lost > 0 ? [`${lost} acknowledged comments are missing`] : [],
+  };
+}

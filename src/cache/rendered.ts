@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** Answers at least this long are kept compressed too (DECISIONS.md: JSON over 1 KiB). */
+export const COMPRESS_FROM = 1024;
+
+/** An answer rendered once: the value, its JSON bytes, their compressed forms and ETag. */
+export interface Rendered<T> {
+  version: number;
+  value: T;
+  etag: string;
+  identity: Buffer;
+  br: Buffer | null;
+  gzip: Buffer | null;
+}
+
+const sizeOf = (r: Rendered<unknown>) => r.identity.length + (r.br?.length ?? 0) + (r.gzip?.length ?? 0);
+
+/** JSON bytes with their ETag and, past 1 KiB, brotli and gzip forms (compressed off the event loop). */
+export async function render<T>(value: T, version: number): Promise<Rendered<T>> {
+  const identity = Buffer.from(JSON.stringify(value));
+  const etag = `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`;
+  if (identity.length < COMPRESS_FROM) return { version, value, etag, identity, br: null, gzip: null };
+  const [br, gz] = await Promise.all([
+    brotli(identity, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: 6,
+        [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      },
+    }),
+    gzipAsync(identity, { level: 6 }),
+  ]);
+  return { version, value, etag, identity, br, gzip: gz };
+}
+
+/**
+ * Answers rendered once per change of the content version (db/changes.ts) and kept, most
+ * recently used first, within a byte budget. Concurrent misses of one key wait for one
+ * rendering instead of each doing it.
+ */
+export class RenderCache {
+  readonly #entries = new Map<string, Rendered<unknown>>();
+  readonly #pending = new Map<string, Promise<Rendered<unknown>>>();
+  #bytes = 0;
+
+  constructor(readonly maxBytes: number) {}
+
+  async get<T>(key: string, version: number, produce: () => Promise<T>): Promise<Rendered<T>> {
+    const hit = this.#entries.get(key);
+    if (hit && hit.version === version) {
+      this.#entries.delete(key);
+      this.#entries.set(key, hit);
+      return hit as Rendered<T>;
+    }
+    const flight = `${key}\u0000${version}`;
+    let pending = this.#pending.get(flight) as Promise<Rendered<T>> | undefined;
+    if (!pending) {
+      pending = produce().then((value) => render(value, version));
+      this.#pending.set(flight, pending);
+      void pending.then(
+        (rendered) => {
+          this.#pending.delete(flight);
+          this.#store(key, rendered);
+        },
+        () => this.#pending.delete(flight),
+      );
+    }
+    return pending;
+  }
+
+  #store(key: string, rendered: Rendered<unknown>): void {
+    const old = this.#entries.get(key);
+    if (old && old.version > rendered.version) return;
+    if (old) {
+      this.#bytes -= sizeOf(old);
+      this.#entries.delete(key);
+    }
+    const size = sizeOf(rendered);
+    if (size > this.maxBytes) return;
+    this.#entries.set(key, rendered);
+    this.#bytes += size;
+    for (const [k, entry] of this.#entries) {
+      if (this.#bytes <= this.maxBytes) break;
+      this.#entries.delete(k);
+      this.#bytes -= sizeOf(entry);
+    }
+  }
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+}

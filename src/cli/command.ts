@@ -1,0 +1,85 @@
+/**
+ * What the dispatcher (main.ts) and the commands share. Kept free of anything heavy: main.ts
+ * imports it to print help, which must not load the service.
+ */
+import type { ParseArgsConfig } from 'node:util';
+import type { Config } from '../config.ts';
+
+/** A command-line usage error: printed with the command's help, exit code 2. */
+export class UsageError extends Error {}
+
+/** A command's arguments after `parseArgs`: its declared options and the rest, in order. */
+export interface CommandArgs {
+  positionals: string[];
+  values: Record<string, string | boolean | undefined>;
+}
+
+/** The module of one command (src/cli/commands/*.ts), imported only when it runs. */
+export interface CommandModule {
+  run(args: CommandArgs, config: Config): Promise<void>;
+}
+
+export interface Command {
+  summary: string;
+  usage: string;
+  /** Options besides `--help`, for `parseArgs`; any other option is a usage error. */
+  options?: NonNullable<ParseArgsConfig['options']>;
+  load(): Promise<CommandModule>;
+}
+
+/**
+ * Every command, in the order `--help` lists them. A `load` must stay a dynamic import: a
+ * static one would load the service (Fastify, Kysely, the drivers, argon2) for `--help`.
+ */
+export const commands: Readonly<Record<string, Command>> = {
+  serve: {
+    summary: 'Run the service (migrations first), as `npm start` does',
+    usage: 'serve',
+    load: () => import('./commands/serve.ts'),
+  },
+  migrate: {
+    summary: 'Apply pending database migrations and exit',
+    usage: 'migrate',
+    load: () => import('./commands/migrate.ts'),
+  },
+  'admin-password': {
+    summary: 'Set the administrator password (prompted without echo, or read from stdin)',
+    usage: 'admin-password',
+    load: () => import('./commands/admin-password.ts'),
+  },
+  users: {
+    summary: 'List users, or ban, unban, make or unmake a moderator',
+    usage: 'users list [search] | users ban|unban|mod|unmod <provider_a|provider_b> <login>',
+    load: () => import('./commands/users.ts'),
+  },
+  settings: {
+    summary: 'Read or change the auth_enabled setting (sign-in required to comment)',
+    usage: 'settings get auth_enabled | settings set auth_enabled <true|false>',
+    load: () => import('./commands/settings.ts'),
+  },
+  export: {
+    summary: 'Write all data as JSON (secrets and sessions excepted); `-` writes to stdout',
+    usage: 'export <file>',
+    load: () => import('./commands/export.ts'),
+  },
+  import: {
+    summary: 'Load a JSON export into an empty database (--force replaces existing data)',
+    usage: 'import <file> [--force]',
+    options: { force: { type: 'boolean' } },
+    load: () => import('./commands/import.ts'),
+  },
+  backup: {
+    summary: 'Copy a running SQLite database consistently to a file (PostgreSQL: use pg_dump)',
+    usage: 'backup <file>',
+    load: () => import('./commands/backup.ts'),
+  },
+  demo: {
+    summary: 'Fill an empty database with sample streamers, ratings, comments and a team',
+    usage: 'demo',
+    load: () => import('./commands/demo.ts'),
+  },
+};
+
+export function findCommand(name: string): Command | undefined {
+  return Object.hasOwn(commands, name) ? commands[name] : undefined;
+}

@@ -1,0 +1,15 @@
+import type { Config } from '../../config.ts';
+import { type CommandArgs, UsageError } from '../command.ts';
+import { withDb } from '../database.ts';
+
+export async function run({ positionals }: CommandArgs, config: Config): Promise<void> {
+  const [file] = positionals;
+  if (positionals.length !== 1 || file === undefined) throw new UsageError('give the file to write');
+  await withDb(config, async (_db, { sqlite }) => {
+    // SQLite's online backup: a consistent copy while the service keeps writing.
+    if (!sqlite)
+      throw new Error('backup copies SQLite databases; for PostgreSQL use pg_dump (see README.md)');
+    await sqlite.backup(file);
+  });
+  console.log(`Backed up to ${file}`);
+}

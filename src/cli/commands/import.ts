@@ -1,0 +1,23 @@
+import { readFileSync } from 'node:fs';
+import type { Config } from '../../config.ts';
+import { type CommandArgs, UsageError } from '../command.ts';
+import { importData, parseExport } from '../data.ts';
+import { withDb } from '../database.ts';
+
+export async function run({ positionals, values }: CommandArgs, config: Config): Promise<void> {
+  const [file] = positionals;
+  if (positionals.length !== 1 || file === undefined) throw new UsageError('give the file to read');
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    throw new Error(`cannot read ${file}`);
+  }
+  const data = parseExport(text);
+  const counts = await withDb(config, (db) => importData(db, data, values.force === true));
+  console.log(
+    `Imported: ${Object.entries(counts)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+  );
+}

@@ -1,0 +1,15 @@
+import type { Config } from '../../config.ts';
+import { openDatabase } from '../../db/connect.ts';
+import { migrateToLatest } from '../../db/migrator.ts';
+import { type CommandArgs, UsageError } from '../command.ts';
+
+export async function run({ positionals }: CommandArgs, config: Config): Promise<void> {
+  if (positionals.length) throw new UsageError('migrate takes no arguments');
+  const { db } = openDatabase(config.databaseUrl);
+  try {
+    const applied = await migrateToLatest(db);
+    console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date.');
+  } finally {
+    await db.destroy();
+  }
+}

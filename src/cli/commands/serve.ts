@@ -1,0 +1,8 @@
+import type { Config } from '../../config.ts';
+import { startServer } from '../../server.ts';
+import { type CommandArgs, UsageError } from '../command.ts';
+
+export async function run({ positionals }: CommandArgs, config: Config): Promise<void> {
+  if (positionals.length) throw new UsageError('serve takes no arguments');
+  await startServer(config);
+}

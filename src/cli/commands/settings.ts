@@ -1,0 +1,33 @@
+import type { Config } from '../../config.ts';
+import { writeTransaction } from '../../db/transaction.ts';
+import { getSetting, setSetting } from '../../settings/queries.ts';
+import { type CommandArgs, UsageError } from '../command.ts';
+import { cliAudit, withDb } from '../database.ts';
+
+function parseBool(value: string | undefined): boolean {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw new UsageError(`expected true or false, got ${JSON.stringify(value ?? '')}`);
+}
+
+export async function run({ positionals }: CommandArgs, config: Config): Promise<void> {
+  const [action, key, value] = positionals;
+  if (key !== 'auth_enabled') throw new UsageError('the only setting is auth_enabled');
+  if (action === 'get' && positionals.length === 2) {
+    const stored = await withDb(config, (db) => getSetting(db, 'auth_enabled'));
+    console.log(stored === 'true' ? 'true' : 'false');
+    return;
+  }
+  if (action === 'set' && positionals.length === 3) {
+    const on = parseBool(value);
+    await withDb(config, (db) =>
+      writeTransaction(db, async (trx) => {
+        await setSetting(trx, 'auth_enabled', on ? 'true' : 'false');
+        await cliAudit(trx, 'settings.update', `Set auth_enabled to ${on}`);
+      }),
+    );
+    console.log(`auth_enabled = ${on}`);
+    return;
+  }
+  throw new UsageError('use `settings get auth_enabled` or `settings set auth_enabled true|false`');
+}

@@ -1,0 +1,67 @@
+import { type Config, PROVIDERS, type Provider } from '../../config.ts';
+import type { Db } from '../../db/schema.ts';
+import { writeTransaction } from '../../db/transaction.ts';
+import { findUserByLogin, listUsers, setBanned, setModerator } from '../../users/queries.ts';
+import { type CommandArgs, UsageError } from '../command.ts';
+import { cliAudit, withDb } from '../database.ts';
+
+const USER_ACTIONS = {
+  ban: { banned: true },
+  unban: { banned: false },
+  mod: { is_mod: true },
+  unmod: { is_mod: false },
+} as const;
+type UserAction = keyof typeof USER_ACTIONS;
+
+const isAction = (action: string | undefined): action is UserAction =>
+  action !== undefined && Object.hasOwn(USER_ACTIONS, action);
+const isProvider = (provider: string | undefined): provider is Provider =>
+  PROVIDERS.includes(provider as Provider);
+
+export async function run({ positionals }: CommandArgs, config: Config): Promise<void> {
+  const [action, ...rest] = positionals;
+  if (action === 'list') {
+    if (rest.length > 1) throw new UsageError('users list takes at most one search text');
+    await withDb(config, (db) => list(db, rest[0]));
+    return;
+  }
+  if (!isAction(action)) throw new UsageError(`unknown users action ${JSON.stringify(action ?? '')}`);
+  const [provider, login] = rest;
+  if (rest.length !== 2 || !isProvider(provider) || login === undefined) {
+    throw new UsageError('give the provider (provider_a or provider_b) and the login');
+  }
+  await withDb(config, (db) => change(db, action, provider, login));
+}
+
+async function list(db: Db, search: string | undefined): Promise<void> {
+  const users = await listUsers(db, search);
+  if (users.length === 0) console.log('No users.');
+  for (const u of users) {
+    const flags = [u.banned && 'banned', u.is_mod && 'moderator'].filter(Boolean).join(',');
+    console.log(
+      `${String(u.id).padStart(5)}  ${u.provider}  ${u.login.padEnd(24)} ${u.display_name.padEnd(24)} ${u.last_seen}  ${flags}`,
+    );
+  }
+}
+
+async function change(db: Db, action: UserAction, provider: Provider, login: string): Promise<void> {
+  const user = await findUserByLogin(db, provider, login.trim());
+  if (!user) throw new Error(`User '${login}' on ${provider} has not signed in yet`);
+  const change = USER_ACTIONS[action];
+  const who = `${user.login} (${user.provider})`;
+  await writeTransaction(db, async (trx) => {
+    if ('banned' in change) {
+      await setBanned(trx, user.id, change.banned);
+      await cliAudit(trx, 'user.ban', `${change.banned ? 'Banned' : 'Unbanned'} ${who}`, user.id);
+    } else {
+      await setModerator(trx, user.id, change.is_mod);
+      await cliAudit(
+        trx,
+        'user.moderator',
+        `${change.is_mod ? 'Made' : 'Removed'} ${who} ${change.is_mod ? 'a moderator' : 'as moderator'}`,
+        user.id,
+      );
+    }
+  });
+  console.log(`${action}: ${user.login} (${user.provider}, id ${user.id})`);
+}

@@ -1,0 +1,114 @@
+import { sql } from 'kysely';
+import pg from 'pg';
+import { isSqlite } from './dialect.ts';
+import type { Db } from './schema.ts';
+
+/**
+ * The content version of a database: a number that changes whenever anything the public
+ * answers show may have changed. Answers rendered once and kept (the streamer list, the
+ * comments) are labelled with the version they were rendered at and thrown away when it
+ * moves. Every content write goes through writeTransaction, which moves it:
+ *
+ * - in this process at once, after the commit (a reader never labels old data as new);
+ * - in other processes on the same PostgreSQL through NOTIFY, sent inside the transaction
+ *   so that it is delivered exactly when the commit is (LISTEN in watchChanges);
+ * - in other processes on the same SQLite file through `PRAGMA data_version`, which moves
+ *   when another connection commits (polled twice a second).
+ */
+class ContentVersion {
+  current = 1;
+  bump(): void {
+    this.current++;
+  }
+}
+
+const versions = new WeakMap<Db, ContentVersion>();
+
+export function contentVersion(db: Db): ContentVersion {
+  let v = versions.get(db);
+  if (!v) versions.set(db, (v = new ContentVersion()));
+  return v;
+}
+
+const CHANNEL = 'streamer_rating_content';
+
+/** Inside a write transaction: tell other instances, on commit, that content changed. */
+export async function announceChange(trx: Db): Promise<void> {
+  if (!isSqlite(trx)) await sql`select pg_notify(${CHANNEL}, '')`.execute(trx);
+}
+
+export interface Watcher {
+  stop(): Promise<void>;
+}
+
+/**
+ * Follows other instances' changes. `connectionString` is the PostgreSQL one (null for
+ * SQLite, where `sqlite` is the open handle). A lost LISTEN connection is re-opened with a
+ * growing pause, and the version moves when it comes back (changes may have been missed).
+ */
+export function watchChanges(
+  db: Db,
+  opts: { connectionString: string | null; sqlite?: { pragma(p: string, o: { simple: true }): unknown } },
+  warn: (err: unknown, message: string) => void,
+): Watcher {
+  const version = contentVersion(db);
+  if (opts.sqlite) {
+    const handle = opts.sqlite;
+    let seen = handle.pragma('data_version', { simple: true });
+    const timer = setInterval(() => {
+      const now = handle.pragma('data_version', { simple: true });
+      if (now !== seen) version.bump();
+      seen = now;
+    }, 500);
+    timer.unref();
+    return { stop: async () => clearInterval(timer) };
+  }
+  if (!opts.connectionString) return { stop: async () => undefined };
+
+  let client: pg.Client | null = null;
+  let stopped = false;
+  let delay = 500;
+  const connect = async () => {
+    if (stopped) return;
+    const c = new pg.Client({
+      connectionString: opts.connectionString!,
+      application_name: 'streamer-rating-listen',
+    });
+    c.on('error', (err) => {
+      warn(err, 'change listener lost its connection; reconnecting');
+      void c.end().catch(() => undefined);
+      if (client === c) client = null;
+      retry();
+    });
+    c.on('notification', () => version.bump());
+    try {
+      await c.connect();
+      await c.query(`listen ${CHANNEL}`);
+      client = c;
+      delay = 500;
+      version.bump();
+    } catch (err) {
+      warn(err, 'change listener cannot connect; retrying');
+      void c.end().catch(() => undefined);
+      retry();
+    }
+  };
+  let timer: NodeJS.Timeout | undefined;
+  const retry = () => {
+    if (stopped || timer) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      void connect();
+    }, delay);
+    timer.unref();
+    delay = Math.min(delay * 2, 10_000);
+  };
+  void connect();
+  return {
+    stop: async () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await client?.end().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import { statSync } from 'node:fs';
+import type SqliteDatabase from 'better-sqlite3';
+import { BUSY_TIMEOUT } from './connect.ts';
+
+/** Past this size the WAL is checkpointed and truncated as soon as readers allow it. */
+export const WAL_LIMIT_BYTES = 8 * 2 ** 20;
+const EVERY_MS = 2000;
+/** How long a checkpoint may wait for readers: it runs on the event loop. */
+const CHECKPOINT_WAIT_MS = 50;
+
+/**
+ * Keeps the SQLite WAL file bounded (SECURITY.md 28). SQLite's automatic checkpoints copy
+ * pages back but never shrink the file, and readers that always overlap (a second instance,
+ * reports, backups) can keep it from ever starting over. Every two seconds, when the file
+ * has grown past 8 MiB, a TRUNCATE checkpoint is tried with a short busy wait; if readers
+ * are in the way it simply tries again next time.
+ */
+export function keepWalBounded(sqlite: SqliteDatabase.Database, warn: (err: unknown) => void) {
+  const file = sqlite.name;
+  const timer = setInterval(() => {
+    try {
+      if ((statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0) <= WAL_LIMIT_BYTES) return;
+      sqlite.pragma(`busy_timeout = ${CHECKPOINT_WAIT_MS}`);
+      try {
+        sqlite.pragma('wal_checkpoint(TRUNCATE)');
+      } finally {
+        sqlite.pragma(BUSY_TIMEOUT);
+      }
+    } catch (err) {
+      warn(err);
+    }
+  }, EVERY_MS);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}

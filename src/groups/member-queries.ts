@@ -1,0 +1,54 @@
+import type { Db, Member } from '../db/schema.ts';
+import { foldCase } from '../lib/input.ts';
+import type { Provider } from '../shared/rules.ts';
+
+/** A user of this provider, not banned, whose login matches without regard to case. */
+export async function findActiveUserByLogin(db: Db, provider: Provider, login: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'display_name'])
+    .where('provider', '=', provider)
+    .where('login_key', '=', foldCase(login))
+    .where((eb) => eb.or([eb('banned', 'is', null), eb('banned', '=', 0)]))
+    .orderBy('id')
+    .executeTakeFirst();
+}
+
+/**
+ * Adds the user to the group or replaces their role. Making someone owner first demotes the
+ * group's current owner to rater. Run inside a transaction.
+ */
+export async function upsertMember(
+  db: Db,
+  member: Pick<Member, 'group_id' | 'user_id' | 'role' | 'added_at'>,
+): Promise<void> {
+  if (member.role === 'owner') {
+    await db
+      .updateTable('rater_group_members')
+      .set({ role: 'rater' })
+      .where('group_id', '=', member.group_id)
+      .where('role', '=', 'owner')
+      .where('user_id', '!=', member.user_id)
+      .execute();
+  }
+  await db
+    .insertInto('rater_group_members')
+    .values(member)
+    .onConflict((oc) => oc.columns(['group_id', 'user_id']).doUpdateSet({ role: member.role }))
+    .execute();
+}
+
+export async function deleteMember(db: Db, memberId: number): Promise<boolean> {
+  const result = await db.deleteFrom('rater_group_members').where('id', '=', memberId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function findMember(db: Db, memberId: number) {
+  return db
+    .selectFrom('rater_group_members as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .innerJoin('rater_groups as g', 'g.id', 'm.group_id')
+    .select(['m.id', 'm.group_id', 'u.login', 'u.provider', 'g.name as group_name'])
+    .where('m.id', '=', memberId)
+    .executeTakeFirst();
+}

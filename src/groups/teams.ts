@@ -1,0 +1,89 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { type Actor, audit } from '../audit/queries.ts';
+import type { Db } from '../db/schema.ts';
+import { writeTransaction } from '../db/transaction.ts';
+import { badRequest, notFound } from '../errors.ts';
+import { writeFailure } from '../lib/db-errors.ts';
+import { parseId, singleLine } from '../lib/input.ts';
+import { streamerExists } from '../streamers/queries.ts';
+import { deleteGroup, findGroup, type GroupRow, insertGroup, updateGroup } from './queries.ts';
+import type { GroupBody } from './schemas.ts';
+
+/** The team operations of /api/rater_groups; routes.ts decides which one a request is. */
+
+export interface TeamContext {
+  db: Db;
+  actor: Actor;
+  log: FastifyBaseLogger;
+}
+
+/** SPEC.md's conflicts, decided by the unique indexes (so concurrent requests get them too). */
+const CONFLICTS = {
+  name: 'Group name already exists',
+  streamer_id: 'This streamer already has a team',
+};
+
+/** Group names: trimmed, controls removed, at most 100 characters (like streamer names). */
+const groupName = (value: unknown) => singleLine(value, 100);
+
+/** A streamer to link: falsy stores null; otherwise it must exist (404). */
+async function linkTarget(db: Db, value: unknown): Promise<number | null> {
+  const id = parseId(value);
+  if (id === null) return null;
+  if (!(await streamerExists(db, id))) throw notFound('Streamer not found');
+  return id;
+}
+
+export async function createTeam({ db, actor, log }: TeamContext, body: GroupBody): Promise<GroupRow> {
+  const name = groupName(body.name);
+  if (name === '') throw badRequest('Missing name');
+  const streamerId = await linkTarget(db, body.streamer_id);
+  return writeTransaction(db, async (trx) => {
+    const group = await insertGroup(trx, { name, streamer_id: streamerId, created_at: actor.at });
+    await audit(trx, actor, {
+      action: 'team.create',
+      target_id: group.id,
+      summary: `Created team ${name}`,
+      details: { new: group },
+    });
+    return group;
+  }).catch((err: unknown) => writeFailure(err, log, CONFLICTS));
+}
+
+export async function updateTeam(
+  { db, actor, log }: TeamContext,
+  id: number,
+  body: GroupBody,
+): Promise<void> {
+  const changes: { name?: string; streamer_id?: number | null } = {};
+  if ('name' in body) {
+    changes.name = groupName(body.name);
+    if (changes.name === '') throw badRequest('Name cannot be empty');
+  }
+  if (!('name' in body) && !('streamer_id' in body)) throw badRequest('Nothing to update');
+  const before = await findGroup(db, id);
+  if (!before) throw notFound('Group not found');
+  if ('streamer_id' in body) changes.streamer_id = await linkTarget(db, body.streamer_id);
+  await writeTransaction(db, async (trx) => {
+    await updateGroup(trx, id, changes);
+    await audit(trx, actor, {
+      action: 'team.update',
+      target_id: id,
+      summary: `Updated team ${before.name}`,
+      details: { old: before, new: { ...before, ...changes } },
+    });
+  }).catch((err: unknown) => writeFailure(err, log, CONFLICTS));
+}
+
+export async function deleteTeam({ db, actor }: TeamContext, id: number): Promise<void> {
+  await writeTransaction(db, async (trx) => {
+    const before = await findGroup(trx, id);
+    if (!before || !(await deleteGroup(trx, id))) throw notFound('Group not found');
+    await audit(trx, actor, {
+      action: 'team.delete',
+      target_id: id,
+      summary: `Deleted team ${before.name}`,
+      details: { old: before },
+    });
+  });
+}

@@ -1,0 +1,11 @@
+/** The service's entry point: `node dist/src/main.js` (what `npm start` runs). */
+import { loadDotEnv, parseConfig } from './config.ts';
+import { startServer } from './server.ts';
+
+try {
+  loadDotEnv();
+  await startServer(parseConfig());
+} catch (err) {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+}

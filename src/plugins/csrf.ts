@@ -1,0 +1,39 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { forbidden } from '../errors.ts';
+
+const UNSAFE = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
+
+export interface CsrfOptions {
+  /** The service's own origin, from BASE_URL. */
+  origin: string;
+  /** CORS_ORIGINS: exact origins allowed to call with credentials. */
+  allowed: readonly string[];
+}
+
+/** The origin this request reached us at, from its Host header and scheme. */
+function requestOrigin(request: FastifyRequest): string | undefined {
+  const host = request.headers.host;
+  return host ? `${request.protocol}://${host}` : undefined;
+}
+
+/**
+ * The CSRF rule of DECISIONS.md, kept apart from CORS (which only decides what browsers may
+ * read): an unsafe method from a foreign Origin, or marked `Sec-Fetch-Site: cross-site` by a
+ * browser, gets 403 before any handler runs, so it changes nothing. No library does exactly
+ * this; it is a few lines.
+ */
+export const csrfPlugin = fp(
+  async (app: FastifyInstance, opts: CsrfOptions) => {
+    const allowed = new Set(opts.allowed);
+    app.addHook('onRequest', async (request) => {
+      if (!UNSAFE.has(request.method)) return;
+      const origin = request.headers.origin;
+      const isAllowed = origin !== undefined && allowed.has(origin);
+      const own = origin === opts.origin || origin === requestOrigin(request);
+      if (origin !== undefined && !own && !isAllowed) throw forbidden();
+      if (request.headers['sec-fetch-site'] === 'cross-site' && !isAllowed) throw forbidden();
+    });
+  },
+  { name: 'csrf' },
+);

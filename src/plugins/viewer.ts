@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { type Clock, HOUR } from '../lib/clock.ts';
+import type { SessionUserRow } from '../sessions/store.ts';
+
+export const ADMIN_TIMEOUT = 12 * HOUR;
+
+/** Who is calling, as guards and handlers see it. */
+export interface Viewer {
+  isAdmin: boolean;
+  /** The signed-in user, null when signed out or banned (DECISIONS.md). */
+  user: Omit<SessionUserRow, 'banned' | 'is_mod'> | null;
+  isMod: boolean;
+  /** The session names a user whose record is banned. */
+  bannedUser: boolean;
+}
+
+const ANONYMOUS: Viewer = Object.freeze({ isAdmin: false, user: null, isMod: false, bannedUser: false });
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    viewer: Viewer;
+  }
+}
+
+/**
+ * The current viewer, from the session and the user record loaded with it: the
+ * administrator flag (lapsing 12 hours after login), the signed-in user unless banned, and
+ * the moderator flag. No query of its own.
+ */
+export const viewerPlugin = fp(
+  async (app: FastifyInstance, opts: { clock: Clock }) => {
+    app.decorateRequest('viewer', null as unknown as Viewer);
+    app.addHook('onRequest', async (request) => {
+      request.viewer = ANONYMOUS;
+      const { session } = request;
+      if (!session?.cookieId) return;
+      const { data } = session;
+      let isAdmin = data.is_admin === true;
+      if (isAdmin && !(opts.clock.now().getTime() - Date.parse(data.admin_at ?? '') < ADMIN_TIMEOUT)) {
+        session.unset('is_admin');
+        session.unset('admin_at');
+        isAdmin = false;
+      }
+      const row = data.oauth_user ? request.sessionUser : null;
+      if (!row || row.banned) {
+        request.viewer = { isAdmin, user: null, isMod: false, bannedUser: Boolean(row?.banned) };
+        return;
+      }
+      const { banned: _, is_mod, ...user } = row;
+      request.viewer = { isAdmin, user, isMod: is_mod, bannedUser: false };
+    });
+  },
+  { name: 'viewer', dependencies: ['session'] },
+);

@@ -1,0 +1,66 @@
+import type { Provider } from '../shared/rules.ts';
+
+/** The signed-in user as SPEC.md's `oauth_user` holds it. */
+export interface SessionUser {
+  id: number;
+  provider: Provider;
+  login: string;
+  display_name: string;
+  avatar: string;
+}
+
+export interface SessionData {
+  is_admin?: boolean;
+  /** When the administrator logged in; the flag lapses 12 hours later. */
+  admin_at?: string;
+  oauth_user?: SessionUser;
+  /** provider_a flow (transient). */
+  oauth_state?: string;
+  oauth_provider?: string;
+  /** provider_b flow: the state is bound to this browser too (DECISIONS.md, login CSRF). */
+  provider_b_state?: string;
+  /** Diagnostics of a provider_b failure without a message. */
+  provider_b_diag?: unknown;
+}
+
+/**
+ * A server-side session. Nothing is stored until data is written, so anonymous visitors
+ * create no rows. `regenerate()` gives the session a new id at the next write and deletes the
+ * old row at once (session fixation).
+ */
+export class Session {
+  data: SessionData;
+  dirty = false;
+  regenerateRequested = false;
+
+  constructor(
+    /** The cookie value, null for a new session. */
+    readonly cookieId: string | null,
+    data: SessionData,
+    readonly createdAt: string | null,
+    readonly seenAt: string | null,
+  ) {
+    this.data = data;
+  }
+
+  static empty(): Session {
+    return new Session(null, {}, null, null);
+  }
+
+  set<K extends keyof SessionData>(key: K, value: SessionData[K]): void {
+    this.data[key] = value;
+    this.dirty = true;
+  }
+
+  unset(key: keyof SessionData): void {
+    if (key in this.data) {
+      delete this.data[key];
+      this.dirty = true;
+    }
+  }
+
+  regenerate(): void {
+    this.regenerateRequested = true;
+    this.dirty = true;
+  }
+}

@@ -1,0 +1,106 @@
+import type { Db } from '../db/schema.ts';
+import type { Provider } from '../shared/rules.ts';
+
+/** The session's user as every request needs it: who, banned, moderator. */
+export interface SessionUserRow {
+  id: number;
+  provider: Provider;
+  provider_id: string;
+  login: string;
+  display_name: string;
+  avatar: string;
+  banned: boolean;
+  is_mod: boolean;
+}
+
+export interface StoredSession {
+  key: string;
+  data: string;
+  created_at: string;
+  seen_at: string;
+  /** The signed-in user's current record, or null (none, or deleted). */
+  user: SessionUserRow | null;
+}
+
+/** A session and its user in one indexed lookup (the key is the primary key). */
+export async function loadSession(db: Db, key: string): Promise<StoredSession | undefined> {
+  const row = await db
+    .selectFrom('sessions as s')
+    .leftJoin('users as u', 'u.id', 's.user_id')
+    .leftJoin('moderators as m', 'm.user_id', 's.user_id')
+    .select([
+      's.id as key',
+      's.data',
+      's.created_at',
+      's.seen_at',
+      'u.id',
+      'u.provider',
+      'u.provider_id',
+      'u.login',
+      'u.display_name',
+      'u.avatar',
+      'u.banned',
+      'm.user_id as mod_id',
+    ])
+    .where('s.id', '=', key)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { key: k, data, created_at, seen_at, id, banned, mod_id, ...user } = row;
+  return {
+    key: k,
+    data,
+    created_at,
+    seen_at,
+    user:
+      id === null
+        ? null
+        : {
+            id,
+            provider: user.provider!,
+            provider_id: user.provider_id!,
+            login: user.login!,
+            display_name: user.display_name!,
+            avatar: user.avatar!,
+            banned: banned === 1,
+            is_mod: mod_id !== null,
+          },
+  };
+}
+
+export async function insertSession(
+  db: Db,
+  s: { key: string; data: string; user_id: number | null; now: string },
+): Promise<void> {
+  await db
+    .insertInto('sessions')
+    .values({ id: s.key, data: s.data, user_id: s.user_id, created_at: s.now, seen_at: s.now })
+    .execute();
+}
+
+export async function updateSession(
+  db: Db,
+  key: string,
+  s: { data: string; user_id: number | null; now: string },
+): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ data: s.data, user_id: s.user_id, seen_at: s.now })
+    .where('id', '=', key)
+    .execute();
+}
+
+export async function touchSession(db: Db, key: string, now: string): Promise<void> {
+  await db.updateTable('sessions').set({ seen_at: now }).where('id', '=', key).execute();
+}
+
+export async function deleteSession(db: Db, key: string): Promise<void> {
+  await db.deleteFrom('sessions').where('id', '=', key).execute();
+}
+
+/** Deletes sessions past their idle or absolute timeout. */
+export async function purgeSessions(db: Db, idleBefore: string, createdBefore: string): Promise<void> {
+  await db
+    .deleteFrom('sessions')
+    .where((eb) => eb.or([eb('seen_at', '<', idleBefore), eb('created_at', '<', createdBefore)]))
+    .execute();
+}

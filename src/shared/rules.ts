@@ -1,0 +1,37 @@
+/**
+ * Pure rules that the service and the page share. The page (web/) imports this module, so it
+ * must stay free of Node.js and server imports.
+ */
+
+export const PROVIDERS = ['provider_a', 'provider_b'] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+/** The seven criteria, by their short keys in payloads (SPEC.md's Rating table). */
+export const SCORE_KEYS = ['s', 'g', 'a', 'v', 'n', 'ns', 'o'] as const;
+export type ScoreKey = (typeof SCORE_KEYS)[number];
+export type Scores = Record<ScoreKey, number>;
+
+export const LIMITS = {
+  score: 10,
+  reward: 130,
+  notes: 2000,
+  game: 100,
+  title: 200,
+  name: 100,
+  submitter: 60,
+  commentMin: 2,
+  commentMax: 1000,
+  author: 50,
+} as const;
+
+export const scoreSum = (scores: Scores): number => SCORE_KEYS.reduce((sum, k) => sum + scores[k], 0);
+
+/** SPEC.md's moderator reward: round(30 + sum / 70 * 100) when evaluated, else 0. */
+export const moderatorReward = (sum: number): number => (sum > 0 ? Math.round(30 + (sum / 70) * 100) : 0);
+
+/** Lengths count Unicode code points, not UTF-16 units (DECISIONS.md). */
+export function codePointLength(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}

@@ -1,0 +1,49 @@
+import type { Db } from '../db/schema.ts';
+import { scoreSum } from '../shared/rules.ts';
+import { listStreamers, type StreamerListRow } from './queries.ts';
+import type { StreamerItem } from './schemas.ts';
+
+/** SPEC.md's three views of the list: Full (staff with all=1), Team (members), Public. */
+export type View = 'full' | 'team' | 'public';
+
+/**
+ * "Name ascending" is case-insensitive and made here, so both databases answer in the same
+ * order whatever their collation; ties fall back to the id.
+ */
+const compareNames = (a: StreamerListRow, b: StreamerListRow) =>
+  a.name_key < b.name_key ? -1 : a.name_key > b.name_key ? 1 : a.id - b.id;
+const byEvaluatedThenName = (a: StreamerListRow, b: StreamerListRow) =>
+  b.evaluated - a.evaluated || compareNames(a, b);
+
+export function present(row: StreamerListRow, view: View): StreamerItem {
+  return {
+    id: row.id,
+    name: row.name,
+    platform: row.platform,
+    provider_b: row.kick_name,
+    kick_name: row.kick_name,
+    status: row.status,
+    game: row.game,
+    title: row.title,
+    evaluated: row.evaluated === 1,
+    community_locked: row.community_locked === 1,
+    added_by: view === 'full' ? row.added_by : 'admin',
+    r: row.scores,
+    reward: row.reward,
+    team_id: row.team_id,
+    team_name: row.team_name,
+    comment_count: row.comment_count,
+    ...(view === 'full' && row.notes !== null ? { notes: row.notes } : {}),
+  };
+}
+
+/** The items of a view, in its order. */
+export async function listView(db: Db, view: View): Promise<StreamerItem[]> {
+  const rows = await listStreamers(db);
+  if (view !== 'public') return rows.sort(byEvaluatedThenName).map((r) => present(r, view));
+  return rows
+    .filter((r) => r.evaluated === 1 && r.has_rating)
+    .map((r) => ({ row: r, sum: scoreSum(r.scores) }))
+    .sort((a, b) => b.sum - a.sum || compareNames(a.row, b.row))
+    .map(({ row }) => present(row, view));
+}

@@ -1,0 +1,158 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { allows, type Role } from '../src/plugins/guards.ts';
+import { useApp } from './helpers/app.ts';
+import { Client } from './helpers/client.ts';
+
+const t = await useApp({ CORS_ORIGINS: 'https://allowed.example' });
+
+describe('every route states who may call it', () => {
+  const roleOf = (guard: unknown, query: Record<string, string>): Role =>
+    typeof guard === 'function' ? guard({ query } as never) : (guard as Role);
+
+  it('walking every registered route as anonymous: guarded routes refuse with 401', async () => {
+    const routes = t.app.routeList.filter((r) => r.method !== 'HEAD');
+    expect(routes.length).toBeGreaterThan(15);
+    for (const route of routes) {
+      expect(route.guard, `${route.method} ${route.url} has a guard`).toBeDefined();
+      for (const query of [{}, { admin: '1' }, { my: '1' }, { members: '1' }, { lock: '1' }] as Record<
+        string,
+        string
+      >[]) {
+        const role = roleOf(route.guard, query);
+        if (role === 'public') continue;
+        const path = route.url.replace(':action', 'x') + '?' + new URLSearchParams({ id: '1', ...query });
+        const res = await t.client().request(route.method, path, route.method === 'GET' ? {} : { body: {} });
+        expect(res.status, `${route.method} ${path} as anonymous`).toBe(401);
+      }
+    }
+  });
+
+  it('a route registered without a guard is denied to everybody', async () => {
+    const app = await buildApp({ config: t.config, db: t.db, logger: false });
+    app.get('/api/unmarked', async () => ({ secret: true }));
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const { port } = app.server.address() as { port: number };
+      const res = await new Client(`http://127.0.0.1:${port}`).get('/api/unmarked');
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ error: 'Unauthorized' });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('roles: public allows everyone, the others need the matching viewer', () => {
+    const anon = { isAdmin: false, isMod: false, user: null, bannedUser: false };
+    const user = {
+      id: 1,
+      provider: 'provider_a' as const,
+      provider_id: '1',
+      login: 'u',
+      display_name: 'U',
+      avatar: '',
+    };
+    expect(allows('public', anon)).toBe(true);
+    expect(allows('signedIn', anon)).toBe(false);
+    expect(allows('signedIn', { ...anon, user })).toBe(true);
+    expect(allows('signedInOrAdmin', anon)).toBe(false);
+    expect(allows('signedInOrAdmin', { ...anon, isAdmin: true })).toBe(true);
+    expect(allows('admin', { ...anon, isMod: true, user })).toBe(false);
+    expect(allows('adminOrModerator', { ...anon, isMod: true, user })).toBe(true);
+  });
+});
+
+describe('random and binary input never gives a 5xx', () => {
+  const scalar = fc.oneof(
+    fc.string({ maxLength: 40 }),
+    fc.integer(),
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.string({ unit: 'binary', maxLength: 40 }),
+  );
+  const json = fc.dictionary(
+    fc.constantFrom(
+      'name',
+      'body',
+      'streamer_id',
+      'r',
+      'password',
+      'login',
+      'group_id',
+      'role',
+      'notes',
+      'reward',
+      'status',
+      'community_locked',
+      'auth_enabled',
+      'banned',
+      'x',
+    ),
+    fc.oneof(
+      scalar,
+      fc.dictionary(fc.string({ maxLength: 3 }), scalar, { maxKeys: 4 }),
+      fc.array(scalar, { maxLength: 3 }),
+    ),
+    { maxKeys: 6 },
+  );
+  const query = fc.dictionary(
+    fc.constantFrom('id', 'all', 'admin', 'lock', 'my', 'members', 'member', 'streamer_id', 'action', 'q'),
+    fc.oneof(
+      fc.string({ maxLength: 30 }),
+      fc.string({ unit: 'binary', maxLength: 30 }),
+      fc.integer().map(String),
+    ),
+    { maxKeys: 3 },
+  );
+  const paths = [
+    '/api/streamers',
+    '/api/comments',
+    '/api/rater_groups',
+    '/api/auth',
+    '/api/auth/login',
+    '/api/users',
+    '/api/settings',
+  ];
+
+  it('JSON bodies and query strings of every shape, as administrator and anonymous', async () => {
+    const admin = await t.admin();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...paths),
+        fc.constantFrom('GET', 'POST', 'PUT', 'DELETE'),
+        query,
+        json,
+        fc.boolean(),
+        async (path, method, q, body, asAdmin) => {
+          const c = asAdmin ? admin : t.client();
+          const url = `${path}?${new URLSearchParams(q)}`;
+          const res = await c.request(method, url, method === 'GET' ? {} : { body });
+          expect(res.status, `${method} ${url} ${JSON.stringify(body)}`).toBeLessThan(500);
+          expect(res.text).not.toMatch(/\bat .+\.ts:\d+|stack/);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('raw bytes as bodies of any declared type', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...paths),
+        fc.constantFrom('application/json', 'application/x-www-form-urlencoded', 'application/octet-stream'),
+        fc.uint8Array({ maxLength: 200 }),
+        async (path, type, bytes) => {
+          const res = await fetch(t.url + path, {
+            method: 'POST',
+            headers: { 'content-type': type },
+            body: bytes,
+          });
+          expect(res.status).toBeLessThan(500);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
