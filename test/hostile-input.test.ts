@@ -15,7 +15,11 @@ const HEADERS = (h: (name: string) => string | null | undefined) => {
   expect(h('content-security-policy')).toContain("frame-ancestors 'none'");
 };
 
-/** Sends raw bytes and reads the whole answer (for what Node's HTTP parser refuses). */
+/**
+ * Sends raw bytes and reads the whole answer (for what Node's HTTP parser refuses). The socket
+ * is not half-closed: Node's server drops a request whose client ends its side before the
+ * answer is ready, so every request here asks for `Connection: close` instead.
+ */
 function rawRequest(bytes: string): Promise<{ status: number; headers: Map<string, string>; body: string }> {
   const { hostname, port } = new URL(t.url);
   return new Promise((resolve, reject) => {
@@ -31,7 +35,7 @@ function rawRequest(bytes: string): Promise<{ status: number; headers: Map<strin
       resolve({ status: Number(statusLine.split(' ')[1]), headers, body });
     });
     socket.on('error', reject);
-    socket.end(bytes);
+    socket.write(bytes);
   });
 }
 

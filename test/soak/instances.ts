@@ -10,9 +10,9 @@ import { adminBrowser, Browser, createStreamer, expectStatus, signedInBrowser } 
 import { Ledger, verifyLedger } from './lib/ledger.ts';
 import {
   addMember,
-  is2xx,
   postComment,
   putRating,
+  servedOrShed,
   startWorkers,
   suggestStreamer,
   Tally,
@@ -95,7 +95,7 @@ export async function instances(kind: DbKind, o: InstancesOptions = FULL): Promi
     await sleep(o.seconds * 1000);
     await writers.stop();
 
-    const unexpected = tally.unexpected((status) => is2xx(status));
+    const unexpected = tally.unexpected(servedOrShed);
     const warnings = [...new Set(services.flatMap((s) => s.warnings()))];
     findings.check(
       unexpected.length === 0,

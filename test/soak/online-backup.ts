@@ -13,7 +13,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { createSqlite } from './lib/database.ts';
 import { adminBrowser, Browser, createStreamer } from './lib/http.ts';
 import { Ledger, verifyLedger } from './lib/ledger.ts';
-import { is2xx, postComment, startWorkers, Tally } from './lib/load.ts';
+import { postComment, servedOrShed, startWorkers, Tally } from './lib/load.ts';
 import { entry, nodeArgs, ROOT, Service } from './lib/service.ts';
 import { Findings, isMain, n, runScript, some, type Verdict } from './lib/verdict.ts';
 
@@ -109,7 +109,7 @@ export async function onlineBackup(o: BackupOptions = FULL): Promise<Verdict> {
       lastBefore = acknowledged;
     }
     await load.stop();
-    const unexpected = tally.unexpected((status) => is2xx(status));
+    const unexpected = tally.unexpected(servedOrShed);
     findings.check(unexpected.length === 0, () => `writers during the backups got: ${some(unexpected)}`);
     findings.check(service.alive, () => `the service died: ${service.describeExit()}`);
 

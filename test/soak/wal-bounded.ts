@@ -9,7 +9,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { createSqlite } from './lib/database.ts';
 import { adminBrowser, Browser, createStreamer } from './lib/http.ts';
 import { Ledger } from './lib/ledger.ts';
-import { is2xx, postComment, startWorkers, Tally } from './lib/load.ts';
+import { postComment, servedOrShed, startWorkers, Tally } from './lib/load.ts';
 import { Service } from './lib/service.ts';
 import { Findings, isMain, n, runScript, some, type Verdict } from './lib/verdict.ts';
 
@@ -91,7 +91,8 @@ export async function walBounded(o: WalOptions = FULL): Promise<Verdict> {
       maxWal <= o.limitMiB * MiB,
       `the WAL reached ${(maxWal / MiB).toFixed(1)} MiB (limit ${o.limitMiB} MiB)`,
     );
-    const unexpected = tally.unexpected((status) => is2xx(status));
+    findings.check(ledger.acknowledged >= 50, `only ${ledger.acknowledged} comments were acknowledged`);
+    const unexpected = tally.unexpected(servedOrShed);
     findings.check(unexpected.length === 0, () => `unexpected answers: ${some(unexpected)}`);
     for (const s of services) findings.check(s.alive, () => `${s.name} died: ${s.describeExit()}`);
   } catch (err) {

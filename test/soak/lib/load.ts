@@ -38,6 +38,12 @@ export class Tally {
 
 const statusOf = (key: string) => Number(/ (\d{3})( without Retry-After)?$/.exec(key)?.[1] ?? 0);
 export const is2xx = (status: number) => status >= 200 && status < 300;
+/**
+ * Served, or shed as documented (503 with Retry-After): a CI machine running several service
+ * processes at once is at times genuinely overloaded, and shedding is then the right answer.
+ */
+export const servedOrShed = (status: number, key: string) =>
+  is2xx(status) || (status === 503 && withRetryAfter(key));
 /** 503 (or 429) that tells the client when to come back. */
 export const withRetryAfter = (key: string) => !key.endsWith('without Retry-After');
 
