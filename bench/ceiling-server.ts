@@ -28,10 +28,10 @@ interface Row {
 }
 
 interface Store {
-  ping(): Promise<void>;
-  insert(row: Row): Promise<number>;
+  ping: () => Promise<void>;
+  insert: (row: Row) => Promise<number>;
   /** All rows in one transaction; the ids in the rows' order. */
-  insertMany(rows: Row[]): Promise<number[]>;
+  insertMany: (rows: Row[]) => Promise<number[]>;
 }
 
 const TABLE = 'bench_ceiling_comments';

@@ -16,7 +16,7 @@ export interface CommandArgs {
 
 /** The module of one command (src/cli/commands/*.ts), imported only when it runs. */
 export interface CommandModule {
-  run(args: CommandArgs, config: Config): Promise<void>;
+  run: (args: CommandArgs, config: Config) => Promise<void>;
 }
 
 export interface Command {
@@ -24,7 +24,7 @@ export interface Command {
   usage: string;
   /** Options besides `--help`, for `parseArgs`; any other option is a usage error. */
   options?: NonNullable<ParseArgsConfig['options']>;
-  load(): Promise<CommandModule>;
+  load: () => Promise<CommandModule>;
 }
 
 /**

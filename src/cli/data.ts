@@ -73,11 +73,11 @@ const DERIVED: { [T in Table]?: Record<string, (row: Record<string, unknown>) =>
 export async function exportData(db: Db, now = new Date()): Promise<ExportFile> {
   const tables = {} as ExportFile['tables'];
   for (const table of EXPORTED_TABLES) {
-    tables[table] = (await db
+    tables[table] = await db
       .selectFrom(table)
       .selectAll()
       .orderBy(ORDER_BY[table] as never)
-      .execute()) as Record<string, unknown>[];
+      .execute();
   }
   return { format: EXPORT_FORMAT, version: 1, exported_at: now.toISOString(), tables };
 }
@@ -137,10 +137,7 @@ export async function importData(db: Db, file: ExportFile, force: boolean): Prom
     for (const table of [...EXPORTED_TABLES].reverse()) await trx.deleteFrom(table).execute();
     for (const table of EXPORTED_TABLES) {
       for (const batch of batches(rows[table])) {
-        await trx
-          .insertInto(table)
-          .values(batch as never)
-          .execute();
+        await trx.insertInto(table).values(batch).execute();
       }
       counts[table] = rows[table].length;
     }

@@ -11,7 +11,7 @@ import { isEmpty } from './data.ts';
 const STREAMERS: [
   name: string,
   platform: Provider,
-  scores: number[],
+  scores: [s: number, g: number, a: number, v: number, n: number, ns: number, o: number],
   extra: { status?: StreamerStatus; game?: string; title?: string },
 ][] = [
   [
@@ -40,12 +40,19 @@ const STREAMERS: [
   ['FreshFalcon', 'provider_a', [0, 0, 0, 0, 0, 0, 0], {}],
   ['MidnightMira', 'provider_b', [0, 0, 0, 0, 0, 0, 0], {}],
 ];
-const COMMENTS = [
+const COMMENTS: [author: string, body: string][] = [
   ['Jana', 'Skvělá grafika, alerty jsou super!'],
   ['Tom', 'Great overlays, the alerts could be a little quieter.'],
   ['Anonym', 'Konečně někdo, kdo má nastavený zvuk pořádně.'],
   ['Petr', 'Náhled by mohl být výraznější, jinak top.'],
 ];
+
+/** The demo's own lists are fixed; an index past their end is a bug in this file. */
+function nth<T>(list: T[], i: number): T {
+  const item = list[i];
+  if (item === undefined) throw new Error(`demo data has no item ${i}`);
+  return item;
+}
 
 export async function fillDemo(db: Db, now: Date): Promise<{ streamers: number; comments: number }> {
   if (!(await isEmpty(db))) throw new Error('the database is not empty; demo fills only an empty database');
@@ -73,7 +80,10 @@ export async function fillDemo(db: Db, now: Date): Promise<{ streamers: number; 
         ),
       );
     }
-    await trx.insertInto('moderators').values({ user_id: users[2]!.id }).execute();
+    await trx
+      .insertInto('moderators')
+      .values({ user_id: nth(users, 2).id })
+      .execute();
 
     const ids: number[] = [];
     for (const [i, [name, platform, values, extra]] of STREAMERS.entries()) {
@@ -86,15 +96,8 @@ export async function fillDemo(db: Db, now: Date): Promise<{ streamers: number; 
         created_at: at(10_000 - i),
       });
       ids.push(id);
-      const scores = {
-        s: values[0]!,
-        g: values[1]!,
-        a: values[2]!,
-        v: values[3]!,
-        n: values[4]!,
-        ns: values[5]!,
-        o: values[6]!,
-      };
+      const [s, g, a, v, n, ns, o] = values;
+      const scores = { s, g, a, v, n, ns, o };
       const sum = scoreSum(scores);
       if (sum > 0) {
         await saveRating(trx, id, {
@@ -114,20 +117,30 @@ export async function fillDemo(db: Db, now: Date): Promise<{ streamers: number; 
 
     const team = await trx
       .insertInto('rater_groups')
-      .values({ name: 'Noční hodnotitelé', streamer_id: ids[8]!, created_at: at(300) })
+      .values({ name: 'Noční hodnotitelé', streamer_id: nth(ids, 8), created_at: at(300) })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await upsertMember(trx, { group_id: team.id, user_id: users[0]!.id, role: 'owner', added_at: at(299) });
-    await upsertMember(trx, { group_id: team.id, user_id: users[1]!.id, role: 'rater', added_at: at(298) });
+    await upsertMember(trx, {
+      group_id: team.id,
+      user_id: nth(users, 0).id,
+      role: 'owner',
+      added_at: at(299),
+    });
+    await upsertMember(trx, {
+      group_id: team.id,
+      user_id: nth(users, 1).id,
+      role: 'rater',
+      added_at: at(298),
+    });
 
     for (const [i, [author, body]] of COMMENTS.entries()) {
       await trx
         .insertInto('comments')
         .values({
-          streamer_id: ids[i % 3]!,
+          streamer_id: nth(ids, i % 3),
           user_id: null,
-          author: author!,
-          body: body!,
+          author,
+          body,
           is_admin: 0,
           created_at: at(200 - i * 10),
         })
@@ -137,9 +150,9 @@ export async function fillDemo(db: Db, now: Date): Promise<{ streamers: number; 
     await trx
       .insertInto('comments')
       .values({
-        streamer_id: ids[0]!,
-        user_id: users[0]!.id,
-        author: users[0]!.display_name,
+        streamer_id: nth(ids, 0),
+        user_id: nth(users, 0).id,
+        author: nth(users, 0).display_name,
         body: 'Za tým: tenhle stream hodnotíme příští týden.',
         is_admin: 0,
         created_at: at(5),

@@ -63,7 +63,8 @@ export function watchChanges(
     timer.unref();
     return { stop: async () => clearInterval(timer) };
   }
-  if (!opts.connectionString) return { stop: async () => undefined };
+  const { connectionString } = opts;
+  if (!connectionString) return { stop: async () => undefined };
 
   let client: pg.Client | null = null;
   let stopped = false;
@@ -71,7 +72,7 @@ export function watchChanges(
   const connect = async () => {
     if (stopped) return;
     const c = new pg.Client({
-      connectionString: opts.connectionString!,
+      connectionString,
       application_name: 'streamer-rating-listen',
     });
     c.on('error', (err) => {

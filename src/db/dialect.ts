@@ -98,7 +98,7 @@ export async function addChecks(db: AnyKysely, table: string, checks: Record<str
     select type, name, sql from sqlite_schema where tbl_name = ${table}`.execute(db);
   const create = schema.rows.find((r) => r.type === 'table')?.sql;
   if (!create) throw new Error(`no table ${table}`);
-  const indexes = schema.rows.filter((r) => r.type === 'index' && r.sql !== null).map((r) => r.sql!);
+  const indexes = schema.rows.flatMap((r) => (r.type === 'index' && r.sql !== null ? [r.sql] : []));
   const seq = await sql<{ seq: number }>`select seq from sqlite_sequence where name = ${table}`
     .execute(db)
     .catch(() => ({ rows: [] }));

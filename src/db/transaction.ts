@@ -54,7 +54,10 @@ class GroupCommit {
     const jobs = this.#queue;
     this.#queue = [];
     this.#scheduled = false;
-    const outcomes: ({ ok: true; value: unknown } | { ok: false; err: unknown })[] = [];
+    const outcomes: [
+      job: (typeof jobs)[number],
+      outcome: { ok: true; value: unknown } | { ok: false; err: unknown },
+    ][] = [];
     try {
       await this.db.connection().execute(async (conn) => {
         await sql`begin immediate`.execute(conn);
@@ -62,12 +65,12 @@ class GroupCommit {
           for (const job of jobs) {
             await sql`savepoint write`.execute(conn);
             try {
-              outcomes.push({ ok: true, value: await job.fn(conn) });
+              outcomes.push([job, { ok: true, value: await job.fn(conn) }]);
               await sql`release write`.execute(conn);
             } catch (err) {
               await sql`rollback to write`.execute(conn);
               await sql`release write`.execute(conn);
-              outcomes.push({ ok: false, err });
+              outcomes.push([job, { ok: false, err }]);
             }
           }
           await sql`commit`.execute(conn);
@@ -81,8 +84,7 @@ class GroupCommit {
       for (const job of jobs) job.reject(err);
       return;
     }
-    jobs.forEach((job, i) => {
-      const outcome = outcomes[i]!;
+    outcomes.forEach(([job, outcome]) => {
       if (outcome.ok) job.resolve(outcome.value);
       else job.reject(outcome.err);
     });

@@ -86,7 +86,9 @@ export const externalPlugins = fp(
       });
       const timer = setInterval(
         () =>
-          purgeRateLimits(db, clock.now()).catch((err: unknown) => app.log.warn({ err }, 'rate-limit purge')),
+          void purgeRateLimits(db, clock.now()).catch((err: unknown) =>
+            app.log.warn({ err }, 'rate-limit purge'),
+          ),
         10 * MINUTE,
       );
       timer.unref();

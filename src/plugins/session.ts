@@ -146,7 +146,7 @@ export const sessionPlugin = fp(
       );
     };
     const timer = setInterval(
-      () => purge().catch((err: unknown) => app.log.warn({ err }, 'session purge')),
+      () => void purge().catch((err: unknown) => app.log.warn({ err }, 'session purge')),
       HOUR,
     );
     timer.unref();

@@ -52,15 +52,15 @@ export async function loadSession(db: Db, key: string): Promise<StoredSession | 
     created_at,
     seen_at,
     user:
-      id === null
+      id === null || user.provider === null
         ? null
         : {
             id,
-            provider: user.provider!,
-            provider_id: user.provider_id!,
-            login: user.login!,
-            display_name: user.display_name!,
-            avatar: user.avatar!,
+            provider: user.provider,
+            provider_id: user.provider_id ?? '',
+            login: user.login ?? '',
+            display_name: user.display_name ?? '',
+            avatar: user.avatar ?? '',
             banned: banned === 1,
             is_mod: mod_id !== null,
           },

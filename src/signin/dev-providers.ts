@@ -5,6 +5,7 @@ import { type Provider, PROVIDERS } from '../config.ts';
 import { notFound } from '../errors.ts';
 import { Field, Param } from '../lib/schemas.ts';
 import { challengeOf } from './pkce.ts';
+import { escapeHtml } from '../lib/html.ts';
 
 /**
  * A development identity provider (DEV_PROVIDERS=true, refused in production): stand-ins for
@@ -46,9 +47,6 @@ const TokenBody = Type.Object({
   code_verifier: Field('invalid_request'),
   grant_type: Field('invalid_request'),
 });
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** A stable numeric id for a login (Kick's user_id is a number). */
 const numericId = (login: string) =>

@@ -67,7 +67,7 @@ export const providerB: SignInFlow = {
     if (user.status !== 200) return { error: `provider_b_user_failed_${user.status}_see_debug` };
 
     let u: unknown = user.json;
-    if (u && typeof u === 'object' && 'data' in u) u = (u as { data: unknown }).data;
+    if (u && typeof u === 'object' && 'data' in u) u = u.data;
     if (Array.isArray(u)) u = u[0];
     const id = str(u, 'id') ?? str(u, 'user_id');
     if (!id) return { error: 'provider_b_no_user' };

@@ -96,7 +96,7 @@ export async function startFakeProviders(): Promise<FakeProviders> {
   });
   const hanging = new Set<ServerResponse>();
 
-  const server: Server = createServer(async (req, res) => {
+  const answer = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://fake');
     const q = Object.fromEntries(url.searchParams);
     const route = `${req.method} ${url.pathname}`;
@@ -202,7 +202,7 @@ export async function startFakeProviders(): Promise<FakeProviders> {
         const code = randomBytes(12).toString('hex');
         b.grants.set(code, {
           redirectUri: q.redirect_uri!,
-          clientId: q.client_id!,
+          clientId: q.client_id,
           challenge: q.code_challenge!,
           user: b.nextUser,
         });
@@ -266,7 +266,8 @@ export async function startFakeProviders(): Promise<FakeProviders> {
       });
     }
     json(res, 404, { message: 'not found' });
-  });
+  };
+  const server: Server = createServer((req, res) => void answer(req, res));
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };

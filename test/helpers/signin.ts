@@ -15,9 +15,9 @@ export interface SignInSetup {
   fake: FakeProviders;
   t: TestApp;
   /** Starts a sign-in, lets the fake provider approve, and returns the callback path. */
-  approve(c: Client, provider: P): Promise<string>;
+  approve: (c: Client, provider: P) => Promise<string>;
   /** A whole sign-in: start, approve, callback. */
-  signIn(c: Client, provider: P): Promise<Awaited<ReturnType<Client['get']>>>;
+  signIn: (c: Client, provider: P) => Promise<Awaited<ReturnType<Client['get']>>>;
 }
 
 /**

@@ -7,4 +7,6 @@ import { applyTheme, initialTheme } from './lib/theme.ts';
 document.documentElement.lang = i18n.lang;
 applyTheme(initialTheme());
 
-mount(App, { target: document.getElementById('app')! });
+const target = document.getElementById('app');
+if (!target) throw new Error('the page has no #app element');
+mount(App, { target });

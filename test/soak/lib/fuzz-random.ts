@@ -129,7 +129,7 @@ const httpCase = fc
     query,
     body: fc.oneof(
       fc.constant(undefined),
-      jsonBody.map((b) => ({ type: 'application/json', body: b as string | Buffer })),
+      jsonBody.map((b) => ({ type: 'application/json', body: b })),
       jsonBody.map((b) => ({
         type: 'application/json',
         body: Buffer.concat([

@@ -40,7 +40,8 @@ export class Ledger {
 
 /** The note that carries a rating's sequence number, so the stored rating tells which write it is. */
 export const ratingNote = (seq: number) => `soak rating ${seq}`;
-const noteSeq = (notes: unknown) => Number(/^soak rating (\d+)$/.exec(String(notes ?? ''))?.[1] ?? 0);
+const noteSeq = (notes: unknown) =>
+  Number(/^soak rating (\d+)$/.exec(typeof notes === 'string' ? notes : '')?.[1] ?? 0);
 
 export interface Verification {
   /** Acknowledged writes not found, described. */
