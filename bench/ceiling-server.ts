@@ -37,7 +37,7 @@ interface Store {
 const TABLE = 'bench_ceiling_comments';
 
 async function openSqlite(file: string, withTable: boolean): Promise<Store> {
-  const { default: Database } = await import('better-sqlite3');
+  const { SqliteDatabase: Database } = await import('../src/db/sqlite-driver.ts');
   const sqlite = new Database(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');

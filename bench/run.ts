@@ -15,7 +15,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { SqliteDatabase as Database } from '../src/db/sqlite-driver.ts';
 import { ensureBuilt } from './build.ts';
 import { createThrowaway, DEFAULT_SERVER_URL, type Throwaway } from './postgres.ts';
 import { LEGEND, type Row, table } from './report.ts';

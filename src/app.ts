@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type SqliteDatabase from 'better-sqlite3';
+import type { SqliteDatabase } from './db/sqlite-driver.ts';
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { adminHashSource, sharedSecret } from './auth/admin-password.ts';
 import { auditRoutes } from './audit/routes.ts';
@@ -46,7 +46,7 @@ export interface AppOptions {
   /** Fastify's logger option; tests pass a stream to read the log. */
   logger?: FastifyServerOptions['logger'];
   /** The SQLite handle, when SQLite: for other processes' commits and WAL checkpoints. */
-  sqlite?: SqliteDatabase.Database;
+  sqlite?: SqliteDatabase;
 }
 
 export const BODY_LIMIT = 64 * 1024;

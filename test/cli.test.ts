@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { SqliteDatabase as Database } from '../src/db/sqlite-driver.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, startApp, type TestApp } from './helpers/app.ts';
 import { createTestDatabase, dbKind, type TestDatabase } from './helpers/database.ts';
@@ -160,7 +160,7 @@ describe('streamer-rating command-line tool', { timeout: 120_000 }, () => {
 
   it('help and bad arguments load neither the service nor a database driver nor argon2', async () => {
     const heavy =
-      /\/node_modules\/(fastify|@fastify\/[^/]+|kysely|better-sqlite3|pg|@node-rs\/argon2[^/]*|bcryptjs)\//;
+      /\/node_modules\/(fastify|@fastify\/[^/]+|kysely|better-sqlite3(?:-node20)?|pg|@node-rs\/argon2[^/]*|bcryptjs)\//;
     for (const args of [['--help'], ['users', '--help'], ['import', '--help'], ['import', 'x', '--bogus']]) {
       const loaded = loadsOf(null, args);
       expect(
@@ -176,7 +176,7 @@ describe('streamer-rating command-line tool', { timeout: 120_000 }, () => {
     const d = await database();
     const migrate = loadsOf(d, ['migrate']).filter((url) => heavy.test(url));
     expect(migrate.some((url) => url.includes('/node_modules/kysely/'))).toBe(true);
-    expect(migrate.some((url) => /\/node_modules\/(better-sqlite3|pg)\//.test(url))).toBe(true);
+    expect(migrate.some((url) => /\/node_modules\/(better-sqlite3(?:-node20)?|pg)\//.test(url))).toBe(true);
   });
 
   it('migrate applies the migrations once, then reports the database up to date', async () => {

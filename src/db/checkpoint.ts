@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import type SqliteDatabase from 'better-sqlite3';
+import type { SqliteDatabase } from './sqlite-driver.ts';
 import { BUSY_TIMEOUT } from './connect.ts';
 
 /** Past this size the WAL is checkpointed and truncated as soon as readers allow it. */
@@ -17,7 +17,7 @@ const CHECKPOINT_WAIT_MS = 50;
  * steady write load with overlapping outside readers this keeps the file under 16 MiB
  * (test/faults/sqlite-files.test.ts); an idle service only pays for one stat a tick.
  */
-export function keepWalBounded(sqlite: SqliteDatabase.Database, warn: (err: unknown) => void) {
+export function keepWalBounded(sqlite: SqliteDatabase, warn: (err: unknown) => void) {
   const file = sqlite.name;
   const timer = setInterval(() => {
     try {

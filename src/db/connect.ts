@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
+import { SqliteDatabase } from './sqlite-driver.ts';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database, Db } from './schema.ts';
@@ -19,7 +19,7 @@ export interface Opened {
   db: Db;
   kind: 'sqlite' | 'postgres';
   /** The SQLite handle, for pragmas, checkpoints and online backups. */
-  sqlite?: SqliteDatabase.Database;
+  sqlite?: SqliteDatabase;
 }
 
 /**

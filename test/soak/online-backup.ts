@@ -9,7 +9,7 @@ import { copyFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import SqliteDatabase from 'better-sqlite3';
+import { SqliteDatabase } from '../../src/db/sqlite-driver.ts';
 import { createSqlite } from './lib/database.ts';
 import { adminBrowser, Browser, createStreamer } from './lib/http.ts';
 import { Ledger, verifyLedger } from './lib/ledger.ts';

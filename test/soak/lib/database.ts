@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import SqliteDatabase from 'better-sqlite3';
+import { SqliteDatabase } from '../../../src/db/sqlite-driver.ts';
 import pg from 'pg';
 
 export type DbKind = 'sqlite' | 'postgres';
@@ -46,7 +46,7 @@ export function createSqlite(): SoakDatabase & { file: string; dir: string } {
   const dir = mkdtempSync(join(tmpdir(), 'soak-'));
   const file = join(dir, 'streamers.db');
   let n = 0;
-  const query = <T>(fn: (db: SqliteDatabase.Database) => T): T => {
+  const query = <T>(fn: (db: SqliteDatabase) => T): T => {
     const db = new SqliteDatabase(file, { fileMustExist: true });
     try {
       return fn(db);

@@ -1,0 +1,17 @@
+import { createRequire } from 'node:module';
+import type BetterSqlite3 from 'better-sqlite3';
+
+/**
+ * better-sqlite3 for the Node.js that runs us. 13.x (built on Node-API, prebuilt in its
+ * package) is the driver. 12.x stays, under the name `better-sqlite3-node20`, only for
+ * Node.js 20: 13.x's binary crashes there, while 12.x (built on `node::ObjectWrap`) aborts
+ * the process on Node.js 24.19 and later when the GC finalizes a statement
+ * (`Assertion failed: (env) != nullptr`, nodejs/node#65446). Both have the same API.
+ * Drop the alias when Node.js 20 is no longer supported.
+ */
+const nodeMajor = Number(process.versions.node.split('.')[0]);
+export const SQLITE_DRIVER = nodeMajor >= 22 ? 'better-sqlite3' : 'better-sqlite3-node20';
+
+// better-sqlite3 is CommonJS; require keeps the choice synchronous.
+export const SqliteDatabase = createRequire(import.meta.url)(SQLITE_DRIVER) as typeof BetterSqlite3;
+export type SqliteDatabase = BetterSqlite3.Database;
