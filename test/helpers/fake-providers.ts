@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { json, readForm } from './fake-http.ts';
 
 /**
  * Fake Twitch (provider_a) and Kick (provider_b) as one real HTTP server on 127.0.0.1,
@@ -70,17 +71,6 @@ const fresh = (clientId: string, clientSecret: string, user: FakeUser): Provider
   issued: [],
 });
 
-const json = (res: ServerResponse, status: number, body: unknown) => {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(body === '' ? '' : JSON.stringify(body));
-};
-
-async function readBody(req: IncomingMessage): Promise<Record<string, string>> {
-  let raw = '';
-  for await (const chunk of req) raw += chunk;
-  return Object.fromEntries(new URLSearchParams(raw));
-}
-
 export async function startFakeProviders(): Promise<FakeProviders> {
   const a = fresh('client-a', 'secret-a', {
     id: '141981764',
@@ -121,7 +111,7 @@ export async function startFakeProviders(): Promise<FakeProviders> {
       return;
     }
     if (route === 'POST /a/token') {
-      const form = await readBody(req);
+      const form = await readForm(req);
       a.tokenRequests.push(form);
       if (a.failure === 'token_hang') return void hanging.add(res);
       if (a.failure === 'token_error')
@@ -213,7 +203,7 @@ export async function startFakeProviders(): Promise<FakeProviders> {
       return;
     }
     if (route === 'POST /b/token') {
-      const form = await readBody(req);
+      const form = await readForm(req);
       b.tokenRequests.push(form);
       if (b.failure === 'token_hang') return void hanging.add(res);
       if (b.failure === 'token_error') return json(res, 400, { error: 'Invalid request' });

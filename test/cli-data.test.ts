@@ -1,0 +1,149 @@
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SqliteDatabase as Database } from '../src/db/sqlite-driver.ts';
+import { answers, app, cli, database, dir, env, TOOL } from './helpers/cli.ts';
+import { dbKind } from './helpers/database.ts';
+
+// Each test runs the tool as a process, several times; a busy machine needs the time.
+describe('streamer-rating export, import and backup', { timeout: 120_000 }, () => {
+  it('export then import into an empty database reproduces every API answer', async () => {
+    const source = await database();
+    const a = await app(source);
+    cli(source, ['demo']);
+    const admin = await a.admin();
+    const u = await a.user({ login: 'exported' });
+    const member = await a.signedIn(u);
+    const team = (await admin.get('/api/rater_groups')).body[0];
+    await admin.post('/api/rater_groups?members=1', { group_id: team.id, login: 'exported' });
+    await member.put('/api/community_ratings', { group_id: team.id, r: { s: 4, g: 5 } });
+    await admin.put('/api/settings', { auth_enabled: true });
+    await a.client().post('/api/streamers', { name: 'Suggested Later', submitter: 'x' });
+
+    const before = await answers(a);
+
+    const file = join(dir, 'export.json');
+    expect(cli(source, ['export', file]).code).toBe(0);
+    const exported = readFileSync(file, 'utf8');
+    expect(exported).not.toMatch(/admin_password_hash|session_secret|"sessions"/);
+
+    const target = await database();
+    const imp = cli(target, ['import', file]);
+    expect(imp.code, imp.err).toBe(0);
+    const b = await app(target);
+    expect(await answers(b)).toEqual(before);
+    // ids continue after the imported ones
+    const created = await (await b.admin()).post('/api/streamers?admin=1', { name: 'After Import' });
+    expect(created.status).toBe(201);
+    expect(created.body.id).toBeGreaterThan(Math.max(...(before.full as any[]).map((s) => s.id)));
+  });
+
+  it('import refuses a non-empty database unless --force, and rejects a foreign file', async () => {
+    const d = await database();
+    cli(d, ['demo']);
+    const file = join(dir, 'small.json');
+    cli(d, ['export', file]);
+    const refused = cli(d, ['import', file]);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('--force');
+    expect(cli(d, ['import', file, '--force']).code).toBe(0);
+    const junk = join(dir, 'junk.json');
+    writeFileSync(junk, '{"hello": 1}');
+    const bad = cli(d, ['import', junk, '--force']);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toContain('not a streamer-rating-export');
+  });
+
+  it('import loads an export from an older version, without the columns added since', async () => {
+    const source = await database();
+    cli(source, ['demo']);
+    const a = await app(source);
+    const before = await answers(a);
+    const file = join(dir, 'current.json');
+    expect(cli(source, ['export', file]).code).toBe(0);
+    // As a version before migrations 003 and 004 wrote it: no folded login keys, no hiding.
+    const data = JSON.parse(readFileSync(file, 'utf8'));
+    const added: Record<string, string[]> = {
+      users: ['login_key', 'display_key'],
+      comments: ['hidden', 'hidden_by', 'edited_at'],
+    };
+    for (const [table, columns] of Object.entries(added)) {
+      for (const row of data.tables[table]) {
+        for (const column of columns) {
+          expect(row, `${table}.${column}`).toHaveProperty(column);
+          delete row[column];
+        }
+      }
+    }
+    const old = join(dir, 'old.json');
+    writeFileSync(old, JSON.stringify(data));
+
+    const target = await database();
+    const imp = cli(target, ['import', old]);
+    expect(imp.code, imp.err).toBe(0);
+    expect(await answers(await app(target))).toEqual(before);
+    // The folded keys are made again: users are found by login and by name, in any case.
+    expect(cli(target, ['users', 'list', 'KICKKAREL']).out).toContain('kick_karel');
+    expect(cli(target, ['users', 'mod', 'provider_b', 'Kick_Karel']).code).toBe(0);
+  });
+
+  it('import refuses a file with a column the database has not, and changes nothing', async () => {
+    const d = await database();
+    cli(d, ['demo']);
+    const file = join(dir, 'newer.json');
+    cli(d, ['export', file]);
+    const data = JSON.parse(readFileSync(file, 'utf8'));
+    data.tables.streamers[0].from_the_future = 1;
+    writeFileSync(file, JSON.stringify(data));
+    const r = cli(d, ['import', '--force', file]);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('"streamers" rows have a column "from_the_future"');
+    const a = await app(d);
+    expect((await a.client().get('/api/streamers')).body.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it.runIf(dbKind === 'postgres')('backup on PostgreSQL points to pg_dump', async () => {
+    const d = await database();
+    const r = cli(d, ['backup', join(dir, 'pg.db')]);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('pg_dump');
+  });
+
+  it.runIf(dbKind === 'sqlite')(
+    'backup of a SQLite database while the service writes gives a consistent copy',
+    async () => {
+      const d = await database();
+      const a = await app(d);
+      const sid = await a.streamer('Busy');
+      let writing = true;
+      let written = 0;
+      const writer = (async () => {
+        const c = a.client();
+        while (writing) {
+          const r = await c.post('/api/comments', { streamer_id: sid, body: `write ${written}` });
+          if (r.status === 201) written++;
+        }
+      })();
+      await new Promise((r) => setTimeout(r, 200));
+      const file = join(dir, 'backup.db');
+      const child = spawn(process.execPath, [...TOOL, 'backup', file], {
+        env: env(d),
+      });
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      writing = false;
+      await writer;
+      expect(code).toBe(0);
+      const copy = new Database(file, { readonly: true });
+      try {
+        expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
+        const n = (copy.prepare('select count(*) as n from comments').get() as { n: number }).n;
+        expect(n).toBeGreaterThan(0);
+        expect(n).toBeLessThanOrEqual(written);
+        expect(copy.prepare('select name from streamers').all()).toEqual([{ name: 'Busy' }]);
+      } finally {
+        copy.close();
+      }
+    },
+  );
+});

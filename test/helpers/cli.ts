@@ -1,0 +1,97 @@
+/** The command-line tool run as a user would, and what the API then answers (test/cli*.test.ts). */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect } from 'vitest';
+import { startApp, type TestApp } from './app.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+
+export const dir = mkdtempSync(join(tmpdir(), 'cli-test-'));
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+export async function database(): Promise<TestDatabase> {
+  const d = await createTestDatabase();
+  cleanups.push(() => d.cleanup());
+  return d;
+}
+
+export async function app(d: TestDatabase, env: Record<string, string> = {}): Promise<TestApp> {
+  const a = await startApp(env, { database: d });
+  cleanups.push(() => a.close());
+  return a;
+}
+
+export const env = (d: TestDatabase) => ({
+  ...process.env,
+  DATABASE_URL: d.url,
+  BASE_URL: 'http://localhost:3000',
+  ADMIN_PASSWORD: '',
+});
+
+/** The command-line tool from the source, as `node` arguments. */
+export const TOOL = ['--import', 'tsx', 'src/cli/main.ts'];
+
+/** Runs the command-line tool as a user would, from the source. */
+export function cli(d: TestDatabase | null, args: string[], input?: string) {
+  const r = spawnSync(process.execPath, [...TOOL, ...args], {
+    env: d ? env(d) : { ...process.env, BASE_URL: 'http://localhost:3000' },
+    input,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+/**
+ * Every module URL a run of the tool resolves (imports from ES modules, which is how the
+ * tool reaches each package), recorded by a module-resolution hook loaded before the tool.
+ */
+export function loadsOf(d: TestDatabase | null, args: string[]): string[] {
+  const hooks = `
+    import { appendFileSync } from 'node:fs';
+    export async function resolve(specifier, context, next) {
+      const resolved = await next(specifier, context);
+      appendFileSync(process.env.CLI_LOADS_FILE, resolved.url + '\\n');
+      return resolved;
+    }`;
+  const preload = `import { register } from 'node:module';
+    register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
+  const file = join(mkdtempSync(join(dir, 'loads-')), 'loads.txt');
+  writeFileSync(file, '');
+  const r = spawnSync(
+    process.execPath,
+    ['--import', `data:text/javascript,${encodeURIComponent(preload)}`, ...TOOL, ...args],
+    {
+      env: { ...(d ? env(d) : process.env), BASE_URL: 'http://localhost:3000', CLI_LOADS_FILE: file },
+      encoding: 'utf8',
+      timeout: 60_000,
+    },
+  );
+  expect(r.status, r.stderr).toBeLessThan(3);
+  return readFileSync(file, 'utf8').split('\n').filter(Boolean);
+}
+
+/** What the API answers about everything an export holds, as each kind of caller sees it. */
+export async function answers(t: TestApp) {
+  const adm = await t.admin();
+  const streamers = (await adm.get('/api/streamers?all=1')).body;
+  const out: Record<string, unknown> = {
+    public: (await t.client().get('/api/streamers')).body,
+    full: streamers,
+    groups: (await adm.get('/api/rater_groups')).body,
+    users: (await adm.get('/api/users')).body,
+    settings: (await t.client().get('/api/settings')).body,
+    audit: (await adm.get('/api/audit?limit=200')).body,
+  };
+  for (const s of streamers) {
+    out[`comments ${s.id}`] = (await t.client().get(`/api/comments?streamer_id=${s.id}`)).body;
+    out[`community ${s.id}`] = (await t.client().get(`/api/community_ratings?streamer_id=${s.id}`)).body;
+  }
+  return out;
+}
+
+// Each test runs the tool as a process, several times; a busy machine needs the time.
