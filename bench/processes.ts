@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../test/soak/lib/net.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from './http.ts';
 
@@ -39,16 +39,7 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 /** A memory figure of /proc/<pid>/status (VmHWM: peak resident, VmRSS: resident now), MiB. */
 function memoryMb(pid: number, field: 'VmHWM' | 'VmRSS'): number | null {

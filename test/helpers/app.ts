@@ -1,5 +1,4 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll } from 'vitest';
 import { buildApp } from '../../src/app.ts';
@@ -9,6 +8,7 @@ import type { Db } from '../../src/db/schema.ts';
 import type { Clock } from '../../src/lib/clock.ts';
 import type { SessionData } from '../../src/sessions/session.ts';
 import { type ProviderProfile, setBanned, setModerator, upsertUser } from '../../src/users/queries.ts';
+import { freePort } from '../soak/lib/net.ts';
 import { Client } from './client.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
@@ -26,16 +26,7 @@ export class TestClock implements Clock {
   }
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export interface TestApp {
   url: string;

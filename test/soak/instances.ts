@@ -118,9 +118,7 @@ export async function instances(kind: DbKind, o: InstancesOptions = FULL): Promi
     );
     findings.check(broken.length === 0, () => `invariant broken: ${some(broken)}`);
   } catch (err) {
-    findings.fail(
-      `${(err as Error).message}${services.map((s) => ` (${s.name}: ${s.describeExit()})`).join('')}`,
-    );
+    findings.crashed(err, services);
   } finally {
     await Promise.all(services.map((s) => s.stop()));
     await database.cleanup();

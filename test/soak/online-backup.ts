@@ -126,9 +126,7 @@ export async function onlineBackup(o: BackupOptions = FULL): Promise<Verdict> {
       findings.check(missing.length === 0, () => `the service on the last backup lacks ${some(missing)}`);
     }
   } catch (err) {
-    findings.fail(
-      `${(err as Error).message}${services.map((s) => ` (${s.name}: ${s.describeExit()})`).join('')}`,
-    );
+    findings.crashed(err, services);
   } finally {
     await Promise.all(services.map((s) => s.stop()));
     await database.cleanup();

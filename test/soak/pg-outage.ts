@@ -181,9 +181,7 @@ export async function pgOutage(o: PgOutageOptions = FULL): Promise<Verdict> {
       () => `${missing.length} acknowledged writes lost: ${some(missing)}`,
     );
   } catch (err) {
-    findings.fail(
-      `${(err as Error).message}${services.map((s) => ` (${s.name}: ${s.describeExit()})`).join('')}`,
-    );
+    findings.crashed(err, services);
   } finally {
     await ensurePostgresUp();
     await Promise.all(services.map((s) => s.stop()));

@@ -96,9 +96,7 @@ export async function walBounded(o: WalOptions = FULL): Promise<Verdict> {
     findings.check(unexpected.length === 0, () => `unexpected answers: ${some(unexpected)}`);
     for (const s of services) findings.check(s.alive, () => `${s.name} died: ${s.describeExit()}`);
   } catch (err) {
-    findings.fail(
-      `${(err as Error).message}${services.map((s) => ` (${s.name}: ${s.describeExit()})`).join('')}`,
-    );
+    findings.crashed(err, services);
   } finally {
     await Promise.all(services.map((s) => s.stop()));
     await database.cleanup();

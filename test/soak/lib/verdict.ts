@@ -28,6 +28,12 @@ export class Findings {
     this.failures.push(failure);
   }
 
+  /** A scenario that threw: its error, with how each service it started ended. */
+  crashed(err: unknown, services: { name: string; describeExit(): string }[]) {
+    const exits = services.map((s) => ` (${s.name}: ${s.describeExit()})`).join('');
+    this.fail(`${err instanceof Error ? err.message : String(err)}${exits}`);
+  }
+
   verdict(name: string, passDetail: string): Verdict {
     const pass = this.failures.length === 0;
     return { name, pass, detail: pass ? passDetail : `${this.failures.join('; ')}; ${passDetail}` };
