@@ -20,7 +20,7 @@ export function providerA(config: Config, clock: Clock): LiveProvider {
     client,
     async check(channels, wantAvatars) {
       const asked = new Set(channels);
-      const query = new URLSearchParams(channels.map((c) => ['user_login', c]));
+      const query = new URLSearchParams(channels.map((c): [string, string] => ['user_login', c]));
       query.set('first', '100');
       const answer: BatchAnswer = { live: new Map(), avatars: new Map() };
       for (const item of dataList((await client.get(`/streams?${query}`)).json)) {
@@ -37,7 +37,7 @@ export function providerA(config: Config, clock: Clock): LiveProvider {
         });
       }
       if (wantAvatars.length > 0) {
-        const users = new URLSearchParams(wantAvatars.map((c) => ['login', c]));
+        const users = new URLSearchParams(wantAvatars.map((c): [string, string] => ['login', c]));
         for (const user of dataList((await client.get(`/users?${users}`)).json)) {
           const login = textOf(member(user, 'login')).toLowerCase();
           const image = textOf(member(user, 'profile_image_url'));

@@ -17,7 +17,7 @@ export function providerB(config: Config, clock: Clock): LiveProvider {
     client,
     async check(channels) {
       const asked = new Set(channels);
-      const query = new URLSearchParams(channels.map((c) => ['slug', c]));
+      const query = new URLSearchParams(channels.map((c): [string, string] => ['slug', c]));
       const answer: BatchAnswer = { live: new Map(), avatars: new Map() };
       for (const item of dataList((await client.get(`/channels?${query}`)).json)) {
         const slug = textOf(member(item, 'slug')).toLowerCase();
