@@ -30,13 +30,23 @@ export interface Call {
   form?: Record<string, string>;
 }
 
-/** When a rate-limited provider may be called again: `Ratelimit-Reset` (Unix time), `Retry-After` (seconds), else a minute. */
+/** The longest a provider's rate-limit headers can make the sync wait (a wrong header must not stop it for days). */
+const MAX_WAIT_MS = 15 * 60_000;
+
+/**
+ * When a rate-limited provider may be called again: `Ratelimit-Reset` (Unix time),
+ * `Retry-After` (seconds), else in a minute; never later than MAX_WAIT_MS from now.
+ */
 export function retryAt(headers: Headers, now: number): number {
   const reset = Number(headers.get('ratelimit-reset'));
-  if (headers.get('ratelimit-reset') && Number.isFinite(reset) && reset > 0) return reset * 1000;
   const after = Number(headers.get('retry-after'));
-  if (headers.get('retry-after') && Number.isFinite(after) && after >= 0) return now + after * 1000;
-  return now + 60_000;
+  const at =
+    headers.get('ratelimit-reset') && Number.isFinite(reset) && reset > 0
+      ? reset * 1000
+      : headers.get('retry-after') && Number.isFinite(after) && after >= 0
+        ? now + after * 1000
+        : now + 60_000;
+  return Math.min(at, now + MAX_WAIT_MS);
 }
 
 const looksLikeHtml = (contentType: string, text: string) =>

@@ -1,4 +1,5 @@
 import type { Db, SyncStateTable } from '../db/schema.ts';
+import { singleLine } from '../lib/input.ts';
 import { LIMITS, type Provider, channelOf } from '../shared/rules.ts';
 import type { BatchAnswer } from './provider.ts';
 
@@ -62,8 +63,8 @@ export async function applyBatch(
       ? {
           ...common,
           status: 'live' as const,
-          game: seen.game.slice(0, LIMITS.game),
-          title: seen.title.slice(0, LIMITS.title),
+          game: singleLine(seen.game, LIMITS.game),
+          title: singleLine(seen.title, LIMITS.title),
           viewers: seen.viewers,
           live_since: seen.since ?? now,
           sync_misses: 0,
