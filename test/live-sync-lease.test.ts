@@ -1,8 +1,10 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { exportData, importData } from '../src/cli/data.ts';
+import { migrateToLatest } from '../src/db/migrator.ts';
 import { writeTransaction } from '../src/db/transaction.ts';
 import { insertStreamer } from '../src/streamers/queries.ts';
 import { startApp, useApp } from './helpers/app.ts';
-import { reopen } from './helpers/database.ts';
+import { createTestDatabase, reopen } from './helpers/database.ts';
 import { startFakeLive } from './helpers/fake-live.ts';
 
 const fake = await startFakeLive();
@@ -37,6 +39,28 @@ describe('channels: provider_a beside provider_b', () => {
     await t.app.liveSync.runOnce();
     expect(fake.callsTo(fake.a, '/streams')[0]?.getAll('user_login')).toEqual(['pixelpaladin']);
     expect(fake.callsTo(fake.b, '/channels')[0]?.getAll('slug')).toEqual(['novakicks']);
+  });
+});
+
+describe('export and import', () => {
+  it('carry the channels and what live sync saw; the sync state and lease stay with the installation', async () => {
+    const res = await admin.post('/api/streamers?admin=1', { name: 'Export Me', provider_a: 'exp' });
+    fake.a.live.set('exp', { game: 'G', title: 'T', viewers: 7, since: '2026-11-21T20:00:00Z' });
+    await t.app.liveSync.runOnce();
+    const file = exportData(t.db);
+    const copy = await createTestDatabase();
+    try {
+      await migrateToLatest(copy.db);
+      await importData(copy.db, await file, false);
+      const columns = ['provider_a', 'avatar', 'viewers', 'live_since', 'synced_at', 'status'] as const;
+      const row = (db: typeof t.db) =>
+        db.selectFrom('streamers').select(columns).where('id', '=', res.body.id).executeTakeFirst();
+      expect(await row(copy.db)).toEqual(await row(t.db));
+      expect(await row(copy.db)).toMatchObject({ provider_a: 'exp', viewers: 7, status: 'live' });
+      expect(Object.keys((await file).tables)).not.toContain('sync_state');
+    } finally {
+      await copy.cleanup();
+    }
   });
 });
 
