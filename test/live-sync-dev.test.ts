@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { devStream } from '../src/sync/dev-live.ts';
-import { useApp } from './helpers/app.ts';
+import { startApp, useApp } from './helpers/app.ts';
 
 const t = await useApp({ DEV_PROVIDERS: 'true', LIVE_SYNC_SECONDS: '3600' });
 const admin = await t.admin();
@@ -52,5 +52,27 @@ describe('DEV_PROVIDERS=true serves stand-in live APIs', () => {
   it('the stand-in live APIs refuse calls without its app token', async () => {
     const res = await t.client().get('/dev/live/provider_a/streams?user_login=x');
     expect(res.status).toBe(401);
+  });
+});
+
+describe('the timer', () => {
+  it('a started service polls by itself within one interval', async () => {
+    const quick = await startApp({ DEV_PROVIDERS: 'true', LIVE_SYNC_SECONDS: '2' });
+    try {
+      const res = await (await quick.admin()).post('/api/streamers?admin=1', { name: 'By Itself' });
+      await vi.waitFor(
+        async () => {
+          const row = await quick.db
+            .selectFrom('streamers')
+            .select('synced_at')
+            .where('id', '=', res.body.id)
+            .executeTakeFirst();
+          expect(row?.synced_at).toEqual(expect.any(String));
+        },
+        { timeout: 10_000, interval: 100 },
+      );
+    } finally {
+      await quick.close();
+    }
   });
 });

@@ -3,6 +3,7 @@ import { exportData, importData } from '../src/cli/data.ts';
 import { migrateToLatest } from '../src/db/migrator.ts';
 import { writeTransaction } from '../src/db/transaction.ts';
 import { insertStreamer } from '../src/streamers/queries.ts';
+import { dueTimes } from '../src/sync/poller.ts';
 import { startApp, useApp } from './helpers/app.ts';
 import { createTestDatabase, reopen } from './helpers/database.ts';
 import { startFakeLive } from './helpers/fake-live.ts';
@@ -98,6 +99,21 @@ describe('batches', () => {
 
     const live = (await all()).filter((s) => s.status === 'live');
     expect(live.map((s) => s.provider_a)).toEqual(['twitch7']);
+  });
+});
+
+describe('spreading', () => {
+  it("a round's batches are spread over the interval with jitter, never in a burst", () => {
+    const start = 1_000_000;
+    for (const random of [() => 0, () => 0.999, Math.random]) {
+      const due = dueTimes(100, start, 60_000, random);
+      expect(due).toHaveLength(100);
+      expect(due.every((at, k) => k === 0 || at > (due[k - 1] ?? 0))).toBe(true);
+      expect(due[0]).toBeGreaterThanOrEqual(start);
+      expect(due.at(-1) ?? 0).toBeLessThan(start + 60_000);
+      expect((due.at(-1) ?? 0) - (due[0] ?? 0)).toBeGreaterThan(40_000);
+    }
+    expect(dueTimes(3, start, 60_000, () => 0.5).map((at) => at - start)).toEqual([4000, 20000, 36000]);
   });
 });
 

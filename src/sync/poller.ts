@@ -25,6 +25,15 @@ export interface PollerOptions {
   random?: () => number;
 }
 
+/**
+ * When each of `n` batches of one provider is due in a round that starts at `started`: at even
+ * steps over SPREAD of the interval, each up to half a step late (jitter), in order.
+ */
+export function dueTimes(n: number, started: number, intervalMs: number, random: () => number): number[] {
+  const step = (intervalMs * SPREAD) / Math.max(n, 1);
+  return Array.from({ length: n }, (_, k) => started + step * (k + random() * 0.5));
+}
+
 interface Batch {
   provider: LiveProvider;
   targets: Target[];
@@ -136,14 +145,14 @@ export class LivePoller {
     const batches: Batch[] = [];
     for (const provider of this.opts.providers) {
       const targets = await syncTargets(db, provider.id);
-      const n = Math.ceil(targets.length / provider.batchSize);
-      for (let k = 0; k < n; k++) {
+      const due = dueTimes(Math.ceil(targets.length / provider.batchSize), started, intervalMs, this.#random);
+      due.forEach((at, k) =>
         batches.push({
           provider,
           targets: targets.slice(k * provider.batchSize, (k + 1) * provider.batchSize),
-          due: started + ((intervalMs * SPREAD) / n) * (k + this.#random() * 0.5),
-        });
-      }
+          due: at,
+        }),
+      );
     }
     batches.sort((a, b) => a.due - b.due);
     const checked = new Map(this.opts.providers.map((p) => [p.id, 0]));
