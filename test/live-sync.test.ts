@@ -132,6 +132,18 @@ describe('answers that are not what was asked', () => {
     expect((await admin.get('/api/sync')).body.provider_b.last_error).toMatch(/not asked for/);
   });
 
+  it('a channel that cannot exist on the provider is not sent, so it cannot spoil its batch', async () => {
+    const good = await addStreamer('provider_a');
+    const bad = await addStreamer('provider_a', 'not/a-login');
+    fake.a.live.set(good.channel, stream);
+    await sync();
+    const asked = fake.callsTo(fake.a, '/streams').flatMap((q) => q.getAll('user_login'));
+    expect(asked).toContain(good.channel);
+    expect(asked).not.toContain(bad.channel);
+    expect(await item(good.id)).toMatchObject({ status: 'live' });
+    expect(await item(bad.id)).toMatchObject({ synced_at: null });
+  });
+
   it('an HTML answer (a Cloudflare block) is logged once, as a warning an operator understands', async () => {
     await addStreamer('provider_a');
     const logged = () => t.logs.filter((l) => /provider_a.*HTML page/.test(l));

@@ -144,7 +144,9 @@ export class LivePoller {
     this.#nextRoundAt = started + intervalMs;
     const batches: Batch[] = [];
     for (const provider of this.opts.providers) {
-      const targets = await syncTargets(db, provider.id);
+      const targets = (await syncTargets(db, provider.id)).filter((t) =>
+        provider.channelPattern.test(t.channel),
+      );
       const due = dueTimes(Math.ceil(targets.length / provider.batchSize), started, intervalMs, this.#random);
       due.forEach((at, k) =>
         batches.push({

@@ -17,6 +17,7 @@ export function providerA(config: Config, clock: Clock): LiveProvider {
   return {
     id: 'provider_a',
     batchSize: 100,
+    channelPattern: /^[a-z0-9_]{1,25}$/,
     client,
     async check(channels, wantAvatars) {
       const asked = new Set(channels);

@@ -14,6 +14,7 @@ export function providerB(config: Config, clock: Clock): LiveProvider {
   return {
     id: 'provider_b',
     batchSize: 25,
+    channelPattern: /^[a-z0-9_-]{1,100}$/,
     client,
     async check(channels) {
       const asked = new Set(channels);

@@ -23,6 +23,11 @@ export interface LiveProvider {
   readonly id: Provider;
   /** How many channels one check asks about. */
   readonly batchSize: number;
+  /**
+   * What a channel on this provider can look like. Others cannot exist there and are not
+   * sent: one malformed login would make the provider refuse its whole batch.
+   */
+  readonly channelPattern: RegExp;
   readonly client: ProviderClient;
   /**
    * Checks up to `batchSize` lower-cased channels, with the avatars of `wantAvatars` (a
