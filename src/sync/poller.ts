@@ -100,6 +100,7 @@ export class LivePoller {
     if (!this.enabled) return false;
     await this.#round?.catch(() => undefined);
     if (!(await this.#takeLease())) return false;
+    while (this.#round) await this.#round.catch(() => undefined);
     this.#round = this.#runRound(false);
     try {
       await this.#round;
@@ -160,7 +161,8 @@ export class LivePoller {
     const checked = new Map(this.opts.providers.map((p) => [p.id, 0]));
     for (const batch of batches) {
       if (spread) {
-        const wait = Math.max(batch.due, batch.provider.client.pausedUntil) - clock.now().getTime();
+        // A rate-limited provider's batches are skipped, not waited for: the others go on.
+        const wait = batch.due - clock.now().getTime();
         if (wait > 0 && !(await this.#sleep(wait))) return;
         if (!this.#held) return;
       }
