@@ -172,6 +172,35 @@ describe('app tokens', () => {
     expect(await item(s.id)).toMatchObject({ status: 'live' });
   });
 
+  it('a token refused again after renewal is an error that names the cause and changes nothing', async () => {
+    const s = await addStreamer('provider_a');
+    await sync();
+    const before = await item(s.id);
+    const tokens = fake.a.issued.length;
+    fake.a.mode = 'unauthorized';
+    fake.a.live.set(s.channel, stream);
+    await sync();
+    expect(fake.a.issued.length).toBe(tokens + 1); // renewed once, not in a loop
+    expect(await item(s.id)).toEqual(before);
+    expect((await admin.get('/api/sync')).body.provider_a.last_error).toMatch(/401.*client id and secret/);
+  });
+
+  it('a token URL that refuses the client is an error that changes nothing', async () => {
+    const s = await addStreamer('provider_b');
+    await sync();
+    const before = await item(s.id);
+    const secret = fake.b.clientSecret;
+    fake.b.clientSecret = 'rotated';
+    fake.b.mode = 'unauthorized_once';
+    fake.b.live.set(s.channel, stream);
+    await sync();
+    fake.b.clientSecret = secret;
+    expect(await item(s.id)).toEqual(before);
+    expect((await admin.get('/api/sync')).body.provider_b.last_error).toMatch(
+      /app token request: answered 400/,
+    );
+  });
+
   it('the token is renewed before it expires, without waiting for a 401', async () => {
     await addStreamer('provider_b');
     await sync();

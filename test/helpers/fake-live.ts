@@ -12,6 +12,7 @@ export type Mode =
   | 'error_500'
   | 'rate_limited' // 429 with Ratelimit-Reset (Twitch) or Retry-After (Kick)
   | 'unauthorized_once' // the current token stops working: one 401, then a new token works
+  | 'unauthorized' // every token is refused (a revoked application)
   | 'html_403' // a Cloudflare block page
   | 'not_json' // 200 with text that is not JSON
   | 'hang' // never answers
@@ -110,7 +111,11 @@ export async function startFakeLive(): Promise<FakeLive> {
       valid.delete(token);
       api.mode = 'ok';
     }
-    if (!valid.has(token) || (twitch && req.headers['client-id'] !== api.clientId)) {
+    if (
+      api.mode === 'unauthorized' ||
+      !valid.has(token) ||
+      (twitch && req.headers['client-id'] !== api.clientId)
+    ) {
       return send(res, 401, { error: 'Unauthorized', status: 401, message: 'Invalid OAuth token' });
     }
     switch (api.mode) {
