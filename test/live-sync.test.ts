@@ -20,7 +20,13 @@ async function addStreamer(platform: 'provider_a' | 'provider_b', channel = `cha
   return { id: res.body.id as number, channel };
 }
 const item = async (id: number) =>
-  ((await admin.get('/api/streamers?all=1')).body as { id: number; game: string }[]).find((s) => s.id === id);
+  (
+    (await admin.get('/api/streamers?all=1')).body as {
+      id: number;
+      game: string;
+      live_since: string | null;
+    }[]
+  ).find((s) => s.id === id);
 const sync = async () => expect(await t.app.liveSync.runOnce()).toBe(true);
 const stream = { game: 'Elden Ring', title: 'No-hit run', viewers: 1234, since: '2026-11-21T20:00:00Z' };
 const apiOf = (platform: 'provider_a' | 'provider_b') => (platform === 'provider_a' ? fake.a : fake.b);
@@ -86,6 +92,19 @@ describe.each(['provider_a', 'provider_b'] as const)('live sync of %s', (platfor
     apiOf(platform).mode = 'ok';
     await sync(); // the second miss in a row: now offline
     expect(await item(s.id)).toMatchObject({ status: 'offline', viewers: null });
+  });
+});
+
+describe('live_since', () => {
+  it('without a start time from the provider it is when the service first saw the stream, and it stays', async () => {
+    const s = await addStreamer('provider_b');
+    fake.b.live.set(s.channel, { ...stream, since: '' });
+    await sync();
+    const first = (await item(s.id))?.live_since;
+    expect(first).toEqual(expect.any(String));
+    t.clock.advance(60_000);
+    await sync();
+    expect((await item(s.id))?.live_since).toBe(first);
   });
 });
 

@@ -41,7 +41,7 @@ export async function applyBatch(
 ): Promise<number> {
   const rows = await trx
     .selectFrom('streamers')
-    .select(['id', 'name', 'provider_a', 'kick_name', 'status', 'sync_misses'])
+    .select(['id', 'name', 'provider_a', 'kick_name', 'status', 'live_since', 'sync_misses'])
     .where('platform', '=', provider)
     .where(
       'id',
@@ -66,7 +66,8 @@ export async function applyBatch(
           game: singleLine(seen.game, LIMITS.game),
           title: singleLine(seen.title, LIMITS.title),
           viewers: seen.viewers,
-          live_since: seen.since ?? now,
+          // Without a start time from the provider: since this service first saw it live.
+          live_since: seen.since ?? (row.status === 'live' && row.live_since !== null ? row.live_since : now),
           sync_misses: 0,
         }
       : misses >= 2
