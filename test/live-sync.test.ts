@@ -125,6 +125,22 @@ describe('rate limits', () => {
     expect(await item(s.id)).toMatchObject({ status: 'live' });
   });
 
+  it('an answer with Ratelimit-Remaining 0 counts, and the next call waits for Ratelimit-Reset', async () => {
+    const s = await addStreamer('provider_a');
+    await sync(); // its avatar is known: the next round makes only the streams call
+    fake.a.mode = 'last_point';
+    fake.a.resetAt = Math.floor(t.clock.now().getTime() / 1000) + 20;
+    fake.a.live.set(s.channel, stream);
+    await sync();
+    expect(await item(s.id)).toMatchObject({ status: 'live' });
+    fake.a.mode = 'ok';
+    await sync();
+    expect(fake.callsTo(fake.a, '/streams')).toHaveLength(2);
+    t.clock.advance(21_000);
+    await sync();
+    expect(fake.callsTo(fake.a, '/streams')).toHaveLength(3);
+  });
+
   it("Kick's 429 waits for Retry-After", async () => {
     await addStreamer('provider_b');
     fake.b.mode = 'rate_limited';

@@ -16,7 +16,8 @@ export type Mode =
   | 'html_403' // a Cloudflare block page
   | 'not_json' // 200 with text that is not JSON
   | 'hang' // never answers
-  | 'wrong_data'; // Kick's bug: an answer with other channels' data
+  | 'wrong_data' // Kick's bug: an answer with other channels' data
+  | 'last_point'; // Twitch answers, with Ratelimit-Remaining 0 until resetAt
 
 export interface Stream {
   game: string;
@@ -164,7 +165,10 @@ export async function startFakeLive(): Promise<FakeLive> {
         res,
         200,
         { data, pagination: {} },
-        { 'ratelimit-remaining': '799', 'ratelimit-reset': '0' },
+        {
+          'ratelimit-remaining': api.mode === 'last_point' ? '0' : '799',
+          'ratelimit-reset': String(api.resetAt),
+        },
       );
     }
     if (path === '/users') {
