@@ -28,6 +28,8 @@ import { settingsRoutes } from './settings/routes.ts';
 import { devProviderRoutes } from './signin/dev-providers.ts';
 import { signInRoutes } from './signin/routes.ts';
 import { streamerRoutes } from './streamers/routes.ts';
+import { liveSyncPlugin } from './sync/plugin.ts';
+import { syncRoutes } from './sync/routes.ts';
 import { userRoutes } from './users/routes.ts';
 import { webRoutes } from './web/static.ts';
 
@@ -120,6 +122,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(auditRoutes);
   await app.register(userRoutes);
   await app.register(settingsRoutes);
+  await app.register(liveSyncPlugin);
+  await app.register(syncRoutes);
   await app.register(signInRoutes);
   if (config.devProviders) await app.register(devProviderRoutes);
   await app.register(healthRoutes);

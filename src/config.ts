@@ -17,6 +17,8 @@ export interface ProviderConfig {
   readonly tokenUrl: string;
   readonly userUrl: string;
   readonly redirectUri: string;
+  /** The live-status API (sync/): Twitch's helix or Kick's public v1 base URL. */
+  readonly apiUrl: string;
 }
 
 export interface Config {
@@ -33,6 +35,8 @@ export interface Config {
   readonly adminPassword: string | null;
   readonly providers: Readonly<Record<Provider, ProviderConfig>>;
   readonly providerTimeoutMs: number;
+  /** Live sync's interval; 0 turns it off. A provider syncs when its client id and secret are set. */
+  readonly liveSyncSeconds: number;
   readonly oauthDebugPublic: boolean;
   readonly devProviders: boolean;
   readonly rateLimit: boolean;
@@ -42,16 +46,18 @@ export interface Config {
   readonly production: boolean;
 }
 
-const REAL_PROVIDER_URLS: Record<Provider, [string, string, string]> = {
+const REAL_PROVIDER_URLS: Record<Provider, [string, string, string, string]> = {
   provider_a: [
     'https://id.twitch.tv/oauth2/authorize',
     'https://id.twitch.tv/oauth2/token',
     'https://api.twitch.tv/helix/users',
+    'https://api.twitch.tv/helix',
   ],
   provider_b: [
     'https://id.kick.com/oauth/authorize',
     'https://id.kick.com/oauth/token',
     'https://api.kick.com/public/v1/users',
+    'https://api.kick.com/public/v1',
   ],
 };
 
@@ -160,11 +166,12 @@ export function parseConfig(env: Env = process.env): Config {
   const self = `http://${['0.0.0.0', '::', 'localhost'].includes(host) ? '127.0.0.1' : host}:${port}`;
 
   const provider = (p: Provider, prefix: string): ProviderConfig => {
-    const [authorize, token, user] = devProviders
+    const [authorize, token, user, api] = devProviders
       ? [
           `${baseUrl}/dev/oauth/${p}/authorize`,
           `${self}/dev/oauth/${p}/token`,
           `${self}/dev/oauth/${p}/users`,
+          `${self}/dev/live/${p}`,
         ]
       : REAL_PROVIDER_URLS[p];
     return Object.freeze({
@@ -174,6 +181,7 @@ export function parseConfig(env: Env = process.env): Config {
       tokenUrl: url(`${prefix}_TOKEN_URL`, token),
       userUrl: url(`${prefix}_USER_URL`, user),
       redirectUri: url(`${prefix}_REDIRECT_URI`, `${baseUrl}/api/oauth/login/${p}`),
+      apiUrl: url(`${prefix}_API_URL`, api).replace(/\/+$/, ''),
     });
   };
 
@@ -204,6 +212,7 @@ export function parseConfig(env: Env = process.env): Config {
       provider_b: provider('provider_b', 'PROVIDER_B'),
     }),
     providerTimeoutMs: integer('PROVIDER_TIMEOUT_MS', 10_000, 1, 600_000),
+    liveSyncSeconds: integer('LIVE_SYNC_SECONDS', 60, 0, 86_400),
     oauthDebugPublic: bool('OAUTH_DEBUG_PUBLIC', false),
     devProviders,
     rateLimit: bool('RATE_LIMIT', true, 'on', 'off'),

@@ -15,17 +15,20 @@ describe('configuration', () => {
       rateLimit: true,
       logLevel: 'info',
       providerTimeoutMs: 10_000,
+      liveSyncSeconds: 60,
     });
     expect(c.providers.provider_a).toMatchObject({
       authorizeUrl: 'https://id.twitch.tv/oauth2/authorize',
       tokenUrl: 'https://id.twitch.tv/oauth2/token',
       userUrl: 'https://api.twitch.tv/helix/users',
+      apiUrl: 'https://api.twitch.tv/helix',
       redirectUri: 'http://localhost:3000/api/oauth/login/provider_a',
     });
     expect(c.providers.provider_b).toMatchObject({
       authorizeUrl: 'https://id.kick.com/oauth/authorize',
       tokenUrl: 'https://id.kick.com/oauth/token',
       userUrl: 'https://api.kick.com/public/v1/users',
+      apiUrl: 'https://api.kick.com/public/v1',
       redirectUri: 'http://localhost:3000/api/oauth/login/provider_b',
     });
     expect(Object.isFrozen(c)).toBe(true);
@@ -55,8 +58,21 @@ describe('configuration', () => {
     [{ SESSION_SECRET: 'short' }, /SESSION_SECRET/],
     [{ DEV_PROVIDERS: 'true', NODE_ENV: 'production' }, /DEV_PROVIDERS/],
     [{ PROVIDER_A_TOKEN_URL: 'nope' }, /PROVIDER_A_TOKEN_URL/],
+    [{ PROVIDER_B_API_URL: 'nope' }, /PROVIDER_B_API_URL/],
+    [{ LIVE_SYNC_SECONDS: '-1' }, /LIVE_SYNC_SECONDS/],
+    [{ LIVE_SYNC_SECONDS: 'often' }, /LIVE_SYNC_SECONDS/],
   ])('%j fails fast naming the variable', (env, name) => {
     expect(() => parseConfig(env)).toThrow(name);
+  });
+
+  it('live sync: LIVE_SYNC_SECONDS=0 turns it off; DEV_PROVIDERS points the API URLs at the stand-ins', () => {
+    expect(parseConfig({ LIVE_SYNC_SECONDS: '0' }).liveSyncSeconds).toBe(0);
+    const dev = parseConfig({ DEV_PROVIDERS: 'true', PORT: '4000' });
+    expect(dev.providers.provider_a.apiUrl).toBe('http://127.0.0.1:4000/dev/live/provider_a');
+    expect(dev.providers.provider_b.apiUrl).toBe('http://127.0.0.1:4000/dev/live/provider_b');
+    expect(parseConfig({ PROVIDER_A_API_URL: 'http://x.example/helix/' }).providers.provider_a.apiUrl).toBe(
+      'http://x.example/helix',
+    );
   });
 
   it('accepts lists of origins and proxy addresses', () => {

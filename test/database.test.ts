@@ -30,6 +30,7 @@ describe('migrations', () => {
         '002-audit-log',
         '003-integrity',
         '004-comment-moderation',
+        '005-live-data',
       ]);
       expect(await migrateToLatest(database.db)).toEqual([]);
     } finally {

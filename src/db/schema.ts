@@ -34,6 +34,8 @@ export interface StreamersTable {
   name_key: string;
   platform: Provider;
   kick_name: string;
+  /** The provider_a login ('' means the name lower-cased without white space). */
+  provider_a: Generated<string>;
   status: StreamerStatus;
   game: string;
   title: string;
@@ -42,6 +44,15 @@ export interface StreamersTable {
   added_by: AddedBy;
   submitter: string;
   created_at: string;
+  /** Set by live sync (sync/): '' when unknown. */
+  avatar: Generated<string>;
+  /** Viewers while live, else null. */
+  viewers: number | null;
+  live_since: string | null;
+  /** The last successful check. */
+  synced_at: string | null;
+  /** Successful checks in a row that did not show the streamer live. */
+  sync_misses: Generated<number>;
 }
 
 export interface RatingsTable {
@@ -152,6 +163,25 @@ export interface AuditLogTable {
   details: string | null;
 }
 
+/** Live sync, per provider: what `GET /api/sync` answers on every instance. */
+export interface SyncStateTable {
+  provider: Provider;
+  last_ok: string | null;
+  last_error: string | null;
+  last_error_at: string | null;
+  /** Streamers checked successfully in the last complete round. */
+  checked: number;
+  /** When the last round finished. */
+  cycle_at: string | null;
+}
+
+/** One poller across instances: whoever holds the unexpired row polls. */
+export interface SyncLeaseTable {
+  name: string;
+  holder: string;
+  expires_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   moderators: ModeratorsTable;
@@ -167,6 +197,8 @@ export interface Database {
   sessions: SessionsTable;
   audit_log: AuditLogTable;
   rate_limits: RateLimitsTable;
+  sync_state: SyncStateTable;
+  sync_lease: SyncLeaseTable;
 }
 
 export type Db = Kysely<Database>;

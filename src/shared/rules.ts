@@ -35,3 +35,10 @@ export function codePointLength(s: string): number {
   for (const _ of s) n++;
   return n;
 }
+
+/**
+ * A streamer's channel on a provider (DECISIONS.md "Second wave / Live data"): the stored
+ * login or slug, or when that is empty the name lower-cased with white space removed.
+ */
+export const channelOf = (name: string, stored: string): string =>
+  (stored.trim() || name).toLowerCase().replace(/\s+/g, '');

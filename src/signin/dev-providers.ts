@@ -4,6 +4,7 @@ import { type Static, Type } from 'typebox';
 import { type Provider, PROVIDERS } from '../config.ts';
 import { notFound } from '../errors.ts';
 import { Field, Param } from '../lib/schemas.ts';
+import { devLiveRoutes } from '../sync/dev-live.ts';
 import { challengeOf } from './pkce.ts';
 import { escapeHtml } from '../lib/html.ts';
 
@@ -56,6 +57,9 @@ export async function devProviderRoutes(app: FastifyInstance) {
   const { config, clock } = app;
   const grants = new Map<string, Grant>();
   const tokens = new Map<string, Grant>();
+  /** App tokens (client-credentials grant) for the stand-in live APIs. */
+  const appTokens = new Set<string>();
+  devLiveRoutes(app, appTokens);
   const names = { provider_a: 'Twitch', provider_b: 'Kick' };
 
   const providerOf = (value: string): Provider => {
@@ -133,6 +137,14 @@ ${error ? `<p class="note">${escapeHtml(error)}</p>` : ''}
       const provider = providerOf((request.params as { provider: string }).provider);
       const form = request.body as Static<typeof TokenBody>;
       const settings = config.providers[provider];
+      if (form.grant_type === 'client_credentials') {
+        if (form.client_id !== settings.clientId || form.client_secret !== settings.clientSecret) {
+          return reply.code(400).send({ status: 400, message: 'invalid client' });
+        }
+        const token = randomBytes(24).toString('hex');
+        appTokens.add(token);
+        return { access_token: token, expires_in: 5_000_000, token_type: 'bearer' };
+      }
       const grant = grants.get(String(form.code ?? ''));
       grants.delete(String(form.code ?? ''));
       const valid =

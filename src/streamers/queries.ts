@@ -3,7 +3,7 @@ import type { Insertable, Updateable } from 'kysely';
 import { foldCase } from '../lib/input.ts';
 
 /** A streamer with its rating and team, as every list view starts from. */
-export type StreamerListRow = Omit<Streamer, 'submitter' | 'created_at'> & {
+export type StreamerListRow = Omit<Streamer, 'submitter' | 'created_at' | 'sync_misses'> & {
   has_rating: boolean;
   scores: Scores;
   reward: Rating['reward'];
@@ -48,9 +48,14 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
       'streamers.name_key',
       'streamers.platform',
       'streamers.kick_name',
+      'streamers.provider_a',
       'streamers.status',
       'streamers.game',
       'streamers.title',
+      'streamers.avatar',
+      'streamers.viewers',
+      'streamers.live_since',
+      'streamers.synced_at',
       'streamers.evaluated',
       'streamers.community_locked',
       'streamers.added_by',
@@ -67,9 +72,14 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
     name_key: r.name_key,
     platform: r.platform,
     kick_name: r.kick_name,
+    provider_a: r.provider_a,
     status: r.status,
     game: r.game,
     title: r.title,
+    avatar: r.avatar,
+    viewers: r.viewers === null ? null : Number(r.viewers),
+    live_since: r.live_since,
+    synced_at: r.synced_at,
     evaluated: r.evaluated,
     community_locked: r.community_locked,
     added_by: r.added_by,
@@ -98,7 +108,7 @@ export async function streamerExists(db: Db, id: number): Promise<boolean> {
 
 export type NewStreamer = Pick<
   Insertable<StreamersTable>,
-  'name' | 'platform' | 'kick_name' | 'added_by' | 'submitter' | 'created_at'
+  'name' | 'platform' | 'kick_name' | 'provider_a' | 'added_by' | 'submitter' | 'created_at'
 >;
 
 export async function insertStreamer(db: Db, s: NewStreamer): Promise<number> {
@@ -141,7 +151,7 @@ export async function saveRating(
 
 export type StreamerUpdate = Pick<
   Updateable<StreamersTable>,
-  'evaluated' | 'name' | 'kick_name' | 'status' | 'game' | 'title'
+  'evaluated' | 'name' | 'kick_name' | 'provider_a' | 'status' | 'game' | 'title' | 'viewers' | 'live_since'
 >;
 
 export async function updateStreamer(db: Db, id: number, update: StreamerUpdate): Promise<void> {
@@ -184,6 +194,7 @@ export async function findStreamerState(db: Db, id: number) {
     .select([
       'streamers.name',
       'streamers.kick_name',
+      'streamers.provider_a',
       'streamers.status',
       'streamers.game',
       'streamers.title',

@@ -88,6 +88,7 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
             name,
             platform: body.platform === 'provider_b' ? 'provider_b' : 'provider_a',
             kick_name: sanitize(body.kick_name ?? body.provider_b),
+            provider_a: sanitize(body.provider_a),
             added_by: byAdmin ? 'admin' : 'viewer',
             submitter: singleLine(body.submitter, LIMITS.submitter),
             created_at: clock.now().toISOString(),
@@ -146,14 +147,18 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         reward: viewer.isAdmin ? clamp(toInt(body.reward), 0, LIMITS.reward) : moderatorReward(sum),
         updated_at: clock.now().toISOString(),
       };
+      const status = body.status === 'live' ? 'live' : 'offline';
       const fields: StreamerUpdate = viewer.isAdmin
         ? {
             evaluated,
             ...(body.name === undefined ? {} : { name: streamerName(body.name) }),
             kick_name: sanitize(body.provider_b ?? body.kick_name),
-            status: body.status === 'live' ? 'live' : 'offline',
+            ...(body.provider_a === undefined ? {} : { provider_a: sanitize(body.provider_a) }),
+            status,
             game: singleLine(body.game, LIMITS.game),
             title: singleLine(body.title, LIMITS.title),
+            // Set offline by hand: what live sync saw of the stream no longer holds.
+            ...(status === 'offline' ? { viewers: null, live_since: null } : {}),
           }
         : { evaluated };
 

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { errors, Field, Lenient, Nullable, Ok, Param, StringEnum } from '../lib/schemas.ts';
+import { errors, Field, Lenient, Nullable, Ok, Param, StringEnum, Timestamp } from '../lib/schemas.ts';
 import { PROVIDERS } from '../shared/rules.ts';
 
 export const INVALID_NAME = 'Invalid streamer name';
@@ -19,12 +19,21 @@ export const StreamerItem = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
   platform: StringEnum(PROVIDERS),
+  /** The streamer's provider_a login; '' means the name lower-cased without white space. */
+  provider_a: Type.String(),
   /** The streamer's channel name on provider_b (SPEC.md's kick_name), under both keys. */
   provider_b: Type.String(),
   kick_name: Type.String(),
   status: StringEnum(['live', 'offline']),
   game: Type.String(),
   title: Type.String(),
+  /** From live sync (DECISIONS.md "Second wave / Live data"): '' when unknown. */
+  avatar: Type.String(),
+  /** Viewers while live, else null. */
+  viewers: Nullable(Type.Integer()),
+  live_since: Nullable(Timestamp()),
+  /** The last successful check by live sync. */
+  synced_at: Nullable(Timestamp()),
   evaluated: Type.Boolean(),
   community_locked: Type.Boolean(),
   added_by: StringEnum(['admin', 'viewer']),
@@ -46,6 +55,7 @@ export const CreateBody = Type.Object({
   /** `provider_b`, else `provider_a` whatever it is (SPEC.md). */
   platform: Lenient(),
   kick_name: Field('Invalid kick_name'),
+  provider_a: Field('Invalid provider_a'),
   provider_b: Field('Invalid provider_b'),
   submitter: Field('Invalid submitter'),
 });
@@ -59,6 +69,8 @@ export const UpdateBody = Type.Object({
   /** Administrator only: a new name (sanitized, unique). */
   name: Field(INVALID_NAME),
   kick_name: Field('Invalid kick_name'),
+  /** Absent keeps the stored login (an older page does not send it). */
+  provider_a: Field('Invalid provider_a'),
   provider_b: Field('Invalid provider_b'),
   status: Lenient(),
   game: Field('Invalid game'),

@@ -80,6 +80,8 @@ export async function startApp(
     // shedding is tested with the service in its own process (test/soak).
     MAX_EVENT_LOOP_DELAY_MS: '0',
     LOG_LEVEL: opts.logLevel ?? 'info',
+    // Live sync only where a test asks for it, and then against fakes (test/helpers/fake-live.ts).
+    LIVE_SYNC_SECONDS: '0',
     ...env,
   });
   const clock = new TestClock();

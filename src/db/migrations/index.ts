@@ -3,6 +3,7 @@ import * as initial from './001-initial.ts';
 import * as auditLog from './002-audit-log.ts';
 import * as integrity from './003-integrity.ts';
 import * as commentModeration from './004-comment-moderation.ts';
+import * as liveData from './005-live-data.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '002-audit-log': auditLog,
   '003-integrity': integrity,
   '004-comment-moderation': commentModeration,
+  '005-live-data': liveData,
 };

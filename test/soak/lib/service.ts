@@ -111,6 +111,8 @@ export class Service {
         ADMIN_PASSWORD,
         SESSION_SECRET,
         DEV_PROVIDERS: 'true',
+        // The soak measures the service's own writes; live sync would add its own.
+        LIVE_SYNC_SECONDS: '0',
         RATE_LIMIT: 'off',
         LOG_LEVEL: 'warn',
         ...opts.env,

@@ -43,6 +43,7 @@ export interface Streamer {
   id: number;
   name: string;
   platform: 'provider_a' | 'provider_b';
+  provider_a: string;
   provider_b: string;
   status: 'live' | 'offline';
   game: string;

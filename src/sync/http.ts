@@ -1,0 +1,136 @@
+/**
+ * Calls to the providers' live-status APIs. Every way a call can fail becomes a SyncError
+ * with a message an operator can act on, and never with a token in it: the poller logs the
+ * message and stores it as the provider's `last_error`.
+ */
+
+export type FailureKind =
+  'network' | 'timeout' | 'unauthorized' | 'rate_limited' | 'status' | 'html' | 'not_json' | 'wrong_data';
+
+export class SyncError extends Error {
+  constructor(
+    message: string,
+    readonly kind: FailureKind,
+    /** For rate limits: when the provider may be called again (ms since the epoch). */
+    readonly retryAt: number | null = null,
+  ) {
+    super(message);
+    this.name = 'SyncError';
+  }
+}
+
+export interface JsonAnswer {
+  json: Record<string, unknown>;
+  headers: Headers;
+}
+
+export interface Call {
+  method: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  form?: Record<string, string>;
+}
+
+/** The longest a provider's rate-limit headers can make the sync wait (a wrong header must not stop it for days). */
+const MAX_WAIT_MS = 15 * 60_000;
+
+/**
+ * When a rate-limited provider may be called again: `Ratelimit-Reset` (Unix time),
+ * `Retry-After` (seconds), else in a minute; never later than MAX_WAIT_MS from now.
+ */
+export function retryAt(headers: Headers, now: number): number {
+  const reset = Number(headers.get('ratelimit-reset'));
+  const after = Number(headers.get('retry-after'));
+  const at =
+    headers.get('ratelimit-reset') && Number.isFinite(reset) && reset > 0
+      ? reset * 1000
+      : headers.get('retry-after') && Number.isFinite(after) && after >= 0
+        ? now + after * 1000
+        : now + 60_000;
+  return Math.min(at, now + MAX_WAIT_MS);
+}
+
+const looksLikeHtml = (contentType: string, text: string) =>
+  contentType.includes('html') || /^\s*</.test(text);
+
+/** One call that answers the provider's JSON object with status 200, or throws a SyncError. */
+export async function callJson(
+  url: string,
+  call: Call,
+  timeoutMs: number,
+  now: () => number,
+): Promise<JsonAnswer> {
+  let res: Response;
+  let text: string;
+  try {
+    res = await fetch(url, {
+      method: call.method,
+      headers: {
+        accept: 'application/json',
+        ...call.headers,
+        ...(call.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
+      body: call.form ? new URLSearchParams(call.form).toString() : undefined,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    text = await res.text();
+  } catch (err) {
+    if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) {
+      throw new SyncError(`no answer within ${timeoutMs} ms (PROVIDER_TIMEOUT_MS)`, 'timeout');
+    }
+    const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : String(err);
+    throw new SyncError(`cannot reach the API (${cause})`, 'network');
+  }
+  if (res.status === 429) {
+    const at = retryAt(res.headers, now());
+    throw new SyncError(
+      `rate limited (429); waiting until ${new Date(at).toISOString()}`,
+      'rate_limited',
+      at,
+    );
+  }
+  if (looksLikeHtml(res.headers.get('content-type') ?? '', text)) {
+    throw new SyncError(
+      `answered ${res.status} with an HTML page instead of JSON: usually a Cloudflare or firewall block of this server's address`,
+      'html',
+    );
+  }
+  if (res.status === 401) throw new SyncError('the app token was refused (401)', 'unauthorized');
+  if (res.status !== 200) throw new SyncError(`answered ${res.status}`, 'status');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new SyncError('answered 200 with something that is not JSON', 'not_json');
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new SyncError('answered 200 with JSON that is not an object', 'not_json');
+  }
+  return { json: { ...parsed }, headers: res.headers };
+}
+
+/** A list member of an answer, or a SyncError: an answer without it is not the provider's. */
+export function dataList(json: Record<string, unknown>): unknown[] {
+  const data = json.data;
+  if (!Array.isArray(data)) throw new SyncError('answered JSON without a "data" list', 'wrong_data');
+  return data;
+}
+
+/** A member of an object, or undefined. */
+export function member(obj: unknown, key: string): unknown {
+  return obj && typeof obj === 'object' && key in obj ? Reflect.get(obj, key) : undefined;
+}
+
+export const textOf = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+/** A timestamp in the house format (ISO 8601 UTC with milliseconds), or null. */
+export function timestampOf(v: unknown): string | null {
+  if (typeof v !== 'string' || v === '') return null;
+  const d = new Date(v);
+  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+}
+
+export function countOf(v: unknown): number {
+  const n = typeof v === 'number' ? v : Number(v);
+  return Number.isFinite(n) && n > 0 ? Math.trunc(n) : 0;
+}

@@ -1,0 +1,111 @@
+import type { Db, SyncStateTable } from '../db/schema.ts';
+import { singleLine } from '../lib/input.ts';
+import { LIMITS, type Provider, channelOf } from '../shared/rules.ts';
+import type { BatchAnswer } from './provider.ts';
+
+/** A streamer as live sync checks it. */
+export interface Target {
+  id: number;
+  channel: string;
+  needsAvatar: boolean;
+}
+
+const CHANNEL_COLUMN = { provider_a: 'provider_a', provider_b: 'kick_name' } as const;
+
+/** Streamers whose platform is `provider`, with their channel there, in id order. */
+export async function syncTargets(db: Db, provider: Provider): Promise<Target[]> {
+  const rows = await db
+    .selectFrom('streamers')
+    .select(['id', 'name', 'provider_a', 'kick_name', 'avatar'])
+    .where('platform', '=', provider)
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    channel: channelOf(r.name, r[CHANNEL_COLUMN[provider]]),
+    needsAvatar: r.avatar === '',
+  }));
+}
+
+/**
+ * Applies one successful batch to its streamers, re-reading them inside the transaction (an
+ * administrator may have changed one meanwhile). Live on the first check that shows it;
+ * offline only on the second check in a row that does not. Returns how many were checked.
+ */
+export async function applyBatch(
+  trx: Db,
+  provider: Provider,
+  targets: Target[],
+  answer: BatchAnswer,
+  now: string,
+): Promise<number> {
+  const rows = await trx
+    .selectFrom('streamers')
+    .select(['id', 'name', 'provider_a', 'kick_name', 'status', 'live_since', 'sync_misses'])
+    .where('platform', '=', provider)
+    .where(
+      'id',
+      'in',
+      targets.map((t) => t.id),
+    )
+    .execute();
+  const asked = new Set(targets.map((t) => t.channel));
+  let checked = 0;
+  for (const row of rows) {
+    const channel = channelOf(row.name, row[CHANNEL_COLUMN[provider]]);
+    if (!asked.has(channel)) continue; // renamed since the batch was made: the next round checks it
+    checked++;
+    const avatar = answer.avatars.get(channel);
+    const seen = answer.live.get(channel);
+    const common = { synced_at: now, ...(avatar === undefined ? {} : { avatar }) };
+    const misses = seen ? 0 : row.sync_misses + 1;
+    const update = seen
+      ? {
+          ...common,
+          status: 'live' as const,
+          game: singleLine(seen.game, LIMITS.game),
+          title: singleLine(seen.title, LIMITS.title),
+          viewers: seen.viewers,
+          // Without a start time from the provider: since this service first saw it live.
+          live_since: seen.since ?? (row.status === 'live' && row.live_since !== null ? row.live_since : now),
+          sync_misses: 0,
+        }
+      : misses >= 2
+        ? { ...common, status: 'offline' as const, viewers: null, live_since: null, sync_misses: misses }
+        : { ...common, sync_misses: misses };
+    await trx.updateTable('streamers').set(update).where('id', '=', row.id).execute();
+  }
+  return checked;
+}
+
+async function upsertState(db: Db, provider: Provider, values: Partial<Omit<SyncStateTable, 'provider'>>) {
+  await db
+    .insertInto('sync_state')
+    .values({ provider, checked: 0, ...values })
+    .onConflict((oc) => oc.column('provider').doUpdateSet(values))
+    .execute();
+}
+
+export const recordOk = (db: Db, provider: Provider, now: string) =>
+  upsertState(db, provider, { last_ok: now });
+
+export const recordError = (db: Db, provider: Provider, message: string, now: string) =>
+  upsertState(db, provider, { last_error: message, last_error_at: now });
+
+export const recordRound = (db: Db, provider: Provider, checked: number, now: string) =>
+  upsertState(db, provider, { checked, cycle_at: now });
+
+export async function readStates(db: Db) {
+  const [states, counts] = await Promise.all([
+    db.selectFrom('sync_state').selectAll().execute(),
+    db
+      .selectFrom('streamers')
+      .select(['platform', (eb) => eb.fn.countAll<number | string>().as('n')])
+      .groupBy('platform')
+      .execute(),
+  ]);
+  return {
+    state: new Map(states.map((s) => [s.provider, s])),
+    streamers: new Map(counts.map((c) => [c.platform, Number(c.n)])),
+  };
+}
