@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { readForm } from './fake-http.ts';
 
 /**
  * Fake Twitch (provider_a, helix) and Kick (provider_b, public v1) live-status APIs as one
@@ -72,19 +73,13 @@ const send = (res: ServerResponse, status: number, body: unknown, headers: Recor
 const CLOUDFLARE = `<!DOCTYPE html><html><head><title>Attention Required! | Cloudflare</title></head>
 <body><h1>Sorry, you have been blocked</h1></body></html>`;
 
-async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
-  let raw = '';
-  for await (const chunk of req) raw += chunk;
-  return new URLSearchParams(raw);
-}
-
 export async function startFakeLive(): Promise<FakeLive> {
   const a = fresh('a');
   const b = fresh('b');
   const valid = new Set<string>();
   const hanging = new Set<ServerResponse>();
 
-  const server = createServer(async (req, res) => {
+  const answer = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://fake');
     const api = url.pathname.startsWith('/a/') ? a : b;
     const twitch = api === a;
@@ -93,9 +88,9 @@ export async function startFakeLive(): Promise<FakeLive> {
       const form = await readForm(req);
       api.tokenCalls++;
       if (
-        form.get('grant_type') !== 'client_credentials' ||
-        form.get('client_id') !== api.clientId ||
-        form.get('client_secret') !== api.clientSecret
+        form.grant_type !== 'client_credentials' ||
+        form.client_id !== api.clientId ||
+        form.client_secret !== api.clientSecret
       ) {
         return send(res, 400, { status: 400, message: 'invalid client' });
       }
@@ -199,7 +194,8 @@ export async function startFakeLive(): Promise<FakeLive> {
       return send(res, 200, { data, message: 'OK' });
     }
     send(res, 404, { message: 'Not found' });
-  });
+  };
+  const server = createServer((req, res) => void answer(req, res));
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
