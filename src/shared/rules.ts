@@ -35,3 +35,23 @@ export function codePointLength(s: string): number {
   for (const _ of s) n++;
   return n;
 }
+
+/** Lower case without diacritics: the key of the page's search ("zlaty" finds "Zlatý"). */
+export const searchKey = (s: string): string =>
+  s
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase();
+
+/** The readable tail of a streamer's address, `/s/<id>-<slug>` (DECISIONS.md "Streamer pages"). */
+export const slugOf = (name: string): string =>
+  searchKey(name)
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
+
+/** The page's address of a streamer. */
+export const streamerPath = (id: number, name = ''): string => {
+  const slug = slugOf(name);
+  return slug ? `/s/${id}-${slug}` : `/s/${id}`;
+};
