@@ -37,11 +37,7 @@ export function codePointLength(s: string): number {
 }
 
 /** Lower case without diacritics: the key of the page's search ("zlaty" finds "Zlatý"). */
-export const searchKey = (s: string): string =>
-  s
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase();
+export const searchKey = (s: string): string => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
 /** The readable tail of a streamer's address, `/s/<id>-<slug>` (DECISIONS.md "Streamer pages"). */
 export const slugOf = (name: string): string =>

@@ -92,6 +92,7 @@ export async function newPage(
     colorScheme: opts.dark ? 'dark' : 'light',
   });
   if (opts.lang) await context.addInitScript(`localStorage.setItem('lang', '${opts.lang}')`);
+  context.setDefaultTimeout(10_000);
   const page = await context.newPage();
   page.on('pageerror', (err) => {
     throw err;

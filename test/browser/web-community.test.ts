@@ -71,6 +71,7 @@ describe.runIf(runBrowser)('community rating, audit log, themes and assets', () 
   it('remembers the language and follows dark mode; works at phone width without sideways scrolling', async () => {
     const { page, context } = await newPage(env, { phone: true, dark: true });
     await page.goto(env.base + '/');
+    await page.locator('.menu summary').click();
     await page.getByLabel('Jazyk').selectOption('en');
     await page.getByRole('heading', { name: 'Ranking' }).waitFor();
     await page.reload();
