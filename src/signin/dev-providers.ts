@@ -1,9 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { type Provider, PROVIDERS } from '../config.ts';
 import { notFound } from '../errors.ts';
 import { Field, Param } from '../lib/schemas.ts';
+import { DEMO_USERS, standInId } from './dev-users.ts';
 import { challengeOf } from './pkce.ts';
 
 /**
@@ -21,7 +22,6 @@ interface Grant {
   expiresAt: number;
 }
 
-const SAMPLE_USERS = ['alice', 'bob', 'moderator_max', 'rater_rita'];
 const GRANT_TTL_MS = 5 * 60_000;
 
 const AuthorizeQuery = Type.Object({
@@ -50,9 +50,7 @@ const TokenBody = Type.Object({
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-/** A stable numeric id for a login (Kick's user_id is a number). */
-const numericId = (login: string) =>
-  parseInt(createHash('sha256').update(login).digest('hex').slice(0, 8), 16);
+const numericId = standInId;
 
 export async function devProviderRoutes(app: FastifyInstance) {
   const { config, clock } = app;
@@ -71,9 +69,15 @@ export async function devProviderRoutes(app: FastifyInstance) {
     )
       .map((k) => (q[k] ? `<input type="hidden" name="${k}" value="${escapeHtml(q[k])}">` : ''))
       .join('');
-    const buttons = SAMPLE_USERS.map(
-      (u) => `<button name="login" value="${u}">${escapeHtml(u)}</button>`,
-    ).join(' ');
+    // The demo data's users of this provider (dev-users.ts), then two plain visitors.
+    const samples = [
+      ...DEMO_USERS.filter((u) => u.provider === provider).map((u) => u.login),
+      'alice',
+      'bob',
+    ];
+    const buttons = samples
+      .map((u) => `<button name="login" value="${u}">${escapeHtml(u)}</button>`)
+      .join(' ');
     return reply.type('text/html; charset=utf-8').code(error ? 400 : 200)
       .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>Development sign-in (${names[provider]})</title>
@@ -116,7 +120,10 @@ ${error ? `<p class="note">${escapeHtml(error)}</p>` : ''}
         grants.set(code, {
           provider,
           login,
-          displayName: (q.display_name ?? '').trim() || login,
+          displayName:
+            (q.display_name ?? '').trim() ||
+            DEMO_USERS.find((u) => u.login === login && u.provider === provider)?.display ||
+            login,
           redirectUri: settings.redirectUri,
           challenge: q.code_challenge,
           expiresAt: clock.now().getTime() + GRANT_TTL_MS,
