@@ -30,6 +30,11 @@ describe.runIf(runBrowser)('the web page for staff', () => {
     await page.goto(env.base + '/');
     await page.getByLabel('Show all streamers with notes').check();
     await expect.poll(() => page.locator('.ranking .name').count()).toBeGreaterThanOrEqual(4);
+    // bug 8: an unrated streamer shows no zeros; ranks are numbers, never ★
+    const unrated = page.locator('.ranking > li', { hasText: 'Delta Unrated' });
+    expect(await unrated.locator('.scores').count()).toBe(0);
+    await unrated.getByText('Not rated yet').waitFor();
+    expect(await page.locator('.ranking').textContent()).not.toContain('★');
     await page.getByRole('link', { name: 'Delta Unrated' }).click();
     for (const [label, v] of [
       ['Statistics', 10],

@@ -25,6 +25,14 @@ export function t(key: MessageKey, params: Record<string, string | number> = {})
   return text.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? `{${name}}`));
 }
 
+/** A count with its plural form: `${key}.one`, `.few` (Czech) or `.other`, `{n}` filled. */
+export function tn(key: string, n: number, params: Record<string, string | number> = {}): string {
+  const category = new Intl.PluralRules(i18n.lang === 'cs' ? 'cs-CZ' : 'en-GB').select(n);
+  const dict = dictionaries[i18n.lang] as Record<string, string>;
+  const chosen = [`${key}.${category}`, `${key}.other`, key].find((k) => k in dict) ?? key;
+  return t(chosen as MessageKey, { n, ...params });
+}
+
 /** An error from the API (or the network) as a sentence in the current language. */
 export function errorText(err: unknown): string {
   if (err instanceof ApiError) {
