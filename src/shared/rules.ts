@@ -51,3 +51,15 @@ export const streamerPath = (id: number, name = ''): string => {
   const slug = slugOf(name);
   return slug ? `/s/${id}-${slug}` : `/s/${id}`;
 };
+
+/**
+ * What the service stores of a typed name (lib/input.ts sanitize: tags, control characters
+ * and runs of white space removed), so the page can repeat the stored name, not the typed one.
+ */
+export const cleanName = (s: string): string =>
+  s
+    .normalize('NFC')
+    .replace(/<[^>]*>/g, '')
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();

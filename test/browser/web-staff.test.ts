@@ -132,7 +132,7 @@ describe.runIf(runBrowser)('the web page for staff', () => {
     await team.getByRole('button', { name: 'Add member' }).click();
     await expect
       .poll(() => team.locator('.field-error').textContent())
-      .toContain("User 'nobody-here' on provider_a");
+      .toContain('User nobody-here on Twitch has not signed in here yet');
     expect(await team.getByLabel('Login').inputValue()).toBe('nobody-here');
     await team.getByLabel('Login').fill('TwitchDev');
     await team.getByLabel('Role').selectOption('owner');

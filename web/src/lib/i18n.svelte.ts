@@ -3,6 +3,10 @@ import { en, enApiErrors, type MessageKey } from '../locales/en.ts';
 import { ApiError } from './api.ts';
 
 export type Lang = 'cs' | 'en';
+export type { MessageKey };
+
+/** Whether `key` is a known text (for keys built from the service's values). */
+export const hasKey = (key: string): key is MessageKey => key in en;
 const dictionaries = { cs, en } as const;
 const apiErrors = { cs: csApiErrors, en: enApiErrors } as const;
 
@@ -39,11 +43,18 @@ export function errorText(err: unknown): string {
     if (err.status === 0) return t('error.network');
     const known = apiErrors[i18n.lang][err.message];
     if (known) return known;
+    const user = /^User '(.*)' on (provider_a|provider_b) has not logged in yet or is banned\.$/.exec(
+      err.message,
+    );
+    if (user)
+      return t('error.userNotSignedIn', { login: user[1] ?? '', provider: providerName(user[2] ?? '') });
     if (/not found$/.test(err.message)) return t('streamer.notFound');
     return t('error.generic', { message: err.message });
   }
   return t('error.generic', { message: String(err) });
 }
+
+export const providerName = (p: string): string => (p === 'provider_b' ? 'Kick' : 'Twitch');
 
 export function formatDate(iso: string): string {
   return new Date(iso).toLocaleString(i18n.lang === 'cs' ? 'cs-CZ' : 'en-GB', {

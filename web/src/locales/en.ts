@@ -206,6 +206,25 @@ export const en = {
   'comments.anonymous': 'Anonymous',
   'community.summary.one': '{count} rating from team members · total {total} / 70',
   'community.summary.few': '{count} ratings from team members · total {total} / 70',
+  'audit.action.comment.delete': 'Comment deleted',
+  'audit.action.comment.hide': 'Comment hidden',
+  'audit.action.member.add': 'Member added',
+  'audit.action.member.remove': 'Member removed',
+  'audit.action.settings.update': 'Settings changed',
+  'audit.action.streamer.add': 'Streamer added',
+  'audit.action.streamer.delete': 'Streamer deleted',
+  'audit.action.streamer.lock': 'Ratings locked',
+  'audit.action.team.create': 'Team created',
+  'audit.action.team.delete': 'Team deleted',
+  'audit.action.team.update': 'Team changed',
+  'audit.action.user.ban': 'User banned',
+  'audit.action.user.moderator': 'Moderator changed',
+  'error.userNotSignedIn': 'User {login} on {provider} has not signed in here yet, or is banned.',
+  'admin.queue': 'Suggestions to review',
+  'admin.queueHint':
+    'Visitors suggested these streamers. Rate them, or delete the ones that do not belong here.',
+  'admin.rename': 'Rename',
+  'admin.newName': 'New name',
 } as const;
 
 export type MessageKey = keyof typeof en;
