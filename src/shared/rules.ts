@@ -24,6 +24,9 @@ export const LIMITS = {
   author: 50,
 } as const;
 
+/** An author may edit a comment this long after posting it (DECISIONS.md "Comments"). */
+export const COMMENT_EDIT_WINDOW_MS = 15 * 60_000;
+
 export const scoreSum = (scores: Scores): number => SCORE_KEYS.reduce((sum, k) => sum + scores[k], 0);
 
 /** SPEC.md's moderator reward: round(30 + sum / 70 * 100) when evaluated, else 0. */

@@ -225,6 +225,18 @@ export const cs: Record<MessageKey, string> = {
   'admin.queueHint': 'Tyto streamery navrhli návštěvníci. Ohodnoťte je, nebo smažte ty, které sem nepatří.',
   'admin.rename': 'Přejmenovat',
   'admin.newName': 'Nové jméno',
+  'comments.edited': 'upraveno',
+  'comments.hiddenBadge': 'skryto',
+  'comments.hide': 'Skrýt',
+  'comments.show': 'Znovu zobrazit',
+  'comments.newest': 'Nejnovější',
+  'comments.oldest': 'Nejstarší',
+  'comments.order': 'Řazení',
+  'comments.more': 'Načíst starší komentáře',
+  'comments.moreOldest': 'Zobrazit další komentáře',
+  'comments.count.one': '{n} komentář',
+  'comments.count.few': '{n} komentáře',
+  'comments.count.other': '{n} komentářů',
 };
 
 export const csApiErrors: Record<string, string> = {

@@ -225,6 +225,18 @@ export const en = {
     'Visitors suggested these streamers. Rate them, or delete the ones that do not belong here.',
   'admin.rename': 'Rename',
   'admin.newName': 'New name',
+  'comments.edited': 'edited',
+  'comments.hiddenBadge': 'hidden',
+  'comments.hide': 'Hide',
+  'comments.show': 'Show again',
+  'comments.newest': 'Newest first',
+  'comments.oldest': 'Oldest first',
+  'comments.order': 'Order',
+  'comments.more': 'Load older comments',
+  'comments.moreOldest': 'Show more comments',
+  'comments.count.one': '{n} comment',
+  'comments.count.few': '{n} comments',
+  'comments.count.other': '{n} comments',
 } as const;
 
 export type MessageKey = keyof typeof en;
