@@ -80,12 +80,12 @@ export function authErrorText(code: string): string {
   const key = `authError.${code}` as MessageKey;
   if (direct.includes(key)) return t(key);
   let m = /^provider_a_token_failed_(\d+)$/.exec(code);
-  if (m) return t('authError.provider_a_token_failed', { status: m[1]! });
+  if (m) return t('authError.provider_a_token_failed', { status: m[1] ?? '' });
   m = /^provider_b_user_failed_(\d+)_see_debug$/.exec(code);
-  if (m) return t('authError.provider_b_user_failed', { status: m[1]! });
+  if (m) return t('authError.provider_b_user_failed', { status: m[1] ?? '' });
   m = /^provider_b_token_(\d+)_see_debug$/.exec(code);
-  if (m) return t('authError.provider_b_token_debug', { status: m[1]! });
+  if (m) return t('authError.provider_b_token_debug', { status: m[1] ?? '' });
   m = /^provider_b_token_(\d+)_(.+)$/.exec(code);
-  if (m) return t('authError.provider_b_token', { status: m[1]!, message: m[2]! });
+  if (m) return t('authError.provider_b_token', { status: m[1] ?? '', message: m[2] ?? '' });
   return t('authError.other', { code });
 }

@@ -237,6 +237,9 @@ export const cs: Record<MessageKey, string> = {
   'comments.count.one': '{n} komentář',
   'comments.count.few': '{n} komentáře',
   'comments.count.other': '{n} komentářů',
+  'users.confirmBan': 'Zablokovat uživatele {name}? Bude odhlášen a nebude moci komentovat ani hodnotit.',
+  'users.ban': 'Zablokovat',
+  'teams.search': 'Hledat tým, streamera nebo člena',
 };
 
 export const csApiErrors: Record<string, string> = {

@@ -237,6 +237,9 @@ export const en = {
   'comments.count.one': '{n} comment',
   'comments.count.few': '{n} comments',
   'comments.count.other': '{n} comments',
+  'users.confirmBan': 'Ban {name}? They are signed out and can no longer comment or rate.',
+  'users.ban': 'Ban',
+  'teams.search': 'Search teams, streamers or members',
 } as const;
 
 export type MessageKey = keyof typeof en;
