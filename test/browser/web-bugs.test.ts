@@ -63,4 +63,24 @@ describe.runIf(runBrowser)('bugs found in the walk', () => {
     expect(await rows.allTextContents()).toEqual(before);
     await context.close();
   });
+  it('bug 11 and live data: the Twitch link uses the channel field; avatar, viewers and live time show', async () => {
+    const { page, context } = await newPage(env, { lang: 'en' });
+    const since = new Date(Date.now() - 125 * 60_000).toISOString();
+    const live = { avatar: '/favicon.svg', viewers: 1234, live_since: since, provider_a: 'alpha_channel' };
+    await page.route(/\/api\/streamers(\?.*)?$/, async (route) => {
+      const res = await route.fetch();
+      const body = await res.json();
+      const add = (s: { name: string }) => (s.name === 'Alpha Gamer' ? { ...s, ...live } : s);
+      await route.fulfill({ response: res, json: Array.isArray(body) ? body.map(add) : add(body) });
+    });
+    await page.goto(env.base + '/');
+    const row = page.locator('.ranking > li', { hasText: 'Alpha Gamer' });
+    await expect.poll(() => row.locator('.badge.live').textContent()).toContain('1,234 watching');
+    expect(await row.textContent()).toContain('live for 2 h 5 min');
+    expect(await row.locator('img.avatar').getAttribute('src')).toBe('/favicon.svg');
+    await row.getByRole('link', { name: 'Alpha Gamer' }).click();
+    const channel = page.getByRole('link', { name: /on Twitch/ });
+    expect(await channel.getAttribute('href')).toBe('https://www.twitch.tv/alpha_channel');
+    await context.close();
+  });
 });

@@ -6,6 +6,7 @@
 import type { Static } from 'typebox';
 import type { Entry } from '../../../src/audit/schemas.ts';
 import type { CommentItem } from '../../../src/comments/schemas.ts';
+import type { Summary } from '../../../src/community/schemas.ts';
 import type { AdminGroup, MemberItem } from '../../../src/groups/schemas.ts';
 import type { Me as MeSchema } from '../../../src/signin/schemas.ts';
 import type { StreamerItem } from '../../../src/streamers/schemas.ts';
@@ -71,6 +72,7 @@ export type Member = Static<typeof MemberItem>;
 export type Group = AdminGroup;
 export type User = Static<typeof UserItem>;
 export type AuditEntry = Static<typeof Entry>;
+export type CommunitySummary = Static<typeof Summary>;
 
 export const sum = scoreSum;
 /** SPEC.md's moderator reward formula. */
