@@ -30,7 +30,7 @@ describe.runIf(runBrowser)('community rating, audit log, themes and assets', () 
     await form.getByLabel('Statistics', { exact: true }).fill('9');
     await page.getByRole('button', { name: 'Save my rating' }).click();
     await page.getByText('Your rating was saved.').waitFor();
-    await expect.poll(() => page.getByText(/1 ratings from team members/).count()).toBe(1);
+    await expect.poll(() => page.getByText(/1 rating from team members/).count()).toBe(1);
     await page.reload();
     await expect.poll(() => form.getByLabel('Statistics', { exact: true }).inputValue()).toBe('9');
     await shot(page, 'community-rating');
