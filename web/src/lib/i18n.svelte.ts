@@ -49,7 +49,8 @@ export function errorText(err: unknown): string {
     if (user)
       return t('error.userNotSignedIn', { login: user[1] ?? '', provider: providerName(user[2] ?? '') });
     if (/not found$/.test(err.message)) return t('streamer.notFound');
-    return t('error.generic', { message: err.message });
+    // Never the service's raw words: a known status reads as a sentence in this language.
+    return t('error.status', { status: err.status });
   }
   return t('error.generic', { message: String(err) });
 }

@@ -240,6 +240,7 @@ export const cs: Record<MessageKey, string> = {
   'users.confirmBan': 'Zablokovat uživatele {name}? Bude odhlášen a nebude moci komentovat ani hodnotit.',
   'users.ban': 'Zablokovat',
   'teams.search': 'Hledat tým, streamera nebo člena',
+  'error.status': 'Něco se nepovedlo (chyba {status}). Zkuste to prosím znovu.',
 };
 
 export const csApiErrors: Record<string, string> = {
@@ -265,4 +266,25 @@ export const csApiErrors: Record<string, string> = {
   'Service unavailable': 'Služba je přetížená. Zkuste to za chvíli znovu.',
   'Internal error': 'Na serveru nastala chyba. Zkuste to prosím znovu.',
   Forbidden: 'Požadavek byl odmítnut.',
+  'Comment not found': 'Tento komentář už neexistuje.',
+  'Edit window closed': 'Komentář lze upravit jen do 15 minut od odeslání.',
+  'Group not found': 'Tento tým už neexistuje.',
+  'Member not found': 'Tento člen už v týmu není.',
+  'User not found': 'Tento uživatel neexistuje.',
+  'Not your comment': 'Měnit můžete jen své komentáře.',
+  'Nothing to update': 'Nic se nezměnilo.',
+  'Invalid author': 'Jméno není platné.',
+  'Invalid game': 'Hra není platná.',
+  'Invalid title': 'Název streamu není platný.',
+  'Invalid notes': 'Poznámky nejsou platné.',
+  'Invalid kick_name': 'Název kanálu na Kicku není platný.',
+  'Invalid provider_b': 'Název kanálu na Kicku není platný.',
+  'Invalid provider': 'Vyberte Twitch nebo Kick.',
+  'Invalid role': 'Vyberte roli.',
+  'Invalid streamer_id': 'Vyberte streamera.',
+  'Missing streamer_id': 'Vyberte streamera.',
+  'Missing id': 'Požadavek byl neúplný. Načtěte stránku znovu.',
+  'Missing member id': 'Požadavek byl neúplný. Načtěte stránku znovu.',
+  'Missing auth_enabled': 'Požadavek byl neúplný. Načtěte stránku znovu.',
+  'Not found': 'Už neexistuje. Načtěte stránku znovu.',
 };

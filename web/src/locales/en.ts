@@ -240,6 +240,7 @@ export const en = {
   'users.confirmBan': 'Ban {name}? They are signed out and can no longer comment or rate.',
   'users.ban': 'Ban',
   'teams.search': 'Search teams, streamers or members',
+  'error.status': 'Something went wrong (error {status}). Please try again.',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -268,4 +269,25 @@ export const enApiErrors: Record<string, string> = {
   'Service unavailable': 'The service is busy. Please try again in a moment.',
   'Internal error': 'The server had a problem. Please try again.',
   Forbidden: 'The request was refused.',
+  'Comment not found': 'This comment no longer exists.',
+  'Edit window closed': 'Comments can only be edited for 15 minutes after posting.',
+  'Group not found': 'This team no longer exists.',
+  'Member not found': 'This member is no longer in the team.',
+  'User not found': 'This user does not exist.',
+  'Not your comment': 'You can only change your own comments.',
+  'Nothing to update': 'Nothing was changed.',
+  'Invalid author': 'The name is not valid.',
+  'Invalid game': 'The game is not valid.',
+  'Invalid title': 'The stream title is not valid.',
+  'Invalid notes': 'The notes are not valid.',
+  'Invalid kick_name': 'The Kick channel name is not valid.',
+  'Invalid provider_b': 'The Kick channel name is not valid.',
+  'Invalid provider': 'Choose Twitch or Kick.',
+  'Invalid role': 'Choose a role.',
+  'Invalid streamer_id': 'Choose a streamer.',
+  'Missing streamer_id': 'Choose a streamer.',
+  'Missing id': 'The request was incomplete. Please reload the page.',
+  'Missing member id': 'The request was incomplete. Please reload the page.',
+  'Missing auth_enabled': 'The request was incomplete. Please reload the page.',
+  'Not found': 'It no longer exists. Please reload the page.',
 };
