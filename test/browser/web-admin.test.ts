@@ -47,4 +47,26 @@ describe.runIf(runBrowser)('an empty site and the administrator', () => {
     await expect.poll(() => page.locator('.team').count()).toBe(1);
     await context.close();
   });
+  it('reviews visitor suggestions first, searches the list, and renames a streamer', async () => {
+    await env.t.client().post('/api/streamers', { name: 'Visitor Pick', submitter: 'fan' });
+    await env.t.streamer('Admin Added');
+    const { page, context } = await newPage(env, { lang: 'en' });
+    await adminLogin(env, page);
+    const queue = page.locator('section.queue');
+    await queue.getByRole('heading', { name: /Suggestions to review/ }).waitFor();
+    expect(await queue.locator('.admin-row > a').allTextContents()).toEqual(['Visitor Pick']);
+    await page.getByPlaceholder('Filter by name').fill('admin add');
+    await expect.poll(() => page.locator('.admin-row > a').allTextContents()).toEqual(['Admin Added']);
+    await page.getByPlaceholder('Filter by name').fill('');
+    const row = page.locator('.admin-list > li', { hasText: 'Visitor Pick' });
+    await row.getByRole('button', { name: 'Rename' }).click();
+    await row.getByLabel('New name').fill('Visitor Pick Renamed');
+    await row.getByRole('button', { name: 'Save' }).click();
+    await expect
+      .poll(() => page.locator('.admin-row > a').allTextContents())
+      .toContain('Visitor Pick Renamed');
+    await shot(page, 'admin-queue');
+    await axe(env, page, 'admin queue');
+    await context.close();
+  });
 });
