@@ -66,6 +66,18 @@ describe.runIf(runBrowser)('community rating, audit log, themes and assets', () 
     await shot(page, 'admin-audit');
     await axe(env, page, 'audit log');
     await context.close();
+
+    // bug 5: in Czech the records read in Czech, with provider names, never provider keys
+    const cs = await newPage(env, { lang: 'cs' });
+    await adminLogin(env, cs.page);
+    await cs.page.getByRole('link', { name: 'Záznam změn' }).click();
+    await expect
+      .poll(() => cs.page.locator('.audit').textContent())
+      .toContain('Zamčeno komunitní hodnocení: Gamma Streams');
+    const text = (await cs.page.locator('.audit').textContent()) ?? '';
+    expect(text).toContain('přidán do týmu Gamma Team jako hodnotitel');
+    expect(text).not.toContain('provider_a');
+    await cs.context.close();
   });
 
   it('remembers the language and follows dark mode; works at phone width without sideways scrolling', async () => {
