@@ -57,6 +57,10 @@ export function errorText(err: unknown): string {
 
 export const providerName = (p: string): string => (p === 'provider_b' ? 'Kick' : 'Twitch');
 
+/** A count in the page's language ("1 234" in Czech, "1,234" in English). */
+export const formatNumber = (n: number): string =>
+  new Intl.NumberFormat(i18n.lang === 'cs' ? 'cs-CZ' : 'en-GB').format(n);
+
 export function formatDate(iso: string): string {
   return new Date(iso).toLocaleString(i18n.lang === 'cs' ? 'cs-CZ' : 'en-GB', {
     dateStyle: 'medium',
