@@ -5,6 +5,7 @@ import { upsertMember } from '../groups/member-queries.ts';
 import { moderatorReward, scoreSum } from '../lib/scores.ts';
 import { insertStreamer, saveRating, updateStreamer } from '../streamers/queries.ts';
 import { upsertUser } from '../users/queries.ts';
+import { DEMO_USERS, standInId } from '../signin/dev-users.ts';
 import { isEmpty } from './data.ts';
 
 /** A realistic sample so that a newcomer sees a living site. */
@@ -60,20 +61,16 @@ export async function fillDemo(db: Db, now: Date): Promise<{ streamers: number; 
   let comments = 0;
   await writeTransaction(db, async (trx) => {
     const users = [];
-    const demoUsers: [string, string, Provider][] = [
-      ['rater_rita', 'RaterRita', 'provider_a'],
-      ['kick_karel', 'KickKarel', 'provider_b'],
-      ['mod_max', 'ModMax', 'provider_a'],
-    ];
-    for (const [i, [login, display, provider]] of demoUsers.entries()) {
+    // The development stand-in's sample users (signin/dev-users.ts): same provider ids.
+    for (const [i, u] of DEMO_USERS.entries()) {
       users.push(
         await upsertUser(
           trx,
           {
-            provider,
-            provider_id: `demo-${i + 1}`,
-            login,
-            display_name: display,
+            provider: u.provider,
+            provider_id: String(standInId(u.login)),
+            login: u.login,
+            display_name: u.display,
             avatar: '',
           },
           at(60 * (i + 1)),

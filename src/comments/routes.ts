@@ -4,13 +4,12 @@ import { sendRendered } from '../cache/send.ts';
 import { contentVersion } from '../db/changes.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { badRequest, DomainError, forbidden, notFound } from '../errors.ts';
-import { MINUTE } from '../lib/clock.ts';
 import { clamp, cleanText, codePointLength, parseId, singleLine, toInt, truthy } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { OK } from '../lib/schemas.ts';
 import { limit } from '../plugins/rate-limits.ts';
 import { authRequiredToComment } from '../settings/queries.ts';
-import { LIMITS } from '../shared/rules.ts';
+import { COMMENT_EDIT_WINDOW_MS, LIMITS } from '../shared/rules.ts';
 import { streamerExists } from '../streamers/queries.ts';
 import { deleteComment, editBody, findComment, insertComment, listComments, setHidden } from './queries.ts';
 import {
@@ -24,7 +23,7 @@ import {
 } from './schemas.ts';
 
 /** An author may edit a comment this long after posting it (DECISIONS.md). */
-export const EDIT_WINDOW = 15 * MINUTE;
+export const EDIT_WINDOW = COMMENT_EDIT_WINDOW_MS;
 
 /** SPEC.md's body rules: trimmed, 2 to 1000 characters (code points). */
 function commentBody(value: unknown): string {

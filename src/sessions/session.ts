@@ -17,6 +17,8 @@ export interface SessionData {
   /** provider_a flow (transient). */
   oauth_state?: string;
   oauth_provider?: string;
+  /** The page path where the sign-in started, to return to (same-origin paths only). */
+  oauth_return?: string;
   /** provider_b flow: the state is bound to this browser too (DECISIONS.md, login CSRF). */
   provider_b_state?: string;
   /** Diagnostics of a provider_b failure without a message. */

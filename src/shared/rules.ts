@@ -24,6 +24,9 @@ export const LIMITS = {
   author: 50,
 } as const;
 
+/** An author may edit a comment this long after posting it (DECISIONS.md "Comments"). */
+export const COMMENT_EDIT_WINDOW_MS = 15 * 60_000;
+
 export const scoreSum = (scores: Scores): number => SCORE_KEYS.reduce((sum, k) => sum + scores[k], 0);
 
 /** SPEC.md's moderator reward: round(30 + sum / 70 * 100) when evaluated, else 0. */
@@ -42,3 +45,31 @@ export function codePointLength(s: string): number {
  */
 export const channelOf = (name: string, stored: string): string =>
   (stored.trim() || name).toLowerCase().replace(/\s+/g, '');
+
+/** Lower case without diacritics: the key of the page's search ("zlaty" finds "Zlatý"). */
+export const searchKey = (s: string): string => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
+/** The readable tail of a streamer's address, `/s/<id>-<slug>` (DECISIONS.md "Streamer pages"). */
+export const slugOf = (name: string): string =>
+  searchKey(name)
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
+
+/** The page's address of a streamer. */
+export const streamerPath = (id: number, name = ''): string => {
+  const slug = slugOf(name);
+  return slug ? `/s/${id}-${slug}` : `/s/${id}`;
+};
+
+/**
+ * What the service stores of a typed name (lib/input.ts sanitize: tags, control characters
+ * and runs of white space removed), so the page can repeat the stored name, not the typed one.
+ */
+export const cleanName = (s: string): string =>
+  s
+    .normalize('NFC')
+    .replace(/<[^>]*>/g, '')
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();

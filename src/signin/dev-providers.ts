@@ -1,10 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { type Provider, PROVIDERS } from '../config.ts';
 import { notFound } from '../errors.ts';
 import { Field, Param } from '../lib/schemas.ts';
 import { devLiveRoutes } from '../sync/dev-live.ts';
+import { DEMO_USERS, standInId } from './dev-users.ts';
 import { challengeOf } from './pkce.ts';
 import { escapeHtml } from '../lib/html.ts';
 
@@ -23,7 +24,6 @@ interface Grant {
   expiresAt: number;
 }
 
-const SAMPLE_USERS = ['alice', 'bob', 'moderator_max', 'rater_rita'];
 const GRANT_TTL_MS = 5 * 60_000;
 
 const AuthorizeQuery = Type.Object({
@@ -49,9 +49,7 @@ const TokenBody = Type.Object({
   grant_type: Field('invalid_request'),
 });
 
-/** A stable numeric id for a login (Kick's user_id is a number). */
-const numericId = (login: string) =>
-  parseInt(createHash('sha256').update(login).digest('hex').slice(0, 8), 16);
+const numericId = standInId;
 
 export async function devProviderRoutes(app: FastifyInstance) {
   const { config, clock } = app;
@@ -73,9 +71,15 @@ export async function devProviderRoutes(app: FastifyInstance) {
     )
       .map((k) => (q[k] ? `<input type="hidden" name="${k}" value="${escapeHtml(q[k])}">` : ''))
       .join('');
-    const buttons = SAMPLE_USERS.map(
-      (u) => `<button name="login" value="${u}">${escapeHtml(u)}</button>`,
-    ).join(' ');
+    // The demo data's users of this provider (dev-users.ts), then two plain visitors.
+    const samples = [
+      ...DEMO_USERS.filter((u) => u.provider === provider).map((u) => u.login),
+      'alice',
+      'bob',
+    ];
+    const buttons = samples
+      .map((u) => `<button name="login" value="${u}">${escapeHtml(u)}</button>`)
+      .join(' ');
     return reply.type('text/html; charset=utf-8').code(error ? 400 : 200)
       .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>Development sign-in (${names[provider]})</title>
@@ -118,7 +122,10 @@ ${error ? `<p class="note">${escapeHtml(error)}</p>` : ''}
         grants.set(code, {
           provider,
           login,
-          displayName: (q.display_name ?? '').trim() || login,
+          displayName:
+            (q.display_name ?? '').trim() ||
+            DEMO_USERS.find((u) => u.login === login && u.provider === provider)?.display ||
+            login,
           redirectUri: settings.redirectUri,
           challenge: q.code_challenge,
           expiresAt: clock.now().getTime() + GRANT_TTL_MS,

@@ -17,6 +17,12 @@ const flows: Record<Provider, SignInFlow> = { provider_a: providerA, provider_b:
 
 const isProvider = (p: string | undefined): p is Provider => PROVIDERS.includes(p as Provider);
 
+/** A same-origin page path (`/s/3-name`), never `//host` or a URL: else null. */
+export function returnPath(value: string | undefined): string | null {
+  if (!value || value.length > 200) return null;
+  return /^\/(?![/\\])[\w\-./~%?=&]*$/.test(value) && !value.startsWith('/api/') ? value : null;
+}
+
 /**
  * Sign-in through the providers: `/api/oauth?action=...` and its pretty paths. One route per
  * operation; the provider-specific halves of the flow live in provider-a.ts and provider-b.ts.
@@ -34,7 +40,12 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
     if (!settings.clientId) return back(`/?auth_error=${provider}_not_configured`);
     const ctx = { request, provider: settings, db, clock, timeoutMs: config.providerTimeoutMs };
-    if (!code && !error) return back(await flows[provider].start(ctx));
+    if (!code && !error) {
+      const target = returnPath(q.return);
+      if (target) request.session.set('oauth_return', target);
+      else if (request.session.data.oauth_return) request.session.unset('oauth_return');
+      return back(await flows[provider].start(ctx));
+    }
     if (error || !code) return back(`/?auth_error=${encodeURIComponent(error ?? '')}`);
 
     const result = await flows[provider].complete(ctx, { code, state: q.state || undefined });
@@ -43,10 +54,12 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return back(`/?auth_error=${encodeURIComponent(result.error)}`);
     }
     const user = await upsertUser(db, result.profile, clock.now().toISOString());
+    const target = returnPath(request.session.data.oauth_return) ?? '/';
+    if (request.session.data.oauth_return) request.session.unset('oauth_return');
     request.session.regenerate();
     request.session.set('oauth_user', user);
     request.log.info({ provider, user_id: user.id }, 'signed in');
-    return back('/');
+    return back(target);
   }
 
   /** SPEC.md's current user, from the viewer the session plugin loaded for this request. */

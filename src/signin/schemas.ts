@@ -9,6 +9,8 @@ export const Query = Type.Object({
   code: Param(),
   state: Param(),
   error: Param(),
+  /** The page path to return to after signing in (same-origin paths only). */
+  return: Param(),
 });
 export type Query = Static<typeof Query>;
 

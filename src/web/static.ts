@@ -4,6 +4,7 @@ import { dirname, extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { pageFor, withHead } from './pages.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -88,16 +89,34 @@ export async function webRoutes(app: FastifyInstance, opts: { root?: string }) {
     return reply.send(asset.identity);
   };
 
-  app.get('/', { config: { guard: 'public' } }, async (request, reply) => {
-    const index = assets.get('/index.html');
-    if (!index) return reply.type('text/html; charset=utf-8').send(NOT_BUILT);
-    return send(request, reply, index);
-  });
+  const index = assets.get('/index.html');
+  const indexHtml = index?.identity.toString('utf8');
+
+  /** A page path: the page's HTML with its title and Open Graph tags (pages.ts). */
+  const sendPage = async (request: FastifyRequest, reply: FastifyReply, path: string) => {
+    const answer = await pageFor(app, path, app.config.baseUrl);
+    if (!answer) return null;
+    if (!indexHtml) return reply.code(answer.status).type('text/html; charset=utf-8').send(NOT_BUILT);
+    return reply
+      .code(answer.status)
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .send(withHead(indexHtml, answer.head));
+  };
+
+  app.get('/', { config: { guard: 'public' } }, async (request, reply) => sendPage(request, reply, '/'));
 
   app.get('/*', { config: { guard: 'public' } }, async (request, reply) => {
-    const path = decodeURIComponent(request.url.split('?')[0] ?? '');
+    let path: string;
+    try {
+      path = decodeURIComponent(request.url.split('?')[0] ?? '');
+    } catch {
+      return reply.code(404).send({ error: 'Not found' });
+    }
     const asset = path !== '/index.html' ? assets.get(path) : undefined;
-    if (!asset) return reply.code(404).send({ error: 'Not found' });
-    return send(request, reply, asset);
+    if (asset) return send(request, reply, asset);
+    const page = await sendPage(request, reply, path);
+    if (page) return page;
+    return reply.code(404).send({ error: 'Not found' });
   });
 }

@@ -1,4 +1,26 @@
 /** The service's JSON API, called with the session cookie. */
+/*
+ * The answers' types come from the service's TypeBox schemas (type-only imports: nothing of
+ * the server is bundled), so a change there that the page does not follow fails the check.
+ */
+import type { Static } from 'typebox';
+import type { Entry } from '../../../src/audit/schemas.ts';
+import type { CommentItem } from '../../../src/comments/schemas.ts';
+import type { Summary } from '../../../src/community/schemas.ts';
+import type { AdminGroup, MemberItem } from '../../../src/groups/schemas.ts';
+import type { Me as MeSchema } from '../../../src/signin/schemas.ts';
+import type { StreamerItem } from '../../../src/streamers/schemas.ts';
+import type { UserItem } from '../../../src/users/schemas.ts';
+import {
+  SCORE_KEYS,
+  scoreSum,
+  moderatorReward as rewardOfSum,
+  type Scores,
+} from '../../../src/shared/rules.ts';
+
+export { SCORE_KEYS };
+export type { Scores };
+export type { ScoreKey } from '../../../src/shared/rules.ts';
 
 export class ApiError extends Error {
   constructor(
@@ -35,84 +57,15 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
   return data as T;
 }
 
-export type Scores = { s: number; g: number; a: number; v: number; n: number; ns: number; o: number };
-export const SCORE_KEYS = ['s', 'g', 'a', 'v', 'n', 'ns', 'o'] as const;
-export type ScoreKey = (typeof SCORE_KEYS)[number];
+export type Streamer = StreamerItem;
+export type Comment = CommentItem;
+export type Me = Static<typeof MeSchema>;
+export type Member = Static<typeof MemberItem>;
+export type Group = AdminGroup;
+export type User = Static<typeof UserItem>;
+export type AuditEntry = Static<typeof Entry>;
+export type CommunitySummary = Static<typeof Summary>;
 
-export interface Streamer {
-  id: number;
-  name: string;
-  platform: 'provider_a' | 'provider_b';
-  provider_a: string;
-  provider_b: string;
-  status: 'live' | 'offline';
-  game: string;
-  title: string;
-  evaluated: boolean;
-  community_locked: boolean;
-  added_by: string;
-  r: Scores;
-  reward: number;
-  team_id: number | null;
-  team_name: string | null;
-  notes?: string;
-}
-
-export interface Comment {
-  id: number;
-  author: string;
-  body: string;
-  is_admin: boolean;
-  created_at: string;
-  user_id: number | null;
-  user_display: string | null;
-  user_avatar: string | null;
-  user_provider: string | null;
-  team_ids: number[];
-}
-
-export interface Me {
-  user: { id: number; provider: string; login: string; display_name: string; avatar: string } | null;
-  is_admin: boolean;
-  is_mod: boolean;
-  banned: boolean;
-}
-
-export interface Member {
-  member_id: number;
-  role: 'owner' | 'rater';
-  id: number;
-  provider: string;
-  login: string;
-  display_name: string;
-  avatar: string;
-}
-
-export interface Group {
-  id: number;
-  name: string;
-  streamer_id: number | null;
-  created_at: string;
-  streamer_name: string | null;
-  members: Member[];
-  ratings_count: number;
-}
-
-export interface User {
-  id: number;
-  provider: string;
-  provider_id: string;
-  login: string;
-  display_name: string;
-  avatar: string;
-  last_seen: string;
-  banned: boolean;
-  is_mod: boolean;
-}
-
-export const sum = (r: Scores) => SCORE_KEYS.reduce((acc, k) => acc + r[k], 0);
+export const sum = scoreSum;
 /** SPEC.md's moderator reward formula. */
-export const moderatorReward = (r: Scores) => {
-  const total = sum(r);
-  return total > 0 ? Math.round(30 + (total / 70) * 100) : 0;
-};
+export const moderatorReward = (r: Scores) => rewardOfSum(scoreSum(r));

@@ -3,6 +3,10 @@ import { en, enApiErrors, type MessageKey } from '../locales/en.ts';
 import { ApiError } from './api.ts';
 
 export type Lang = 'cs' | 'en';
+export type { MessageKey };
+
+/** Whether `key` is a known text (for keys built from the service's values). */
+export const hasKey = (key: string): key is MessageKey => key in en;
 const dictionaries = { cs, en } as const;
 const apiErrors = { cs: csApiErrors, en: enApiErrors } as const;
 
@@ -25,17 +29,37 @@ export function t(key: MessageKey, params: Record<string, string | number> = {})
   return text.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? `{${name}}`));
 }
 
+/** A count with its plural form: `${key}.one`, `.few` (Czech) or `.other`, `{n}` filled. */
+export function tn(key: string, n: number, params: Record<string, string | number> = {}): string {
+  const category = new Intl.PluralRules(i18n.lang === 'cs' ? 'cs-CZ' : 'en-GB').select(n);
+  const dict = dictionaries[i18n.lang] as Record<string, string>;
+  const chosen = [`${key}.${category}`, `${key}.other`, key].find((k) => k in dict) ?? key;
+  return t(chosen as MessageKey, { n, ...params });
+}
+
 /** An error from the API (or the network) as a sentence in the current language. */
 export function errorText(err: unknown): string {
   if (err instanceof ApiError) {
     if (err.status === 0) return t('error.network');
     const known = apiErrors[i18n.lang][err.message];
     if (known) return known;
+    const user = /^User '(.*)' on (provider_a|provider_b) has not logged in yet or is banned\.$/.exec(
+      err.message,
+    );
+    if (user)
+      return t('error.userNotSignedIn', { login: user[1] ?? '', provider: providerName(user[2] ?? '') });
     if (/not found$/.test(err.message)) return t('streamer.notFound');
-    return t('error.generic', { message: err.message });
+    // Never the service's raw words: a known status reads as a sentence in this language.
+    return t('error.status', { status: err.status });
   }
   return t('error.generic', { message: String(err) });
 }
+
+export const providerName = (p: string): string => (p === 'provider_b' ? 'Kick' : 'Twitch');
+
+/** A count in the page's language ("1 234" in Czech, "1,234" in English). */
+export const formatNumber = (n: number): string =>
+  new Intl.NumberFormat(i18n.lang === 'cs' ? 'cs-CZ' : 'en-GB').format(n);
 
 export function formatDate(iso: string): string {
   return new Date(iso).toLocaleString(i18n.lang === 'cs' ? 'cs-CZ' : 'en-GB', {
@@ -61,12 +85,12 @@ export function authErrorText(code: string): string {
   const key = `authError.${code}` as MessageKey;
   if (direct.includes(key)) return t(key);
   let m = /^provider_a_token_failed_(\d+)$/.exec(code);
-  if (m) return t('authError.provider_a_token_failed', { status: m[1] });
+  if (m) return t('authError.provider_a_token_failed', { status: m[1] ?? '' });
   m = /^provider_b_user_failed_(\d+)_see_debug$/.exec(code);
-  if (m) return t('authError.provider_b_user_failed', { status: m[1] });
+  if (m) return t('authError.provider_b_user_failed', { status: m[1] ?? '' });
   m = /^provider_b_token_(\d+)_see_debug$/.exec(code);
-  if (m) return t('authError.provider_b_token_debug', { status: m[1] });
+  if (m) return t('authError.provider_b_token_debug', { status: m[1] ?? '' });
   m = /^provider_b_token_(\d+)_(.+)$/.exec(code);
-  if (m) return t('authError.provider_b_token', { status: m[1], message: m[2] });
+  if (m) return t('authError.provider_b_token', { status: m[1] ?? '', message: m[2] ?? '' });
   return t('authError.other', { code });
 }

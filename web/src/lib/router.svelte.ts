@@ -1,28 +1,81 @@
-/** Hash routes: `#/`, `#/s/12` (a streamer), `#/suggest`, `#/admin`, `#/admin/teams`. */
+import { streamerPath } from '../../../src/shared/rules.ts';
+
+/**
+ * History routes (DECISIONS.md "Streamer pages"): `/`, `/s/12-name` (a streamer), `/suggest`,
+ * `/admin`, `/admin/teams`. Old `#/s/12` links are rewritten to their path on load.
+ */
 export type Route =
   | { name: 'ranking' }
   | { name: 'streamer'; id: number }
   | { name: 'suggest' }
   | { name: 'admin'; tab: string };
 
-function parse(hash: string): Route {
-  const parts = hash.replace(/^#\/?/, '').split('/');
-  if (parts[0] === 's' && /^\d+$/.test(parts[1] ?? '')) return { name: 'streamer', id: Number(parts[1]) };
+function parse(path: string): Route {
+  const parts = path.replace(/^\/+/, '').split('/');
+  const id = /^(\d+)(-.*)?$/.exec(parts[1] ?? '')?.[1];
+  if (parts[0] === 's' && id) return { name: 'streamer', id: Number(id) };
   if (parts[0] === 'suggest') return { name: 'suggest' };
   if (parts[0] === 'admin') return { name: 'admin', tab: parts[1] || 'streamers' };
   return { name: 'ranking' };
 }
 
-export const router = $state({ route: parse(location.hash) });
+/** An old `#/s/12` address becomes its path; answers whether it did. */
+function fromHash(): boolean {
+  if (!location.hash.startsWith('#/')) return false;
+  history.replaceState(null, '', location.hash.slice(1) || '/');
+  return true;
+}
+fromHash();
 
-window.addEventListener('hashchange', () => {
-  router.route = parse(location.hash);
+export const router = $state({ route: parse(location.pathname) });
+let shown = location.pathname;
+
+/** After a navigation: top of the page, focus on the main region for screen readers. */
+function arrived() {
+  if (location.pathname === shown) return; // a fragment such as the skip link's #main
+  shown = location.pathname;
+  router.route = parse(location.pathname);
   window.scrollTo(0, 0);
+  queueMicrotask(() => document.getElementById('main')?.focus({ preventScroll: true }));
+}
+
+export function navigate(path: string, replace = false): void {
+  if (path === location.pathname + location.search) return;
+  shown = '';
+  if (replace) history.replaceState(null, '', path);
+  else history.pushState(null, '', path);
+  arrived();
+}
+
+window.addEventListener('popstate', arrived);
+window.addEventListener('hashchange', () => {
+  if (fromHash()) arrived();
 });
 
+/** Same-origin page links navigate in place; API links, new tabs and hashes behave normally. */
+document.addEventListener('click', (e) => {
+  if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+  const a = (e.target as Element | null)?.closest?.('a');
+  if (!a || a.target || a.hasAttribute('download')) return;
+  const url = new URL(a.href, location.href);
+  if (url.origin !== location.origin || /^\/(api|dev)\//.test(url.pathname)) return;
+  if (url.pathname === location.pathname && url.hash) return;
+  e.preventDefault();
+  navigate(url.pathname + url.search);
+});
+
+/** Sets the tab's title: the page part first, then the site. */
+export function setTitle(site: string, part?: string): void {
+  document.title = part ? `${part} – ${site}` : site;
+}
+
+/** The sign-in address that returns here afterwards. */
+export const signInHref = (provider: string) =>
+  `/api/oauth/login/${provider}?return=${encodeURIComponent(location.pathname)}`;
+
 export const href = {
-  ranking: '#/',
-  streamer: (id: number) => `#/s/${id}`,
-  suggest: '#/suggest',
-  admin: (tab = 'streamers') => `#/admin/${tab}`,
+  ranking: '/',
+  streamer: (id: number, name = '') => streamerPath(id, name),
+  suggest: '/suggest',
+  admin: (tab = 'streamers') => `/admin/${tab}`,
 };

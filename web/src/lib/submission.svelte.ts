@@ -12,6 +12,8 @@ export class Submission {
   /** Runs `work` for a submit event; answers whether it succeeded. */
   async run(e: SubmitEvent | null, work: () => Promise<unknown>): Promise<boolean> {
     e?.preventDefault();
+    // A double click submits twice before the button is disabled: the second does nothing.
+    if (this.busy) return false;
     this.busy = true;
     this.error = null;
     this.done = false;

@@ -1,0 +1,62 @@
+import type { FastifyInstance } from 'fastify';
+import { contentVersion } from '../db/changes.ts';
+import { escapeHtml } from '../lib/html.ts';
+import { scoreSum, streamerPath } from '../shared/rules.ts';
+import { listView } from '../streamers/views.ts';
+import { streamerExists } from '../streamers/queries.ts';
+
+/**
+ * The page's own addresses (DECISIONS.md "Streamer pages"): `/s/<id>[-<slug>]`, `/suggest`,
+ * `/admin[/<tab>]` answer with the page's HTML, whose title and Open Graph tags name the
+ * streamer when it is in the Public view, so a link shared on Discord shows who it is.
+ */
+
+const GENERIC_TITLE = 'Hodnocení streamerů';
+const GENERIC_DESCRIPTION = 'Komunitní hodnocení streamerů v sedmi kritériích';
+
+export interface Head {
+  title: string;
+  description: string;
+  url: string;
+}
+
+/** The index HTML with `head`'s title and Open Graph tags in place of the built title. */
+export function withHead(index: string, head: Head): string {
+  const tags = [
+    `<title>${escapeHtml(head.title)}</title>`,
+    `<meta name="description" content="${escapeHtml(head.description)}" />`,
+    `<meta property="og:type" content="website" />`,
+    `<meta property="og:site_name" content="${GENERIC_TITLE}" />`,
+    `<meta property="og:title" content="${escapeHtml(head.title)}" />`,
+    `<meta property="og:description" content="${escapeHtml(head.description)}" />`,
+    `<meta property="og:url" content="${escapeHtml(head.url)}" />`,
+  ].join('\n    ');
+  return index.replace(/<title>[^<]*<\/title>/, () => tags);
+}
+
+type PageAnswer = { status: 200 | 404; head: Head } | null;
+
+/** What a page path answers: its status and head, or null when it is not a page path. */
+export async function pageFor(app: FastifyInstance, path: string, baseUrl: string): Promise<PageAnswer> {
+  const generic = (status: 200 | 404, p = path): PageAnswer => ({
+    status,
+    head: { title: GENERIC_TITLE, description: GENERIC_DESCRIPTION, url: baseUrl + p },
+  });
+  if (path === '/' || path === '/suggest' || /^\/admin(\/[a-z-]+)?$/.test(path)) return generic(200);
+  const m = /^\/s\/(\d{1,15})(-[^/]*)?$/.exec(path);
+  if (!m) return null;
+  const id = Number(m[1]);
+  const version = contentVersion(app.db).current;
+  const list = await app.renderCache.get('streamers:public', version, () => listView(app.db, 'public'));
+  const item = list.value.find((s) => s.id === id);
+  if (!item) return (await streamerExists(app.db, id)) ? generic(200) : generic(404);
+  const platform = item.platform === 'provider_b' ? 'Kick' : 'Twitch';
+  return {
+    status: 200,
+    head: {
+      title: `${item.name} – ${GENERIC_TITLE}`,
+      description: `${item.name} (${platform}): hodnocení ${scoreSum(item.r)} / 70, odměna ${item.reward}. ${GENERIC_DESCRIPTION}.`,
+      url: baseUrl + streamerPath(item.id, item.name),
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app.ts';
+import { axe, newPage, runBrowser, shot, signIn, useBrowser } from './browser.ts';
+
+let sid = 0;
+async function seed(t: TestApp) {
+  sid = await t.streamer('Chatty Streamer', { s: 8, g: 7 });
+  for (let i = 1; i <= 24; i++) {
+    await t.client().post('/api/comments', { streamer_id: sid, body: `Comment number ${i}`, author: 'Fan' });
+  }
+  await t.client().post('/api/comments', {
+    streamer_id: sid,
+    body: 'See https://example.com/clip?t=1. Not javascript:alert(1) though',
+    author: 'Linker',
+  });
+}
+
+describe.runIf(runBrowser)('comments as people know them', () => {
+  const env = useBrowser(seed);
+
+  it('newest first with load more, oldest first, relative times with the exact one on hover, safe links', async () => {
+    const { page, context } = await newPage(env, { lang: 'en' });
+    await page.goto(`${env.base}/s/${sid}`);
+    const bodies = page.locator('.comments .comment-body');
+    await expect.poll(() => bodies.count()).toBe(20);
+    expect(await bodies.first().textContent()).toContain('See https://example.com/clip?t=1.');
+    const link = bodies.first().getByRole('link');
+    expect(await link.getAttribute('href')).toBe('https://example.com/clip?t=1');
+    expect(await link.getAttribute('rel')).toBe('nofollow ugc noopener');
+    expect(await bodies.first().getByRole('link').count()).toBe(1);
+    const time = page.locator('.comments time').first();
+    expect(await time.textContent()).toMatch(/now|minute|min/);
+    expect(await time.getAttribute('title')).toMatch(/\d{4}/);
+
+    await page.getByRole('button', { name: 'Load older comments' }).click();
+    await expect.poll(() => bodies.count()).toBe(25);
+    expect(await bodies.last().textContent()).toBe('Comment number 1');
+    expect(await page.getByRole('button', { name: 'Load older comments' }).count()).toBe(0);
+
+    await page.getByLabel('Order').selectOption('oldest');
+    await expect.poll(() => bodies.first().textContent()).toBe('Comment number 1');
+    await page.getByRole('button', { name: 'Show more comments' }).click();
+    await expect.poll(() => bodies.count()).toBe(25);
+    await context.close();
+
+    const cs = await newPage(env, { lang: 'cs' });
+    await cs.page.goto(`${env.base}/s/${sid}`);
+    await expect.poll(() => cs.page.locator('.comments time').first().textContent()).toMatch(/nyní|min/);
+    await cs.context.close();
+  });
+
+  it('the author edits and hides their own comment; a moderator hides any', async () => {
+    const { page, context } = await newPage(env, { lang: 'en' });
+    await signIn(env, page, 'provider_a');
+    await page.goto(`${env.base}/s/${sid}`);
+    await page.getByLabel('Comment', { exact: true }).fill('My first take');
+    await page.getByRole('button', { name: 'Post comment' }).click();
+    const mine = page.locator('.comments > li', { hasText: 'My first take' });
+    await mine.getByRole('button', { name: 'Edit' }).click();
+    const editor = page.locator('.comments > li', { has: page.locator('textarea') });
+    await editor.locator('textarea').fill('My better take');
+    await editor.getByRole('button', { name: 'Save' }).click();
+    const edited = page.locator('.comments > li', { hasText: 'My better take' });
+    await edited.getByText('edited').waitFor();
+    // others' comments offer neither edit nor hide
+    const other = page.locator('.comments > li', { hasText: 'Comment number 24' });
+    expect(await other.getByRole('button').count()).toBe(0);
+    await shot(page, 'comments-author');
+    await axe(env, page, 'comments');
+    await edited.getByRole('button', { name: 'Hide' }).click();
+    await expect.poll(() => page.locator('.comments').textContent()).not.toContain('My better take');
+    await context.close();
+
+    const mod = await newPage(env, { lang: 'en', dark: true });
+    await signIn(env, mod.page, 'provider_b');
+    const me = await env.t.db
+      .selectFrom('users')
+      .select('id')
+      .where('provider', '=', 'provider_b')
+      .executeTakeFirstOrThrow();
+    await (await env.t.admin()).put(`/api/users?id=${me.id}`, { is_mod: true });
+    await mod.page.goto(`${env.base}/s/${sid}`);
+    const hidden = mod.page.locator('.comments > li', { hasText: 'My better take' });
+    await hidden.getByText('hidden').waitFor();
+    const target = mod.page.locator('.comments > li', { hasText: 'Comment number 24' });
+    await target.getByRole('button', { name: 'Hide' }).click();
+    await target.getByRole('button', { name: 'Show again' }).waitFor();
+    const list = (await env.t.client().get(`/api/comments?streamer_id=${sid}`)).body as { body: string }[];
+    expect(list.some((c) => c.body === 'Comment number 24')).toBe(false);
+    await shot(mod.page, 'comments-moderator-dark');
+    await mod.context.close();
+  });
+});

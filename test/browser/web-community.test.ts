@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import { adminLogin, axe, newPage, runBrowser, shot, signIn, useBrowser } from './browser.ts';
+import { contrast } from './contrast.ts';
+
+describe.runIf(runBrowser)('community rating, audit log, themes and assets', () => {
+  const env = useBrowser();
+
+  it('a team member rates the team streamer, sees it again, and everyone sees the community average', async () => {
+    const admin = await env.t.admin();
+    const list = (await admin.get('/api/streamers?all=1')).body;
+    const gamma = list.find((s: any) => s.name === 'Gamma Streams');
+    const team = await admin.post('/api/rater_groups', { name: 'Gamma Team', streamer_id: gamma.id });
+    const { page, context } = await newPage(env, { lang: 'en' });
+    await signIn(env, page, 'provider_a');
+    await admin.post('/api/rater_groups?members=1', { group_id: team.body.id, login: 'twitchdev' });
+    await page.goto(`${env.base}/#/s/${gamma.id}`);
+    await page.getByRole('heading', { name: 'Your rating for team Gamma Team' }).waitFor();
+    const form = page.locator('form', { has: page.getByRole('button', { name: 'Save my rating' }) });
+    for (const label of [
+      'Statistics',
+      'Graphics',
+      'Alerts',
+      'Extras',
+      'Preview',
+      'Settings',
+      'Originality',
+    ]) {
+      await form.getByLabel(label, { exact: true }).fill('6');
+    }
+    await form.getByLabel('Statistics', { exact: true }).fill('9');
+    await page.getByRole('button', { name: 'Save my rating' }).click();
+    await page.getByText('Your rating was saved.').waitFor();
+    await expect.poll(() => page.getByText(/1 rating from team members/).count()).toBe(1);
+    await page.reload();
+    await expect.poll(() => form.getByLabel('Statistics', { exact: true }).inputValue()).toBe('9');
+    await shot(page, 'community-rating');
+    await axe(env, page, 'community rating');
+
+    // a visitor sees the average; after the lock the member's form is disabled
+    await admin.put(`/api/streamers?id=${gamma.id}&lock=1`, { community_locked: true });
+    const visitor = await newPage(env, { lang: 'en' });
+    await visitor.page.goto(`${env.base}/#/s/${gamma.id}`);
+    await expect
+      .poll(() =>
+        visitor.page
+          .locator('section.card', {
+            has: visitor.page.getByRole('heading', { name: 'Community rating', exact: true }),
+          })
+          .textContent(),
+      )
+      .toContain('total 45 / 70');
+    await visitor.context.close();
+    await page.reload();
+    await page.getByText('Ratings are locked for this streamer, so yours cannot change now.').waitFor();
+    expect(await page.getByRole('button', { name: 'Save my rating' }).isDisabled()).toBe(true);
+    await admin.put(`/api/streamers?id=${gamma.id}&lock=1`, { community_locked: false });
+    await context.close();
+  });
+
+  it('the administrator reads the audit log in the page', async () => {
+    const { page, context } = await newPage(env, { lang: 'en' });
+    await adminLogin(env, page);
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await expect.poll(() => page.locator('.audit li').count()).toBeGreaterThan(3);
+    expect(await page.locator('.audit').textContent()).toContain('Locked community ratings of Gamma Streams');
+    await shot(page, 'admin-audit');
+    await axe(env, page, 'audit log');
+    await context.close();
+
+    // bug 5: in Czech the records read in Czech, with provider names, never provider keys
+    const cs = await newPage(env, { lang: 'cs' });
+    await adminLogin(env, cs.page);
+    await cs.page.getByRole('link', { name: 'Záznam změn' }).click();
+    await expect
+      .poll(() => cs.page.locator('.audit').textContent())
+      .toContain('Zamčeno komunitní hodnocení: Gamma Streams');
+    const text = (await cs.page.locator('.audit').textContent()) ?? '';
+    expect(text).toContain('přidán do týmu Gamma Team jako hodnotitel');
+    expect(text).not.toContain('provider_a');
+    await cs.context.close();
+  });
+
+  it('remembers the language and follows dark mode; works at phone width without sideways scrolling', async () => {
+    const { page, context } = await newPage(env, { phone: true, dark: true });
+    await page.goto(env.base + '/');
+    await page.locator('.menu summary').click();
+    await page.getByLabel('Jazyk').selectOption('en');
+    await page.getByRole('heading', { name: 'Ranking' }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Ranking' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(bg).toBe('rgb(18, 17, 24)');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await shot(page, 'ranking-phone-dark');
+    await page.locator('.ranking .name').first().click();
+    await page.locator('.radar svg').waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await shot(page, 'streamer-phone-dark');
+    await axe(env, page, 'phone streamer');
+    await context.close();
+
+    const light = await newPage(env, { phone: true, lang: 'cs' });
+    await light.page.goto(env.base + '/#/suggest');
+    await light.page.getByRole('heading', { name: 'Navrhnout streamera' }).waitFor();
+    expect(await light.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await shot(light.page, 'suggest-phone');
+    await light.context.close();
+  });
+
+  it('serves hashed assets compressed with long-lived cache headers, and the page with no-cache', async () => {
+    const index = await fetch(env.base + '/', { headers: { 'accept-encoding': 'br' } });
+    expect(index.headers.get('cache-control')).toBe('no-cache');
+    const html = await index.text();
+    const js = /src="(\/assets\/[^"]+\.js)"/.exec(html)![1]!;
+    const asset = await fetch(env.base + js, { headers: { 'accept-encoding': 'gzip, br' } });
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers.get('content-encoding')).toBe('br');
+    expect(asset.headers.get('content-security-policy')).toContain("object-src 'none'");
+    const again = await fetch(env.base + js, { headers: { 'if-none-match': asset.headers.get('etag')! } });
+    expect(again.status).toBe(304);
+  });
+  it('bug 7: the LIVE badge is readable in dark mode (contrast at least 4.5:1)', async () => {
+    const { page, context } = await newPage(env, { dark: true });
+    await page.goto(env.base + '/');
+    const badge = page.locator('.badge.live').first();
+    await badge.waitFor();
+    const [fg, bg] = await badge.evaluate((el) => {
+      const s = getComputedStyle(el);
+      return [s.color, s.backgroundColor];
+    });
+    expect(contrast(fg, bg)).toBeGreaterThanOrEqual(4.5);
+    await axe(env, page, 'dark ranking');
+    await context.close();
+  });
+});

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app.ts';
+import { axe, newPage, runBrowser, shot, useBrowser } from './browser.ts';
+
+/** 55 rated streamers (the best first), one of them live, and one unrated. */
+async function many(t: TestApp) {
+  const admin = await t.admin();
+  for (let i = 0; i < 55; i++) {
+    const name = i === 2 ? 'Zlatý Kůň' : `Streamer ${String(i + 1).padStart(2, '0')}`;
+    const id = await t.streamer(name);
+    const v = 10 - Math.floor(i / 6);
+    await admin.put(`/api/streamers?id=${id}`, {
+      r: { s: v, g: v, a: v, v: i === 40 ? 10 : v, n: v, ns: v, o: Math.max(0, v - (i % 6)) },
+      reward: 50,
+      ...(i === 7 ? { status: 'live', game: 'Chess', title: 'Live chess' } : {}),
+    });
+    if (i === 5) await t.client().post('/api/comments', { streamer_id: id, body: 'Skvělý stream!' });
+  }
+  await t.streamer('Unrated Kick');
+}
+
+describe.runIf(runBrowser)('the ranking', () => {
+  const env = useBrowser(many);
+
+  it('bug 3: search ignores diacritics, keeps real ranks, and says when nothing matches', async () => {
+    const { page, context } = await newPage(env, { lang: 'en' });
+    await page.goto(env.base + '/');
+    await expect.poll(() => page.locator('.ranking > li').count()).toBe(50);
+    await page.getByPlaceholder('Filter by name').fill('zlaty kun');
+    await expect.poll(() => page.locator('.ranking .name').allTextContents()).toEqual(['Zlatý Kůň']);
+    expect((await page.locator('.ranking .rank').first().textContent())?.trim()).toBe('Rank3');
+    await page.getByPlaceholder('Filter by name').fill('nobody at all');
+    await page.getByText('No streamer matches these filters.').waitFor();
+    await context.close();
+  });
+
+  it('sorts by a criterion, filters live and platform, shows more past 50, and counts comments', async () => {
+    const { page, context } = await newPage(env, { lang: 'en' });
+    await page.goto(env.base + '/');
+    await page.getByRole('button', { name: 'Show 5 more (of 55)' }).click();
+    await expect.poll(() => page.locator('.ranking > li').count()).toBe(55);
+    await page.getByLabel('Sort by').selectOption({ label: 'Extras' });
+    await expect.poll(() => page.locator('.ranking .name').first().textContent()).toBe('Streamer 01');
+    await page.getByLabel('Sort by').selectOption({ label: 'Comments' });
+    await expect.poll(() => page.locator('.ranking .name').first().textContent()).toBe('Streamer 06');
+    expect(await page.locator('.ranking > li').first().textContent()).toContain('1 comment');
+
+    await page.getByLabel('Live now').check();
+    await expect.poll(() => page.locator('.ranking .name').allTextContents()).toEqual(['Streamer 08']);
+    expect((await page.locator('.ranking .rank').first().textContent())?.trim()).toBe('Rank8');
+    await page.getByLabel('Live now').uncheck();
+    await page.getByLabel('Platform').selectOption({ label: 'Kick' });
+    await page.getByText('No streamer matches these filters.').waitFor();
+    await context.close();
+  });
+
+  it('explains the criteria and the reward; looks right at 375 and 1366 px, light and dark', async () => {
+    for (const [phone, dark] of [
+      [false, false],
+      [true, false],
+      [false, true],
+      [true, true],
+    ] as const) {
+      const { page, context } = await newPage(env, { phone, dark, lang: dark ? 'en' : 'cs' });
+      await page.goto(env.base + '/');
+      await page.locator('.ranking .name').first().waitFor();
+      await page.locator('.criteria summary').click();
+      await page.locator('.criteria dd').first().waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        phone ? 375 : 1366,
+      );
+      await shot(page, `ranking-${phone ? 375 : 1366}-${dark ? 'dark' : 'light'}`);
+      if (dark) await axe(env, page, `ranking ${phone ? 'phone' : 'desktop'} dark`);
+      await context.close();
+    }
+  });
+});

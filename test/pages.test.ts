@@ -1,0 +1,57 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useApp } from './helpers/app.ts';
+
+/** DECISIONS.md "Streamer pages": the server answers page paths with the page's HTML. */
+const t = await useApp();
+let rated: number;
+let unrated: number;
+beforeAll(async () => {
+  rated = await t.streamer('Zlatý Kůň & "Ryba" <3', { s: 9, g: 8 });
+  unrated = await t.streamer('Hidden Newcomer');
+});
+
+const page = async (path: string) => {
+  const res = await fetch(t.url + path);
+  return { status: res.status, type: res.headers.get('content-type'), html: await res.text() };
+};
+const meta = (html: string, property: string) =>
+  new RegExp(`<meta property="${property}" content="([^"]*)"`).exec(html)?.[1];
+
+describe('streamer pages', () => {
+  it('/s/<id> and /s/<id>-<slug> carry the public streamer name, escaped, in title and Open Graph', async () => {
+    for (const path of [`/s/${rated}`, `/s/${rated}-zlaty-kun-ryba-3`, `/s/${rated}-anything`]) {
+      const res = await page(path);
+      expect(res.status).toBe(200);
+      expect(res.type).toContain('text/html');
+      expect(res.html).toContain('<div id="app"></div>');
+      expect(res.html).toContain(
+        '<title>Zlatý Kůň &amp; &quot;Ryba&quot; &lt;3 – Hodnocení streamerů</title>',
+      );
+      expect(meta(res.html, 'og:title')).toBe('Zlatý Kůň &amp; &quot;Ryba&quot; &lt;3 – Hodnocení streamerů');
+      expect(meta(res.html, 'og:url')).toBe(`${t.config.baseUrl}/s/${rated}-zlaty-kun-ryba-3`);
+      expect(meta(res.html, 'og:description')).toContain('17 / 70');
+      expect(res.html).not.toContain('"Ryba" <3');
+    }
+  });
+
+  it('a streamer outside the Public view gets the generic title; an unknown id answers 404 with the page', async () => {
+    const hidden = await page(`/s/${unrated}-hidden-newcomer`);
+    expect(hidden.status).toBe(200);
+    expect(hidden.html).toContain('<title>Hodnocení streamerů</title>');
+    expect(hidden.html).not.toContain('Hidden Newcomer');
+    const unknown = await page('/s/999999');
+    expect(unknown.status).toBe(404);
+    expect(unknown.html).toContain('<div id="app"></div>');
+    expect(meta(unknown.html, 'og:title')).toBe('Hodnocení streamerů');
+  });
+
+  it('other page paths answer with the page; other paths stay 404', async () => {
+    for (const path of ['/', '/suggest', '/admin', '/admin/teams']) {
+      const res = await page(path);
+      expect(res.status, path).toBe(200);
+      expect(meta(res.html, 'og:title'), path).toBe('Hodnocení streamerů');
+    }
+    expect((await page('/nothing-here')).status).toBe(404);
+    expect((await page('/s/abc')).status).toBe(404);
+  });
+});

@@ -1,0 +1,31 @@
+/** Relative times in the page's language ("před 2 h", "2 hours ago") and live durations. */
+
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 86400],
+  ['month', 30 * 86400],
+  ['day', 86400],
+  ['hour', 3600],
+  ['minute', 60],
+];
+
+const locale = (lang: string) => (lang === 'cs' ? 'cs-CZ' : 'en-GB');
+
+export function relativeTime(iso: string, lang: string, now = Date.now()): string {
+  const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
+  const format = new Intl.RelativeTimeFormat(locale(lang), { numeric: 'auto', style: 'short' });
+  for (const [unit, size] of UNITS) {
+    if (Math.abs(seconds) >= size) return format.format(Math.trunc(seconds / size), unit);
+  }
+  return format.format(0, 'minute');
+}
+
+/** How long a stream has run: "2 h 5 min" in both languages' short units. */
+export function duration(sinceIso: string, now = Date.now()): string {
+  const minutes = Math.max(0, Math.floor((now - new Date(sinceIso).getTime()) / 60000));
+  const h = Math.floor(minutes / 60);
+  return h > 0 ? `${h} h${minutes % 60 ? ` ${minutes % 60} min` : ''}` : `${minutes} min`;
+}
+
+export function exactTime(iso: string, lang: string): string {
+  return new Date(iso).toLocaleString(locale(lang), { dateStyle: 'medium', timeStyle: 'short' });
+}
