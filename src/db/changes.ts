@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
+import { pgDriver } from './connect.ts';
 import { isSqlite } from './dialect.ts';
 import type { Db } from './schema.ts';
 
@@ -70,7 +71,7 @@ export function watchChanges(
   let delay = 500;
   const connect = async () => {
     if (stopped) return;
-    const c = new pg.Client({
+    const c: pg.Client = new (pgDriver().Client)({
       connectionString: opts.connectionString!,
       application_name: 'streamer-rating-listen',
     });

@@ -1,3 +1,4 @@
+import type { CompiledQuery, InferResult } from 'kysely';
 import type { Db } from '../db/schema.ts';
 import type { Provider } from '../shared/rules.ts';
 
@@ -22,9 +23,8 @@ export interface StoredSession {
   user: SessionUserRow | null;
 }
 
-/** A session and its user in one indexed lookup (the key is the primary key). */
-export async function loadSession(db: Db, key: string): Promise<StoredSession | undefined> {
-  const row = await db
+function loadQuery(db: Db, key: string) {
+  return db
     .selectFrom('sessions as s')
     .leftJoin('users as u', 'u.id', 's.user_id')
     .leftJoin('moderators as m', 'm.user_id', 's.user_id')
@@ -42,8 +42,21 @@ export async function loadSession(db: Db, key: string): Promise<StoredSession | 
       'u.banned',
       'm.user_id as mod_id',
     ])
-    .where('s.id', '=', key)
-    .executeTakeFirst();
+    .where('s.id', '=', key);
+}
+
+type LoadRow = InferResult<ReturnType<typeof loadQuery>>[number];
+const compiledLoads = new WeakMap<Db, CompiledQuery<LoadRow>>();
+
+/**
+ * A session and its user in one indexed lookup (the key is the primary key). The query is
+ * built and compiled once per database; each call runs it with its own key.
+ */
+export async function loadSession(db: Db, key: string): Promise<StoredSession | undefined> {
+  let compiled = compiledLoads.get(db);
+  if (!compiled) compiledLoads.set(db, (compiled = loadQuery(db, '').compile()));
+  const query: CompiledQuery<LoadRow> = { ...compiled, parameters: [key] };
+  const [row] = (await db.executeQuery(query)).rows;
   if (!row) return undefined;
   const { key: k, data, created_at, seen_at, id, banned, mod_id, ...user } = row;
   return {
