@@ -1,4 +1,3 @@
-import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
@@ -7,6 +6,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/schema.ts';
 import { DomainError } from '../errors.ts';
 import { type Clock, MINUTE } from '../lib/clock.ts';
+import { compressionPlugin } from './compression.ts';
 import { databaseStore, purgeRateLimits } from './rate-limit-store.ts';
 
 /** The ecosystem's kept plugins, registered in one place with their options. */
@@ -26,9 +26,8 @@ export const externalPlugins = fp(
 
     await app.register(cookie);
 
-    // JSON over 1 KiB compressed when the request accepts it (DECISIONS.md "Caching"); the
-    // rendered answers (cache/) arrive already compressed and pass through untouched.
-    await app.register(compress, { encodings: ['br', 'gzip'], threshold: 1024 });
+    // JSON over 1 KiB compressed when the request accepts it: compression.ts.
+    await app.register(compressionPlugin);
 
     if (config.rateLimit) {
       // Loaded only when rate limits are on (RATE_LIMIT=off starts without it).
