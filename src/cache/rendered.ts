@@ -25,16 +25,16 @@ export async function render<T>(value: T, version: number): Promise<Rendered<T>>
   const identity = Buffer.from(JSON.stringify(value));
   const etag = `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`;
   if (identity.length < COMPRESS_FROM) return { version, value, etag, identity, br: null, gzip: null };
-  const [br, gz] = await Promise.all([
-    brotli(identity, {
-      params: {
-        [constants.BROTLI_PARAM_QUALITY]: 6,
-        [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
-        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-      },
-    }),
-    gzipAsync(identity, { level: 6 }),
-  ]);
+  // One after the other: two compressors at once doubled the memory peak of the largest
+  // answer (10,000 comments) for a few milliseconds saved.
+  const br = await brotli(identity, {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: 6,
+      [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+    },
+  });
+  const gz = await gzipAsync(identity, { level: 6 });
   return { version, value, etag, identity, br, gzip: gz };
 }
 

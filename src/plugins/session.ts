@@ -8,7 +8,7 @@ import { Session } from '../sessions/session.ts';
 import {
   deleteSession,
   insertSession,
-  loadSession,
+  loadSessionCached,
   purgeSessions,
   type SessionUserRow,
   touchSession,
@@ -88,7 +88,7 @@ export const sessionPlugin = fp(
     };
 
     async function load(request: FastifyRequest, cookieId: string): Promise<void> {
-      const row = await loadSession(db, hash(cookieId));
+      const row = await loadSessionCached(db, hash(cookieId));
       if (!row) return;
       const now = clock.now().getTime();
       if (

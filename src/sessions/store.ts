@@ -1,4 +1,5 @@
 import type { CompiledQuery, InferResult } from 'kysely';
+import { announceSessionChange, contentVersion } from '../db/changes.ts';
 import type { Db } from '../db/schema.ts';
 import type { Provider } from '../shared/rules.ts';
 
@@ -80,6 +81,35 @@ export async function loadSession(db: Db, key: string): Promise<StoredSession | 
   };
 }
 
+/** Sessions kept in memory per database, at most this many (then all are forgotten). */
+const CACHED = 1024;
+const caches = new WeakMap<Db, Map<string, { row: StoredSession; version: number }>>();
+
+/**
+ * loadSession, answered from memory while nothing that a session row or its user shows can
+ * have changed: the entry is labelled with the session version (db/changes.ts), which every
+ * session write and every content write moves in this instance at once and in other
+ * instances through NOTIFY or data_version (within half a second on SQLite). The idle and
+ * absolute timeouts are still checked by the caller on every request.
+ */
+export async function loadSessionCached(db: Db, key: string): Promise<StoredSession | undefined> {
+  const versions = contentVersion(db);
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new Map()));
+  const hit = cache.get(key);
+  if (hit && hit.version === versions.sessions) return hit.row;
+  // The version before the lookup: a write during it makes the entry stale at once.
+  const version = versions.sessions;
+  const row = await loadSession(db, key);
+  if (!row) {
+    cache.delete(key);
+    return undefined;
+  }
+  if (cache.size >= CACHED) cache.clear();
+  cache.set(key, { row, version });
+  return row;
+}
+
 export async function insertSession(
   db: Db,
   s: { key: string; data: string; user_id: number | null; now: string },
@@ -88,6 +118,7 @@ export async function insertSession(
     .insertInto('sessions')
     .values({ id: s.key, data: s.data, user_id: s.user_id, created_at: s.now, seen_at: s.now })
     .execute();
+  await announceSessionChange(db);
 }
 
 export async function updateSession(
@@ -100,14 +131,17 @@ export async function updateSession(
     .set({ data: s.data, user_id: s.user_id, seen_at: s.now })
     .where('id', '=', key)
     .execute();
+  await announceSessionChange(db);
 }
 
 export async function touchSession(db: Db, key: string, now: string): Promise<void> {
   await db.updateTable('sessions').set({ seen_at: now }).where('id', '=', key).execute();
+  await announceSessionChange(db);
 }
 
 export async function deleteSession(db: Db, key: string): Promise<void> {
   await db.deleteFrom('sessions').where('id', '=', key).execute();
+  await announceSessionChange(db);
 }
 
 /** Deletes sessions past their idle or absolute timeout. */
@@ -116,4 +150,5 @@ export async function purgeSessions(db: Db, idleBefore: string, createdBefore: s
     .deleteFrom('sessions')
     .where((eb) => eb.or([eb('seen_at', '<', idleBefore), eb('created_at', '<', createdBefore)]))
     .execute();
+  await announceSessionChange(db);
 }
