@@ -11,7 +11,15 @@ import ts from 'typescript';
 export const ROOT = join(import.meta.dirname, '..');
 export const SERVICE_ENTRY = join(ROOT, 'dist', 'src', 'main.js');
 const WEB_ENTRY = join(ROOT, 'dist', 'web', 'index.html');
-const SOURCES = ['src', 'web', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
+const SOURCES = [
+  'src',
+  'web',
+  'scripts',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+];
 
 function newestMtime(path: string): number {
   if (!existsSync(path)) return 0;

@@ -21,6 +21,8 @@ export interface LoadSettings {
 
 export interface Context {
   service: Server;
+  /** BENCH_ONLY: only the paths whose names contain one of these words (all when empty). */
+  only: readonly string[];
   load: LoadSettings;
   /** Misses count toward the exit code (SQLite). */
   enforce: boolean;
@@ -207,6 +209,7 @@ export interface Case {
 export async function runCases(ctx: Context, cases: readonly Case[]): Promise<Row[]> {
   const rows: Row[] = [];
   for (const c of cases) {
+    if (!selected(ctx.only, c.path)) continue;
     try {
       rows.push(await c.run(c.path, c.target));
     } catch (err) {
@@ -217,6 +220,12 @@ export async function runCases(ctx: Context, cases: readonly Case[]): Promise<Ro
     }
   }
   return rows;
+}
+
+/** Is the path named by BENCH_ONLY (or is every path measured)? */
+export function selected(only: readonly string[], path: string): boolean {
+  const name = path.toLowerCase();
+  return only.length === 0 || only.some((word) => name.includes(word));
 }
 
 /** A row for a path that was not measured because a probe already failed. */

@@ -10,7 +10,10 @@
  * posting always runs at least 3),
  * BENCH_DATABASE_URL (PostgreSQL server for the throwaway database, default
  * postgres://postgres@127.0.0.1:5432/postgres; `off` skips PostgreSQL),
- * BENCH_SERVICE_NODE_ARGS (extra node arguments for the service, e.g. `--cpu-prof`).
+ * BENCH_SERVICE_NODE_ARGS (extra node arguments for the service, e.g. `--cpu-prof`),
+ * BENCH_ONLY (comma-separated words: only the paths whose names contain one, e.g.
+ * `healthz,oauth/me,cold start`; the peak RSS row is always printed),
+ * BENCH_COMMENTS (comments seeded on the busy streamer, default 10000).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -33,6 +36,10 @@ const seconds = positiveInt('BENCH_SECONDS', 5);
 const connections = positiveInt('BENCH_CONNECTIONS', 50);
 const rounds = positiveInt('BENCH_ROUNDS', 1);
 const serverUrl = process.env.BENCH_DATABASE_URL || DEFAULT_SERVER_URL;
+const only = (process.env.BENCH_ONLY ?? '')
+  .split(',')
+  .map((word) => word.trim().toLowerCase())
+  .filter(Boolean);
 const serviceNodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 const log = (line: string) => console.log(`  ${line}`);
 
@@ -46,8 +53,9 @@ process.once('SIGINT', () => {
 
 const common = {
   load: { seconds, warmupSeconds: 1, rounds, connections, timeoutSeconds: 20 },
+  only,
   streamers: 1000,
-  comments: 10_000,
+  comments: positiveInt('BENCH_COMMENTS', 10_000),
   serviceNodeArgs,
   log,
 };

@@ -5,7 +5,7 @@
  */
 import { SERVICE_ENTRY } from './build.ts';
 import { type CeilingOptions, startCeiling } from './ceilings.ts';
-import type { Context, LoadSettings } from './compare.ts';
+import { type Context, type LoadSettings, selected } from './compare.ts';
 import { type Server, startServer } from './processes.ts';
 import { readPaths } from './read-paths.ts';
 import { DASH, ms, ratio, type Row } from './report.ts';
@@ -24,6 +24,8 @@ export interface SuiteOptions {
   /** Misses count toward the exit code. */
   enforce: boolean;
   load: LoadSettings;
+  /** BENCH_ONLY's words, lower case (every path when empty). */
+  only: readonly string[];
   streamers: number;
   comments: number;
   /** Extra node arguments for the service process (e.g. --cpu-prof). */
@@ -53,28 +55,10 @@ function startService(opts: SuiteOptions, name = 'service'): Promise<Server> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-export async function runSuite(opts: SuiteOptions): Promise<Row[]> {
-  const rows: Row[] = [];
-  const peaks: (number | null)[] = [];
-  let written: Written | undefined;
+type Fixed = Pick<Row, 'serviceP99' | 'ceilingP99' | 'enforced' | 'notes'>;
 
-  const service = await startService(opts);
-  try {
-    opts.log(`service started in ${ms(service.startMs)}; seeding through the API`);
-    const seeded = await seed(service.base, opts, opts.log);
-    await service.waitIdle();
-    const ctx: Context = { service, load: opts.load, enforce: opts.enforce, log: opts.log };
-    rows.push(...(await readPaths(ctx, { ...opts, ...seeded })));
-    const database = (name: string): CeilingOptions => ({ databaseUrl: opts.ceilingDatabaseUrl(name) });
-    const writes = await writePaths(ctx, seeded.streamerIds[1]!, database);
-    rows.push(...writes.rows);
-    written = writes.written;
-  } finally {
-    peaks.push(service.peakRssMb());
-    await service.stop();
-  }
-  rows.push(storedRow(written, await opts.countStoredComments(written.streamerId)));
-
+/** Starts on the existing database, against the bare driver start (median of 3 each). */
+async function coldStart(opts: SuiteOptions, peaks: (number | null)[], row: Fixed): Promise<Row> {
   const coldStarts: number[] = [];
   const bareStarts: number[] = [];
   for (let i = 0; i < COLD_STARTS; i++) {
@@ -89,8 +73,7 @@ export async function runSuite(opts: SuiteOptions): Promise<Row[]> {
   opts.log(`cold starts: service ${coldStarts.map(ms).join(', ')}; bare ${bareStarts.map(ms).join(', ')}`);
   const cold = median(coldStarts);
   const bare = median(bareStarts);
-  const row = { serviceP99: DASH, ceilingP99: DASH, enforced: opts.enforce, notes: [] };
-  rows.push({
+  return {
     ...row,
     path: 'cold start, spawn to first /healthz 200',
     service: ms(cold),
@@ -98,8 +81,35 @@ export async function runSuite(opts: SuiteOptions): Promise<Row[]> {
     ratio: ratio(cold / bare),
     target: '<= 1 s',
     ok: cold <= 1000,
-  });
+  };
+}
 
+export async function runSuite(opts: SuiteOptions): Promise<Row[]> {
+  const rows: Row[] = [];
+  const peaks: (number | null)[] = [];
+  let written: Written | undefined;
+
+  const service = await startService(opts);
+  try {
+    opts.log(`service started in ${ms(service.startMs)}; seeding through the API`);
+    const seeded = await seed(service.base, opts, opts.log);
+    await service.waitIdle();
+    const ctx: Context = { service, load: opts.load, enforce: opts.enforce, only: opts.only, log: opts.log };
+    rows.push(...(await readPaths(ctx, { ...opts, ...seeded })));
+    const database = (name: string): CeilingOptions => ({ databaseUrl: opts.ceilingDatabaseUrl(name) });
+    if (selected(opts.only, 'POST /api/comments')) {
+      const writes = await writePaths(ctx, seeded.streamerIds[1]!, database);
+      rows.push(...writes.rows);
+      written = writes.written;
+    }
+  } finally {
+    peaks.push(service.peakRssMb());
+    await service.stop();
+  }
+  if (written) rows.push(storedRow(written, await opts.countStoredComments(written.streamerId)));
+
+  const row = { serviceP99: DASH, ceilingP99: DASH, enforced: opts.enforce, notes: [] };
+  if (selected(opts.only, 'cold start')) rows.push(await coldStart(opts, peaks, row));
   const known = peaks.filter((p): p is number => p !== null);
   const peak = known.length > 0 ? Math.max(...known) : null;
   rows.push({

@@ -14,10 +14,12 @@ import { docsRoutes } from './docs/routes.ts';
 import { groupRoutes } from './groups/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
+import { lazyCompilers } from './lib/lazy-compilers.ts';
 import { cacheControlPlugin } from './plugins/cache-control.ts';
 import { csrfPlugin } from './plugins/csrf.ts';
 import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/errors.ts';
-import { externalPlugins, loadShedding } from './plugins/external.ts';
+import { externalPlugins } from './plugins/external.ts';
+import { loadShedding } from './plugins/load-shedding.ts';
 import { guardsPlugin } from './plugins/guards.ts';
 import { parseQuery, parsersPlugin } from './plugins/parsers.ts';
 import { renderCachePlugin } from './plugins/render-cache.ts';
@@ -82,6 +84,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // HTTP/1.0 clients send no Host; Node would answer them itself, without our headers.
     http: { requireHostHeader: false },
     clientErrorHandler: clientErrorHandler(config.https),
+    schemaController: { compilersFactory: lazyCompilers() },
     ajv: {
       customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false },
       // Each field's SPEC.md message (lib/schemas.ts), read by the error handler.
@@ -126,7 +129,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(syncRoutes);
   await app.register(signInRoutes);
   if (config.devProviders) await app.register(devProviderRoutes);
-  await app.register(healthRoutes);
+  await app.register(healthRoutes, opts.sqlite ? { sqlite: opts.sqlite } : {});
   await app.register(docsRoutes);
   await app.register(webRoutes, {});
   await app.register(loadShedding, { config });

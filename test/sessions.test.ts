@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DAY } from '../src/lib/clock.ts';
 import { ADMIN_PASSWORD, countRows, startApp, useApp } from './helpers/app.ts';
+import { reopen } from './helpers/database.ts';
 
 const t = await useApp();
 
@@ -130,6 +131,27 @@ describe('several instances', () => {
       expect((await c.get('/api/auth/check')).body).toEqual({ admin: false });
     } finally {
       await second.close();
+    }
+  });
+
+  it('a logout through another connection ends the session here within a second (sessions are cached in memory)', async () => {
+    const database = reopen(t.database);
+    const second = await startApp({}, { database });
+    try {
+      const c = await t.admin();
+      expect((await c.get('/api/auth/check')).body).toEqual({ admin: true });
+      const other = second.client();
+      other.cookies = new Map(c.cookies);
+      await other.post('/api/auth/logout');
+      let admin = true;
+      for (let i = 0; i < 30 && admin; i++) {
+        admin = ((await c.get('/api/auth/check')).body as { admin: boolean }).admin;
+        if (admin) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(admin).toBe(false);
+    } finally {
+      await second.close();
+      await database.cleanup();
     }
   });
 });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig, type Plugin } from 'vite';
+import { precompress } from '../src/web/precompress.ts';
 
 const OUT = '../dist/web';
 const BUDGET_KB = 80;
@@ -31,9 +32,20 @@ function sizeReport(): Plugin {
   };
 }
 
+/** Writes the brotli and gzip forms beside the built files, so the service need not compress at start. */
+function precompressed(): Plugin {
+  return {
+    name: 'precompress',
+    apply: 'build',
+    closeBundle() {
+      console.log(`  ${precompress(join(__dirname, OUT))} files precompressed (brotli 11, gzip 9)`);
+    },
+  };
+}
+
 export default defineConfig({
   root: __dirname,
-  plugins: [svelte(), sizeReport()],
+  plugins: [svelte(), sizeReport(), precompressed()],
   build: {
     outDir: OUT,
     emptyOutDir: true,

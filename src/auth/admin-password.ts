@@ -20,8 +20,9 @@ export async function storeAdminHash(db: Db, value: string): Promise<void> {
 
 /**
  * Where the administrator password hash comes from, first match wins (DECISIONS.md):
- * ADMIN_PASSWORD_HASH; ADMIN_PASSWORD (hashed here, once); the database. Returns a function,
- * because a hash in the database can be changed by the command-line tool while we run.
+ * ADMIN_PASSWORD_HASH; ADMIN_PASSWORD (hashed once, at the first login rather than at start:
+ * argon2id takes 19 MiB and tens of milliseconds); the database. Returns a function, because a
+ * hash in the database can be changed by the command-line tool while we run.
  */
 export async function adminHashSource(config: Config): Promise<(db: Db) => Promise<string | undefined>> {
   if (config.adminPasswordHash) {
@@ -29,8 +30,9 @@ export async function adminHashSource(config: Config): Promise<(db: Db) => Promi
     return async () => fixed;
   }
   if (config.adminPassword) {
-    const fixed = await hashPassword(config.adminPassword);
-    return async () => fixed;
+    const password = config.adminPassword;
+    let fixed: Promise<string> | undefined;
+    return () => (fixed ??= hashPassword(password));
   }
   return storedAdminHash;
 }

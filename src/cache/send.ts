@@ -1,9 +1,24 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Rendered } from './rendered.ts';
 
+type Encoding = 'br' | 'gzip' | null;
+
+/** Answers for the Accept-Encoding values seen (browsers send a handful), at most 64. */
+const known = new Map<string, Encoding>();
+
 /** The encodings a request accepts, honouring `;q=0` refusals. */
-export function acceptedEncoding(header: string | undefined): 'br' | 'gzip' | null {
+export function acceptedEncoding(header: string | undefined): Encoding {
   if (!header) return null;
+  let encoding = known.get(header);
+  if (encoding === undefined) {
+    encoding = parseAccepted(header);
+    if (known.size >= 64) known.clear();
+    known.set(header, encoding);
+  }
+  return encoding;
+}
+
+function parseAccepted(header: string): Encoding {
   const accepted = new Set<string>();
   for (const part of header.split(',')) {
     const [token = '', ...params] = part.trim().toLowerCase().split(';');
@@ -18,6 +33,7 @@ export function acceptedEncoding(header: string | undefined): 'br' | 'gzip' | nu
 /** Does `If-None-Match` name this ETag (or `*`)? Weak comparison, as RFC 9110 asks for GET. */
 export function matchesEtag(header: string | undefined, etag: string): boolean {
   if (!header) return false;
+  if (header === etag) return true;
   return header.split(',').some((tag) => {
     const t = tag.trim();
     return t === '*' || t.replace(/^W\//, '') === etag;

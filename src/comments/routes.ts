@@ -48,10 +48,16 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         : { limit: clamp(toInt(query.limit), 1, 100), before: parseId(query.before) };
     // Rendered once per change of the content, not per request (cache/rendered.ts).
     const key = `comments:${streamerId}:${withHidden ? 'all' : 'visible'}:${page ? `${page.limit}:${page.before}` : '-'}`;
-    const rendered = await app.renderCache.get(key, contentVersion(db).current, async () => {
-      if (!(await streamerExists(db, streamerId))) throw notFound('Streamer not found');
-      return listComments(db, streamerId, { withHidden, page });
-    });
+    // Only the bytes are kept: the items of a busy streamer are tens of thousands of objects.
+    const rendered = await app.renderCache.get(
+      key,
+      contentVersion(db).current,
+      async () => {
+        if (!(await streamerExists(db, streamerId))) throw notFound('Streamer not found');
+        return listComments(db, streamerId, { withHidden, page });
+      },
+      false,
+    );
     return sendRendered(request, reply, rendered);
   });
 

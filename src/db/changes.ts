@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
+import { pgDriver } from './connect.ts';
 import { isSqlite } from './dialect.ts';
 import type { Db } from './schema.ts';
 
@@ -17,8 +18,14 @@ import type { Db } from './schema.ts';
  */
 class ContentVersion {
   current = 1;
+  /** Moves with every content change and every session write (sessions/store.ts's cache). */
+  sessions = 1;
   bump(): void {
     this.current++;
+    this.sessions++;
+  }
+  bumpSessions(): void {
+    this.sessions++;
   }
 }
 
@@ -35,6 +42,17 @@ const CHANNEL = 'streamer_rating_content';
 /** Inside a write transaction: tell other instances, on commit, that content changed. */
 export async function announceChange(trx: Db): Promise<void> {
   if (!isSqlite(trx)) await sql`select pg_notify(${CHANNEL}, '')`.execute(trx);
+}
+
+const SESSIONS = 'sessions';
+
+/**
+ * After a session write: this instance's session cache forgets at once; other instances on
+ * PostgreSQL through NOTIFY, on SQLite through data_version (which any commit moves).
+ */
+export async function announceSessionChange(db: Db): Promise<void> {
+  contentVersion(db).bumpSessions();
+  if (!isSqlite(db)) await sql`select pg_notify(${CHANNEL}, ${SESSIONS})`.execute(db);
 }
 
 export interface Watcher {
@@ -71,7 +89,7 @@ export function watchChanges(
   let delay = 500;
   const connect = async () => {
     if (stopped) return;
-    const c = new pg.Client({
+    const c: pg.Client = new (pgDriver().Client)({
       connectionString,
       application_name: 'streamer-rating-listen',
     });
@@ -81,7 +99,7 @@ export function watchChanges(
       if (client === c) client = null;
       retry();
     });
-    c.on('notification', () => version.bump());
+    c.on('notification', (n) => (n.payload === SESSIONS ? version.bumpSessions() : version.bump()));
     try {
       await c.connect();
       await c.query(`listen ${CHANNEL}`);

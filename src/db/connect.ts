@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { SqliteDatabase } from './sqlite-driver.ts';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import { type SqliteDatabase as SqliteDialectDatabase, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import type pg from 'pg';
+import { SqliteDatabase, type SqliteStatement } from './sqlite-driver.ts';
 import type { Database, Db } from './schema.ts';
 
 export interface OpenOptions {
@@ -37,17 +38,51 @@ export const SQLITE_PRAGMAS = [
   'journal_size_limit = 8388608',
 ] as const;
 
+const require = createRequire(import.meta.url);
+
+/** The PostgreSQL driver, loaded only by a service that uses PostgreSQL (a faster SQLite start). */
+export function pgDriver(): typeof pg {
+  return require('pg') as typeof pg;
+}
+
+/** Prepared statements kept per SQLite handle: the hot queries are prepared once. */
+const STATEMENTS = 256;
+
+/**
+ * The handle as Kysely sees it, with its statements cached by SQL text (most recently used
+ * kept, at most STATEMENTS): preparing costs more than running most of this service's
+ * queries. Kysely runs one query at a time on the connection, so a cached statement is
+ * never in use twice at once.
+ */
+export function cachingStatements(sqlite: SqliteDatabase): SqliteDialectDatabase {
+  const cache = new Map<string, SqliteStatement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let stmt = cache.get(sql);
+      if (stmt) {
+        cache.delete(sql);
+      } else {
+        stmt = sqlite.prepare(sql);
+        if (cache.size >= STATEMENTS) cache.delete(cache.keys().next().value ?? '');
+      }
+      cache.set(sql, stmt);
+      return stmt;
+    },
+  };
+}
+
 export function openDatabase(url: string, options: OpenOptions = {}): Opened {
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length);
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     const sqlite = new SqliteDatabase(file);
     for (const pragma of SQLITE_PRAGMAS) sqlite.pragma(pragma);
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
     return { db, kind: 'sqlite', sqlite };
   }
 
-  const pool = new pg.Pool({
+  const pool = new (pgDriver().Pool)({
     connectionString: url,
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: 5000,

@@ -15,3 +15,4 @@ export const SQLITE_DRIVER = nodeMajor >= 22 ? 'better-sqlite3' : 'better-sqlite
 // better-sqlite3 is CommonJS; require keeps the choice synchronous.
 export const SqliteDatabase = createRequire(import.meta.url)(SQLITE_DRIVER) as typeof BetterSqlite3;
 export type SqliteDatabase = BetterSqlite3.Database;
+export type SqliteStatement = BetterSqlite3.Statement;

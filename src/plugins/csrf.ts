@@ -26,13 +26,17 @@ function requestOrigin(request: FastifyRequest): string | undefined {
 export const csrfPlugin = fp(
   async (app: FastifyInstance, opts: CsrfOptions) => {
     const allowed = new Set(opts.allowed);
-    app.addHook('onRequest', async (request) => {
-      if (!UNSAFE.has(request.method)) return;
+    const refused = (request: FastifyRequest): boolean => {
+      if (!UNSAFE.has(request.method)) return false;
       const origin = request.headers.origin;
       const isAllowed = origin !== undefined && allowed.has(origin);
       const own = origin === opts.origin || origin === requestOrigin(request);
-      if (origin !== undefined && !own && !isAllowed) throw forbidden();
-      if (request.headers['sec-fetch-site'] === 'cross-site' && !isAllowed) throw forbidden();
+      if (origin !== undefined && !own && !isAllowed) return true;
+      return request.headers['sec-fetch-site'] === 'cross-site' && !isAllowed;
+    };
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (refused(request)) done(forbidden());
+      else done();
     });
   },
   { name: 'csrf' },

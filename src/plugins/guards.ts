@@ -66,11 +66,11 @@ export const guardsPlugin = fp(
       for (const method of methods) routeList.push({ method, url: route.url, guard });
     });
 
-    app.addHook('onRequest', async (request) => {
-      if (request.is404 || request.method === 'OPTIONS') return;
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (request.is404 || request.method === 'OPTIONS') return done();
       const role = roleOf(request.routeOptions.config.guard, request);
-      if (role && allows(role, request.viewer)) return;
-      throw new DomainError(401, role === 'signedIn' ? 'Not logged in' : 'Unauthorized');
+      if (role && allows(role, request.viewer)) return done();
+      done(new DomainError(401, role === 'signedIn' ? 'Not logged in' : 'Unauthorized'));
     });
   },
   { name: 'guards', dependencies: ['viewer'] },

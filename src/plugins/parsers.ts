@@ -99,8 +99,9 @@ export const parsersPlugin = fp(
     );
 
     // A request without a body is validated as an empty object.
-    app.addHook('preValidation', async (request) => {
+    app.addHook('preValidation', (request, _reply, done) => {
       request.body ??= {};
+      done();
     });
   },
   { name: 'parsers' },

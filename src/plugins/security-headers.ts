@@ -30,9 +30,10 @@ export function securityHeaders(https: boolean): Record<string, string> {
 export const securityHeadersPlugin = fp(
   async (app: FastifyInstance, opts: { https: boolean }) => {
     const headers = securityHeaders(opts.https);
-    app.addHook('onSend', async (_request, reply, payload) => {
+    // Callback hooks (here and in the other per-request plugins): no promise per request.
+    app.addHook('onSend', (_request, reply, payload, done) => {
       reply.headers(headers);
-      return payload;
+      done(null, payload);
     });
   },
   { name: 'security-headers' },

@@ -8,7 +8,7 @@ import { Session } from '../sessions/session.ts';
 import {
   deleteSession,
   insertSession,
-  loadSession,
+  loadSessionCached,
   purgeSessions,
   type SessionUserRow,
   touchSession,
@@ -39,6 +39,22 @@ declare module 'fastify' {
   }
 }
 
+/** Session keys of recent cookies, so that a repeat visitor's request computes no HMAC. */
+const KNOWN_KEYS = 1024;
+
+function hashes(secret: string): (cookieId: string) => string {
+  const known = new Map<string, string>();
+  return (cookieId) => {
+    let key = known.get(cookieId);
+    if (key === undefined) {
+      key = createHmac('sha256', secret).update(cookieId).digest('hex');
+      if (known.size >= KNOWN_KEYS) known.clear();
+      known.set(cookieId, key);
+    }
+    return key;
+  };
+}
+
 export interface SessionOptions {
   db: Db;
   clock: Clock;
@@ -57,7 +73,7 @@ export const sessionPlugin = fp(
   async (app: FastifyInstance, opts: SessionOptions) => {
     const { db, clock } = opts;
     const cookieName = opts.https ? '__Host-sid' : 'sid';
-    const hash = (id: string) => createHmac('sha256', opts.secret).update(id).digest('hex');
+    const hash = hashes(opts.secret);
     app.decorate('sessionCookieName', cookieName);
     app.decorate('sessionTag', (cookieId: string) => hash(cookieId).slice(0, 16));
 
@@ -71,10 +87,8 @@ export const sessionPlugin = fp(
       });
     };
 
-    async function load(request: FastifyRequest): Promise<void> {
-      const cookieId = request.cookies[cookieName];
-      if (!cookieId || !COOKIE_VALUE.test(cookieId)) return;
-      const row = await loadSession(db, hash(cookieId));
+    async function load(request: FastifyRequest, cookieId: string): Promise<void> {
+      const row = await loadSessionCached(db, hash(cookieId));
       if (!row) return;
       const now = clock.now().getTime();
       if (
@@ -92,6 +106,12 @@ export const sessionPlugin = fp(
       );
       request.sessionUser = row.user;
     }
+
+    /** A session read but not changed: its seen_at is refreshed every TOUCH_INTERVAL. */
+    const stale = (session: Session) =>
+      session.cookieId !== null &&
+      session.seenAt !== null &&
+      clock.now().getTime() - Date.parse(session.seenAt) > TOUCH_INTERVAL;
 
     async function persist(request: FastifyRequest, reply: FastifyReply): Promise<void> {
       const { session } = request;
@@ -126,15 +146,19 @@ export const sessionPlugin = fp(
     app.decorateRequest('session', null as unknown as Session);
     app.decorateRequest('sessionUser', null);
 
-    app.addHook('onRequest', async (request) => {
-      if (request.routeOptions.config.session === false) return;
+    // Callback hooks: a request without a session cookie costs no promise and no query.
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (request.routeOptions.config.session === false) return done();
       request.session = Session.empty();
-      await load(request);
+      const cookieId = request.cookies[cookieName];
+      if (!cookieId || !COOKIE_VALUE.test(cookieId)) return done();
+      load(request, cookieId).then(() => done(), done);
     });
 
-    app.addHook('onSend', async (request, reply, payload) => {
-      if (request.session) await persist(request, reply);
-      return payload;
+    app.addHook('onSend', (request, reply, payload, done) => {
+      const { session } = request;
+      if (!session || !(session.dirty || stale(session))) return done(null, payload);
+      persist(request, reply).then(() => done(null, payload), done);
     });
 
     const purge = async () => {

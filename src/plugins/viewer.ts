@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { type Clock, HOUR } from '../lib/clock.ts';
 import type { SessionUserRow } from '../sessions/store.ts';
@@ -31,7 +31,11 @@ declare module 'fastify' {
 export const viewerPlugin = fp(
   async (app: FastifyInstance, opts: { clock: Clock }) => {
     app.decorateRequest('viewer', null as unknown as Viewer);
-    app.addHook('onRequest', async (request) => {
+    app.addHook('onRequest', (request, _reply, done) => {
+      viewerOf(request);
+      done();
+    });
+    const viewerOf = (request: FastifyRequest): void => {
       request.viewer = ANONYMOUS;
       const { session } = request;
       if (!session?.cookieId) return;
@@ -49,7 +53,7 @@ export const viewerPlugin = fp(
       }
       const { banned: _, is_mod, ...user } = row;
       request.viewer = { isAdmin, user, isMod: is_mod, bannedUser: false };
-    });
+    };
   },
   { name: 'viewer', dependencies: ['session'] },
 );

@@ -1,3 +1,5 @@
+import type { CompiledQuery, InferResult } from 'kysely';
+import { announceSessionChange, contentVersion } from '../db/changes.ts';
 import type { Db } from '../db/schema.ts';
 import type { Provider } from '../shared/rules.ts';
 
@@ -22,9 +24,8 @@ export interface StoredSession {
   user: SessionUserRow | null;
 }
 
-/** A session and its user in one indexed lookup (the key is the primary key). */
-export async function loadSession(db: Db, key: string): Promise<StoredSession | undefined> {
-  const row = await db
+function loadQuery(db: Db, key: string) {
+  return db
     .selectFrom('sessions as s')
     .leftJoin('users as u', 'u.id', 's.user_id')
     .leftJoin('moderators as m', 'm.user_id', 's.user_id')
@@ -42,8 +43,21 @@ export async function loadSession(db: Db, key: string): Promise<StoredSession | 
       'u.banned',
       'm.user_id as mod_id',
     ])
-    .where('s.id', '=', key)
-    .executeTakeFirst();
+    .where('s.id', '=', key);
+}
+
+type LoadRow = InferResult<ReturnType<typeof loadQuery>>[number];
+const compiledLoads = new WeakMap<Db, CompiledQuery<LoadRow>>();
+
+/**
+ * A session and its user in one indexed lookup (the key is the primary key). The query is
+ * built and compiled once per database; each call runs it with its own key.
+ */
+export async function loadSession(db: Db, key: string): Promise<StoredSession | undefined> {
+  let compiled = compiledLoads.get(db);
+  if (!compiled) compiledLoads.set(db, (compiled = loadQuery(db, '').compile()));
+  const query: CompiledQuery<LoadRow> = { ...compiled, parameters: [key] };
+  const [row] = (await db.executeQuery(query)).rows;
   if (!row) return undefined;
   const { key: k, data, created_at, seen_at, id, banned, mod_id, ...user } = row;
   return {
@@ -67,6 +81,35 @@ export async function loadSession(db: Db, key: string): Promise<StoredSession | 
   };
 }
 
+/** Sessions kept in memory per database, at most this many (then all are forgotten). */
+const CACHED = 1024;
+const caches = new WeakMap<Db, Map<string, { row: StoredSession; version: number }>>();
+
+/**
+ * loadSession, answered from memory while nothing that a session row or its user shows can
+ * have changed: the entry is labelled with the session version (db/changes.ts), which every
+ * session write and every content write moves in this instance at once and in other
+ * instances through NOTIFY or data_version (within half a second on SQLite). The idle and
+ * absolute timeouts are still checked by the caller on every request.
+ */
+export async function loadSessionCached(db: Db, key: string): Promise<StoredSession | undefined> {
+  const versions = contentVersion(db);
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new Map<string, { row: StoredSession; version: number }>()));
+  const hit = cache.get(key);
+  if (hit && hit.version === versions.sessions) return hit.row;
+  // The version before the lookup: a write during it makes the entry stale at once.
+  const version = versions.sessions;
+  const row = await loadSession(db, key);
+  if (!row) {
+    cache.delete(key);
+    return undefined;
+  }
+  if (cache.size >= CACHED) cache.clear();
+  cache.set(key, { row, version });
+  return row;
+}
+
 export async function insertSession(
   db: Db,
   s: { key: string; data: string; user_id: number | null; now: string },
@@ -75,6 +118,7 @@ export async function insertSession(
     .insertInto('sessions')
     .values({ id: s.key, data: s.data, user_id: s.user_id, created_at: s.now, seen_at: s.now })
     .execute();
+  await announceSessionChange(db);
 }
 
 export async function updateSession(
@@ -87,14 +131,17 @@ export async function updateSession(
     .set({ data: s.data, user_id: s.user_id, seen_at: s.now })
     .where('id', '=', key)
     .execute();
+  await announceSessionChange(db);
 }
 
 export async function touchSession(db: Db, key: string, now: string): Promise<void> {
   await db.updateTable('sessions').set({ seen_at: now }).where('id', '=', key).execute();
+  await announceSessionChange(db);
 }
 
 export async function deleteSession(db: Db, key: string): Promise<void> {
   await db.deleteFrom('sessions').where('id', '=', key).execute();
+  await announceSessionChange(db);
 }
 
 /** Deletes sessions past their idle or absolute timeout. */
@@ -103,4 +150,5 @@ export async function purgeSessions(db: Db, idleBefore: string, createdBefore: s
     .deleteFrom('sessions')
     .where((eb) => eb.or([eb('seen_at', '<', idleBefore), eb('created_at', '<', createdBefore)]))
     .execute();
+  await announceSessionChange(db);
 }

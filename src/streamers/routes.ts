@@ -60,7 +60,7 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (query.id === undefined) return sendRendered(request, reply, list);
     const id = parseId(query.id);
     if (id === null) throw badRequest('Missing id');
-    const item = list.value.find((s) => s.id === id);
+    const item = list.value?.find((s) => s.id === id);
     if (!item) throw notFound('Streamer not found');
     return sendRendered(
       request,

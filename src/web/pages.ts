@@ -48,7 +48,7 @@ export async function pageFor(app: FastifyInstance, path: string, baseUrl: strin
   const id = Number(m[1]);
   const version = contentVersion(app.db).current;
   const list = await app.renderCache.get('streamers:public', version, () => listView(app.db, 'public'));
-  const item = list.value.find((s) => s.id === id);
+  const item = (list.value ?? []).find((s) => s.id === id);
   if (!item) return (await streamerExists(app.db, id)) ? generic(200) : generic(404);
   const platform = item.platform === 'provider_b' ? 'Kick' : 'Twitch';
   return {

@@ -1,22 +1,10 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, extname, join, relative, sep } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { pageFor, withHead } from './pages.ts';
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.webmanifest': 'application/manifest+json',
-  '.txt': 'text/plain; charset=utf-8',
-};
+import { brotliOf, compressible, gzipOf, prebuilt, typeOf, walk } from './precompress.ts';
 
 interface Asset {
   type: string;
@@ -34,23 +22,17 @@ export function webRoot(): string {
   return join(dir, 'dist', 'web');
 }
 
-function walk(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? walk(path) : [path];
-  });
-}
-
-/** Reads the built files once and compresses the compressible ones (brotli and gzip). */
+/**
+ * Reads the built files once, with the brotli and gzip forms the build wrote beside them
+ * (web/precompress.ts); a compressible file without them is compressed here.
+ */
 export function loadAssets(root: string): Map<string, Asset> {
   const assets = new Map<string, Asset>();
   if (!existsSync(root)) return assets;
   for (const file of walk(root)) {
     const url = '/' + relative(root, file).split(sep).join('/');
     const identity = readFileSync(file);
-    const type = TYPES[extname(file)] ?? 'application/octet-stream';
-    const compressible =
-      /^(text\/|application\/(json|manifest)|image\/svg)/.test(type) && identity.length > 512;
+    const type = typeOf(file);
     const hashed = url.startsWith('/assets/');
     assets.set(url, {
       type,
@@ -58,10 +40,10 @@ export function loadAssets(root: string): Map<string, Asset> {
       etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 22)}"`,
       // Hashed file names never change content: cache them for a year.
       cache: hashed ? 'public, max-age=31536000, immutable' : 'no-cache',
-      ...(compressible
+      ...(compressible(file, identity.length)
         ? {
-            gzip: gzipSync(identity, { level: 9 }),
-            br: brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+            gzip: prebuilt(file, 'gzip') ?? gzipOf(identity),
+            br: prebuilt(file, 'br') ?? brotliOf(identity),
           }
         : {}),
     });

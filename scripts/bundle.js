@@ -1,0 +1,32 @@
+// `npm run build` step: the service's entry (dist/src/main.js, compiled by tsc) bundled with
+// its dependencies into that one file, so that a start reads one module instead of several
+// hundred (docs/decisions.md "Start-up"). What only some starts or requests need stays
+// outside and loads when first used: native drivers, pg, the password hashes, the rate
+// limiter, and Fastify's schema compilers (src/lib/lazy-compilers.ts). The command-line
+// tool keeps running the unbundled modules.
+import { build } from 'esbuild';
+
+const entry = 'dist/src/main.js';
+await build({
+  entryPoints: [entry],
+  outfile: entry,
+  allowOverwrite: true,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: true,
+  logLevel: 'warning',
+  external: [
+    'better-sqlite3',
+    'better-sqlite3-node20',
+    'pg',
+    '@node-rs/argon2',
+    'bcryptjs',
+    '@fastify/rate-limit',
+  ],
+  // CommonJS dependencies inside an ES module still call require().
+  banner: {
+    js: "import { createRequire as __bundleRequire } from 'node:module';\nconst require = __bundleRequire(import.meta.url);",
+  },
+});
