@@ -3,6 +3,7 @@
  * paths against their ceilings, count the stored comments in the database itself, then time
  * cold starts on the existing database and report the peak memory.
  */
+import { SERVICE_NODE_ARGS } from '../src/node-args.ts';
 import { SERVICE_ENTRY } from './build.ts';
 import { type CeilingOptions, startCeiling } from './ceilings.ts';
 import { type Context, type LoadSettings, selected } from './compare.ts';
@@ -41,7 +42,7 @@ function startService(opts: SuiteOptions, name = 'service'): Promise<Server> {
     script: SERVICE_ENTRY,
     // Not the project directory, so that a developer's .env does not change what is measured.
     cwd: opts.dir,
-    nodeArgs: opts.serviceNodeArgs,
+    nodeArgs: [...SERVICE_NODE_ARGS, ...opts.serviceNodeArgs],
     readyPath: '/healthz',
     env: {
       DATABASE_URL: opts.databaseUrl,

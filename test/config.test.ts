@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config.ts';
+import { SERVICE_NODE_ARGS } from '../src/node-args.ts';
 
 describe('configuration', () => {
   it('has the documented defaults', () => {
@@ -82,5 +84,12 @@ describe('configuration', () => {
     });
     expect(c.corsOrigins).toEqual(['https://a.example', 'http://b.example:8080']);
     expect(c.trustProxy).toEqual(['127.0.0.1', '10.0.0.0/8', '::1']);
+  });
+});
+
+describe('how the service is started', () => {
+  it('npm start passes the Node.js options the bench and the soak measure with', () => {
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } };
+    expect(pkg.scripts.start).toBe(`node ${SERVICE_NODE_ARGS.join(' ')} dist/src/main.js`);
   });
 });

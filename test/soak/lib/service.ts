@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './net.ts';
+import { SERVICE_NODE_ARGS } from '../../../src/node-args.ts';
 
 /** The repository's root directory. */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -38,8 +39,8 @@ export const entry: 'dist' | 'src' =
 export function nodeArgs(script: 'main' | 'cli'): string[] {
   const file = script === 'main' ? 'src/main' : 'src/cli/main';
   return entry === 'dist'
-    ? [join(ROOT, 'dist', `${file}.js`)]
-    : ['--import', 'tsx', join(ROOT, `${file}.ts`)];
+    ? [...SERVICE_NODE_ARGS, join(ROOT, 'dist', `${file}.js`)]
+    : [...SERVICE_NODE_ARGS, '--import', 'tsx', join(ROOT, `${file}.ts`)];
 }
 
 export interface ServiceOptions {
