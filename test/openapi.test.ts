@@ -24,6 +24,7 @@ describe('API documentation', () => {
       const op = doc.paths[toPath(r.url)]?.[r.method.toLowerCase()];
       expect(op, `${r.method} ${r.url} is documented`).toBeDefined();
       expect(op.description).toMatch(/Who may call:/);
+      expect(op.summary, `${r.method} ${r.url} has a summary in its route schema`).toBeTruthy();
       expect(Object.keys(op.responses).length).toBeGreaterThan(0);
     }
     const put = doc.paths['/api/streamers'].put;

@@ -49,14 +49,6 @@ export const ERROR_MEANINGS: Record<number, string> = {
 };
 
 /** Summaries of the routes whose schemas do not carry one (pages and development stand-ins). */
-const SUMMARIES: Record<string, string> = {
-  'GET /': 'The web page',
-  'GET /{*}': 'Files of the web page (hashed, cached for a year)',
-  'GET /dev/oauth/{provider}/authorize': 'Development stand-in for the provider authorization page',
-  'POST /dev/oauth/{provider}/token': 'Development stand-in for the provider token endpoint',
-  'GET /dev/oauth/{provider}/users': 'Development stand-in for the provider user endpoint',
-};
-
 export function describeGuard(guard: Guard | undefined): string {
   if (!guard) return 'nobody (no guard declared)';
   if (typeof guard === 'string') return WHO[guard];
@@ -101,13 +93,11 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         if (meaning && entry && !entry.description) responses[status] = { ...entry, description: meaning };
       }
       const who = describeGuard(route.config?.guard);
-      const methods = [route.method].flat();
-      const key = `${methods[0]} ${url.replace(/:(\w+)/g, '{$1}').replace('/*', '/{*}')}`;
       return {
         url,
         schema: {
           ...schema,
-          summary: schema?.summary ?? SUMMARIES[key],
+          summary: schema?.summary,
           ...(schema?.body ? { consumes: ['application/json', 'application/x-www-form-urlencoded'] } : {}),
           response: responses,
           tags: tag ? [tag] : [],

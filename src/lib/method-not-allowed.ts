@@ -11,7 +11,7 @@ export function methodNotAllowed(app: FastifyInstance, url: string, allowed: str
     method: others,
     url,
     config: { guard: 'public' },
-    schema: { response: errors(405) },
+    schema: { summary: `Not supported here: 405 (allowed: ${allowed.join(', ')})`, response: errors(405) },
     handler: async () => {
       throw new DomainError(405, 'Method not allowed', { allow: allowed.join(', ') });
     },

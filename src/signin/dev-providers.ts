@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { type Provider, PROVIDERS } from '../config.ts';
 import { notFound } from '../errors.ts';
@@ -49,9 +50,12 @@ const TokenBody = Type.Object({
   grant_type: Field('invalid_request'),
 });
 
+/** The provider in the path; anything else is 404 (`providerOf`). */
+const ProviderParams = Type.Object({ provider: Type.String({ maxLength: 20 }) });
+
 const numericId = standInId;
 
-export async function devProviderRoutes(app: FastifyInstance) {
+export const devProviderRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { config, clock } = app;
   const grants = new Map<string, Grant>();
   const tokens = new Map<string, Grant>();
@@ -97,10 +101,17 @@ ${error ? `<p class="note">${escapeHtml(error)}</p>` : ''}
 
   app.get(
     '/dev/oauth/:provider/authorize',
-    { config: { guard: 'public' }, schema: { querystring: AuthorizeQuery } },
+    {
+      config: { guard: 'public' },
+      schema: {
+        summary: 'Development stand-in for the provider authorization page',
+        params: ProviderParams,
+        querystring: AuthorizeQuery,
+      },
+    },
     async (request, reply) => {
-      const provider = providerOf((request.params as { provider: string }).provider);
-      const q = request.query as AuthorizeQuery;
+      const provider = providerOf(request.params.provider);
+      const q = request.query;
       const settings = config.providers[provider];
       // Only ever send the browser back to our own registered callback (no open redirect).
       if (q.client_id !== settings.clientId || q.redirect_uri !== settings.redirectUri) {
@@ -139,10 +150,17 @@ ${error ? `<p class="note">${escapeHtml(error)}</p>` : ''}
 
   app.post(
     '/dev/oauth/:provider/token',
-    { config: { guard: 'public' }, schema: { body: TokenBody } },
+    {
+      config: { guard: 'public' },
+      schema: {
+        summary: 'Development stand-in for the provider token endpoint',
+        params: ProviderParams,
+        body: TokenBody,
+      },
+    },
     async (request, reply) => {
-      const provider = providerOf((request.params as { provider: string }).provider);
-      const form = request.body as Static<typeof TokenBody>;
+      const provider = providerOf(request.params.provider);
+      const form = request.body;
       const settings = config.providers[provider];
       if (form.grant_type === 'client_credentials') {
         if (form.client_id !== settings.clientId || form.client_secret !== settings.clientSecret) {
@@ -192,32 +210,39 @@ ${error ? `<p class="note">${escapeHtml(error)}</p>` : ''}
     },
   );
 
-  app.get('/dev/oauth/:provider/users', { config: { guard: 'public' } }, async (request, reply) => {
-    const provider = providerOf((request.params as { provider: string }).provider);
-    const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
-    const grant = tokens.get(token);
-    if (!grant || grant.provider !== provider) {
-      return reply
-        .code(401)
-        .send(
-          provider === 'provider_a'
-            ? { error: 'Unauthorized', status: 401, message: 'Invalid OAuth token' }
-            : { data: {}, message: 'Unauthorized' },
-        );
-    }
-    return provider === 'provider_a'
-      ? {
-          data: [
-            {
-              id: String(numericId(grant.login)),
-              login: grant.login,
-              display_name: grant.displayName,
-              profile_image_url: '',
-            },
-          ],
-        }
-      : { data: [{ user_id: numericId(grant.login), name: grant.displayName, email: '' }], message: 'OK' };
-  });
+  app.get(
+    '/dev/oauth/:provider/users',
+    {
+      config: { guard: 'public' },
+      schema: { summary: 'Development stand-in for the provider user endpoint', params: ProviderParams },
+    },
+    async (request, reply) => {
+      const provider = providerOf(request.params.provider);
+      const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
+      const grant = tokens.get(token);
+      if (!grant || grant.provider !== provider) {
+        return reply
+          .code(401)
+          .send(
+            provider === 'provider_a'
+              ? { error: 'Unauthorized', status: 401, message: 'Invalid OAuth token' }
+              : { data: {}, message: 'Unauthorized' },
+          );
+      }
+      return provider === 'provider_a'
+        ? {
+            data: [
+              {
+                id: String(numericId(grant.login)),
+                login: grant.login,
+                display_name: grant.displayName,
+                profile_image_url: '',
+              },
+            ],
+          }
+        : { data: [{ user_id: numericId(grant.login), name: grant.displayName, email: '' }], message: 'OK' };
+    },
+  );
 
   const sweep = setInterval(() => {
     const now = clock.now().getTime();
@@ -225,4 +250,4 @@ ${error ? `<p class="note">${escapeHtml(error)}</p>` : ''}
   }, 60_000);
   sweep.unref();
   app.addHook('onClose', async () => clearInterval(sweep));
-}
+};

@@ -46,71 +46,93 @@ export function devLiveRoutes(app: FastifyInstance, appTokens: Set<string>) {
           : { message: 'Unauthorized' },
       );
 
-  app.get('/dev/live/provider_a/streams', { config: { guard: 'public' } }, async (request, reply) => {
-    if (!authorized(request)) return refuse(reply, true);
-    const now = clock.now().getTime();
-    const data = all(request, 'user_login').flatMap((login) => {
-      const s = devStream(login, now);
-      return s
-        ? [
-            {
-              id: String(hash(login)),
-              user_id: String(hash(`user:${login}`)),
-              user_login: login,
-              user_name: login,
-              game_name: s.game,
-              title: s.title,
-              viewer_count: s.viewers,
-              started_at: s.since,
-              type: 'live',
-              thumbnail_url: '',
-            },
-          ]
-        : [];
-    });
-    return { data, pagination: {} };
-  });
+  app.get(
+    '/dev/live/provider_a/streams',
+    {
+      config: { guard: 'public' },
+      schema: { summary: "Development stand-in for Twitch's streams (live status)" },
+    },
+    async (request, reply) => {
+      if (!authorized(request)) return refuse(reply, true);
+      const now = clock.now().getTime();
+      const data = all(request, 'user_login').flatMap((login) => {
+        const s = devStream(login, now);
+        return s
+          ? [
+              {
+                id: String(hash(login)),
+                user_id: String(hash(`user:${login}`)),
+                user_login: login,
+                user_name: login,
+                game_name: s.game,
+                title: s.title,
+                viewer_count: s.viewers,
+                started_at: s.since,
+                type: 'live',
+                thumbnail_url: '',
+              },
+            ]
+          : [];
+      });
+      return { data, pagination: {} };
+    },
+  );
 
-  app.get('/dev/live/provider_a/users', { config: { guard: 'public' } }, async (request, reply) => {
-    if (!authorized(request)) return refuse(reply, true);
-    return {
-      data: all(request, 'login').map((login) => ({
-        id: String(hash(`user:${login}`)),
-        login,
-        display_name: login,
-        profile_image_url: `${config.baseUrl}/dev/live/avatar/${encodeURIComponent(login)}.svg`,
-      })),
-    };
-  });
-
-  app.get('/dev/live/provider_b/channels', { config: { guard: 'public' } }, async (request, reply) => {
-    if (!authorized(request)) return refuse(reply, false);
-    const now = clock.now().getTime();
-    const data = all(request, 'slug').map((slug) => {
-      const s = devStream(slug, now);
+  app.get(
+    '/dev/live/provider_a/users',
+    { config: { guard: 'public' }, schema: { summary: "Development stand-in for Twitch's users (avatars)" } },
+    async (request, reply) => {
+      if (!authorized(request)) return refuse(reply, true);
       return {
-        broadcaster_user_id: hash(`user:${slug}`),
-        slug,
-        stream_title: s?.title ?? '',
-        category: { id: hash(s?.game ?? ''), name: s?.game ?? '' },
-        stream: { is_live: s !== null, viewer_count: s?.viewers ?? 0, start_time: s?.since ?? '' },
+        data: all(request, 'login').map((login) => ({
+          id: String(hash(`user:${login}`)),
+          login,
+          display_name: login,
+          profile_image_url: `${config.baseUrl}/dev/live/avatar/${encodeURIComponent(login)}.svg`,
+        })),
       };
-    });
-    return { data, message: 'OK' };
-  });
+    },
+  );
 
-  app.get('/dev/live/avatar/:file', { config: { guard: 'public' } }, async (request, reply) => {
-    const name = /^\/dev\/live\/avatar\/([^/?]+)\.svg/.exec(request.url)?.[1] ?? '?';
-    const login = decodeURIComponent(name);
-    const initial = (login.match(/[a-z0-9]/i)?.[0] ?? '?').toUpperCase();
-    const hue = hash(login) % 360;
-    return reply
-      .type('image/svg+xml')
-      .header('cache-control', 'public, max-age=86400')
-      .send(
-        `<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96" viewBox="0 0 96 96">` +
-          `<rect width="96" height="96" rx="48" fill="hsl(${hue} 60% 45%)"/>` +
-          `<text x="48" y="62" font-family="system-ui,sans-serif" font-size="44" font-weight="700" fill="#fff" text-anchor="middle">${initial}</text></svg>`,
-      );
-  });
+  app.get(
+    '/dev/live/provider_b/channels',
+    {
+      config: { guard: 'public' },
+      schema: { summary: "Development stand-in for Kick's channels (live status)" },
+    },
+    async (request, reply) => {
+      if (!authorized(request)) return refuse(reply, false);
+      const now = clock.now().getTime();
+      const data = all(request, 'slug').map((slug) => {
+        const s = devStream(slug, now);
+        return {
+          broadcaster_user_id: hash(`user:${slug}`),
+          slug,
+          stream_title: s?.title ?? '',
+          category: { id: hash(s?.game ?? ''), name: s?.game ?? '' },
+          stream: { is_live: s !== null, viewer_count: s?.viewers ?? 0, start_time: s?.since ?? '' },
+        };
+      });
+      return { data, message: 'OK' };
+    },
+  );
+
+  app.get(
+    '/dev/live/avatar/:file',
+    { config: { guard: 'public' }, schema: { summary: 'Drawn avatars of the development stand-ins' } },
+    async (request, reply) => {
+      const name = /^\/dev\/live\/avatar\/([^/?]+)\.svg/.exec(request.url)?.[1] ?? '?';
+      const login = decodeURIComponent(name);
+      const initial = (login.match(/[a-z0-9]/i)?.[0] ?? '?').toUpperCase();
+      const hue = hash(login) % 360;
+      return reply
+        .type('image/svg+xml')
+        .header('cache-control', 'public, max-age=86400')
+        .send(
+          `<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96" viewBox="0 0 96 96">` +
+            `<rect width="96" height="96" rx="48" fill="hsl(${hue} 60% 45%)"/>` +
+            `<text x="48" y="62" font-family="system-ui,sans-serif" font-size="44" font-weight="700" fill="#fff" text-anchor="middle">${initial}</text></svg>`,
+        );
+    },
+  );
 }

@@ -86,19 +86,31 @@ export async function webRoutes(app: FastifyInstance, opts: { root?: string }) {
       .send(withHead(indexHtml, answer.head));
   };
 
-  app.get('/', { config: { guard: 'public' } }, async (request, reply) => sendPage(request, reply, '/'));
+  app.get('/', { config: { guard: 'public' }, schema: { summary: 'The web page' } }, async (request, reply) =>
+    sendPage(request, reply, '/'),
+  );
 
-  app.get('/*', { config: { guard: 'public' } }, async (request, reply) => {
-    let path: string;
-    try {
-      path = decodeURIComponent(request.url.split('?')[0] ?? '');
-    } catch {
+  app.get(
+    '/*',
+    {
+      config: { guard: 'public' },
+      schema: {
+        summary:
+          "The page's files (hashed, cached for a year) and its addresses (/s/<id>-<slug>, /suggest, /admin)",
+      },
+    },
+    async (request, reply) => {
+      let path: string;
+      try {
+        path = decodeURIComponent(request.url.split('?')[0] ?? '');
+      } catch {
+        return reply.code(404).send({ error: 'Not found' });
+      }
+      const asset = path !== '/index.html' ? assets.get(path) : undefined;
+      if (asset) return send(request, reply, asset);
+      const page = await sendPage(request, reply, path);
+      if (page) return page;
       return reply.code(404).send({ error: 'Not found' });
-    }
-    const asset = path !== '/index.html' ? assets.get(path) : undefined;
-    if (asset) return send(request, reply, asset);
-    const page = await sendPage(request, reply, path);
-    if (page) return page;
-    return reply.code(404).send({ error: 'Not found' });
-  });
+    },
+  );
 }
