@@ -5,15 +5,19 @@ import { BUSY_TIMEOUT } from './connect.ts';
 /** Past this size the WAL is checkpointed and truncated as soon as readers allow it. */
 export const WAL_LIMIT_BYTES = 4 * 2 ** 20;
 const EVERY_MS = 500;
-/** How long a checkpoint may wait for readers: it runs on the event loop. */
-const CHECKPOINT_WAIT_MS = 50;
+/**
+ * How long a checkpoint may wait for readers: it runs on the event loop, so briefly while
+ * the file is still small, longer once readers have kept it from starting over for a while.
+ */
+const waitFor = (walBytes: number) => (walBytes > 2 * WAL_LIMIT_BYTES ? 250 : 50);
 
 /**
  * Keeps the SQLite WAL file bounded (SECURITY.md 28). SQLite's automatic checkpoints copy
  * pages back but never shrink the file, and readers that always overlap (a second instance,
  * reports, backups) can keep it from ever starting over. Twice a second, when the file has
  * grown past 4 MiB (SQLite's own auto-checkpoint size), a TRUNCATE checkpoint is tried with
- * a short busy wait; if readers are in the way it simply tries again next time. Under a
+ * a short busy wait (50 ms, 250 ms past 8 MiB); if readers are in the way it simply tries
+ * again next time. Under a
  * steady write load with overlapping outside readers this keeps the file under 16 MiB
  * (test/faults/sqlite-files.test.ts); an idle service only pays for one stat a tick.
  */
@@ -21,8 +25,10 @@ export function keepWalBounded(sqlite: SqliteDatabase, warn: (err: unknown) => v
   const file = sqlite.name;
   const timer = setInterval(() => {
     try {
-      if ((statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0) <= WAL_LIMIT_BYTES) return;
-      sqlite.pragma(`busy_timeout = ${CHECKPOINT_WAIT_MS}`);
+      const size = statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+      // Inside one of our own transactions a checkpoint cannot finish: next tick.
+      if (size <= WAL_LIMIT_BYTES || sqlite.inTransaction) return;
+      sqlite.pragma(`busy_timeout = ${waitFor(size)}`);
       try {
         sqlite.pragma('wal_checkpoint(TRUNCATE)');
       } finally {

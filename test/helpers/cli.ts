@@ -47,8 +47,8 @@ export function cli(d: TestDatabase | null, args: string[], input?: string) {
 }
 
 /**
- * Every module URL a run of the tool resolves (imports from ES modules, which is how the
- * tool reaches each package), recorded by a module-resolution hook loaded before the tool.
+ * Every module URL a run of the tool resolves, ES imports and require() alike, recorded by
+ * resolution hooks loaded before the tool.
  */
 export function loadsOf(d: TestDatabase | null, args: string[]): string[] {
   const hooks = `
@@ -58,7 +58,17 @@ export function loadsOf(d: TestDatabase | null, args: string[]): string[] {
       appendFileSync(process.env.CLI_LOADS_FILE, resolved.url + '\\n');
       return resolved;
     }`;
-  const preload = `import { register } from 'node:module';
+  // Drivers are loaded with require() (src/db/sqlite-driver.ts, pg in db/connect.ts), which
+  // the module hooks above do not see on Node.js 20: record CommonJS resolutions too.
+  const preload = `import Module, { register } from 'node:module';
+    import { appendFileSync } from 'node:fs';
+    import { pathToFileURL } from 'node:url';
+    const resolveFilename = Module._resolveFilename;
+    Module._resolveFilename = function (...args) {
+      const file = resolveFilename.apply(this, args);
+      if (file.startsWith('/')) appendFileSync(process.env.CLI_LOADS_FILE, pathToFileURL(file).href + '\\n');
+      return file;
+    };
     register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
   const file = join(mkdtempSync(join(dir, 'loads-')), 'loads.txt');
   writeFileSync(file, '');
