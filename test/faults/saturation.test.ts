@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dbKind } from '../helpers/database.ts';
 import { formatVerdict } from '../soak/lib/verdict.ts';
-import { saturation } from '../soak/saturation.ts';
+import { MEMORY_BUDGET_MIB, saturation } from '../soak/saturation.ts';
 
 // The short version of `npm run soak`'s saturation scenario (SECURITY.md 31). No latency
 // bound here: the tests share the machine; the full soak holds the 2-second one.
@@ -11,7 +11,7 @@ describe(`saturation on ${dbKind}`, () => {
       connections: 200,
       seconds: 2,
       maxLatencyMs: null,
-      memoryMiB: 150,
+      memoryMiB: MEMORY_BUDGET_MIB,
     });
     expect(formatVerdict(verdict)).toMatch(/: PASS \(/);
   }, 180_000);

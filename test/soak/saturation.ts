@@ -21,7 +21,19 @@ export interface SaturationOptions {
   memoryMiB: number;
 }
 
-export const FULL: SaturationOptions = { connections: 200, seconds: 15, maxLatencyMs: 2000, memoryMiB: 150 };
+/**
+ * The memory budget: 150 MiB (issue 9), measured on the machine's Node.js 20. Node.js 24 itself
+ * starts about 17 MiB higher (the idle service: 83 MiB on 20.20, 100 MiB on 24.21, same build
+ * and options), so on 24 and later the budget carries that difference (docs/decisions.md).
+ */
+export const MEMORY_BUDGET_MIB = Number(process.versions.node.split('.')[0]) >= 24 ? 167 : 150;
+
+export const FULL: SaturationOptions = {
+  connections: 200,
+  seconds: 15,
+  maxLatencyMs: 2000,
+  memoryMiB: MEMORY_BUDGET_MIB,
+};
 
 const generate = async (options: LoadOptions): Promise<LoadResult> => {
   const { stdout } = await promisify(execFile)(
