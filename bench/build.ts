@@ -53,6 +53,8 @@ export function compileChild(name: string): string {
       module: ts.ModuleKind.ESNext,
       target: ts.ScriptTarget.ES2022,
       verbatimModuleSyntax: true,
+      // '../src/db/sqlite-driver.ts' -> '.js': the service's build beside dist/bench.
+      rewriteRelativeImportExtensions: true,
     },
     fileName: `${name}.ts`,
   });

@@ -19,6 +19,8 @@
 import { readFileSync } from 'node:fs';
 import Fastify from 'fastify';
 import type { CeilingMode } from './protocol.ts';
+// The driver the service uses on this Node.js (a static import: tsc rewrites its path).
+import { SqliteDatabase as Database } from '../src/db/sqlite-driver.ts';
 
 interface Row {
   streamer_id: number;
@@ -37,7 +39,6 @@ interface Store {
 const TABLE = 'bench_ceiling_comments';
 
 async function openSqlite(file: string, withTable: boolean): Promise<Store> {
-  const { SqliteDatabase: Database } = await import('../src/db/sqlite-driver.ts');
   const sqlite = new Database(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');
