@@ -21,7 +21,7 @@ export function rps(value: number): string {
   return `${Math.round(value).toLocaleString('en-US')}`;
 }
 
-/** Milliseconds; autocannon's latencies have a resolution of 1 ms. */
+/** Milliseconds (autocannon's latencies have a resolution of 1 ms, wrk's of 1 µs). */
 export function ms(value: number): string {
   if (value < 1) return '< 1 ms';
   if (value >= 1000) return `${(value / 1000).toFixed(2)} s`;
@@ -69,7 +69,9 @@ export function table(title: string, rows: readonly Row[]): string {
 
 export const LEGEND = `What the figures mean:
   service req/s  answers with the expected status per second over the measured window (a warm-up
-                 before it is not counted), from autocannon in its own process
+                 before it is not counted), from the load generator in its own process: wrk
+                 (one thread) when installed, else autocannon, whose JavaScript HTTP parser is
+                 then the limit on small answers (the generator is named below the table)
   p99            99th-percentile latency seen by the load generator
   ceiling        a bare Fastify process from this project's node_modules that gives the same answer
                  with the least work (the service's own bytes precomputed, those bytes brotli-

@@ -20,6 +20,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteDatabase as Database } from '../src/db/sqlite-driver.ts';
 import { ensureBuilt } from './build.ts';
+import { loadGenerator } from './load.ts';
 import { createThrowaway, DEFAULT_SERVER_URL, type Throwaway } from './postgres.ts';
 import { LEGEND, type Row, table } from './report.ts';
 import { runSuite, type SuiteOptions } from './suite.ts';
@@ -117,7 +118,7 @@ async function postgresSuite(): Promise<Row[] | string> {
 
 const started = Date.now();
 const setup =
-  `Node ${process.version}, ${availableParallelism()} cores, ${connections} connections ` +
+  `Node ${process.version}, ${availableParallelism()} cores, load by ${loadGenerator()}, ${connections} connections ` +
   `(the page of comments: 1), ${seconds} s per load after 1 s of warm-up, ${rounds} round(s) per path ` +
   `(comment posting: ${Math.max(3, rounds)})`;
 console.log(`Benchmark (issue 9): ${setup}`);

@@ -15,14 +15,19 @@ export const externalPlugins = fp(
     const { config, db, clock } = opts;
 
     // CORS: exact allowlist with credentials, never `*` (DECISIONS.md). The CSRF rule is csrf.ts.
+    // Without CORS_ORIGINS no answer depends on Origin (same-origin calls need no CORS
+    // headers, a foreign preflight gets 404 either way): the plugin, whose hook costs a
+    // twentieth of a small answer, is then not registered at all.
     const allowed = new Set(config.corsOrigins);
-    await app.register(cors, {
-      origin: (origin, callback) => callback(null, origin !== undefined && allowed.has(origin)),
-      credentials: true,
-      methods: ['GET', 'POST', 'PUT', 'DELETE'],
-      allowedHeaders: ['Content-Type'],
-      maxAge: 600,
-    });
+    if (allowed.size > 0) {
+      await app.register(cors, {
+        origin: (origin, callback) => callback(null, origin !== undefined && allowed.has(origin)),
+        credentials: true,
+        methods: ['GET', 'POST', 'PUT', 'DELETE'],
+        allowedHeaders: ['Content-Type'],
+        maxAge: 600,
+      });
+    }
 
     await app.register(cookie);
 

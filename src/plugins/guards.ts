@@ -1,7 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { DomainError } from '../errors.ts';
 import { type ParsedQuery, parsedQuery } from './parsers.ts';
+import { addRouteHook } from './route-hooks.ts';
 import type { Viewer } from './viewer.ts';
 
 /** Who may call a route. */
@@ -50,9 +51,10 @@ export function roleOf(guard: Guard | undefined, request: FastifyRequest): Role 
 }
 
 /**
- * Deny by default: every route states its guard in its own options. A route without one
- * answers 401 to everybody (and is reported when registered). CORS preflights are answered
- * by @fastify/cors and change nothing.
+ * Deny by default: every route states its guard in its own options, checked by a hook on
+ * that route (a public route has none). A route without one answers 401 to everybody (and
+ * is reported when registered). CORS preflights are answered by @fastify/cors and change
+ * nothing; unknown paths reach the 404 handler, which has no guard to pass.
  */
 export const guardsPlugin = fp(
   async (app: FastifyInstance) => {
@@ -64,14 +66,17 @@ export const guardsPlugin = fp(
       const guard = route.config?.guard;
       if (!guard) app.log.error(`route ${methods.join(',')} ${route.url} has no guard: denied`);
       for (const method of methods) routeList.push({ method, url: route.url, guard });
-    });
-
-    app.addHook('onRequest', (request, _reply, done) => {
-      if (request.is404 || request.method === 'OPTIONS') return done();
-      const role = roleOf(request.routeOptions.config.guard, request);
-      if (role && allows(role, request.viewer)) return done();
-      done(new DomainError(401, role === 'signedIn' ? 'Not logged in' : 'Unauthorized'));
+      if (guard !== 'public') addRouteHook(route, guardHook(guard));
     });
   },
   { name: 'guards', dependencies: ['viewer'] },
 );
+
+function guardHook(guard: Guard | undefined): onRequestHookHandler {
+  return (request, _reply, done) => {
+    if (request.method === 'OPTIONS') return done();
+    const role = roleOf(guard, request);
+    if (role && allows(role, request.viewer)) return done();
+    done(new DomainError(401, role === 'signedIn' ? 'Not logged in' : 'Unauthorized'));
+  };
+}

@@ -1,10 +1,11 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db/schema.ts';
 import { type Clock, DAY, HOUR, MINUTE } from '../lib/clock.ts';
 import { httpsDetected } from '../lib/https.ts';
-import { Session } from '../sessions/session.ts';
+import { Session, type SessionData } from '../sessions/session.ts';
+import { addRouteHook } from './route-hooks.ts';
 import {
   deleteSession,
   insertSession,
@@ -91,27 +92,21 @@ export const sessionPlugin = fp(
       const row = await loadSessionCached(db, hash(cookieId));
       if (!row) return;
       const now = clock.now().getTime();
-      if (
-        now - Date.parse(row.seen_at) > IDLE_TIMEOUT ||
-        now - Date.parse(row.created_at) > ABSOLUTE_TIMEOUT
-      ) {
+      if (now - row.seenMs > IDLE_TIMEOUT || now - row.createdMs > ABSOLUTE_TIMEOUT) {
         await deleteSession(db, row.key);
         return;
       }
-      request.session = new Session(
-        cookieId,
-        JSON.parse(row.data) as Session['data'],
-        row.created_at,
-        row.seen_at,
-      );
+      // Parsed once per cached row; the session copies it before its first change.
+      row.parsed ??= JSON.parse(row.data) as SessionData;
+      request.session = new Session(cookieId, row.parsed, row.seenMs, true);
       request.sessionUser = row.user;
     }
 
     /** A session read but not changed: its seen_at is refreshed every TOUCH_INTERVAL. */
     const stale = (session: Session) =>
       session.cookieId !== null &&
-      session.seenAt !== null &&
-      clock.now().getTime() - Date.parse(session.seenAt) > TOUCH_INTERVAL;
+      session.seenAtMs !== null &&
+      clock.now().getTime() - session.seenAtMs > TOUCH_INTERVAL;
 
     async function persist(request: FastifyRequest, reply: FastifyReply): Promise<void> {
       const { session } = request;
@@ -119,7 +114,7 @@ export const sessionPlugin = fp(
       const oldKey = session.cookieId ? hash(session.cookieId) : null;
 
       if (!session.dirty) {
-        if (oldKey && session.seenAt && Date.parse(now) - Date.parse(session.seenAt) > TOUCH_INTERVAL) {
+        if (oldKey && session.seenAtMs !== null && Date.parse(now) - session.seenAtMs > TOUCH_INTERVAL) {
           await touchSession(db, oldKey, now);
         }
         return;
@@ -146,13 +141,16 @@ export const sessionPlugin = fp(
     app.decorateRequest('session', null as unknown as Session);
     app.decorateRequest('sessionUser', null);
 
-    // Callback hooks: a request without a session cookie costs no promise and no query.
-    app.addHook('onRequest', (request, _reply, done) => {
-      if (request.routeOptions.config.session === false) return done();
+    // A callback hook on each route that reads sessions: a request without a session cookie
+    // costs no promise and no query, and a route marked `session: false` nothing at all.
+    const loadHook: onRequestHookHandler = (request, _reply, done) => {
       request.session = Session.empty();
       const cookieId = request.cookies[cookieName];
       if (!cookieId || !COOKIE_VALUE.test(cookieId)) return done();
       load(request, cookieId).then(() => done(), done);
+    };
+    app.addHook('onRoute', (route) => {
+      if (route.config?.session !== false) addRouteHook(route, loadHook);
     });
 
     app.addHook('onSend', (request, reply, payload, done) => {

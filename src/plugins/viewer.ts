@@ -1,7 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { type Clock, HOUR } from '../lib/clock.ts';
 import type { SessionUserRow } from '../sessions/store.ts';
+import { addRouteHook } from './route-hooks.ts';
 
 export const ADMIN_TIMEOUT = 12 * HOUR;
 
@@ -31,9 +32,13 @@ declare module 'fastify' {
 export const viewerPlugin = fp(
   async (app: FastifyInstance, opts: { clock: Clock }) => {
     app.decorateRequest('viewer', null as unknown as Viewer);
-    app.addHook('onRequest', (request, _reply, done) => {
+    const viewerHook: onRequestHookHandler = (request, _reply, done) => {
       viewerOf(request);
       done();
+    };
+    // On the routes that read a session (plugins/session.ts), after its loading hook.
+    app.addHook('onRoute', (route) => {
+      if (route.config?.session !== false) addRouteHook(route, viewerHook);
     });
     const viewerOf = (request: FastifyRequest): void => {
       request.viewer = ANONYMOUS;

@@ -28,35 +28,48 @@ export interface SessionData {
 /**
  * A server-side session. Nothing is stored until data is written, so anonymous visitors
  * create no rows. `regenerate()` gives the session a new id at the next write and deletes the
- * old row at once (session fixation).
+ * old row at once (session fixation). Its data may be shared with the session cache (one
+ * parse per change, not per request): the first write works on a copy.
  */
 export class Session {
   data: SessionData;
   dirty = false;
   regenerateRequested = false;
+  #shared: boolean;
 
   constructor(
     /** The cookie value, null for a new session. */
     readonly cookieId: string | null,
     data: SessionData,
-    readonly createdAt: string | null,
-    readonly seenAt: string | null,
+    /** When the row was last seen (epoch ms), null for a new session. */
+    readonly seenAtMs: number | null,
+    /** `data` belongs to a cache too: copy it before the first change. */
+    shared = false,
   ) {
     this.data = data;
+    this.#shared = shared;
   }
 
   static empty(): Session {
-    return new Session(null, {}, null, null);
+    return new Session(null, {}, null);
+  }
+
+  #own(): SessionData {
+    if (this.#shared) {
+      this.data = { ...this.data };
+      this.#shared = false;
+    }
+    return this.data;
   }
 
   set<K extends keyof SessionData>(key: K, value: SessionData[K]): void {
-    this.data[key] = value;
+    this.#own()[key] = value;
     this.dirty = true;
   }
 
   unset(key: keyof SessionData): void {
     if (key in this.data) {
-      delete this.data[key];
+      delete this.#own()[key];
       this.dirty = true;
     }
   }

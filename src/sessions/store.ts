@@ -2,6 +2,7 @@ import type { CompiledQuery, InferResult } from 'kysely';
 import { announceSessionChange, contentVersion } from '../db/changes.ts';
 import type { Db } from '../db/schema.ts';
 import type { Provider } from '../shared/rules.ts';
+import type { SessionData } from './session.ts';
 
 /** The session's user as every request needs it: who, banned, moderator. */
 export interface SessionUserRow {
@@ -20,6 +21,11 @@ export interface StoredSession {
   data: string;
   created_at: string;
   seen_at: string;
+  /** The two times as epoch milliseconds, parsed once per load (not once per request). */
+  createdMs: number;
+  seenMs: number;
+  /** `data` parsed, filled in by the first request that reads this (cached) row. */
+  parsed?: SessionData;
   /** The signed-in user's current record, or null (none, or deleted). */
   user: SessionUserRow | null;
 }
@@ -65,6 +71,8 @@ export async function loadSession(db: Db, key: string): Promise<StoredSession | 
     data,
     created_at,
     seen_at,
+    createdMs: Date.parse(created_at),
+    seenMs: Date.parse(seen_at),
     user:
       id === null || user.provider === null
         ? null
