@@ -29,6 +29,18 @@ describe('every route states who may call it', () => {
     }
   });
 
+  it("each guarded GET route's automatic HEAD twin refuses anonymous callers too", async () => {
+    const heads = t.app.routeList.filter((r) => r.method === 'HEAD');
+    expect(heads.length).toBeGreaterThan(10);
+    for (const route of heads) {
+      const role = roleOf(route.guard, {});
+      const path = `${route.url.replace(':action', 'x')}?id=1`;
+      const res = await t.client().request('HEAD', path);
+      if (role === 'public') expect(res.status, `HEAD ${path}`).not.toBe(401);
+      else expect(res.status, `HEAD ${path} as anonymous`).toBe(401);
+    }
+  });
+
   it('a route registered without a guard is denied to everybody', async () => {
     const app = await buildApp({ config: t.config, db: t.db, logger: false });
     app.get('/api/unmarked', async () => ({ secret: true }));

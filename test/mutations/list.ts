@@ -167,4 +167,32 @@ export const MUTATIONS: Mutation[] = [
     to: 'batchSize: 50,',
     tests: ['test/live-sync-lease.test.ts'],
   },
+  {
+    name: 'hot paths: a successful health check is remembered for good',
+    file: 'src/health/routes.ts',
+    from: 'if (performance.now() - answeredAt < HEALTH_FRESH_MS) return undefined;',
+    to: 'if (answeredAt > 0) return undefined;',
+    tests: ['test/hot-paths.test.ts'],
+  },
+  {
+    name: "hot paths: a session's change writes into the cached data other requests share",
+    file: 'src/sessions/session.ts',
+    from: '      this.data = { ...this.data };',
+    to: '',
+    tests: ['test/hot-paths.test.ts'],
+  },
+  {
+    name: 'hot paths: automatic HEAD routes get no guard',
+    file: 'src/plugins/guards.ts',
+    from: "if (guard !== 'public') addRouteHook(route, guardHook(guard));",
+    to: "if (guard !== 'public' && route.method !== 'HEAD') addRouteHook(route, guardHook(guard));",
+    tests: ['test/route-guards.test.ts'],
+  },
+  {
+    name: 'hot paths: the lazy request logger loses the request id',
+    file: 'src/lib/request-log.ts',
+    from: 'return (this.#child ??= this.parent.child(this.bindings));',
+    to: 'return (this.#child ??= this.parent.child({}));',
+    tests: ['test/hot-paths.test.ts'],
+  },
 ];

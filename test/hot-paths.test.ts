@@ -1,0 +1,139 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { HEALTH_FRESH_MS, sharedCheck } from '../src/health/routes.ts';
+import { Session } from '../src/sessions/session.ts';
+import { expectSecurityHeaders } from './helpers/headers.ts';
+import { startApp, useApp } from './helpers/app.ts';
+
+const t = await useApp();
+
+describe('/healthz under load and on a bad day', () => {
+  it('answers 503 with Retry-After once the database stops answering, and says why in the log', async () => {
+    const app = await startApp();
+    try {
+      expect((await app.client().get('/healthz')).status).toBe(200);
+      if (app.database.sqlite) app.database.sqlite.close();
+      else await app.db.destroy();
+      // A success is remembered for HEALTH_FRESH_MS, never longer.
+      await sleep(HEALTH_FRESH_MS + 50);
+      const res = await app.client().get('/healthz');
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({ error: 'Service unavailable' });
+      expect(res.headers.get('retry-after')).toBe('5');
+      expectSecurityHeaders(res.headers);
+      expect(app.logs.some((l) => l.includes('health check: database unavailable'))).toBe(true);
+    } finally {
+      await app.close().catch(() => {});
+    }
+  });
+
+  it('concurrent checks share one query; a failure is not remembered', async () => {
+    let calls = 0;
+    let fail = false;
+    const check = sharedCheck(async () => {
+      calls++;
+      await sleep(5);
+      if (fail) throw new Error('down');
+    });
+    await Promise.all(Array.from({ length: 20 }, () => check()));
+    expect(calls).toBe(1);
+    // Fresh: no query at all.
+    expect(check()).toBeUndefined();
+    await sleep(HEALTH_FRESH_MS + 20);
+    fail = true;
+    await expect(check()).rejects.toThrow('down');
+    await expect(check()).rejects.toThrow('down');
+    expect(calls).toBe(3);
+  });
+});
+
+describe('security headers by kind of answer', () => {
+  it('the page gets its own policy with framing and opener isolation; JSON a policy that allows nothing', async () => {
+    const page = await t.client().get('/');
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expectSecurityHeaders(page.headers);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(page.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+
+    for (const path of ['/api/streamers', '/healthz', '/api/nope']) {
+      const res = await t.client().get(path);
+      expectSecurityHeaders(res.headers);
+      expect(res.headers.get('content-security-policy')).toMatch(/^default-src 'none'; /);
+    }
+  });
+});
+
+describe('request logs', () => {
+  it('at warn, requests write nothing, and an error line still carries its request id', async () => {
+    const app = await startApp({}, { logLevel: 'warn' });
+    try {
+      await app.client().get('/healthz');
+      await app.client().get('/api/streamers');
+      expect(app.logs).toEqual([]);
+      const sid = await app.streamer('Broken');
+      await app.db.schema.dropTable('community_ratings').execute();
+      expect((await app.client().get(`/api/community_ratings?streamer_id=${sid}`)).status).toBe(500);
+      const line = JSON.parse(app.logs.find((l) => l.includes('unexpected error')) ?? '{}') as Record<
+        string,
+        unknown
+      >;
+      expect(line.level).toBe(50);
+      expect(line.reqId).toMatch(/^req-/);
+      expect(JSON.stringify(line.err)).toMatch(/community_ratings/);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('at info, every request writes its incoming and completed lines with one request id', async () => {
+    const before = t.logs.length;
+    await t.client().get('/healthz');
+    const lines = t.logs.slice(before).map((l) => JSON.parse(l) as { msg: string; reqId: string });
+    const incoming = lines.find((l) => l.msg === 'incoming request');
+    const completed = lines.find((l) => l.msg === 'request completed');
+    expect(incoming?.reqId).toBeTruthy();
+    expect(completed?.reqId).toBe(incoming?.reqId);
+  });
+});
+
+describe('sessions read from the cache', () => {
+  it('a change works on a copy: the cached data other requests share is untouched', () => {
+    const shared = { is_admin: true, admin_at: '2026-01-01T00:00:00.000Z' };
+    const session = new Session('cookie', shared, 0, true);
+    session.unset('is_admin');
+    session.set('oauth_return', '/x');
+    expect(shared).toEqual({ is_admin: true, admin_at: '2026-01-01T00:00:00.000Z' });
+    expect(session.data).toEqual({ admin_at: '2026-01-01T00:00:00.000Z', oauth_return: '/x' });
+    expect(session.dirty).toBe(true);
+  });
+
+  it("an expired administrator flag is dropped for that request's session only", async () => {
+    const admin = await t.admin();
+    expect((await admin.get('/api/auth/check')).body).toEqual({ admin: true });
+    // Two reads of the cached row: both still administrator (nothing leaked between them).
+    const [a, b] = await Promise.all([admin.get('/api/oauth/me'), admin.get('/api/oauth/me')]);
+    expect(a.body.is_admin).toBe(true);
+    expect(b.body.is_admin).toBe(true);
+    t.clock.advance(13 * 3600 * 1000);
+    expect((await admin.get('/api/oauth/me')).body.is_admin).toBe(false);
+    t.clock.advance(-13 * 3600 * 1000);
+    expect((await admin.get('/api/oauth/me')).body.is_admin).toBe(false);
+  });
+});
+
+describe('CORS without CORS_ORIGINS', () => {
+  it('no answer depends on Origin: no CORS headers, no Vary: Origin, and a preflight gets 404', async () => {
+    const res = await t.client({ origin: 'https://elsewhere.example' }).get('/api/streamers');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+    expect(res.headers.get('vary') ?? '').not.toMatch(/origin/i);
+    const preflight = await t
+      .client({ origin: 'https://elsewhere.example', 'access-control-request-method': 'PUT' })
+      .request('OPTIONS', '/api/streamers');
+    expect(preflight.status).toBe(404);
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    expectSecurityHeaders(preflight.headers);
+  });
+});
