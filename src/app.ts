@@ -12,11 +12,14 @@ import { adminAuthRoutes } from './auth/routes.ts';
 import { commentRoutes } from './comments/routes.ts';
 import { communityRoutes } from './community/routes.ts';
 import type { Config } from './config.ts';
+import { FastAnswers, serverWithFastAnswers } from './cache/fast-answers.ts';
+import { contentVersion } from './db/changes.ts';
 import { keepWalBounded } from './db/checkpoint.ts';
 import type { Db } from './db/schema.ts';
 import { registerOpenApi } from './docs/openapi.ts';
 import { docsRoutes } from './docs/routes.ts';
 import { groupRoutes } from './groups/routes.ts';
+import { databaseCheck } from './health/check.ts';
 import { healthRoutes } from './health/routes.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { lazyCompilers } from './lib/lazy-compilers.ts';
@@ -29,7 +32,7 @@ import { loadShedding } from './plugins/load-shedding.ts';
 import { guardsPlugin } from './plugins/guards.ts';
 import { parseQuery, parsersPlugin } from './plugins/parsers.ts';
 import { renderCachePlugin } from './plugins/render-cache.ts';
-import { securityHeadersPlugin } from './plugins/security-headers.ts';
+import { securityHeaders, securityHeadersPlugin } from './plugins/security-headers.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { viewerPlugin } from './plugins/viewer.ts';
 import { settingsRoutes } from './settings/routes.ts';
@@ -44,6 +47,8 @@ import { webRoutes } from './web/static.ts';
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
+    /** The answers served before routing (cache/fast-answers.ts). */
+    fastAnswers: FastAnswers;
     db: Db;
     clock: Clock;
   }
@@ -86,11 +91,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const logger = opts.logger ?? { level: config.logLevel };
   const level =
     (logger && typeof logger === 'object' && 'level' in logger && logger.level) || config.logLevel;
+  const requestLines = REQUEST_LINE_LEVELS.has(String(level));
+  const fast = new FastAnswers();
   const app = Fastify({
+    serverFactory: serverWithFastAnswers(fast),
     logger: logger && typeof logger === 'object' ? { ...logger, serializers } : logger,
     // Fastify's "incoming request" and "request completed" lines are info: above that level
     // they are not even assembled (their arguments cost a tenth of a small answer).
-    logController: new LogController({ disableRequestLogging: !REQUEST_LINE_LEVELS.has(String(level)) }),
+    logController: new LogController({ disableRequestLogging: !requestLines }),
     bodyLimit: BODY_LIMIT,
     trustProxy: config.trustProxy.length > 0 ? [...config.trustProxy] : false,
     routerOptions: { maxParamLength: 200, querystringParser: parseQuery },
@@ -108,6 +116,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   app.setChildLoggerFactory(requestLogger);
   app.decorate('config', config);
+  app.decorate('fastAnswers', fast);
   app.decorate('db', db);
   app.decorate('clock', clock);
 
@@ -144,10 +153,27 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(syncRoutes);
   await app.register(signInRoutes);
   if (config.devProviders) await app.register(devProviderRoutes);
-  await app.register(healthRoutes, opts.sqlite ? { sqlite: opts.sqlite } : {});
+  const health = databaseCheck(db, opts.sqlite);
+  await app.register(healthRoutes, { check: health });
   await app.register(docsRoutes);
   await app.register(webRoutes, {});
   await app.register(loadShedding, { config });
+
+  // The list and /healthz from memory before routing, where nothing else can differ:
+  // request lines are not logged and no origin may call with CORS.
+  if (!requestLines && config.corsOrigins.length === 0) {
+    const securityFor = securityHeaders(config.https);
+    app.addHook('onReady', async () =>
+      fast.enable({
+        version: () => contentVersion(db).current,
+        renderCache: app.renderCache,
+        health,
+        securityHeaders: securityFor,
+        overloaded: () => app.overloaded(),
+      }),
+    );
+    app.addHook('preClose', async () => fast.disable());
+  }
 
   if (opts.sqlite && !opts.sqlite.memory) {
     const wal = keepWalBounded(opts.sqlite, (err) => app.log.warn({ err }, 'WAL checkpoint failed'));

@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { HEALTH_FRESH_MS, sharedCheck } from '../src/health/routes.ts';
+import { RenderCache } from '../src/cache/rendered.ts';
+import { HEALTH_FRESH_MS, sharedCheck } from '../src/health/check.ts';
 import { Session } from '../src/sessions/session.ts';
 import { expectSecurityHeaders } from './helpers/headers.ts';
 import { startApp, useApp } from './helpers/app.ts';
@@ -35,7 +37,7 @@ describe('/healthz under load and on a bad day', () => {
       await sleep(5);
       if (fail) throw new Error('down');
     });
-    await Promise.all(Array.from({ length: 20 }, () => check()));
+    await Promise.all(Array.from({ length: 20 }, () => check() ?? Promise.resolve()));
     expect(calls).toBe(1);
     // Fresh: no query at all.
     expect(check()).toBeUndefined();
@@ -135,5 +137,94 @@ describe('CORS without CORS_ORIGINS', () => {
     expect(preflight.status).toBe(404);
     expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
     expectSecurityHeaders(preflight.headers);
+  });
+});
+
+describe('answers from memory before routing', () => {
+  /** Everything but the per-answer date and connection headers. */
+  const headersOf = (h: Headers) =>
+    [...h.entries()].filter(([k]) => !['date', 'connection', 'keep-alive'].includes(k)).sort();
+
+  it('the public list and /healthz: the same status, headers and bytes as the routes give', async () => {
+    const app = await startApp({}, { logLevel: 'warn' });
+    try {
+      await app.streamer('Fast One', { s: 5, g: 5 });
+      const first = await app.client().get('/api/streamers');
+      const etag = first.headers.get('etag')!;
+      const variants: Record<string, string>[] = [
+        {},
+        { 'accept-encoding': 'br' },
+        { 'accept-encoding': 'gzip, deflate' },
+        { 'if-none-match': etag },
+      ];
+      for (const path of ['/api/streamers', '/healthz']) {
+        for (const headers of variants) {
+          // Through the route first (a cookie sends it there): it renders the list, or checks
+          // the database, so that the same request without the cookie can come from memory
+          // (a check is fresh for 100 ms: a stalled machine gets two more tries).
+          let routed: Response | undefined;
+          let fast: Response | undefined;
+          for (let attempt = 0; attempt < 3 && !fast; attempt++) {
+            routed = await fetch(app.url + path, { headers: { ...headers, cookie: 'theme=dark' } });
+            const before = app.app.fastAnswers.served;
+            const answer = await fetch(app.url + path, { headers });
+            if (app.app.fastAnswers.served === before + 1) fast = answer;
+          }
+          expect(fast, `${path} ${JSON.stringify(headers)} from memory`).toBeDefined();
+          expect(fast!.status).toBe(routed!.status);
+          expect(headersOf(fast!.headers)).toEqual(headersOf(routed!.headers));
+          const [a, b] = await Promise.all([fast!.arrayBuffer(), routed!.arrayBuffer()]);
+          expect(Buffer.from(a).equals(Buffer.from(b))).toBe(true);
+        }
+      }
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('a change is in the next answer, and a database that stops answering gets its 503', async () => {
+    const app = await startApp({}, { logLevel: 'warn' });
+    try {
+      await app.client().get('/api/streamers');
+      expect((await app.client().get('/api/streamers')).body).toEqual([]);
+      await app.streamer('Fresh Face', { s: 7, a: 3 });
+      const after = await app.client().get('/api/streamers');
+      expect(after.body.map((s: { name: string }) => s.name)).toEqual(['Fresh Face']);
+      expect((await app.client().get('/healthz')).status).toBe(200);
+      if (app.database.sqlite) app.database.sqlite.close();
+      else await app.db.destroy();
+      await sleep(HEALTH_FRESH_MS + 50);
+      expect((await app.client().get('/healthz')).status).toBe(503);
+    } finally {
+      await app.close().catch(() => {});
+    }
+  });
+
+  it('not while request lines are logged (info): every request reaches the routes and the log', async () => {
+    await t.client().get('/api/streamers');
+    await t.client().get('/api/streamers');
+    await t.client().get('/healthz');
+    expect(t.app.fastAnswers.served).toBe(0);
+  });
+});
+
+describe('rendered answers', () => {
+  it('get their brotli redone at quality 11 in the background: smaller, same JSON, same ETag', async () => {
+    const cache = new RenderCache(8 * 2 ** 20);
+    const rows = Array.from({ length: 400 }, (_, i) => ({
+      id: i + 1,
+      name: `Streamer ${i} ${(i * 7919).toString(36)}`,
+      channel: `https://twitch.tv/streamer_${i}`,
+      total: 400 - i,
+    }));
+    const first = await cache.get('list', 1, async () => rows);
+    const quick = first.br!.length;
+    const etag = first.etag;
+    await cache.refined();
+    const later = cache.peek('list', 1)!;
+    expect(later.br!.length).toBeLessThan(quick);
+    expect(later.etag).toBe(etag);
+    expect(JSON.parse(brotliDecompressSync(later.br!).toString())).toEqual(rows);
+    expect(cache.bytes).toBe(later.identity.length + later.br!.length + later.gzip!.length);
   });
 });

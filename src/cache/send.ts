@@ -40,21 +40,48 @@ export function matchesEtag(header: string | undefined, etag: string): boolean {
   });
 }
 
+/** What a rendered answer sends for one request: its status, encoding and bytes. */
+export interface Answer {
+  status: 200 | 304;
+  encoding: 'br' | 'gzip' | null;
+  /** null for a 304. */
+  body: Buffer | null;
+}
+
+/**
+ * The answer to a request for a rendered entry: 304 to a matching If-None-Match, else the
+ * stored br or gzip bytes when the request accepts them, else the JSON bytes.
+ */
+export function answerFor(
+  rendered: Rendered<unknown>,
+  ifNoneMatch: string | undefined,
+  acceptEncoding: string | undefined,
+): Answer {
+  if (matchesEtag(ifNoneMatch, rendered.etag)) return { status: 304, encoding: null, body: null };
+  const encoding = rendered.br && acceptedEncoding(acceptEncoding);
+  if (encoding === 'br' && rendered.br) return { status: 200, encoding, body: rendered.br };
+  if (encoding === 'gzip' && rendered.gzip) return { status: 200, encoding, body: rendered.gzip };
+  return { status: 200, encoding: null, body: rendered.identity };
+}
+
+/** Headers of every rendered answer besides its ETag (DECISIONS.md "Caching"). */
+export const RENDERED_HEADERS = {
+  'cache-control': 'private, no-cache',
+  'content-type': 'application/json; charset=utf-8',
+} as const;
+
 /**
  * Sends a rendered answer: ETag, `Cache-Control: private, no-cache` (DECISIONS.md
  * "Caching"), 304 to a matching If-None-Match, and the stored br or gzip bytes when the
  * request accepts them. Nothing is serialized or compressed per request.
  */
 export function sendRendered(request: FastifyRequest, reply: FastifyReply, rendered: Rendered<unknown>) {
+  const answer = answerFor(rendered, request.headers['if-none-match'], request.headers['accept-encoding']);
   void reply
     .header('etag', rendered.etag)
-    .header('cache-control', 'private, no-cache')
-    .header('vary', [reply.getHeader('vary'), 'Accept-Encoding'].filter(Boolean).join(', '))
-    .header('content-type', 'application/json; charset=utf-8');
-  if (matchesEtag(request.headers['if-none-match'], rendered.etag)) return reply.code(304).send();
-  const encoding = rendered.br && acceptedEncoding(request.headers['accept-encoding']);
-  if (encoding === 'br' && rendered.br) return reply.header('content-encoding', 'br').send(rendered.br);
-  if (encoding === 'gzip' && rendered.gzip)
-    return reply.header('content-encoding', 'gzip').send(rendered.gzip);
-  return reply.send(rendered.identity);
+    .headers(RENDERED_HEADERS)
+    .header('vary', [reply.getHeader('vary'), 'Accept-Encoding'].filter(Boolean).join(', '));
+  if (answer.status === 304) return reply.code(304).send();
+  if (answer.encoding) void reply.header('content-encoding', answer.encoding);
+  return reply.send(answer.body);
 }

@@ -5,6 +5,13 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
 import { DomainError } from '../errors.ts';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Is the service shedding load right now (for answers served before Fastify's hooks)? */
+    overloaded(): boolean;
+  }
+}
+
 /** Samples of the event loop, this far apart. */
 export const SAMPLE_MS = 250;
 /** Shedding starts after this many samples in a row over the limit (sustained overload only). */
@@ -64,6 +71,8 @@ export const loadShedding = fp(
       clearInterval(timer);
       histogram.disable();
     });
+
+    app.decorate('overloaded', () => shedding);
 
     const unavailable = () =>
       new DomainError(503, 'Service unavailable', { 'retry-after': String(RETRY_AFTER) });

@@ -169,7 +169,7 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: 'hot paths: a successful health check is remembered for good',
-    file: 'src/health/routes.ts',
+    file: 'src/health/check.ts',
     from: 'if (performance.now() - answeredAt < HEALTH_FRESH_MS) return undefined;',
     to: 'if (answeredAt > 0) return undefined;',
     tests: ['test/hot-paths.test.ts'],

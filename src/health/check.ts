@@ -1,0 +1,49 @@
+import { CompiledQuery } from 'kysely';
+import type { Db } from '../db/schema.ts';
+
+const SELECT_ONE = CompiledQuery.raw('select 1');
+
+/** A database that answered this recently is not asked again (milliseconds). */
+export const HEALTH_FRESH_MS = 100;
+
+/** The SQLite handle, when SQLite: its `select 1` is prepared once and run synchronously. */
+export interface Prepares {
+  prepare(sql: string): { get(): unknown };
+}
+
+/** Resolves when the database answers; undefined when it answered within HEALTH_FRESH_MS. */
+export type HealthCheck = () => Promise<void> | undefined;
+
+/**
+ * The database check of /healthz, shared: after a successful answer the database is not
+ * asked again for HEALTH_FRESH_MS, and requests that arrive while a check runs wait for
+ * that one. A storm of health checks (several load balancers, a monitor gone wild) costs
+ * the database ten queries a second at most; a failure is never remembered, so the first
+ * check after the database stops answering already reports it.
+ */
+export function sharedCheck(check: () => Promise<void>): HealthCheck {
+  let answeredAt = Number.NEGATIVE_INFINITY;
+  let running: Promise<void> | null = null;
+  return () => {
+    if (performance.now() - answeredAt < HEALTH_FRESH_MS) return undefined;
+    running ??= check().then(
+      () => {
+        answeredAt = performance.now();
+        running = null;
+      },
+      (err: unknown) => {
+        running = null;
+        throw err;
+      },
+    );
+    return running;
+  };
+}
+
+/** `select 1` on the service's database, shared as above. */
+export function databaseCheck(db: Db, sqlite: Prepares | undefined): HealthCheck {
+  const statement = sqlite?.prepare('select 1');
+  return sharedCheck(
+    statement ? async () => void statement.get() : async () => void (await db.executeQuery(SELECT_ONE)),
+  );
+}
