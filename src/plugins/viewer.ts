@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { type Clock, HOUR } from '../lib/clock.ts';
+import type { SessionData } from '../sessions/session.ts';
 import type { SessionUserRow } from '../sessions/store.ts';
 import { addRouteHook } from './route-hooks.ts';
 
@@ -22,6 +23,14 @@ declare module 'fastify' {
   interface FastifyRequest {
     viewer: Viewer;
   }
+}
+
+/** When the administrator logged in (epoch ms), parsed once per session data (cached rows share it). */
+const adminAt = new WeakMap<SessionData, number>();
+function adminSince(data: SessionData): number {
+  let ms = adminAt.get(data);
+  if (ms === undefined) adminAt.set(data, (ms = Date.parse(data.admin_at ?? '')));
+  return ms;
 }
 
 /**
@@ -46,7 +55,7 @@ export const viewerPlugin = fp(
       if (!session?.cookieId) return;
       const { data } = session;
       let isAdmin = data.is_admin === true;
-      if (isAdmin && !(opts.clock.now().getTime() - Date.parse(data.admin_at ?? '') < ADMIN_TIMEOUT)) {
+      if (isAdmin && !(opts.clock.now().getTime() - adminSince(data) < ADMIN_TIMEOUT)) {
         session.unset('is_admin');
         session.unset('admin_at');
         isAdmin = false;

@@ -94,20 +94,23 @@ const CACHED = 1024;
 const caches = new WeakMap<Db, Map<string, { row: StoredSession; version: number }>>();
 
 /**
- * loadSession, answered from memory while nothing that a session row or its user shows can
- * have changed: the entry is labelled with the session version (db/changes.ts), which every
- * session write and every content write moves in this instance at once and in other
- * instances through NOTIFY or data_version (within half a second on SQLite). The idle and
- * absolute timeouts are still checked by the caller on every request.
+ * The cached row of this session, while nothing that a session row or its user shows can
+ * have changed (no query, no promise): the entry is labelled with the session version
+ * (db/changes.ts), which every session write and every content write moves in this instance
+ * at once and in other instances through NOTIFY or data_version (within half a second on
+ * SQLite). The idle and absolute timeouts are still checked by the caller on every request.
  */
-export async function loadSessionCached(db: Db, key: string): Promise<StoredSession | undefined> {
-  const versions = contentVersion(db);
+export function cachedSession(db: Db, key: string): StoredSession | undefined {
+  const hit = caches.get(db)?.get(key);
+  return hit && hit.version === contentVersion(db).sessions ? hit.row : undefined;
+}
+
+/** The session from the database, cached for the next requests. */
+export async function loadAndCache(db: Db, key: string): Promise<StoredSession | undefined> {
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new Map<string, { row: StoredSession; version: number }>()));
-  const hit = cache.get(key);
-  if (hit && hit.version === versions.sessions) return hit.row;
   // The version before the lookup: a write during it makes the entry stale at once.
-  const version = versions.sessions;
+  const version = contentVersion(db).sessions;
   const row = await loadSession(db, key);
   if (!row) {
     cache.delete(key);
