@@ -1,4 +1,5 @@
 import type { Insertable } from 'kysely';
+import { compiledOnce } from '../db/compiled.ts';
 import type { CommentsTable, Db } from '../db/schema.ts';
 import type { CommentItem } from './schemas.ts';
 
@@ -82,8 +83,17 @@ export type NewComment = Pick<
   'streamer_id' | 'user_id' | 'author' | 'body' | 'is_admin' | 'created_at'
 >;
 
-export async function insertComment(db: Db, comment: NewComment): Promise<number> {
-  const row = await db.insertInto('comments').values(comment).returning('id').executeTakeFirstOrThrow();
+const insertCommentQuery = compiledOnce((db) =>
+  db
+    .insertInto('comments')
+    .values({ streamer_id: 0, user_id: null, author: '', body: '', is_admin: 0, created_at: '' })
+    .returning('id'),
+);
+
+export async function insertComment(db: Db, c: NewComment): Promise<number> {
+  const params = [c.streamer_id, c.user_id ?? null, c.author, c.body, c.is_admin ?? 0, c.created_at];
+  const [row] = (await insertCommentQuery(db, params)).rows;
+  if (!row) throw new Error('insert into comments returned no id');
   return row.id;
 }
 

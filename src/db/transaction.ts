@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import { announceChange, contentVersion } from './changes.ts';
 import { isSqlite } from './dialect.ts';
 import type { Db } from './schema.ts';
@@ -27,6 +27,14 @@ export async function writeTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): 
   contentVersion(db).bump();
   return result;
 }
+
+// The group's statements, compiled once (no query objects per write).
+const BEGIN = CompiledQuery.raw('begin immediate');
+const SAVEPOINT = CompiledQuery.raw('savepoint write');
+const RELEASE = CompiledQuery.raw('release write');
+const ROLLBACK_TO = CompiledQuery.raw('rollback to write');
+const COMMIT = CompiledQuery.raw('commit');
+const ROLLBACK = CompiledQuery.raw('rollback');
 
 interface Job {
   fn: (trx: Db) => Promise<unknown>;
@@ -60,22 +68,22 @@ class GroupCommit {
     ][] = [];
     try {
       await this.db.connection().execute(async (conn) => {
-        await sql`begin immediate`.execute(conn);
+        await conn.executeQuery(BEGIN);
         try {
           for (const job of jobs) {
-            await sql`savepoint write`.execute(conn);
+            await conn.executeQuery(SAVEPOINT);
             try {
               outcomes.push([job, { ok: true, value: await job.fn(conn) }]);
-              await sql`release write`.execute(conn);
+              await conn.executeQuery(RELEASE);
             } catch (err) {
-              await sql`rollback to write`.execute(conn);
-              await sql`release write`.execute(conn);
+              await conn.executeQuery(ROLLBACK_TO);
+              await conn.executeQuery(RELEASE);
               outcomes.push([job, { ok: false, err }]);
             }
           }
-          await sql`commit`.execute(conn);
+          await conn.executeQuery(COMMIT);
         } catch (err) {
-          await sql`rollback`.execute(conn).catch(() => undefined);
+          await conn.executeQuery(ROLLBACK).catch(() => undefined);
           throw err;
         }
       });

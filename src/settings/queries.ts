@@ -1,8 +1,10 @@
+import { compiledOnce } from '../db/compiled.ts';
 import type { Db } from '../db/schema.ts';
 
+const getSettingQuery = compiledOnce((db) => db.selectFrom('settings').select('value').where('key', '=', ''));
+
 export async function getSetting(db: Db, key: string): Promise<string | undefined> {
-  const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
-  return row?.value;
+  return (await getSettingQuery(db, [key])).rows[0]?.value;
 }
 
 export async function setSetting(db: Db, key: string, value: string): Promise<void> {

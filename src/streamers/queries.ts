@@ -1,4 +1,5 @@
 import type { Db, RaterGroup, Rating, Scores, Streamer, StreamersTable } from '../db/schema.ts';
+import { compiledOnce } from '../db/compiled.ts';
 import type { Insertable, Updateable } from 'kysely';
 import { foldCase } from '../lib/input.ts';
 
@@ -101,9 +102,10 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
   }));
 }
 
+const streamerExistsQuery = compiledOnce((db) => db.selectFrom('streamers').select('id').where('id', '=', 0));
+
 export async function streamerExists(db: Db, id: number): Promise<boolean> {
-  const row = await db.selectFrom('streamers').select('id').where('id', '=', id).executeTakeFirst();
-  return row !== undefined;
+  return (await streamerExistsQuery(db, [id])).rows.length > 0;
 }
 
 export type NewStreamer = Pick<
