@@ -8,13 +8,15 @@ import { startApp } from './helpers/app.ts';
 import { createTestDatabase, dbKind } from './helpers/database.ts';
 
 describe.runIf(dbKind === 'sqlite')('SQLite settings (checked at start-up)', () => {
-  it('runs in WAL with foreign keys on, a busy timeout of at least 5 s and synchronous FULL', async () => {
+  it('runs in WAL with foreign keys on, a busy timeout of at least 5 s, synchronous FULL and a 4 MiB page cache', async () => {
     const { sqlite, db } = openDatabase(`sqlite:${(await createTestDatabase()).url.slice(7)}`);
     try {
       expect(sqlite!.pragma('journal_mode', { simple: true })).toBe('wal');
       expect(sqlite!.pragma('foreign_keys', { simple: true })).toBe(1);
       expect(Number(sqlite!.pragma('busy_timeout', { simple: true }))).toBeGreaterThanOrEqual(5000);
       expect(sqlite!.pragma('synchronous', { simple: true })).toBe(2); // FULL
+      // A 4 MiB page cache (KiB when negative), not the driver's 16 MiB: the memory budget.
+      expect(sqlite!.pragma('cache_size', { simple: true })).toBe(-4000);
     } finally {
       await db.destroy();
     }
