@@ -200,6 +200,22 @@ describe('answers from memory before routing', () => {
     }
   });
 
+  it('never for a request with a session cookie, whose view may be a team one: the route answers it', async () => {
+    const app = await startApp({}, { logLevel: 'warn' });
+    try {
+      await app.streamer('Rated Public', { s: 5 });
+      await app.client().get('/api/streamers');
+      const user = await app.user();
+      const member = await app.signedIn(user);
+      const before = app.app.fastAnswers.served;
+      const res = await member.get('/api/streamers');
+      expect(res.status).toBe(200);
+      expect(app.app.fastAnswers.served).toBe(before);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('not while request lines are logged (info): every request reaches the routes and the log', async () => {
     await t.client().get('/api/streamers');
     await t.client().get('/api/streamers');

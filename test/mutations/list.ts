@@ -195,4 +195,18 @@ export const MUTATIONS: Mutation[] = [
     to: 'return (this.#child ??= this.parent.child({}));',
     tests: ['test/hot-paths.test.ts'],
   },
+  {
+    name: 'hot paths: the list from memory also for requests with a session cookie',
+    file: 'src/cache/fast-answers.ts',
+    from: 'return req.headers.cookie === undefined && this.#list(sources, req, res);',
+    to: 'return this.#list(sources, req, res);',
+    tests: ['test/hot-paths.test.ts'],
+  },
+  {
+    name: 'hot paths: /healthz from memory without a recent database answer',
+    file: 'src/cache/fast-answers.ts',
+    from: 'if (sources.health() !== undefined) return false;',
+    to: 'void sources.health();',
+    tests: ['test/hot-paths.test.ts'],
+  },
 ];
