@@ -109,8 +109,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     schemaController: { compilersFactory: lazyCompilers() },
     ajv: {
       customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false },
-      // Each field's SPEC.md message (lib/schemas.ts), read by the error handler.
-      plugins: [(ajv) => ajv.addKeyword({ keyword: 'errorMessage', schemaType: 'string' })],
+      // Each field's SPEC.md error (lib/schemas.ts), read by the error handler.
+      plugins: [
+        (ajv) =>
+          ajv
+            .addKeyword({ keyword: 'errorCode', schemaType: 'string' })
+            .addKeyword({ keyword: 'errorField', schemaType: 'string' }),
+      ],
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

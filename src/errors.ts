@@ -1,21 +1,122 @@
 /**
- * The one error type of the service: a message and an HTTP status from SPEC.md's error
- * table. The error handler plugin turns it into `{"error": message}`.
+ * Every error the service answers, in one place: a stable code (DECISIONS.md "Third wave":
+ * lower_snake_case), its HTTP status and its message exactly as SPEC.md and DECISIONS.md
+ * word it. Answers carry `{"error": message, "code": code}`; the page translates by the code
+ * (its type is imported from here, so a new code fails the page's check until it has words).
+ */
+export const ERRORS = {
+  // Requests and routing
+  bad_request: [400, 'Bad request'],
+  invalid_json: [400, 'Invalid JSON'],
+  invalid_input: [400, 'Invalid input'],
+  payload_too_large: [413, 'Payload too large'],
+  unsupported_media_type: [415, 'Unsupported media type'],
+  header_too_large: [431, 'Request header fields too large'],
+  request_timeout: [408, 'Request timeout'],
+  not_found: [404, 'Not found'],
+  method_not_allowed: [405, 'Method not allowed'],
+  forbidden: [403, 'Forbidden'],
+  too_many_requests: [429, 'Too many requests'],
+  service_unavailable: [503, 'Service unavailable'],
+  internal_error: [500, 'Internal error'],
+  db_error: [500, 'DB error'],
+
+  // Who may call
+  unauthorized: [401, 'Unauthorized'],
+  not_logged_in: [401, 'Not logged in'],
+  admin_only: [403, 'Admin only'],
+  owner_only: [403, 'Owner only'],
+  banned: [403, 'Účet je zablokován'],
+  address_blocked: [403, 'Z této adresy nyní nelze přispívat'],
+
+  // Administrator password
+  password_required: [400, 'Password required'],
+  invalid_password: [401, 'Invalid password'],
+  password_too_short: [400, 'Password must have at least 12 characters'],
+  password_from_environment: [409, 'Password is set by the environment'],
+  password_login_disabled: [403, 'Password login is disabled'],
+
+  // Missing or malformed input
+  missing_id: [400, 'Missing id'],
+  missing_streamer_id: [400, 'Missing streamer_id'],
+  missing_group_id: [400, 'Missing group_id'],
+  missing_group_or_login: [400, 'Missing group_id or login'],
+  missing_member_id: [400, 'Missing member id'],
+  missing_name: [400, 'Missing name'],
+  missing_auth_enabled: [400, 'Missing auth_enabled'],
+  name_empty: [400, 'Name cannot be empty'],
+  nothing_to_update: [400, 'Nothing to update'],
+  invalid_streamer_name: [400, 'Invalid streamer name'],
+  /** A field of the wrong shape; the message names it (`Invalid kick_name`). */
+  invalid_field: [400, 'Invalid <field>'],
+  comment_too_short: [400, 'Komentář je příliš krátký'],
+  comment_too_long: [400, 'Komentář je příliš dlouhý (max 1000 znaků)'],
+  name_reserved: [400, 'Jméno je vyhrazeno'],
+  use_ban_for_users: [400, 'Use a ban for signed-in users'],
+  invalid_selector: [400, 'Give exactly one of ids, user_id or guest_tag'],
+  invalid_action: [400, 'Invalid action'],
+  team_has_no_streamer: [400, 'Team has no streamer'],
+  invalid_reply_to: [400, 'Invalid reply_to'],
+  confirmation_mismatch: [400, 'Confirmation does not match'],
+  invalid_webhook_url: [400, 'Invalid webhook URL'],
+
+  // Rows that are not there
+  streamer_not_found: [404, 'Streamer not found'],
+  comment_not_found: [404, 'Comment not found'],
+  group_not_found: [404, 'Group not found'],
+  member_not_found: [404, 'Member not found'],
+  user_not_found: [404, 'User not found'],
+  block_not_found: [404, 'Block not found'],
+  /** Add-member: the message names the login and provider (SPEC.md). */
+  user_not_signed_in: [404, "User '<login>' on <provider> has not logged in yet or is banned."],
+
+  // Rules and conflicts
+  sign_in_required: [401, 'Pro komentování je vyžadováno přihlášení'],
+  not_a_member: [403, 'Not a member of this team'],
+  not_your_comment: [403, 'Not your comment'],
+  edit_window_closed: [403, 'Edit window closed'],
+  community_locked: [423, 'Community ratings are locked'],
+  streamer_exists: [409, 'Streamer already exists'],
+  group_name_exists: [409, 'Group name already exists'],
+  streamer_has_team: [409, 'This streamer already has a team'],
+} as const satisfies Record<string, readonly [number, string]>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+/** The body of every error answer. */
+export interface ErrorAnswer {
+  error: string;
+  code: ErrorCode;
+}
+
+export function errorBody(code: ErrorCode): ErrorAnswer {
+  return { error: ERRORS[code][1], code };
+}
+
+/**
+ * The one error type of the service. The error handler plugin turns it into
+ * `{"error": message, "code": code}` with the catalogue's status.
  */
 export class DomainError extends Error {
   readonly statusCode: number;
+  readonly code: ErrorCode;
   readonly headers: Readonly<Record<string, string>>;
 
-  constructor(statusCode: number, message: string, headers: Record<string, string> = {}) {
-    super(message);
+  constructor(code: ErrorCode, opts: { headers?: Record<string, string>; message?: string } = {}) {
+    const [status, message] = ERRORS[code];
+    super(opts.message ?? message);
     this.name = 'DomainError';
-    this.statusCode = statusCode;
-    this.headers = headers;
+    this.code = code;
+    this.statusCode = status;
+    this.headers = opts.headers ?? {};
   }
 }
 
-export const badRequest = (message: string) => new DomainError(400, message);
-export const notFound = (message: string) => new DomainError(404, message);
-export const conflict = (message: string) => new DomainError(409, message);
-export const unauthorized = (message = 'Unauthorized') => new DomainError(401, message);
-export const forbidden = (message = 'Forbidden') => new DomainError(403, message);
+/** Throwable error of the catalogue. */
+export const fail = (code: ErrorCode, headers?: Record<string, string>) => new DomainError(code, { headers });
+
+/** SPEC.md's add-member message, which names the login and the provider. */
+export const userNotSignedIn = (login: string, provider: string) =>
+  new DomainError('user_not_signed_in', {
+    message: `User '${login}' on ${provider} has not logged in yet or is banned.`,
+  });

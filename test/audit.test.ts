@@ -119,7 +119,7 @@ describe('audit log', () => {
     expect(res.status).toBe(409);
     expect((await latest()).id).toBe(before);
     const hideAndEdit = await admin.put(`/api/comments?id=${c}`, { hidden: true, body: 'changed by staff' });
-    expect(hideAndEdit.body).toEqual({ error: 'Not your comment' });
+    expect(hideAndEdit.body).toEqual({ error: 'Not your comment', code: 'not_your_comment' });
     expect((await latest()).id).toBe(before);
     expect((await t.client().get(`/api/comments?streamer_id=${sid}`)).body.map((x: any) => x.id)).toContain(
       c,

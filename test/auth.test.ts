@@ -41,14 +41,14 @@ describe('administrator authentication', () => {
   ])('%s %s is 404 Not found', async (method, path) => {
     const res = await t.client().request(method, path);
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ error: 'Not found' });
+    expect(res.body).toEqual({ error: 'Not found', code: 'not_found' });
   });
 
   it('an empty or missing password is 400 Password required', async () => {
     for (const body of [{ password: '' }, {}, { password: null }]) {
       const res = await t.client().post('/api/auth/login', body);
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: 'Password required' });
+      expect(res.body).toEqual({ error: 'Password required', code: 'password_required' });
     }
   });
 
@@ -58,7 +58,7 @@ describe('administrator authentication', () => {
     const res = await c.post('/api/auth/login', { password: 'wrong' });
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ error: 'Invalid password' });
+    expect(res.body).toEqual({ error: 'Invalid password', code: 'invalid_password' });
     expect((await c.get('/api/auth/check')).body).toEqual({ admin: false });
   });
 
@@ -194,7 +194,7 @@ describe('failed-login throttling', () => {
       );
       expect(results.filter((r) => r.status === 400)).toHaveLength(10);
       const limited = results.find((r) => r.status === 429)!;
-      expect(limited.body).toEqual({ error: 'Too many requests' });
+      expect(limited.body).toEqual({ error: 'Too many requests', code: 'too_many_requests' });
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
       app.clock.advance(61_000);
       expect((await c.post('/api/auth/login', { password: '' })).status).toBe(400);

@@ -61,6 +61,7 @@ describe('hiding comments', () => {
     await admin.put(`/api/comments?id=${c}`, { hidden: true });
     expect((await author.put(`/api/comments?id=${c}`, { hidden: false })).body).toEqual({
       error: 'Not your comment',
+      code: 'not_your_comment',
     });
     expect((await list(t.client(), sid)).map((x) => x.id)).not.toContain(c);
   });
@@ -71,10 +72,11 @@ describe('hiding comments', () => {
     const other = await t.signedIn(await t.user());
     expect((await other.put(`/api/comments?id=${c}`, { hidden: true })).body).toEqual({
       error: 'Not your comment',
+      code: 'not_your_comment',
     });
     expect((await other.put(`/api/comments?id=${c}`, { body: 'edited by someone else' })).status).toBe(403);
     const anon = await t.client().put(`/api/comments?id=${c}`, { hidden: true });
-    expect([anon.status, anon.body]).toEqual([401, { error: 'Unauthorized' }]);
+    expect([anon.status, anon.body]).toEqual([401, { error: 'Unauthorized', code: 'unauthorized' }]);
     expect((await list(t.client(), sid)).find((x) => x.id === c)).toMatchObject({
       body: 'theirs',
       hidden: false,
@@ -82,11 +84,18 @@ describe('hiding comments', () => {
   });
 
   it('missing id is 400, unknown 404, nothing to change 400', async () => {
-    expect((await admin.put('/api/comments', { hidden: true })).body).toEqual({ error: 'Missing id' });
+    expect((await admin.put('/api/comments', { hidden: true })).body).toEqual({
+      error: 'Missing id',
+      code: 'missing_id',
+    });
     expect((await admin.put('/api/comments?id=99999999', { hidden: true })).body).toEqual({
       error: 'Comment not found',
+      code: 'comment_not_found',
     });
-    expect((await admin.put('/api/comments?id=1', {})).body).toEqual({ error: 'Nothing to update' });
+    expect((await admin.put('/api/comments?id=1', {})).body).toEqual({
+      error: 'Nothing to update',
+      code: 'nothing_to_update',
+    });
   });
 });
 
@@ -98,9 +107,11 @@ describe('editing comments', () => {
     expect((await list(t.client(), sid))[0].edited_at).toBeNull();
     expect((await author.put(`/api/comments?id=${c}`, { body: ' x ' })).body).toEqual({
       error: 'Komentář je příliš krátký',
+      code: 'comment_too_short',
     });
     expect((await author.put(`/api/comments?id=${c}`, { body: 'y'.repeat(1001) })).body).toEqual({
       error: 'Komentář je příliš dlouhý (max 1000 znaků)',
+      code: 'comment_too_long',
     });
     t.clock.advance(14 * MINUTE);
     expect((await author.put(`/api/comments?id=${c}`, { body: '  better words  ' })).status).toBe(200);
@@ -110,6 +121,7 @@ describe('editing comments', () => {
     t.clock.advance(2 * MINUTE);
     expect((await author.put(`/api/comments?id=${c}`, { body: 'too late now' })).body).toEqual({
       error: 'Edit window closed',
+      code: 'edit_window_closed',
     });
     expect((await list(t.client(), sid))[0].body).toBe('better words');
   });

@@ -76,7 +76,7 @@ describe('POST /api/comments', () => {
     async (extra) => {
       const res = await post(t.client(), { body: 'valid body', ...extra });
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: 'Missing streamer_id' });
+      expect(res.body).toEqual({ error: 'Missing streamer_id', code: 'missing_streamer_id' });
     },
   );
 
@@ -84,7 +84,7 @@ describe('POST /api/comments', () => {
     for (const body of ['', 'x', '   y   ', undefined, '\u0000\u0001a']) {
       const res = await post(t.client(), { streamer_id: sid, body });
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: 'Komentář je příliš krátký' });
+      expect(res.body).toEqual({ error: 'Komentář je příliš krátký', code: 'comment_too_short' });
     }
   });
 
@@ -93,7 +93,10 @@ describe('POST /api/comments', () => {
     for (const body of ['x'.repeat(1001), 'x'.repeat(5000), '😀'.repeat(1001)]) {
       const res = await post(t.client(), { streamer_id: sid, body });
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: 'Komentář je příliš dlouhý (max 1000 znaků)' });
+      expect(res.body).toEqual({
+        error: 'Komentář je příliš dlouhý (max 1000 znaků)',
+        code: 'comment_too_long',
+      });
     }
     expect(await countRows(t.db, 'comments')).toBe(before);
   });
@@ -107,7 +110,7 @@ describe('POST /api/comments', () => {
   it('an unknown streamer is 404 Streamer not found', async () => {
     const res = await post(t.client(), { streamer_id: 999999, body: 'nobody here' });
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ error: 'Streamer not found' });
+    expect(res.body).toEqual({ error: 'Streamer not found', code: 'streamer_not_found' });
   });
 
   it('markup is stored and returned as text, exactly', async () => {
@@ -125,7 +128,10 @@ describe('auth_enabled', () => {
       const before = await countRows(t.db, 'comments');
       const res = await post(t.client(), { streamer_id: sid, body: 'let me in' });
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ error: 'Pro komentování je vyžadováno přihlášení' });
+      expect(res.body).toEqual({
+        error: 'Pro komentování je vyžadováno přihlášení',
+        code: 'sign_in_required',
+      });
       // authentication is checked before input
       expect((await post(t.client(), {})).status).toBe(401);
       expect(await countRows(t.db, 'comments')).toBe(before);
@@ -192,7 +198,7 @@ describe('GET /api/comments', () => {
     for (const q of ['', '?streamer_id=', '?streamer_id=0', '?streamer_id=x']) {
       const res = await t.client().get(`/api/comments${q}`);
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: 'Missing streamer_id' });
+      expect(res.body).toEqual({ error: 'Missing streamer_id', code: 'missing_streamer_id' });
     }
     expect((await t.client().get('/api/comments?streamer_id=777777')).status).toBe(404);
   });
@@ -211,24 +217,24 @@ describe('DELETE /api/comments', () => {
     for (const c of [t.client(), mod]) {
       const del = await c.del(`/api/comments?id=${res.body.id}`);
       expect(del.status).toBe(401);
-      expect(del.body).toEqual({ error: 'Unauthorized' });
+      expect(del.body).toEqual({ error: 'Unauthorized', code: 'unauthorized' });
     }
     expect((await list()).some((x) => x.id === res.body.id)).toBe(true);
   });
 
   it('missing id is 400 Missing id; unknown id 404 Comment not found', async () => {
-    expect((await admin.del('/api/comments')).body).toEqual({ error: 'Missing id' });
-    expect((await admin.del('/api/comments?id=0')).body).toEqual({ error: 'Missing id' });
+    expect((await admin.del('/api/comments')).body).toEqual({ error: 'Missing id', code: 'missing_id' });
+    expect((await admin.del('/api/comments?id=0')).body).toEqual({ error: 'Missing id', code: 'missing_id' });
     const res = await admin.del('/api/comments?id=555555');
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ error: 'Comment not found' });
+    expect(res.body).toEqual({ error: 'Comment not found', code: 'comment_not_found' });
   });
 
   it('PATCH is 405 Method not allowed', async () => {
     for (const m of ['PATCH']) {
       const res = await t.client().request(m, '/api/comments', { body: {} });
       expect(res.status).toBe(405);
-      expect(res.body).toEqual({ error: 'Method not allowed' });
+      expect(res.body).toEqual({ error: 'Method not allowed', code: 'method_not_allowed' });
     }
   });
 });
@@ -242,9 +248,12 @@ describe('lengths count code points', () => {
     expect(ok.status).toBe(201);
     expect(ok.body.author).toBe('🙂'.repeat(50));
     const long = await t.client().post('/api/comments', { streamer_id: sid, body: '😀'.repeat(1001) });
-    expect(long.body).toEqual({ error: 'Komentář je příliš dlouhý (max 1000 znaků)' });
+    expect(long.body).toEqual({
+      error: 'Komentář je příliš dlouhý (max 1000 znaků)',
+      code: 'comment_too_long',
+    });
     const short = await t.client().post('/api/comments', { streamer_id: sid, body: ' 😀 ' });
-    expect(short.body).toEqual({ error: 'Komentář je příliš krátký' });
+    expect(short.body).toEqual({ error: 'Komentář je příliš krátký', code: 'comment_too_short' });
   });
 });
 

@@ -36,7 +36,7 @@ describe('PUT /api/community_ratings', () => {
   it('not signed in is 401 Not logged in', async () => {
     const res = await t.client().put('/api/community_ratings', { group_id: 1, r: R(5) });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ error: 'Not logged in' });
+    expect(res.body).toEqual({ error: 'Not logged in', code: 'not_logged_in' });
   });
 
   it('a non-member is 403 Not a member of this team and nothing is stored', async () => {
@@ -45,7 +45,7 @@ describe('PUT /api/community_ratings', () => {
     const before = await countRows(t.db, 'community_ratings');
     const res = await outsider.put('/api/community_ratings', { group_id: groupId, r: R(5) });
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ error: 'Not a member of this team' });
+    expect(res.body).toEqual({ error: 'Not a member of this team', code: 'not_a_member' });
     expect(await countRows(t.db, 'community_ratings')).toBe(before);
   });
 
@@ -53,7 +53,7 @@ describe('PUT /api/community_ratings', () => {
     const { groupId, client } = await teamWithMember(false);
     const res = await client.put('/api/community_ratings', { group_id: groupId, r: R(5) });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: 'Team has no streamer' });
+    expect(res.body).toEqual({ error: 'Team has no streamer', code: 'team_has_no_streamer' });
   });
 
   it('a locked streamer is 423 Community ratings are locked; unlocking allows it again', async () => {
@@ -62,7 +62,7 @@ describe('PUT /api/community_ratings', () => {
     await admin.put(`/api/streamers?id=${sid}&lock=1`, { community_locked: true });
     const res = await client.put('/api/community_ratings', { group_id: groupId, r: R(9) });
     expect(res.status).toBe(423);
-    expect(res.body).toEqual({ error: 'Community ratings are locked' });
+    expect(res.body).toEqual({ error: 'Community ratings are locked', code: 'community_locked' });
     expect((await t.client().get(`/api/community_ratings?streamer_id=${sid}`)).body.avg.s).toBe(3);
     await admin.put(`/api/streamers?id=${sid}&lock=1`, { community_locked: false });
     expect((await client.put('/api/community_ratings', { group_id: groupId, r: R(9) })).status).toBe(200);
@@ -72,7 +72,7 @@ describe('PUT /api/community_ratings', () => {
     const c = await t.signedIn(await t.user());
     const res = await c.put('/api/community_ratings', { group_id: 999999, r: R(1) });
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ error: 'Group not found' });
+    expect(res.body).toEqual({ error: 'Group not found', code: 'group_not_found' });
     expect((await c.put('/api/community_ratings', { r: R(1) })).status).toBe(400);
   });
 
@@ -145,7 +145,10 @@ describe('GET /api/community_ratings', () => {
   });
 
   it('missing streamer_id is 400 Missing streamer_id; unknown 404 Streamer not found', async () => {
-    expect((await t.client().get('/api/community_ratings')).body).toEqual({ error: 'Missing streamer_id' });
+    expect((await t.client().get('/api/community_ratings')).body).toEqual({
+      error: 'Missing streamer_id',
+      code: 'missing_streamer_id',
+    });
     expect((await t.client().get('/api/community_ratings?streamer_id=999999')).status).toBe(404);
   });
 });

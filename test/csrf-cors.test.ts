@@ -17,7 +17,7 @@ describe('CSRF (unsafe methods from foreign origins)', () => {
     const before = await countRows(t.db, 'streamers');
     const res = await t.client({ origin }).post('/api/streamers', { name: `csrf ${origin}` });
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ error: 'Forbidden' });
+    expect(res.body).toEqual({ error: 'Forbidden', code: 'forbidden' });
     expect(await countRows(t.db, 'streamers')).toBe(before);
   });
 

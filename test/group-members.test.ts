@@ -27,7 +27,10 @@ describe('members', () => {
     await t.user({ login: 'kickonly', provider: 'provider_b' });
     const a = await addMember({ group_id: g.body.id, login: 'kickonly' });
     expect(a.status).toBe(404);
-    expect(a.body).toEqual({ error: "User 'kickonly' on provider_a has not logged in yet or is banned." });
+    expect(a.body).toEqual({
+      error: "User 'kickonly' on provider_a has not logged in yet or is banned.",
+      code: 'user_not_signed_in',
+    });
     const b = await addMember({ group_id: g.body.id, login: 'KickOnly', provider: 'provider_b' });
     expect(b.body).toMatchObject({ ok: true, role: 'rater' });
   });
@@ -37,7 +40,10 @@ describe('members', () => {
     await t.user({ login: 'badactor' }, { banned: true });
     const res = await addMember({ group_id: g.body.id, login: 'BadActor' });
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ error: "User 'badactor' on provider_a has not logged in yet or is banned." });
+    expect(res.body).toEqual({
+      error: "User 'badactor' on provider_a has not logged in yet or is banned.",
+      code: 'user_not_signed_in',
+    });
   });
 
   it('adding an existing member replaces the role; owner demotes the previous owner to rater', async () => {
@@ -74,7 +80,10 @@ describe('members', () => {
     const res = await addMember({ group_id: g.body.id, login: '  äRGERx ' });
     expect(res.body).toEqual({ ok: true, display_name: u.display_name, role: 'rater' });
     const miss = await addMember({ group_id: g.body.id, login: 'ÅrgerX' });
-    expect(miss.body).toEqual({ error: "User 'årgerx' on provider_a has not logged in yet or is banned." });
+    expect(miss.body).toEqual({
+      error: "User 'årgerx' on provider_a has not logged in yet or is banned.",
+      code: 'user_not_signed_in',
+    });
   });
 
   it('group_id or login missing is 400 Missing group_id or login', async () => {
@@ -87,14 +96,14 @@ describe('members', () => {
     ]) {
       const res = await addMember(body);
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: 'Missing group_id or login' });
+      expect(res.body).toEqual({ error: 'Missing group_id or login', code: 'missing_group_or_login' });
     }
   });
 
   it('an unknown group is 404 Group not found, checked before the user', async () => {
     const res = await addMember({ group_id: 999999, login: 'nobody-at-all' });
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ error: 'Group not found' });
+    expect(res.body).toEqual({ error: 'Group not found', code: 'group_not_found' });
   });
 
   it('DELETE ?member=N removes a membership; missing is 400, unknown 404', async () => {
@@ -107,11 +116,11 @@ describe('members', () => {
     for (const q of ['?member=', '?member=0', '?member=abc']) {
       const res = await admin.del(`/api/rater_groups${q}`);
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: 'Missing member id' });
+      expect(res.body).toEqual({ error: 'Missing member id', code: 'missing_member_id' });
     }
     const res = await admin.del(`/api/rater_groups?member=${memberId}`);
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ error: 'Member not found' });
+    expect(res.body).toEqual({ error: 'Member not found', code: 'member_not_found' });
   });
 
   it('members endpoints need an administrator', async () => {

@@ -44,7 +44,7 @@ describe('POST /api/rater_groups', () => {
     for (const body of [{}, { name: '' }, { name: '   ' }, { name: null }]) {
       const res = await create(body);
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: 'Missing name' });
+      expect(res.body).toEqual({ error: 'Missing name', code: 'missing_name' });
     }
   });
 
@@ -52,7 +52,7 @@ describe('POST /api/rater_groups', () => {
     await create({ name: 'Taken' });
     const res = await create({ name: ' Taken ' });
     expect(res.status).toBe(409);
-    expect(res.body).toEqual({ error: 'Group name already exists' });
+    expect(res.body).toEqual({ error: 'Group name already exists', code: 'group_name_exists' });
   });
 
   it('a streamer that already has a team is 409 This streamer already has a team', async () => {
@@ -61,14 +61,14 @@ describe('POST /api/rater_groups', () => {
     const before = await countRows(t.db, 'rater_groups');
     const res = await create({ name: 'Second Team', streamer_id: sid });
     expect(res.status).toBe(409);
-    expect(res.body).toEqual({ error: 'This streamer already has a team' });
+    expect(res.body).toEqual({ error: 'This streamer already has a team', code: 'streamer_has_team' });
     expect(await countRows(t.db, 'rater_groups')).toBe(before);
   });
 
   it('an unknown streamer is 404 Streamer not found', async () => {
     const res = await create({ name: 'Ghost Team', streamer_id: 888888 });
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ error: 'Streamer not found' });
+    expect(res.body).toEqual({ error: 'Streamer not found', code: 'streamer_not_found' });
   });
 
   it('non-administrators get 401 Unauthorized', async () => {
@@ -76,7 +76,7 @@ describe('POST /api/rater_groups', () => {
     for (const c of [t.client(), mod]) {
       const res = await c.post('/api/rater_groups', { name: 'Nope' });
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ error: 'Unauthorized' });
+      expect(res.body).toEqual({ error: 'Unauthorized', code: 'unauthorized' });
     }
   });
 });
@@ -120,10 +120,10 @@ describe('GET /api/rater_groups', () => {
   it('my=1 without a signed-in user is 401 Not logged in; the full list needs an administrator', async () => {
     const res = await t.client().get('/api/rater_groups?my=1');
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ error: 'Not logged in' });
+    expect(res.body).toEqual({ error: 'Not logged in', code: 'not_logged_in' });
     const asUser = await (await t.signedIn(await t.user())).get('/api/rater_groups');
     expect(asUser.status).toBe(401);
-    expect(asUser.body).toEqual({ error: 'Unauthorized' });
+    expect(asUser.body).toEqual({ error: 'Unauthorized', code: 'unauthorized' });
   });
 });
 
@@ -145,7 +145,7 @@ describe('PUT /api/rater_groups', () => {
     const g = await create({ name: 'Keep Name' });
     const res = await admin.put(`/api/rater_groups?id=${g.body.id}`, { name: '  ' });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: 'Name cannot be empty' });
+    expect(res.body).toEqual({ error: 'Name cannot be empty', code: 'name_empty' });
     expect((await group(g.body.id)).name).toBe('Keep Name');
   });
 
@@ -153,15 +153,21 @@ describe('PUT /api/rater_groups', () => {
     const g = await create({ name: 'Nothing' });
     const res = await admin.put(`/api/rater_groups?id=${g.body.id}`, { color: 'red' });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: 'Nothing to update' });
+    expect(res.body).toEqual({ error: 'Nothing to update', code: 'nothing_to_update' });
   });
 
   it('missing id is 400 Missing id; unknown id is 404 Group not found', async () => {
-    expect((await admin.put('/api/rater_groups', { name: 'x' })).body).toEqual({ error: 'Missing id' });
-    expect((await admin.put('/api/rater_groups?id=0', { name: 'x' })).body).toEqual({ error: 'Missing id' });
+    expect((await admin.put('/api/rater_groups', { name: 'x' })).body).toEqual({
+      error: 'Missing id',
+      code: 'missing_id',
+    });
+    expect((await admin.put('/api/rater_groups?id=0', { name: 'x' })).body).toEqual({
+      error: 'Missing id',
+      code: 'missing_id',
+    });
     const res = await admin.put('/api/rater_groups?id=999999', { name: 'x' });
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ error: 'Group not found' });
+    expect(res.body).toEqual({ error: 'Group not found', code: 'group_not_found' });
   });
 
   it('409 for a taken name or a streamer with another team; the group is unchanged', async () => {
@@ -170,10 +176,10 @@ describe('PUT /api/rater_groups', () => {
     const g = await create({ name: 'Mover' });
     const n = await admin.put(`/api/rater_groups?id=${g.body.id}`, { name: 'Holder' });
     expect(n.status).toBe(409);
-    expect(n.body).toEqual({ error: 'Group name already exists' });
+    expect(n.body).toEqual({ error: 'Group name already exists', code: 'group_name_exists' });
     const s = await admin.put(`/api/rater_groups?id=${g.body.id}`, { streamer_id: sid });
     expect(s.status).toBe(409);
-    expect(s.body).toEqual({ error: 'This streamer already has a team' });
+    expect(s.body).toEqual({ error: 'This streamer already has a team', code: 'streamer_has_team' });
     expect(await group(g.body.id)).toMatchObject({ name: 'Mover', streamer_id: null });
     // keeping its own name and streamer is no conflict
     expect((await admin.put(`/api/rater_groups?id=${g.body.id}`, { name: 'Mover' })).status).toBe(200);
@@ -195,15 +201,15 @@ describe('DELETE /api/rater_groups', () => {
   });
 
   it('missing id is 400 Missing id; unknown 404 Group not found', async () => {
-    expect((await admin.del('/api/rater_groups')).body).toEqual({ error: 'Missing id' });
+    expect((await admin.del('/api/rater_groups')).body).toEqual({ error: 'Missing id', code: 'missing_id' });
     const res = await admin.del('/api/rater_groups?id=999999');
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ error: 'Group not found' });
+    expect(res.body).toEqual({ error: 'Group not found', code: 'group_not_found' });
   });
 
   it('PATCH is 405 Method not allowed', async () => {
     const res = await t.client().request('PATCH', '/api/rater_groups', { body: {} });
     expect(res.status).toBe(405);
-    expect(res.body).toEqual({ error: 'Method not allowed' });
+    expect(res.body).toEqual({ error: 'Method not allowed', code: 'method_not_allowed' });
   });
 });

@@ -45,7 +45,7 @@ describe('answers that fail before routing keep the error shape and the headers'
     async (path) => {
       const res = await rawRequest(`GET ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
       expect(res.status).toBe(400);
-      expect(JSON.parse(res.body)).toEqual({ error: 'Bad request' });
+      expect(JSON.parse(res.body)).toEqual({ error: 'Bad request', code: 'bad_request' });
       HEADERS((n) => res.headers.get(n));
     },
   );
@@ -53,7 +53,7 @@ describe('answers that fail before routing keep the error shape and the headers'
   it('a malformed request line is 400 {"error"} with the headers', async () => {
     const res = await rawRequest('THIS IS NOT HTTP\r\n\r\n');
     expect(res.status).toBe(400);
-    expect(JSON.parse(res.body)).toEqual({ error: 'Bad request' });
+    expect(JSON.parse(res.body)).toEqual({ error: 'Bad request', code: 'bad_request' });
     HEADERS((n) => res.headers.get(n));
   });
 
@@ -70,7 +70,10 @@ describe('answers that fail before routing keep the error shape and the headers'
   it('an oversized header is 431 {"error"} with the headers', async () => {
     const res = await rawRequest(`GET / HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
     expect(res.status).toBe(431);
-    expect(JSON.parse(res.body)).toEqual({ error: 'Request header fields too large' });
+    expect(JSON.parse(res.body)).toEqual({
+      error: 'Request header fields too large',
+      code: 'header_too_large',
+    });
     HEADERS((n) => res.headers.get(n));
   });
 });
@@ -81,7 +84,7 @@ describe('repeated query parameters never change who may call a route', () => {
     async (q) => {
       const res = await t.client().get(`/api/oauth?${q}`);
       if (q.startsWith('action=debug'))
-        expect([res.status, res.body]).toEqual([401, { error: 'Unauthorized' }]);
+        expect([res.status, res.body]).toEqual([401, { error: 'Unauthorized', code: 'unauthorized' }]);
       else expect(res.body).toEqual({ user: null, is_admin: false, is_mod: false, banned: false });
     },
   );
@@ -149,7 +152,7 @@ describe('JSON prototype keys', () => {
     const res = await t
       .client()
       .post('/api/streamers', body, { headers: { 'content-type': 'application/json' } });
-    expect([res.status, res.body]).toEqual([400, { error: 'Invalid JSON' }]);
+    expect([res.status, res.body]).toEqual([400, { error: 'Invalid JSON', code: 'invalid_json' }]);
     expect(await countRows(t.db, 'streamers')).toBe(before);
   });
 

@@ -20,7 +20,7 @@ describe('/healthz under load and on a bad day', () => {
       await sleep(HEALTH_FRESH_MS + 50);
       const res = await app.client().get('/healthz');
       expect(res.status).toBe(503);
-      expect(res.body).toEqual({ error: 'Service unavailable' });
+      expect(res.body).toEqual({ error: 'Service unavailable', code: 'service_unavailable' });
       expect(res.headers.get('retry-after')).toBe('5');
       expectSecurityHeaders(res.headers);
       expect(app.logs.some((l) => l.includes('health check: database unavailable'))).toBe(true);

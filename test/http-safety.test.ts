@@ -18,14 +18,14 @@ describe('content types and body limits', () => {
     const before = await countRows(t.db, 'streamers');
     const res = await t.client().post('/api/streamers', body, { headers: { 'content-type': type } });
     expect(res.status).toBe(415);
-    expect(res.body).toEqual({ error: 'Unsupported media type' });
+    expect(res.body).toEqual({ error: 'Unsupported media type', code: 'unsupported_media_type' });
     expect(await countRows(t.db, 'streamers')).toBe(before);
   });
 
   it('a body over 64 KiB is 413 Payload too large', async () => {
     const res = await t.client().post('/api/comments', { streamer_id: 1, body: 'x'.repeat(70_000) });
     expect(res.status).toBe(413);
-    expect(res.body).toEqual({ error: 'Payload too large' });
+    expect(res.body).toEqual({ error: 'Payload too large', code: 'payload_too_large' });
   });
 
   it('broken JSON and non-object JSON are 400 Invalid JSON', async () => {
@@ -34,7 +34,7 @@ describe('content types and body limits', () => {
         .client()
         .post('/api/streamers', body, { headers: { 'content-type': 'application/json' } });
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: 'Invalid JSON' });
+      expect(res.body).toEqual({ error: 'Invalid JSON', code: 'invalid_json' });
     }
   });
 });
@@ -70,7 +70,7 @@ describe('unexpected failures', () => {
       await app.db.schema.dropTable('community_ratings').execute();
       const res = await app.client().get(`/api/community_ratings?streamer_id=${sid}`);
       expect(res.status).toBe(500);
-      expect(res.body).toEqual({ error: 'Internal error' });
+      expect(res.body).toEqual({ error: 'Internal error', code: 'internal_error' });
       expect(res.text).not.toMatch(/community|select|stack|at /i);
       expectSecurityHeaders(res.headers);
       const logged = app.logs.find((l) => l.includes('unexpected error'));

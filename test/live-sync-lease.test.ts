@@ -140,7 +140,7 @@ describe('GET /api/sync', () => {
     const mod = await t.signedIn(await t.user({}, { mod: true }));
     for (const c of [t.client(), user, mod]) {
       const res = await c.get('/api/sync');
-      expect([res.status, res.body]).toEqual([401, { error: 'Unauthorized' }]);
+      expect([res.status, res.body]).toEqual([401, { error: 'Unauthorized', code: 'unauthorized' }]);
     }
   });
 });

@@ -49,7 +49,7 @@ describe('every route states who may call it', () => {
       const { port } = app.server.address() as { port: number };
       const res = await new Client(`http://127.0.0.1:${port}`).get('/api/unmarked');
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ error: 'Unauthorized' });
+      expect(res.body).toEqual({ error: 'Unauthorized', code: 'unauthorized' });
     } finally {
       await app.close();
     }

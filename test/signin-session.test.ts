@@ -69,7 +69,10 @@ describe('current user, logout and debug', () => {
 
   it('debug answers only an administrator, with every field of SPEC.md', async () => {
     expect((await t.client().get('/api/oauth/debug')).status).toBe(401);
-    expect((await t.client().get('/api/oauth?action=debug')).body).toEqual({ error: 'Unauthorized' });
+    expect((await t.client().get('/api/oauth?action=debug')).body).toEqual({
+      error: 'Unauthorized',
+      code: 'unauthorized',
+    });
     for (let i = 0; i < 6; i++) await t.client().get('/api/oauth/login/provider_b');
     const admin = await t.admin();
     await signIn(admin, 'provider_b');
@@ -130,7 +133,7 @@ describe('current user, logout and debug', () => {
   ])('%s is 404 Not found', async (path) => {
     const res = await t.client().get(path);
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ error: 'Not found' });
+    expect(res.body).toEqual({ error: 'Not found', code: 'not_found' });
   });
 
   it('sign-in starts are limited to 20 a minute per address', async () => {

@@ -34,7 +34,7 @@ describe('POST /api/streamers (suggest and add)', () => {
     const before = await countRows(t.db, 'streamers');
     const res = await t.client().post('/api/streamers?admin=1', { name: 'Sneaky' });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ error: 'Unauthorized' });
+    expect(res.body).toEqual({ error: 'Unauthorized', code: 'unauthorized' });
     expect(await countRows(t.db, 'streamers')).toBe(before);
   });
 
@@ -60,7 +60,7 @@ describe('POST /api/streamers (suggest and add)', () => {
       const before = await countRows(t.db, 'streamers');
       const res = await t.client().post('/api/streamers', { name });
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: 'Invalid streamer name' });
+      expect(res.body).toEqual({ error: 'Invalid streamer name', code: 'invalid_streamer_name' });
       expect(await countRows(t.db, 'streamers')).toBe(before);
     },
   );
@@ -69,7 +69,7 @@ describe('POST /api/streamers (suggest and add)', () => {
     for (const body of [{}, { name: null }, { name: { x: 1 } }, { name: ['ab'] }]) {
       const res = await t.client().post('/api/streamers', body);
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: 'Invalid streamer name' });
+      expect(res.body).toEqual({ error: 'Invalid streamer name', code: 'invalid_streamer_name' });
     }
   });
 
@@ -78,7 +78,7 @@ describe('POST /api/streamers (suggest and add)', () => {
     for (const name of ['Twin Name', 'twin name', ' TWIN   name ', '<b>Twin</b> Name']) {
       const res = await t.client().post('/api/streamers', { name });
       expect(res.status).toBe(409);
-      expect(res.body).toEqual({ error: 'Streamer already exists' });
+      expect(res.body).toEqual({ error: 'Streamer already exists', code: 'streamer_exists' });
     }
   });
 
@@ -130,14 +130,14 @@ describe('POST /api/streamers (suggest and add)', () => {
   });
 
   it('a field of the wrong shape is refused with the message of that very field', async () => {
-    const cases: [unknown, string][] = [
-      [{ name: { x: 1 } }, 'Invalid streamer name'],
-      [{ name: 'Shape Test', submitter: { x: 1 } }, 'Invalid submitter'],
-      [{ name: 'Shape Test', kick_name: ['a'] }, 'Invalid kick_name'],
+    const cases: [unknown, string, string][] = [
+      [{ name: { x: 1 } }, 'Invalid streamer name', 'invalid_streamer_name'],
+      [{ name: 'Shape Test', submitter: { x: 1 } }, 'Invalid submitter', 'invalid_field'],
+      [{ name: 'Shape Test', kick_name: ['a'] }, 'Invalid kick_name', 'invalid_field'],
     ];
-    for (const [body, error] of cases) {
+    for (const [body, error, code] of cases) {
       const res = await t.client().post('/api/streamers', body);
-      expect([res.status, res.body]).toEqual([400, { error }]);
+      expect([res.status, res.body]).toEqual([400, { error, code }]);
     }
   });
 

@@ -82,7 +82,7 @@ describe('PUT /api/streamers rating mode', () => {
       [{ title: {} }, 'Invalid title'],
       [{ notes: [1] }, 'Invalid notes'],
     ] as const) {
-      expect((await rate(id, body)).body).toEqual({ error });
+      expect((await rate(id, body)).body).toEqual({ error, code: 'invalid_field' });
     }
     expect((await find(id)).game).toBe('g'.repeat(100));
   });
@@ -92,8 +92,14 @@ describe('PUT /api/streamers rating mode', () => {
     await t.streamer('Taken Name');
     expect((await rate(id, { name: '  <b>After</b>  Rename ' })).status).toBe(200);
     expect((await find(id)).name).toBe('After Rename');
-    expect((await rate(id, { name: 'taken NAME' })).body).toEqual({ error: 'Streamer already exists' });
-    expect((await rate(id, { name: 'x' })).body).toEqual({ error: 'Invalid streamer name' });
+    expect((await rate(id, { name: 'taken NAME' })).body).toEqual({
+      error: 'Streamer already exists',
+      code: 'streamer_exists',
+    });
+    expect((await rate(id, { name: 'x' })).body).toEqual({
+      error: 'Invalid streamer name',
+      code: 'invalid_streamer_name',
+    });
     expect((await find(id)).name).toBe('After Rename');
   });
 
@@ -176,7 +182,7 @@ describe('PUT /api/streamers rating mode', () => {
     for (const c of [t.client(), await t.signedIn(await t.user())]) {
       const res = await rate(id, { r: R(5) }, c);
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ error: 'Unauthorized' });
+      expect(res.body).toEqual({ error: 'Unauthorized', code: 'unauthorized' });
     }
     expect((await find(id)).evaluated).toBe(false);
   });
@@ -184,14 +190,14 @@ describe('PUT /api/streamers rating mode', () => {
   it.each([[''], ['?id='], ['?id=0'], ['?id=-3'], ['?id=abc']])('PUT %s is 400 Missing id', async (q) => {
     const res = await admin.put(`/api/streamers${q}`, { r: R(1) });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: 'Missing id' });
+    expect(res.body).toEqual({ error: 'Missing id', code: 'missing_id' });
   });
 
   it('an unknown id is 404 Streamer not found, also a huge one', async () => {
     for (const id of [999999, 99999999999999]) {
       const res = await rate(id, { r: R(1) });
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ error: 'Streamer not found' });
+      expect(res.body).toEqual({ error: 'Streamer not found', code: 'streamer_not_found' });
     }
   });
 
@@ -201,7 +207,7 @@ describe('PUT /api/streamers rating mode', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: 'Invalid JSON' });
+    expect(res.body).toEqual({ error: 'Invalid JSON', code: 'invalid_json' });
     expect((await find(id)).r).toEqual(R(3));
   });
 });

@@ -32,7 +32,7 @@ describe('PUT /api/streamers lock mode', () => {
     const mod = await t.signedIn(await t.user({}, { mod: true }));
     const res = await mod.put(`/api/streamers?id=${id}&lock=1`, { community_locked: true });
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ error: 'Admin only' });
+    expect(res.body).toEqual({ error: 'Admin only', code: 'admin_only' });
     expect((await t.client().put(`/api/streamers?id=${id}&lock=1`, {})).status).toBe(401);
     expect((await find(id)).community_locked).toBe(false);
   });
@@ -40,6 +40,7 @@ describe('PUT /api/streamers lock mode', () => {
   it('lock without id is 400 Missing id; unknown id 404', async () => {
     expect((await admin.put('/api/streamers?lock=1', { community_locked: true })).body).toEqual({
       error: 'Missing id',
+      code: 'missing_id',
     });
     const res = await admin.put('/api/streamers?id=987654&lock=1', { community_locked: true });
     expect(res.status).toBe(404);
@@ -84,17 +85,20 @@ describe('DELETE /api/streamers', () => {
     for (const c of [mod, t.client()]) {
       const res = await c.del(`/api/streamers?id=${id}`);
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ error: 'Unauthorized' });
+      expect(res.body).toEqual({ error: 'Unauthorized', code: 'unauthorized' });
     }
     expect(await find(id)).toBeDefined();
   });
 
   it('missing id is 400 Missing id; unknown id is 404 Streamer not found', async () => {
-    expect((await admin.del('/api/streamers')).body).toEqual({ error: 'Missing id' });
-    expect((await admin.del('/api/streamers?id=0')).body).toEqual({ error: 'Missing id' });
+    expect((await admin.del('/api/streamers')).body).toEqual({ error: 'Missing id', code: 'missing_id' });
+    expect((await admin.del('/api/streamers?id=0')).body).toEqual({
+      error: 'Missing id',
+      code: 'missing_id',
+    });
     const res = await admin.del('/api/streamers?id=424242');
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ error: 'Streamer not found' });
+    expect(res.body).toEqual({ error: 'Streamer not found', code: 'streamer_not_found' });
   });
 });
 
@@ -102,6 +106,6 @@ describe('other methods', () => {
   it('PATCH /api/streamers is 405 Method not allowed, before any role check', async () => {
     const res = await t.client().request('PATCH', '/api/streamers', { body: {} });
     expect(res.status).toBe(405);
-    expect(res.body).toEqual({ error: 'Method not allowed' });
+    expect(res.body).toEqual({ error: 'Method not allowed', code: 'method_not_allowed' });
   });
 });

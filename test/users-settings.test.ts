@@ -48,12 +48,18 @@ describe('/api/users', () => {
   it('errors: 401 for non-administrators, Missing id, Nothing to update, User not found', async () => {
     expect((await t.client().get('/api/users')).status).toBe(401);
     expect((await t.client().put('/api/users?id=1', { banned: true })).status).toBe(401);
-    expect((await admin.put('/api/users', { banned: true })).body).toEqual({ error: 'Missing id' });
+    expect((await admin.put('/api/users', { banned: true })).body).toEqual({
+      error: 'Missing id',
+      code: 'missing_id',
+    });
     const u = await t.user();
-    expect((await admin.put(`/api/users?id=${u.id}`, {})).body).toEqual({ error: 'Nothing to update' });
+    expect((await admin.put(`/api/users?id=${u.id}`, {})).body).toEqual({
+      error: 'Nothing to update',
+      code: 'nothing_to_update',
+    });
     const res = await admin.put('/api/users?id=999999', { banned: true });
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ error: 'User not found' });
+    expect(res.body).toEqual({ error: 'User not found', code: 'user_not_found' });
   });
 });
 
@@ -70,7 +76,10 @@ describe('/api/settings', () => {
     const res = await t.client().put('/api/settings', { auth_enabled: true });
     expect(res.status).toBe(401);
     expect((await t.client().get('/api/settings')).body).toEqual({ auth_enabled: false });
-    expect((await admin.put('/api/settings', {})).body).toEqual({ error: 'Missing auth_enabled' });
+    expect((await admin.put('/api/settings', {})).body).toEqual({
+      error: 'Missing auth_enabled',
+      code: 'missing_auth_enabled',
+    });
   });
 });
 

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/schema.ts';
-import { badRequest, notFound, unauthorized } from '../errors.ts';
+import { fail } from '../errors.ts';
 import { text } from '../lib/input.ts';
 import { errors, OK, Ok } from '../lib/schemas.ts';
 import { limit } from '../plugins/rate-limits.ts';
@@ -22,11 +22,11 @@ export const adminAuthRoutes: FastifyPluginAsyncTypebox<AdminAuthOptions> = asyn
 
   const login = async (request: FastifyRequest, body: { password?: unknown }) => {
     const password = text(body.password) ?? '';
-    if (password === '') throw badRequest('Password required');
+    if (password === '') throw fail('password_required');
     const stored = await opts.adminHash(app.db);
     if (!stored || !(await verifyPassword(stored, password))) {
       await sleep(FAILED_LOGIN_DELAY_MS);
-      throw unauthorized('Invalid password');
+      throw fail('invalid_password');
     }
     request.session.regenerate();
     request.session.set('is_admin', true);
@@ -83,7 +83,7 @@ export const adminAuthRoutes: FastifyPluginAsyncTypebox<AdminAuthOptions> = asyn
     },
     async (request) => {
       if (request.query.action === 'check') return check(request);
-      throw notFound('Not found');
+      throw fail('not_found');
     },
   );
   app.post(
@@ -102,7 +102,7 @@ export const adminAuthRoutes: FastifyPluginAsyncTypebox<AdminAuthOptions> = asyn
       const { action } = request.query;
       if (action === 'login') return login(request, request.body);
       if (action === 'logout') return logout(request);
-      throw notFound('Not found');
+      throw fail('not_found');
     },
   );
 };

@@ -3,7 +3,7 @@ import { actorOf, audit } from '../audit/queries.ts';
 import { sendRendered } from '../cache/send.ts';
 import { contentVersion } from '../db/changes.ts';
 import { writeTransaction } from '../db/transaction.ts';
-import { badRequest, DomainError, forbidden, notFound } from '../errors.ts';
+import { fail } from '../errors.ts';
 import { clamp, cleanText, codePointLength, parseId, singleLine, toInt, truthy } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { OK } from '../lib/schemas.ts';
@@ -12,15 +12,7 @@ import { authRequiredToComment } from '../settings/queries.ts';
 import { COMMENT_EDIT_WINDOW_MS, LIMITS } from '../shared/rules.ts';
 import { streamerExists } from '../streamers/queries.ts';
 import { deleteComment, editBody, findComment, insertComment, listComments, setHidden } from './queries.ts';
-import {
-  deleteSchema,
-  listSchema,
-  MISSING_STREAMER,
-  postSchema,
-  TOO_LONG,
-  TOO_SHORT,
-  updateSchema,
-} from './schemas.ts';
+import { deleteSchema, listSchema, postSchema, updateSchema } from './schemas.ts';
 
 /** An author may edit a comment this long after posting it (DECISIONS.md). */
 export const EDIT_WINDOW = COMMENT_EDIT_WINDOW_MS;
@@ -29,8 +21,8 @@ export const EDIT_WINDOW = COMMENT_EDIT_WINDOW_MS;
 function commentBody(value: unknown): string {
   const body = cleanText(value) ?? '';
   const length = codePointLength(body);
-  if (length < LIMITS.commentMin) throw badRequest(TOO_SHORT);
-  if (length > LIMITS.commentMax) throw badRequest(TOO_LONG);
+  if (length < LIMITS.commentMin) throw fail('comment_too_short');
+  if (length > LIMITS.commentMax) throw fail('comment_too_long');
   return body;
 }
 
@@ -40,7 +32,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/api/comments', { config: { guard: 'public' }, schema: listSchema }, async (request, reply) => {
     const { query, viewer } = request;
     const streamerId = parseId(query.streamer_id);
-    if (streamerId === null) throw badRequest(MISSING_STREAMER);
+    if (streamerId === null) throw fail('missing_streamer_id');
     const withHidden = viewer.isAdmin || viewer.isMod;
     const page =
       query.limit === undefined
@@ -53,7 +45,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       key,
       contentVersion(db).current,
       async () => {
-        if (!(await streamerExists(db, streamerId))) throw notFound('Streamer not found');
+        if (!(await streamerExists(db, streamerId))) throw fail('streamer_not_found');
         return listComments(db, streamerId, { withHidden, page });
       },
       false,
@@ -67,12 +59,12 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { viewer, body: input } = request;
       if (!viewer.user && !viewer.isAdmin && (await authRequiredToComment(db))) {
-        throw new DomainError(401, 'Pro komentování je vyžadováno přihlášení');
+        throw fail('sign_in_required');
       }
       const streamerId = parseId(input.streamer_id);
-      if (streamerId === null) throw badRequest(MISSING_STREAMER);
+      if (streamerId === null) throw fail('missing_streamer_id');
       const body = commentBody(input.body);
-      if (!(await streamerExists(db, streamerId))) throw notFound('Streamer not found');
+      if (!(await streamerExists(db, streamerId))) throw fail('streamer_not_found');
 
       const { user } = viewer;
       const author = user ? user.display_name : singleLine(input.author, LIMITS.author) || 'Anonym';
@@ -104,20 +96,20 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { viewer, query, body: input } = request;
       const id = parseId(query.id);
-      if (id === null) throw badRequest('Missing id');
-      if (input.hidden === undefined && input.body === undefined) throw badRequest('Nothing to update');
+      if (id === null) throw fail('missing_id');
+      if (input.hidden === undefined && input.body === undefined) throw fail('nothing_to_update');
       const body = input.body === undefined ? undefined : commentBody(input.body);
       const staff = viewer.isAdmin || viewer.isMod;
 
       await writeTransaction(db, async (trx) => {
         const comment = await findComment(trx, id);
-        if (!comment) throw notFound('Comment not found');
+        if (!comment) throw fail('comment_not_found');
         const own = viewer.user !== null && comment.user_id === viewer.user.id;
         if (input.hidden !== undefined) {
           const hidden = truthy(input.hidden);
           // The author hides their own and may show again what they hid; staff do both to any.
           const allowed = staff || (own && (hidden || comment.hidden_by !== 'staff'));
-          if (!allowed) throw forbidden('Not your comment');
+          if (!allowed) throw fail('not_your_comment');
           if (staff && !own) {
             await audit(trx, actorOf(viewer, clock.now()), {
               action: 'comment.hide',
@@ -129,9 +121,9 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
           await setHidden(trx, id, hidden, staff && !own ? 'staff' : 'author');
         }
         if (body !== undefined) {
-          if (!own) throw forbidden('Not your comment');
+          if (!own) throw fail('not_your_comment');
           if (clock.now().getTime() - Date.parse(comment.created_at) > EDIT_WINDOW) {
-            throw forbidden('Edit window closed');
+            throw fail('edit_window_closed');
           }
           await editBody(trx, id, body, clock.now().toISOString());
         }
@@ -142,10 +134,10 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete('/api/comments', { config: { guard: 'admin' }, schema: deleteSchema }, async (request) => {
     const id = parseId(request.query.id);
-    if (id === null) throw badRequest('Missing id');
+    if (id === null) throw fail('missing_id');
     await writeTransaction(db, async (trx) => {
       const comment = await findComment(trx, id);
-      if (!comment || !(await deleteComment(trx, id))) throw notFound('Comment not found');
+      if (!comment || !(await deleteComment(trx, id))) throw fail('comment_not_found');
       await audit(trx, actorOf(request.viewer, clock.now()), {
         action: 'comment.delete',
         target_id: id,

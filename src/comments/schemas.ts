@@ -2,10 +2,6 @@ import { type Static, Type } from 'typebox';
 import { errors, Field, Lenient, Nullable, Ok, Param, StringEnum } from '../lib/schemas.ts';
 import { PROVIDERS } from '../shared/rules.ts';
 
-export const TOO_SHORT = 'Komentář je příliš krátký';
-export const TOO_LONG = 'Komentář je příliš dlouhý (max 1000 znaků)';
-export const MISSING_STREAMER = 'Missing streamer_id';
-
 export const CommentItem = Type.Object({
   id: Type.Integer(),
   author: Type.String(),
@@ -36,14 +32,14 @@ export const Posted = Type.Object({
 
 export const ListQuery = Type.Object({ streamer_id: Param(), limit: Param(), before: Param() });
 export const PostBody = Type.Object({
-  streamer_id: Field(MISSING_STREAMER),
-  body: Field(TOO_SHORT),
-  author: Field('Invalid author'),
+  streamer_id: Field('missing_streamer_id'),
+  body: Field('comment_too_short'),
+  author: Field('invalid_field', 'author'),
 });
 export const IdQuery = Type.Object({ id: Param() });
 export const UpdateBody = Type.Object({
   hidden: Lenient(),
-  body: Field(TOO_SHORT),
+  body: Field('comment_too_short'),
 });
 
 export const listSchema = {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { writeTransaction } from '../db/transaction.ts';
-import { badRequest, DomainError, forbidden, notFound } from '../errors.ts';
+import { fail } from '../errors.ts';
 import { findGroup } from '../groups/queries.ts';
 import { parseId } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
@@ -19,8 +19,8 @@ export const communityRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { config: { guard: 'public' }, schema: summarySchema },
     async (request) => {
       const streamerId = parseId(request.query.streamer_id);
-      if (streamerId === null) throw badRequest('Missing streamer_id');
-      if (!(await streamerExists(db, streamerId))) throw notFound('Streamer not found');
+      if (streamerId === null) throw fail('missing_streamer_id');
+      if (!(await streamerExists(db, streamerId))) throw fail('streamer_not_found');
       return communitySummary(db, streamerId);
     },
   );
@@ -30,7 +30,7 @@ export const communityRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { config: { guard: 'signedIn' }, schema: mineSchema },
     async (request) => {
       const groupId = parseId(request.query.group_id);
-      if (groupId === null) throw badRequest('Missing group_id');
+      if (groupId === null) throw fail('missing_group_id');
       const user = request.viewer.user;
       return { r: user ? await myCommunityRating(db, groupId, user.id) : null };
     },
@@ -42,16 +42,15 @@ export const communityRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { body, viewer } = request;
       const groupId = parseId(body.group_id);
-      if (groupId === null) throw badRequest('Missing group_id');
+      if (groupId === null) throw fail('missing_group_id');
       const user = viewer.user;
-      if (!user) throw new DomainError(401, 'Not logged in');
+      if (!user) throw fail('not_logged_in');
       await writeTransaction(db, async (trx) => {
         const group = await findGroup(trx, groupId);
-        if (!group) throw notFound('Group not found');
-        if (!(await isMember(trx, groupId, user.id))) throw forbidden('Not a member of this team');
-        if (group.streamer_id === null) throw badRequest('Team has no streamer');
-        if (await isLocked(trx, group.streamer_id))
-          throw new DomainError(423, 'Community ratings are locked');
+        if (!group) throw fail('group_not_found');
+        if (!(await isMember(trx, groupId, user.id))) throw fail('not_a_member');
+        if (group.streamer_id === null) throw fail('team_has_no_streamer');
+        if (await isLocked(trx, group.streamer_id)) throw fail('community_locked');
         await saveCommunityRating(trx, {
           group_id: groupId,
           streamer_id: group.streamer_id,

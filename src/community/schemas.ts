@@ -25,6 +25,6 @@ export const mineSchema = {
 };
 export const rateSchema = {
   summary: "Rate your team's streamer (one rating per member, replaced on repeat)",
-  body: Type.Object({ group_id: Field('Missing group_id'), r: Lenient() }),
+  body: Type.Object({ group_id: Field('missing_group_id'), r: Lenient() }),
   response: { 200: Ok, ...errors(400, 401, 403, 404, 423) },
 };

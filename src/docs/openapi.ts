@@ -72,7 +72,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         title: 'Streamer rating API',
         version: '1',
         description:
-          'Community streamer-rating service. Errors are `{"error": message}`. Sessions use the `sid` cookie ' +
+          'Community streamer-rating service. Errors are `{"error": message, "code": code}`. Sessions use the `sid` cookie ' +
           '(`__Host-sid` on https). Unsafe methods from foreign origins get 403.',
       },
       components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'sid' } } },

@@ -1,7 +1,7 @@
 import { audit } from '../audit/queries.ts';
 import { lockRow } from '../db/dialect.ts';
 import { writeTransaction } from '../db/transaction.ts';
-import { badRequest, notFound } from '../errors.ts';
+import { fail, userNotSignedIn } from '../errors.ts';
 import { foldCase, parseId, text } from '../lib/input.ts';
 import type { MemberRole } from '../db/schema.ts';
 import { deleteMember, findActiveUserByLogin, findMember, upsertMember } from './member-queries.ts';
@@ -14,16 +14,16 @@ import type { TeamContext } from './teams.ts';
 export async function addMember({ db, actor }: TeamContext, body: GroupBody) {
   const groupId = parseId(body.group_id);
   const login = foldCase((text(body.login) ?? '').trim());
-  if (groupId === null || login === '') throw badRequest('Missing group_id or login');
+  if (groupId === null || login === '') throw fail('missing_group_or_login');
   const provider = body.provider === 'provider_b' ? 'provider_b' : 'provider_a';
   const role: MemberRole = body.role === 'owner' ? 'owner' : 'rater';
   return writeTransaction(db, async (trx) => {
     // Concurrent changes of one team's members take turns, so "at most one owner" holds.
     await lockRow(trx, 'rater_groups', groupId);
     const group = await findGroup(trx, groupId);
-    if (!group) throw notFound('Group not found');
+    if (!group) throw fail('group_not_found');
     const user = await findActiveUserByLogin(trx, provider, login);
-    if (!user) throw notFound(`User '${login}' on ${provider} has not logged in yet or is banned.`);
+    if (!user) throw userNotSignedIn(login, provider);
     await upsertMember(trx, { group_id: groupId, user_id: user.id, role, added_at: actor.at });
     await audit(trx, actor, {
       action: 'member.add',
@@ -36,10 +36,10 @@ export async function addMember({ db, actor }: TeamContext, body: GroupBody) {
 
 export async function removeMember({ db, actor }: TeamContext, memberParam: string) {
   const memberId = parseId(memberParam);
-  if (memberId === null) throw badRequest('Missing member id');
+  if (memberId === null) throw fail('missing_member_id');
   await writeTransaction(db, async (trx) => {
     const member = await findMember(trx, memberId);
-    if (!member || !(await deleteMember(trx, memberId))) throw notFound('Member not found');
+    if (!member || !(await deleteMember(trx, memberId))) throw fail('member_not_found');
     await audit(trx, actor, {
       action: 'member.remove',
       target_id: member.group_id,

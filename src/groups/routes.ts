@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { actorOf } from '../audit/queries.ts';
-import { badRequest } from '../errors.ts';
+import { fail } from '../errors.ts';
 import { flag, parseId } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { OK } from '../lib/schemas.ts';
@@ -44,7 +44,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put('/api/rater_groups', { config: { guard: 'admin' }, schema: putSchema }, async (request) => {
     const id = parseId(request.query.id);
-    if (id === null) throw badRequest('Missing id');
+    if (id === null) throw fail('missing_id');
     await updateTeam(context(request), id, request.body);
     return OK;
   });
@@ -56,7 +56,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return OK;
     }
     const id = parseId(query.id);
-    if (id === null) throw badRequest('Missing id');
+    if (id === null) throw fail('missing_id');
     await deleteTeam(context(request), id);
     return OK;
   });

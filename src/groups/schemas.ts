@@ -34,12 +34,12 @@ export const Query = Type.Object({ my: Param(), members: Param(), id: Param(), m
 
 /** One body for the route's operations: a team (name, streamer_id) or a member. */
 export const GroupBody = Type.Object({
-  name: Field('Missing name'),
-  streamer_id: Field('Invalid streamer_id'),
-  group_id: Field('Missing group_id or login'),
-  login: Field('Missing group_id or login'),
-  provider: Field('Invalid provider'),
-  role: Field('Invalid role'),
+  name: Field('missing_name'),
+  streamer_id: Field('invalid_field', 'streamer_id'),
+  group_id: Field('missing_group_or_login'),
+  login: Field('missing_group_or_login'),
+  provider: Field('invalid_field', 'provider'),
+  role: Field('invalid_field', 'role'),
 });
 export type GroupBody = Static<typeof GroupBody>;
 

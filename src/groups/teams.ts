@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type Actor, audit } from '../audit/queries.ts';
 import type { Db } from '../db/schema.ts';
 import { writeTransaction } from '../db/transaction.ts';
-import { badRequest, notFound } from '../errors.ts';
+import { fail } from '../errors.ts';
 import { writeFailure } from '../lib/db-errors.ts';
 import { parseId, singleLine } from '../lib/input.ts';
 import { streamerExists } from '../streamers/queries.ts';
@@ -18,10 +18,7 @@ export interface TeamContext {
 }
 
 /** SPEC.md's conflicts, decided by the unique indexes (so concurrent requests get them too). */
-const CONFLICTS = {
-  name: 'Group name already exists',
-  streamer_id: 'This streamer already has a team',
-};
+const CONFLICTS = { name: 'group_name_exists', streamer_id: 'streamer_has_team' } as const;
 
 /** Group names: trimmed, controls removed, at most 100 characters (like streamer names). */
 const groupName = (value: unknown) => singleLine(value, 100);
@@ -30,13 +27,13 @@ const groupName = (value: unknown) => singleLine(value, 100);
 async function linkTarget(db: Db, value: unknown): Promise<number | null> {
   const id = parseId(value);
   if (id === null) return null;
-  if (!(await streamerExists(db, id))) throw notFound('Streamer not found');
+  if (!(await streamerExists(db, id))) throw fail('streamer_not_found');
   return id;
 }
 
 export async function createTeam({ db, actor, log }: TeamContext, body: GroupBody): Promise<GroupRow> {
   const name = groupName(body.name);
-  if (name === '') throw badRequest('Missing name');
+  if (name === '') throw fail('missing_name');
   const streamerId = await linkTarget(db, body.streamer_id);
   return writeTransaction(db, async (trx) => {
     const group = await insertGroup(trx, { name, streamer_id: streamerId, created_at: actor.at });
@@ -58,11 +55,11 @@ export async function updateTeam(
   const changes: { name?: string; streamer_id?: number | null } = {};
   if ('name' in body) {
     changes.name = groupName(body.name);
-    if (changes.name === '') throw badRequest('Name cannot be empty');
+    if (changes.name === '') throw fail('name_empty');
   }
-  if (!('name' in body) && !('streamer_id' in body)) throw badRequest('Nothing to update');
+  if (!('name' in body) && !('streamer_id' in body)) throw fail('nothing_to_update');
   const before = await findGroup(db, id);
-  if (!before) throw notFound('Group not found');
+  if (!before) throw fail('group_not_found');
   if ('streamer_id' in body) changes.streamer_id = await linkTarget(db, body.streamer_id);
   await writeTransaction(db, async (trx) => {
     await updateGroup(trx, id, changes);
@@ -78,7 +75,7 @@ export async function updateTeam(
 export async function deleteTeam({ db, actor }: TeamContext, id: number): Promise<void> {
   await writeTransaction(db, async (trx) => {
     const before = await findGroup(trx, id);
-    if (!before || !(await deleteGroup(trx, id))) throw notFound('Group not found');
+    if (!before || !(await deleteGroup(trx, id))) throw fail('group_not_found');
     await audit(trx, actor, {
       action: 'team.delete',
       target_id: id,

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { DomainError } from '../errors.ts';
+import { fail } from '../errors.ts';
 import { errors, OK, Ok } from '../lib/schemas.ts';
 import type { HealthCheck } from './check.ts';
 
@@ -20,7 +20,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ check: HealthCheck }> = a
         return OK;
       } catch (err) {
         request.log.warn({ err }, 'health check: database unavailable');
-        throw new DomainError(503, 'Service unavailable', { 'retry-after': '5' });
+        throw fail('service_unavailable', { 'retry-after': '5' });
       }
     },
   );

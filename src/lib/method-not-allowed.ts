@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { DomainError } from '../errors.ts';
+import { fail } from '../errors.ts';
 import { errors } from './schemas.ts';
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
@@ -13,7 +13,7 @@ export function methodNotAllowed(app: FastifyInstance, url: string, allowed: str
     config: { guard: 'public' },
     schema: { summary: `Not supported here: 405 (allowed: ${allowed.join(', ')})`, response: errors(405) },
     handler: async () => {
-      throw new DomainError(405, 'Method not allowed', { allow: allowed.join(', ') });
+      throw fail('method_not_allowed', { allow: allowed.join(', ') });
     },
   });
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { forbidden } from '../errors.ts';
+import { fail } from '../errors.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
 
@@ -35,7 +35,7 @@ export const csrfPlugin = fp(
       return request.headers['sec-fetch-site'] === 'cross-site' && !isAllowed;
     };
     app.addHook('onRequest', (request, _reply, done) => {
-      if (refused(request)) done(forbidden());
+      if (refused(request)) done(fail('forbidden'));
       else done();
     });
   },

@@ -2,35 +2,36 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import fp from 'fastify-plugin';
 import { isUnavailable } from '../db/dialect.ts';
-import { DomainError } from '../errors.ts';
+import { DomainError, errorBody, ERRORS, type ErrorCode } from '../errors.ts';
 import { securityHeaders } from './security-headers.ts';
 
-const FASTIFY_CLIENT_ERRORS: Record<string, [number, string]> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'Unsupported media type'],
-  FST_ERR_CTP_INVALID_TYPE: [415, 'Unsupported media type'],
-  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'Payload too large'],
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'Bad request'],
-  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'Invalid JSON'],
-  FST_ERR_BAD_URL: [400, 'Bad request'],
-  FST_CP_ERR_INVALID_CONTENT_ENCODING: [415, 'Unsupported media type'],
-  FST_ERR_ASYNC_CONSTRAINT: [400, 'Bad request'],
+const FASTIFY_CLIENT_ERRORS: Record<string, ErrorCode> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_INVALID_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'bad_request',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_json',
+  FST_ERR_BAD_URL: 'bad_request',
+  FST_CP_ERR_INVALID_CONTENT_ENCODING: 'unsupported_media_type',
+  FST_ERR_ASYNC_CONSTRAINT: 'bad_request',
 };
 
 interface SchemaNode {
-  errorMessage?: string;
+  errorCode?: ErrorCode;
+  errorField?: string;
   properties?: Record<string, SchemaNode>;
   anyOf?: SchemaNode[];
 }
 
 /**
- * The message for a schema failure: the `errorMessage` of the field that failed (the deepest
+ * The error for a schema failure: the `errorCode` of the field that failed (the deepest
  * schema on its path that has one), so the answer names that field with SPEC.md's message.
  */
-export function schemaMessage(
+export function schemaError(
   schema: FastifySchema | undefined,
   context: string | undefined,
   error: { instancePath: string; params?: unknown } | undefined,
-): string {
+): DomainError {
   const part = { body: schema?.body, querystring: schema?.querystring, params: schema?.params }[
     (context ?? 'body') as 'body'
   ] as SchemaNode | undefined;
@@ -38,51 +39,62 @@ export function schemaMessage(
   const missing = (error?.params as { missingProperty?: string } | undefined)?.missingProperty;
   if (missing) path.push(missing);
   let node = part;
-  let message = part?.errorMessage;
+  let found: SchemaNode | undefined = part?.errorCode ? part : undefined;
   for (const key of path) {
     node = node?.properties?.[key] ?? node?.anyOf?.find((s) => s.properties?.[key])?.properties?.[key];
     if (!node) break;
-    message = node.errorMessage ?? message;
+    if (node.errorCode) found = node;
   }
-  return message ?? 'Invalid input';
+  if (!found?.errorCode) return new DomainError('invalid_input');
+  if (found.errorCode === 'invalid_field') {
+    return new DomainError('invalid_field', { message: `Invalid ${found.errorField ?? 'input'}` });
+  }
+  return new DomainError(found.errorCode);
+}
+
+function send(reply: FastifyReply, code: ErrorCode) {
+  return reply.code(ERRORS[code][0]).send(errorBody(code));
 }
 
 function serviceUnavailable(reply: FastifyReply) {
-  return reply.code(503).header('retry-after', '5').send({ error: 'Service unavailable' });
+  return reply.header('retry-after', '5').code(503).send(errorBody('service_unavailable'));
 }
 
 /**
- * Turns every error into `{"error": message}`. Domain errors carry SPEC.md's message and
+ * Turns every error into `{"error": message, "code": code}` (errors.ts). Domain errors carry SPEC.md's message and
  * status; a 5xx never shows its detail to the client, the log gets it with the request id.
  */
 export const errorsPlugin = fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler((err: FastifyError, request, reply) => {
-      if (err instanceof DomainError) {
-        return reply.code(err.statusCode).headers(err.headers).send({ error: err.message });
-      }
-      if (err.validation) {
-        const message = schemaMessage(request.routeOptions.schema, err.validationContext, err.validation[0]);
-        return reply.code(400).send({ error: message });
+      const domain =
+        err instanceof DomainError
+          ? err
+          : err.validation
+            ? schemaError(request.routeOptions.schema, err.validationContext, err.validation[0])
+            : undefined;
+      if (domain) {
+        return reply
+          .code(domain.statusCode)
+          .headers(domain.headers)
+          .send({ error: domain.message, code: domain.code });
       }
       const known = err.code ? FASTIFY_CLIENT_ERRORS[err.code] : undefined;
-      if (known) return reply.code(known[0]).send({ error: known[1] });
+      if (known) return send(reply, known);
       if (isUnavailable(err)) {
         request.log.warn({ err }, 'database unavailable');
         return serviceUnavailable(reply);
       }
-      if (err.statusCode === 429) {
-        return reply.code(429).send({ error: 'Too many requests' });
-      }
+      if (err.statusCode === 429) return send(reply, 'too_many_requests');
       if (err.statusCode === 503) return serviceUnavailable(reply);
       if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-        return reply.code(err.statusCode).send({ error: 'Bad request' });
+        return reply.code(err.statusCode).send(errorBody('bad_request'));
       }
       request.log.error({ err }, 'unexpected error');
-      return reply.code(500).send({ error: 'Internal error' });
+      return send(reply, 'internal_error');
     });
 
-    app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'Not found' }));
+    app.setNotFoundHandler((_request, reply) => send(reply, 'not_found'));
   },
   { name: 'errors' },
 );
@@ -93,14 +105,14 @@ export const errorsPlugin = fp(
  */
 export function frameworkErrors(https: boolean) {
   return (err: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
-    const [status, message] = FASTIFY_CLIENT_ERRORS[err.code] ?? [400, 'Bad request'];
-    void reply.code(status).headers(securityHeaders(https)).send({ error: message });
+    const code = FASTIFY_CLIENT_ERRORS[err.code] ?? 'bad_request';
+    void reply.code(ERRORS[code][0]).headers(securityHeaders(https)).send(errorBody(code));
   };
 }
 
-const RAW_CLIENT_ERRORS: Record<string, [number, string, string]> = {
-  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'Request header fields too large'],
-  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'Request timeout'],
+const RAW_CLIENT_ERRORS: Record<string, [reason: string, code: ErrorCode]> = {
+  HPE_HEADER_OVERFLOW: ['Request Header Fields Too Large', 'header_too_large'],
+  ERR_HTTP_REQUEST_TIMEOUT: ['Request Timeout', 'request_timeout'],
 };
 
 /**
@@ -117,12 +129,9 @@ export function clientErrorHandler(https: boolean) {
       socket.destroy();
       return;
     }
-    const [status, reason, message] = RAW_CLIENT_ERRORS[err.code ?? ''] ?? [
-      400,
-      'Bad Request',
-      'Bad request',
-    ];
-    const body = JSON.stringify({ error: message });
+    const [reason, code] = RAW_CLIENT_ERRORS[err.code ?? ''] ?? ['Bad Request', 'bad_request'];
+    const status = ERRORS[code][0];
+    const body = JSON.stringify(errorBody(code));
     socket.end(
       `HTTP/1.1 ${status} ${reason}\r\nconnection: close\r\ncontent-type: application/json; charset=utf-8\r\n` +
         `content-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\n${headers}\r\n${body}`,

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/schema.ts';
-import { DomainError } from '../errors.ts';
+import { fail } from '../errors.ts';
 import { type Clock, MINUTE } from '../lib/clock.ts';
 import { compressionPlugin } from './compression.ts';
 import { databaseStore, purgeRateLimits } from './rate-limit-store.ts';
@@ -44,7 +44,7 @@ export const externalPlugins = fp(
         store: databaseStore(db, clock),
         keyGenerator: (request) => `${normalizeIP(request.ip)}|`,
         errorResponseBuilder: (_request, context) =>
-          new DomainError(429, 'Too many requests', {
+          fail('too_many_requests', {
             'retry-after': String(Math.max(1, Math.ceil(context.ttl / 1000))),
           }),
       });

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { DomainError } from '../errors.ts';
+import { fail } from '../errors.ts';
 import { type ParsedQuery, parsedQuery } from './parsers.ts';
 import { addRouteHook } from './route-hooks.ts';
 import type { Viewer } from './viewer.ts';
@@ -77,6 +77,6 @@ function guardHook(guard: Guard | undefined): onRequestHookHandler {
     if (request.method === 'OPTIONS') return done();
     const role = roleOf(guard, request);
     if (role && allows(role, request.viewer)) return done();
-    done(new DomainError(401, role === 'signedIn' ? 'Not logged in' : 'Unauthorized'));
+    done(fail(role === 'signedIn' ? 'not_logged_in' : 'unauthorized'));
   };
 }

@@ -3,7 +3,7 @@ import { getHeapStatistics } from 'node:v8';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
-import { DomainError } from '../errors.ts';
+import { fail } from '../errors.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -74,8 +74,7 @@ export const loadShedding = fp(
 
     app.decorate('overloaded', () => shedding);
 
-    const unavailable = () =>
-      new DomainError(503, 'Service unavailable', { 'retry-after': String(RETRY_AFTER) });
+    const unavailable = () => fail('service_unavailable', { 'retry-after': String(RETRY_AFTER) });
     app.addHook('onRequest', (_request, _reply, done) => {
       if (shedding) done(unavailable());
       else done();

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import sjson from 'secure-json-parse';
-import { DomainError } from '../errors.ts';
+import { fail } from '../errors.ts';
 
 /**
  * Every piece of client text enters through here: the query string, JSON and form bodies.
@@ -72,7 +72,7 @@ export function parseForm(body: string): Record<string, unknown> {
   return out;
 }
 
-const invalidJson = () => new DomainError(400, 'Invalid JSON');
+const invalidJson = () => fail('invalid_json');
 
 /** Bodies are JSON or form-encoded, nothing else (Fastify answers 415 for other types). */
 export const parsersPlugin = fp(

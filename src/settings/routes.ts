@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf, audit } from '../audit/queries.ts';
 import { writeTransaction } from '../db/transaction.ts';
-import { badRequest } from '../errors.ts';
+import { fail } from '../errors.ts';
 import { truthy } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { OK } from '../lib/schemas.ts';
@@ -17,7 +17,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }));
 
   app.put('/api/settings', { config: { guard: 'admin' }, schema: putSchema }, async (request) => {
-    if (request.body.auth_enabled === undefined) throw badRequest('Missing auth_enabled');
+    if (request.body.auth_enabled === undefined) throw fail('missing_auth_enabled');
     const value = truthy(request.body.auth_enabled) ? 'true' : 'false';
     await writeTransaction(db, async (trx) => {
       await setSetting(trx, 'auth_enabled', value);

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { type Provider, PROVIDERS } from '../config.ts';
-import { notFound } from '../errors.ts';
+import { fail } from '../errors.ts';
 import { Field, Param } from '../lib/schemas.ts';
 import { devLiveRoutes } from '../sync/dev-live.ts';
 import { DEMO_USERS, standInId } from './dev-users.ts';
@@ -42,12 +42,12 @@ const AuthorizeQuery = Type.Object({
 });
 type AuthorizeQuery = Static<typeof AuthorizeQuery>;
 const TokenBody = Type.Object({
-  code: Field('invalid_request'),
-  client_id: Field('invalid_request'),
-  client_secret: Field('invalid_request'),
-  redirect_uri: Field('invalid_request'),
-  code_verifier: Field('invalid_request'),
-  grant_type: Field('invalid_request'),
+  code: Field('bad_request'),
+  client_id: Field('bad_request'),
+  client_secret: Field('bad_request'),
+  redirect_uri: Field('bad_request'),
+  code_verifier: Field('bad_request'),
+  grant_type: Field('bad_request'),
 });
 
 /** The provider in the path; anything else is 404 (`providerOf`). */
@@ -65,7 +65,7 @@ export const devProviderRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const names = { provider_a: 'Twitch', provider_b: 'Kick' };
 
   const providerOf = (value: string): Provider => {
-    if (!PROVIDERS.includes(value as Provider)) throw notFound('Not found');
+    if (!PROVIDERS.includes(value as Provider)) throw fail('not_found');
     return value as Provider;
   };
 

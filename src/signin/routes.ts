@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { type Provider, PROVIDERS } from '../config.ts';
-import { notFound } from '../errors.ts';
+import { fail } from '../errors.ts';
 import { httpsDetected } from '../lib/https.ts';
 import { errors } from '../lib/schemas.ts';
 import { limit } from '../plugins/rate-limits.ts';
@@ -32,7 +32,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   /** Start or complete a sign-in; always a redirect. */
   async function login(request: FastifyRequest, reply: FastifyReply, provider: string | undefined, q: Query) {
-    if (!isProvider(provider)) throw notFound('Not found');
+    if (!isProvider(provider)) throw fail('not_found');
     const settings = config.providers[provider];
     const code = q.code || undefined;
     const error = q.error || undefined;
@@ -124,7 +124,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
         case 'debug':
           return reply.send(await debug(request));
         default:
-          throw notFound('Not found');
+          throw fail('not_found');
       }
     },
   );

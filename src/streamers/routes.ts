@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf, audit } from '../audit/queries.ts';
 import { writeTransaction } from '../db/transaction.ts';
-import { badRequest, DomainError, notFound } from '../errors.ts';
+import { fail } from '../errors.ts';
 import { writeFailure } from '../lib/db-errors.ts';
 import {
   clamp,
@@ -30,17 +30,17 @@ import {
   type StreamerUpdate,
   updateStreamer,
 } from './queries.ts';
-import { createSchema, deleteSchema, INVALID_NAME, listSchema, updateSchema } from './schemas.ts';
+import { createSchema, deleteSchema, listSchema, updateSchema } from './schemas.ts';
 import { listView, type View } from './views.ts';
 import { contentVersion } from '../db/changes.ts';
 import { sendRendered } from '../cache/send.ts';
 
-const NAME_TAKEN = { name_key: 'Streamer already exists' };
+const NAME_TAKEN = { name_key: 'streamer_exists' } as const;
 
 /** A sanitized name of at least 2 characters, else SPEC.md's 400. */
 function streamerName(value: unknown): string {
   const name = sanitize(value);
-  if (codePointLength(name) < 2) throw badRequest(INVALID_NAME);
+  if (codePointLength(name) < 2) throw fail('invalid_streamer_name');
   return name;
 }
 
@@ -59,9 +59,9 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const list = await app.renderCache.get(`streamers:${view}`, version, () => listView(db, view));
     if (query.id === undefined) return sendRendered(request, reply, list);
     const id = parseId(query.id);
-    if (id === null) throw badRequest('Missing id');
+    if (id === null) throw fail('missing_id');
     const item = list.value?.find((s) => s.id === id);
-    if (!item) throw notFound('Streamer not found');
+    if (!item) throw fail('streamer_not_found');
     return sendRendered(
       request,
       reply,
@@ -117,13 +117,13 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const actor = actorOf(viewer, clock.now());
 
       if (flag(query.lock)) {
-        if (!viewer.isAdmin) throw new DomainError(403, 'Admin only');
+        if (!viewer.isAdmin) throw fail('admin_only');
         const id = parseId(query.id);
-        if (id === null) throw badRequest('Missing id');
+        if (id === null) throw fail('missing_id');
         const locked = truthy(body.community_locked);
         await writeTransaction(db, async (trx) => {
           const before = await findStreamerState(trx, id);
-          if (!before || !(await setCommunityLock(trx, id, locked))) throw notFound('Streamer not found');
+          if (!before || !(await setCommunityLock(trx, id, locked))) throw fail('streamer_not_found');
           await audit(trx, actor, {
             action: 'streamer.lock',
             target_id: id,
@@ -135,7 +135,7 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
 
       const id = parseId(query.id);
-      if (id === null) throw badRequest('Missing id');
+      if (id === null) throw fail('missing_id');
 
       const scores = clampScores(body.r);
       const sum = scoreSum(scores);
@@ -164,7 +164,7 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
       await writeTransaction(db, async (trx) => {
         const before = await findStreamerState(trx, id);
-        if (!before) throw notFound('Streamer not found');
+        if (!before) throw fail('streamer_not_found');
         const { name, community_locked: _, s, g, a, v, n, ns, o, reward, notes, ...oldFields } = before;
         const oldScores = s === null ? null : { s, g, a, v, n, ns, o };
         // The record is written first: when the change then fails, both roll back together.
@@ -188,10 +188,10 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete('/api/streamers', { config: { guard: 'admin' }, schema: deleteSchema }, async (request) => {
     const id = parseId(request.query.id);
-    if (id === null) throw badRequest('Missing id');
+    if (id === null) throw fail('missing_id');
     await writeTransaction(db, async (trx) => {
       const before = await findStreamerState(trx, id);
-      if (!before || !(await deleteStreamer(trx, id))) throw notFound('Streamer not found');
+      if (!before || !(await deleteStreamer(trx, id))) throw fail('streamer_not_found');
       await audit(trx, actorOf(request.viewer, clock.now()), {
         action: 'streamer.delete',
         target_id: id,

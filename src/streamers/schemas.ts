@@ -2,8 +2,6 @@ import { type Static, Type } from 'typebox';
 import { errors, Field, Lenient, Nullable, Ok, Param, StringEnum, Timestamp } from '../lib/schemas.ts';
 import { PROVIDERS } from '../shared/rules.ts';
 
-export const INVALID_NAME = 'Invalid streamer name';
-
 /** The seven scores of an answer. */
 export const Scores = Type.Object({
   s: Type.Integer(),
@@ -51,30 +49,30 @@ export const ListQuery = Type.Object({ all: Param(), id: Param() });
 
 export const CreateQuery = Type.Object({ admin: Param() });
 export const CreateBody = Type.Object({
-  name: Field(INVALID_NAME),
+  name: Field('invalid_streamer_name'),
   /** `provider_b`, else `provider_a` whatever it is (SPEC.md). */
   platform: Lenient(),
-  kick_name: Field('Invalid kick_name'),
-  provider_a: Field('Invalid provider_a'),
-  provider_b: Field('Invalid provider_b'),
-  submitter: Field('Invalid submitter'),
+  kick_name: Field('invalid_field', 'kick_name'),
+  provider_a: Field('invalid_field', 'provider_a'),
+  provider_b: Field('invalid_field', 'provider_b'),
+  submitter: Field('invalid_field', 'submitter'),
 });
 export const Created = Type.Object({ ok: Ok.properties.ok, id: Type.Integer() });
 
 export const IdQuery = Type.Object({ id: Param(), lock: Param() });
 export const UpdateBody = Type.Object({
   r: Lenient(),
-  notes: Field('Invalid notes'),
+  notes: Field('invalid_field', 'notes'),
   reward: Lenient(),
   /** Administrator only: a new name (sanitized, unique). */
-  name: Field(INVALID_NAME),
-  kick_name: Field('Invalid kick_name'),
+  name: Field('invalid_streamer_name'),
+  kick_name: Field('invalid_field', 'kick_name'),
   /** Absent keeps the stored login (an older page does not send it). */
-  provider_a: Field('Invalid provider_a'),
-  provider_b: Field('Invalid provider_b'),
+  provider_a: Field('invalid_field', 'provider_a'),
+  provider_b: Field('invalid_field', 'provider_b'),
   status: Lenient(),
-  game: Field('Invalid game'),
-  title: Field('Invalid title'),
+  game: Field('invalid_field', 'game'),
+  title: Field('invalid_field', 'title'),
   community_locked: Lenient(),
 });
 

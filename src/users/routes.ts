@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf, audit } from '../audit/queries.ts';
 import { writeTransaction } from '../db/transaction.ts';
-import { badRequest, notFound } from '../errors.ts';
+import { fail } from '../errors.ts';
 import { cut, parseId, truthy } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { OK } from '../lib/schemas.ts';
@@ -18,13 +18,13 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put('/api/users', { config: { guard: 'admin' }, schema: updateSchema }, async (request) => {
     const id = parseId(request.query.id);
-    if (id === null) throw badRequest('Missing id');
+    if (id === null) throw fail('missing_id');
     const { body } = request;
-    if (body.banned === undefined && body.is_mod === undefined) throw badRequest('Nothing to update');
+    if (body.banned === undefined && body.is_mod === undefined) throw fail('nothing_to_update');
     const actor = actorOf(request.viewer, clock.now());
     await writeTransaction(db, async (trx) => {
       const found = await findUser(trx, id);
-      if (!found) throw notFound('User not found');
+      if (!found) throw fail('user_not_found');
       const who = `${found.login} (${found.provider})`;
       if (body.banned !== undefined) {
         const banned = truthy(body.banned);

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errorBody } from '../errors.ts';
 import { pageFor, withHead } from './pages.ts';
 import { brotliOf, compressible, gzipOf, prebuilt, typeOf, walk } from './precompress.ts';
 
@@ -104,13 +105,13 @@ export async function webRoutes(app: FastifyInstance, opts: { root?: string }) {
       try {
         path = decodeURIComponent(request.url.split('?')[0] ?? '');
       } catch {
-        return reply.code(404).send({ error: 'Not found' });
+        return reply.code(404).send(errorBody('not_found'));
       }
       const asset = path !== '/index.html' ? assets.get(path) : undefined;
       if (asset) return send(request, reply, asset);
       const page = await sendPage(request, reply, path);
       if (page) return page;
-      return reply.code(404).send({ error: 'Not found' });
+      return reply.code(404).send(errorBody('not_found'));
     },
   );
 }

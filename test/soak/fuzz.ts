@@ -60,7 +60,7 @@ export function judge(c: FuzzCase, a: Seen): string[] {
   const page =
     c.kind === 'http' && !c.path.startsWith('/api/') && /text\/html/.test(a.headers['content-type'] ?? '');
   if (a.status >= 400 && method !== 'HEAD' && !(page && a.status === 404)) {
-    // DECISIONS.md: every error body is {"error": "<message>"}, nothing else.
+    // DECISIONS.md: every error body is {"error": "<message>", "code": "<code>"}, nothing else.
     let body: unknown;
     try {
       body = JSON.parse(a.body);
@@ -68,8 +68,10 @@ export function judge(c: FuzzCase, a: Seen): string[] {
       body = undefined;
     }
     const keys = body && typeof body === 'object' ? Object.keys(body) : [];
-    const shaped = keys.length === 1 && typeof (body as { error?: unknown }).error === 'string';
-    if (!shaped) problems.push(`${a.status} body not {"error": ...}`);
+    const { error, code } = (body ?? {}) as { error?: unknown; code?: unknown };
+    const shaped =
+      keys.length === 2 && typeof error === 'string' && typeof code === 'string' && /^[a-z_]+$/.test(code);
+    if (!shaped) problems.push(`${a.status} body not {"error": ..., "code": ...}`);
   }
   if (c.expect?.status !== undefined && a.status !== c.expect.status)
     problems.push(`expected ${c.expect.status}, got ${a.status}`);
