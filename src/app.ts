@@ -19,6 +19,7 @@ import type { Db } from './db/schema.ts';
 import { registerOpenApi } from './docs/openapi.ts';
 import { docsRoutes } from './docs/routes.ts';
 import { groupRoutes } from './groups/routes.ts';
+import { discordPlugin } from './discord/plugin.ts';
 import { databaseCheck } from './health/check.ts';
 import { healthRoutes } from './health/routes.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
@@ -153,6 +154,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(communityRoutes);
   await app.register(auditRoutes);
   await app.register(userRoutes);
+  await app.register(discordPlugin);
   await app.register(settingsRoutes);
   await app.register(liveSyncPlugin);
   await app.register(syncRoutes);

@@ -37,6 +37,13 @@ export interface Config {
   readonly providerTimeoutMs: number;
   /** Live sync's interval; 0 turns it off. A provider syncs when its client id and secret are set. */
   readonly liveSyncSeconds: number;
+  /**
+   * DISCORD_API_URL: webhook URLs may also start with this (tests point it at a fake Discord);
+   * null accepts only Discord's own addresses.
+   */
+  readonly discordApiUrl: string | null;
+  /** How long a post to Discord waits for its answer (DISCORD_TIMEOUT_MS). */
+  readonly discordTimeoutMs: number;
   readonly oauthDebugPublic: boolean;
   readonly devProviders: boolean;
   readonly rateLimit: boolean;
@@ -213,6 +220,8 @@ export function parseConfig(env: Env = process.env): Config {
     }),
     providerTimeoutMs: integer('PROVIDER_TIMEOUT_MS', 10_000, 1, 600_000),
     liveSyncSeconds: integer('LIVE_SYNC_SECONDS', 60, 0, 86_400),
+    discordApiUrl: get('DISCORD_API_URL') === undefined ? null : url('DISCORD_API_URL', ''),
+    discordTimeoutMs: integer('DISCORD_TIMEOUT_MS', 10_000, 100, 60_000),
     oauthDebugPublic: bool('OAUTH_DEBUG_PUBLIC', false),
     devProviders,
     rateLimit: bool('RATE_LIMIT', true, 'on', 'off'),

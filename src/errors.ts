@@ -59,6 +59,7 @@ export const ERRORS = {
   invalid_reply_to: [400, 'Invalid reply_to'],
   confirmation_mismatch: [400, 'Confirmation does not match'],
   invalid_webhook_url: [400, 'Invalid webhook URL'],
+  too_many_webhooks: [400, 'At most 5 webhooks'],
 
   // Rows that are not there
   streamer_not_found: [404, 'Streamer not found'],
@@ -67,6 +68,8 @@ export const ERRORS = {
   member_not_found: [404, 'Member not found'],
   user_not_found: [404, 'User not found'],
   block_not_found: [404, 'Block not found'],
+  webhook_not_found: [404, 'Webhook not found'],
+  delivery_not_found: [404, 'Delivery not found'],
   /** Add-member: the message names the login and provider (SPEC.md). */
   user_not_signed_in: [404, "User '<login>' on <provider> has not logged in yet or is banned."],
 
@@ -79,6 +82,7 @@ export const ERRORS = {
   streamer_exists: [409, 'Streamer already exists'],
   group_name_exists: [409, 'Group name already exists'],
   streamer_has_team: [409, 'This streamer already has a team'],
+  webhook_disabled: [409, 'Webhook is disabled'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof ERRORS;

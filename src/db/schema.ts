@@ -1,5 +1,5 @@
 import type { Generated, Kysely, Selectable } from 'kysely';
-import type { Provider } from '../shared/rules.ts';
+import type { DiscordEvent, Provider } from '../shared/rules.ts';
 
 /**
  * One interface per table. Column types are ones SQLite and PostgreSQL hold the same way:
@@ -182,6 +182,40 @@ export interface SyncLeaseTable {
   expires_at: string;
 }
 
+/** A Discord webhook (DECISIONS.md "Reaching out"): its URL is a secret. */
+export interface DiscordWebhooksTable {
+  id: Generated<number>;
+  url: string;
+  /** Comma-separated subset of rated, suggested, live, reported. */
+  events: string;
+  /** Why sending to it stopped (Discord answered 404 or 401), or null while it works. */
+  disabled_reason: string | null;
+  created_at: string;
+}
+
+/**
+ * One event for one webhook. `pending` until due and claimed; `sending` while one instance
+ * posts it; then `sent`, `failed` (given up) or `unknown` (the answer never came, so it may
+ * have arrived: never sent again).
+ */
+export interface DiscordOutboxTable {
+  id: Generated<number>;
+  webhook_id: number;
+  event: DiscordEventKind | 'test';
+  payload: string;
+  state: Generated<OutboxState>;
+  attempts: Generated<number>;
+  not_before: string;
+  claimed_by: string | null;
+  claimed_at: string | null;
+  finished_at: string | null;
+  last_error: string | null;
+  created_at: string;
+}
+
+export type DiscordEventKind = DiscordEvent;
+export type OutboxState = 'pending' | 'sending' | 'sent' | 'failed' | 'unknown';
+
 export interface Database {
   users: UsersTable;
   moderators: ModeratorsTable;
@@ -199,6 +233,8 @@ export interface Database {
   rate_limits: RateLimitsTable;
   sync_state: SyncStateTable;
   sync_lease: SyncLeaseTable;
+  discord_webhooks: DiscordWebhooksTable;
+  discord_outbox: DiscordOutboxTable;
 }
 
 export type Db = Kysely<Database>;

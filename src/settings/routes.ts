@@ -1,33 +1,117 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf, audit } from '../audit/queries.ts';
 import { writeTransaction } from '../db/transaction.ts';
+import { testEmbed } from '../discord/events.ts';
+import { delivery, enqueueTest, replaceWebhooks, shownWebhooks, storedWebhooks } from '../discord/queries.ts';
+import {
+  cutWebhookUrl,
+  isWebhookUrl,
+  parseWebhookList,
+  type WebhookInput,
+  webhookPrefixes,
+} from '../discord/webhooks.ts';
 import { fail } from '../errors.ts';
-import { truthy } from '../lib/input.ts';
+import { parseId, truthy } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { OK } from '../lib/schemas.ts';
+import { SITE_NAME } from '../lib/site.ts';
+import { DISCORD_EVENTS } from '../shared/rules.ts';
 import { authRequiredToComment, setSetting } from './queries.ts';
-import { getSchema, putSchema } from './schemas.ts';
+import { deliverySchema, getSchema, putSchema, testSendSchema } from './schemas.ts';
 
-/** DECISIONS.md: the public `auth_enabled` setting, changed by the administrator. */
+/**
+ * DECISIONS.md: the public `auth_enabled` setting, and the administrator's Discord webhooks
+ * ("Reaching out"), whose URLs only the administrator sees, cut.
+ */
 export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, clock } = app;
+  const prefixes = webhookPrefixes(app.config.discordApiUrl);
 
-  app.get('/api/settings', { config: { guard: 'public' }, schema: getSchema }, async () => ({
-    auth_enabled: await authRequiredToComment(db),
-  }));
+  app.get('/api/settings', { config: { guard: 'public' }, schema: getSchema }, async (request) => {
+    const auth_enabled = await authRequiredToComment(db);
+    if (!request.viewer.isAdmin) return { auth_enabled };
+    return { auth_enabled, discord_webhooks: await shownWebhooks(db) };
+  });
 
   app.put('/api/settings', { config: { guard: 'admin' }, schema: putSchema }, async (request) => {
-    if (request.body.auth_enabled === undefined) throw fail('missing_auth_enabled');
-    const value = truthy(request.body.auth_enabled) ? 'true' : 'false';
+    const { body } = request;
+    if (body.auth_enabled === undefined && body.discord_webhooks === undefined) {
+      throw fail('missing_auth_enabled');
+    }
+    const webhooks = body.discord_webhooks === undefined ? null : parseWebhookList(body.discord_webhooks);
+    const value = truthy(body.auth_enabled) ? 'true' : 'false';
+    const now = clock.now().toISOString();
     await writeTransaction(db, async (trx) => {
-      await setSetting(trx, 'auth_enabled', value);
-      await audit(trx, actorOf(request.viewer, clock.now()), {
+      const actor = actorOf(request.viewer, clock.now());
+      if (body.auth_enabled !== undefined) {
+        await setSetting(trx, 'auth_enabled', value);
+        await audit(trx, actor, { action: 'settings.update', summary: `Set auth_enabled to ${value}` });
+      }
+      if (webhooks === null) return;
+      // Each item names a stored webhook (its full URL, or the cut one an answer showed) or a new URL.
+      const stored = await storedWebhooks(trx);
+      const resolved = webhooks.map((input) => {
+        const same = stored.find((w) => w.url === input.url);
+        if (same) return { input, id: same.id, reenable: true };
+        const shown = stored.find((w) => cutWebhookUrl(w.url) === input.url);
+        if (shown) return { input, id: shown.id, reenable: false };
+        if (!isWebhookUrl(input.url, prefixes)) throw fail('invalid_webhook_url');
+        return { input, id: null, reenable: false };
+      });
+      await replaceWebhooks(trx, mergeRepeats(resolved), now);
+      // The audit record names how many and which events, never a URL (a secret).
+      await audit(trx, actor, {
         action: 'settings.update',
-        summary: `Set auth_enabled to ${value}`,
+        summary: `Set ${resolved.length} Discord webhook(s)`,
+        details: { discord_webhooks: resolved.map((r) => ({ id: r.id, events: r.input.events })) },
       });
     });
     return OK;
   });
 
+  app.post(
+    '/api/settings/discord/test',
+    { config: { guard: 'admin' }, schema: testSendSchema },
+    async (request, reply) => {
+      const id = parseId(request.body.id);
+      if (id === null) throw fail('missing_id');
+      const webhook = (await storedWebhooks(db)).find((w) => w.id === id);
+      if (!webhook) throw fail('webhook_not_found');
+      if (webhook.disabled_reason !== null) throw fail('webhook_disabled');
+      const now = clock.now().toISOString();
+      const deliveryId = await enqueueTest(db, id, testEmbed(SITE_NAME, now), now);
+      void app.discord.look();
+      return reply.code(202).send({ ok: true, delivery_id: deliveryId });
+    },
+  );
+
+  app.get(
+    '/api/settings/discord/test',
+    { config: { guard: 'admin' }, schema: deliverySchema },
+    async (request) => {
+      const id = parseId(request.query.delivery_id);
+      if (id === null) throw fail('missing_id');
+      const found = await delivery(db, id);
+      if (!found) throw fail('delivery_not_found');
+      return { state: found.state, error: found.last_error };
+    },
+  );
+
   methodNotAllowed(app, '/api/settings', ['GET', 'PUT']);
+  methodNotAllowed(app, '/api/settings/discord/test', ['GET', 'POST']);
 };
+
+/** The same webhook listed twice is one webhook with both lists of events. */
+function mergeRepeats<T extends { input: WebhookInput; id: number | null }>(list: T[]): T[] {
+  const byKey = new Map<string, T>();
+  for (const item of list) {
+    const key = item.id === null ? `url:${item.input.url}` : `id:${item.id}`;
+    const seen = byKey.get(key);
+    if (!seen) byKey.set(key, item);
+    else {
+      const both = [...seen.input.events, ...item.input.events];
+      seen.input.events = DISCORD_EVENTS.filter((e) => both.includes(e));
+    }
+  }
+  return [...byKey.values()];
+}

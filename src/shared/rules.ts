@@ -73,3 +73,15 @@ export const cleanName = (s: string): string =>
     .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
     .replace(/\s+/g, ' ')
     .trim();
+
+/** What a Discord webhook can be told about (DECISIONS.md "Reaching out"). */
+export const DISCORD_EVENTS = ['rated', 'suggested', 'live', 'reported'] as const;
+export type DiscordEvent = (typeof DISCORD_EVENTS)[number];
+/** Discord webhooks an installation may have. */
+export const MAX_WEBHOOKS = 5;
+/** The characters of a webhook's token that the administrator's answer shows. */
+export const WEBHOOK_TOKEN_SHOWN = 6;
+
+/** The addresses of a streamer's share card and badges (DECISIONS.md "Reaching out"). */
+export const cardPath = (id: number): string => `/s/${id}/card.png`;
+export const badgePath = (id: number, format: 'svg' | 'png'): string => `/badge/${id}.${format}`;

@@ -201,6 +201,7 @@ export async function findStreamerState(db: Db, id: number) {
       'streamers.game',
       'streamers.title',
       'streamers.community_locked',
+      'streamers.evaluated',
       ...RATING_COLUMNS,
     ])
     .where('streamers.id', '=', id)

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf, audit } from '../audit/queries.ts';
 import { writeTransaction } from '../db/transaction.ts';
+import { ratedEmbed, suggestedEmbed } from '../discord/events.ts';
+import { enqueueDiscordEvent } from '../discord/queries.ts';
 import { fail } from '../errors.ts';
 import { writeFailure } from '../lib/db-errors.ts';
 import {
@@ -82,11 +84,12 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const byAdmin = flag(request.query.admin);
       const { body } = request;
       const name = streamerName(body.name);
+      const platform = body.platform === 'provider_b' ? 'provider_b' : 'provider_a';
       try {
         const id = await writeTransaction(db, async (trx) => {
           const id = await insertStreamer(trx, {
             name,
-            platform: body.platform === 'provider_b' ? 'provider_b' : 'provider_a',
+            platform,
             kick_name: sanitize(body.kick_name ?? body.provider_b),
             provider_a: sanitize(body.provider_a),
             added_by: byAdmin ? 'admin' : 'viewer',
@@ -99,6 +102,9 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
               target_id: id,
               summary: `Added streamer ${name}`,
             });
+          } else {
+            const at = clock.now().toISOString();
+            await enqueueDiscordEvent(trx, 'suggested', suggestedEmbed({ id, name, platform }, at), at);
           }
           return id;
         });
@@ -165,7 +171,21 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await writeTransaction(db, async (trx) => {
         const before = await findStreamerState(trx, id);
         if (!before) throw fail('streamer_not_found');
-        const { name, community_locked: _, s, g, a, v, n, ns, o, reward, notes, ...oldFields } = before;
+        const {
+          name,
+          community_locked: _,
+          evaluated: wasEvaluated,
+          s,
+          g,
+          a,
+          v,
+          n,
+          ns,
+          o,
+          reward,
+          notes,
+          ...oldFields
+        } = before;
         const oldScores = s === null ? null : { s, g, a, v, n, ns, o };
         // The record is written first: when the change then fails, both roll back together.
         await audit(trx, actor, {
@@ -181,6 +201,13 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         await updateStreamer(trx, id, fields).catch((err: unknown) =>
           writeFailure(err, request.log, NAME_TAKEN),
         );
+        // `rated`: the streamer entered the Public view, or its total changed there.
+        const oldSum = oldScores && wasEvaluated === 1 ? scoreSum(oldScores as typeof scores) : null;
+        if (sum > 0 && oldSum !== sum) {
+          const at = rating.updated_at;
+          const embed = ratedEmbed({ id, name: fields.name ?? name }, sum, oldSum, at);
+          await enqueueDiscordEvent(trx, 'rated', embed, at);
+        }
       });
       return OK;
     },

@@ -1,4 +1,6 @@
 import type { Db, SyncStateTable } from '../db/schema.ts';
+import { liveEmbed } from '../discord/events.ts';
+import { enqueueDiscordEvent } from '../discord/queries.ts';
 import { singleLine } from '../lib/input.ts';
 import { LIMITS, type Provider, channelOf } from '../shared/rules.ts';
 import type { BatchAnswer } from './provider.ts';
@@ -74,6 +76,18 @@ export async function applyBatch(
         ? { ...common, status: 'offline' as const, viewers: null, live_since: null, sync_misses: misses }
         : { ...common, sync_misses: misses };
     await trx.updateTable('streamers').set(update).where('id', '=', row.id).execute();
+    if (seen && row.status !== 'live') {
+      const stream = {
+        game: singleLine(seen.game, LIMITS.game),
+        title: singleLine(seen.title, LIMITS.title),
+      };
+      await enqueueDiscordEvent(
+        trx,
+        'live',
+        liveEmbed({ id: row.id, name: row.name, platform: provider }, stream, now),
+        now,
+      );
+    }
   }
   return checked;
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { contentVersion } from '../db/changes.ts';
 import { escapeHtml } from '../lib/html.ts';
+import { SITE_DESCRIPTION, SITE_NAME } from '../lib/site.ts';
 import { scoreSum, streamerPath } from '../shared/rules.ts';
 import { listView } from '../streamers/views.ts';
 import { streamerExists } from '../streamers/queries.ts';
@@ -11,8 +12,8 @@ import { streamerExists } from '../streamers/queries.ts';
  * streamer when it is in the Public view, so a link shared on Discord shows who it is.
  */
 
-const GENERIC_TITLE = 'Hodnocení streamerů';
-const GENERIC_DESCRIPTION = 'Komunitní hodnocení streamerů v sedmi kritériích';
+const GENERIC_TITLE = SITE_NAME;
+const GENERIC_DESCRIPTION = SITE_DESCRIPTION;
 
 export interface Head {
   title: string;

@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { DiscordSender } from './sender.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Sends the Discord outbox (discord/sender.ts); `look()` looks for due messages now. */
+    discord: DiscordSender;
+  }
+}
+
+/** The Discord sender: it starts when the app is ready and stops (handing back its lease) on close. */
+export const discordPlugin = fp(
+  async (app: FastifyInstance) => {
+    const sender = new DiscordSender({
+      db: app.db,
+      clock: app.clock,
+      log: app.log.child({ module: 'discord' }),
+      baseUrl: app.config.baseUrl,
+      timeoutMs: app.config.discordTimeoutMs,
+    });
+    app.decorate('discord', sender);
+    app.addHook('onReady', async () => sender.start());
+    app.addHook('onClose', async () => sender.stop());
+  },
+  { name: 'discord' },
+);
