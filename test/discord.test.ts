@@ -1,6 +1,8 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { exportData } from '../src/cli/data.ts';
-import { useApp } from './helpers/app.ts';
+import { claimNext } from '../src/discord/queries.ts';
+import { startApp, useApp } from './helpers/app.ts';
+import { reopen } from './helpers/database.ts';
 import { startFakeDiscord } from './helpers/fake-discord.ts';
 import { startFakeLive } from './helpers/fake-live.ts';
 
@@ -384,6 +386,49 @@ describe('webhook URLs are secrets (SECURITY.md 36)', () => {
     for (const token of [hook.token, gone.token]) {
       const tail = token.slice(6);
       for (const text of [...answers, exported, ...t.logs]) expect(text).not.toContain(tail);
+    }
+  });
+});
+
+describe('one sender', () => {
+  it('of two claims of one delivery at once, only one gets it', async () => {
+    const hook = discord.webhook();
+    const [shown] = await connect({ url: hook.url, events: [] });
+    const now = new Date().toISOString();
+    await t.db
+      .insertInto('discord_outbox')
+      .values({ webhook_id: shown!.id, event: 'test', payload: '{}', not_before: now, created_at: now })
+      .execute();
+    const far = new Date(Date.now() + 3_600_000).toISOString();
+    const claims = await Promise.all(
+      ['x', 'y', 'z'].map((holder) => claimNext(t.db, shown!.id, holder, far)),
+    );
+    expect(claims.filter((c) => c !== null)).toHaveLength(1);
+    await t.db.deleteFrom('discord_outbox').execute();
+  });
+
+  it('two instances on one database: one holds the lease and sends everything', async () => {
+    const second = await startApp(
+      { DISCORD_API_URL: discord.apiUrl, DISCORD_TIMEOUT_MS: '1500' },
+      { database: reopen(t.database) },
+    );
+    try {
+      const hook = discord.webhook();
+      await connect({ url: hook.url, events: ['suggested'] });
+      for (let i = 0; i < 4; i++) {
+        await (i % 2 ? t : second).client().post('/api/streamers', { name: `Two Instances ${i}` });
+      }
+      await delivered(hook.id, 4);
+      const holders = await t.db
+        .selectFrom('discord_outbox')
+        .select('claimed_by')
+        .distinct()
+        .where('state', '=', 'sent')
+        .execute();
+      expect(holders).toHaveLength(1);
+      expect([t.app.discord.holder, second.app.discord.holder]).toContain(holders[0]?.claimed_by);
+    } finally {
+      await second.close();
     }
   });
 });

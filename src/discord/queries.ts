@@ -185,12 +185,13 @@ export async function settle(
     | { state: 'pending'; error: string | null; notBefore: string; countAttempt: boolean },
   now: string,
 ): Promise<void> {
-  const common = { state: outcome.state, last_error: outcome.error, claimed_by: null };
+  const common = { state: outcome.state, last_error: outcome.error };
   const query = db.updateTable('discord_outbox').where('id', '=', id).where('state', '=', 'sending');
   if (outcome.state === 'pending') {
     await query
       .set((eb) => ({
         ...common,
+        claimed_by: null,
         not_before: outcome.notBefore,
         // A 429 is Discord declining to take it yet, not a failed try.
         attempts: outcome.countAttempt ? eb.ref('attempts') : eb('attempts', '-', 1),
