@@ -20,6 +20,7 @@ import { registerOpenApi } from './docs/openapi.ts';
 import { docsRoutes } from './docs/routes.ts';
 import { groupRoutes } from './groups/routes.ts';
 import { discordPlugin } from './discord/plugin.ts';
+import { imageRoutes } from './images/routes.ts';
 import { databaseCheck } from './health/check.ts';
 import { healthRoutes } from './health/routes.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
@@ -163,6 +164,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const health = databaseCheck(db, opts.sqlite);
   await app.register(healthRoutes, { check: health });
   await app.register(docsRoutes);
+  await app.register(imageRoutes);
   await app.register(webRoutes, {});
   await app.register(loadShedding, { config });
 

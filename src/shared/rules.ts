@@ -11,6 +11,17 @@ export const SCORE_KEYS = ['s', 'g', 'a', 'v', 'n', 'ns', 'o'] as const;
 export type ScoreKey = (typeof SCORE_KEYS)[number];
 export type Scores = Record<ScoreKey, number>;
 
+/** The criteria's names in the site's language (Czech): the page's Czech texts and the images. */
+export const CRITERIA_CS: Record<ScoreKey, string> = {
+  s: 'Statistiky',
+  g: 'Grafika',
+  a: 'Alerty',
+  v: 'Vychytávky',
+  n: 'Náhled',
+  ns: 'Nastavení',
+  o: 'Odlišnost',
+};
+
 export const LIMITS = {
   score: 10,
   reward: 130,

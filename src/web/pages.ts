@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { contentVersion } from '../db/changes.ts';
 import { escapeHtml } from '../lib/html.ts';
 import { SITE_DESCRIPTION, SITE_NAME } from '../lib/site.ts';
-import { scoreSum, streamerPath } from '../shared/rules.ts';
+import { CARD_HEIGHT, CARD_WIDTH } from '../images/card.ts';
+import { cardPath, scoreSum, streamerPath } from '../shared/rules.ts';
 import { listView } from '../streamers/views.ts';
 import { streamerExists } from '../streamers/queries.ts';
 
@@ -19,6 +20,8 @@ export interface Head {
   title: string;
   description: string;
   url: string;
+  /** The share card's absolute address (DECISIONS.md "Reaching out"), for streamers in the Public view. */
+  image?: string;
 }
 
 /** The index HTML with `head`'s title and Open Graph tags in place of the built title. */
@@ -31,6 +34,17 @@ export function withHead(index: string, head: Head): string {
     `<meta property="og:title" content="${escapeHtml(head.title)}" />`,
     `<meta property="og:description" content="${escapeHtml(head.description)}" />`,
     `<meta property="og:url" content="${escapeHtml(head.url)}" />`,
+    ...(head.image
+      ? [
+          `<meta property="og:image" content="${escapeHtml(head.image)}" />`,
+          `<meta property="og:image:width" content="${CARD_WIDTH}" />`,
+          `<meta property="og:image:height" content="${CARD_HEIGHT}" />`,
+          `<meta property="og:image:alt" content="${escapeHtml(head.title)}" />`,
+          `<meta name="twitter:card" content="summary_large_image" />`,
+          `<meta name="twitter:image" content="${escapeHtml(head.image)}" />`,
+        ]
+      : [`<meta name="twitter:card" content="summary" />`]),
+    `<meta name="twitter:title" content="${escapeHtml(head.title)}" />`,
   ].join('\n    ');
   return index.replace(/<title>[^<]*<\/title>/, () => tags);
 }
@@ -58,6 +72,7 @@ export async function pageFor(app: FastifyInstance, path: string, baseUrl: strin
       title: `${item.name} – ${GENERIC_TITLE}`,
       description: `${item.name} (${platform}): hodnocení ${scoreSum(item.r)} / 70, odměna ${item.reward}. ${GENERIC_DESCRIPTION}.`,
       url: baseUrl + streamerPath(item.id, item.name),
+      image: baseUrl + cardPath(item.id),
     },
   };
 }

@@ -1,3 +1,4 @@
+import { CRITERIA_CS } from '../../../src/shared/rules.ts';
 import type { MessageKey } from './en.ts';
 
 /** České texty (výchozí jazyk). */
@@ -69,13 +70,13 @@ export const cs: Record<MessageKey, string> = {
   'list.live': 'ŽIVĚ',
   'list.search': 'Filtrovat podle jména',
   'list.addedByViewer': 'návrh diváka',
-  'criteria.s': 'Statistiky',
-  'criteria.g': 'Grafika',
-  'criteria.a': 'Alerty',
-  'criteria.v': 'Vychytávky',
-  'criteria.n': 'Náhled',
-  'criteria.ns': 'Nastavení',
-  'criteria.o': 'Odlišnost',
+  'criteria.s': CRITERIA_CS.s,
+  'criteria.g': CRITERIA_CS.g,
+  'criteria.a': CRITERIA_CS.a,
+  'criteria.v': CRITERIA_CS.v,
+  'criteria.n': CRITERIA_CS.n,
+  'criteria.ns': CRITERIA_CS.ns,
+  'criteria.o': CRITERIA_CS.o,
   'streamer.back': '← Žebříček',
   'streamer.notFound': 'Tento streamer neexistuje (už).',
   'streamer.notFoundTitle': 'Streamer nenalezen',

@@ -1,0 +1,69 @@
+import { CRITERIA_CS, type Provider, SCORE_KEYS, type Scores, scoreSum } from '../shared/rules.ts';
+import { fit, type Fonts } from './fonts.ts';
+
+/**
+ * The share card (DECISIONS.md "Reaching out"): 1200×630, the streamer's name, the total and
+ * the seven scores, as an SVG of shapes and outlines only (every text is a path: nothing a
+ * name holds can become markup), rendered to PNG by render.ts.
+ */
+
+export const CARD_WIDTH = 1200;
+export const CARD_HEIGHT = 630;
+
+export interface CardData {
+  name: string;
+  platform: Provider;
+  r: Scores;
+  siteName: string;
+}
+
+const PAD = 72;
+const INNER = CARD_WIDTH - 2 * PAD;
+const PLATFORM: Record<Provider, string> = { provider_a: 'Twitch', provider_b: 'Kick' };
+
+export function cardSvg(f: Fonts, data: CardData): string {
+  const total = scoreSum(data.r);
+  const parts: string[] = [];
+  const text = (t: string, x: number, y: number, size: number, weight: 'regular' | 'bold', fill: string) =>
+    parts.push(`<path fill="${fill}" d="${f.path(t, x, y, size, weight)}"/>`);
+
+  parts.push(
+    `<defs><linearGradient id="bg" x1="0" y1="0" x2="1" y2="1">` +
+      `<stop offset="0" stop-color="#0f172a"/><stop offset="1" stop-color="#1e293b"/></linearGradient></defs>`,
+    `<rect width="${CARD_WIDTH}" height="${CARD_HEIGHT}" fill="url(#bg)"/>`,
+    `<rect width="${CARD_WIDTH}" height="10" fill="#f59e0b"/>`,
+  );
+  text(fit(f, data.siteName, INNER, 30, 'regular'), PAD, 92, 30, 'regular', '#94a3b8');
+
+  // The name as large as fits, down to 44 px, then cut.
+  let size = 76;
+  while (size > 44 && f.width(data.name, size, 'bold') > INNER) size -= 4;
+  text(fit(f, data.name, INNER, size, 'bold'), PAD, 196, size, 'bold', '#f8fafc');
+  text(PLATFORM[data.platform], PAD, 248, 28, 'regular', '#94a3b8');
+
+  const totalText = String(total);
+  text(totalText, PAD, 380, 120, 'bold', '#fbbf24');
+  const after = PAD + f.width(totalText, 120, 'bold') + 12;
+  text('/ 70', after, 380, 52, 'bold', '#cbd5e1');
+
+  // Seven columns: the criterion, its score and a bar of it.
+  const gap = 16;
+  const column = (INNER - gap * (SCORE_KEYS.length - 1)) / SCORE_KEYS.length;
+  SCORE_KEYS.forEach((key, i) => {
+    const x = PAD + i * (column + gap);
+    const label = fit(f, CRITERIA_CS[key], column, 20, 'regular');
+    text(label, x, 470, 20, 'regular', '#cbd5e1');
+    text(String(data.r[key]), x, 530, 44, 'bold', '#f8fafc');
+    const filled = (column * Math.max(0, Math.min(10, data.r[key]))) / 10;
+    parts.push(
+      `<rect x="${x}" y="552" width="${column.toFixed(1)}" height="12" rx="6" fill="#334155"/>`,
+      filled > 0
+        ? `<rect x="${x}" y="552" width="${filled.toFixed(1)}" height="12" rx="6" fill="#f59e0b"/>`
+        : '',
+    );
+  });
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${CARD_WIDTH}" height="${CARD_HEIGHT}" ` +
+    `viewBox="0 0 ${CARD_WIDTH} ${CARD_HEIGHT}">${parts.join('')}</svg>`
+  );
+}

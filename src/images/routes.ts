@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { matchesEtag } from '../cache/send.ts';
+import { contentVersion } from '../db/changes.ts';
+import { fail } from '../errors.ts';
+import { SITE_NAME } from '../lib/site.ts';
+import { SCORE_KEYS, scoreSum } from '../shared/rules.ts';
+import type { StreamerItem } from '../streamers/schemas.ts';
+import { listView } from '../streamers/views.ts';
+import { BADGE_PNG_WIDTH, badgeSvg } from './badge.ts';
+import { cardSvg } from './card.ts';
+import { fonts } from './fonts.ts';
+import { ImageCache } from './image-cache.ts';
+import { svgToPng } from './render.ts';
+import { badgeSchema, cardSchema } from './schemas.ts';
+
+/** Raised when the images' design changes, so no browser or proxy keeps an old one. */
+const DESIGN = 'v1';
+export const IMAGE_CACHE_CONTROL = 'public, max-age=300';
+
+type Kind = 'card' | 'badge.svg' | 'badge.png';
+const TYPES: Record<Kind, string> = {
+  card: 'image/png',
+  'badge.svg': 'image/svg+xml',
+  'badge.png': 'image/png',
+};
+
+/** What an image shows of a streamer: its ETag names exactly that (and the design). */
+function etagOf(kind: Kind, item: StreamerItem): string {
+  const shown = [DESIGN, kind, item.name, item.platform, ...SCORE_KEYS.map((k) => item.r[k])].join('\u0000');
+  return `"${createHash('sha256').update(shown).digest('base64url').slice(0, 27)}"`;
+}
+
+async function draw(kind: Kind, item: StreamerItem): Promise<Buffer> {
+  const f = await fonts();
+  if (kind === 'card') return svgToPng(cardSvg(f, { ...item, siteName: SITE_NAME }));
+  const badge = { name: item.name, total: scoreSum(item.r), label: SITE_NAME };
+  if (kind === 'badge.svg') return Buffer.from(badgeSvg(f, badge, false));
+  return svgToPng(badgeSvg(f, badge, true), BADGE_PNG_WIDTH);
+}
+
+/**
+ * Share cards and badges (DECISIONS.md "Reaching out"), for streamers in the Public view only.
+ * Each image is drawn once per change of what it shows and kept by its ETag; a repeat visit
+ * gets 304 without drawing or reading more than the cached public list.
+ */
+export const imageRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const images = new ImageCache(32 * 2 ** 20);
+  const byId = new WeakMap<StreamerItem[], Map<number, StreamerItem>>();
+  const etags = new WeakMap<StreamerItem, Partial<Record<Kind, string>>>();
+
+  const publicItem = async (raw: string): Promise<StreamerItem> => {
+    if (!/^\d{1,15}$/.test(raw)) throw fail('streamer_not_found');
+    const version = contentVersion(app.db).current;
+    const list = await app.renderCache.get('streamers:public', version, () => listView(app.db, 'public'));
+    const items = list.value ?? [];
+    let index = byId.get(items);
+    if (!index) byId.set(items, (index = new Map(items.map((s) => [s.id, s]))));
+    const item = index.get(Number(raw));
+    if (!item) throw fail('streamer_not_found');
+    return item;
+  };
+
+  const answer = async (request: FastifyRequest, reply: FastifyReply, kind: Kind, item: StreamerItem) => {
+    let known = etags.get(item);
+    if (!known) etags.set(item, (known = {}));
+    const etag = (known[kind] ??= etagOf(kind, item));
+    void reply.header('cache-control', IMAGE_CACHE_CONTROL).header('etag', etag);
+    if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
+    const bytes = await images.get(etag, () => draw(kind, item));
+    return reply.header('content-type', TYPES[kind]).send(bytes);
+  };
+
+  const options = { config: { guard: 'public' as const, session: false as const } };
+
+  app.get('/s/:id/card.png', { ...options, schema: cardSchema }, async (request, reply) =>
+    answer(request, reply, 'card', await publicItem(request.params.id)),
+  );
+
+  app.get('/badge/:file', { ...options, schema: badgeSchema }, async (request, reply) => {
+    const m = /^(\d{1,15})\.(svg|png)$/.exec(request.params.file);
+    if (!m) throw fail('streamer_not_found');
+    const item = await publicItem(m[1] ?? '');
+    return answer(request, reply, m[2] === 'svg' ? 'badge.svg' : 'badge.png', item);
+  });
+};
