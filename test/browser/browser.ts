@@ -36,12 +36,15 @@ export interface PageOptions {
 }
 
 /** Starts the app with the sample streamers, and a browser, for the file's tests. */
-export function useBrowser(seed: (t: TestApp) => Promise<void> = sampleStreamers): Env {
+export function useBrowser(
+  seed: (t: TestApp) => Promise<void> = sampleStreamers,
+  extraEnv: () => Record<string, string> = () => ({}),
+): Env {
   const env = {} as Env;
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     env.fake = await startFakeProviders();
-    env.t = await startApp(env.fake.env());
+    env.t = await startApp({ ...env.fake.env(), ...extraEnv() });
     env.base = env.t.config.baseUrl; // localhost: the host the sign-in cookie belongs to
     env.browser = await chromium.launch({
       executablePath: CHROMIUM,
