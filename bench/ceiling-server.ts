@@ -3,8 +3,9 @@
  * gives the same answer as the service, run as its own process. Configured by environment:
  *
  * - CEILING_MODE=static: answers every GET with the bytes of CEILING_FILE (as a string, or as
- *   a Buffer with `content-encoding: br` when CEILING_ENCODING=br), with CEILING_ETAG as its
- *   ETag and 304 to a matching If-None-Match.
+ *   a Buffer with `content-encoding: br` when CEILING_ENCODING=br, or when CEILING_TYPE names a
+ *   type other than JSON, such as `image/png`), with CEILING_ETAG as its ETag and 304 to a
+ *   matching If-None-Match.
  * - CEILING_MODE=ok: answers every GET with `{ok:true}`.
  * - CEILING_MODE=insert: POST /api/comments inserts one row per request and answers 201
  *   after its commit (SQLite: WAL, synchronous=FULL, so one fsync per request).
@@ -139,14 +140,15 @@ switch (mode) {
   case 'static': {
     const file = env.CEILING_FILE ?? '';
     const br = env.CEILING_ENCODING === 'br';
-    const payload: string | Buffer = br ? readFileSync(file) : readFileSync(file, 'utf8');
+    const binary = br || (env.CEILING_TYPE !== undefined && !env.CEILING_TYPE.startsWith('application/json'));
+    const payload: string | Buffer = binary ? readFileSync(file) : readFileSync(file, 'utf8');
     const etag = env.CEILING_ETAG ?? '';
     app.get('/*', (request, reply) => {
       if (etag && request.headers['if-none-match'] === etag) {
         reply.code(304).header('etag', etag).send();
         return;
       }
-      reply.header('content-type', 'application/json; charset=utf-8');
+      reply.header('content-type', env.CEILING_TYPE ?? 'application/json; charset=utf-8');
       if (etag) reply.header('etag', etag);
       if (br) reply.header('content-encoding', 'br');
       reply.send(payload);

@@ -8,6 +8,7 @@ import { SERVICE_ENTRY } from './build.ts';
 import { type CeilingOptions, startCeiling } from './ceilings.ts';
 import { type Context, type LoadSettings, selected } from './compare.ts';
 import { type Server, startServer } from './processes.ts';
+import { imagePaths } from './image-paths.ts';
 import { readPaths } from './read-paths.ts';
 import { DASH, ms, ratio, type Row } from './report.ts';
 import { ADMIN_PASSWORD, seed } from './seed.ts';
@@ -97,6 +98,7 @@ export async function runSuite(opts: SuiteOptions): Promise<Row[]> {
     await service.waitIdle();
     const ctx: Context = { service, load: opts.load, enforce: opts.enforce, only: opts.only, log: opts.log };
     rows.push(...(await readPaths(ctx, { ...opts, ...seeded })));
+    rows.push(...(await imagePaths(ctx, { dir: opts.dir, streamerIds: seeded.streamerIds })));
     const database = (name: string): CeilingOptions => ({ databaseUrl: opts.ceilingDatabaseUrl(name) });
     if (selected(opts.only, 'POST /api/comments')) {
       const writes = await writePaths(ctx, seeded.streamerIds[1]!, database);

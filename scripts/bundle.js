@@ -24,9 +24,6 @@ await build({
     '@node-rs/argon2',
     'bcryptjs',
     '@fastify/rate-limit',
-    // The images' renderer and fonts load at the first image (src/images/).
-    '@resvg/resvg-js',
-    'fontkit',
   ],
   // CommonJS dependencies inside an ES module still call require().
   banner: {

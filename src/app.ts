@@ -20,6 +20,7 @@ import { registerOpenApi } from './docs/openapi.ts';
 import { docsRoutes } from './docs/routes.ts';
 import { groupRoutes } from './groups/routes.ts';
 import { discordPlugin } from './discord/plugin.ts';
+import { ReadyImages } from './images/ready.ts';
 import { imageRoutes } from './images/routes.ts';
 import { databaseCheck } from './health/check.ts';
 import { healthRoutes } from './health/routes.ts';
@@ -95,6 +96,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     (logger && typeof logger === 'object' && 'level' in logger && logger.level) || config.logLevel;
   const requestLines = REQUEST_LINE_LEVELS.has(String(level));
   const fast = new FastAnswers();
+  const readyImages = new ReadyImages();
+  readyImages.setSecurityHeaders(securityHeaders(config.https));
   const app = Fastify({
     serverFactory: serverWithFastAnswers(fast),
     logger: logger && typeof logger === 'object' ? { ...logger, serializers } : logger,
@@ -164,7 +167,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const health = databaseCheck(db, opts.sqlite);
   await app.register(healthRoutes, { check: health });
   await app.register(docsRoutes);
-  await app.register(imageRoutes);
+  await app.register(imageRoutes, { ready: readyImages });
   await app.register(webRoutes, {});
   await app.register(loadShedding, { config });
 
@@ -179,6 +182,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         health,
         securityHeaders: securityFor,
         overloaded: () => app.overloaded(),
+        images: readyImages,
       }),
     );
     app.addHook('preClose', async () => fast.disable());

@@ -2,7 +2,7 @@ import { inflateSync } from 'node:zlib';
 import { Resvg } from '@resvg/resvg-js';
 import { describe, expect, it } from 'vitest';
 import { fonts } from '../src/images/fonts.ts';
-import { useApp } from './helpers/app.ts';
+import { startApp, useApp } from './helpers/app.ts';
 
 // DECISIONS.md "Reaching out": share cards and badges.
 const t = await useApp();
@@ -191,5 +191,42 @@ describe('names cannot inject (SECURITY.md 37)', () => {
     const page = await t.client().get(`/s/${id}`);
     expect(page.text).not.toContain('og:image');
     expect(page.text).toContain('<meta name="twitter:card" content="summary" />');
+  });
+});
+
+describe('answers from memory before routing', () => {
+  const headersOf = (h: Headers) =>
+    [...h.entries()].filter(([k]) => !['date', 'connection', 'keep-alive'].includes(k)).sort();
+
+  it('a drawn card or badge: the same status, headers and bytes as the route gives, until the content changes', async () => {
+    const app = await startApp({}, { logLevel: 'warn' });
+    try {
+      const id = await app.streamer('Fast Badge', SCORES);
+      for (const path of [`/s/${id}/card.png`, `/badge/${id}.svg`, `/badge/${id}.png`]) {
+        const routed = await fetch(app.url + path);
+        const before = app.app.fastAnswers.served;
+        const fast = await fetch(app.url + path);
+        expect(app.app.fastAnswers.served, path).toBe(before + 1);
+        expect(fast.status).toBe(200);
+        expect(headersOf(fast.headers)).toEqual(headersOf(routed.headers));
+        const [a, b] = await Promise.all([fast.arrayBuffer(), routed.arrayBuffer()]);
+        expect(Buffer.from(a).equals(Buffer.from(b))).toBe(true);
+
+        const etag = routed.headers.get('etag')!;
+        const fast304 = await fetch(app.url + path, { headers: { 'if-none-match': etag } });
+        expect(app.app.fastAnswers.served).toBe(before + 2);
+        // A write moves the content version: the route answers (and checks) again.
+        await app.client().post('/api/comments', { streamer_id: id, body: `a comment for ${path}` });
+        const routed304 = await fetch(app.url + path, { headers: { 'if-none-match': etag } });
+        expect(app.app.fastAnswers.served).toBe(before + 2);
+        expect([fast304.status, routed304.status]).toEqual([304, 304]);
+        expect(headersOf(fast304.headers)).toEqual(headersOf(routed304.headers));
+      }
+      // Leaving the Public view takes the images away at once.
+      await (await app.admin()).put(`/api/streamers?id=${id}`, { r: {} });
+      expect((await fetch(`${app.url}/badge/${id}.svg`)).status).toBe(404);
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -6,6 +6,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { HealthCheck } from '../health/check.ts';
+import type { ReadyImages } from '../images/ready.ts';
 import type { Rendered, RenderCache } from './rendered.ts';
 import { type Answer, answerFor, RENDERED_HEADERS } from './send.ts';
 
@@ -18,16 +19,19 @@ export interface FastSources {
   /** The resource security headers (plugins/security-headers.ts). */
   securityHeaders: Record<string, string>;
   overloaded: () => boolean;
+  /** Share cards and badges the route has drawn for the current content (images/ready.ts). */
+  images: ReadyImages;
 }
 
 const HEALTHY = Buffer.from('{"ok":true}');
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
- * The two answers asked for most, served from memory before Fastify routes the request: the
- * public streamer list to a visitor without a cookie (every page load of every visitor), and
+ * The answers asked for most, served from memory before Fastify routes the request: the
+ * public streamer list to a visitor without a cookie (every page load of every visitor),
  * /healthz while the database answered within the last 100 ms (every load balancer, every
- * few seconds). Each answer is the same, header for header and byte for byte, as the route's
+ * few seconds), and share cards and badges already drawn for the current content (every
+ * panel and every page that shows a badge). Each answer is the same, header for header and byte for byte, as the route's
  * (test/hot-paths.test.ts compares them); Fastify's request object, hooks and reply cost
  * more than such an answer itself. Anything else, or anything these cannot answer from
  * memory right now (a stale or missing rendering, an unchecked database, overload, request
@@ -58,6 +62,11 @@ export class FastAnswers {
     if (req.url === '/api/streamers')
       return req.headers.cookie === undefined && this.#list(sources, req, res);
     if (req.url === '/healthz') return this.#health(sources, res);
+    if (req.url?.startsWith('/badge/') || req.url?.endsWith('/card.png')) {
+      if (!sources.images.answer(req, res, sources.version())) return false;
+      this.served++;
+      return true;
+    }
     return false;
   }
 

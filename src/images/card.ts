@@ -28,9 +28,8 @@ export function cardSvg(f: Fonts, data: CardData): string {
     parts.push(`<path fill="${fill}" d="${f.path(t, x, y, size, weight)}"/>`);
 
   parts.push(
-    `<defs><linearGradient id="bg" x1="0" y1="0" x2="1" y2="1">` +
-      `<stop offset="0" stop-color="#0f172a"/><stop offset="1" stop-color="#1e293b"/></linearGradient></defs>`,
-    `<rect width="${CARD_WIDTH}" height="${CARD_HEIGHT}" fill="url(#bg)"/>`,
+    // A plain background: a gradient made the PNG three times larger.
+    `<rect width="${CARD_WIDTH}" height="${CARD_HEIGHT}" fill="#111827"/>`,
     `<rect width="${CARD_WIDTH}" height="10" fill="#f59e0b"/>`,
   );
   text(fit(f, data.siteName, INNER, 30, 'regular'), PAD, 92, 30, 'regular', '#94a3b8');

@@ -5,14 +5,12 @@ import { matchesEtag } from '../cache/send.ts';
 import { contentVersion } from '../db/changes.ts';
 import { fail } from '../errors.ts';
 import { SITE_NAME } from '../lib/site.ts';
-import { SCORE_KEYS, scoreSum } from '../shared/rules.ts';
+import { SCORE_KEYS } from '../shared/rules.ts';
 import type { StreamerItem } from '../streamers/schemas.ts';
 import { listView } from '../streamers/views.ts';
-import { BADGE_PNG_WIDTH, badgeSvg } from './badge.ts';
-import { cardSvg } from './card.ts';
-import { fonts } from './fonts.ts';
+import { Drawer } from './drawer.ts';
 import { ImageCache } from './image-cache.ts';
-import { svgToPng } from './render.ts';
+import type { ReadyImages } from './ready.ts';
 import { badgeSchema, cardSchema } from './schemas.ts';
 
 /** Raised when the images' design changes, so no browser or proxy keeps an old one. */
@@ -32,43 +30,47 @@ function etagOf(kind: Kind, item: StreamerItem): string {
   return `"${createHash('sha256').update(shown).digest('base64url').slice(0, 27)}"`;
 }
 
-async function draw(kind: Kind, item: StreamerItem): Promise<Buffer> {
-  const f = await fonts();
-  if (kind === 'card') return svgToPng(cardSvg(f, { ...item, siteName: SITE_NAME }));
-  const badge = { name: item.name, total: scoreSum(item.r), label: SITE_NAME };
-  if (kind === 'badge.svg') return Buffer.from(badgeSvg(f, badge, false));
-  return svgToPng(badgeSvg(f, badge, true), BADGE_PNG_WIDTH);
-}
-
 /**
  * Share cards and badges (DECISIONS.md "Reaching out"), for streamers in the Public view only.
  * Each image is drawn once per change of what it shows and kept by its ETag; a repeat visit
  * gets 304 without drawing or reading more than the cached public list.
  */
-export const imageRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const imageRoutes: FastifyPluginAsyncTypebox<{ ready: ReadyImages }> = async (app, { ready }) => {
   const images = new ImageCache(32 * 2 ** 20);
+  const drawer = new Drawer();
+  app.addHook('onClose', async () => drawer.stop());
   const byId = new WeakMap<StreamerItem[], Map<number, StreamerItem>>();
   const etags = new WeakMap<StreamerItem, Partial<Record<Kind, string>>>();
 
-  const publicItem = async (raw: string): Promise<StreamerItem> => {
+  const publicItem = async (raw: string): Promise<{ item: StreamerItem; version: number }> => {
     if (!/^\d{1,15}$/.test(raw)) throw fail('streamer_not_found');
-    const version = contentVersion(app.db).current;
-    const list = await app.renderCache.get('streamers:public', version, () => listView(app.db, 'public'));
+    const list = await app.renderCache.get('streamers:public', contentVersion(app.db).current, () =>
+      listView(app.db, 'public'),
+    );
     const items = list.value ?? [];
     let index = byId.get(items);
     if (!index) byId.set(items, (index = new Map(items.map((s) => [s.id, s]))));
     const item = index.get(Number(raw));
     if (!item) throw fail('streamer_not_found');
-    return item;
+    return { item, version: list.version };
   };
 
-  const answer = async (request: FastifyRequest, reply: FastifyReply, kind: Kind, item: StreamerItem) => {
+  const answer = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    kind: Kind,
+    { item, version }: { item: StreamerItem; version: number },
+  ) => {
     let known = etags.get(item);
     if (!known) etags.set(item, (known = {}));
     const etag = (known[kind] ??= etagOf(kind, item));
     void reply.header('cache-control', IMAGE_CACHE_CONTROL).header('etag', etag);
     if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
-    const bytes = await images.get(etag, () => draw(kind, item));
+    const bytes = await images.get(etag, () =>
+      drawer.draw({ kind, name: item.name, platform: item.platform, r: item.r, siteName: SITE_NAME }),
+    );
+    // Repeats of this address are answered before routing while the content stays the same.
+    ready.keep(request.url, version, etag, TYPES[kind], IMAGE_CACHE_CONTROL, bytes);
     return reply.header('content-type', TYPES[kind]).send(bytes);
   };
 

@@ -1,0 +1,108 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { DrawRequest } from './draw.ts';
+
+/**
+ * A quiet drawing process exits after this long; the next image starts it again (about a
+ * quarter of a second: loading fontkit, the fonts and resvg).
+ */
+const IDLE_MS = 10 * 60_000;
+/** A drawing that takes longer than this failed (the process is replaced). */
+const DRAW_TIMEOUT_MS = 15_000;
+
+/** The drawing process's entry: the built module, or the TypeScript source through tsx (tests, `npm run dev`). */
+function entry(): { file: string; execArgv: string[]; cwd: string } {
+  const here = fileURLToPath(import.meta.url);
+  let root = dirname(here);
+  while (!existsSync(join(root, 'package.json')) && dirname(root) !== root) root = dirname(root);
+  return here.endsWith('.ts')
+    ? { file: join(root, 'src/images/draw-process.ts'), execArgv: ['--import', 'tsx'], cwd: root }
+    : { file: join(root, 'dist/src/images/draw-process.js'), execArgv: [], cwd: root };
+}
+
+interface Pending {
+  resolve: (bytes: Buffer) => void;
+  reject: (err: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * Draws images in a child process of their own, started at the first image and ended after ten
+ * quiet minutes: fontkit, the fonts and resvg's pixel buffers (native memory that V8 does not
+ * count, so it is collected late) never weigh on the service's memory.
+ */
+export class Drawer {
+  #child: ChildProcess | null = null;
+  #next = 1;
+  readonly #pending = new Map<number, Pending>();
+  #idle: NodeJS.Timeout | undefined;
+
+  draw(request: DrawRequest): Promise<Buffer> {
+    const child = this.#start();
+    const id = this.#next++;
+    clearTimeout(this.#idle);
+    return new Promise<Buffer>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#fail(new Error(`drawing took over ${DRAW_TIMEOUT_MS} ms`));
+        child.kill('SIGKILL');
+      }, DRAW_TIMEOUT_MS);
+      this.#pending.set(id, { resolve, reject, timer });
+      child.send({ id, request });
+    });
+  }
+
+  stop(): void {
+    clearTimeout(this.#idle);
+    this.#child?.kill();
+    this.#child = null;
+  }
+
+  #start(): ChildProcess {
+    if (this.#child) return this.#child;
+    const { file, execArgv, cwd } = entry();
+    const child = fork(file, [], {
+      execArgv,
+      cwd,
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    child.on('message', (message: { id: number; bytes?: Uint8Array; error?: string }) => {
+      const pending = this.#pending.get(message.id);
+      if (!pending) return;
+      this.#pending.delete(message.id);
+      clearTimeout(pending.timer);
+      if (message.bytes)
+        pending.resolve(
+          Buffer.from(message.bytes.buffer, message.bytes.byteOffset, message.bytes.byteLength),
+        );
+      else pending.reject(new Error(message.error ?? 'drawing failed'));
+      if (this.#pending.size === 0) this.#rest();
+    });
+    child.on('exit', () => {
+      if (this.#child === child) this.#child = null;
+      this.#fail(new Error('the drawing process exited'));
+    });
+    child.on('error', (err) => this.#fail(err));
+    child.unref();
+    child.channel?.unref();
+    this.#child = child;
+    return child;
+  }
+
+  /** After ten quiet minutes the process ends (its memory goes back to the system). */
+  #rest(): void {
+    clearTimeout(this.#idle);
+    this.#idle = setTimeout(() => this.stop(), IDLE_MS);
+    this.#idle.unref();
+  }
+
+  #fail(err: Error): void {
+    for (const [id, pending] of this.#pending) {
+      clearTimeout(pending.timer);
+      pending.reject(err);
+      this.#pending.delete(id);
+    }
+  }
+}
