@@ -119,14 +119,17 @@ export function roleOf(r: {
   return r.user_mod === null ? null : 'moderator';
 }
 
-/** A comment's open reports, as a subquery of a select on `comments`. */
-export function openReports(eb: ExpressionBuilder<Database & { comments: CommentsTable }, 'comments'>) {
-  return eb
-    .selectFrom('reports')
-    .select((e) => e.fn.countAll<number | string>().as('n'))
-    .whereRef('reports.comment_id', '=', 'comments.id')
-    .where('reports.closed_at', 'is', null);
-}
+type OnComments = ExpressionBuilder<Database & { comments: CommentsTable }, 'comments'>;
+
+const openReportRows = (eb: OnComments) =>
+  eb.selectFrom('reports').whereRef('reports.comment_id', '=', 'comments.id').where('reports.closed_at', 'is', null);
+
+/** How many open reports a comment has, as a subquery of a select on `comments`. */
+export const openReports = (eb: OnComments) =>
+  openReportRows(eb).select((e) => e.fn.countAll<number | string>().as('n'));
+
+/** The comment has an open report (a condition on `comments`). */
+export const hasOpenReports = (eb: OnComments) => eb.exists(openReportRows(eb).select('reports.id'));
 
 /** The teams of each author, ascending (SPEC.md's team_ids). */
 async function teamsOf(db: Db, userIds: (number | null)[]): Promise<Map<number, number[]>> {

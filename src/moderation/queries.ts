@@ -1,5 +1,5 @@
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
-import { openReports, selectComments, toItems } from '../comments/queries.ts';
+import { hasOpenReports, openReports, selectComments, toItems } from '../comments/queries.ts';
 import type { CommentsTable, Database, Db } from '../db/schema.ts';
 import type { ModerationAction } from '../shared/rules.ts';
 
@@ -19,7 +19,7 @@ export async function moderationQueue(
     .select(['comments.streamer_id', 'streamers.name as streamer_name']);
   if (opts.filter === 'reported') {
     q = q
-      .where((eb) => eb.exists(openReports(eb)))
+      .where(hasOpenReports)
       .orderBy((eb) => openReports(eb), 'desc')
       .orderBy('comments.id', 'desc');
   } else {
@@ -96,7 +96,7 @@ export async function bulkAction(
       const reported = await trx
         .selectFrom('comments')
         .select((eb) => eb.fn.countAll<number | string>().as('n'))
-        .where((eb) => eb.and([selected(eb, selector), eb.exists(openReports(eb))]))
+        .where((eb) => eb.and([selected(eb, selector), hasOpenReports(eb)]))
         .executeTakeFirstOrThrow();
       await closeReports();
       return Number(reported.n);
