@@ -190,6 +190,7 @@ describe('GET /api/comments', () => {
         'user_display',
         'user_id',
         'user_provider',
+        'user_role',
       ].sort(),
     );
   });

@@ -33,6 +33,7 @@ describe('migrations', () => {
         '003-integrity',
         '004-comment-moderation',
         '005-live-data',
+        '006-open-community',
       ]);
       expect(await migrateToLatest(database.db)).toEqual([]);
     } finally {

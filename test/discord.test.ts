@@ -432,3 +432,35 @@ describe('one sender', () => {
     }
   });
 });
+
+describe('reported', () => {
+  it("a comment's first open report: once, however many report it; again after staff dismissed them", async () => {
+    const hook = discord.webhook();
+    await connect({ url: hook.url, events: ['reported'] });
+    const id = await t.streamer('Reported Streamer');
+    const comment = await t.client().post('/api/comments', { streamer_id: id, body: 'buy *cheap* pills' });
+    expect(comment.status).toBe(201);
+    const reporters = [t.client(), await t.signedIn(await t.user()), await t.signedIn(await t.user())];
+    const answers = await Promise.all(
+      reporters.map((c) => c.post('/api/reports', { comment_id: comment.body.id, reason: 'spam' })),
+    );
+    expect(answers.map((a) => a.status)).toEqual([201, 201, 201]);
+    const [post] = await delivered(hook.id, 1);
+    expect(post?.body).toMatchObject({
+      embeds: [{ title: 'Reported Streamer', url: `${t.config.baseUrl}/s/${id}-reported-streamer` }],
+    });
+    expect((post?.body as { embeds: { description: string }[] }).embeds[0]?.description).toContain(
+      'buy \\*cheap\\* pills',
+    );
+    await settle();
+    expect(discord.delivered(hook.id)).toHaveLength(1);
+
+    const dismissed = await admin.put('/api/moderation/comments', {
+      ids: [comment.body.id],
+      action: 'dismiss',
+    });
+    expect(dismissed.status).toBe(200);
+    await t.client().post('/api/reports', { comment_id: comment.body.id, reason: 'abuse' });
+    await delivered(hook.id, 2);
+  });
+});

@@ -3,6 +3,7 @@ import { moveIdsPastRows, tableColumns } from '../db/dialect.ts';
 import type { Database, Db } from '../db/schema.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { foldCase } from '../lib/input.ts';
+import { foldName } from '../lib/names.ts';
 import { nameKey } from '../streamers/queries.ts';
 
 /**
@@ -20,6 +21,8 @@ export const EXPORTED_TABLES = [
   'community_ratings',
   'settings',
   'audit_log',
+  'reports',
+  'address_blocks',
 ] as const satisfies readonly (keyof Database)[];
 type Table = (typeof EXPORTED_TABLES)[number];
 
@@ -32,7 +35,12 @@ const SERIAL_TABLES: Table[] = [
   'comments',
   'community_ratings',
   'audit_log',
+  'reports',
+  'address_blocks',
 ];
+
+/** Tables that files exported by earlier versions do not have. */
+const ADDED_LATER: ReadonlySet<Table> = new Set(['reports', 'address_blocks']);
 
 export const EXPORT_FORMAT = 'streamer-rating-export';
 
@@ -55,6 +63,8 @@ const ORDER_BY: Record<Table, string> = {
   community_ratings: 'id',
   settings: 'key',
   audit_log: 'id',
+  reports: 'id',
+  address_blocks: 'id',
 };
 
 /**
@@ -65,6 +75,8 @@ const DERIVED: { [T in Table]?: Record<string, (row: Record<string, unknown>) =>
   users: {
     login_key: (row) => foldCase(String(row.login)),
     display_key: (row) => foldCase(String(row.display_name)),
+    login_fold: (row) => foldName(String(row.login)),
+    display_fold: (row) => foldName(String(row.display_name)),
   },
   streamers: { name_key: (row) => nameKey(String(row.name)) },
 };
@@ -115,6 +127,8 @@ export function parseExport(text: string): ExportFile {
     throw new ImportError(`the file is not a ${EXPORT_FORMAT} version 1 file`);
   }
   for (const table of EXPORTED_TABLES) {
+    // A file from before a table existed has none of its rows.
+    if (file.tables[table] === undefined && ADDED_LATER.has(table)) file.tables[table] = [];
     if (!Array.isArray(file.tables[table])) throw new ImportError(`the file has no "${table}" list`);
   }
   return file as ExportFile;

@@ -18,7 +18,7 @@ export async function withDb<T>(config: Config, fn: (db: Db, opened: Opened) => 
 /** The command line acts as the operator; its changes go to the audit log like the admin's. */
 export const cliAudit = (
   db: Db,
-  action: 'user.ban' | 'user.moderator' | 'settings.update',
+  action: 'user.ban' | 'user.moderator' | 'user.admin' | 'settings.update' | 'auth.password',
   summary: string,
   target_id?: number,
 ) =>

@@ -8,6 +8,9 @@ import { clamp, cleanText, codePointLength, parseId, singleLine, toInt, truthy }
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { OK } from '../lib/schemas.ts';
 import { limit } from '../plugins/rate-limits.ts';
+import { assertGuestMayPost } from '../guests/gate.ts';
+import { shortTag } from '../plugins/guest-tag.ts';
+import { assertGuestName } from '../guests/names.ts';
 import { authRequiredToComment } from '../settings/queries.ts';
 import { COMMENT_EDIT_WINDOW_MS, LIMITS } from '../shared/rules.ts';
 import { streamerExists } from '../streamers/queries.ts';
@@ -58,23 +61,27 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { config: { guard: 'public', ...limit('comment') }, schema: postSchema },
     async (request, reply) => {
       const { viewer, body: input } = request;
+      const now = clock.now();
       if (!viewer.user && !viewer.isAdmin && (await authRequiredToComment(db))) {
         throw fail('sign_in_required');
       }
+      await assertGuestMayPost(db, request, now);
       const streamerId = parseId(input.streamer_id);
       if (streamerId === null) throw fail('missing_streamer_id');
       const body = commentBody(input.body);
-      if (!(await streamerExists(db, streamerId))) throw fail('streamer_not_found');
-
       const { user } = viewer;
       const author = user ? user.display_name : singleLine(input.author, LIMITS.author) || 'Anonym';
+      if (!user && !viewer.isAdmin) await assertGuestName(db, author);
+      if (!(await streamerExists(db, streamerId))) throw fail('streamer_not_found');
+
       const comment = {
         streamer_id: streamerId,
         user_id: user?.id ?? null,
         author,
         body,
         is_admin: viewer.isAdmin ? 1 : 0,
-        created_at: clock.now().toISOString(),
+        created_at: now.toISOString(),
+        guest_tag: request.guestTag,
       };
       const id = await writeTransaction(db, (trx) => insertComment(trx, comment));
       return reply.code(201).send({
@@ -142,7 +149,11 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         action: 'comment.delete',
         target_id: id,
         summary: `Deleted a comment by ${comment.author}`,
-        details: { streamer_id: comment.streamer_id, old: comment },
+        // Staff see a guest tag's first 10 characters, in the log too.
+        details: {
+          streamer_id: comment.streamer_id,
+          old: { ...comment, guest_tag: comment.guest_tag && shortTag(comment.guest_tag) },
+        },
       });
     });
     return OK;

@@ -16,6 +16,12 @@ export const CommentItem = Type.Object({
   /** Only administrators and moderators ever see `true`. */
   hidden: Type.Boolean(),
   edited_at: Nullable(Type.String()),
+  /** The author's staff role now (an administrator account or a moderator), for the page's badges. */
+  user_role: Nullable(StringEnum(['admin', 'moderator'])),
+  /** Staff only: open reports. */
+  reports: Type.Optional(Type.Integer()),
+  /** Staff only: the first 10 characters of a guest comment's address tag; null for signed-in authors. */
+  guest_tag: Type.Optional(Nullable(Type.String())),
 });
 export type CommentItem = Static<typeof CommentItem>;
 

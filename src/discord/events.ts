@@ -68,6 +68,8 @@ export function liveEmbed(
   };
 }
 
+const REASONS: Record<string, string> = { spam: 'spam', abuse: 'urážlivé', other: 'jiné' };
+
 /** A comment got its first open report. */
 export function reportedEmbed(
   s: Named,
@@ -78,7 +80,7 @@ export function reportedEmbed(
     title: s.name,
     path: streamerPath(s.id, s.name),
     description:
-      `Nahlášený komentář (${literal(comment.reason)}) od ${literal(cut(comment.author, 50))}:\n` +
+      `Nahlášený komentář (${REASONS[comment.reason] ?? literal(comment.reason)}) od ${literal(cut(comment.author, 50))}:\n` +
       `> ${literal(cut(comment.body, 500)).replace(/\n/g, '\n> ')}`,
     color: COLORS.reported,
     timestamp: at,

@@ -17,6 +17,9 @@ const TAGS: [prefix: string, tag: string][] = [
   ['/api/community_ratings', 'Community ratings'],
   ['/api/users', 'Users'],
   ['/api/settings', 'Settings'],
+  ['/api/reports', 'Moderation'],
+  ['/api/moderation', 'Moderation'],
+  ['/api/sessions', 'Sessions'],
   ['/api/audit', 'Audit log'],
   ['/api/openapi.json', 'Documentation'],
   ['/api/docs', 'Documentation'],
@@ -52,7 +55,7 @@ export const ERROR_MEANINGS: Record<number, string> = {
 export function describeGuard(guard: Guard | undefined): string {
   if (!guard) return 'nobody (no guard declared)';
   if (typeof guard === 'string') return WHO[guard];
-  const modes = ['', 'admin', 'all', 'lock', 'my', 'members', 'action=debug']
+  const modes = ['', 'admin', 'all', 'lock', 'my', 'members', 'action=debug', 'user_id']
     .map((q) => {
       const [k = '', v] = q.split('=');
       const query = q ? { [k]: v ?? '1' } : {};

@@ -33,7 +33,24 @@ export const LIMITS = {
   commentMin: 2,
   commentMax: 1000,
   author: 50,
+  /** A new shared administrator password (PUT /api/auth/password, the command-line tool). */
+  adminPasswordMin: 12,
+  /** A report's note (POST /api/reports). */
+  reportNote: 500,
+  /** Days an address block lasts: 1 to 365, 7 unless given. */
+  blockDaysMax: 365,
+  blockDaysDefault: 7,
+  /** Comments one bulk moderation action names by id. */
+  bulkIds: 100,
 } as const;
+
+/** Why a comment is reported (POST /api/reports); anything else counts as `other`. */
+export const REPORT_REASONS = ['spam', 'abuse', 'other'] as const;
+export type ReportReason = (typeof REPORT_REASONS)[number];
+
+/** What staff do to comments in bulk (PUT /api/moderation/comments). */
+export const MODERATION_ACTIONS = ['hide', 'show', 'delete', 'dismiss'] as const;
+export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
 
 /** An author may edit a comment this long after posting it (DECISIONS.md "Comments"). */
 export const COMMENT_EDIT_WINDOW_MS = 15 * 60_000;

@@ -4,7 +4,7 @@ import type { Insertable, Updateable } from 'kysely';
 import { foldCase } from '../lib/input.ts';
 
 /** A streamer with its rating and team, as every list view starts from. */
-export type StreamerListRow = Omit<Streamer, 'submitter' | 'created_at' | 'sync_misses'> & {
+export type StreamerListRow = Omit<Streamer, 'submitter' | 'created_at' | 'sync_misses' | 'guest_tag'> & {
   has_rating: boolean;
   scores: Scores;
   reward: Rating['reward'];
@@ -110,7 +110,7 @@ export async function streamerExists(db: Db, id: number): Promise<boolean> {
 
 export type NewStreamer = Pick<
   Insertable<StreamersTable>,
-  'name' | 'platform' | 'kick_name' | 'provider_a' | 'added_by' | 'submitter' | 'created_at'
+  'name' | 'platform' | 'kick_name' | 'provider_a' | 'added_by' | 'submitter' | 'created_at' | 'guest_tag'
 >;
 
 export async function insertStreamer(db: Db, s: NewStreamer): Promise<number> {

@@ -21,6 +21,8 @@ import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { clampScores } from '../lib/scores.ts';
 import { limit } from '../plugins/rate-limits.ts';
 import { OK } from '../lib/schemas.ts';
+import { assertGuestMayPost } from '../guests/gate.ts';
+import { assertGuestName } from '../guests/names.ts';
 import { LIMITS, moderatorReward, scoreSum } from '../shared/rules.ts';
 import {
   deleteStreamer,
@@ -82,9 +84,13 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const byAdmin = flag(request.query.admin);
-      const { body } = request;
+      const { body, viewer } = request;
+      if (!byAdmin) await assertGuestMayPost(db, request, clock.now());
       const name = streamerName(body.name);
       const platform = body.platform === 'provider_b' ? 'provider_b' : 'provider_a';
+      const submitter = singleLine(body.submitter, LIMITS.submitter);
+      // A guest's label may not pass for staff or for someone who signed in (it is shown to staff).
+      if (!byAdmin && !viewer.user && !viewer.isAdmin) await assertGuestName(db, submitter);
       try {
         const id = await writeTransaction(db, async (trx) => {
           const id = await insertStreamer(trx, {
@@ -93,8 +99,9 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
             kick_name: sanitize(body.kick_name ?? body.provider_b),
             provider_a: sanitize(body.provider_a),
             added_by: byAdmin ? 'admin' : 'viewer',
-            submitter: singleLine(body.submitter, LIMITS.submitter),
+            submitter,
             created_at: clock.now().toISOString(),
+            guest_tag: byAdmin ? null : request.guestTag,
           });
           if (byAdmin) {
             await audit(trx, actorOf(request.viewer, clock.now()), {

@@ -1,7 +1,8 @@
+import { ERRORS } from '../../errors.ts';
 import { type Config, PROVIDERS, type Provider } from '../../config.ts';
 import type { Db } from '../../db/schema.ts';
 import { writeTransaction } from '../../db/transaction.ts';
-import { findUserByLogin, listUsers, setBanned, setModerator } from '../../users/queries.ts';
+import { findUserByLogin, listUsers, setAdmin, setBanned, setModerator } from '../../users/queries.ts';
 import { type CommandArgs, UsageError } from '../command.ts';
 import { cliAudit, withDb } from '../database.ts';
 
@@ -10,6 +11,8 @@ const USER_ACTIONS = {
   unban: { banned: false },
   mod: { is_mod: true },
   unmod: { is_mod: false },
+  admin: { is_admin: true },
+  unadmin: { is_admin: false },
 } as const;
 type UserAction = keyof typeof USER_ACTIONS;
 
@@ -37,7 +40,9 @@ async function list(db: Db, search: string | undefined): Promise<void> {
   const users = await listUsers(db, search);
   if (users.length === 0) console.log('No users.');
   for (const u of users) {
-    const flags = [u.banned && 'banned', u.is_mod && 'moderator'].filter(Boolean).join(',');
+    const flags = [u.banned && 'banned', u.is_mod && 'moderator', u.is_admin && 'administrator']
+      .filter(Boolean)
+      .join(',');
     console.log(
       `${String(u.id).padStart(5)}  ${u.provider}  ${u.login.padEnd(24)} ${u.display_name.padEnd(24)} ${u.last_seen}  ${flags}`,
     );
@@ -53,6 +58,15 @@ async function change(db: Db, action: UserAction, provider: Provider, login: str
     if ('banned' in change) {
       await setBanned(trx, user.id, change.banned);
       await cliAudit(trx, 'user.ban', `${change.banned ? 'Banned' : 'Unbanned'} ${who}`, user.id);
+    } else if ('is_admin' in change) {
+      if (change.is_admin && user.banned === 1) throw new Error(ERRORS.banned_user_admin[1]);
+      await setAdmin(trx, user.id, change.is_admin);
+      await cliAudit(
+        trx,
+        'user.admin',
+        `${change.is_admin ? 'Made' : 'Removed'} ${who} ${change.is_admin ? 'an administrator' : 'as administrator'}`,
+        user.id,
+      );
     } else {
       await setModerator(trx, user.id, change.is_mod);
       await cliAudit(

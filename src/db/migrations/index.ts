@@ -4,6 +4,7 @@ import * as auditLog from './002-audit-log.ts';
 import * as integrity from './003-integrity.ts';
 import * as commentModeration from './004-comment-moderation.ts';
 import * as liveData from './005-live-data.ts';
+import * as openCommunity from './006-open-community.ts';
 import * as reachingOut from './007-reaching-out.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
@@ -13,5 +14,6 @@ export const migrations: Record<string, Migration> = {
   '003-integrity': integrity,
   '004-comment-moderation': commentModeration,
   '005-live-data': liveData,
+  '006-open-community': openCommunity,
   '007-reaching-out': reachingOut,
 };
