@@ -330,7 +330,14 @@ describe("Discord's answers", () => {
     expect(discord.hanging()).toBe(1);
     await delivered(hook.id, 1);
     await expect.poll(() => discord.hanging(), { timeout: 10_000 }).toBe(0);
+    const states = async () =>
+      (await t.db.selectFrom('discord_outbox').select(['event', 'state']).orderBy('id').execute()).map(
+        (r) => `${r.event}:${r.state}`,
+      );
+    await expect.poll(states, { timeout: 10_000 }).toEqual(['rated:unknown', 'suggested:sent']);
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // a retry would come after 1 s
     await settle();
+    expect(await states()).toEqual(['rated:unknown', 'suggested:sent']);
     expect(discord.posts.filter((p) => p.id === hook.id).map((p) => p.status)).toEqual([0, 204]);
   });
 });
@@ -415,10 +422,12 @@ describe('one sender', () => {
     try {
       const hook = discord.webhook();
       await connect({ url: hook.url, events: ['suggested'] });
-      for (let i = 0; i < 4; i++) {
+      // One post per 2 seconds: the holder waits between posts and keeps the lease meanwhile.
+      discord.limit = 1;
+      for (let i = 0; i < 3; i++) {
         await (i % 2 ? t : second).client().post('/api/streamers', { name: `Two Instances ${i}` });
       }
-      await delivered(hook.id, 4);
+      await delivered(hook.id, 3);
       const holders = await t.db
         .selectFrom('discord_outbox')
         .select('claimed_by')
