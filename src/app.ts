@@ -8,6 +8,7 @@ import Fastify, {
 } from 'fastify';
 import { adminHashSource, sharedSecret } from './auth/admin-password.ts';
 import { auditRoutes } from './audit/routes.ts';
+import { accountRoutes } from './account/routes.ts';
 import { adminAuthRoutes } from './auth/routes.ts';
 import { commentRoutes } from './comments/routes.ts';
 import { communityRoutes } from './community/routes.ts';
@@ -18,7 +19,7 @@ import { keepWalBounded } from './db/checkpoint.ts';
 import type { Db } from './db/schema.ts';
 import { registerOpenApi } from './docs/openapi.ts';
 import { docsRoutes } from './docs/routes.ts';
-import { groupRoutes } from './groups/routes.ts';
+import { groupRoutes, teamMemberRoutes } from './groups/routes.ts';
 import { databaseCheck } from './health/check.ts';
 import { healthRoutes } from './health/routes.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
@@ -46,6 +47,7 @@ import { streamerRoutes } from './streamers/routes.ts';
 import { liveSyncPlugin } from './sync/plugin.ts';
 import { syncRoutes } from './sync/routes.ts';
 import { userRoutes } from './users/routes.ts';
+import { voteRoutes } from './votes/routes.ts';
 import { webRoutes } from './web/static.ts';
 
 declare module 'fastify' {
@@ -153,6 +155,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(streamerRoutes);
   await app.register(commentRoutes);
   await app.register(groupRoutes);
+  await app.register(teamMemberRoutes);
   await app.register(communityRoutes);
   await app.register(auditRoutes);
   await app.register(userRoutes);
@@ -160,6 +163,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(reportRoutes);
   await app.register(moderationRoutes);
   await app.register(sessionRoutes);
+  await app.register(voteRoutes);
+  await app.register(accountRoutes);
   await app.register(liveSyncPlugin);
   await app.register(syncRoutes);
   await app.register(signInRoutes);

@@ -14,6 +14,9 @@ const TAGS: [prefix: string, tag: string][] = [
   ['/api/streamers', 'Streamers'],
   ['/api/comments', 'Comments'],
   ['/api/rater_groups', 'Teams'],
+  ['/api/team_members', 'Teams'],
+  ['/api/votes', 'Audience score'],
+  ['/api/account', 'Your data'],
   ['/api/community_ratings', 'Community ratings'],
   ['/api/users', 'Users'],
   ['/api/settings', 'Settings'],
@@ -31,6 +34,7 @@ const TAGS: [prefix: string, tag: string][] = [
 const WHO: Record<Role, string> = {
   public: 'anyone',
   signedIn: 'a signed-in user',
+  signedInOrBanned: 'a signed-in user (a banned one gets 403 where the operation says so)',
   signedInOrAdmin: 'a signed-in user or the administrator',
   admin: 'the administrator',
   adminOrModerator: 'the administrator or a moderator',
@@ -55,7 +59,7 @@ export const ERROR_MEANINGS: Record<number, string> = {
 export function describeGuard(guard: Guard | undefined): string {
   if (!guard) return 'nobody (no guard declared)';
   if (typeof guard === 'string') return WHO[guard];
-  const modes = ['', 'admin', 'all', 'lock', 'my', 'members', 'action=debug', 'user_id']
+  const modes = ['', 'admin', 'all', 'lock', 'my', 'members', 'action=debug', 'user_id', 'like', 'mine']
     .map((q) => {
       const [k = '', v] = q.split('=');
       const query = q ? { [k]: v ?? '1' } : {};

@@ -6,6 +6,8 @@ export const MyGroup = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
   streamer_id: Nullable(Type.Integer()),
+  /** Your role in the team: an owner manages its raters (DECISIONS.md "Taking part"). */
+  role: StringEnum(['owner', 'rater']),
 });
 export const Group = Type.Object({
   id: Type.Integer(),
@@ -70,4 +72,22 @@ export const deleteSchema = {
   summary: 'Delete a team (`id`) or a membership (`member`)',
   querystring: Query,
   response: { 200: Ok, ...errors(400, 401, 404) },
+};
+
+/** A team owner's add-rater body (DECISIONS.md "Taking part"). */
+export const OwnerAddBody = Type.Object({
+  group_id: Field('missing_group_or_login'),
+  login: Field('missing_group_or_login'),
+  provider: Field('invalid_field', 'provider'),
+});
+export const ownerAddSchema = {
+  summary:
+    "A team owner adds a rater to their own team (SPEC.md's add-member rules; the role is always rater)",
+  body: OwnerAddBody,
+  response: { 200: MemberAdded, ...errors(400, 401, 403, 404) },
+};
+export const ownerRemoveSchema = {
+  summary: 'A team owner removes a rater of their own team',
+  querystring: Type.Object({ id: Param() }),
+  response: { 200: Ok, ...errors(400, 401, 403, 404) },
 };

@@ -6,7 +6,13 @@ import { addRouteHook } from './route-hooks.ts';
 import type { Viewer } from './viewer.ts';
 
 /** Who may call a route. */
-export type Role = 'public' | 'signedIn' | 'signedInOrAdmin' | 'admin' | 'adminOrModerator';
+/**
+ * Who may call a route. `signedInOrBanned` lets a banned user's session through to the
+ * handler, which answers 403 `banned` where DECISIONS.md says so (votes, likes) and serves
+ * what a banned person still may do (their data).
+ */
+export type Role =
+  'public' | 'signedIn' | 'signedInOrBanned' | 'signedInOrAdmin' | 'admin' | 'adminOrModerator';
 
 /**
  * A fixed role, or one chosen from the query (e.g. `POST /api/streamers?admin=1`). The query
@@ -37,6 +43,8 @@ export function allows(role: Role, viewer: Viewer): boolean {
       return true;
     case 'signedIn':
       return viewer.user !== null;
+    case 'signedInOrBanned':
+      return viewer.user !== null || viewer.bannedUser;
     case 'signedInOrAdmin':
       return viewer.user !== null || viewer.isAdmin;
     case 'admin':
@@ -77,6 +85,6 @@ function guardHook(guard: Guard | undefined): onRequestHookHandler {
     if (request.method === 'OPTIONS') return done();
     const role = roleOf(guard, request);
     if (role && allows(role, request.viewer)) return done();
-    done(fail(role === 'signedIn' ? 'not_logged_in' : 'unauthorized'));
+    done(fail(role === 'signedIn' || role === 'signedInOrBanned' ? 'not_logged_in' : 'unauthorized'));
   };
 }

@@ -42,10 +42,25 @@ export const StreamerItem = Type.Object({
   notes: Type.Optional(Type.String()),
   /** Visible comments (DECISIONS.md "Second wave"). */
   comment_count: Type.Integer(),
+  /** The visitors' score (DECISIONS.md "Taking part"): the average vote to one decimal, null with none. */
+  audience_score: Nullable(Type.Number()),
+  audience_votes: Type.Integer(),
 });
 export type StreamerItem = Static<typeof StreamerItem>;
 
-export const ListQuery = Type.Object({ all: Param(), id: Param() });
+export const ListQuery = Type.Object({
+  all: Param(),
+  id: Param(),
+  /** With `id`: how the streamer's rating moved. */
+  history: Param(),
+});
+
+export const HistoryEntry = Type.Object({
+  at: Timestamp(),
+  r: Scores,
+  sum: Type.Integer(),
+  reward: Type.Integer(),
+});
 
 export const CreateQuery = Type.Object({ admin: Param() });
 export const CreateBody = Type.Object({
@@ -74,15 +89,23 @@ export const UpdateBody = Type.Object({
   game: Field('invalid_field', 'game'),
   title: Field('invalid_field', 'title'),
   community_locked: Lenient(),
+  /** Administrator only: `provider_a` or `provider_b` (anything else is provider_a); absent keeps it. */
+  platform: Lenient(),
+  /**
+   * The `at` of the last history entry the editor started from (null: unrated). When given and the
+   * rating was written since, 409 `rating_changed` and nothing changes.
+   */
+  base_at: Lenient(),
 });
 
 export const listSchema = {
   summary:
-    'Public ranking, team view, or with `all=1` the full list for staff; with `id` the one item of that view. ' +
-    'Answers carry an ETag; `If-None-Match` gets 304',
+    'Public ranking, team view, or with `all=1` the full list for staff; with `id` the one item of that view, ' +
+    'and with `id` and `history=1` every rating write of it, oldest first. Answers carry an ETag; ' +
+    '`If-None-Match` gets 304',
   querystring: ListQuery,
   response: {
-    200: Type.Union([Type.Array(StreamerItem), StreamerItem]),
+    200: Type.Union([Type.Array(StreamerItem), StreamerItem, Type.Array(HistoryEntry)]),
     304: Type.Null(),
     ...errors(400, 404),
   },

@@ -32,11 +32,11 @@ export const MUTATIONS: Mutation[] = [
     tests: ['test/streamers-rating.test.ts'],
   },
   {
-    name: 'community averages round half down',
-    file: 'src/community/queries.ts',
+    name: 'community and audience averages round half down',
+    file: 'src/shared/rules.ts',
     from: 'Math.floor((20 * sum + count) / (2 * count))',
     to: 'Math.ceil((20 * sum - count) / (2 * count))',
-    tests: ['test/community.test.ts'],
+    tests: ['test/community.test.ts', 'test/taking-part.test.ts'],
   },
   {
     name: 'the audit record is written outside the transaction',

@@ -5,6 +5,7 @@ import * as integrity from './003-integrity.ts';
 import * as commentModeration from './004-comment-moderation.ts';
 import * as liveData from './005-live-data.ts';
 import * as openCommunity from './006-open-community.ts';
+import * as takingPart from './008-taking-part.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '004-comment-moderation': commentModeration,
   '005-live-data': liveData,
   '006-open-community': openCommunity,
+  '008-taking-part': takingPart,
 };
