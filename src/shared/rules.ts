@@ -74,7 +74,6 @@ export const searchKey = (s: string): string => s.normalize('NFD').replace(/\p{M
 export const channelOf = (name: string, stored: string): string =>
   stored.trim() ? stored.trim().toLowerCase().replace(/\s+/g, '') : searchKey(name).replace(/\s+/g, '');
 
-
 /** The readable tail of a streamer's address, `/s/<id>-<slug>` (DECISIONS.md "Streamer pages"). */
 export const slugOf = (name: string): string =>
   searchKey(name)
