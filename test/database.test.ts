@@ -33,6 +33,7 @@ describe('migrations', () => {
         '003-integrity',
         '004-comment-moderation',
         '005-live-data',
+        '009-audit-params',
       ]);
       expect(await migrateToLatest(database.db)).toEqual([]);
     } finally {

@@ -7,7 +7,7 @@ import { text } from '../lib/input.ts';
 import { errors, OK, Ok } from '../lib/schemas.ts';
 import { limit } from '../plugins/rate-limits.ts';
 import { verifyPassword } from './passwords.ts';
-import { ActionQuery, Check, LoginBody } from './schemas.ts';
+import { ActionBody, ActionQuery, Check, CheckQuery, LoginBody } from './schemas.ts';
 
 /** Every failed login takes this long, so failures look alike (SECURITY.md item 15). */
 export const FAILED_LOGIN_DELAY_MS = 1000;
@@ -77,7 +77,7 @@ export const adminAuthRoutes: FastifyPluginAsyncTypebox<AdminAuthOptions> = asyn
       config: { guard: 'public' },
       schema: {
         summary: 'Action form: `?action=check`',
-        querystring: ActionQuery,
+        querystring: CheckQuery,
         response: { 200: Check, ...errors(404) },
       },
     },
@@ -94,7 +94,7 @@ export const adminAuthRoutes: FastifyPluginAsyncTypebox<AdminAuthOptions> = asyn
       schema: {
         summary: 'Action form: `?action=login` or `?action=logout`',
         querystring: ActionQuery,
-        body: LoginBody,
+        body: ActionBody,
         response: { 200: Ok, ...errors(400, 401, 404, 429) },
       },
     },

@@ -9,13 +9,19 @@ import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { OK } from '../lib/schemas.ts';
 import { limit } from '../plugins/rate-limits.ts';
 import { authRequiredToComment } from '../settings/queries.ts';
-import { COMMENT_EDIT_WINDOW_MS, LIMITS } from '../shared/rules.ts';
+import { DEFAULT_AUTHOR, LIMITS } from '../shared/rules.ts';
+import { isStaff } from '../shared/roles.ts';
 import { streamerExists } from '../streamers/queries.ts';
 import { deleteComment, editBody, findComment, insertComment, listComments, setHidden } from './queries.ts';
+import {
+  COMMENT_ROLES,
+  editWindowOpen,
+  hiddenBy,
+  isOwn,
+  maySetHidden,
+  mustSignInToComment,
+} from './policy.ts';
 import { deleteSchema, listSchema, postSchema, updateSchema } from './schemas.ts';
-
-/** An author may edit a comment this long after posting it (DECISIONS.md). */
-export const EDIT_WINDOW = COMMENT_EDIT_WINDOW_MS;
 
 /** SPEC.md's body rules: trimmed, 2 to 1000 characters (code points). */
 function commentBody(value: unknown): string {
@@ -29,45 +35,47 @@ function commentBody(value: unknown): string {
 export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, clock } = app;
 
-  app.get('/api/comments', { config: { guard: 'public' }, schema: listSchema }, async (request, reply) => {
-    const { query, viewer } = request;
-    const streamerId = parseId(query.streamer_id);
-    if (streamerId === null) throw fail('missing_streamer_id');
-    const withHidden = viewer.isAdmin || viewer.isMod;
-    const page =
-      query.limit === undefined
-        ? undefined
-        : { limit: clamp(toInt(query.limit), 1, 100), before: parseId(query.before) };
-    // Rendered once per change of the content, not per request (cache/rendered.ts).
-    const key = `comments:${streamerId}:${withHidden ? 'all' : 'visible'}:${page ? `${page.limit}:${page.before}` : '-'}`;
-    // Only the bytes are kept: the items of a busy streamer are tens of thousands of objects.
-    const rendered = await app.renderCache.get(
-      key,
-      contentVersion(db).current,
-      async () => {
-        if (!(await streamerExists(db, streamerId))) throw fail('streamer_not_found');
-        return listComments(db, streamerId, { withHidden, page });
-      },
-      false,
-    );
-    return sendRendered(request, reply, rendered);
-  });
+  app.get(
+    '/api/comments',
+    { config: { guard: COMMENT_ROLES.list }, schema: listSchema },
+    async (request, reply) => {
+      const { query, viewer } = request;
+      const streamerId = parseId(query.streamer_id);
+      if (streamerId === null) throw fail('missing_streamer_id');
+      const withHidden = isStaff(viewer);
+      const page =
+        query.limit === undefined
+          ? undefined
+          : { limit: clamp(toInt(query.limit), 1, 100), before: parseId(query.before) };
+      // Rendered once per change of the content, not per request (cache/rendered.ts).
+      const key = `comments:${streamerId}:${withHidden ? 'all' : 'visible'}:${page ? `${page.limit}:${page.before}` : '-'}`;
+      // Only the bytes are kept: the items of a busy streamer are tens of thousands of objects.
+      const rendered = await app.renderCache.get(
+        key,
+        contentVersion(db).current,
+        async () => {
+          if (!(await streamerExists(db, streamerId))) throw fail('streamer_not_found');
+          return listComments(db, streamerId, { withHidden, page });
+        },
+        false,
+      );
+      return sendRendered(request, reply, rendered);
+    },
+  );
 
   app.post(
     '/api/comments',
-    { config: { guard: 'public', ...limit('comment') }, schema: postSchema },
+    { config: { guard: COMMENT_ROLES.post, ...limit('comment') }, schema: postSchema },
     async (request, reply) => {
       const { viewer, body: input } = request;
-      if (!viewer.user && !viewer.isAdmin && (await authRequiredToComment(db))) {
-        throw fail('sign_in_required');
-      }
+      if (mustSignInToComment(viewer, await authRequiredToComment(db))) throw fail('sign_in_required');
       const streamerId = parseId(input.streamer_id);
       if (streamerId === null) throw fail('missing_streamer_id');
       const body = commentBody(input.body);
       if (!(await streamerExists(db, streamerId))) throw fail('streamer_not_found');
 
       const { user } = viewer;
-      const author = user ? user.display_name : singleLine(input.author, LIMITS.author) || 'Anonym';
+      const author = user ? user.display_name : singleLine(input.author, LIMITS.author) || DEFAULT_AUTHOR;
       const comment = {
         streamer_id: streamerId,
         user_id: user?.id ?? null,
@@ -92,39 +100,34 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/api/comments',
-    { config: { guard: 'signedInOrAdmin' }, schema: updateSchema },
+    { config: { guard: COMMENT_ROLES.change }, schema: updateSchema },
     async (request) => {
       const { viewer, query, body: input } = request;
       const id = parseId(query.id);
       if (id === null) throw fail('missing_id');
       if (input.hidden === undefined && input.body === undefined) throw fail('nothing_to_update');
       const body = input.body === undefined ? undefined : commentBody(input.body);
-      const staff = viewer.isAdmin || viewer.isMod;
 
       await writeTransaction(db, async (trx) => {
         const comment = await findComment(trx, id);
         if (!comment) throw fail('comment_not_found');
-        const own = viewer.user !== null && comment.user_id === viewer.user.id;
         if (input.hidden !== undefined) {
           const hidden = truthy(input.hidden);
-          // The author hides their own and may show again what they hid; staff do both to any.
-          const allowed = staff || (own && (hidden || comment.hidden_by !== 'staff'));
-          if (!allowed) throw fail('not_your_comment');
-          if (staff && !own) {
+          if (!maySetHidden(viewer, comment, hidden)) throw fail('not_your_comment');
+          const by = hiddenBy(viewer, comment);
+          if (by === 'staff') {
             await audit(trx, actorOf(viewer, clock.now()), {
               action: 'comment.hide',
               target_id: id,
-              summary: `${hidden ? 'Hid' : 'Showed'} a comment by ${comment.author}`,
+              params: { author: comment.author, hidden },
               details: { streamer_id: comment.streamer_id, old: comment.hidden === 1, new: hidden },
             });
           }
-          await setHidden(trx, id, hidden, staff && !own ? 'staff' : 'author');
+          await setHidden(trx, id, hidden, by);
         }
         if (body !== undefined) {
-          if (!own) throw fail('not_your_comment');
-          if (clock.now().getTime() - Date.parse(comment.created_at) > EDIT_WINDOW) {
-            throw fail('edit_window_closed');
-          }
+          if (!isOwn(viewer, comment)) throw fail('not_your_comment');
+          if (!editWindowOpen(comment, clock.now().getTime())) throw fail('edit_window_closed');
           await editBody(trx, id, body, clock.now().toISOString());
         }
       });
@@ -132,21 +135,25 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.delete('/api/comments', { config: { guard: 'admin' }, schema: deleteSchema }, async (request) => {
-    const id = parseId(request.query.id);
-    if (id === null) throw fail('missing_id');
-    await writeTransaction(db, async (trx) => {
-      const comment = await findComment(trx, id);
-      if (!comment || !(await deleteComment(trx, id))) throw fail('comment_not_found');
-      await audit(trx, actorOf(request.viewer, clock.now()), {
-        action: 'comment.delete',
-        target_id: id,
-        summary: `Deleted a comment by ${comment.author}`,
-        details: { streamer_id: comment.streamer_id, old: comment },
+  app.delete(
+    '/api/comments',
+    { config: { guard: COMMENT_ROLES.delete }, schema: deleteSchema },
+    async (request) => {
+      const id = parseId(request.query.id);
+      if (id === null) throw fail('missing_id');
+      await writeTransaction(db, async (trx) => {
+        const comment = await findComment(trx, id);
+        if (!comment || !(await deleteComment(trx, id))) throw fail('comment_not_found');
+        await audit(trx, actorOf(request.viewer, clock.now()), {
+          action: 'comment.delete',
+          target_id: id,
+          params: { author: comment.author },
+          details: { streamer_id: comment.streamer_id, old: comment },
+        });
       });
-    });
-    return OK;
-  });
+      return OK;
+    },
+  );
 
   methodNotAllowed(app, '/api/comments', ['GET', 'POST', 'PUT', 'DELETE']);
 };

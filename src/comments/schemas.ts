@@ -1,45 +1,82 @@
 import { type Static, Type } from 'typebox';
-import { errors, Field, Lenient, Nullable, Ok, Param, StringEnum } from '../lib/schemas.ts';
-import { PROVIDERS } from '../shared/rules.ts';
+import {
+  errors,
+  Field,
+  IdDoc,
+  Input,
+  Lenient,
+  Nullable,
+  Ok,
+  Param,
+  StringEnum,
+  Timestamp,
+} from '../lib/schemas.ts';
+import { LIMITS, PROVIDERS } from '../shared/rules.ts';
 
-export const CommentItem = Type.Object({
-  id: Type.Integer(),
-  author: Type.String(),
-  body: Type.String(),
-  is_admin: Type.Boolean(),
-  created_at: Type.String(),
-  user_id: Nullable(Type.Integer()),
-  user_display: Nullable(Type.String()),
-  user_avatar: Nullable(Type.String()),
-  user_provider: Nullable(StringEnum(PROVIDERS)),
-  team_ids: Type.Array(Type.Integer()),
-  /** Only administrators and moderators ever see `true`. */
-  hidden: Type.Boolean(),
-  edited_at: Nullable(Type.String()),
-});
+export const CommentItem = Type.Object(
+  {
+    id: Type.Integer(),
+    author: Type.String(),
+    body: Type.String(),
+    is_admin: Type.Boolean(),
+    created_at: Timestamp(),
+    user_id: Nullable(Type.Integer()),
+    user_display: Nullable(Type.String()),
+    user_avatar: Nullable(Type.String()),
+    user_provider: Nullable(StringEnum(PROVIDERS)),
+    team_ids: Type.Array(Type.Integer()),
+    /** Only administrators and moderators ever see `true`. */
+    hidden: Type.Boolean(),
+    edited_at: Nullable(Timestamp()),
+  },
+  { title: 'Comment' },
+);
 export type CommentItem = Static<typeof CommentItem>;
 
-export const Posted = Type.Object({
-  id: Type.Integer(),
-  author: Type.String(),
-  body: Type.String(),
-  is_admin: Type.Boolean(),
-  created_at: Type.String(),
-  user_display: Type.Optional(Type.String()),
-  user_avatar: Type.Optional(Type.String()),
-  user_provider: Type.Optional(StringEnum(PROVIDERS)),
+export const Posted = Type.Object(
+  {
+    id: Type.Integer(),
+    author: Type.String(),
+    body: Type.String(),
+    is_admin: Type.Boolean(),
+    created_at: Timestamp(),
+    user_display: Type.Optional(Type.String({ description: 'When posted by a signed-in user' })),
+    user_avatar: Type.Optional(Type.String({ description: 'When posted by a signed-in user' })),
+    user_provider: Type.Optional(StringEnum(PROVIDERS, { description: 'When posted by a signed-in user' })),
+  },
+  { title: 'PostedComment' },
+);
+
+const commentBody = Type.String({
+  minLength: LIMITS.commentMin,
+  maxLength: LIMITS.commentMax,
+  description: 'Trimmed; 2 to 1000 characters',
 });
 
-export const ListQuery = Type.Object({ streamer_id: Param(), limit: Param(), before: Param() });
-export const PostBody = Type.Object({
-  streamer_id: Field('missing_streamer_id'),
-  body: Field('comment_too_short'),
-  author: Field('invalid_field', 'author'),
-});
-export const IdQuery = Type.Object({ id: Param() });
-export const UpdateBody = Type.Object({
-  hidden: Lenient(),
-  body: Field('comment_too_short'),
+export const ListQuery = Input(
+  {
+    streamer_id: Param(IdDoc()),
+    limit: Param(Type.Integer({ minimum: 1, maximum: 100, description: 'A page of the newest comments' })),
+    before: Param(IdDoc('With `limit`: comments with an id below this one')),
+  },
+  ['streamer_id'],
+);
+export const PostBody = Input(
+  {
+    streamer_id: Field('missing_streamer_id', IdDoc()),
+    body: Field('comment_too_short', commentBody),
+    author: Field(
+      'invalid_field',
+      Type.String({ maxLength: LIMITS.author, description: 'A guest\'s name, cut to 50; default "Anonym"' }),
+      'author',
+    ),
+  },
+  ['streamer_id', 'body'],
+);
+export const IdQuery = Input({ id: Param(IdDoc()) }, ['id']);
+export const UpdateBody = Input({
+  hidden: Lenient(Type.Boolean({ description: 'Hide or show again' })),
+  body: Field('comment_too_short', commentBody),
 });
 
 export const listSchema = {

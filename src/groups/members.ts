@@ -28,7 +28,7 @@ export async function addMember({ db, actor }: TeamContext, body: GroupBody) {
     await audit(trx, actor, {
       action: 'member.add',
       target_id: groupId,
-      summary: `Added ${login} (${provider}) to team ${group.name} as ${role}`,
+      params: { login, provider, team: group.name, role },
     });
     return { ok: true as const, display_name: user.display_name, role };
   });
@@ -43,7 +43,7 @@ export async function removeMember({ db, actor }: TeamContext, memberParam: stri
     await audit(trx, actor, {
       action: 'member.remove',
       target_id: member.group_id,
-      summary: `Removed ${member.login} (${member.provider}) from team ${member.group_name}`,
+      params: { login: member.login, provider: member.provider, team: member.group_name },
     });
   });
 }

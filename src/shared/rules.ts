@@ -18,11 +18,15 @@ export const LIMITS = {
   game: 100,
   title: 200,
   name: 100,
+  teamName: 100,
   submitter: 60,
   commentMin: 2,
   commentMax: 1000,
   author: 50,
 } as const;
+
+/** A guest's comment without a name is by this author (SPEC.md). */
+export const DEFAULT_AUTHOR = 'Anonym';
 
 /** An author may edit a comment this long after posting it (DECISIONS.md "Comments"). */
 export const COMMENT_EDIT_WINDOW_MS = 15 * 60_000;

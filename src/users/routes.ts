@@ -6,17 +6,18 @@ import { cut, parseId, truthy } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { OK } from '../lib/schemas.ts';
 import { findUser, listUsers, setBanned, setModerator } from './queries.ts';
-import { listSchema, updateSchema } from './schemas.ts';
+import { listSchema, SEARCH_MAX, updateSchema } from './schemas.ts';
+import { USER_ROLES } from './policy.ts';
 
 /** DECISIONS.md: users, moderators and bans for the administrator. */
 export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, clock } = app;
 
-  app.get('/api/users', { config: { guard: 'admin' }, schema: listSchema }, async (request) =>
-    listUsers(db, cut(request.query.q?.trim() ?? '', 200)),
+  app.get('/api/users', { config: { guard: USER_ROLES.list }, schema: listSchema }, async (request) =>
+    listUsers(db, cut(request.query.q?.trim() ?? '', SEARCH_MAX)),
   );
 
-  app.put('/api/users', { config: { guard: 'admin' }, schema: updateSchema }, async (request) => {
+  app.put('/api/users', { config: { guard: USER_ROLES.change }, schema: updateSchema }, async (request) => {
     const id = parseId(request.query.id);
     if (id === null) throw fail('missing_id');
     const { body } = request;
@@ -25,14 +26,14 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     await writeTransaction(db, async (trx) => {
       const found = await findUser(trx, id);
       if (!found) throw fail('user_not_found');
-      const who = `${found.login} (${found.provider})`;
+      const who = { login: found.login, provider: found.provider };
       if (body.banned !== undefined) {
         const banned = truthy(body.banned);
         await setBanned(trx, id, banned);
         await audit(trx, actor, {
           action: 'user.ban',
           target_id: id,
-          summary: `${banned ? 'Banned' : 'Unbanned'} ${who}`,
+          params: { ...who, banned },
           details: { old: found.banned, new: banned },
         });
       }
@@ -42,7 +43,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         await audit(trx, actor, {
           action: 'user.moderator',
           target_id: id,
-          summary: `${isMod ? 'Made' : 'Removed'} ${who} ${isMod ? 'a moderator' : 'as moderator'}`,
+          params: { ...who, moderator: isMod },
           details: { old: found.is_mod, new: isMod },
         });
       }

@@ -4,6 +4,7 @@ import * as auditLog from './002-audit-log.ts';
 import * as integrity from './003-integrity.ts';
 import * as commentModeration from './004-comment-moderation.ts';
 import * as liveData from './005-live-data.ts';
+import * as auditParams from './009-audit-params.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '003-integrity': integrity,
   '004-comment-moderation': commentModeration,
   '005-live-data': liveData,
+  '009-audit-params': auditParams,
 };
