@@ -24,6 +24,7 @@ import { databaseCheck } from './health/check.ts';
 import { healthRoutes } from './health/routes.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { lazyCompilers } from './lib/lazy-compilers.ts';
+import { DOCUMENTED } from './lib/schemas.ts';
 import { requestLogger } from './lib/request-log.ts';
 import { cacheControlPlugin } from './plugins/cache-control.ts';
 import { csrfPlugin } from './plugins/csrf.ts';
@@ -117,12 +118,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     schemaController: { compilersFactory: lazyCompilers() },
     ajv: {
       customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false },
-      // Each field's SPEC.md error (lib/schemas.ts), read by the error handler.
+      // Each field's SPEC.md error, read by the error handler, and the documented twin of an
+      // input schema, read by the API document (lib/schemas.ts): annotations, never validated.
       plugins: [
         (ajv) =>
           ajv
             .addKeyword({ keyword: 'errorCode', schemaType: 'string' })
-            .addKeyword({ keyword: 'errorField', schemaType: 'string' }),
+            .addKeyword({ keyword: 'errorField', schemaType: 'string' })
+            .addKeyword({ keyword: DOCUMENTED, schemaType: 'object' }),
       ],
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -149,7 +152,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     postgresUrl: config.databaseUrl.startsWith('postgres') ? config.databaseUrl : null,
     sqlite: opts.sqlite,
   });
-  await registerOpenApi(app);
+  await registerOpenApi(app, config);
 
   await app.register(adminAuthRoutes, { adminHash: await adminHashSource(config) });
   await app.register(streamerRoutes);

@@ -35,6 +35,7 @@ describe('migrations', () => {
         '005-live-data',
         '006-open-community',
         '008-taking-part',
+        '009-audit-params',
       ]);
       expect(await migrateToLatest(database.db)).toEqual([]);
     } finally {

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { describe, isAuditAction } from '../audit/actions.ts';
 import type { Db } from '../db/schema.ts';
 
 /**
@@ -119,45 +120,48 @@ export async function deleteAccount(
   await db.deleteFrom('users').where('id', '=', userId).execute();
 }
 
-const NOBODY = 'a deleted user';
-
 /**
  * The audit log keeps the action, not the person: entries lose the user as actor and as
- * target, the names the service wrote into summaries (`login (provider)`, and on comment
- * entries the display name) and the details that copied their comments.
+ * target, their login in the parameters (an empty login reads "a deleted user") and, on
+ * comment entries that copied their comment, the copy and the author's name. Summaries are
+ * worded again from what remains.
  */
 async function forgetInAuditLog(
   db: Db,
   user: { id: number; login: string; provider: string; display_name: string },
 ): Promise<void> {
-  await db
-    .updateTable('audit_log')
-    .set({ actor_user_id: null })
-    .where('actor_user_id', '=', user.id)
-    .execute();
-  await db
-    .updateTable('audit_log')
-    .set({ target_id: null, details: null })
-    .where('target_id', '=', user.id)
-    .where('action', 'like', 'user.%')
-    .execute();
-  const who = `${user.login} (${user.provider})`;
-  await db
-    .updateTable('audit_log')
-    .set({ summary: sql<string>`replace(summary, ${who}, ${NOBODY})` })
-    .where('summary', 'like', sql<string>`${`%${escapeLike(who)}%`} escape '\\'`)
-    .execute();
-  // A comment entry copied the comment: its details and the author's name go.
-  const commentEntries = await db
+  const entries = await db
     .selectFrom('audit_log')
-    .select(['id', 'summary'])
-    .where('action', 'like', 'comment.%')
-    .where('details', 'like', `%"user_id":${user.id},%`)
+    .select(['id', 'action', 'actor_user_id', 'target_id', 'params', 'details'])
+    .where((eb) =>
+      eb.or([
+        eb('actor_user_id', '=', user.id),
+        eb('target_id', '=', user.id),
+        eb('params', 'like', sql<string>`${`%${escapeLike(JSON.stringify(user.login))}%`} escape '\\'`),
+        eb('details', 'like', `%"user_id":${user.id},%`),
+      ]),
+    )
     .execute();
-  for (const entry of commentEntries) {
+  for (const entry of entries) {
+    const params = (entry.params === null ? null : JSON.parse(entry.params)) as Record<
+      string,
+      unknown
+    > | null;
+    const aboutUser = entry.action.startsWith('user.') && entry.target_id === user.id;
+    const named = params !== null && params.login === user.login && params.provider === user.provider;
+    const copied = entry.action.startsWith('comment.') && entry.details?.includes(`"user_id":${user.id},`);
+    if (named) params.login = '';
+    if (copied && params?.author === user.display_name) params.author = '';
     await db
       .updateTable('audit_log')
-      .set({ details: null, summary: entry.summary.split(user.display_name).join(NOBODY) })
+      .set({
+        actor_user_id: entry.actor_user_id === user.id ? null : entry.actor_user_id,
+        target_id: aboutUser ? null : entry.target_id,
+        details: aboutUser || copied ? null : entry.details,
+        ...(params !== null && isAuditAction(entry.action)
+          ? { params: JSON.stringify(params), summary: describe(entry.action, params as never) }
+          : {}),
+      })
       .where('id', '=', entry.id)
       .execute();
   }

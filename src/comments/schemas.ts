@@ -1,69 +1,113 @@
 import { type Static, Type } from 'typebox';
-import { errors, Field, Lenient, Nullable, Ok, Param, StringEnum } from '../lib/schemas.ts';
-import { PROVIDERS } from '../shared/rules.ts';
+import {
+  errors,
+  Field,
+  FlagDoc,
+  IdDoc,
+  Input,
+  Lenient,
+  Nullable,
+  Ok,
+  Param,
+  StringEnum,
+  Timestamp,
+} from '../lib/schemas.ts';
+import { LIMITS, PROVIDERS } from '../shared/rules.ts';
 
-export const CommentItem = Type.Object({
-  id: Type.Integer(),
-  author: Type.String(),
-  body: Type.String(),
-  is_admin: Type.Boolean(),
-  created_at: Type.String(),
-  user_id: Nullable(Type.Integer()),
-  user_display: Nullable(Type.String()),
-  user_avatar: Nullable(Type.String()),
-  user_provider: Nullable(StringEnum(PROVIDERS)),
-  team_ids: Type.Array(Type.Integer()),
-  /** Only administrators and moderators ever see `true`. */
-  hidden: Type.Boolean(),
-  edited_at: Nullable(Type.String()),
-  /** The comment this one answers (threads are one level deep), or null. */
-  reply_to: Nullable(Type.Integer()),
-  likes: Type.Integer(),
-  /** The author's staff role now (an administrator account or a moderator), for the page's badges. */
-  user_role: Nullable(StringEnum(['admin', 'moderator'])),
-  /** Staff only: open reports. */
-  reports: Type.Optional(Type.Integer()),
-  /** Staff only: the first 10 characters of a guest comment's address tag; null for signed-in authors. */
-  guest_tag: Type.Optional(Nullable(Type.String())),
-});
+export const CommentItem = Type.Object(
+  {
+    id: Type.Integer(),
+    author: Type.String(),
+    body: Type.String(),
+    is_admin: Type.Boolean(),
+    created_at: Timestamp(),
+    user_id: Nullable(Type.Integer()),
+    user_display: Nullable(Type.String()),
+    user_avatar: Nullable(Type.String()),
+    user_provider: Nullable(StringEnum(PROVIDERS)),
+    team_ids: Type.Array(Type.Integer()),
+    /** Only administrators and moderators ever see `true`. */
+    hidden: Type.Boolean(),
+    edited_at: Nullable(Timestamp()),
+    reply_to: Nullable(
+      Type.Integer({ description: 'The comment this one answers (threads are one level deep)' }),
+    ),
+    likes: Type.Integer(),
+    user_role: Nullable(
+      StringEnum(['admin', 'moderator'], {
+        description: "The author's staff role now (an administrator account or a moderator), for a badge",
+      }),
+    ),
+    reports: Type.Optional(Type.Integer({ description: 'Staff only: open reports' })),
+    guest_tag: Type.Optional(
+      Nullable(
+        Type.String({
+          description:
+            "Staff only: the first 10 characters of a guest comment's address tag; null for signed-in authors",
+        }),
+      ),
+    ),
+  },
+  { title: 'Comment' },
+);
 export type CommentItem = Static<typeof CommentItem>;
 
-export const Posted = Type.Object({
-  id: Type.Integer(),
-  author: Type.String(),
-  body: Type.String(),
-  is_admin: Type.Boolean(),
-  created_at: Type.String(),
-  reply_to: Nullable(Type.Integer()),
-  user_display: Type.Optional(Type.String()),
-  user_avatar: Type.Optional(Type.String()),
-  user_provider: Type.Optional(StringEnum(PROVIDERS)),
+export const Posted = Type.Object(
+  {
+    id: Type.Integer(),
+    author: Type.String(),
+    body: Type.String(),
+    is_admin: Type.Boolean(),
+    created_at: Timestamp(),
+    reply_to: Nullable(Type.Integer()),
+    user_display: Type.Optional(Type.String({ description: 'When posted by a signed-in user' })),
+    user_avatar: Type.Optional(Type.String({ description: 'When posted by a signed-in user' })),
+    user_provider: Type.Optional(StringEnum(PROVIDERS, { description: 'When posted by a signed-in user' })),
+  },
+  { title: 'PostedComment' },
+);
+
+const commentBody = Type.String({
+  minLength: LIMITS.commentMin,
+  maxLength: LIMITS.commentMax,
+  description: 'Trimmed; 2 to 1000 characters',
 });
 
-export const ListQuery = Type.Object({
-  streamer_id: Param(),
-  limit: Param(),
-  before: Param(),
-  /** `mine=1`: the ids of this streamer's comments the signed-in user likes. */
-  mine: Param(),
-});
-export const PostBody = Type.Object({
-  streamer_id: Field('missing_streamer_id'),
-  body: Field('comment_too_short'),
-  author: Field('invalid_field', 'author'),
-  reply_to: Field('invalid_reply_to'),
-});
-export const UpdateQuery = Type.Object({ id: Param(), like: Param() });
-export const IdQuery = Type.Object({ id: Param() });
-export const UpdateBody = Type.Object({
-  hidden: Lenient(),
-  body: Field('comment_too_short'),
-  /** With `like=1`: like (true) or unlike (false). */
-  liked: Lenient(),
+export const ListQuery = Input(
+  {
+    streamer_id: Param(IdDoc()),
+    limit: Param(Type.Integer({ minimum: 1, maximum: 100, description: 'A page of the newest comments' })),
+    before: Param(IdDoc('With `limit`: comments with an id below this one')),
+    mine: Param(FlagDoc('The ids of the comments you like: `{liked: [ids]}` (signed-in users)')),
+  },
+  ['streamer_id'],
+);
+export const PostBody = Input(
+  {
+    streamer_id: Field('missing_streamer_id', IdDoc()),
+    body: Field('comment_too_short', commentBody),
+    author: Field(
+      'invalid_field',
+      Type.String({ maxLength: LIMITS.author, description: 'A guest\'s name, cut to 50; default "Anonym"' }),
+      'author',
+    ),
+    reply_to: Field('invalid_reply_to', IdDoc('Answer this comment of the same streamer')),
+  },
+  ['streamer_id', 'body'],
+);
+export const IdQuery = Input({ id: Param(IdDoc()) }, ['id']);
+export const UpdateQuery = Input(
+  { id: Param(IdDoc()), like: Param(FlagDoc('Like or unlike the comment (`{liked}`)')) },
+  ['id'],
+);
+export const UpdateBody = Input({
+  hidden: Lenient(Type.Boolean({ description: 'Hide or show again' })),
+  body: Field('comment_too_short', commentBody),
+  liked: Lenient(Type.Boolean({ description: 'With `like=1`: like (true) or unlike (false)' })),
 });
 
-export const Liked = Type.Object({ liked: Type.Array(Type.Integer()) });
-export const LikeAnswer = Type.Object({ ok: Ok.properties.ok, likes: Type.Integer() });
+export const Liked = Type.Object({ liked: Type.Array(Type.Integer()) }, { title: 'LikedComments' });
+export const LikeAnswer = Type.Object({ ok: Ok.properties.ok, likes: Type.Integer() }, { title: 'Likes' });
 
 export const listSchema = {
   summary:
@@ -81,7 +125,7 @@ export const postSchema = {
 export const updateSchema = {
   summary:
     'Hide or show a comment (staff any, the author their own), edit your own within 15 minutes, or ' +
-    'with `like=1` like or unlike it (`{liked}`, signed-in users)',
+    'with `like=1` like or unlike it (`{liked}`, signed-in users; banned 403)',
   querystring: UpdateQuery,
   body: UpdateBody,
   response: { 200: Type.Union([LikeAnswer, Ok]), ...errors(400, 401, 403, 404) },

@@ -223,7 +223,10 @@ export interface AuditLogTable {
   actor_user_id: number | null;
   action: string;
   target_id: number | null;
+  /** The service's English words for the entry (audit/actions.ts). */
   summary: string;
+  /** JSON: the action's parameters (audit/actions.ts); null for an old entry that had none. */
+  params: string | null;
   /** JSON: old and new values where a change has them. */
   details: string | null;
 }

@@ -42,7 +42,7 @@ export async function addMember(
     await audit(trx, actor, {
       action: 'member.add',
       target_id: groupId,
-      summary: `Added ${login} (${provider}) to team ${group.name} as ${role}`,
+      params: { login, provider, team: group.name, role },
     });
     return { ok: true as const, display_name: user.display_name, role };
   });
@@ -72,7 +72,7 @@ export async function removeMember(
     await audit(trx, actor, {
       action: 'member.remove',
       target_id: member.group_id,
-      summary: `Removed ${member.login} (${member.provider}) from team ${member.group_name}`,
+      params: { login: member.login, provider: member.provider, team: member.group_name },
     });
   });
 }

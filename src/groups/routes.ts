@@ -16,6 +16,7 @@ import {
   putSchema,
 } from './schemas.ts';
 import { createTeam, deleteTeam, type TeamContext, updateTeam } from './teams.ts';
+import { TEAM_ROLES } from './policy.ts';
 
 /**
  * /api/rater_groups: SPEC.md puts teams and their members behind one path, told apart by
@@ -32,7 +33,10 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/api/rater_groups',
-    { config: { guard: (query) => (flag(query.my) ? 'signedIn' : 'admin') }, schema: listSchema },
+    {
+      config: { guard: (query) => (flag(query.my) ? TEAM_ROLES.mine : TEAM_ROLES.manage) },
+      schema: listSchema,
+    },
     async (request) => {
       const { user } = request.viewer;
       if (flag(request.query.my) && user) return myGroups(db, user.id);
@@ -42,31 +46,39 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/api/rater_groups',
-    { config: { guard: 'admin' }, schema: postSchema },
+    { config: { guard: TEAM_ROLES.manage }, schema: postSchema },
     async (request, reply) => {
       if (flag(request.query.members)) return addMember(context(request), request.body);
       return reply.code(201).send(await createTeam(context(request), request.body));
     },
   );
 
-  app.put('/api/rater_groups', { config: { guard: 'admin' }, schema: putSchema }, async (request) => {
-    const id = parseId(request.query.id);
-    if (id === null) throw fail('missing_id');
-    await updateTeam(context(request), id, request.body);
-    return OK;
-  });
-
-  app.delete('/api/rater_groups', { config: { guard: 'admin' }, schema: deleteSchema }, async (request) => {
-    const { query } = request;
-    if (query.member !== undefined) {
-      await removeMember(context(request), query.member);
+  app.put(
+    '/api/rater_groups',
+    { config: { guard: TEAM_ROLES.manage }, schema: putSchema },
+    async (request) => {
+      const id = parseId(request.query.id);
+      if (id === null) throw fail('missing_id');
+      await updateTeam(context(request), id, request.body);
       return OK;
-    }
-    const id = parseId(query.id);
-    if (id === null) throw fail('missing_id');
-    await deleteTeam(context(request), id);
-    return OK;
-  });
+    },
+  );
+
+  app.delete(
+    '/api/rater_groups',
+    { config: { guard: TEAM_ROLES.manage }, schema: deleteSchema },
+    async (request) => {
+      const { query } = request;
+      if (query.member !== undefined) {
+        await removeMember(context(request), query.member);
+        return OK;
+      }
+      const id = parseId(query.id);
+      if (id === null) throw fail('missing_id');
+      await deleteTeam(context(request), id);
+      return OK;
+    },
+  );
 
   methodNotAllowed(app, '/api/rater_groups', ['GET', 'POST', 'PUT', 'DELETE']);
 };

@@ -3,16 +3,9 @@ import fp from 'fastify-plugin';
 import { fail } from '../errors.ts';
 import { type ParsedQuery, parsedQuery } from './parsers.ts';
 import { addRouteHook } from './route-hooks.ts';
-import type { Viewer } from './viewer.ts';
+import { allows, type Role } from '../shared/roles.ts';
 
-/** Who may call a route. */
-/**
- * Who may call a route. `signedInOrBanned` lets a banned user's session through to the
- * handler, which answers 403 `banned` where DECISIONS.md says so (votes, likes) and serves
- * what a banned person still may do (their data).
- */
-export type Role =
-  'public' | 'signedIn' | 'signedInOrBanned' | 'signedInOrAdmin' | 'admin' | 'adminOrModerator';
+export type { Role };
 
 /**
  * A fixed role, or one chosen from the query (e.g. `POST /api/streamers?admin=1`). The query
@@ -34,23 +27,6 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every route with its guard, for the route walk test and the API document. */
     routeList: RegisteredRoute[];
-  }
-}
-
-export function allows(role: Role, viewer: Viewer): boolean {
-  switch (role) {
-    case 'public':
-      return true;
-    case 'signedIn':
-      return viewer.user !== null;
-    case 'signedInOrBanned':
-      return viewer.user !== null || viewer.bannedUser;
-    case 'signedInOrAdmin':
-      return viewer.user !== null || viewer.isAdmin;
-    case 'admin':
-      return viewer.isAdmin;
-    case 'adminOrModerator':
-      return viewer.isAdmin || viewer.isMod;
   }
 }
 

@@ -18,6 +18,7 @@ export const LIMITS = {
   game: 100,
   title: 200,
   name: 100,
+  teamName: 100,
   submitter: 60,
   commentMin: 2,
   commentMax: 1000,
@@ -40,6 +41,9 @@ export type ReportReason = (typeof REPORT_REASONS)[number];
 /** What staff do to comments in bulk (PUT /api/moderation/comments). */
 export const MODERATION_ACTIONS = ['hide', 'show', 'delete', 'dismiss'] as const;
 export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
+
+/** A guest's comment without a name is by this author (SPEC.md). */
+export const DEFAULT_AUTHOR = 'Anonym';
 
 /** An author may edit a comment this long after posting it (DECISIONS.md "Comments"). */
 export const COMMENT_EDIT_WINDOW_MS = 15 * 60_000;

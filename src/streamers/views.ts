@@ -6,8 +6,9 @@ import { averageTenths, scoreSum } from '../shared/rules.ts';
 import { listStreamers, type StreamerListRow } from './queries.ts';
 import type { StreamerItem } from './schemas.ts';
 
-/** SPEC.md's three views of the list: Full (staff with all=1), Team (members), Public. */
-export type View = 'full' | 'team' | 'public';
+import type { View } from './policy.ts';
+
+export type { View };
 
 /**
  * "Name ascending" is case-insensitive and made here, so both databases answer in the same

@@ -41,8 +41,8 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'the audit record is written outside the transaction',
     file: 'src/streamers/routes.ts',
-    from: "await audit(trx, actor, {\n          action: viewer.isAdmin ? 'streamer.edit'",
-    to: "await audit(db, actor, {\n          action: viewer.isAdmin ? 'streamer.edit'",
+    from: "await audit(trx, actor, {\n          action: details ? 'streamer.edit'",
+    to: "await audit(db, actor, {\n          action: details ? 'streamer.edit'",
     tests: ['test/audit.test.ts'],
     project: 'postgres',
   },
@@ -106,9 +106,9 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: 'the edit window is 30 minutes',
-    file: 'src/comments/routes.ts',
-    from: '> EDIT_WINDOW)',
-    to: '> 2 * EDIT_WINDOW)',
+    file: 'src/comments/policy.ts',
+    from: '<= COMMENT_EDIT_WINDOW_MS',
+    to: '<= 2 * COMMENT_EDIT_WINDOW_MS',
     tests: ['test/comment-moderation.test.ts'],
   },
   {

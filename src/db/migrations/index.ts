@@ -6,6 +6,7 @@ import * as commentModeration from './004-comment-moderation.ts';
 import * as liveData from './005-live-data.ts';
 import * as openCommunity from './006-open-community.ts';
 import * as takingPart from './008-taking-part.ts';
+import * as auditParams from './009-audit-params.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '005-live-data': liveData,
   '006-open-community': openCommunity,
   '008-taking-part': takingPart,
+  '009-audit-params': auditParams,
 };
