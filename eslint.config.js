@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'web/dist/', 'coverage/', 'data/'] },
+  { ignores: ['dist/', 'node_modules/', 'web/dist/', 'coverage/', 'data/', 'web/src/lib/generated/'] },
   js.configs.recommended,
   // Type-checked rules: floating and misused promises, unsafe `any`, needless assertions.
   ...tseslint.configs.recommendedTypeChecked,

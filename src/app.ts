@@ -8,6 +8,7 @@ import Fastify, {
 } from 'fastify';
 import { adminHashSource, sharedSecret } from './auth/admin-password.ts';
 import { auditRoutes } from './audit/routes.ts';
+import { accountRoutes } from './account/routes.ts';
 import { adminAuthRoutes } from './auth/routes.ts';
 import { commentRoutes } from './comments/routes.ts';
 import { communityRoutes } from './community/routes.ts';
@@ -18,7 +19,7 @@ import { keepWalBounded } from './db/checkpoint.ts';
 import type { Db } from './db/schema.ts';
 import { registerOpenApi } from './docs/openapi.ts';
 import { docsRoutes } from './docs/routes.ts';
-import { groupRoutes } from './groups/routes.ts';
+import { groupRoutes, teamMemberRoutes } from './groups/routes.ts';
 import { discordPlugin } from './discord/plugin.ts';
 import { ReadyImages } from './images/ready.ts';
 import { imageRoutes } from './images/routes.ts';
@@ -26,6 +27,7 @@ import { databaseCheck } from './health/check.ts';
 import { healthRoutes } from './health/routes.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { lazyCompilers } from './lib/lazy-compilers.ts';
+import { DOCUMENTED } from './lib/schemas.ts';
 import { requestLogger } from './lib/request-log.ts';
 import { cacheControlPlugin } from './plugins/cache-control.ts';
 import { csrfPlugin } from './plugins/csrf.ts';
@@ -49,6 +51,7 @@ import { streamerRoutes } from './streamers/routes.ts';
 import { liveSyncPlugin } from './sync/plugin.ts';
 import { syncRoutes } from './sync/routes.ts';
 import { userRoutes } from './users/routes.ts';
+import { voteRoutes } from './votes/routes.ts';
 import { webRoutes } from './web/static.ts';
 
 declare module 'fastify' {
@@ -120,12 +123,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     schemaController: { compilersFactory: lazyCompilers() },
     ajv: {
       customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false },
-      // Each field's SPEC.md error (lib/schemas.ts), read by the error handler.
+      // Each field's SPEC.md error, read by the error handler, and the documented twin of an
+      // input schema, read by the API document (lib/schemas.ts): annotations, never validated.
       plugins: [
         (ajv) =>
           ajv
             .addKeyword({ keyword: 'errorCode', schemaType: 'string' })
-            .addKeyword({ keyword: 'errorField', schemaType: 'string' }),
+            .addKeyword({ keyword: 'errorField', schemaType: 'string' })
+            .addKeyword({ keyword: DOCUMENTED, schemaType: 'object' }),
       ],
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -152,12 +157,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     postgresUrl: config.databaseUrl.startsWith('postgres') ? config.databaseUrl : null,
     sqlite: opts.sqlite,
   });
-  await registerOpenApi(app);
+  await registerOpenApi(app, config);
 
   await app.register(adminAuthRoutes, { adminHash: await adminHashSource(config) });
   await app.register(streamerRoutes);
   await app.register(commentRoutes);
   await app.register(groupRoutes);
+  await app.register(teamMemberRoutes);
   await app.register(communityRoutes);
   await app.register(auditRoutes);
   await app.register(userRoutes);
@@ -166,6 +172,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(reportRoutes);
   await app.register(moderationRoutes);
   await app.register(sessionRoutes);
+  await app.register(voteRoutes);
+  await app.register(accountRoutes);
   await app.register(liveSyncPlugin);
   await app.register(syncRoutes);
   await app.register(signInRoutes);

@@ -85,6 +85,7 @@ export const ERRORS = {
   group_name_exists: [409, 'Group name already exists'],
   streamer_has_team: [409, 'This streamer already has a team'],
   banned_user_admin: [409, 'A banned user cannot be an administrator'],
+  rating_changed: [409, 'The rating was changed by someone else'],
   webhook_disabled: [409, 'Webhook is disabled'],
 } as const satisfies Record<string, readonly [number, string]>;
 

@@ -1,4 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type AuditParams, describe as words } from '../src/audit/actions.ts';
+import { type LegacyAction, legacyParams } from '../src/audit/legacy.ts';
 import { startApp, useApp } from './helpers/app.ts';
 import type { Client } from './helpers/client.ts';
 
@@ -18,13 +20,18 @@ describe('audit log', () => {
       action: 'streamer.add',
       actor: 'admin',
       target_id: sid,
+      params: { name: 'Audited One' },
       summary: 'Added streamer Audited One',
     });
 
     await admin.put(`/api/streamers?id=${sid}`, { r: { s: 5 }, reward: 10 });
     await admin.put(`/api/streamers?id=${sid}`, { r: { s: 7, g: 1 }, reward: 20 });
     const edit = await latest();
-    expect(edit).toMatchObject({ action: 'streamer.edit', summary: 'Rated Audited One: 5 → 8' });
+    expect(edit).toMatchObject({
+      action: 'streamer.edit',
+      params: { name: 'Audited One', from: 5, to: 8 },
+      summary: 'Rated Audited One: 5 → 8',
+    });
     expect(edit.details.old.r).toEqual({ s: 5, g: 0, a: 0, v: 0, n: 0, ns: 0, o: 0 });
     expect(edit.details.new.r).toEqual({ s: 7, g: 1, a: 0, v: 0, n: 0, ns: 0, o: 0 });
     expect(edit.at).toMatch(/Z$/);
@@ -58,6 +65,7 @@ describe('audit log', () => {
     expect(added.body).toEqual({ ok: true, display_name: u.display_name, role: 'owner' });
     expect(await latest()).toMatchObject({
       action: 'member.add',
+      params: { login: 'audited_user', provider: 'provider_a', team: 'Audit Team 2', role: 'owner' },
       summary: 'Added audited_user (provider_a) to team Audit Team 2 as owner',
     });
     const memberId = (await admin.get('/api/rater_groups')).body.find((x: any) => x.id === g.body.id)
@@ -77,13 +85,65 @@ describe('audit log', () => {
     expect(await latest()).toMatchObject({ action: 'user.moderator', details: { old: false, new: true } });
 
     await admin.put('/api/settings', { auth_enabled: false });
-    expect(await latest()).toMatchObject({ action: 'settings.update', summary: 'Set auth_enabled to false' });
+    expect(await latest()).toMatchObject({
+      action: 'settings.update',
+      params: { key: 'auth_enabled', value: false },
+      summary: 'Set auth_enabled to false',
+    });
 
     await admin.del(`/api/streamers?id=${sid}`);
     expect(await latest()).toMatchObject({
       action: 'streamer.delete',
       summary: 'Deleted streamer Audited One',
     });
+  });
+
+  it('old entries get their parameters back from their summaries; one that cannot be read keeps its summary', async () => {
+    const samples: { [A in LegacyAction]: AuditParams<A> } = {
+      'streamer.add': { name: 'A (b) → c' },
+      'streamer.edit': { name: 'Rated: x', from: null, to: 12 },
+      'streamer.rate': { name: 'Y', from: 3, to: 0 },
+      'streamer.lock': { name: 'Z', locked: false },
+      'streamer.delete': { name: 'Q' },
+      'comment.delete': { author: 'Anonym' },
+      'comment.hide': { author: 'a by b', hidden: true },
+      'team.create': { team: 'T' },
+      'team.update': { team: 'T as owner' },
+      'team.delete': { team: 'T' },
+      'member.add': { login: 'l', provider: 'provider_b', team: 'Team (x)', role: 'rater' },
+      'member.remove': { login: 'l', provider: 'provider_a', team: 'from team y' },
+      'user.ban': { login: 'l', provider: 'provider_b', banned: false },
+      'user.moderator': { login: 'l', provider: 'provider_a', moderator: false },
+      'settings.update': { key: 'auth_enabled', value: true },
+    };
+    for (const action of Object.keys(samples) as LegacyAction[]) {
+      const params = samples[action];
+      expect(JSON.parse(legacyParams(action, words(action, params as never)) ?? 'null'), action).toEqual(
+        params,
+      );
+    }
+    expect(legacyParams('streamer.add', 'something else')).toBeNull();
+
+    await t.db
+      .insertInto('audit_log')
+      .values({
+        at: new Date().toISOString(),
+        actor: 'admin',
+        actor_user_id: null,
+        action: 'team.create',
+        target_id: null,
+        summary: 'Written by an older version in other words',
+        params: null,
+        details: null,
+      })
+      .execute();
+    const res = await admin.get('/api/audit?limit=1');
+    expect(res.status).toBe(200);
+    expect(res.body[0]).toMatchObject({
+      action: 'team.create',
+      summary: 'Written by an older version in other words',
+    });
+    expect(res.body[0]).not.toHaveProperty('params');
   });
 
   it('a failed change records nothing (same transaction)', async () => {

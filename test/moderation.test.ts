@@ -243,7 +243,7 @@ describe('bulk actions', () => {
     expect(entry).toMatchObject({
       actor: 'user',
       actor_user_id: modUser.id,
-      details: { action: 'hide', selector: { ids: [id] }, count: 1 },
+      params: { action: 'hide', ids: [id], count: 1 },
     });
   });
 
@@ -261,8 +261,8 @@ describe('bulk actions', () => {
     expect(posted.map((p) => p.status)).toEqual(Array<number>(10).fill(201));
     const rows = await t.db.selectFrom('comments').selectAll().where('user_id', '=', troll.id).execute();
     expect(rows).toHaveLength(15);
-    expect(rows.filter((r) => r.hidden === 1)).toHaveLength(hidden!.body.count);
-    expect(hidden!.body.count).toBeGreaterThanOrEqual(5);
+    expect(rows.filter((r) => r.hidden === 1)).toHaveLength(hidden.body.count);
+    expect(hidden.body.count).toBeGreaterThanOrEqual(5);
     expect(rows.every((r) => (r.hidden === 1) === (r.hidden_by === 'staff'))).toBe(true);
   });
 });

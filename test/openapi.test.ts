@@ -1,40 +1,176 @@
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
+import { ERRORS } from '../src/errors.ts';
+import { LIMITS } from '../src/shared/rules.ts';
 import { useApp } from './helpers/app.ts';
 
-const t = await useApp({ DEV_PROVIDERS: 'true' });
+const t = await useApp({ DEV_PROVIDERS: 'true', RATE_LIMIT: 'on' });
+const doc = (await t.client().get('/api/openapi.json')).body;
+
+type Op = Record<string, any>;
+const operations = (): [string, string, Op][] =>
+  Object.entries(doc.paths as Record<string, Record<string, Op>>).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]): [string, string, Op] => [method, path, op]),
+  );
+const UNSAFE = ['post', 'put', 'patch', 'delete'];
+const toPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');
+const routes = () =>
+  t.app.routeList.filter((r) => r.method !== 'HEAD' && r.method !== 'OPTIONS' && !r.url.startsWith('/dev/'));
 
 describe('API documentation', () => {
   it('/api/openapi.json is a valid OpenAPI 3.1 document', async () => {
-    const res = await t.client().get('/api/openapi.json');
-    expect(res.status).toBe(200);
-    expect(res.body.openapi).toBe('3.1.0');
-    const validator = new Validator();
-    const result = await validator.validate(res.body);
+    expect(doc.openapi).toBe('3.1.0');
+    const result = await new Validator().validate(doc);
     expect(result.errors ?? [], JSON.stringify(result.errors)).toEqual([]);
     expect(result.valid).toBe(true);
   });
 
-  it('contains every route the app registers, with who may call it and its responses', async () => {
-    const doc = (await t.client().get('/api/openapi.json')).body;
-    const toPath = (url: string) => url.replace(/:(\w+)/g, '{$1}').replace(/\/\*$/, '/{*}');
-    const routes = t.app.routeList.filter((r) => r.method !== 'HEAD');
-    expect(routes.length).toBeGreaterThan(30);
-    for (const r of routes) {
-      const op = doc.paths[toPath(r.url)]?.[r.method.toLowerCase()];
-      expect(op, `${r.method} ${r.url} is documented`).toBeDefined();
-      expect(op.description).toMatch(/Who may call:/);
-      expect(op.summary, `${r.method} ${r.url} has a summary in its route schema`).toBeTruthy();
-      expect(Object.keys(op.responses).length).toBeGreaterThan(0);
+  it("passes Redocly's recommended rules with no error", async () => {
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({
+      source: JSON.stringify(doc),
+      absoluteRef: 'openapi.json',
+      config,
+    });
+    const errors = problems.filter((p) => p.severity === 'error');
+    expect(errors.map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`)).toEqual([]);
+  });
+
+  it('lists exactly the routes the service has (development stand-ins aside), each named and guarded', async () => {
+    expect(routes().length).toBeGreaterThan(40);
+    const documented = new Set(operations().map(([method, path]) => `${method.toUpperCase()} ${path}`));
+    const registered = new Set(routes().map((r) => `${r.method} ${toPath(r.url)}`));
+    expect([...documented].sort()).toEqual([...registered].sort());
+    const ids = new Set<string>();
+    for (const [method, path, op] of operations()) {
+      const name = `${method} ${path}`;
+      expect(op.description, name).toMatch(/Who may call:/);
+      expect(op.summary, `${name} has a summary in its route schema`).toBeTruthy();
+      expect(op.operationId, name).toMatch(/^[a-z][A-Za-z0-9]+$/);
+      expect(ids.has(op.operationId), `${op.operationId} is unique`).toBe(false);
+      ids.add(op.operationId);
+      expect(op.security, `${name} says which credentials it reads`).toBeDefined();
     }
-    const put = doc.paths['/api/streamers'].put;
-    expect(put.summary).toContain('Rate');
-    expect(Object.keys(put.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404']));
-    expect(put.responses['403'].description).toContain('Admin only');
-    expect(Object.keys(put.requestBody.content)).toEqual([
-      'application/json',
-      'application/x-www-form-urlencoded',
-    ]);
+    expect(Object.keys(doc.paths).filter((p) => p.includes('*'))).toEqual([]);
+    expect(doc.servers).toEqual([{ url: t.config.baseUrl, description: expect.any(String) }]);
+  });
+
+  it('gives every operation the answers the shared rules add: 403, 400, 413 and 415 on unsafe methods, 503 with Retry-After, 500', () => {
+    for (const [method, path, op] of operations()) {
+      const statuses = Object.keys(op.responses);
+      const name = `${method} ${path}`;
+      expect(statuses, name).toEqual(expect.arrayContaining(['500', '503']));
+      expect(op.responses['503'].headers['Retry-After'].required, name).toBe(true);
+      if (UNSAFE.includes(method))
+        expect(statuses, name).toEqual(expect.arrayContaining(['400', '403', '413', '415']));
+      else expect(statuses, name).not.toContain('415');
+      expect(statuses, `${name} has no catch-all answer`).not.toContain('default');
+    }
+  });
+
+  it('401 where a guard can refuse, 429 and the rate-limit headers where a limit counts, Allow on 405, Location on redirects', () => {
+    const get = (path: string, method: string) => doc.paths[path][method];
+    for (const [path, method] of [
+      ['/api/users', 'get'],
+      ['/api/streamers', 'put'],
+      ['/api/streamers', 'post'],
+      ['/api/rater_groups', 'get'],
+    ] as const) {
+      expect(Object.keys(get(path, method).responses), `${method} ${path}`).toContain('401');
+    }
+    expect(Object.keys(get('/api/settings', 'get').responses)).not.toContain('401');
+    const post = get('/api/comments', 'post');
+    expect(post.responses['429'].headers['Retry-After'].required).toBe(true);
+    expect(Object.keys(post.responses['201'].headers)).toEqual(
+      expect.arrayContaining([
+        'X-RateLimit-Limit',
+        'X-RateLimit-Remaining',
+        'X-RateLimit-Reset',
+        'Set-Cookie',
+      ]),
+    );
+    expect(get('/api/streamers', 'patch').responses['405'].headers.Allow.required).toBe(true);
+    expect(get('/api/oauth/login/{provider}', 'get').responses['302'].headers.Location.required).toBe(true);
+    expect(get('/api/oauth/login/{provider}', 'get').responses['302'].content).toBeUndefined();
+  });
+
+  it('answers with an ETag declare it, and their 304 has no body', () => {
+    for (const path of ['/api/streamers', '/api/comments', '/assets/{file}']) {
+      const { responses } = doc.paths[path].get;
+      expect(responses['304'].content, path).toBeUndefined();
+      expect(responses['304'].headers.ETag.required, path).toBe(true);
+      expect(responses['200'].headers.ETag.required, path).toBe(true);
+    }
+  });
+
+  it('the session cookie is the security of every operation that reads it', () => {
+    const session = doc.components.securitySchemes.session;
+    expect(session).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'sid' });
+    expect(doc.paths['/api/users'].get.security).toEqual([{ session: [] }]);
+    expect(doc.paths['/api/streamers'].get.security).toEqual([{}, { session: [] }]);
+    expect(doc.paths['/healthz'].get.security).toEqual([]);
+    expect(doc.paths['/api/streamers'].get.responses['200'].headers['Set-Cookie']).toBeDefined();
+  });
+
+  it('input is documented as a client should send it: real types, the rules limits, no validation keywords', () => {
+    const text = JSON.stringify(doc);
+    for (const keyword of ['"errorCode"', '"errorField"', '"documented"', '65536']) {
+      expect(text, `${keyword} does not leak into the document`).not.toContain(keyword);
+    }
+    const schemas = doc.components.schemas;
+    const put = doc.paths['/api/streamers'].put.requestBody.content['application/json'].schema.properties;
+    expect(put.r).toEqual({ $ref: '#/components/schemas/ScoresInput' });
+    expect(schemas.ScoresInput.properties.ns).toEqual({ type: 'integer', minimum: 0, maximum: 10 });
+    expect(put.reward).toMatchObject({ type: 'integer', minimum: 0, maximum: LIMITS.reward });
+    expect(put.status).toMatchObject({ type: 'string', enum: ['live', 'offline'] });
+    expect(put.notes).toMatchObject({
+      type: 'string',
+      maxLength: LIMITS.notes,
+      'x-error-code': 'invalid_field',
+    });
+    const comment = doc.paths['/api/comments'].post.requestBody;
+    expect(comment.required).toBe(true);
+    expect(comment.content['application/json'].schema.required).toEqual(['streamer_id', 'body']);
+    expect(comment.content['application/json'].schema.properties.body).toMatchObject({
+      minLength: LIMITS.commentMin,
+      maxLength: LIMITS.commentMax,
+    });
+    // Form bodies send objects as r[s]=5.
+    expect(
+      doc.paths['/api/community_ratings'].put.requestBody.content['application/x-www-form-urlencoded']
+        .encoding,
+    ).toEqual({ r: { style: 'deepObject', explode: true } });
+    expect(doc.paths['/api/auth/logout'].post.requestBody).toBeUndefined();
+    expect(doc.paths['/api/auth'].post.requestBody.required).toBe(false);
+    const ids = doc.paths['/api/streamers'].delete.parameters;
+    expect(ids).toEqual([expect.objectContaining({ name: 'id', in: 'query', required: true })]);
+    expect(ids[0].schema).toMatchObject({ type: 'integer', minimum: 1 });
+  });
+
+  it('answers name their types as components, with every field the service always sends required', () => {
+    const { Streamer, Comment, Error: ErrorSchema } = doc.components.schemas;
+    expect(Streamer.required).toEqual(
+      expect.arrayContaining(['id', 'name', 'r', 'reward', 'status', 'comment_count']),
+    );
+    expect(Streamer.required).not.toContain('notes');
+    expect(Comment.required).toEqual(
+      expect.arrayContaining(['id', 'author', 'body', 'created_at', 'hidden']),
+    );
+    expect(ErrorSchema.required).toEqual(['error', 'code']);
+    expect(ErrorSchema.properties.code.enum).toEqual(Object.keys(ERRORS));
+    expect(doc.paths['/api/streamers'].get.responses['404'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/Error',
+    });
+  });
+
+  it('page addresses are documented as pages', () => {
+    for (const path of ['/', '/s/{ref}', '/suggest', '/admin', '/admin/{tab}']) {
+      expect(Object.keys(doc.paths[path].get.responses['200'].content), path).toEqual(['text/html']);
+    }
+    const page = doc.paths['/s/{ref}'].get;
+    expect(Object.keys(page.responses['404'].content)).toEqual(['text/html', 'application/json']);
+    expect(page.parameters[0]).toMatchObject({ name: 'ref', in: 'path', required: true });
   });
 
   it('/api/docs is a readable page with no external resources', async () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { allows, type Role } from '../src/plugins/guards.ts';
+import { allows, type Role } from '../src/shared/roles.ts';
 import { useApp } from './helpers/app.ts';
 import { Client } from './helpers/client.ts';
 

@@ -267,7 +267,7 @@ describe('sign out everywhere', () => {
     expect((await admin.del('/api/sessions?user_id=99999999')).body.code).toBe('user_not_found');
     expect((await admin.del('/api/sessions?user_id=x')).body.code).toBe('missing_id');
     const entry = (await admin.get('/api/audit')).body.find((e: any) => e.action === 'user.sessions');
-    expect(entry).toMatchObject({ target_id: u.id, details: { count: 2 } });
+    expect(entry).toMatchObject({ target_id: u.id, params: { login: u.login, count: 2 } });
   });
 
   it('a personal administrator signed out everywhere is no administrator anywhere', async () => {

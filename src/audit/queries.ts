@@ -1,33 +1,15 @@
 import type { AuditLogTable, Db } from '../db/schema.ts';
 import type { Selectable } from 'kysely';
 import type { Viewer } from '../plugins/viewer.ts';
+import { type AuditAction, type AuditParams, describe } from './actions.ts';
+import type { EntryAnswer } from './schemas.ts';
 
 /**
  * The audit log: every change an administrator or moderator makes, written in the same
- * transaction as the change itself (pass the transaction as `db`).
+ * transaction as the change itself (pass the transaction as `db`). An entry is its action
+ * and that action's parameters (audit/actions.ts); the English summary is made from them.
  */
-export type AuditAction =
-  | 'streamer.add'
-  | 'streamer.edit'
-  | 'streamer.rate'
-  | 'streamer.lock'
-  | 'streamer.delete'
-  | 'comment.delete'
-  | 'comment.hide'
-  | 'team.create'
-  | 'team.update'
-  | 'team.delete'
-  | 'member.add'
-  | 'member.remove'
-  | 'user.ban'
-  | 'user.moderator'
-  | 'settings.update'
-  | 'auth.password'
-  | 'user.admin'
-  | 'user.sessions'
-  | 'comment.bulk'
-  | 'block.add'
-  | 'block.remove';
+export type { AuditAction };
 
 /** Who acted and when. `cli` is the operator's command-line tool. */
 export interface Actor {
@@ -48,31 +30,41 @@ export function actorOf(viewer: Viewer, now: Date): Actor {
   };
 }
 
-export interface AuditEntry {
-  action: AuditAction;
+export interface AuditEntry<A extends AuditAction> {
+  action: A;
+  params: AuditParams<A>;
   target_id?: number | null;
-  summary: string;
   details?: unknown;
 }
 
-export async function audit(db: Db, actor: Actor, entry: AuditEntry): Promise<void> {
+export async function audit<A extends AuditAction>(
+  db: Db,
+  actor: Actor,
+  entry: AuditEntry<A>,
+): Promise<void> {
   await db
     .insertInto('audit_log')
     .values({
       ...actor,
       action: entry.action,
       target_id: entry.target_id ?? null,
-      summary: entry.summary.slice(0, 500),
+      summary: describe(entry.action, entry.params).slice(0, 500),
+      params: JSON.stringify(entry.params),
       details: entry.details === undefined ? null : JSON.stringify(entry.details),
     })
     .execute();
 }
 
-export type AuditRow = Omit<Selectable<AuditLogTable>, 'details'> & { details: unknown };
+const parsed = (json: string | null): unknown => (json === null ? null : (JSON.parse(json) as unknown));
 
-export async function listAudit(db: Db, limit: number, before?: number): Promise<AuditRow[]> {
+/** An entry as answers show it; its parameters are those audit() wrote for its action. */
+function answer({ params, details, ...row }: Selectable<AuditLogTable>): EntryAnswer {
+  const entry = { ...row, details: parsed(details) };
+  return (params === null ? entry : { ...entry, params: parsed(params) }) as EntryAnswer;
+}
+
+export async function listAudit(db: Db, limit: number, before?: number): Promise<EntryAnswer[]> {
   let q = db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').limit(limit);
   if (before !== undefined) q = q.where('id', '<', before);
-  const rows = await q.execute();
-  return rows.map((r) => ({ ...r, details: r.details === null ? null : (JSON.parse(r.details) as unknown) }));
+  return (await q.execute()).map(answer);
 }

@@ -2,10 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { clamp, parseId, toInt } from '../lib/input.ts';
 import { listAudit } from './queries.ts';
 import { listSchema } from './schemas.ts';
+import { AUDIT_ROLES } from './policy.ts';
 
 /** `GET /api/audit?limit=&before=`: the audit log for the administrator, newest first. */
 export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/api/audit', { config: { guard: 'admin' }, schema: listSchema }, async (request) => {
+  app.get('/api/audit', { config: { guard: AUDIT_ROLES.read }, schema: listSchema }, async (request) => {
     const { limit, before } = request.query;
     return listAudit(
       app.db,

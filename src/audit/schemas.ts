@@ -1,19 +1,48 @@
-import { Type } from 'typebox';
-import { errors, Nullable, Param, StringEnum } from '../lib/schemas.ts';
+import { type Static, Type } from 'typebox';
+import { errors, IdDoc, Input, Nullable, Param, StringEnum, Timestamp } from '../lib/schemas.ts';
+import { AUDIT_ACTIONS, AUDIT_PARAMS, type AuditAction, type AuditParams } from './actions.ts';
 
-export const Entry = Type.Object({
+const common = {
   id: Type.Integer(),
-  at: Type.String(),
+  at: Timestamp(),
   actor: StringEnum(['admin', 'user', 'cli']),
   actor_user_id: Nullable(Type.Integer()),
-  action: Type.String(),
   target_id: Nullable(Type.Integer()),
-  summary: Type.String(),
-  details: Type.Unknown(),
-});
+  /** The service's English words for the entry (audit/actions.ts `describe`). */
+  summary: Type.String({ description: "The service's English words for the entry" }),
+  details: Type.Unknown({ description: 'What changed (old and new values), when recorded' }),
+};
+
+/**
+ * An entry: its action with that action's parameters (one member per action, so a client
+ * reads `params` by `action`), or an entry written before parameters were recorded whose
+ * summary could not be read back (no `params`: its summary is all there is).
+ */
+type Common = Static<ReturnType<typeof Type.Object<typeof common>>>;
+export type EntryAnswer =
+  | { [A in AuditAction]: Common & { action: A; params: AuditParams<A> } }[AuditAction]
+  | (Common & { action: string; params?: undefined });
+
+export const Entry = Type.Unsafe<EntryAnswer>(
+  Type.Union(
+    [
+      ...AUDIT_ACTIONS.map((action) =>
+        Type.Object({ ...common, action: StringEnum([action]), params: AUDIT_PARAMS[action] }),
+      ),
+      Type.Object(
+        { ...common, action: Type.String() },
+        { description: 'An old entry recorded without parameters' },
+      ),
+    ],
+    { title: 'AuditEntry' },
+  ),
+);
 
 export const listSchema = {
   summary: 'Audit log, newest first; page with `before` = the last id seen',
-  querystring: Type.Object({ limit: Param(), before: Param() }),
+  querystring: Input({
+    limit: Param(Type.Integer({ minimum: 1, maximum: 200, description: 'Default 50' })),
+    before: Param(IdDoc('Entries with an id below this one')),
+  }),
   response: { 200: Type.Array(Entry), ...errors(401) },
 };

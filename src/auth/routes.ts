@@ -10,7 +10,7 @@ import { limit } from '../plugins/rate-limits.ts';
 import { LIMITS } from '../shared/rules.ts';
 import { adminGeneration, changeAdminPassword, passwordFromEnvironment } from './admin-password.ts';
 import { verifyPassword } from './passwords.ts';
-import { ActionQuery, Check, LoginBody, PasswordBody } from './schemas.ts';
+import { ActionBody, ActionQuery, Check, CheckQuery, LoginBody, PasswordBody } from './schemas.ts';
 
 /** Every failed login takes this long, so failures look alike (SECURITY.md item 15). */
 export const FAILED_LOGIN_DELAY_MS = 1000;
@@ -86,10 +86,7 @@ export const adminAuthRoutes: FastifyPluginAsyncTypebox<AdminAuthOptions> = asyn
       if (codePointLength(password) < LIMITS.adminPasswordMin) throw fail('password_too_short');
       if (passwordFromEnvironment(app.config)) throw fail('password_from_environment');
       await changeAdminPassword(app.db, password, (trx) =>
-        audit(trx, actorOf(request.viewer, app.clock.now()), {
-          action: 'auth.password',
-          summary: 'Changed the administrator password',
-        }),
+        audit(trx, actorOf(request.viewer, app.clock.now()), { action: 'auth.password', params: {} }),
       );
       return OK;
     },
@@ -109,7 +106,7 @@ export const adminAuthRoutes: FastifyPluginAsyncTypebox<AdminAuthOptions> = asyn
       config: { guard: 'public' },
       schema: {
         summary: 'Action form: `?action=check`',
-        querystring: ActionQuery,
+        querystring: CheckQuery,
         response: { 200: Check, ...errors(404) },
       },
     },
@@ -126,7 +123,7 @@ export const adminAuthRoutes: FastifyPluginAsyncTypebox<AdminAuthOptions> = asyn
       schema: {
         summary: 'Action form: `?action=login` or `?action=logout`',
         querystring: ActionQuery,
-        body: LoginBody,
+        body: ActionBody,
         response: { 200: Ok, ...errors(400, 401, 404, 429) },
       },
     },

@@ -1,7 +1,27 @@
 import { Type } from 'typebox';
-import { Field, Param } from '../lib/schemas.ts';
+import { Field, Input, Param, StringEnum } from '../lib/schemas.ts';
+import { LIMITS } from '../shared/rules.ts';
 
-export const LoginBody = Type.Object({ password: Field('password_required') });
-export const PasswordBody = Type.Object({ password: Field('password_required') });
-export const Check = Type.Object({ admin: Type.Boolean() });
-export const ActionQuery = Type.Object({ action: Param() });
+const password = Type.String({ minLength: 1, description: 'The shared administrator password' });
+
+export const LoginBody = Input({ password: Field('password_required', password) }, ['password']);
+/** The action form's body: the password for `login`, nothing for `logout`. */
+export const ActionBody = Input({
+  password: Field('password_required', Type.String({ ...password, description: 'With `action=login`' })),
+});
+/** A new shared password: at least LIMITS.adminPasswordMin characters. */
+export const PasswordBody = Input(
+  {
+    password: Field(
+      'password_required',
+      Type.String({
+        minLength: LIMITS.adminPasswordMin,
+        description: 'The new shared administrator password',
+      }),
+    ),
+  },
+  ['password'],
+);
+export const Check = Type.Object({ admin: Type.Boolean() }, { title: 'AdminCheck' });
+export const CheckQuery = Input({ action: Param(StringEnum(['check'])) }, ['action']);
+export const ActionQuery = Input({ action: Param(StringEnum(['login', 'logout'])) }, ['action']);

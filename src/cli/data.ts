@@ -5,6 +5,7 @@ import { writeTransaction } from '../db/transaction.ts';
 import { foldCase } from '../lib/input.ts';
 import { foldName } from '../lib/names.ts';
 import { nameKey } from '../streamers/queries.ts';
+import { legacyParams } from '../audit/legacy.ts';
 
 /**
  * Export and import of all data as JSON, secrets and sessions excepted. Tables are listed in
@@ -79,6 +80,11 @@ const DERIVED: { [T in Table]?: Record<string, (row: Record<string, unknown>) =>
     display_fold: (row) => foldName(String(row.display_name)),
   },
   streamers: { name_key: (row) => nameKey(String(row.name)) },
+  // A file from before entries carried parameters: read back from the English summaries.
+  audit_log: {
+    params: (row) =>
+      typeof row.params === 'string' ? row.params : legacyParams(String(row.action), String(row.summary)),
+  },
 };
 
 /** Every column of every exported table, so that columns added later are exported unlisted. */

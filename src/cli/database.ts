@@ -1,5 +1,5 @@
 /** The database as the commands use it: opened, migrated, and closed when the command ends. */
-import { audit } from '../audit/queries.ts';
+import { audit, type AuditAction, type AuditEntry } from '../audit/queries.ts';
 import type { Config } from '../config.ts';
 import { openDatabase, type Opened } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrator.ts';
@@ -16,18 +16,5 @@ export async function withDb<T>(config: Config, fn: (db: Db, opened: Opened) => 
 }
 
 /** The command line acts as the operator; its changes go to the audit log like the admin's. */
-export const cliAudit = (
-  db: Db,
-  action: 'user.ban' | 'user.moderator' | 'user.admin' | 'settings.update' | 'auth.password',
-  summary: string,
-  target_id?: number,
-) =>
-  audit(
-    db,
-    { actor: 'cli', actor_user_id: null, at: new Date().toISOString() },
-    {
-      action,
-      summary,
-      target_id: target_id ?? null,
-    },
-  );
+export const cliAudit = <A extends AuditAction>(db: Db, entry: AuditEntry<A>) =>
+  audit(db, { actor: 'cli', actor_user_id: null, at: new Date().toISOString() }, entry);

@@ -30,12 +30,18 @@ export function selectComments(db: Db) {
       'comments.hidden',
       'comments.edited_at',
       'comments.guest_tag',
+      'comments.reply_to',
       'users.display_name as user_display',
       'users.avatar as user_avatar',
       'users.provider as user_provider',
       'users.is_admin as user_is_admin',
       'moderators.user_id as user_mod',
       openReports(eb).as('reports'),
+      eb
+        .selectFrom('comment_likes')
+        .select((e) => e.fn.countAll<number | string>().as('n'))
+        .whereRef('comment_likes.comment_id', '=', 'comments.id')
+        .as('likes'),
     ]);
 }
 
@@ -43,19 +49,55 @@ type CommentRow = InferResult<ReturnType<typeof selectComments>>[number];
 /** A comment item as staff get it. */
 type StaffItem = CommentItem & { reports: number; guest_tag: string | null };
 
-/** A streamer's comments in ascending order (SPEC.md), or one page of them. */
+/**
+ * A streamer's comments in ascending order (SPEC.md), or one page of them. Threads are one
+ * level deep: a page counts top-level comments, and their replies come with them. Visitors see
+ * no hidden comment, nor the replies of one.
+ */
 export async function listComments(db: Db, streamerId: number, opts: ListOptions): Promise<CommentItem[]> {
   let q = selectComments(db).where('comments.streamer_id', '=', streamerId);
-  if (!opts.withHidden) q = q.where('comments.hidden', '=', 0);
+  if (!opts.withHidden) {
+    q = q
+      .where('comments.hidden', '=', 0)
+      .where((eb) =>
+        eb.or([
+          eb('comments.reply_to', 'is', null),
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('comments as parent')
+                .select('parent.id')
+                .whereRef('parent.id', '=', 'comments.reply_to')
+                .where('parent.hidden', '=', 1),
+            ),
+          ),
+        ]),
+      );
+  }
   const { page } = opts;
-  const rows = page
-    ? (
-        await (page.before === null ? q : q.where('comments.id', '<', page.before))
-          .orderBy('comments.id', 'desc')
-          .limit(page.limit)
-          .execute()
-      ).reverse()
-    : await q.orderBy('comments.created_at').orderBy('comments.id').execute();
+  if (!page) {
+    return toItems(
+      db,
+      await q.orderBy('comments.created_at').orderBy('comments.id').execute(),
+      opts.withHidden,
+    );
+  }
+  const top = await (page.before === null ? q : q.where('comments.id', '<', page.before))
+    .where('comments.reply_to', 'is', null)
+    .orderBy('comments.id', 'desc')
+    .limit(page.limit)
+    .execute();
+  const replies =
+    top.length === 0
+      ? []
+      : await q
+          .where(
+            'comments.reply_to',
+            'in',
+            top.map((c) => c.id),
+          )
+          .execute();
+  const rows = [...top, ...replies].sort((a, b) => a.id - b.id);
   return toItems(db, rows, opts.withHidden);
 }
 
@@ -96,6 +138,7 @@ export async function toItems<R extends CommentRow>(
     item.user_avatar = r.user_avatar ?? null;
     item.user_provider = r.user_provider ?? null;
     item.user_role = roleOf(r);
+    item.likes = Number(r.likes ?? 0);
     item.team_ids = r.user_id === null ? [] : (teams.get(r.user_id) ?? []);
     delete item.user_is_admin;
     delete item.user_mod;
@@ -122,7 +165,10 @@ export function roleOf(r: {
 type OnComments = ExpressionBuilder<Database & { comments: CommentsTable }, 'comments'>;
 
 const openReportRows = (eb: OnComments) =>
-  eb.selectFrom('reports').whereRef('reports.comment_id', '=', 'comments.id').where('reports.closed_at', 'is', null);
+  eb
+    .selectFrom('reports')
+    .whereRef('reports.comment_id', '=', 'comments.id')
+    .where('reports.closed_at', 'is', null);
 
 /** How many open reports a comment has, as a subquery of a select on `comments`. */
 export const openReports = (eb: OnComments) =>
@@ -152,7 +198,7 @@ async function teamsOf(db: Db, userIds: (number | null)[]): Promise<Map<number, 
 
 export type NewComment = Pick<
   Insertable<CommentsTable>,
-  'streamer_id' | 'user_id' | 'author' | 'body' | 'is_admin' | 'created_at' | 'guest_tag'
+  'streamer_id' | 'user_id' | 'author' | 'body' | 'is_admin' | 'created_at' | 'guest_tag' | 'reply_to'
 >;
 
 const insertCommentQuery = compiledOnce((db) =>
@@ -166,6 +212,7 @@ const insertCommentQuery = compiledOnce((db) =>
       is_admin: 0,
       created_at: '',
       guest_tag: null,
+      reply_to: null,
     })
     .returning('id'),
 );
@@ -179,6 +226,7 @@ export async function insertComment(db: Db, c: NewComment): Promise<number> {
     c.is_admin ?? 0,
     c.created_at,
     c.guest_tag ?? null,
+    c.reply_to ?? null,
   ];
   const [row] = (await insertCommentQuery(db, params)).rows;
   if (!row) throw new Error('insert into comments returned no id');
@@ -203,6 +251,7 @@ export async function findComment(db: Db, id: number) {
       'hidden',
       'hidden_by',
       'guest_tag',
+      'reply_to',
     ])
     .where('id', '=', id)
     .executeTakeFirst();
@@ -218,4 +267,40 @@ export async function setHidden(db: Db, id: number, hidden: boolean, by: 'author
 
 export async function editBody(db: Db, id: number, body: string, at: string): Promise<void> {
   await db.updateTable('comments').set({ body, edited_at: at }).where('id', '=', id).execute();
+}
+
+/** Likes or unlikes a comment (one like per user: the primary key); answers its likes. */
+export async function setLiked(db: Db, commentId: number, userId: number, liked: boolean, now: string) {
+  if (liked) {
+    await db
+      .insertInto('comment_likes')
+      .values({ comment_id: commentId, user_id: userId, created_at: now })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  } else {
+    await db
+      .deleteFrom('comment_likes')
+      .where('comment_id', '=', commentId)
+      .where('user_id', '=', userId)
+      .execute();
+  }
+  const row = await db
+    .selectFrom('comment_likes')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('comment_id', '=', commentId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The ids of a streamer's comments this user likes. */
+export async function likedBy(db: Db, streamerId: number, userId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('comment_likes')
+    .innerJoin('comments', 'comments.id', 'comment_likes.comment_id')
+    .select('comments.id')
+    .where('comments.streamer_id', '=', streamerId)
+    .where('comment_likes.user_id', '=', userId)
+    .orderBy('comments.id')
+    .execute();
+  return rows.map((r) => r.id);
 }

@@ -4,21 +4,54 @@ import { sendRendered } from '../cache/send.ts';
 import { contentVersion } from '../db/changes.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
-import { clamp, cleanText, codePointLength, parseId, singleLine, toInt, truthy } from '../lib/input.ts';
+import type { Db } from '../db/schema.ts';
+import { assertGuestMayPost } from '../guests/gate.ts';
+import { assertGuestName } from '../guests/names.ts';
+import { clamp, cleanText, codePointLength, flag, parseId, singleLine, toInt, truthy } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { OK } from '../lib/schemas.ts';
-import { limit } from '../plugins/rate-limits.ts';
-import { assertGuestMayPost } from '../guests/gate.ts';
 import { shortTag } from '../plugins/guest-tag.ts';
-import { assertGuestName } from '../guests/names.ts';
+import { limit } from '../plugins/rate-limits.ts';
 import { authRequiredToComment } from '../settings/queries.ts';
-import { COMMENT_EDIT_WINDOW_MS, LIMITS } from '../shared/rules.ts';
+import { DEFAULT_AUTHOR, LIMITS } from '../shared/rules.ts';
+import { isStaff } from '../shared/roles.ts';
 import { streamerExists } from '../streamers/queries.ts';
-import { deleteComment, editBody, findComment, insertComment, listComments, setHidden } from './queries.ts';
+import {
+  deleteComment,
+  editBody,
+  findComment,
+  insertComment,
+  likedBy,
+  listComments,
+  setHidden,
+  setLiked,
+} from './queries.ts';
+import {
+  COMMENT_ROLES,
+  editWindowOpen,
+  hiddenBy,
+  isOwn,
+  mayLike,
+  maySetHidden,
+  mustSignInToComment,
+} from './policy.ts';
 import { deleteSchema, listSchema, postSchema, updateSchema } from './schemas.ts';
 
-/** An author may edit a comment this long after posting it (DECISIONS.md). */
-export const EDIT_WINDOW = COMMENT_EDIT_WINDOW_MS;
+/**
+ * The thread a reply joins (DECISIONS.md "Taking part"): a visible comment of the same
+ * streamer; a reply to a reply joins that reply's thread, so threads stay one level deep.
+ * No `reply_to` (absent, 0, not a number) is a top-level comment.
+ */
+async function threadOf(db: Db, value: unknown, streamerId: number): Promise<number | null> {
+  const parentId = parseId(value);
+  if (parentId === null) return null;
+  const parent = await findComment(db, parentId);
+  if (!parent || parent.hidden === 1 || parent.streamer_id !== streamerId) throw fail('invalid_reply_to');
+  if (parent.reply_to === null) return parent.id;
+  const top = await findComment(db, parent.reply_to);
+  if (!top || top.hidden === 1) throw fail('invalid_reply_to');
+  return top.id;
+}
 
 /** SPEC.md's body rules: trimmed, 2 to 1000 characters (code points). */
 function commentBody(value: unknown): string {
@@ -32,45 +65,53 @@ function commentBody(value: unknown): string {
 export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, clock } = app;
 
-  app.get('/api/comments', { config: { guard: 'public' }, schema: listSchema }, async (request, reply) => {
-    const { query, viewer } = request;
-    const streamerId = parseId(query.streamer_id);
-    if (streamerId === null) throw fail('missing_streamer_id');
-    const withHidden = viewer.isAdmin || viewer.isMod;
-    const page =
-      query.limit === undefined
-        ? undefined
-        : { limit: clamp(toInt(query.limit), 1, 100), before: parseId(query.before) };
-    // Rendered once per change of the content, not per request (cache/rendered.ts).
-    const key = `comments:${streamerId}:${withHidden ? 'all' : 'visible'}:${page ? `${page.limit}:${page.before}` : '-'}`;
-    // Only the bytes are kept: the items of a busy streamer are tens of thousands of objects.
-    const rendered = await app.renderCache.get(
-      key,
-      contentVersion(db).current,
-      async () => {
-        if (!(await streamerExists(db, streamerId))) throw fail('streamer_not_found');
-        return listComments(db, streamerId, { withHidden, page });
-      },
-      false,
-    );
-    return sendRendered(request, reply, rendered);
-  });
+  app.get(
+    '/api/comments',
+    {
+      config: { guard: (query) => (flag(query.mine) ? COMMENT_ROLES.mine : COMMENT_ROLES.list) },
+      schema: listSchema,
+    },
+    async (request, reply) => {
+      const { query, viewer } = request;
+      const streamerId = parseId(query.streamer_id);
+      if (streamerId === null) throw fail('missing_streamer_id');
+      // What this user likes comes apart from the shared list, which stays cacheable for all.
+      if (flag(query.mine) && viewer.user) return { liked: await likedBy(db, streamerId, viewer.user.id) };
+      const withHidden = isStaff(viewer);
+      const page =
+        query.limit === undefined
+          ? undefined
+          : { limit: clamp(toInt(query.limit), 1, 100), before: parseId(query.before) };
+      // Rendered once per change of the content, not per request (cache/rendered.ts).
+      const key = `comments:${streamerId}:${withHidden ? 'all' : 'visible'}:${page ? `${page.limit}:${page.before}` : '-'}`;
+      // Only the bytes are kept: the items of a busy streamer are tens of thousands of objects.
+      const rendered = await app.renderCache.get(
+        key,
+        contentVersion(db).current,
+        async () => {
+          if (!(await streamerExists(db, streamerId))) throw fail('streamer_not_found');
+          return listComments(db, streamerId, { withHidden, page });
+        },
+        false,
+      );
+      return sendRendered(request, reply, rendered);
+    },
+  );
 
   app.post(
     '/api/comments',
-    { config: { guard: 'public', ...limit('comment') }, schema: postSchema },
+    { config: { guard: COMMENT_ROLES.post, ...limit('comment') }, schema: postSchema },
     async (request, reply) => {
       const { viewer, body: input } = request;
       const now = clock.now();
-      if (!viewer.user && !viewer.isAdmin && (await authRequiredToComment(db))) {
-        throw fail('sign_in_required');
-      }
+      if (mustSignInToComment(viewer, await authRequiredToComment(db))) throw fail('sign_in_required');
       await assertGuestMayPost(db, request, now);
       const streamerId = parseId(input.streamer_id);
       if (streamerId === null) throw fail('missing_streamer_id');
       const body = commentBody(input.body);
+      const replyTo = await threadOf(db, input.reply_to, streamerId);
       const { user } = viewer;
-      const author = user ? user.display_name : singleLine(input.author, LIMITS.author) || 'Anonym';
+      const author = user ? user.display_name : singleLine(input.author, LIMITS.author) || DEFAULT_AUTHOR;
       if (!user && !viewer.isAdmin) await assertGuestName(db, author);
       if (!(await streamerExists(db, streamerId))) throw fail('streamer_not_found');
 
@@ -82,6 +123,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         is_admin: viewer.isAdmin ? 1 : 0,
         created_at: now.toISOString(),
         guest_tag: request.guestTag,
+        reply_to: replyTo,
       };
       const id = await writeTransaction(db, (trx) => insertComment(trx, comment));
       return reply.code(201).send({
@@ -90,6 +132,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body,
         is_admin: viewer.isAdmin,
         created_at: comment.created_at,
+        reply_to: replyTo,
         ...(user
           ? { user_display: user.display_name, user_avatar: user.avatar, user_provider: user.provider }
           : {}),
@@ -99,39 +142,48 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/api/comments',
-    { config: { guard: 'signedInOrAdmin' }, schema: updateSchema },
+    {
+      config: { guard: (query) => (flag(query.like) ? COMMENT_ROLES.like : COMMENT_ROLES.change) },
+      schema: updateSchema,
+    },
     async (request) => {
       const { viewer, query, body: input } = request;
       const id = parseId(query.id);
+      if (flag(query.like)) {
+        if (!mayLike(viewer) || !viewer.user) throw fail('banned');
+        if (id === null) throw fail('missing_id');
+        const user = viewer.user;
+        const likes = await writeTransaction(db, async (trx) => {
+          const comment = await findComment(trx, id);
+          if (!comment || comment.hidden === 1) throw fail('comment_not_found');
+          return setLiked(trx, id, user.id, truthy(input.liked), clock.now().toISOString());
+        });
+        return { ok: true as const, likes };
+      }
       if (id === null) throw fail('missing_id');
       if (input.hidden === undefined && input.body === undefined) throw fail('nothing_to_update');
       const body = input.body === undefined ? undefined : commentBody(input.body);
-      const staff = viewer.isAdmin || viewer.isMod;
 
       await writeTransaction(db, async (trx) => {
         const comment = await findComment(trx, id);
         if (!comment) throw fail('comment_not_found');
-        const own = viewer.user !== null && comment.user_id === viewer.user.id;
         if (input.hidden !== undefined) {
           const hidden = truthy(input.hidden);
-          // The author hides their own and may show again what they hid; staff do both to any.
-          const allowed = staff || (own && (hidden || comment.hidden_by !== 'staff'));
-          if (!allowed) throw fail('not_your_comment');
-          if (staff && !own) {
+          if (!maySetHidden(viewer, comment, hidden)) throw fail('not_your_comment');
+          const by = hiddenBy(viewer, comment);
+          if (by === 'staff') {
             await audit(trx, actorOf(viewer, clock.now()), {
               action: 'comment.hide',
               target_id: id,
-              summary: `${hidden ? 'Hid' : 'Showed'} a comment by ${comment.author}`,
+              params: { author: comment.author, hidden },
               details: { streamer_id: comment.streamer_id, old: comment.hidden === 1, new: hidden },
             });
           }
-          await setHidden(trx, id, hidden, staff && !own ? 'staff' : 'author');
+          await setHidden(trx, id, hidden, by);
         }
         if (body !== undefined) {
-          if (!own) throw fail('not_your_comment');
-          if (clock.now().getTime() - Date.parse(comment.created_at) > EDIT_WINDOW) {
-            throw fail('edit_window_closed');
-          }
+          if (!isOwn(viewer, comment)) throw fail('not_your_comment');
+          if (!editWindowOpen(comment, clock.now().getTime())) throw fail('edit_window_closed');
           await editBody(trx, id, body, clock.now().toISOString());
         }
       });
@@ -139,25 +191,29 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.delete('/api/comments', { config: { guard: 'admin' }, schema: deleteSchema }, async (request) => {
-    const id = parseId(request.query.id);
-    if (id === null) throw fail('missing_id');
-    await writeTransaction(db, async (trx) => {
-      const comment = await findComment(trx, id);
-      if (!comment || !(await deleteComment(trx, id))) throw fail('comment_not_found');
-      await audit(trx, actorOf(request.viewer, clock.now()), {
-        action: 'comment.delete',
-        target_id: id,
-        summary: `Deleted a comment by ${comment.author}`,
-        // Staff see a guest tag's first 10 characters, in the log too.
-        details: {
-          streamer_id: comment.streamer_id,
-          old: { ...comment, guest_tag: comment.guest_tag && shortTag(comment.guest_tag) },
-        },
+  app.delete(
+    '/api/comments',
+    { config: { guard: COMMENT_ROLES.delete }, schema: deleteSchema },
+    async (request) => {
+      const id = parseId(request.query.id);
+      if (id === null) throw fail('missing_id');
+      await writeTransaction(db, async (trx) => {
+        const comment = await findComment(trx, id);
+        if (!comment || !(await deleteComment(trx, id))) throw fail('comment_not_found');
+        await audit(trx, actorOf(request.viewer, clock.now()), {
+          action: 'comment.delete',
+          target_id: id,
+          params: { author: comment.author },
+          // Staff see a guest tag's first 10 characters, in the log too.
+          details: {
+            streamer_id: comment.streamer_id,
+            old: { ...comment, guest_tag: comment.guest_tag && shortTag(comment.guest_tag) },
+          },
+        });
       });
-    });
-    return OK;
-  });
+      return OK;
+    },
+  );
 
   methodNotAllowed(app, '/api/comments', ['GET', 'POST', 'PUT', 'DELETE']);
 };

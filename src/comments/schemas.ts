@@ -1,70 +1,134 @@
 import { type Static, Type } from 'typebox';
-import { errors, Field, Lenient, Nullable, Ok, Param, StringEnum } from '../lib/schemas.ts';
-import { PROVIDERS } from '../shared/rules.ts';
+import {
+  errors,
+  Field,
+  FlagDoc,
+  IdDoc,
+  Input,
+  Lenient,
+  Nullable,
+  Ok,
+  Param,
+  StringEnum,
+  Timestamp,
+} from '../lib/schemas.ts';
+import { LIMITS, PROVIDERS } from '../shared/rules.ts';
 
-export const CommentItem = Type.Object({
-  id: Type.Integer(),
-  author: Type.String(),
-  body: Type.String(),
-  is_admin: Type.Boolean(),
-  created_at: Type.String(),
-  user_id: Nullable(Type.Integer()),
-  user_display: Nullable(Type.String()),
-  user_avatar: Nullable(Type.String()),
-  user_provider: Nullable(StringEnum(PROVIDERS)),
-  team_ids: Type.Array(Type.Integer()),
-  /** Only administrators and moderators ever see `true`. */
-  hidden: Type.Boolean(),
-  edited_at: Nullable(Type.String()),
-  /** The author's staff role now (an administrator account or a moderator), for the page's badges. */
-  user_role: Nullable(StringEnum(['admin', 'moderator'])),
-  /** Staff only: open reports. */
-  reports: Type.Optional(Type.Integer()),
-  /** Staff only: the first 10 characters of a guest comment's address tag; null for signed-in authors. */
-  guest_tag: Type.Optional(Nullable(Type.String())),
-});
+export const CommentItem = Type.Object(
+  {
+    id: Type.Integer(),
+    author: Type.String(),
+    body: Type.String(),
+    is_admin: Type.Boolean(),
+    created_at: Timestamp(),
+    user_id: Nullable(Type.Integer()),
+    user_display: Nullable(Type.String()),
+    user_avatar: Nullable(Type.String()),
+    user_provider: Nullable(StringEnum(PROVIDERS)),
+    team_ids: Type.Array(Type.Integer()),
+    /** Only administrators and moderators ever see `true`. */
+    hidden: Type.Boolean(),
+    edited_at: Nullable(Timestamp()),
+    reply_to: Nullable(
+      Type.Integer({ description: 'The comment this one answers (threads are one level deep)' }),
+    ),
+    likes: Type.Integer(),
+    user_role: Nullable(
+      StringEnum(['admin', 'moderator'], {
+        description: "The author's staff role now (an administrator account or a moderator), for a badge",
+      }),
+    ),
+    reports: Type.Optional(Type.Integer({ description: 'Staff only: open reports' })),
+    guest_tag: Type.Optional(
+      Nullable(
+        Type.String({
+          description:
+            "Staff only: the first 10 characters of a guest comment's address tag; null for signed-in authors",
+        }),
+      ),
+    ),
+  },
+  { title: 'Comment' },
+);
 export type CommentItem = Static<typeof CommentItem>;
 
-export const Posted = Type.Object({
-  id: Type.Integer(),
-  author: Type.String(),
-  body: Type.String(),
-  is_admin: Type.Boolean(),
-  created_at: Type.String(),
-  user_display: Type.Optional(Type.String()),
-  user_avatar: Type.Optional(Type.String()),
-  user_provider: Type.Optional(StringEnum(PROVIDERS)),
+export const Posted = Type.Object(
+  {
+    id: Type.Integer(),
+    author: Type.String(),
+    body: Type.String(),
+    is_admin: Type.Boolean(),
+    created_at: Timestamp(),
+    reply_to: Nullable(Type.Integer()),
+    user_display: Type.Optional(Type.String({ description: 'When posted by a signed-in user' })),
+    user_avatar: Type.Optional(Type.String({ description: 'When posted by a signed-in user' })),
+    user_provider: Type.Optional(StringEnum(PROVIDERS, { description: 'When posted by a signed-in user' })),
+  },
+  { title: 'PostedComment' },
+);
+
+const commentBody = Type.String({
+  minLength: LIMITS.commentMin,
+  maxLength: LIMITS.commentMax,
+  description: 'Trimmed; 2 to 1000 characters',
 });
 
-export const ListQuery = Type.Object({ streamer_id: Param(), limit: Param(), before: Param() });
-export const PostBody = Type.Object({
-  streamer_id: Field('missing_streamer_id'),
-  body: Field('comment_too_short'),
-  author: Field('invalid_field', 'author'),
+export const ListQuery = Input(
+  {
+    streamer_id: Param(IdDoc()),
+    limit: Param(Type.Integer({ minimum: 1, maximum: 100, description: 'A page of the newest comments' })),
+    before: Param(IdDoc('With `limit`: comments with an id below this one')),
+    mine: Param(FlagDoc('The ids of the comments you like: `{liked: [ids]}` (signed-in users)')),
+  },
+  ['streamer_id'],
+);
+export const PostBody = Input(
+  {
+    streamer_id: Field('missing_streamer_id', IdDoc()),
+    body: Field('comment_too_short', commentBody),
+    author: Field(
+      'invalid_field',
+      Type.String({ maxLength: LIMITS.author, description: 'A guest\'s name, cut to 50; default "Anonym"' }),
+      'author',
+    ),
+    reply_to: Field('invalid_reply_to', IdDoc('Answer this comment of the same streamer')),
+  },
+  ['streamer_id', 'body'],
+);
+export const IdQuery = Input({ id: Param(IdDoc()) }, ['id']);
+export const UpdateQuery = Input(
+  { id: Param(IdDoc()), like: Param(FlagDoc('Like or unlike the comment (`{liked}`)')) },
+  ['id'],
+);
+export const UpdateBody = Input({
+  hidden: Lenient(Type.Boolean({ description: 'Hide or show again' })),
+  body: Field('comment_too_short', commentBody),
+  liked: Lenient(Type.Boolean({ description: 'With `like=1`: like (true) or unlike (false)' })),
 });
-export const IdQuery = Type.Object({ id: Param() });
-export const UpdateBody = Type.Object({
-  hidden: Lenient(),
-  body: Field('comment_too_short'),
-});
+
+export const Liked = Type.Object({ liked: Type.Array(Type.Integer()) }, { title: 'LikedComments' });
+export const LikeAnswer = Type.Object({ ok: Ok.properties.ok, likes: Type.Integer() }, { title: 'Likes' });
 
 export const listSchema = {
   summary:
-    'Comments of a streamer, oldest first; with `limit` (1-100) the newest page below `before`. ' +
-    'Answers carry an ETag; `If-None-Match` gets 304',
+    'Comments of a streamer, oldest first; with `limit` (1-100) the newest page of top-level comments ' +
+    'below `before`, each with its replies. Answers carry an ETag; `If-None-Match` gets 304. With ' +
+    '`mine=1` (signed in): `{liked: [comment ids]}`',
   querystring: ListQuery,
-  response: { 200: Type.Array(CommentItem), 304: Type.Null(), ...errors(400, 404) },
+  response: { 200: Type.Union([Type.Array(CommentItem), Liked]), 304: Type.Null(), ...errors(400, 401, 404) },
 };
 export const postSchema = {
-  summary: 'Post a comment (anonymous unless `auth_enabled`)',
+  summary: 'Post a comment (anonymous unless `auth_enabled`), or a reply with `reply_to`',
   body: PostBody,
-  response: { 201: Posted, ...errors(400, 401, 404, 429) },
+  response: { 201: Posted, ...errors(400, 401, 403, 404, 429) },
 };
 export const updateSchema = {
-  summary: 'Hide or show a comment (staff any, the author their own), or edit your own within 15 minutes',
-  querystring: IdQuery,
+  summary:
+    'Hide or show a comment (staff any, the author their own), edit your own within 15 minutes, or ' +
+    'with `like=1` like or unlike it (`{liked}`, signed-in users; banned 403)',
+  querystring: UpdateQuery,
   body: UpdateBody,
-  response: { 200: Ok, ...errors(400, 401, 403, 404) },
+  response: { 200: Type.Union([LikeAnswer, Ok]), ...errors(400, 401, 403, 404) },
 };
 export const deleteSchema = {
   summary: 'Delete a comment',

@@ -9,6 +9,7 @@ import { clampScores } from '../lib/scores.ts';
 import { streamerExists } from '../streamers/queries.ts';
 import { communitySummary, isMember, isLocked, myCommunityRating, saveCommunityRating } from './queries.ts';
 import { mineSchema, rateSchema, summarySchema } from './schemas.ts';
+import { COMMUNITY_ROLES } from './policy.ts';
 
 /** Community ratings: team members rate their team's streamer (DECISIONS.md). */
 export const communityRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -16,7 +17,7 @@ export const communityRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/api/community_ratings',
-    { config: { guard: 'public' }, schema: summarySchema },
+    { config: { guard: COMMUNITY_ROLES.summary }, schema: summarySchema },
     async (request) => {
       const streamerId = parseId(request.query.streamer_id);
       if (streamerId === null) throw fail('missing_streamer_id');
@@ -27,7 +28,7 @@ export const communityRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/api/community_ratings/mine',
-    { config: { guard: 'signedIn' }, schema: mineSchema },
+    { config: { guard: COMMUNITY_ROLES.mine }, schema: mineSchema },
     async (request) => {
       const groupId = parseId(request.query.group_id);
       if (groupId === null) throw fail('missing_group_id');
@@ -38,7 +39,7 @@ export const communityRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/api/community_ratings',
-    { config: { guard: 'signedIn' }, schema: rateSchema },
+    { config: { guard: COMMUNITY_ROLES.rate }, schema: rateSchema },
     async (request) => {
       const { body, viewer } = request;
       const groupId = parseId(body.group_id);

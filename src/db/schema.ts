@@ -105,6 +105,37 @@ export interface CommentsTable {
   edited_at: string | null;
   /** The poster's guest tag (lib/guest-tag.ts): a keyed hash of the address, never the address. */
   guest_tag: string | null;
+  /** The top-level comment this one answers (threads are one level deep). */
+  reply_to: number | null;
+}
+
+export interface CommentLikesTable {
+  comment_id: number;
+  user_id: number;
+  created_at: string;
+}
+
+/** The audience score: one vote per user and streamer, 1 to 10. */
+export interface VotesTable {
+  streamer_id: number;
+  user_id: number;
+  score: number;
+  updated_at: string;
+}
+
+/** Every rating write (PUT in rating mode), oldest first by id. */
+export interface RatingHistoryTable {
+  id: Generated<number>;
+  streamer_id: number;
+  at: string;
+  s: number;
+  g: number;
+  a: number;
+  v: number;
+  n: number;
+  ns: number;
+  o: number;
+  reward: number;
 }
 
 export interface ReportsTable {
@@ -192,7 +223,10 @@ export interface AuditLogTable {
   actor_user_id: number | null;
   action: string;
   target_id: number | null;
+  /** The service's English words for the entry (audit/actions.ts). */
   summary: string;
+  /** JSON: the action's parameters (audit/actions.ts); null for an old entry that had none. */
+  params: string | null;
   /** JSON: old and new values where a change has them. */
   details: string | null;
 }
@@ -269,6 +303,9 @@ export interface Database {
   sync_lease: SyncLeaseTable;
   reports: ReportsTable;
   address_blocks: AddressBlocksTable;
+  comment_likes: CommentLikesTable;
+  votes: VotesTable;
+  rating_history: RatingHistoryTable;
   discord_webhooks: DiscordWebhooksTable;
   discord_outbox: DiscordOutboxTable;
 }

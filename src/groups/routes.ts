@@ -7,8 +7,16 @@ import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { OK } from '../lib/schemas.ts';
 import { addMember, removeMember } from './members.ts';
 import { allGroups, myGroups } from './queries.ts';
-import { deleteSchema, listSchema, postSchema, putSchema } from './schemas.ts';
+import {
+  deleteSchema,
+  listSchema,
+  ownerAddSchema,
+  ownerRemoveSchema,
+  postSchema,
+  putSchema,
+} from './schemas.ts';
 import { createTeam, deleteTeam, type TeamContext, updateTeam } from './teams.ts';
+import { TEAM_ROLES } from './policy.ts';
 
 /**
  * /api/rater_groups: SPEC.md puts teams and their members behind one path, told apart by
@@ -25,7 +33,10 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/api/rater_groups',
-    { config: { guard: (query) => (flag(query.my) ? 'signedIn' : 'admin') }, schema: listSchema },
+    {
+      config: { guard: (query) => (flag(query.my) ? TEAM_ROLES.mine : TEAM_ROLES.manage) },
+      schema: listSchema,
+    },
     async (request) => {
       const { user } = request.viewer;
       if (flag(request.query.my) && user) return myGroups(db, user.id);
@@ -35,31 +46,69 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/api/rater_groups',
-    { config: { guard: 'admin' }, schema: postSchema },
+    { config: { guard: TEAM_ROLES.manage }, schema: postSchema },
     async (request, reply) => {
       if (flag(request.query.members)) return addMember(context(request), request.body);
       return reply.code(201).send(await createTeam(context(request), request.body));
     },
   );
 
-  app.put('/api/rater_groups', { config: { guard: 'admin' }, schema: putSchema }, async (request) => {
-    const id = parseId(request.query.id);
-    if (id === null) throw fail('missing_id');
-    await updateTeam(context(request), id, request.body);
-    return OK;
-  });
-
-  app.delete('/api/rater_groups', { config: { guard: 'admin' }, schema: deleteSchema }, async (request) => {
-    const { query } = request;
-    if (query.member !== undefined) {
-      await removeMember(context(request), query.member);
+  app.put(
+    '/api/rater_groups',
+    { config: { guard: TEAM_ROLES.manage }, schema: putSchema },
+    async (request) => {
+      const id = parseId(request.query.id);
+      if (id === null) throw fail('missing_id');
+      await updateTeam(context(request), id, request.body);
       return OK;
-    }
-    const id = parseId(query.id);
-    if (id === null) throw fail('missing_id');
-    await deleteTeam(context(request), id);
-    return OK;
-  });
+    },
+  );
+
+  app.delete(
+    '/api/rater_groups',
+    { config: { guard: TEAM_ROLES.manage }, schema: deleteSchema },
+    async (request) => {
+      const { query } = request;
+      if (query.member !== undefined) {
+        await removeMember(context(request), query.member);
+        return OK;
+      }
+      const id = parseId(query.id);
+      if (id === null) throw fail('missing_id');
+      await deleteTeam(context(request), id);
+      return OK;
+    },
+  );
 
   methodNotAllowed(app, '/api/rater_groups', ['GET', 'POST', 'PUT', 'DELETE']);
+};
+
+/** DECISIONS.md "Taking part": a team owner manages the raters of their own team. */
+export const teamMemberRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db, clock } = app;
+  const owner = (request: FastifyRequest) => {
+    const { user } = request.viewer;
+    if (!user) throw fail('not_logged_in');
+    return { userId: user.id };
+  };
+  const context = (request: FastifyRequest): TeamContext => ({
+    db,
+    actor: actorOf(request.viewer, clock.now()),
+    log: request.log,
+  });
+
+  app.post('/api/team_members', { config: { guard: 'signedIn' }, schema: ownerAddSchema }, async (request) =>
+    addMember(context(request), request.body, owner(request)),
+  );
+
+  app.delete(
+    '/api/team_members',
+    { config: { guard: 'signedIn' }, schema: ownerRemoveSchema },
+    async (request) => {
+      await removeMember(context(request), request.query.id, owner(request));
+      return OK;
+    },
+  );
+
+  methodNotAllowed(app, '/api/team_members', ['POST', 'DELETE']);
 };

@@ -5,6 +5,7 @@ import { writeTransaction } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
 import { writeFailure } from '../lib/db-errors.ts';
 import { parseId, singleLine } from '../lib/input.ts';
+import { LIMITS } from '../shared/rules.ts';
 import { streamerExists } from '../streamers/queries.ts';
 import { deleteGroup, findGroup, type GroupRow, insertGroup, updateGroup } from './queries.ts';
 import type { GroupBody } from './schemas.ts';
@@ -21,7 +22,7 @@ export interface TeamContext {
 const CONFLICTS = { name: 'group_name_exists', streamer_id: 'streamer_has_team' } as const;
 
 /** Group names: trimmed, controls removed, at most 100 characters (like streamer names). */
-const groupName = (value: unknown) => singleLine(value, 100);
+const groupName = (value: unknown) => singleLine(value, LIMITS.teamName);
 
 /** A streamer to link: falsy stores null; otherwise it must exist (404). */
 async function linkTarget(db: Db, value: unknown): Promise<number | null> {
@@ -40,7 +41,7 @@ export async function createTeam({ db, actor, log }: TeamContext, body: GroupBod
     await audit(trx, actor, {
       action: 'team.create',
       target_id: group.id,
-      summary: `Created team ${name}`,
+      params: { team: name },
       details: { new: group },
     });
     return group;
@@ -66,7 +67,7 @@ export async function updateTeam(
     await audit(trx, actor, {
       action: 'team.update',
       target_id: id,
-      summary: `Updated team ${before.name}`,
+      params: { team: before.name },
       details: { old: before, new: { ...before, ...changes } },
     });
   }).catch((err: unknown) => writeFailure(err, log, CONFLICTS));
@@ -79,7 +80,7 @@ export async function deleteTeam({ db, actor }: TeamContext, id: number): Promis
     await audit(trx, actor, {
       action: 'team.delete',
       target_id: id,
-      summary: `Deleted team ${before.name}`,
+      params: { team: before.name },
       details: { old: before },
     });
   });

@@ -38,13 +38,6 @@ export function selectorOf(body: { ids?: unknown; user_id?: unknown; guest_tag?:
   return /^[0-9a-f]{10,64}$/.test(tag) ? { guest_tag: tag } : null;
 }
 
-const describe = (s: Selector): string =>
-  'ids' in s
-    ? `${s.ids.length} selected`
-    : 'user_id' in s
-      ? `by user ${s.user_id}`
-      : `by guest ${shortTag(s.guest_tag)}`;
-
 /** Who acted, as a block names them: the staff member's display name, or `admin`. */
 const staffName = (viewer: Viewer): string => viewer.user?.display_name ?? 'admin';
 
@@ -77,11 +70,10 @@ export const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await audit(trx, actorOf(request.viewer, now), {
         action: 'comment.bulk',
         target_id: 'user_id' in selector ? selector.user_id : null,
-        summary: `Moderation: ${action} on ${changed} comments (${describe(selector)})`,
-        details: {
+        params: {
           action,
-          selector: 'guest_tag' in selector ? { guest_tag: shortTag(selector.guest_tag) } : selector,
           count: changed,
+          ...('guest_tag' in selector ? { guest_tag: shortTag(selector.guest_tag) } : selector),
         },
       });
       return changed;
@@ -114,8 +106,8 @@ export const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await audit(trx, actorOf(viewer, now), {
         action: 'block.add',
         target_id: blockId,
-        summary: `Blocked the address of guest ${shortTag(comment.guest_tag)} (${comment.author}) for ${days} days`,
-        details: { comment_id: commentId, days, guest_tag: shortTag(comment.guest_tag) },
+        params: { guest_tag: shortTag(comment.guest_tag), author: comment.author, days },
+        details: { comment_id: commentId },
       });
       return blockId;
     });
@@ -139,8 +131,8 @@ export const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await audit(trx, actorOf(request.viewer, now), {
         action: 'block.remove',
         target_id: id,
-        summary: `Lifted the block of guest ${shortTag(block.guest_tag)}`,
-        details: { guest_tag: shortTag(block.guest_tag), expires_at: block.expires_at },
+        params: { guest_tag: shortTag(block.guest_tag) },
+        details: { expires_at: block.expires_at },
       });
     });
     return OK;

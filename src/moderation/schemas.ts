@@ -1,21 +1,40 @@
 import { Type } from 'typebox';
 import { CommentItem } from '../comments/schemas.ts';
-import { errors, Field, Lenient, Nullable, Ok, Param, Timestamp } from '../lib/schemas.ts';
+import {
+  errors,
+  Field,
+  IdDoc,
+  Input,
+  Lenient,
+  Nullable,
+  Ok,
+  Param,
+  StringEnum,
+  Timestamp,
+} from '../lib/schemas.ts';
+import { LIMITS, MODERATION_ACTIONS } from '../shared/rules.ts';
 
-export const QueueItem = Type.Object({
-  ...CommentItem.properties,
-  streamer_id: Type.Integer(),
-  streamer_name: Type.String(),
-  reports: Type.Integer(),
-  /** The first 10 characters of the address tag of a guest comment; null for signed-in authors. */
-  guest_tag: Nullable(Type.String()),
-});
+export const QueueItem = Type.Object(
+  {
+    ...CommentItem.properties,
+    streamer_id: Type.Integer(),
+    streamer_name: Type.String(),
+    reports: Type.Integer(),
+    /** The first 10 characters of the address tag of a guest comment; null for signed-in authors. */
+    guest_tag: Nullable(Type.String()),
+  },
+  { title: 'QueuedComment' },
+);
 
 export const queueSchema = {
   summary:
     'Comments of every streamer for staff: `filter=reported` (default; open reports, most first) or ' +
     '`recent` (newest first, `before` pages by id); `limit` 1-100, default 50',
-  querystring: Type.Object({ filter: Param(), limit: Param(), before: Param() }),
+  querystring: Input({
+    filter: Param(StringEnum(['reported', 'recent'], { description: 'Default reported' })),
+    limit: Param(Type.Integer({ minimum: 1, maximum: 100, description: 'Default 50' })),
+    before: Param(IdDoc('With `recent`: comments with an id below this one')),
+  }),
   response: { 200: Type.Array(QueueItem), ...errors(401) },
 };
 
@@ -23,27 +42,53 @@ export const bulkSchema = {
   summary:
     'Act on comments in bulk: exactly one selector (`ids`, 1-100; `user_id`; or `guest_tag`) and an ' +
     '`action` (hide, show, delete, or dismiss: close the open reports). Answers how many changed',
-  body: Type.Object({ ids: Lenient(), user_id: Lenient(), guest_tag: Lenient(), action: Lenient() }),
+  body: Input(
+    {
+      ids: Lenient(Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: LIMITS.bulkIds })),
+      user_id: Lenient(IdDoc('Every comment of this author')),
+      guest_tag: Lenient(
+        Type.String({
+          pattern: '^[0-9a-f]{10,64}$',
+          description: "Every guest comment from this address's tag",
+        }),
+      ),
+      action: Lenient(StringEnum(MODERATION_ACTIONS, { description: 'dismiss closes the open reports' })),
+    },
+    ['action'],
+  ),
   response: {
-    200: Type.Object({ ok: Type.Unsafe<true>({ type: 'boolean' }), count: Type.Integer() }),
+    200: Type.Object({ ok: Ok.properties.ok, count: Type.Integer() }, { title: 'Changed' }),
     ...errors(400, 401),
   },
 };
 
-export const Block = Type.Object({
-  id: Type.Integer(),
-  guest_tag: Type.String(),
-  created_at: Timestamp(),
-  expires_at: Timestamp(),
-  created_by: Type.String(),
-  comment_id: Nullable(Type.Integer()),
-});
+export const Block = Type.Object(
+  {
+    id: Type.Integer(),
+    guest_tag: Type.String(),
+    created_at: Timestamp(),
+    expires_at: Timestamp(),
+    created_by: Type.String(),
+    comment_id: Nullable(Type.Integer()),
+  },
+  { title: 'AddressBlock' },
+);
 
 export const createBlockSchema = {
   summary: "Block the address of a guest comment's author for `days` (1-365, default 7)",
-  body: Type.Object({ comment_id: Field('missing_comment_id'), days: Field('invalid_field', 'days') }),
+  body: Input(
+    {
+      comment_id: Field('missing_comment_id', IdDoc("A guest comment whose author's address is blocked")),
+      days: Field(
+        'invalid_field',
+        Type.Integer({ minimum: 1, maximum: LIMITS.blockDaysMax, description: 'Default 7' }),
+        'days',
+      ),
+    },
+    ['comment_id'],
+  ),
   response: {
-    201: Type.Object({ ok: Type.Unsafe<true>({ type: 'boolean' }), id: Type.Integer() }),
+    201: Type.Object({ ok: Ok.properties.ok, id: Type.Integer() }, { title: 'BlockCreated' }),
     ...errors(400, 401, 404),
   },
 };
@@ -53,6 +98,6 @@ export const listBlocksSchema = {
 };
 export const deleteBlockSchema = {
   summary: 'Lift an address block',
-  querystring: Type.Object({ id: Param() }),
+  querystring: Input({ id: Param(IdDoc()) }, ['id']),
   response: { 200: Ok, ...errors(400, 401, 404) },
 };

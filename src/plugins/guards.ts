@@ -3,10 +3,9 @@ import fp from 'fastify-plugin';
 import { fail } from '../errors.ts';
 import { type ParsedQuery, parsedQuery } from './parsers.ts';
 import { addRouteHook } from './route-hooks.ts';
-import type { Viewer } from './viewer.ts';
+import { allows, type Role } from '../shared/roles.ts';
 
-/** Who may call a route. */
-export type Role = 'public' | 'signedIn' | 'signedInOrAdmin' | 'admin' | 'adminOrModerator';
+export type { Role };
 
 /**
  * A fixed role, or one chosen from the query (e.g. `POST /api/streamers?admin=1`). The query
@@ -28,21 +27,6 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every route with its guard, for the route walk test and the API document. */
     routeList: RegisteredRoute[];
-  }
-}
-
-export function allows(role: Role, viewer: Viewer): boolean {
-  switch (role) {
-    case 'public':
-      return true;
-    case 'signedIn':
-      return viewer.user !== null;
-    case 'signedInOrAdmin':
-      return viewer.user !== null || viewer.isAdmin;
-    case 'admin':
-      return viewer.isAdmin;
-    case 'adminOrModerator':
-      return viewer.isAdmin || viewer.isMod;
   }
 }
 
@@ -77,6 +61,6 @@ function guardHook(guard: Guard | undefined): onRequestHookHandler {
     if (request.method === 'OPTIONS') return done();
     const role = roleOf(guard, request);
     if (role && allows(role, request.viewer)) return done();
-    done(fail(role === 'signedIn' ? 'not_logged_in' : 'unauthorized'));
+    done(fail(role === 'signedIn' || role === 'signedInOrBanned' ? 'not_logged_in' : 'unauthorized'));
   };
 }

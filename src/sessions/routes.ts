@@ -5,11 +5,11 @@ import { writeTransaction } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
 import { flag, parseId } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
-import { errors, Param } from '../lib/schemas.ts';
+import { errors, FlagDoc, IdDoc, Input, Ok, Param } from '../lib/schemas.ts';
 import { findUser } from '../users/queries.ts';
 import { deleteUserSessions } from './store.ts';
 
-const Ended = Type.Object({ ok: Type.Unsafe<true>({ type: 'boolean' }), count: Type.Integer() });
+const Ended = Type.Object({ ok: Ok.properties.ok, count: Type.Integer() }, { title: 'SessionsEnded' });
 
 /**
  * "Sign out everywhere" (DECISIONS.md "Staff accounts and sessions"): `?mine=1` ends every
@@ -27,7 +27,10 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary:
           'Sign out everywhere: `mine=1` ends every session of the signed-in user (this one included); ' +
           '`user_id=N` (administrator) those of any user',
-        querystring: Type.Object({ mine: Param(), user_id: Param() }),
+        querystring: Input({
+          mine: Param(FlagDoc('End every session of your own')),
+          user_id: Param(IdDoc("Administrator: end this user's sessions")),
+        }),
         response: { 200: Ended, ...errors(400, 401, 404) },
       },
     },
@@ -43,8 +46,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
           await audit(trx, actorOf(viewer, clock.now()), {
             action: 'user.sessions',
             target_id: userId,
-            summary: `Signed ${user.login} (${user.provider}) out everywhere`,
-            details: { count: ended },
+            params: { login: user.login, provider: user.provider, count: ended },
           });
           return ended;
         });

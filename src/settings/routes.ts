@@ -17,6 +17,7 @@ import { OK } from '../lib/schemas.ts';
 import { SITE_NAME } from '../lib/site.ts';
 import { DISCORD_EVENTS } from '../shared/rules.ts';
 import { authRequiredToComment, setSetting } from './queries.ts';
+import { SETTINGS_ROLES } from './policy.ts';
 import { deliverySchema, getSchema, putSchema, testSendSchema } from './schemas.ts';
 
 /**
@@ -27,51 +28,57 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, clock } = app;
   const prefixes = webhookPrefixes(app.config.discordApiUrl);
 
-  app.get('/api/settings', { config: { guard: 'public' }, schema: getSchema }, async (request) => {
+  app.get('/api/settings', { config: { guard: SETTINGS_ROLES.read }, schema: getSchema }, async (request) => {
     const auth_enabled = await authRequiredToComment(db);
     if (!request.viewer.isAdmin) return { auth_enabled };
     return { auth_enabled, discord_webhooks: await shownWebhooks(db) };
   });
 
-  app.put('/api/settings', { config: { guard: 'admin' }, schema: putSchema }, async (request) => {
-    const { body } = request;
-    if (body.auth_enabled === undefined && body.discord_webhooks === undefined) {
-      throw fail('missing_auth_enabled');
-    }
-    const webhooks = body.discord_webhooks === undefined ? null : parseWebhookList(body.discord_webhooks);
-    const value = truthy(body.auth_enabled) ? 'true' : 'false';
-    const now = clock.now().toISOString();
-    await writeTransaction(db, async (trx) => {
-      const actor = actorOf(request.viewer, clock.now());
-      if (body.auth_enabled !== undefined) {
-        await setSetting(trx, 'auth_enabled', value);
-        await audit(trx, actor, { action: 'settings.update', summary: `Set auth_enabled to ${value}` });
+  app.put(
+    '/api/settings',
+    { config: { guard: SETTINGS_ROLES.change }, schema: putSchema },
+    async (request) => {
+      const { body } = request;
+      if (body.auth_enabled === undefined && body.discord_webhooks === undefined) {
+        throw fail('missing_auth_enabled');
       }
-      if (webhooks === null) return;
-      // Each item names a stored webhook (its full URL, or the cut one an answer showed) or a new URL.
-      const stored = await storedWebhooks(trx);
-      const resolved = webhooks.map((input) => {
-        const same = stored.find((w) => w.url === input.url);
-        if (same) return { input, id: same.id, reenable: true };
-        const shown = stored.find((w) => cutWebhookUrl(w.url) === input.url);
-        if (shown) return { input, id: shown.id, reenable: false };
-        if (!isWebhookUrl(input.url, prefixes)) throw fail('invalid_webhook_url');
-        return { input, id: null, reenable: false };
+      const webhooks = body.discord_webhooks === undefined ? null : parseWebhookList(body.discord_webhooks);
+      const value = truthy(body.auth_enabled) ? 'true' : 'false';
+      const now = clock.now().toISOString();
+      await writeTransaction(db, async (trx) => {
+        const actor = actorOf(request.viewer, clock.now());
+        if (body.auth_enabled !== undefined) {
+          await setSetting(trx, 'auth_enabled', value);
+          await audit(trx, actor, {
+            action: 'settings.update',
+            params: { key: 'auth_enabled', value: value === 'true' },
+          });
+        }
+        if (webhooks === null) return;
+        // Each item names a stored webhook (its full URL, or the cut one an answer showed) or a new URL.
+        const stored = await storedWebhooks(trx);
+        const resolved = webhooks.map((input) => {
+          const same = stored.find((w) => w.url === input.url);
+          if (same) return { input, id: same.id, reenable: true };
+          const shown = stored.find((w) => cutWebhookUrl(w.url) === input.url);
+          if (shown) return { input, id: shown.id, reenable: false };
+          if (!isWebhookUrl(input.url, prefixes)) throw fail('invalid_webhook_url');
+          return { input, id: null, reenable: false };
+        });
+        await replaceWebhooks(trx, mergeRepeats(resolved), now);
+        // The audit record names how many and which events, never a URL (a secret).
+        await audit(trx, actor, {
+          action: 'settings.discord',
+          params: { webhooks: resolved.map((r) => ({ id: r.id, events: r.input.events })) },
+        });
       });
-      await replaceWebhooks(trx, mergeRepeats(resolved), now);
-      // The audit record names how many and which events, never a URL (a secret).
-      await audit(trx, actor, {
-        action: 'settings.update',
-        summary: `Set ${resolved.length} Discord webhook(s)`,
-        details: { discord_webhooks: resolved.map((r) => ({ id: r.id, events: r.input.events })) },
-      });
-    });
-    return OK;
-  });
+      return OK;
+    },
+  );
 
   app.post(
     '/api/settings/discord/test',
-    { config: { guard: 'admin' }, schema: testSendSchema },
+    { config: { guard: SETTINGS_ROLES.change }, schema: testSendSchema },
     async (request, reply) => {
       const id = parseId(request.body.id);
       if (id === null) throw fail('missing_id');
@@ -87,7 +94,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/api/settings/discord/test',
-    { config: { guard: 'admin' }, schema: deliverySchema },
+    { config: { guard: SETTINGS_ROLES.change }, schema: deliverySchema },
     async (request) => {
       const id = parseId(request.query.delivery_id);
       if (id === null) throw fail('missing_id');

@@ -1,65 +1,90 @@
 import { type Static, Type } from 'typebox';
-import { errors, Lenient, Nullable, Ok, Param, StringEnum } from '../lib/schemas.ts';
+import { errors, IdDoc, Input, Lenient, Nullable, Ok, Param, StringEnum } from '../lib/schemas.ts';
 import { DISCORD_EVENTS, MAX_WEBHOOKS } from '../shared/rules.ts';
 
 /** A Discord webhook as the administrator sees it (DECISIONS.md "Reaching out"). */
-export const WebhookItem = Type.Object({
-  /** For the test-send (`POST /api/settings/discord/test`). */
-  id: Type.Integer(),
-  /** The URL with its token cut to the first 6 characters; PUT takes it back to keep the webhook. */
-  url: Type.String(),
-  events: Type.Array(StringEnum(DISCORD_EVENTS)),
-  /** Why nothing is sent to it any more (Discord answered 404 or 401), or null. */
-  disabled_reason: Nullable(Type.String()),
-});
-export type WebhookItem = Static<typeof WebhookItem>;
+export const Webhook = Type.Object(
+  {
+    id: Type.Integer({ description: 'For the test-send (`POST /api/settings/discord/test`)' }),
+    url: Type.String({
+      description:
+        'The URL with its token cut to the first 6 characters; PUT takes it back to keep the webhook as it is',
+    }),
+    events: Type.Array(StringEnum(DISCORD_EVENTS)),
+    disabled_reason: Nullable(
+      Type.String({ description: 'Why nothing is sent to it any more (Discord answered 404 or 401)' }),
+    ),
+  },
+  { title: 'DiscordWebhook' },
+);
+export type Webhook = Static<typeof Webhook>;
 
-export const SettingsAnswer = Type.Object({
-  auth_enabled: Type.Boolean(),
-  /** The administrator only. */
-  discord_webhooks: Type.Optional(Type.Array(WebhookItem)),
-});
-export type SettingsAnswer = Static<typeof SettingsAnswer>;
+export const Settings = Type.Object(
+  {
+    auth_enabled: Type.Boolean({ description: 'Commenting requires sign-in' }),
+    discord_webhooks: Type.Optional(Type.Array(Webhook, { description: 'The administrator only' })),
+  },
+  { title: 'Settings' },
+);
 
 export const getSchema = {
   summary: 'Settings: `{auth_enabled}`, and for an administrator `discord_webhooks` too',
-  response: { 200: SettingsAnswer },
+  response: { 200: Settings },
 };
+
+const WebhookInput = Type.Object({
+  url: Type.String({
+    maxLength: 600,
+    description:
+      'A new webhook: its full URL, starting with `https://discord.com/api/webhooks/` or ' +
+      '`https://discordapp.com/api/webhooks/` (or DISCORD_API_URL). A stored one: the cut URL GET ' +
+      'shows (kept as it is), or its full URL again (also enables it again)',
+  }),
+  events: Type.Optional(
+    Type.Array(StringEnum(DISCORD_EVENTS), { description: 'What to send to it; all four when left out' }),
+  ),
+});
+
 export const putSchema = {
-  summary: 'Change `auth_enabled` and/or `discord_webhooks` (administrator)',
-  description:
-    `\`discord_webhooks\` replaces the list: at most ${MAX_WEBHOOKS} items \`{url, events}\`. A new \`url\` must ` +
-    'start with `https://discord.com/api/webhooks/` or `https://discordapp.com/api/webhooks/` (or ' +
-    'DISCORD_API_URL). The cut URL that GET shows keeps a stored webhook as it is; its full URL given ' +
-    `again enables a disabled one again. \`events\`: a subset of ${DISCORD_EVENTS.join(', ')} (all when left out).`,
-  body: Type.Object({ auth_enabled: Lenient(), discord_webhooks: Lenient() }),
+  summary: 'Change `auth_enabled` and/or the Discord webhooks (`discord_webhooks` replaces the list)',
+  body: Input({
+    auth_enabled: Lenient(Type.Boolean({ description: 'true, 1, "1" or "true" turn it on' })),
+    discord_webhooks: Lenient(
+      Type.Array(WebhookInput, { maxItems: MAX_WEBHOOKS, description: `At most ${MAX_WEBHOOKS}` }),
+    ),
+  }),
   response: { 200: Ok, ...errors(400, 401) },
 };
 
 export const testSendSchema = {
-  summary: 'Queue a test message to one Discord webhook (administrator)',
-  description:
-    'Answers at once with the delivery id; the message is sent after the answer like every other ' +
-    'event, so `GET /api/settings/discord/test?delivery_id=N` tells what came of it.',
-  body: Type.Object({ id: Lenient() }),
+  summary:
+    'Queue a test message to one Discord webhook; it is sent after the answer, like every event ' +
+    '(follow it with `GET /api/settings/discord/test?delivery_id=N`)',
+  body: Input({ id: Lenient(IdDoc('The webhook (`id` in GET /api/settings)')) }, ['id']),
   response: {
-    202: Type.Object({ ok: Type.Unsafe<true>({ type: 'boolean' }), delivery_id: Type.Integer() }),
+    202: Type.Object(
+      { ok: Type.Unsafe<true>({ type: 'boolean', const: true }), delivery_id: Type.Integer() },
+      { title: 'DiscordTestQueued' },
+    ),
     ...errors(400, 401, 404, 409),
   },
 };
 
-export const DeliveryAnswer = Type.Object({
-  /**
-   * `pending` (queued, or waiting for a rate limit or a retry), `sending`, `sent`, `failed`
-   * (given up, or the webhook is disabled) or `unknown` (no answer came: it may have arrived).
-   */
-  state: StringEnum(['pending', 'sending', 'sent', 'failed', 'unknown'] as const),
-  error: Nullable(Type.String()),
-});
-export type DeliveryAnswer = Static<typeof DeliveryAnswer>;
+export const Delivery = Type.Object(
+  {
+    state: StringEnum(['pending', 'sending', 'sent', 'failed', 'unknown'] as const, {
+      description:
+        'pending (queued, or waiting for a rate limit or a retry), sending, sent, failed (given up, ' +
+        'or the webhook is disabled) or unknown (no answer came: it may have arrived, so it is not sent again)',
+    }),
+    error: Nullable(Type.String()),
+  },
+  { title: 'DiscordDelivery' },
+);
+export type Delivery = Static<typeof Delivery>;
 
 export const deliverySchema = {
-  summary: 'What came of a test message (administrator)',
-  querystring: Type.Object({ delivery_id: Param() }),
-  response: { 200: DeliveryAnswer, ...errors(400, 401, 404) },
+  summary: 'What came of a test message',
+  querystring: Input({ delivery_id: Param(IdDoc('From the test-send')) }, ['delivery_id']),
+  response: { 200: Delivery, ...errors(400, 401, 404) },
 };

@@ -41,13 +41,14 @@ const AuthorizeQuery = Type.Object({
   deny: Param(),
 });
 type AuthorizeQuery = Static<typeof AuthorizeQuery>;
+const text = Type.String();
 const TokenBody = Type.Object({
-  code: Field('bad_request'),
-  client_id: Field('bad_request'),
-  client_secret: Field('bad_request'),
-  redirect_uri: Field('bad_request'),
-  code_verifier: Field('bad_request'),
-  grant_type: Field('bad_request'),
+  code: Field('bad_request', text),
+  client_id: Field('bad_request', text),
+  client_secret: Field('bad_request', text),
+  redirect_uri: Field('bad_request', text),
+  code_verifier: Field('bad_request', text),
+  grant_type: Field('bad_request', text),
 });
 
 /** The provider in the path; anything else is 404 (`providerOf`). */

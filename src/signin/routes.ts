@@ -4,14 +4,14 @@ import { Type } from 'typebox';
 import { type Provider, PROVIDERS } from '../config.ts';
 import { fail } from '../errors.ts';
 import { httpsDetected } from '../lib/https.ts';
-import { errors } from '../lib/schemas.ts';
+import { errors, Redirect } from '../lib/schemas.ts';
 import { limit } from '../plugins/rate-limits.ts';
 import { upsertUser } from '../users/queries.ts';
 import type { SignInFlow } from './flow.ts';
 import { providerA } from './provider-a.ts';
 import { providerB } from './provider-b.ts';
 import { readDebug, recentStates } from './queries.ts';
-import { Debug, Me, Query } from './schemas.ts';
+import { Debug, LoginParams, LoginQuery, Me, Query } from './schemas.ts';
 
 const flows: Record<Provider, SignInFlow> = { provider_a: providerA, provider_b: providerB };
 
@@ -112,7 +112,17 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
         guard: (q) => (q.action === 'debug' ? debugGuard : 'public'),
         ...limit('signin', (q) => q.action !== 'login' || Boolean(q.code || q.error)),
       },
-      schema: { summary: 'Action form of the sign-in operations (`action`, `provider`)', querystring: Query },
+      schema: {
+        summary: 'Action form of the sign-in operations (`action`, `provider`)',
+        querystring: Query,
+        response: {
+          200: Type.Union([Me, Debug], {
+            description: '`me`: the current user; `debug`: sign-in diagnostics',
+          }),
+          302: Redirect('`login` and `logout`: to the provider, or back to the page'),
+          ...errors(401, 404, 429),
+        },
+      },
     },
     async (request, reply) => {
       const { query } = request;
@@ -136,8 +146,12 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { guard: 'public', ...startLimit },
       schema: {
         summary: 'Start a sign-in, or complete it at the callback (always a redirect)',
-        params: Type.Object({ provider: Type.String() }),
-        querystring: Query,
+        params: LoginParams,
+        querystring: LoginQuery,
+        response: {
+          302: Redirect("To the provider's sign-in page, or at the callback back to the page"),
+          ...errors(404, 429),
+        },
       },
     },
     async (request, reply) => login(request, reply, request.params.provider, request.query),
@@ -155,7 +169,10 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
   app.get(
     '/api/oauth/logout',
-    { config: { guard: 'public' }, schema: { summary: 'Sign the user out, then redirect to `/`' } },
+    {
+      config: { guard: 'public' },
+      schema: { summary: 'Sign the user out, then redirect to `/`', response: { 302: Redirect('To `/`') } },
+    },
     logout,
   );
   app.get(

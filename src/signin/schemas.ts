@@ -1,43 +1,67 @@
 import { type Static, Type } from 'typebox';
-import { Nullable, Param, StringEnum } from '../lib/schemas.ts';
+import { DOCUMENTED, Input, Nullable, Param, StringEnum, Timestamp } from '../lib/schemas.ts';
 import { PROVIDERS } from '../shared/rules.ts';
 
-/** The callback parameters; one string each (repeated ones: the first, see plugins/parsers.ts). */
-export const Query = Type.Object({
-  action: Param(),
-  provider: Param(),
-  code: Param(),
-  state: Param(),
-  error: Param(),
+/** The page path to return to after signing in: same-origin page paths only (routes.ts). */
+export const RETURN_MAX = 200;
+
+const callback = {
+  code: Param(Type.String({ description: "The provider's authorization code (at the callback)" })),
+  state: Param(Type.String({ description: 'The state the flow started with (at the callback)' })),
+  error: Param(Type.String({ description: 'The error the provider reports (at the callback)' })),
   /** The page path to return to after signing in (same-origin paths only). */
-  return: Param(),
+  return: Param(
+    Type.String({
+      maxLength: RETURN_MAX,
+      description: 'A page path of this site to come back to, e.g. `/s/3`',
+    }),
+  ),
+};
+
+/** The callback parameters; one string each (repeated ones: the first, see plugins/parsers.ts). */
+export const Query = Input({
+  action: Param(StringEnum(['login', 'me', 'logout', 'debug'])),
+  provider: Param(StringEnum(PROVIDERS, { description: 'With `action=login`' })),
+  ...callback,
 });
 export type Query = Static<typeof Query>;
+export const LoginQuery = Input(callback);
+/** Any text, so that an unknown provider gets SPEC.md's 404 rather than a schema error. */
+export const LoginParams = Type.Object({ provider: Type.String({ [DOCUMENTED]: StringEnum(PROVIDERS) }) });
 
-export const SessionUser = Type.Object({
-  id: Type.Integer(),
-  provider: StringEnum(PROVIDERS),
-  login: Type.String(),
-  display_name: Type.String(),
-  avatar: Type.String(),
-});
-export const Me = Type.Object({
-  user: Nullable(SessionUser),
-  is_admin: Type.Boolean(),
-  is_mod: Type.Boolean(),
-  banned: Type.Boolean(),
-});
+export const SessionUser = Type.Object(
+  {
+    id: Type.Integer(),
+    provider: StringEnum(PROVIDERS),
+    login: Type.String(),
+    display_name: Type.String(),
+    avatar: Type.String(),
+  },
+  { title: 'SessionUser' },
+);
+export const Me = Type.Object(
+  {
+    user: Nullable(SessionUser),
+    is_admin: Type.Boolean(),
+    is_mod: Type.Boolean(),
+    banned: Type.Boolean(),
+  },
+  { title: 'Me' },
+);
 
-export const Debug = Type.Object({
-  session_id: Type.String(),
-  oauth_user: Nullable(SessionUser),
-  provider_b_debug: Type.Unknown(),
-  provider_a_redirect: Type.String(),
-  provider_b_redirect: Type.String(),
-  provider_a_client_set: Type.Boolean(),
-  provider_b_client_set: Type.Boolean(),
-  https_detected: Type.Boolean(),
-  recent_db_states: Type.Array(
-    Type.Object({ state: Type.String(), provider: Type.String(), created_at: Type.String() }),
-  ),
-});
+export const Debug = Type.Object(
+  {
+    session_id: Type.String(),
+    oauth_user: Nullable(SessionUser),
+    provider_b_debug: Type.Unknown({ description: "The last provider_b sign-in's diagnostics, or null" }),
+    provider_a_redirect: Type.String(),
+    provider_b_redirect: Type.String(),
+    provider_a_client_set: Type.Boolean(),
+    provider_b_client_set: Type.Boolean(),
+    https_detected: Type.Boolean(),
+    recent_db_states: Type.Array(
+      Type.Object({ state: Type.String(), provider: Type.String(), created_at: Timestamp() }),
+    ),
+  },
+  { title: 'SignInDebug' },
+);

@@ -5,6 +5,7 @@ import { ratedEmbed, suggestedEmbed } from '../discord/events.ts';
 import { enqueueDiscordEvent } from '../discord/queries.ts';
 import { fail } from '../errors.ts';
 import { writeFailure } from '../lib/db-errors.ts';
+import { lockRow } from '../db/dialect.ts';
 import {
   clamp,
   cleanText,
@@ -29,13 +30,16 @@ import {
   findStreamerState,
   insertStreamer,
   isInAnyGroup,
+  lastRatedAt,
+  ratingHistory,
   saveRating,
   setCommunityLock,
   type StreamerUpdate,
   updateStreamer,
 } from './queries.ts';
 import { createSchema, deleteSchema, listSchema, updateSchema } from './schemas.ts';
-import { listView, type View } from './views.ts';
+import { mayEditDetails, mayLock, STREAMER_ROLES, teamViewPossible, viewOf } from './policy.ts';
+import { renderedView } from './views.ts';
 import { contentVersion } from '../db/changes.ts';
 import { sendRendered } from '../cache/send.ts';
 
@@ -51,33 +55,37 @@ function streamerName(value: unknown): string {
 export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, clock } = app;
 
-  app.get('/api/streamers', { config: { guard: 'public' }, schema: listSchema }, async (request, reply) => {
-    const { viewer, query } = request;
-    const staff = viewer.isAdmin || viewer.isMod;
-    let view: View = 'public';
-    if (staff && flag(query.all)) view = 'full';
-    else if (!staff && viewer.user && (await isInAnyGroup(db, viewer.user.id))) view = 'team';
+  app.get(
+    '/api/streamers',
+    { config: { guard: STREAMER_ROLES.list }, schema: listSchema },
+    async (request, reply) => {
+      const { viewer, query } = request;
+      const { user } = viewer;
+      const inTeam = teamViewPossible(viewer) && user !== null && (await isInAnyGroup(db, user.id));
+      const view = viewOf(viewer, { all: flag(query.all), inTeam });
 
-    // Rendered once per change of the content, not per request (cache/rendered.ts).
-    const version = contentVersion(db).current;
-    const list = await app.renderCache.get(`streamers:${view}`, version, () => listView(db, view));
-    if (query.id === undefined) return sendRendered(request, reply, list);
-    const id = parseId(query.id);
-    if (id === null) throw fail('missing_id');
-    const item = list.value?.find((s) => s.id === id);
-    if (!item) throw fail('streamer_not_found');
-    return sendRendered(
-      request,
-      reply,
-      await app.renderCache.get(`streamer:${view}:${id}`, version, async () => item),
-    );
-  });
+      // Rendered once per change of the content, not per request (cache/rendered.ts).
+      const version = contentVersion(db).current;
+      const list = await renderedView(app, view);
+      if (query.id === undefined) return sendRendered(request, reply, list);
+      const id = parseId(query.id);
+      if (id === null) throw fail('missing_id');
+      const item = list.value?.find((s) => s.id === id);
+      if (!item) throw fail('streamer_not_found');
+      if (flag(query.history)) return ratingHistory(db, id);
+      return sendRendered(
+        request,
+        reply,
+        await app.renderCache.get(`streamer:${view}:${id}`, version, async () => item),
+      );
+    },
+  );
 
   app.post(
     '/api/streamers',
     {
       config: {
-        guard: (query) => (flag(query.admin) ? 'admin' : 'public'),
+        guard: (query) => (flag(query.admin) ? STREAMER_ROLES.add : STREAMER_ROLES.suggest),
         ...limit('suggest', (query) => flag(query.admin)),
       },
       schema: createSchema,
@@ -107,7 +115,7 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
             await audit(trx, actorOf(request.viewer, clock.now()), {
               action: 'streamer.add',
               target_id: id,
-              summary: `Added streamer ${name}`,
+              params: { name },
             });
           } else {
             const at = clock.now().toISOString();
@@ -124,13 +132,14 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/api/streamers',
-    { config: { guard: 'adminOrModerator' }, schema: updateSchema },
+    { config: { guard: STREAMER_ROLES.rate }, schema: updateSchema },
     async (request) => {
       const { viewer, query, body } = request;
       const actor = actorOf(viewer, clock.now());
+      const details = mayEditDetails(viewer);
 
       if (flag(query.lock)) {
-        if (!viewer.isAdmin) throw fail('admin_only');
+        if (!mayLock(viewer)) throw fail('admin_only');
         const id = parseId(query.id);
         if (id === null) throw fail('missing_id');
         const locked = truthy(body.community_locked);
@@ -140,7 +149,7 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
           await audit(trx, actor, {
             action: 'streamer.lock',
             target_id: id,
-            summary: `${locked ? 'Locked' : 'Unlocked'} community ratings of ${before.name}`,
+            params: { name: before.name, locked },
             details: { old: before.community_locked === 1, new: locked },
           });
         });
@@ -157,16 +166,22 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const rating = {
         scores,
         notes: notes === undefined ? null : cut(notes, LIMITS.notes),
-        reward: viewer.isAdmin ? clamp(toInt(body.reward), 0, LIMITS.reward) : moderatorReward(sum),
+        reward: details ? clamp(toInt(body.reward), 0, LIMITS.reward) : moderatorReward(sum),
         updated_at: clock.now().toISOString(),
       };
       const status = body.status === 'live' ? 'live' : 'offline';
-      const fields: StreamerUpdate = viewer.isAdmin
+      const fields: StreamerUpdate = details
         ? {
             evaluated,
             ...(body.name === undefined ? {} : { name: streamerName(body.name) }),
             kick_name: sanitize(body.provider_b ?? body.kick_name),
             ...(body.provider_a === undefined ? {} : { provider_a: sanitize(body.provider_a) }),
+            ...(body.platform === undefined
+              ? {}
+              : {
+                  platform:
+                    body.platform === 'provider_b' ? ('provider_b' as const) : ('provider_a' as const),
+                }),
             status,
             game: singleLine(body.game, LIMITS.game),
             title: singleLine(body.title, LIMITS.title),
@@ -178,6 +193,11 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await writeTransaction(db, async (trx) => {
         const before = await findStreamerState(trx, id);
         if (!before) throw fail('streamer_not_found');
+        // Two editors of one rating: the second one, who started from an older rating, is told.
+        if (body.base_at !== undefined) {
+          await lockRow(trx, 'streamers', id);
+          if ((await lastRatedAt(trx, id)) !== (body.base_at ?? null)) throw fail('rating_changed');
+        }
         const {
           name,
           community_locked: _,
@@ -196,12 +216,12 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const oldScores = s === null ? null : { s, g, a, v, n, ns, o };
         // The record is written first: when the change then fails, both roll back together.
         await audit(trx, actor, {
-          action: viewer.isAdmin ? 'streamer.edit' : 'streamer.rate',
+          action: details ? 'streamer.edit' : 'streamer.rate',
           target_id: id,
-          summary: `Rated ${name}: ${oldScores ? scoreSum(oldScores as typeof scores) : 'unrated'} → ${sum}`,
+          params: { name, from: oldScores ? scoreSum(oldScores as typeof scores) : null, to: sum },
           details: {
-            old: { r: oldScores, reward, notes, ...(viewer.isAdmin ? { name, ...oldFields } : {}) },
-            new: { r: scores, reward: rating.reward, notes: rating.notes, ...(viewer.isAdmin ? fields : {}) },
+            old: { r: oldScores, reward, notes, ...(details ? { name, ...oldFields } : {}) },
+            new: { r: scores, reward: rating.reward, notes: rating.notes, ...(details ? fields : {}) },
           },
         });
         await saveRating(trx, id, rating);
@@ -220,20 +240,24 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.delete('/api/streamers', { config: { guard: 'admin' }, schema: deleteSchema }, async (request) => {
-    const id = parseId(request.query.id);
-    if (id === null) throw fail('missing_id');
-    await writeTransaction(db, async (trx) => {
-      const before = await findStreamerState(trx, id);
-      if (!before || !(await deleteStreamer(trx, id))) throw fail('streamer_not_found');
-      await audit(trx, actorOf(request.viewer, clock.now()), {
-        action: 'streamer.delete',
-        target_id: id,
-        summary: `Deleted streamer ${before.name}`,
+  app.delete(
+    '/api/streamers',
+    { config: { guard: STREAMER_ROLES.delete }, schema: deleteSchema },
+    async (request) => {
+      const id = parseId(request.query.id);
+      if (id === null) throw fail('missing_id');
+      await writeTransaction(db, async (trx) => {
+        const before = await findStreamerState(trx, id);
+        if (!before || !(await deleteStreamer(trx, id))) throw fail('streamer_not_found');
+        await audit(trx, actorOf(request.viewer, clock.now()), {
+          action: 'streamer.delete',
+          target_id: id,
+          params: { name: before.name },
+        });
       });
-    });
-    return OK;
-  });
+      return OK;
+    },
+  );
 
   methodNotAllowed(app, '/api/streamers', ['GET', 'POST', 'PUT', 'DELETE']);
 };

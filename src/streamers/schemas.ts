@@ -1,88 +1,186 @@
 import { type Static, Type } from 'typebox';
-import { errors, Field, Lenient, Nullable, Ok, Param, StringEnum, Timestamp } from '../lib/schemas.ts';
-import { PROVIDERS } from '../shared/rules.ts';
+import {
+  errors,
+  Field,
+  FlagDoc,
+  IdDoc,
+  Input,
+  Lenient,
+  Nullable,
+  Ok,
+  Param,
+  StringEnum,
+  Timestamp,
+} from '../lib/schemas.ts';
+import { LIMITS, PROVIDERS, SCORE_KEYS } from '../shared/rules.ts';
 
-/** The seven scores of an answer. */
-export const Scores = Type.Object({
-  s: Type.Integer(),
-  g: Type.Integer(),
-  a: Type.Integer(),
-  v: Type.Integer(),
-  n: Type.Integer(),
-  ns: Type.Integer(),
-  o: Type.Integer(),
-});
+const score = () => Type.Integer({ minimum: 0, maximum: LIMITS.score });
 
-export const StreamerItem = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  platform: StringEnum(PROVIDERS),
-  /** The streamer's provider_a login; '' means the name lower-cased without white space. */
-  provider_a: Type.String(),
-  /** The streamer's channel name on provider_b (SPEC.md's kick_name), under both keys. */
-  provider_b: Type.String(),
-  kick_name: Type.String(),
-  status: StringEnum(['live', 'offline']),
-  game: Type.String(),
-  title: Type.String(),
-  /** From live sync (DECISIONS.md "Second wave / Live data"): '' when unknown. */
-  avatar: Type.String(),
-  /** Viewers while live, else null. */
-  viewers: Nullable(Type.Integer()),
-  live_since: Nullable(Timestamp()),
-  /** The last successful check by live sync. */
-  synced_at: Nullable(Timestamp()),
-  evaluated: Type.Boolean(),
-  community_locked: Type.Boolean(),
-  added_by: StringEnum(['admin', 'viewer']),
-  r: Scores,
-  reward: Type.Integer(),
-  team_id: Nullable(Type.Integer()),
-  team_name: Nullable(Type.String()),
-  notes: Type.Optional(Type.String()),
-  /** Visible comments (DECISIONS.md "Second wave"). */
-  comment_count: Type.Integer(),
-});
+/** The seven scores of an answer, 0 to 10 each. */
+export const Scores = Type.Object(
+  { s: score(), g: score(), a: score(), v: score(), n: score(), ns: score(), o: score() },
+  { title: 'Scores' },
+);
+
+/** The seven scores a client sends: each clamped to 0..10, a missing one counts as 0. */
+export const ScoresInput = Type.Object(
+  Object.fromEntries(SCORE_KEYS.map((k) => [k, Type.Optional(score())])),
+  { title: 'ScoresInput', description: 'Each score 0 to 10 (clamped); a missing one counts as 0' },
+);
+
+/** A channel name on a provider: sanitized, cut to 100 characters. */
+const channel = (description: string) => Type.String({ maxLength: LIMITS.name, description });
+
+export const StreamerItem = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    platform: StringEnum(PROVIDERS),
+    /** The streamer's provider_a login; '' means the name lower-cased without white space. */
+    provider_a: Type.String(),
+    /** The streamer's channel name on provider_b (SPEC.md's kick_name), under both keys. */
+    provider_b: Type.String(),
+    kick_name: Type.String(),
+    status: StringEnum(['live', 'offline']),
+    game: Type.String(),
+    title: Type.String(),
+    /** From live sync (DECISIONS.md "Second wave / Live data"): '' when unknown. */
+    avatar: Type.String(),
+    /** Viewers while live, else null. */
+    viewers: Nullable(Type.Integer()),
+    live_since: Nullable(Timestamp()),
+    /** The last successful check by live sync. */
+    synced_at: Nullable(Timestamp()),
+    evaluated: Type.Boolean(),
+    community_locked: Type.Boolean(),
+    added_by: StringEnum(['admin', 'viewer']),
+    r: Scores,
+    reward: Type.Integer({ minimum: 0, maximum: LIMITS.reward }),
+    team_id: Nullable(Type.Integer()),
+    team_name: Nullable(Type.String()),
+    notes: Type.Optional(Type.String({ description: 'Full view only, when notes were ever stored' })),
+    /** Visible comments (DECISIONS.md "Second wave"). */
+    comment_count: Type.Integer(),
+    audience_score: Nullable(
+      Type.Number({
+        minimum: 1,
+        maximum: 10,
+        description: "The visitors' score: the average vote to one decimal (half up); null with no votes",
+      }),
+    ),
+    audience_votes: Type.Integer({ minimum: 0 }),
+  },
+  { title: 'Streamer' },
+);
 export type StreamerItem = Static<typeof StreamerItem>;
 
-export const ListQuery = Type.Object({ all: Param(), id: Param() });
-
-export const CreateQuery = Type.Object({ admin: Param() });
-export const CreateBody = Type.Object({
-  name: Field('invalid_streamer_name'),
-  /** `provider_b`, else `provider_a` whatever it is (SPEC.md). */
-  platform: Lenient(),
-  kick_name: Field('invalid_field', 'kick_name'),
-  provider_a: Field('invalid_field', 'provider_a'),
-  provider_b: Field('invalid_field', 'provider_b'),
-  submitter: Field('invalid_field', 'submitter'),
+export const ListQuery = Input({
+  all: Param(FlagDoc('Staff: the full list with notes')),
+  id: Param(IdDoc("One item of the caller's view")),
+  history: Param(FlagDoc('With `id`: every rating write of the streamer, oldest first')),
 });
+
+export const HistoryEntry = Type.Object(
+  { at: Timestamp(), r: Scores, sum: Type.Integer(), reward: Type.Integer() },
+  { title: 'RatingChange' },
+);
+
+const streamerName = Type.String({
+  minLength: 2,
+  maxLength: LIMITS.name,
+  description: 'Sanitized (tags and control characters removed, white space folded); at least 2 characters',
+});
+
+export const CreateQuery = Input({ admin: Param(FlagDoc('Add as the administrator')) });
+export const CreateBody = Input(
+  {
+    name: Field('invalid_streamer_name', streamerName),
+    /** `provider_b`, else `provider_a` whatever it is (SPEC.md). */
+    platform: Lenient(StringEnum(PROVIDERS, { description: 'Any other value means provider_a' })),
+    kick_name: Field('invalid_field', channel('The channel on provider_b (same as provider_b)'), 'kick_name'),
+    provider_a: Field('invalid_field', channel('The login on provider_a'), 'provider_a'),
+    provider_b: Field('invalid_field', channel('The channel on provider_b'), 'provider_b'),
+    submitter: Field(
+      'invalid_field',
+      Type.String({ maxLength: LIMITS.submitter, description: 'Who suggests it; never shown' }),
+      'submitter',
+    ),
+  },
+  ['name'],
+);
 export const Created = Type.Object({ ok: Ok.properties.ok, id: Type.Integer() });
 
-export const IdQuery = Type.Object({ id: Param(), lock: Param() });
-export const UpdateBody = Type.Object({
-  r: Lenient(),
-  notes: Field('invalid_field', 'notes'),
-  reward: Lenient(),
+export const IdQuery = Input(
+  {
+    id: Param(IdDoc()),
+    lock: Param(FlagDoc('Set the community lock (administrator): the body is `{community_locked}`')),
+  },
+  ['id'],
+);
+export const DeleteQuery = Input({ id: Param(IdDoc()) }, ['id']);
+export const UpdateBody = Input({
+  r: Lenient(ScoresInput),
+  notes: Field(
+    'invalid_field',
+    Type.String({ maxLength: LIMITS.notes, description: 'Trimmed, cut to 2000 characters' }),
+    'notes',
+  ),
+  reward: Lenient(
+    Type.Integer({
+      minimum: 0,
+      maximum: LIMITS.reward,
+      description: 'Administrator: clamped to 0..130; a moderator gets the formula',
+    }),
+  ),
   /** Administrator only: a new name (sanitized, unique). */
-  name: Field('invalid_streamer_name'),
-  kick_name: Field('invalid_field', 'kick_name'),
+  name: Field('invalid_streamer_name', streamerName),
+  kick_name: Field('invalid_field', channel('Administrator: the channel on provider_b'), 'kick_name'),
   /** Absent keeps the stored login (an older page does not send it). */
-  provider_a: Field('invalid_field', 'provider_a'),
-  provider_b: Field('invalid_field', 'provider_b'),
-  status: Lenient(),
-  game: Field('invalid_field', 'game'),
-  title: Field('invalid_field', 'title'),
-  community_locked: Lenient(),
+  provider_a: Field(
+    'invalid_field',
+    channel('Administrator: the login on provider_a; absent keeps it'),
+    'provider_a',
+  ),
+  provider_b: Field('invalid_field', channel('Administrator: the channel on provider_b'), 'provider_b'),
+  status: Lenient(
+    StringEnum(['live', 'offline'], { description: 'Administrator; anything else means offline' }),
+  ),
+  game: Field(
+    'invalid_field',
+    Type.String({ maxLength: LIMITS.game, description: 'Administrator; cut to 100' }),
+    'game',
+  ),
+  title: Field(
+    'invalid_field',
+    Type.String({ maxLength: LIMITS.title, description: 'Administrator; cut to 200' }),
+    'title',
+  ),
+  community_locked: Lenient(Type.Boolean({ description: 'With `lock`: lock or unlock community ratings' })),
+  platform: Lenient(
+    StringEnum(PROVIDERS, {
+      description: 'Administrator: any other value means provider_a; absent keeps it',
+    }),
+  ),
+  base_at: Lenient(
+    Nullable(
+      Type.String({
+        format: 'date-time',
+        description:
+          'The `at` of the last rating change the editor started from (null: unrated); when the rating ' +
+          'was written since, 409 `rating_changed` and nothing changes',
+      }),
+    ),
+  ),
 });
 
 export const listSchema = {
   summary:
-    'Public ranking, team view, or with `all=1` the full list for staff; with `id` the one item of that view. ' +
-    'Answers carry an ETag; `If-None-Match` gets 304',
+    'Public ranking, team view, or with `all=1` the full list for staff; with `id` the one item of that view, ' +
+    'and with `id` and `history=1` every rating write of it, oldest first. Answers carry an ETag; ' +
+    '`If-None-Match` gets 304',
   querystring: ListQuery,
   response: {
-    200: Type.Union([Type.Array(StreamerItem), StreamerItem]),
+    200: Type.Union([Type.Array(StreamerItem), StreamerItem, Type.Array(HistoryEntry)]),
     304: Type.Null(),
     ...errors(400, 404),
   },
@@ -94,13 +192,15 @@ export const createSchema = {
   response: { 201: Created, ...errors(400, 401, 409, 429, 500) },
 };
 export const updateSchema = {
-  summary: 'Rate (and, for the administrator, edit) a streamer; with `lock` set the community lock',
+  summary:
+    'Rate (and, for the administrator, edit) a streamer; with `lock` set the community lock. With `base_at`, ' +
+    'refused with 409 when the rating changed since',
   querystring: IdQuery,
   body: UpdateBody,
   response: { 200: Ok, ...errors(400, 401, 403, 404, 409) },
 };
 export const deleteSchema = {
   summary: 'Delete a streamer with its rating, comments and community ratings',
-  querystring: IdQuery,
+  querystring: DeleteQuery,
   response: { 200: Ok, ...errors(400, 401, 404) },
 };

@@ -6,17 +6,18 @@ import { cut, parseId, truthy } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { OK } from '../lib/schemas.ts';
 import { findUser, listUsers, setAdmin, setBanned, setModerator } from './queries.ts';
-import { listSchema, updateSchema } from './schemas.ts';
+import { listSchema, SEARCH_MAX, updateSchema } from './schemas.ts';
+import { USER_ROLES } from './policy.ts';
 
 /** DECISIONS.md: users, moderators and bans for the administrator. */
 export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, clock } = app;
 
-  app.get('/api/users', { config: { guard: 'admin' }, schema: listSchema }, async (request) =>
-    listUsers(db, cut(request.query.q?.trim() ?? '', 200)),
+  app.get('/api/users', { config: { guard: USER_ROLES.list }, schema: listSchema }, async (request) =>
+    listUsers(db, cut(request.query.q?.trim() ?? '', SEARCH_MAX)),
   );
 
-  app.put('/api/users', { config: { guard: 'admin' }, schema: updateSchema }, async (request) => {
+  app.put('/api/users', { config: { guard: USER_ROLES.change }, schema: updateSchema }, async (request) => {
     const id = parseId(request.query.id);
     if (id === null) throw fail('missing_id');
     const { body } = request;
@@ -29,13 +30,13 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!found) throw fail('user_not_found');
       const banned = body.banned === undefined ? found.banned : truthy(body.banned);
       if (body.is_admin !== undefined && truthy(body.is_admin) && banned) throw fail('banned_user_admin');
-      const who = `${found.login} (${found.provider})`;
+      const who = { login: found.login, provider: found.provider };
       if (body.banned !== undefined) {
         await setBanned(trx, id, banned);
         await audit(trx, actor, {
           action: 'user.ban',
           target_id: id,
-          summary: `${banned ? 'Banned' : 'Unbanned'} ${who}`,
+          params: { ...who, banned },
           details: { old: found.banned, new: banned },
         });
       }
@@ -45,7 +46,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         await audit(trx, actor, {
           action: 'user.moderator',
           target_id: id,
-          summary: `${isMod ? 'Made' : 'Removed'} ${who} ${isMod ? 'a moderator' : 'as moderator'}`,
+          params: { ...who, moderator: isMod },
           details: { old: found.is_mod, new: isMod },
         });
       }
@@ -55,7 +56,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         await audit(trx, actor, {
           action: 'user.admin',
           target_id: id,
-          summary: `${isAdmin ? 'Made' : 'Removed'} ${who} ${isAdmin ? 'an administrator' : 'as administrator'}`,
+          params: { ...who, admin: isAdmin },
           details: { old: found.is_admin, new: isAdmin },
         });
       }

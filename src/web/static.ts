@@ -3,7 +3,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type, type TSchema } from 'typebox';
 import { errorBody } from '../errors.ts';
+import { DOCUMENTED, ErrorBody, errors, Html } from '../lib/schemas.ts';
 import { pageFor, withHead } from './pages.ts';
 import { brotliOf, compressible, gzipOf, prebuilt, typeOf, walk } from './precompress.ts';
 
@@ -62,9 +64,10 @@ export async function webRoutes(app: FastifyInstance, opts: { root?: string }) {
     app.log.warn('web page not built (dist/web missing): serving a notice at /');
 
   const send = (request: FastifyRequest, reply: FastifyReply, asset: Asset) => {
-    reply.header('content-type', asset.type).header('cache-control', asset.cache).header('etag', asset.etag);
-    reply.header('vary', 'Accept-Encoding');
+    reply.header('cache-control', asset.cache).header('etag', asset.etag).header('vary', 'Accept-Encoding');
+    // A 304 has no body, so it names no type (RFC 9110 15.4.5).
     if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
+    reply.header('content-type', asset.type);
     const accepts = String(request.headers['accept-encoding'] ?? '');
     if (asset.br && /\bbr\b/.test(accepts)) return reply.header('content-encoding', 'br').send(asset.br);
     if (asset.gzip && /\bgzip\b/.test(accepts))
@@ -76,9 +79,10 @@ export async function webRoutes(app: FastifyInstance, opts: { root?: string }) {
   const indexHtml = index?.identity.toString('utf8');
 
   /** A page path: the page's HTML with its title and Open Graph tags (pages.ts). */
-  const sendPage = async (request: FastifyRequest, reply: FastifyReply, path: string) => {
-    const answer = await pageFor(app, path, app.config.baseUrl);
-    if (!answer) return null;
+  const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const answer = await pageFor(app, safeDecode(path), app.config.baseUrl);
+    if (!answer) return reply.code(404).send(errorBody('not_found'));
     if (!indexHtml) return reply.code(answer.status).type('text/html; charset=utf-8').send(NOT_BUILT);
     return reply
       .code(answer.status)
@@ -87,31 +91,95 @@ export async function webRoutes(app: FastifyInstance, opts: { root?: string }) {
       .send(withHead(indexHtml, answer.head));
   };
 
-  app.get('/', { config: { guard: 'public' }, schema: { summary: 'The web page' } }, async (request, reply) =>
-    sendPage(request, reply, '/'),
-  );
-
-  app.get(
-    '/*',
-    {
-      config: { guard: 'public' },
-      schema: {
-        summary:
-          "The page's files (hashed, cached for a year) and its addresses (/s/<id>-<slug>, /suggest, /admin)",
+  const page = (summary: string, params?: TSchema, notFound?: string) => ({
+    config: { guard: 'public' as const },
+    schema: {
+      summary,
+      ...(params ? { params } : {}),
+      response: {
+        200: Html('The page, its title and Open Graph tags naming what it shows'),
+        ...(notFound
+          ? { 404: { ...Html(notFound), content: { ...Html(notFound).content, ...JSON_404 } } }
+          : {}),
       },
     },
-    async (request, reply) => {
-      let path: string;
-      try {
-        path = decodeURIComponent(request.url.split('?')[0] ?? '');
-      } catch {
-        return reply.code(404).send(errorBody('not_found'));
-      }
-      const asset = path !== '/index.html' ? assets.get(path) : undefined;
-      if (asset) return send(request, reply, asset);
-      const page = await sendPage(request, reply, path);
-      if (page) return page;
-      return reply.code(404).send(errorBody('not_found'));
-    },
+  });
+  // The page's own addresses, each a route, so the API document lists exactly what is served.
+  app.get('/', page('The ranking (the web page)'), sendPage);
+  app.get('/suggest', page('The suggestion form (the web page)'), sendPage);
+  app.get('/admin', page('Administration (the web page)'), sendPage);
+  app.get(
+    '/admin/:tab',
+    page(
+      'A tab of the administration (the web page)',
+      Type.Object({
+        tab: Type.String({
+          [DOCUMENTED]: Type.String({ pattern: '^[a-z-]+$', description: 'e.g. `teams`' }),
+        }),
+      }),
+      'Not a tab',
+    ),
+    sendPage,
   );
+  app.get(
+    '/s/:ref',
+    page(
+      "A streamer's page; its title names the streamer when it is in the Public view",
+      Type.Object({
+        ref: Type.String({
+          [DOCUMENTED]: Type.String({
+            pattern: '^[0-9]{1,15}(-[^/]*)?$',
+            description: "The streamer's id, then optionally `-` and a slug of its name: `12-some-streamer`",
+          }),
+        }),
+      }),
+      'No such streamer: the page (HTML), or Not found (JSON) for an address that is not an id',
+    ),
+    sendPage,
+  );
+
+  const file = (summary: string, params?: TSchema) => ({
+    config: { guard: 'public' as const, session: false as const },
+    schema: {
+      summary,
+      ...(params ? { params } : {}),
+      response: {
+        200: {
+          description: 'The file',
+          content: { '*/*': { schema: Type.String({ contentEncoding: 'binary', description: 'The file' }) } },
+        },
+        304: Type.Null({ description: 'Not modified (If-None-Match)' }),
+        ...(params ? errors(404) : {}),
+      },
+    },
+  });
+  const sendFile = (request: FastifyRequest, reply: FastifyReply) => {
+    const path = safeDecode(request.url.split('?')[0] ?? '');
+    const asset = path !== '/index.html' ? assets.get(path) : undefined;
+    if (!asset) return reply.code(404).send(errorBody('not_found'));
+    return send(request, reply, asset);
+  };
+  app.get(
+    '/assets/:file',
+    file(
+      "The page's scripts and styles (hashed names, cached for a year)",
+      Type.Object({ file: Type.String({ description: 'A built file, e.g. `index-1a2b3c.js`' }) }),
+    ),
+    sendFile,
+  );
+  for (const url of assets.keys()) {
+    if (url !== '/index.html' && url.split('/').length === 2)
+      app.get(url, file(`The page's file ${url}`), sendFile);
+  }
 }
+
+/** A path as text; a malformed percent-escape names no page or file. */
+function safeDecode(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return '\u0000';
+  }
+}
+
+const JSON_404 = { 'application/json': { schema: ErrorBody } };

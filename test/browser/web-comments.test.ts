@@ -49,7 +49,7 @@ describe.runIf(runBrowser)('comments as people know them', () => {
     await cs.context.close();
   });
 
-  it('the author edits and hides their own comment; a moderator hides any', async () => {
+  it('the author edits, hides and shows again their own comment; a moderator hides any', async () => {
     const { page, context } = await newPage(env, { lang: 'en' });
     await signIn(env, page, 'provider_a');
     await page.goto(`${env.base}/s/${sid}`);
@@ -67,7 +67,16 @@ describe.runIf(runBrowser)('comments as people know them', () => {
     expect(await other.getByRole('button').count()).toBe(0);
     await shot(page, 'comments-author');
     await axe(env, page, 'comments');
+    // The service lets the author show again what they hid (comments/policy.ts): the page offers it.
     await edited.getByRole('button', { name: 'Hide' }).click();
+    await edited.getByRole('button', { name: 'Show again' }).click();
+    await edited.getByRole('button', { name: 'Hide' }).waitFor();
+    const shown = (await env.t.client().get(`/api/comments?streamer_id=${sid}`)).body as { body: string }[];
+    expect(shown.some((c) => c.body === 'My better take')).toBe(true);
+    await edited.getByRole('button', { name: 'Hide' }).click();
+    await edited.getByRole('button', { name: 'Show again' }).waitFor();
+    await page.reload();
+    await page.locator('.comments').waitFor();
     await expect.poll(() => page.locator('.comments').textContent()).not.toContain('My better take');
     await context.close();
 

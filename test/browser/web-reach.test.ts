@@ -108,7 +108,10 @@ describe.runIf(runBrowser)('Discord and badges on the page', () => {
     await axe(env, page, 'badge share');
 
     // An unrated streamer has no badge to offer, even to the administrator, who sees its page.
-    const all = (await (await env.t.admin()).get('/api/streamers?all=1')).body as { id: number; name: string }[];
+    const all = (await (await env.t.admin()).get('/api/streamers?all=1')).body as {
+      id: number;
+      name: string;
+    }[];
     const delta = all.find((s) => s.name === 'Delta Unrated')!;
     await adminLogin(env, page);
     await page.goto(`${env.base}/s/${delta.id}`);

@@ -16,9 +16,7 @@ export async function run({ positionals }: CommandArgs, config: Config): Promise
     throw new UsageError(`the password must have at least ${LIMITS.adminPasswordMin} characters`);
   }
   await withDb(config, (db) =>
-    changeAdminPassword(db, password, (trx) =>
-      cliAudit(trx, 'auth.password', 'Changed the administrator password'),
-    ),
+    changeAdminPassword(db, password, (trx) => cliAudit(trx, { action: 'auth.password', params: {} })),
   );
   console.log('Administrator password changed; every administrator session from the old password has ended.');
 }

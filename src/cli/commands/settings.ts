@@ -23,7 +23,7 @@ export async function run({ positionals }: CommandArgs, config: Config): Promise
     await withDb(config, (db) =>
       writeTransaction(db, async (trx) => {
         await setSetting(trx, 'auth_enabled', on ? 'true' : 'false');
-        await cliAudit(trx, 'settings.update', `Set auth_enabled to ${on}`);
+        await cliAudit(trx, { action: 'settings.update', params: { key: 'auth_enabled', value: on } });
       }),
     );
     console.log(`auth_enabled = ${on}`);

@@ -53,28 +53,30 @@ async function change(db: Db, action: UserAction, provider: Provider, login: str
   const user = await findUserByLogin(db, provider, login.trim());
   if (!user) throw new Error(`User '${login}' on ${provider} has not signed in yet`);
   const change = USER_ACTIONS[action];
-  const who = `${user.login} (${user.provider})`;
+  const who = { login: user.login, provider: user.provider };
   await writeTransaction(db, async (trx) => {
     if ('banned' in change) {
       await setBanned(trx, user.id, change.banned);
-      await cliAudit(trx, 'user.ban', `${change.banned ? 'Banned' : 'Unbanned'} ${who}`, user.id);
+      await cliAudit(trx, {
+        action: 'user.ban',
+        params: { ...who, banned: change.banned },
+        target_id: user.id,
+      });
     } else if ('is_admin' in change) {
       if (change.is_admin && user.banned === 1) throw new Error(ERRORS.banned_user_admin[1]);
       await setAdmin(trx, user.id, change.is_admin);
-      await cliAudit(
-        trx,
-        'user.admin',
-        `${change.is_admin ? 'Made' : 'Removed'} ${who} ${change.is_admin ? 'an administrator' : 'as administrator'}`,
-        user.id,
-      );
+      await cliAudit(trx, {
+        action: 'user.admin',
+        params: { ...who, admin: change.is_admin },
+        target_id: user.id,
+      });
     } else {
       await setModerator(trx, user.id, change.is_mod);
-      await cliAudit(
-        trx,
-        'user.moderator',
-        `${change.is_mod ? 'Made' : 'Removed'} ${who} ${change.is_mod ? 'a moderator' : 'as moderator'}`,
-        user.id,
-      );
+      await cliAudit(trx, {
+        action: 'user.moderator',
+        params: { ...who, moderator: change.is_mod },
+        target_id: user.id,
+      });
     }
   });
   console.log(`${action}: ${user.login} (${user.provider}, id ${user.id})`);

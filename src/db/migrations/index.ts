@@ -5,7 +5,9 @@ import * as integrity from './003-integrity.ts';
 import * as commentModeration from './004-comment-moderation.ts';
 import * as liveData from './005-live-data.ts';
 import * as openCommunity from './006-open-community.ts';
-import * as reachingOut from './007-reaching-out.ts';
+import * as takingPart from './008-taking-part.ts';
+import * as auditParams from './009-audit-params.ts';
+import * as reachingOut from './010-reaching-out.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
@@ -15,5 +17,7 @@ export const migrations: Record<string, Migration> = {
   '004-comment-moderation': commentModeration,
   '005-live-data': liveData,
   '006-open-community': openCommunity,
-  '007-reaching-out': reachingOut,
+  '008-taking-part': takingPart,
+  '009-audit-params': auditParams,
+  '010-reaching-out': reachingOut,
 };

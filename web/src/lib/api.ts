@@ -1,71 +1,104 @@
-/** The service's JSON API, called with the session cookie. */
-/*
- * The answers' types come from the service's TypeBox schemas (type-only imports: nothing of
- * the server is bundled), so a change there that the page does not follow fails the check.
+/**
+ * The page's one way to call the service: a client generated from its OpenAPI document
+ * (`npm run build` and `npm run check` generate ./generated/api.ts with openapi-typescript;
+ * openapi-fetch calls). Paths, parameters, bodies and answers are typed by the document, so a
+ * schema change that the page does not follow fails the check. Errors are thrown as ApiError
+ * with the service's stable code, which the page translates (i18n.svelte.ts).
  */
-import type { Static } from 'typebox';
-import type { Entry } from '../../../src/audit/schemas.ts';
-import type { CommentItem } from '../../../src/comments/schemas.ts';
-import type { Summary } from '../../../src/community/schemas.ts';
-import type { AdminGroup, MemberItem } from '../../../src/groups/schemas.ts';
-import type { Me as MeSchema } from '../../../src/signin/schemas.ts';
-import type { StreamerItem } from '../../../src/streamers/schemas.ts';
-import type { UserItem } from '../../../src/users/schemas.ts';
-import {
-  SCORE_KEYS,
-  scoreSum,
-  moderatorReward as rewardOfSum,
-  type Scores,
-} from '../../../src/shared/rules.ts';
+import createClient from 'openapi-fetch';
+import type { ErrorCode } from '../../../src/errors.ts';
+import type { components, paths } from './generated/api.ts';
 
-export { SCORE_KEYS };
-export type { Scores };
-export type { ScoreKey } from '../../../src/shared/rules.ts';
+export { SCORE_KEYS, type ScoreKey, type Scores } from '../../../src/shared/rules.ts';
+
+type Schemas = components['schemas'];
+export type Streamer = Schemas['Streamer'];
+export type Comment = Schemas['Comment'];
+export type Me = Schemas['Me'];
+export type Member = Schemas['TeamMember'];
+export type Group = Schemas['TeamWithMembers'];
+export type MyTeam = Schemas['MyTeam'];
+export type User = Schemas['User'];
+export type AuditEntry = Schemas['AuditEntry'];
+export type CommunitySummary = Schemas['CommunitySummary'];
+export type SyncAnswer = Schemas['SyncState'];
+export type Settings = Schemas['Settings'];
+
+export type RatingChange = Schemas['RatingChange'];
+
+type StreamersAnswer = paths['/api/streamers']['get']['responses'][200]['content']['application/json'];
+type CommentsAnswer = paths['/api/comments']['get']['responses'][200]['content']['application/json'];
+type TeamsAnswer = paths['/api/rater_groups']['get']['responses'][200]['content']['application/json'];
+
+/**
+ * GET /api/streamers answers a view's list, one item (`id`) or a rating history (`id` and
+ * `history=1`), and GET /api/comments a list or what I like (`mine=1`): the page knows which it
+ * asked for, and these read that shape out of the answer.
+ */
+export const streamersOf = (answer: StreamersAnswer): Streamer[] =>
+  Array.isArray(answer) ? answer.filter((x): x is Streamer => 'id' in x) : [answer];
+export const historyOf = (answer: StreamersAnswer): RatingChange[] =>
+  Array.isArray(answer) ? answer.filter((x): x is RatingChange => 'at' in x) : [];
+export const commentsOf = (answer: CommentsAnswer): Comment[] => (Array.isArray(answer) ? answer : []);
+export const likedOf = (answer: CommentsAnswer): number[] => (Array.isArray(answer) ? [] : answer.liked);
+/** GET /api/rater_groups?my=1: my teams, each with my role in it. */
+export const myTeamsOf = (answer: TeamsAnswer): MyTeam[] =>
+  (answer as (MyTeam | Group)[]).filter((x): x is MyTeam => 'role' in x);
 
 export class ApiError extends Error {
   constructor(
+    /** The HTTP status; 0 when the service could not be reached. */
     readonly status: number,
-    message: string,
+    /** The service's error code; null when the answer was not one of its errors. */
+    readonly code: ErrorCode | null,
   ) {
-    super(message);
+    super(code ?? `HTTP ${status}`);
   }
 }
 
-export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-  let res: Response;
-  try {
-    res = await fetch(path, {
-      method,
-      credentials: 'same-origin',
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch {
-    throw new ApiError(0, 'network');
-  }
-  const text = await res.text();
-  let data: unknown = undefined;
-  try {
-    data = text ? JSON.parse(text) : undefined;
-  } catch {
-    // not JSON
-  }
-  if (!res.ok) {
-    const message = (data as { error?: string } | undefined)?.error ?? `HTTP ${res.status}`;
-    throw new ApiError(res.status, message);
-  }
-  return data as T;
+export const client = createClient<paths>({ baseUrl: '', credentials: 'same-origin' });
+
+interface Answer<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
 }
 
-export type Streamer = StreamerItem;
-export type Comment = CommentItem;
-export type Me = Static<typeof MeSchema>;
-export type Member = Static<typeof MemberItem>;
-export type Group = AdminGroup;
-export type User = Static<typeof UserItem>;
-export type AuditEntry = Static<typeof Entry>;
-export type CommunitySummary = Static<typeof Summary>;
+const codeOf = (error: unknown): ErrorCode | null =>
+  error !== null && typeof error === 'object' && 'code' in error && typeof error.code === 'string'
+    ? (error.code as ErrorCode)
+    : null;
 
-export const sum = scoreSum;
-/** SPEC.md's moderator reward formula. */
-export const moderatorReward = (r: Scores) => rewardOfSum(scoreSum(r));
+/**
+ * The answer of a call made with `client`, or an ApiError: `await call(client.GET(...))`.
+ * A redirect or an empty answer gives undefined.
+ */
+export async function call<T>(request: Promise<Answer<T>>): Promise<T> {
+  let answer: Answer<T>;
+  try {
+    answer = await request;
+  } catch {
+    throw new ApiError(0, null);
+  }
+  if (!answer.response.ok) throw new ApiError(answer.response.status, codeOf(answer.error));
+  return answer.data as T;
+}
+
+type Navigable = {
+  [P in keyof paths]: paths[P] extends { get: { parameters: unknown } } ? P : never;
+}[keyof paths];
+type ParamsOf<P extends Navigable> = paths[P]['get']['parameters'];
+
+/**
+ * The address of a service operation the browser navigates to rather than calls (sign-in,
+ * sign-out: redirects), its path and parameters typed by the document like the calls.
+ */
+export function pageAddress<P extends Navigable>(path: P, params: ParamsOf<P>): string {
+  const { path: values = {}, query = {} } = params as {
+    path?: Record<string, string>;
+    query?: Record<string, string>;
+  };
+  const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? ''));
+  const search = new URLSearchParams(query).toString();
+  return search ? `${filled}?${search}` : filled;
+}

@@ -1,5 +1,6 @@
 import { cs, csApiErrors } from '../locales/cs.ts';
 import { en, enApiErrors, type MessageKey } from '../locales/en.ts';
+import { COMMENT_EDIT_WINDOW_MS, LIMITS } from '../../../src/shared/rules.ts';
 import { ApiError } from './api.ts';
 
 export type Lang = 'cs' | 'en';
@@ -37,19 +38,28 @@ export function tn(key: string, n: number, params: Record<string, string | numbe
   return t(chosen as MessageKey, { n, ...params });
 }
 
-/** An error from the API (or the network) as a sentence in the current language. */
-export function errorText(err: unknown): string {
+/** The facts some error sentences name, filled in the same way in every language. */
+const ERROR_FACTS = {
+  min: LIMITS.commentMin,
+  max: LIMITS.commentMax,
+  minutes: COMMENT_EDIT_WINDOW_MS / 60_000,
+  passwordMin: LIMITS.adminPasswordMin,
+};
+
+/**
+ * An error from the API (or the network) as a sentence in the current language, chosen by
+ * the service's error code (never by its words). `params` fills what only the caller knows
+ * (the login and provider of a member not found).
+ */
+export function errorText(err: unknown, params: Record<string, string> = {}): string {
   if (err instanceof ApiError) {
     if (err.status === 0) return t('error.network');
-    const known = apiErrors[i18n.lang][err.message];
-    if (known) return known;
-    const user = /^User '(.*)' on (provider_a|provider_b) has not logged in yet or is banned\.$/.exec(
-      err.message,
-    );
-    if (user)
-      return t('error.userNotSignedIn', { login: user[1] ?? '', provider: providerName(user[2] ?? '') });
-    if (/not found$/.test(err.message)) return t('streamer.notFound');
-    // Never the service's raw words: a known status reads as a sentence in this language.
+    if (err.code) {
+      const text: string = apiErrors[i18n.lang][err.code];
+      const values: Record<string, string | number> = { ...ERROR_FACTS, ...params };
+      return text.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name] ?? ''));
+    }
+    // An answer that is not one of the service's errors: its status, in this language.
     return t('error.status', { status: err.status });
   }
   return t('error.generic', { message: String(err) });

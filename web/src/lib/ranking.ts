@@ -1,5 +1,5 @@
-import { searchKey, type ScoreKey } from '../../../src/shared/rules.ts';
-import { sum, type Streamer } from './api.ts';
+import { scoreSum as sum, searchKey, type ScoreKey } from '../../../src/shared/rules.ts';
+import type { Streamer } from './api.ts';
 
 /** The ranking's choices: what to sort by and which streamers to show. */
 export type SortKey = 'total' | ScoreKey | 'comments';

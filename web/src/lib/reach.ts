@@ -1,19 +1,19 @@
 /**
- * The page's calls for Discord webhooks, share cards and badges (issue 20), all in one place
- * so they move to the generated API client in one step. Types come from the service's schemas.
+ * The page's calls for Discord webhooks, share cards and badges (issue 20), all in one place,
+ * through the client generated from the OpenAPI document.
  */
-import type { DeliveryAnswer, SettingsAnswer, WebhookItem } from '../../../src/settings/schemas.ts';
 import { badgePath, type DiscordEvent, streamerPath } from '../../../src/shared/rules.ts';
-import { api } from './api.ts';
+import { call, client } from './api.ts';
+import type { components } from './generated/api.ts';
 
-export type Webhook = WebhookItem;
-export type Delivery = DeliveryAnswer;
-export { DISCORD_EVENTS, MAX_WEBHOOKS, WEBHOOK_TOKEN_SHOWN } from '../../../src/shared/rules.ts';
+export type Webhook = components['schemas']['DiscordWebhook'];
+export type Delivery = components['schemas']['DiscordDelivery'];
+export { DISCORD_EVENTS, MAX_WEBHOOKS } from '../../../src/shared/rules.ts';
 export type { DiscordEvent };
 
 /** The administrator's webhooks, as GET /api/settings shows them (URLs cut). */
 export async function loadWebhooks(): Promise<Webhook[]> {
-  return (await api<SettingsAnswer>('GET', '/api/settings')).discord_webhooks ?? [];
+  return (await call(client.GET('/api/settings'))).discord_webhooks ?? [];
 }
 
 /**
@@ -21,17 +21,16 @@ export async function loadWebhooks(): Promise<Webhook[]> {
  * its full URL.
  */
 export async function saveWebhooks(list: { url: string; events: DiscordEvent[] }[]): Promise<void> {
-  await api('PUT', '/api/settings', { discord_webhooks: list });
+  await call(client.PUT('/api/settings', { body: { discord_webhooks: list } }));
 }
 
 /** Queues a test message; the delivery id to follow it with. */
 export async function testWebhook(id: number): Promise<number> {
-  return (await api<{ ok: true; delivery_id: number }>('POST', '/api/settings/discord/test', { id }))
-    .delivery_id;
+  return (await call(client.POST('/api/settings/discord/test', { body: { id } }))).delivery_id;
 }
 
 export async function deliveryState(deliveryId: number): Promise<Delivery> {
-  return api<Delivery>('GET', `/api/settings/discord/test?delivery_id=${deliveryId}`);
+  return call(client.GET('/api/settings/discord/test', { params: { query: { delivery_id: deliveryId } } }));
 }
 
 /** The absolute addresses of a streamer's badges and page, and what to paste where. */

@@ -1,4 +1,5 @@
-import { streamerPath } from '../../../src/shared/rules.ts';
+import { type Provider, streamerPath } from '../../../src/shared/rules.ts';
+import { pageAddress } from './api.ts';
 
 /**
  * History routes (DECISIONS.md "Streamer pages"): `/`, `/s/12-name` (a streamer), `/suggest`,
@@ -69,9 +70,9 @@ export function setTitle(site: string, part?: string): void {
   document.title = part ? `${part} – ${site}` : site;
 }
 
-/** The sign-in address that returns here afterwards. */
-export const signInHref = (provider: string) =>
-  `/api/oauth/login/${provider}?return=${encodeURIComponent(location.pathname)}`;
+/** The sign-in address that returns here afterwards (a page navigation, typed by the document). */
+export const signInHref = (provider: Provider) =>
+  pageAddress('/api/oauth/login/{provider}', { path: { provider }, query: { return: location.pathname } });
 
 export const href = {
   ranking: '/',

@@ -1,7 +1,8 @@
-import { api, type Me } from './api.ts';
+import type { Who } from '../../../src/shared/roles.ts';
+import { call, client, type Me, type Settings } from './api.ts';
 
 /** Who is using the page: the signed-in user and the administrator flag. */
-export const session = $state<Me & { loaded: boolean; settings: { auth_enabled: boolean } }>({
+export const session = $state<Me & { loaded: boolean; settings: Settings }>({
   user: null,
   is_admin: false,
   is_mod: false,
@@ -12,10 +13,11 @@ export const session = $state<Me & { loaded: boolean; settings: { auth_enabled: 
 
 export async function refreshSession(): Promise<void> {
   const [me, settings] = await Promise.all([
-    api<Me>('GET', '/api/oauth/me'),
-    api<{ auth_enabled: boolean }>('GET', '/api/settings'),
+    call(client.GET('/api/oauth/me')),
+    call(client.GET('/api/settings')),
   ]);
   Object.assign(session, me, { settings, loaded: true });
 }
 
-export const isStaff = () => session.is_admin || session.is_mod;
+/** The caller as the service's policies (src/<feature>/policy.ts) see it. */
+export const who = (): Who => ({ isAdmin: session.is_admin, isMod: session.is_mod, user: session.user });

@@ -1,5 +1,4 @@
-import type { SyncAnswer } from '../../../src/sync/schemas.ts';
-import { api } from './api.ts';
+import { call, client, type SyncAnswer } from './api.ts';
 
 export type { SyncAnswer };
 
@@ -8,7 +7,7 @@ let pending: Promise<SyncAnswer> | null = null;
 /** Live sync per provider (`GET /api/sync`, administrator only), read once per page load unless `fresh`. */
 export function loadSync(fresh = false): Promise<SyncAnswer> {
   if (fresh || !pending) {
-    pending = api<SyncAnswer>('GET', '/api/sync');
+    pending = call(client.GET('/api/sync'));
     pending.catch(() => (pending = null));
   }
   return pending;

@@ -1,4 +1,6 @@
 import { CRITERIA_CS } from '../../../src/shared/rules.ts';
+import type { ErrorCode } from '../../../src/errors.ts';
+import type { AuditWords } from '../lib/audit-text.ts';
 import type { MessageKey } from './en.ts';
 
 /** České texty (výchozí jazyk). */
@@ -271,7 +273,6 @@ export const cs: Record<MessageKey, string> = {
   'audit.action.team.update': 'Změna týmu',
   'audit.action.user.ban': 'Zablokován uživatel',
   'audit.action.user.moderator': 'Změna moderátora',
-  'error.userNotSignedIn': 'Uživatel {login} na {provider} se tu ještě nepřihlásil, nebo je zablokovaný.',
   'admin.queue': 'Návrhy ke kontrole',
   'admin.queueHint': 'Tyto streamery navrhli návštěvníci. Ohodnoťte je, nebo smažte ty, které sem nepatří.',
   'admin.rename': 'Přejmenovat',
@@ -294,54 +295,123 @@ export const cs: Record<MessageKey, string> = {
   'error.status': 'Něco se nepovedlo (chyba {status}). Zkuste to prosím znovu.',
 };
 
-export const csApiErrors: Record<string, string> = {
-  'Invalid webhook URL':
+/** The service's errors by code (src/errors.ts), as the user should read them. */
+export const csApiErrors: Record<ErrorCode, string> = {
+  bad_request: 'Požadavku se nerozumělo. Načtěte stránku znovu.',
+  invalid_json: 'Požadavku se nerozumělo. Načtěte stránku znovu.',
+  invalid_input: 'Některé pole není platné.',
+  payload_too_large: 'Tohle je na odeslání příliš dlouhé.',
+  unsupported_media_type: 'Požadavku se nerozumělo. Načtěte stránku znovu.',
+  header_too_large: 'Požadavek byl příliš velký. Načtěte stránku znovu.',
+  request_timeout: 'Požadavek trval příliš dlouho. Zkuste to znovu.',
+  not_found: 'Už neexistuje. Načtěte stránku znovu.',
+  method_not_allowed: 'Požadavku se nerozumělo. Načtěte stránku znovu.',
+  forbidden: 'Požadavek byl odmítnut.',
+  too_many_requests: 'Příliš mnoho pokusů. Počkejte minutu a zkuste to znovu.',
+  service_unavailable: 'Služba je přetížená. Zkuste to za chvíli znovu.',
+  internal_error: 'Na serveru nastala chyba. Zkuste to prosím znovu.',
+  db_error: 'Na serveru nastala chyba. Zkuste to prosím znovu.',
+  unauthorized: 'Na tuto akci nemáte oprávnění. Jste stále přihlášeni?',
+  not_logged_in: 'Nejprve se přihlaste.',
+  admin_only: 'Tohle může jen administrátor.',
+  owner_only: 'Tohle může jen vlastník týmu.',
+  banned: 'Váš účet je zablokován.',
+  address_blocked: 'Z této adresy nyní nelze přispívat.',
+  password_required: 'Zadejte heslo.',
+  invalid_password: 'Nesprávné heslo.',
+  password_too_short: 'Heslo musí mít alespoň {passwordMin} znaků.',
+  password_from_environment: 'Heslo je nastavené v konfiguraci serveru a tady ho změnit nelze.',
+  password_login_disabled: 'Přihlášení heslem je vypnuté.',
+  missing_id: 'Požadavek byl neúplný. Načtěte stránku znovu.',
+  missing_streamer_id: 'Vyberte streamera.',
+  missing_group_id: 'Vyberte tým.',
+  missing_group_or_login: 'Zadejte přihlašovací jméno.',
+  missing_member_id: 'Požadavek byl neúplný. Načtěte stránku znovu.',
+  missing_name: 'Zadejte název týmu.',
+  missing_auth_enabled: 'Požadavek byl neúplný. Načtěte stránku znovu.',
+  name_empty: 'Název nesmí být prázdný.',
+  nothing_to_update: 'Nic se nezměnilo.',
+  invalid_streamer_name: 'Zadejte jméno o alespoň 2 znacích.',
+  invalid_field: 'Některé pole není platné.',
+  comment_too_short: 'Komentář je příliš krátký (alespoň {min} znaky).',
+  comment_too_long: 'Komentář je příliš dlouhý (nejvýše {max} znaků).',
+  name_reserved: 'Toto jméno je vyhrazené. Zvolte jiné.',
+  use_ban_for_users: 'Komentář je od přihlášeného uživatele: zablokujte raději jeho.',
+  invalid_selector: 'Vyberte, které komentáře změnit.',
+  invalid_action: 'Vyberte akci.',
+  team_has_no_streamer: 'Tento tým nemá streamera k hodnocení.',
+  invalid_reply_to: 'Komentář, na který odpovídáte, už tu není.',
+  confirmation_mismatch: 'Potvrzení neodpovídá vašemu přihlašovacímu jménu.',
+  invalid_webhook_url:
     'Tohle není adresa webhooku Discordu. Zkopírujte ji v nastavení kanálu, Integrace → Webhooky.',
-  'At most 5 webhooks': 'Propojit lze nejvýše 5 kanálů.',
-  'Invalid events': 'Vyberte ze seznamu, co posílat.',
-  'Webhook is disabled': 'Na tento webhook se už nic neposílá.',
-  'Webhook not found': 'Tento kanál už není propojený.',
-  'Invalid password': 'Nesprávné heslo.',
-  'Password required': 'Zadejte heslo.',
-  'Too many requests': 'Příliš mnoho pokusů. Počkejte minutu a zkuste to znovu.',
-  'Komentář je příliš krátký': 'Komentář je příliš krátký (alespoň 2 znaky).',
-  'Komentář je příliš dlouhý (max 1000 znaků)': 'Komentář je příliš dlouhý (nejvýše 1000 znaků).',
-  'Pro komentování je vyžadováno přihlášení': 'Pro komentování je vyžadováno přihlášení.',
-  'Invalid streamer name': 'Zadejte jméno o alespoň 2 znacích.',
-  'Streamer already exists': 'Tento streamer už v katalogu je.',
-  Unauthorized: 'Na tuto akci nemáte oprávnění. Jste stále přihlášeni?',
-  'Not logged in': 'Nejprve se přihlaste.',
-  'Admin only': 'Tohle může jen administrátor.',
-  'Group name already exists': 'Tým s tímto názvem už existuje.',
-  'This streamer already has a team': 'Tento streamer už má tým.',
-  'Missing name': 'Zadejte název týmu.',
-  'Name cannot be empty': 'Název nesmí být prázdný.',
-  'Missing group_id or login': 'Zadejte přihlašovací jméno.',
-  'Not a member of this team': 'Nejste členem tohoto týmu.',
-  'Community ratings are locked': 'Komunitní hodnocení tohoto streamera je uzamčeno.',
-  'Team has no streamer': 'Tento tým nemá streamera k hodnocení.',
-  'Service unavailable': 'Služba je přetížená. Zkuste to za chvíli znovu.',
-  'Internal error': 'Na serveru nastala chyba. Zkuste to prosím znovu.',
-  Forbidden: 'Požadavek byl odmítnut.',
-  'Comment not found': 'Tento komentář už neexistuje.',
-  'Edit window closed': 'Komentář lze upravit jen do 15 minut od odeslání.',
-  'Group not found': 'Tento tým už neexistuje.',
-  'Member not found': 'Tento člen už v týmu není.',
-  'User not found': 'Tento uživatel neexistuje.',
-  'Not your comment': 'Měnit můžete jen své komentáře.',
-  'Nothing to update': 'Nic se nezměnilo.',
-  'Invalid author': 'Jméno není platné.',
-  'Invalid game': 'Hra není platná.',
-  'Invalid title': 'Název streamu není platný.',
-  'Invalid notes': 'Poznámky nejsou platné.',
-  'Invalid kick_name': 'Název kanálu na Kicku není platný.',
-  'Invalid provider_b': 'Název kanálu na Kicku není platný.',
-  'Invalid provider': 'Vyberte Twitch nebo Kick.',
-  'Invalid role': 'Vyberte roli.',
-  'Invalid streamer_id': 'Vyberte streamera.',
-  'Missing streamer_id': 'Vyberte streamera.',
-  'Missing id': 'Požadavek byl neúplný. Načtěte stránku znovu.',
-  'Missing member id': 'Požadavek byl neúplný. Načtěte stránku znovu.',
-  'Missing auth_enabled': 'Požadavek byl neúplný. Načtěte stránku znovu.',
-  'Not found': 'Už neexistuje. Načtěte stránku znovu.',
+  streamer_not_found: 'Tento streamer už neexistuje.',
+  comment_not_found: 'Tento komentář už neexistuje.',
+  group_not_found: 'Tento tým už neexistuje.',
+  member_not_found: 'Tento člen už v týmu není.',
+  user_not_found: 'Tento uživatel neexistuje.',
+  block_not_found: 'Tento zákaz už neexistuje.',
+  user_not_signed_in: 'Uživatel {login} na {provider} se tu ještě nepřihlásil, nebo je zablokován.',
+  sign_in_required: 'Pro komentování je vyžadováno přihlášení.',
+  not_a_member: 'Nejste členem tohoto týmu.',
+  not_your_comment: 'Měnit můžete jen své komentáře.',
+  edit_window_closed: 'Komentář lze upravit jen do {minutes} minut od odeslání.',
+  community_locked: 'Komunitní hodnocení tohoto streamera je uzamčeno.',
+  streamer_exists: 'Tento streamer už v katalogu je.',
+  group_name_exists: 'Tým s tímto názvem už existuje.',
+  streamer_has_team: 'Tento streamer už má tým.',
+  missing_comment_id: 'Vyberte komentář.',
+  no_guest_tag: 'U tohoto staršího komentáře neznáme adresu, kterou by šlo zablokovat.',
+  banned_user_admin: 'Zablokovaný uživatel nemůže být administrátor.',
+  rating_changed: 'Hodnocení mezitím změnil někdo jiný. Načtěte ho znovu a upravte.',
+  webhook_disabled: 'Na tento webhook se už nic neposílá.',
+  delivery_not_found: 'Zkušební zpráva už není známa. Pošlete další.',
+  webhook_not_found: 'Tento kanál už není propojený.',
+  too_many_webhooks: 'Propojit lze nejvýše 5 kanálů.',
+};
+
+/** An empty login is a deleted account (the service forgets the person). */
+const account = (p: { login: string; provider: string }, name: (p: string) => string) =>
+  p.login ? `${p.login} (${name(p.provider)})` : 'smazaný uživatel';
+const author = (name: string) => name || 'smazaný uživatel';
+const total = (n: number | null) => (n === null ? 'bez hodnocení' : String(n));
+
+const BULK_CS = {
+  hide: 'skryto',
+  show: 'zobrazeno',
+  delete: 'smazáno',
+  dismiss: 'vyřízena hlášení u',
+} as const;
+
+/** Záznamy auditního logu (akce a její parametry, audit/actions.ts) česky. */
+export const csAudit: AuditWords = {
+  'streamer.add': (p) => `Přidán streamer ${p.name}`,
+  'streamer.edit': (p) => `Hodnocení ${p.name}: ${total(p.from)} → ${p.to}`,
+  'streamer.rate': (p) => `Hodnocení ${p.name}: ${total(p.from)} → ${p.to}`,
+  'streamer.lock': (p) => `${p.locked ? 'Zamčeno' : 'Odemčeno'} komunitní hodnocení: ${p.name}`,
+  'streamer.delete': (p) => `Smazán streamer ${p.name}`,
+  'comment.delete': (p) => `Smazán komentář od ${author(p.author)}`,
+  'comment.hide': (p) => `${p.hidden ? 'Skryt' : 'Zobrazen'} komentář od ${author(p.author)}`,
+  'team.create': (p) => `Založen tým ${p.team}`,
+  'team.update': (p) => `Upraven tým ${p.team}`,
+  'team.delete': (p) => `Smazán tým ${p.team}`,
+  'member.add': (p, name) =>
+    `${account(p, name)} přidán do týmu ${p.team} jako ${p.role === 'owner' ? 'vlastník' : 'hodnotitel'}`,
+  'member.remove': (p, name) => `${account(p, name)} odebrán z týmu ${p.team}`,
+  'user.ban': (p, name) => `${p.banned ? 'Zablokován' : 'Odblokován'} ${account(p, name)}`,
+  'user.moderator': (p, name) => `${account(p, name)} ${p.moderator ? 'je moderátor' : 'už není moderátor'}`,
+  'settings.update': (p) => `Přihlášení ke komentování: ${p.value ? 'vyžadováno' : 'nevyžadováno'}`,
+  'settings.discord': (p) => `Discord: propojené kanály: ${p.webhooks.length}`,
+  'auth.password': () => 'Změněno heslo administrátora',
+  'user.admin': (p, name) => `${account(p, name)} ${p.admin ? 'je administrátor' : 'už není administrátor'}`,
+  'user.sessions': (p, name) => `${account(p, name)} odhlášen všude (relací: ${p.count})`,
+  'comment.bulk': (p) =>
+    `Moderace: ${BULK_CS[p.action]} ${p.count} komentářů (${
+      p.ids
+        ? `vybraných ${p.ids.length}`
+        : p.user_id !== undefined
+          ? `uživatele ${p.user_id}`
+          : `hosta ${p.guest_tag}`
+    })`,
+  'block.add': (p) => `Zablokována adresa hosta ${p.guest_tag} (${author(p.author)}) na ${p.days} dní`,
+  'block.remove': (p) => `Zrušen zákaz hosta ${p.guest_tag}`,
 };

@@ -1,3 +1,5 @@
+import type { ErrorCode } from '../../../src/errors.ts';
+import type { AuditWords } from '../lib/audit-text.ts';
 /** English texts. Every key here must exist in cs.ts too (the type checks it). */
 export const en = {
   'app.title': 'Streamer rating',
@@ -269,7 +271,6 @@ export const en = {
   'audit.action.team.update': 'Team changed',
   'audit.action.user.ban': 'User banned',
   'audit.action.user.moderator': 'Moderator changed',
-  'error.userNotSignedIn': 'User {login} on {provider} has not signed in here yet, or is banned.',
   'admin.queue': 'Suggestions to review',
   'admin.queueHint':
     'Visitors suggested these streamers. Rate them, or delete the ones that do not belong here.',
@@ -295,55 +296,118 @@ export const en = {
 
 export type MessageKey = keyof typeof en;
 
-/** The API's error messages, as the user should read them. */
-export const enApiErrors: Record<string, string> = {
-  'Invalid webhook URL':
+/** The service's errors by code (src/errors.ts), as the user should read them. */
+export const enApiErrors: Record<ErrorCode, string> = {
+  bad_request: 'The request was not understood. Please reload the page.',
+  invalid_json: 'The request was not understood. Please reload the page.',
+  invalid_input: 'A field is not valid.',
+  payload_too_large: 'This is too long to send.',
+  unsupported_media_type: 'The request was not understood. Please reload the page.',
+  header_too_large: 'The request was too large. Please reload the page.',
+  request_timeout: 'The request took too long. Please try again.',
+  not_found: 'It no longer exists. Please reload the page.',
+  method_not_allowed: 'The request was not understood. Please reload the page.',
+  forbidden: 'The request was refused.',
+  too_many_requests: 'Too many attempts. Please wait a minute and try again.',
+  service_unavailable: 'The service is busy. Please try again in a moment.',
+  internal_error: 'The server had a problem. Please try again.',
+  db_error: 'The server had a problem. Please try again.',
+  unauthorized: 'You are not allowed to do this. Are you still logged in?',
+  not_logged_in: 'Please sign in first.',
+  admin_only: 'Only the administrator can do this.',
+  owner_only: "Only the team's owner can do this.",
+  banned: 'Your account is blocked.',
+  address_blocked: 'Contributions from this address are blocked for now.',
+  password_required: 'Enter the password.',
+  invalid_password: 'Wrong password.',
+  password_too_short: 'The password must have at least {passwordMin} characters.',
+  password_from_environment: "The password is set in the server's configuration and cannot be changed here.",
+  password_login_disabled: 'Logging in with the password is turned off.',
+  missing_id: 'The request was incomplete. Please reload the page.',
+  missing_streamer_id: 'Choose a streamer.',
+  missing_group_id: 'Choose a team.',
+  missing_group_or_login: 'Enter a login.',
+  missing_member_id: 'The request was incomplete. Please reload the page.',
+  missing_name: 'Enter a team name.',
+  missing_auth_enabled: 'The request was incomplete. Please reload the page.',
+  name_empty: 'The name cannot be empty.',
+  nothing_to_update: 'Nothing was changed.',
+  invalid_streamer_name: 'Enter a name of at least 2 characters.',
+  invalid_field: 'A field is not valid.',
+  comment_too_short: 'The comment is too short (at least {min} characters).',
+  comment_too_long: 'The comment is too long (at most {max} characters).',
+  name_reserved: 'This name is reserved. Choose another one.',
+  use_ban_for_users: 'This comment is by a signed-in user: ban the user instead.',
+  invalid_selector: 'Choose which comments to change.',
+  invalid_action: 'Choose an action.',
+  team_has_no_streamer: 'This team has no streamer to rate.',
+  invalid_reply_to: 'The comment you reply to is no longer there.',
+  confirmation_mismatch: 'The confirmation does not match your login.',
+  invalid_webhook_url:
     "That is not a Discord webhook URL. Copy it from the channel's Integrations → Webhooks.",
-  'At most 5 webhooks': 'At most 5 channels can be connected.',
-  'Invalid events': 'Choose what to send from the list.',
-  'Webhook is disabled': 'Nothing is sent to this webhook any more.',
-  'Webhook not found': 'This channel is no longer connected.',
-  'Invalid password': 'Wrong password.',
-  'Password required': 'Enter the password.',
-  'Too many requests': 'Too many attempts. Please wait a minute and try again.',
-  'Komentář je příliš krátký': 'The comment is too short (at least 2 characters).',
-  'Komentář je příliš dlouhý (max 1000 znaků)': 'The comment is too long (at most 1000 characters).',
-  'Pro komentování je vyžadováno přihlášení': 'Sign in to comment.',
-  'Invalid streamer name': 'Enter a name of at least 2 characters.',
-  'Streamer already exists': 'This streamer is already in the catalogue.',
-  Unauthorized: 'You are not allowed to do this. Are you still logged in?',
-  'Not logged in': 'Please sign in first.',
-  'Admin only': 'Only the administrator can do this.',
-  'Group name already exists': 'A team with this name already exists.',
-  'This streamer already has a team': 'This streamer already has a team.',
-  'Missing name': 'Enter a team name.',
-  'Name cannot be empty': 'The name cannot be empty.',
-  'Missing group_id or login': 'Enter a login.',
-  'Not a member of this team': 'You are not a member of this team.',
-  'Community ratings are locked': 'Community ratings are locked for this streamer.',
-  'Team has no streamer': 'This team has no streamer to rate.',
-  'Service unavailable': 'The service is busy. Please try again in a moment.',
-  'Internal error': 'The server had a problem. Please try again.',
-  Forbidden: 'The request was refused.',
-  'Comment not found': 'This comment no longer exists.',
-  'Edit window closed': 'Comments can only be edited for 15 minutes after posting.',
-  'Group not found': 'This team no longer exists.',
-  'Member not found': 'This member is no longer in the team.',
-  'User not found': 'This user does not exist.',
-  'Not your comment': 'You can only change your own comments.',
-  'Nothing to update': 'Nothing was changed.',
-  'Invalid author': 'The name is not valid.',
-  'Invalid game': 'The game is not valid.',
-  'Invalid title': 'The stream title is not valid.',
-  'Invalid notes': 'The notes are not valid.',
-  'Invalid kick_name': 'The Kick channel name is not valid.',
-  'Invalid provider_b': 'The Kick channel name is not valid.',
-  'Invalid provider': 'Choose Twitch or Kick.',
-  'Invalid role': 'Choose a role.',
-  'Invalid streamer_id': 'Choose a streamer.',
-  'Missing streamer_id': 'Choose a streamer.',
-  'Missing id': 'The request was incomplete. Please reload the page.',
-  'Missing member id': 'The request was incomplete. Please reload the page.',
-  'Missing auth_enabled': 'The request was incomplete. Please reload the page.',
-  'Not found': 'It no longer exists. Please reload the page.',
+  streamer_not_found: 'This streamer no longer exists.',
+  comment_not_found: 'This comment no longer exists.',
+  group_not_found: 'This team no longer exists.',
+  member_not_found: 'This member is no longer in the team.',
+  user_not_found: 'This user does not exist.',
+  block_not_found: 'This block no longer exists.',
+  user_not_signed_in: 'User {login} on {provider} has not signed in here yet, or is banned.',
+  sign_in_required: 'Sign in to comment.',
+  not_a_member: 'You are not a member of this team.',
+  not_your_comment: 'You can only change your own comments.',
+  edit_window_closed: 'Comments can only be edited for {minutes} minutes after posting.',
+  community_locked: 'Community ratings are locked for this streamer.',
+  streamer_exists: 'This streamer is already in the catalogue.',
+  group_name_exists: 'A team with this name already exists.',
+  streamer_has_team: 'This streamer already has a team.',
+  missing_comment_id: 'Choose a comment.',
+  no_guest_tag: 'This older comment has no address to block.',
+  banned_user_admin: 'A banned user cannot be an administrator.',
+  rating_changed: 'Someone else changed this rating meanwhile. Reload it and edit again.',
+  webhook_disabled: 'Nothing is sent to this webhook any more.',
+  delivery_not_found: 'The test message is no longer known. Send another.',
+  webhook_not_found: 'This channel is no longer connected.',
+  too_many_webhooks: 'At most 5 channels can be connected.',
+};
+
+/** An empty login is a deleted account (the service forgets the person). */
+const account = (p: { login: string; provider: string }, name: (p: string) => string) =>
+  p.login ? `${p.login} (${name(p.provider)})` : 'a deleted user';
+const author = (name: string) => name || 'a deleted user';
+const total = (n: number | null) => (n === null ? 'unrated' : String(n));
+
+/** The audit log's entries (an action and its parameters, audit/actions.ts) in English. */
+export const enAudit: AuditWords = {
+  'streamer.add': (p) => `Added streamer ${p.name}`,
+  'streamer.edit': (p) => `Rated ${p.name}: ${total(p.from)} → ${p.to}`,
+  'streamer.rate': (p) => `Rated ${p.name}: ${total(p.from)} → ${p.to}`,
+  'streamer.lock': (p) => `${p.locked ? 'Locked' : 'Unlocked'} community ratings of ${p.name}`,
+  'streamer.delete': (p) => `Deleted streamer ${p.name}`,
+  'comment.delete': (p) => `Deleted a comment by ${author(p.author)}`,
+  'comment.hide': (p) => `${p.hidden ? 'Hid' : 'Showed'} a comment by ${author(p.author)}`,
+  'team.create': (p) => `Created team ${p.team}`,
+  'team.update': (p) => `Updated team ${p.team}`,
+  'team.delete': (p) => `Deleted team ${p.team}`,
+  'member.add': (p, name) =>
+    `Added ${account(p, name)} to team ${p.team} as ${p.role === 'owner' ? 'owner' : 'rater'}`,
+  'member.remove': (p, name) => `Removed ${account(p, name)} from team ${p.team}`,
+  'user.ban': (p, name) => `${p.banned ? 'Banned' : 'Unbanned'} ${account(p, name)}`,
+  'user.moderator': (p, name) =>
+    p.moderator ? `Made ${account(p, name)} a moderator` : `${account(p, name)} is no longer a moderator`,
+  'settings.update': (p) => `Sign-in to comment: ${p.value ? 'required' : 'not required'}`,
+  'settings.discord': (p) => `Discord: ${p.webhooks.length} connected channel(s)`,
+  'auth.password': () => 'Changed the administrator password',
+  'user.admin': (p, name) =>
+    `${account(p, name)} ${p.admin ? 'is an administrator' : 'is no longer an administrator'}`,
+  'user.sessions': (p, name) => `Signed ${account(p, name)} out everywhere (${p.count} sessions)`,
+  'comment.bulk': (p) =>
+    `Moderation: ${p.action} on ${p.count} comments (${
+      p.ids
+        ? `${p.ids.length} selected`
+        : p.user_id !== undefined
+          ? `by user ${p.user_id}`
+          : `by guest ${p.guest_tag}`
+    })`,
+  'block.add': (p) => `Blocked the address of guest ${p.guest_tag} (${author(p.author)}) for ${p.days} days`,
+  'block.remove': (p) => `Lifted the block of guest ${p.guest_tag}`,
 };

@@ -1,0 +1,113 @@
+import { type Static, type TSchema, Type } from 'typebox';
+import { Nullable, StringEnum } from '../lib/schemas.ts';
+import { DISCORD_EVENTS, MODERATION_ACTIONS, PROVIDERS } from '../shared/rules.ts';
+
+/**
+ * Every kind of audit entry and the parameters it carries. An entry is data (an action and
+ * its parameters); each side words it in its own language: the service in English
+ * (`describe`, stored as the entry's summary), the page in Czech and English (its locales,
+ * typed from the generated client, so a new action fails the page's check until worded).
+ */
+
+const name = Type.String({ description: "The streamer's name" });
+const who = { login: Type.String(), provider: StringEnum(PROVIDERS) };
+const team = Type.String({ description: "The team's name" });
+const guestTag = Type.String({ description: "A guest's address tag as staff see it (10 characters)" });
+
+export const AUDIT_PARAMS = {
+  'streamer.add': Type.Object({ name }),
+  'streamer.edit': Type.Object({
+    name,
+    from: Nullable(Type.Integer({ description: 'The total before; null when unrated' })),
+    to: Type.Integer({ description: 'The total after' }),
+  }),
+  'streamer.rate': Type.Object({
+    name,
+    from: Nullable(Type.Integer({ description: 'The total before; null when unrated' })),
+    to: Type.Integer({ description: 'The total after' }),
+  }),
+  'streamer.lock': Type.Object({ name, locked: Type.Boolean() }),
+  'streamer.delete': Type.Object({ name }),
+  'comment.delete': Type.Object({ author: Type.String() }),
+  'comment.hide': Type.Object({ author: Type.String(), hidden: Type.Boolean() }),
+  'team.create': Type.Object({ team }),
+  'team.update': Type.Object({ team }),
+  'team.delete': Type.Object({ team }),
+  'member.add': Type.Object({ ...who, team, role: StringEnum(['owner', 'rater']) }),
+  'member.remove': Type.Object({ ...who, team }),
+  'user.ban': Type.Object({ ...who, banned: Type.Boolean() }),
+  'user.moderator': Type.Object({ ...who, moderator: Type.Boolean() }),
+  'settings.update': Type.Object({ key: StringEnum(['auth_enabled']), value: Type.Boolean() }),
+  'settings.discord': Type.Object({
+    webhooks: Type.Array(
+      Type.Object({
+        id: Nullable(Type.Integer({ description: 'The stored webhook; null for a new one' })),
+        events: Type.Array(StringEnum(DISCORD_EVENTS)),
+      }),
+      { description: 'The Discord webhooks now set (never their URLs, which are secrets)' },
+    ),
+  }),
+  'auth.password': Type.Object({}),
+  'user.admin': Type.Object({ ...who, admin: Type.Boolean() }),
+  'user.sessions': Type.Object({ ...who, count: Type.Integer({ description: 'Sessions ended' }) }),
+  'comment.bulk': Type.Object({
+    action: StringEnum(MODERATION_ACTIONS),
+    count: Type.Integer({ description: 'Comments changed' }),
+    ids: Type.Optional(Type.Array(Type.Integer())),
+    user_id: Type.Optional(Type.Integer()),
+    guest_tag: Type.Optional(guestTag),
+  }),
+  'block.add': Type.Object({ guest_tag: guestTag, author: Type.String(), days: Type.Integer() }),
+  'block.remove': Type.Object({ guest_tag: guestTag }),
+} satisfies Record<string, TSchema>;
+
+export type AuditAction = keyof typeof AUDIT_PARAMS;
+export type AuditParams<A extends AuditAction> = Static<(typeof AUDIT_PARAMS)[A]>;
+
+export const AUDIT_ACTIONS = Object.keys(AUDIT_PARAMS) as AuditAction[];
+
+export const isAuditAction = (action: string): action is AuditAction => Object.hasOwn(AUDIT_PARAMS, action);
+
+/** A person by login and provider; an empty login is a deleted account (account/queries.ts). */
+const account = (p: { login: string; provider: string }) =>
+  p.login ? `${p.login} (${p.provider})` : 'a deleted user';
+const total = (n: number | null) => (n === null ? 'unrated' : String(n));
+
+/** The service's English words for each action (the entry's `summary`). */
+const ENGLISH: { [A in AuditAction]: (p: AuditParams<A>) => string } = {
+  'streamer.add': (p) => `Added streamer ${p.name}`,
+  'streamer.edit': (p) => `Rated ${p.name}: ${total(p.from)} → ${p.to}`,
+  'streamer.rate': (p) => `Rated ${p.name}: ${total(p.from)} → ${p.to}`,
+  'streamer.lock': (p) => `${p.locked ? 'Locked' : 'Unlocked'} community ratings of ${p.name}`,
+  'streamer.delete': (p) => `Deleted streamer ${p.name}`,
+  'comment.delete': (p) => `Deleted a comment by ${p.author || 'a deleted user'}`,
+  'comment.hide': (p) => `${p.hidden ? 'Hid' : 'Showed'} a comment by ${p.author || 'a deleted user'}`,
+  'team.create': (p) => `Created team ${p.team}`,
+  'team.update': (p) => `Updated team ${p.team}`,
+  'team.delete': (p) => `Deleted team ${p.team}`,
+  'member.add': (p) => `Added ${account(p)} to team ${p.team} as ${p.role}`,
+  'member.remove': (p) => `Removed ${account(p)} from team ${p.team}`,
+  'user.ban': (p) => `${p.banned ? 'Banned' : 'Unbanned'} ${account(p)}`,
+  'user.moderator': (p) =>
+    `${p.moderator ? 'Made' : 'Removed'} ${account(p)} ${p.moderator ? 'a moderator' : 'as moderator'}`,
+  'settings.update': (p) => `Set ${p.key} to ${p.value}`,
+  'settings.discord': (p) => `Set ${p.webhooks.length} Discord webhook(s)`,
+  'auth.password': () => 'Changed the administrator password',
+  'user.admin': (p) =>
+    `${p.admin ? 'Made' : 'Removed'} ${account(p)} ${p.admin ? 'an administrator' : 'as administrator'}`,
+  'user.sessions': (p) => `Signed ${account(p)} out everywhere (${p.count} sessions)`,
+  'comment.bulk': (p) =>
+    `Moderation: ${p.action} on ${p.count} comments (${
+      p.ids
+        ? `${p.ids.length} selected`
+        : p.user_id !== undefined
+          ? `by user ${p.user_id}`
+          : `by guest ${p.guest_tag}`
+    })`,
+  'block.add': (p) => `Blocked the address of guest ${p.guest_tag} (${p.author}) for ${p.days} days`,
+  'block.remove': (p) => `Lifted the block of guest ${p.guest_tag}`,
+};
+
+export function describe<A extends AuditAction>(action: A, params: AuditParams<A>): string {
+  return ENGLISH[action](params);
+}

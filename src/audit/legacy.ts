@@ -1,0 +1,71 @@
+import type { AuditAction, AuditParams } from './actions.ts';
+
+/**
+ * The parameters of an entry recorded before entries carried them, read back from its
+ * English summary (the shapes audit/actions.ts words them in). Used once per old entry: by
+ * the migration that added parameters and by the import of an older export file. An entry
+ * whose summary does not read back keeps null.
+ */
+const SHAPES = {
+  'streamer.add': /^Added streamer (.*)$/s,
+  'streamer.edit': /^Rated (.*): (unrated|\d+) → (\d+)$/s,
+  'streamer.rate': /^Rated (.*): (unrated|\d+) → (\d+)$/s,
+  'streamer.lock': /^(Locked|Unlocked) community ratings of (.*)$/s,
+  'streamer.delete': /^Deleted streamer (.*)$/s,
+  'comment.delete': /^Deleted a comment by (.*)$/s,
+  'comment.hide': /^(Hid|Showed) a comment by (.*)$/s,
+  'team.create': /^Created team (.*)$/s,
+  'team.update': /^Updated team (.*)$/s,
+  'team.delete': /^Deleted team (.*)$/s,
+  'member.add': /^Added (.*) \((provider_a|provider_b)\) to team (.*) as (owner|rater)$/s,
+  'member.remove': /^Removed (.*) \((provider_a|provider_b)\) from team (.*)$/s,
+  'user.ban': /^(Banned|Unbanned) (.*) \((provider_a|provider_b)\)$/s,
+  'user.moderator':
+    /^(?:Made (.*) \((provider_a|provider_b)\) a moderator|Removed (.*) \((provider_a|provider_b)\) as moderator)$/s,
+  'settings.update': /^Set (auth_enabled) to (true|false)$/,
+} satisfies Partial<Record<AuditAction, RegExp>>;
+
+/** The actions that existed before entries carried parameters (later ones always have them). */
+export type LegacyAction = keyof typeof SHAPES;
+type Reader = { [A in LegacyAction]: (m: RegExpExecArray) => AuditParams<A> };
+
+const provider = (s: string | undefined) => (s === 'provider_b' ? 'provider_b' : 'provider_a');
+const s = (value: string | undefined) => value ?? '';
+const total = (value: string | undefined) =>
+  value === undefined || value === 'unrated' ? null : Number(value);
+
+const READ: Reader = {
+  'streamer.add': (m) => ({ name: s(m[1]) }),
+  'streamer.edit': (m) => ({ name: s(m[1]), from: total(m[2]), to: Number(m[3]) }),
+  'streamer.rate': (m) => ({ name: s(m[1]), from: total(m[2]), to: Number(m[3]) }),
+  'streamer.lock': (m) => ({ name: s(m[2]), locked: m[1] === 'Locked' }),
+  'streamer.delete': (m) => ({ name: s(m[1]) }),
+  'comment.delete': (m) => ({ author: s(m[1]) }),
+  'comment.hide': (m) => ({ author: s(m[2]), hidden: m[1] === 'Hid' }),
+  'team.create': (m) => ({ team: s(m[1]) }),
+  'team.update': (m) => ({ team: s(m[1]) }),
+  'team.delete': (m) => ({ team: s(m[1]) }),
+  'member.add': (m) => ({
+    login: s(m[1]),
+    provider: provider(m[2]),
+    team: s(m[3]),
+    role: m[4] === 'owner' ? 'owner' : 'rater',
+  }),
+  'member.remove': (m) => ({ login: s(m[1]), provider: provider(m[2]), team: s(m[3]) }),
+  'user.ban': (m) => ({ login: s(m[2]), provider: provider(m[3]), banned: m[1] === 'Banned' }),
+  'user.moderator': (m) => ({
+    login: s(m[1] ?? m[3]),
+    provider: provider(m[2] ?? m[4]),
+    moderator: m[1] !== undefined,
+  }),
+  'settings.update': (m) => ({ key: 'auth_enabled', value: m[2] === 'true' }),
+};
+
+const isAction = (action: string): action is LegacyAction => Object.hasOwn(SHAPES, action);
+
+/** The parameters of an old entry as JSON text, or null when its summary does not read back. */
+export function legacyParams(action: string, summary: string): string | null {
+  if (!isAction(action)) return null;
+  const m = SHAPES[action].exec(summary);
+  return m ? JSON.stringify((READ[action] as (m: RegExpExecArray) => unknown)(m)) : null;
+}

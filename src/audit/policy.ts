@@ -1,0 +1,6 @@
+import { allows, type Role, type Who } from '../shared/roles.ts';
+
+/** Who may read the audit log. Pure (the page imports it). */
+export const AUDIT_ROLES = { read: 'admin' } as const satisfies Record<string, Role>;
+
+export const mayReadAudit = (who: Who): boolean => allows(AUDIT_ROLES.read, who);

@@ -1,0 +1,58 @@
+import { allows, isStaff, type Role, type Who } from '../shared/roles.ts';
+import { COMMENT_EDIT_WINDOW_MS } from '../shared/rules.ts';
+
+/**
+ * Who may do what with comments: the routes (comments/routes.ts) decide by these rules and
+ * the page shows its buttons by them, so the two cannot disagree. Pure: the page imports it.
+ */
+
+/** Each operation's guard. */
+export const COMMENT_ROLES = {
+  list: 'public',
+  /** `mine=1`: the comments I like. */
+  mine: 'signedIn',
+  post: 'public',
+  change: 'signedInOrAdmin',
+  /** `like=1`: a banned user gets through to hear 403 `banned` (DECISIONS.md "Taking part"). */
+  like: 'signedInOrBanned',
+  delete: 'admin',
+} as const satisfies Record<string, Role>;
+
+/** What the rules need to know of a comment. */
+export interface CommentFacts {
+  user_id: number | null;
+  created_at: string;
+  /** Who hid it, when hidden: its author, or staff (an author cannot undo staff's hiding). */
+  hidden_by?: 'author' | 'staff' | null;
+}
+
+/** Written by this signed-in user. */
+export const isOwn = (who: Who, c: CommentFacts): boolean => who.user !== null && c.user_id === who.user.id;
+
+/** The author may still edit a comment this old (DECISIONS.md: 15 minutes). */
+export const editWindowOpen = (c: CommentFacts, now: number): boolean =>
+  now - Date.parse(c.created_at) <= COMMENT_EDIT_WINDOW_MS;
+
+/** The author edits their own comment within the window. */
+export const mayEdit = (who: Who, c: CommentFacts, now: number): boolean =>
+  isOwn(who, c) && editWindowOpen(c, now);
+
+/**
+ * Hide or show again: staff any comment; the author hides their own and shows again what
+ * they hid themselves (not what staff hid).
+ */
+export const maySetHidden = (who: Who, c: CommentFacts, hidden: boolean): boolean =>
+  isStaff(who) || (isOwn(who, c) && (hidden || c.hidden_by !== 'staff'));
+
+/** Hiding by staff on someone else's comment is recorded (and blocks the author's undo). */
+export const hiddenBy = (who: Who, c: CommentFacts): 'author' | 'staff' =>
+  isStaff(who) && !isOwn(who, c) ? 'staff' : 'author';
+
+export const mayDelete = (who: Who): boolean => allows(COMMENT_ROLES.delete, who);
+
+/** With `auth_enabled`, only a signed-in user or the administrator comments. */
+export const mustSignInToComment = (who: Who, authEnabled: boolean): boolean =>
+  authEnabled && who.user === null && !who.isAdmin;
+
+/** Likes are by signed-in users who are not banned. */
+export const mayLike = (who: Who): boolean => who.user !== null;

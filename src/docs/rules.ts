@@ -1,0 +1,266 @@
+import { ERRORS, type ErrorCode } from '../errors.ts';
+import { DOCUMENTED } from '../lib/schemas.ts';
+import type { Role } from '../plugins/guards.ts';
+
+/**
+ * The rules that give every operation of the API document the answers and headers the
+ * service's plugins add to it, so that no route lists them by hand and a new route gets them
+ * by default:
+ *
+ * - every operation: 500 (`internal_error`) and 503 with `Retry-After` (load shedding, the
+ *   database away); POST, PUT, PATCH and DELETE: 403 (the cross-site rule, before anything
+ *   else, 405 included), 400 (`invalid_json`), 413 and 415 (plugins/parsers.ts);
+ * - a guard that is not public: 401; a rate limit: 429 with `Retry-After` and the rate-limit
+ *   headers on every answer; a session read: the `session` security and `Set-Cookie`;
+ * - 3xx: `Location`; 405: `Allow`; an operation that answers 304: `ETag` on it and on 2xx,
+ *   and neither 304 nor 3xx has a body;
+ * - input schemas show their documented twins (lib/schemas.ts), and the field's error code
+ *   as `x-error-code`; a request body is required only when some field is;
+ * - a schema with a `title` is a named component (`Streamer`, `Comment`, `Error`, ...), so
+ *   the generated client names its types; `operationId` comes from the method and the path.
+ */
+
+/** Where the route transform leaves each operation's facts for these rules. */
+export const ROUTE_FACTS = 'x-route-facts';
+
+export interface RouteFacts {
+  methods: string[];
+  /** The roles its guard can ask for (docs/openapi.ts `rolesOf`). */
+  roles: Role[];
+  /** It reads the session cookie. */
+  session: boolean;
+  /** It is rate limited (when RATE_LIMIT is on). */
+  limited: boolean;
+}
+
+type Json = Record<string, unknown>;
+interface Response {
+  description?: string;
+  headers?: Record<string, unknown>;
+  content?: Record<string, { schema?: unknown }>;
+}
+interface Operation {
+  operationId?: string;
+  summary?: string;
+  responses?: Record<string, Response>;
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: Json; encoding?: Json }> };
+  parameters?: { schema?: unknown }[];
+  security?: Record<string, string[]>[];
+  [ROUTE_FACTS]?: RouteFacts;
+}
+interface Document {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas?: Record<string, unknown>; headers?: Record<string, unknown> };
+}
+
+const UNSAFE = new Set(['post', 'put', 'patch', 'delete']);
+
+const HEADERS: Record<string, Json> = {
+  'Retry-After': {
+    description: 'Seconds to wait before trying again',
+    schema: { type: 'integer', minimum: 1 },
+  },
+  'Set-Cookie': {
+    description: 'The session cookie, when this request created, renewed or ended the session',
+    schema: { type: 'string' },
+  },
+  ETag: { description: 'Names this answer; send it back in `If-None-Match`', schema: { type: 'string' } },
+  Location: { description: 'Where the redirect leads', schema: { type: 'string' } },
+  Allow: { description: 'The methods this path supports', schema: { type: 'string' } },
+  'X-RateLimit-Limit': {
+    description: 'Requests allowed per window (with rate limits on)',
+    schema: { type: 'integer' },
+  },
+  'X-RateLimit-Remaining': { description: 'Requests left in this window', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer' } },
+};
+
+const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
+const refRequired = (name: string) => ({ ...HEADERS[name], required: true });
+
+/** What each error status means, with the catalogue's messages of that status. */
+function errorDescription(status: number): string {
+  const codes = (Object.keys(ERRORS) as ErrorCode[]).filter((c) => ERRORS[c][0] === status);
+  const named = codes.map((c) => `\`${c}\``).join(', ');
+  return named ? `Error (${named})` : 'Error';
+}
+
+const ERROR_CONTENT = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+
+function errorResponse(status: number): Response {
+  return { description: errorDescription(status), content: ERROR_CONTENT };
+}
+
+/** `getApiStreamers`-like names, unique per method and path. */
+export function operationId(method: string, path: string): string {
+  const words = path
+    .split('/')
+    .filter((s) => s !== '' && s !== 'api')
+    .flatMap((segment) => {
+      const param = /^\{(.+)\}$/.exec(segment)?.[1];
+      const parts = (param ?? segment).split(/[^A-Za-z0-9]+/).filter(Boolean);
+      return param ? ['By', ...parts] : parts;
+    })
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1));
+  return method.toLowerCase() + (words.length > 0 ? words.join('') : 'Root');
+}
+
+/** Every schema node of a document part, visited children first, replaced by what `visit` returns. */
+function mapSchemas(node: unknown, visit: (schema: Json) => unknown): unknown {
+  if (Array.isArray(node)) return node.map((n) => mapSchemas(n, visit));
+  if (node === null || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(node as Json)) out[k] = mapSchemas(v, visit);
+  return visit(out);
+}
+
+/** Input schemas as the document shows them: twins in place, error codes as `x-error-code`. */
+function documentInput(schema: Json): Json {
+  const twin = schema[DOCUMENTED] as Json | undefined;
+  if (twin) return documentInput(twin);
+  if (!('errorCode' in schema) && !('errorField' in schema)) return schema;
+  const { errorCode, errorField: _, ...rest } = schema;
+  return { ...rest, 'x-error-code': errorCode };
+}
+
+/** Named components from titled schemas; the same title must mean the same schema. */
+function hoist(doc: Document): void {
+  const schemas = (doc.components.schemas ??= {});
+  const seen = new Map<string, string>();
+  const replace = (schema: Json): unknown => {
+    const title = schema.title;
+    if (typeof title !== 'string' || !/^[A-Za-z][A-Za-z0-9]*$/.test(title)) return schema;
+    const text = JSON.stringify(schema);
+    const before = seen.get(title);
+    if (before !== undefined && before !== text) {
+      throw new Error(`two different schemas are titled ${title} in the API document`);
+    }
+    seen.set(title, text);
+    schemas[title] = schema;
+    return { $ref: `#/components/schemas/${title}` };
+  };
+  for (const methods of Object.values(doc.paths)) {
+    for (const op of Object.values(methods)) {
+      if (op.requestBody) op.requestBody = mapSchemas(op.requestBody, replace) as Operation['requestBody'];
+      if (op.parameters) op.parameters = mapSchemas(op.parameters, replace) as Operation['parameters'];
+      if (op.responses) op.responses = mapSchemas(op.responses, replace) as Operation['responses'];
+    }
+  }
+}
+
+const resolve = (doc: Document, schema: Json | undefined): Json | undefined => {
+  const target = typeof schema?.$ref === 'string' ? /([^/]+)$/.exec(schema.$ref)?.[1] : undefined;
+  return target ? (doc.components.schemas?.[target] as Json | undefined) : schema;
+};
+
+/** Does a body of this schema need at least one field (so a request must send a body)? */
+function needsBody(doc: Document, schema: Json | undefined): boolean {
+  const s = resolve(doc, schema);
+  if (!s) return false;
+  const variants = (s.anyOf ?? s.oneOf) as Json[] | undefined;
+  if (variants) return variants.every((v) => needsBody(doc, v));
+  return Array.isArray(s.required) && s.required.length > 0;
+}
+
+/** Form bodies send objects as `r[s]=5` (plugins/parsers.ts), which OpenAPI calls deepObject. */
+function formEncoding(doc: Document, schema: Json | undefined): Json | undefined {
+  const s = resolve(doc, schema);
+  const variants = ((s?.anyOf ?? s?.oneOf) as Json[] | undefined) ?? (s ? [s] : []);
+  const encoding: Json = {};
+  for (const variant of variants) {
+    const props = (resolve(doc, variant)?.properties ?? {}) as Record<string, Json>;
+    for (const [name, prop] of Object.entries(props)) {
+      if (resolve(doc, prop)?.type === 'object') encoding[name] = { style: 'deepObject', explode: true };
+    }
+  }
+  return Object.keys(encoding).length > 0 ? encoding : undefined;
+}
+
+function addShared(method: string, op: Operation, facts: RouteFacts): void {
+  const responses = (op.responses ??= {});
+  const add = (status: number) => {
+    responses[String(status)] ??= errorResponse(status);
+  };
+  add(500);
+  add(503);
+  if (UNSAFE.has(method)) for (const status of [400, 403, 413, 415]) add(status);
+  if (facts.roles.some((r) => r !== 'public')) add(401);
+  if (facts.limited) add(429);
+
+  for (const [status, response] of Object.entries(responses)) {
+    const code = Number(status);
+    if (code >= 400) {
+      if (!response.description || response.description === 'Default Response') {
+        response.description = errorDescription(code);
+      }
+      // Errors are JSON; a page's error (an HTML 404) keeps its page beside it.
+      const pages = Object.entries(response.content ?? {}).filter(([type]) => !type.includes('json'));
+      response.content = { ...Object.fromEntries(pages), ...ERROR_CONTENT };
+    }
+    const headers = (response.headers ??= {});
+    if (code === 429 || code === 503) headers['Retry-After'] = refRequired('Retry-After');
+    if (code === 405) headers.Allow = refRequired('Allow');
+    if (code >= 300 && code < 400 && code !== 304) headers.Location = refRequired('Location');
+    if (responses['304'] && (code === 304 || (code >= 200 && code < 300))) headers.ETag = refRequired('ETag');
+    if (facts.session) headers['Set-Cookie'] = ref('Set-Cookie');
+    if (facts.limited) {
+      headers['X-RateLimit-Limit'] = ref('X-RateLimit-Limit');
+      headers['X-RateLimit-Remaining'] = ref('X-RateLimit-Remaining');
+      headers['X-RateLimit-Reset'] = ref('X-RateLimit-Reset');
+    }
+    if (code === 304 || (code >= 300 && code < 400)) delete response.content;
+    if (code === 204) delete response.content;
+    if (Object.keys(headers).length === 0) delete response.headers;
+  }
+  delete responses.default;
+}
+
+/** The document as served: the rules above applied to what @fastify/swagger generated. */
+export function finishDocument(doc: Document): Document {
+  const ids = new Set<string>();
+  for (const [path, methods] of Object.entries(doc.paths)) {
+    for (const [method, shared] of Object.entries(methods)) {
+      // One route with several methods (the 405 answers) shares one object: each gets its own.
+      const op = structuredClone(shared);
+      methods[method] = op;
+      const facts = op[ROUTE_FACTS];
+      delete op[ROUTE_FACTS];
+      if (op.requestBody)
+        op.requestBody = mapSchemas(op.requestBody, documentInput) as Operation['requestBody'];
+      if (op.parameters) op.parameters = mapSchemas(op.parameters, documentInput) as Operation['parameters'];
+      if (!facts) continue;
+      op.operationId = operationId(method, path);
+      if (ids.has(op.operationId)) throw new Error(`operationId ${op.operationId} is not unique`);
+      ids.add(op.operationId);
+      addShared(method, op, facts);
+      const reads = facts.session;
+      const open = facts.roles.includes('public');
+      op.security = reads ? (open ? [{}, { session: [] }] : [{ session: [] }]) : [];
+      if (!UNSAFE.has(method)) delete op.requestBody;
+    }
+  }
+  hoist(doc);
+  const schemas = (doc.components.schemas ??= {});
+  schemas.Error = {
+    type: 'object',
+    title: 'Error',
+    required: ['error', 'code'],
+    properties: {
+      error: { type: 'string', description: 'The message (SPEC.md, DECISIONS.md)' },
+      code: { type: 'string', enum: Object.keys(ERRORS), description: 'A stable lower_snake_case word' },
+    },
+  };
+  doc.components.headers = { ...HEADERS };
+  for (const methods of Object.values(doc.paths)) {
+    for (const op of Object.values(methods)) {
+      const body = op.requestBody;
+      if (!body?.content) continue;
+      const schema = body.content['application/json']?.schema;
+      body.required = needsBody(doc, schema);
+      const form = body.content['application/x-www-form-urlencoded'];
+      const encoding = form && formEncoding(doc, form.schema);
+      if (form && encoding) form.encoding = encoding;
+    }
+  }
+  return doc;
+}
