@@ -36,6 +36,7 @@ describe('migrations', () => {
         '006-open-community',
         '008-taking-part',
         '009-audit-params',
+        '010-reaching-out',
       ]);
       expect(await migrateToLatest(database.db)).toEqual([]);
     } finally {
