@@ -1,4 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type pg from 'pg';
 import type { SqliteDatabase } from './db/sqlite-driver.ts';
 import Fastify, {
   type FastifyInstance,
@@ -23,6 +24,8 @@ import { databaseCheck } from './health/check.ts';
 import { healthRoutes } from './health/routes.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { lazyCompilers } from './lib/lazy-compilers.ts';
+import { metricsPlugin } from './metrics/plugin.ts';
+import { metricsRoutes } from './metrics/routes.ts';
 import { requestLogger } from './lib/request-log.ts';
 import { cacheControlPlugin } from './plugins/cache-control.ts';
 import { csrfPlugin } from './plugins/csrf.ts';
@@ -62,6 +65,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** The SQLite handle, when SQLite: for other processes' commits and WAL checkpoints. */
   sqlite?: SqliteDatabase;
+  /** The PostgreSQL pool, when PostgreSQL: for the metrics' pool gauge. */
+  pool?: pg.Pool;
 }
 
 export const BODY_LIMIT = 64 * 1024;
@@ -125,6 +130,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('db', db);
   app.decorate('clock', clock);
 
+  // Before the errors plugin: its 404 handler takes the hooks registered until then.
+  await app.register(metricsPlugin, { pool: opts.pool });
   await app.register(errorsPlugin);
   await app.register(securityHeadersPlugin, { https: config.https });
   await app.register(cacheControlPlugin);
@@ -160,6 +167,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   if (config.devProviders) await app.register(devProviderRoutes);
   const health = databaseCheck(db, opts.sqlite);
   await app.register(healthRoutes, { check: health });
+  await app.register(metricsRoutes);
   await app.register(docsRoutes);
   await app.register(webRoutes, {});
   await app.register(loadShedding, { config });
@@ -175,6 +183,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         health,
         securityHeaders: securityFor,
         overloaded: () => app.overloaded(),
+        metrics: app.metrics,
       }),
     );
     app.addHook('preClose', async () => fast.disable());

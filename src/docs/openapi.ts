@@ -21,6 +21,7 @@ const TAGS: [prefix: string, tag: string][] = [
   ['/api/openapi.json', 'Documentation'],
   ['/api/docs', 'Documentation'],
   ['/healthz', 'Operations'],
+  ['/metrics', 'Operations'],
   ['/dev/', 'Development identity provider'],
   ['/', 'Web page'],
 ];
@@ -31,6 +32,8 @@ const WHO: Record<Role, string> = {
   signedInOrAdmin: 'a signed-in user or the administrator',
   admin: 'the administrator',
   adminOrModerator: 'the administrator or a moderator',
+  metricsToken:
+    'a scraper sending `Authorization: Bearer <METRICS_TOKEN>`; anyone else, and everyone while `METRICS_TOKEN` is unset, gets 404 `Not found` as for a path that does not exist',
 };
 
 export const ERROR_MEANINGS: Record<number, string> = {

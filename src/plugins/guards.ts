@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { fail } from '../errors.ts';
@@ -5,8 +6,12 @@ import { type ParsedQuery, parsedQuery } from './parsers.ts';
 import { addRouteHook } from './route-hooks.ts';
 import type { Viewer } from './viewer.ts';
 
-/** Who may call a route. */
-export type Role = 'public' | 'signedIn' | 'signedInOrAdmin' | 'admin' | 'adminOrModerator';
+/**
+ * Who may call a route. `metricsToken` is not a person: a scraper sending
+ * `Authorization: Bearer <METRICS_TOKEN>`; everyone else gets 404, as for a path that does
+ * not exist, so that the route's existence tells nothing (DECISIONS.md "Operating").
+ */
+export type Role = 'public' | 'signedIn' | 'signedInOrAdmin' | 'admin' | 'adminOrModerator' | 'metricsToken';
 
 /**
  * A fixed role, or one chosen from the query (e.g. `POST /api/streamers?admin=1`). The query
@@ -43,6 +48,8 @@ export function allows(role: Role, viewer: Viewer): boolean {
       return viewer.isAdmin;
     case 'adminOrModerator':
       return viewer.isAdmin || viewer.isMod;
+    case 'metricsToken':
+      return false; // no session carries it: tokenHook checks the header
   }
 }
 
@@ -66,11 +73,28 @@ export const guardsPlugin = fp(
       const guard = route.config?.guard;
       if (!guard) app.log.error(`route ${methods.join(',')} ${route.url} has no guard: denied`);
       for (const method of methods) routeList.push({ method, url: route.url, guard });
-      if (guard !== 'public') addRouteHook(route, guardHook(guard));
+      if (guard === 'metricsToken') addRouteHook(route, tokenHook(app.config.metricsToken));
+      else if (guard !== 'public') addRouteHook(route, guardHook(guard));
     });
   },
   { name: 'guards', dependencies: ['viewer'] },
 );
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/**
+ * `Authorization: Bearer <token>`, compared in constant time (digests of equal length, so
+ * neither the token's length nor its first wrong character shows in the timing). Without a
+ * token configured, nobody passes. A refusal is the unknown path's 404.
+ */
+export function tokenHook(token: string | null): onRequestHookHandler {
+  const expected = token === null ? null : digest(`Bearer ${token}`);
+  return (request, _reply, done) => {
+    const given = request.headers.authorization;
+    const ok = expected !== null && given !== undefined && timingSafeEqual(digest(given), expected);
+    done(ok ? undefined : fail('not_found'));
+  };
+}
 
 function guardHook(guard: Guard | undefined): onRequestHookHandler {
   return (request, _reply, done) => {
