@@ -9,6 +9,7 @@ import Fastify, {
 } from 'fastify';
 import { adminHashSource, sharedSecret } from './auth/admin-password.ts';
 import { auditRoutes } from './audit/routes.ts';
+import { backupPlugin } from './backup/plugin.ts';
 import { adminAuthRoutes } from './auth/routes.ts';
 import { commentRoutes } from './comments/routes.ts';
 import { communityRoutes } from './community/routes.ts';
@@ -163,6 +164,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(settingsRoutes);
   await app.register(liveSyncPlugin);
   await app.register(syncRoutes);
+  await app.register(backupPlugin, { sqlite: opts.sqlite });
   await app.register(signInRoutes);
   if (config.devProviders) await app.register(devProviderRoutes);
   const health = databaseCheck(db, opts.sqlite);
