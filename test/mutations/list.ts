@@ -287,4 +287,18 @@ export const MUTATIONS: Mutation[] = [
     to: 'await rm(target);',
     tests: ['test/backups.test.ts'],
   },
+  {
+    name: 'deploy: X-Forwarded-For ignored behind the proxy (every visitor shares its address and limits)',
+    file: 'src/app.ts',
+    from: 'trustProxy: config.trustProxy.length > 0 ? [...config.trustProxy] : false,',
+    to: 'trustProxy: false,',
+    tests: ['test/deploy.test.ts'],
+  },
+  {
+    name: 'deploy: the unit without ProtectSystem=strict',
+    file: 'deploy/streamer-rating@.service',
+    from: 'ProtectSystem=strict',
+    to: 'ProtectSystem=full',
+    tests: ['test/deploy.test.ts'],
+  },
 ];
