@@ -153,6 +153,16 @@ describe.runIf(run)('the deploy kit, for real', () => {
     });
     const [one, two] = instances as [ChildProcess, ChildProcess];
 
+    // Both up before Caddy's first health check, or it leaves one out for 5 s.
+    for (const [port, child] of [
+      [p1, one],
+      [p2, two],
+    ] as const) {
+      await until(
+        async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).status === 200,
+        () => logs.get(child)!,
+      );
+    }
     // Caddy: the shipped several-instances file, with a local certificate authority and
     // test ports in place of the host name and Let's Encrypt.
     const shipped = readFileSync(join(ROOT, 'deploy/caddy/Caddyfile.instances'), 'utf8');
@@ -177,15 +187,6 @@ describe.runIf(run)('the deploy kit, for real', () => {
       XDG_CONFIG_HOME: dir,
     });
 
-    for (const [port, child] of [
-      [p1, one],
-      [p2, two],
-    ] as const) {
-      await until(
-        async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).status === 200,
-        () => logs.get(child)!,
-      );
-    }
     const rootCa = join(data, 'pki/authorities/local/root.crt');
     await until(
       async () => existsSync(rootCa),
@@ -311,6 +312,27 @@ describe.runIf(run)('the deploy kit, for real', () => {
       expect(r.stderr).not.toMatch(/\[warn\]|\[emerg\]/);
     },
   );
+});
+
+describe.runIf(process.getuid?.() === 0)('the command-line wrapper', () => {
+  it("runs the tool with deploy/env.example's configuration, as the service's user would", () => {
+    const d = mkdtempSync(join(tmpdir(), 'cli-wrapper-'));
+    try {
+      const env = readFileSync(join(ROOT, 'deploy/env.example'), 'utf8')
+        .replace('/var/lib/streamer-rating/', `${d}/`)
+        .replace(/^BACKUP_DIR=.*$/m, `BACKUP_DIR=${d}/backups`);
+      writeFileSync(join(d, 'env'), env);
+      const r = spawnSync(join(ROOT, 'deploy/streamer-rating-cli'), ['settings', 'get', 'auth_enabled'], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '', APP_DIR: ROOT, ENV_FILE: join(d, 'env'), SERVICE_USER: 'root' },
+      });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout.trim()).toBe('false');
+      expect(existsSync(join(d, 'streamers.db'))).toBe(true);
+    } finally {
+      rmSync(d, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('the systemd unit', () => {
