@@ -314,7 +314,7 @@ describe.runIf(run)('the deploy kit, for real', () => {
   );
 });
 
-describe.runIf(process.getuid?.() === 0)('the command-line wrapper', () => {
+describe.runIf(dbKind === 'sqlite' && process.getuid?.() === 0)('the command-line wrapper', () => {
   it("runs the tool with deploy/env.example's configuration, as the service's user would", () => {
     const d = mkdtempSync(join(tmpdir(), 'cli-wrapper-'));
     try {
@@ -335,7 +335,7 @@ describe.runIf(process.getuid?.() === 0)('the command-line wrapper', () => {
   });
 });
 
-describe('the systemd unit', () => {
+describe.runIf(dbKind === 'sqlite')('the systemd unit', () => {
   const text = readFileSync(UNIT, 'utf8');
 
   it('runs what npm start runs (the same Node.js options, the build), hardened, restarted on failure', () => {

@@ -5,6 +5,8 @@ import type { Provider } from '../shared/rules.ts';
 /** Upper bounds of the request-duration buckets, in seconds. */
 export const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
+const BUCKETS = DURATION_BUCKETS.length;
+
 /** The route label of requests that matched no route (404s of unknown paths). */
 export const UNMATCHED = '(unmatched)';
 
@@ -94,8 +96,9 @@ export class Metrics {
     if (s === undefined) this.#routes.set(route, (s = new RouteSeries()));
     s.count++;
     s.sum += seconds;
-    const i = DURATION_BUCKETS.findIndex((bound) => seconds <= bound);
-    if (i >= 0) s.buckets[i] = (s.buckets[i] ?? 0) + 1;
+    let i = 0;
+    while (i < BUCKETS && seconds > (DURATION_BUCKETS[i] ?? Infinity)) i++;
+    if (i < BUCKETS) s.buckets[i] = (s.buckets[i] ?? 0) + 1;
     let statuses = s.byMethod.get(method);
     if (statuses === undefined) {
       statuses = new Map<number, number>();
