@@ -260,7 +260,7 @@ function backupConfig(get: (name: string) => string | undefined, databaseUrl: st
   if (databaseUrl.startsWith('postgres')) {
     throw new ConfigError(
       'BACKUP_DIR',
-      'copies SQLite databases; on PostgreSQL back up with pg_dump (docs/deploy.md "Backups") and leave BACKUP_DIR unset',
+      'copies SQLite databases; on PostgreSQL back up with pg_dump (docs/deploy.md "Backups and restores") and leave BACKUP_DIR unset',
     );
   }
   if (databaseUrl === 'sqlite::memory:') {

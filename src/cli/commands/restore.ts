@@ -8,7 +8,7 @@ export async function run({ positionals }: CommandArgs, config: Config): Promise
   const url = config.databaseUrl;
   if (!url.startsWith('sqlite:') || url === 'sqlite::memory:') {
     throw new Error(
-      'restore replaces a SQLite database file; on PostgreSQL restore a pg_dump with pg_restore (see docs/deploy.md "Backups")',
+      'restore replaces a SQLite database file; on PostgreSQL restore a pg_dump with pg_restore (see docs/deploy.md "Backups and restores")',
     );
   }
   const target = url.slice('sqlite:'.length);
