@@ -11,7 +11,7 @@ import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_NODE_ARGS } from '../src/node-args.ts';
 import { dbKind } from './helpers/database.ts';
 import { createPostgres, postgresAnswers, type SoakDatabase } from './soak/lib/database.ts';
@@ -96,7 +96,11 @@ if (dbKind === 'sqlite' && missing.length > 0) {
 }
 
 describe.runIf(run)('the deploy kit, for real', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'deploy-test-'));
+  // Made when the tests run, not when a skipped file is collected.
+  let dir = '';
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'deploy-test-'));
+  });
   const children: ChildProcess[] = [];
   const logs = new Map<ChildProcess, string[]>();
   let database: SoakDatabase | undefined;
@@ -110,7 +114,7 @@ describe.runIf(run)('the deploy kit, for real', () => {
       ),
     );
     await database?.cleanup();
-    rmSync(dir, { recursive: true, force: true });
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
   const start = (argv: string[], env: Record<string, string>) => {
     const child = spawn(argv[0]!, argv.slice(1), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
