@@ -6,6 +6,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { HealthCheck } from '../health/check.ts';
+import type { Metrics } from '../metrics/collector.ts';
 import type { Rendered, RenderCache } from './rendered.ts';
 import { type Answer, answerFor, RENDERED_HEADERS } from './send.ts';
 
@@ -18,6 +19,8 @@ export interface FastSources {
   /** The resource security headers (plugins/security-headers.ts). */
   securityHeaders: Record<string, string>;
   overloaded: () => boolean;
+  /** Counts the answers given here too, when METRICS_TOKEN is set. */
+  metrics: Metrics | null;
 }
 
 const HEALTHY = Buffer.from('{"ok":true}');
@@ -55,20 +58,31 @@ export class FastAnswers {
   handle(req: IncomingMessage, res: ServerResponse): boolean {
     const sources = this.#sources;
     if (sources === null || req.method !== 'GET' || sources.overloaded()) return false;
-    if (req.url === '/api/streamers')
-      return req.headers.cookie === undefined && this.#list(sources, req, res);
-    if (req.url === '/healthz') return this.#health(sources, res);
-    return false;
+    const started = sources.metrics === null ? 0 : performance.now();
+    let route: '/api/streamers' | '/healthz';
+    let status: number | false;
+    if (req.url === '/api/streamers') {
+      if (req.headers.cookie !== undefined) return false;
+      route = req.url;
+      status = this.#list(sources, req, res);
+    } else if (req.url === '/healthz') {
+      route = req.url;
+      status = this.#health(sources, res);
+    } else return false;
+    if (status === false) return false;
+    sources.metrics?.observe(route, 'GET', status, (performance.now() - started) / 1000);
+    return true;
   }
 
-  #list(sources: FastSources, req: IncomingMessage, res: ServerResponse): boolean {
+  /** The status answered, or false when Fastify must answer. */
+  #list(sources: FastSources, req: IncomingMessage, res: ServerResponse): number | false {
     const list = sources.renderCache.peek('streamers:public', sources.version());
     if (!list) return false;
     const answer = answerFor(list, req.headers['if-none-match'], req.headers['accept-encoding']);
     res.writeHead(answer.status, this.#listHeaders(sources, list, answer));
     res.end(answer.body ?? undefined);
     this.served++;
-    return true;
+    return answer.status;
   }
 
   /** The list's header objects, built once per rendering and kind of answer. */
@@ -89,7 +103,7 @@ export class FastAnswers {
     return headers;
   }
 
-  #health(sources: FastSources, res: ServerResponse): boolean {
+  #health(sources: FastSources, res: ServerResponse): number | false {
     if (sources.health() !== undefined) return false;
     this.#healthHeaders ??= {
       ...sources.securityHeaders,
@@ -99,7 +113,7 @@ export class FastAnswers {
     res.writeHead(200, this.#healthHeaders);
     res.end(HEALTHY);
     this.served++;
-    return true;
+    return 200;
   }
 }
 
