@@ -1,4 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type pg from 'pg';
 import type { SqliteDatabase } from './db/sqlite-driver.ts';
 import Fastify, {
   type FastifyInstance,
@@ -9,6 +10,7 @@ import Fastify, {
 import { adminHashSource, sharedSecret } from './auth/admin-password.ts';
 import { auditRoutes } from './audit/routes.ts';
 import { accountRoutes } from './account/routes.ts';
+import { backupPlugin } from './backup/plugin.ts';
 import { adminAuthRoutes } from './auth/routes.ts';
 import { commentRoutes } from './comments/routes.ts';
 import { communityRoutes } from './community/routes.ts';
@@ -28,6 +30,8 @@ import { healthRoutes } from './health/routes.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { lazyCompilers } from './lib/lazy-compilers.ts';
 import { DOCUMENTED } from './lib/schemas.ts';
+import { metricsPlugin } from './metrics/plugin.ts';
+import { metricsRoutes } from './metrics/routes.ts';
 import { requestLogger } from './lib/request-log.ts';
 import { cacheControlPlugin } from './plugins/cache-control.ts';
 import { csrfPlugin } from './plugins/csrf.ts';
@@ -72,6 +76,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** The SQLite handle, when SQLite: for other processes' commits and WAL checkpoints. */
   sqlite?: SqliteDatabase;
+  /** The PostgreSQL pool, when PostgreSQL: for the metrics' pool gauge. */
+  pool?: pg.Pool;
 }
 
 export const BODY_LIMIT = 64 * 1024;
@@ -141,6 +147,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('db', db);
   app.decorate('clock', clock);
 
+  // Before the errors plugin: its 404 handler takes the hooks registered until then.
+  await app.register(metricsPlugin, { pool: opts.pool });
   await app.register(errorsPlugin);
   await app.register(securityHeadersPlugin, { https: config.https });
   await app.register(cacheControlPlugin);
@@ -176,10 +184,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(accountRoutes);
   await app.register(liveSyncPlugin);
   await app.register(syncRoutes);
+  await app.register(backupPlugin, { sqlite: opts.sqlite });
   await app.register(signInRoutes);
   if (config.devProviders) await app.register(devProviderRoutes);
   const health = databaseCheck(db, opts.sqlite);
   await app.register(healthRoutes, { check: health });
+  await app.register(metricsRoutes);
   await app.register(docsRoutes);
   await app.register(imageRoutes, { ready: readyImages });
   await app.register(webRoutes, {});
@@ -197,6 +207,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         securityHeaders: securityFor,
         overloaded: () => app.overloaded(),
         images: readyImages,
+        metrics: app.metrics,
       }),
     );
     app.addHook('preClose', async () => fast.disable());

@@ -53,6 +53,17 @@ export interface Config {
   readonly maxEventLoopDelayMs: number;
   readonly logLevel: string;
   readonly production: boolean;
+  /** `GET /metrics` answers only `Authorization: Bearer <this>`; null: no metrics at all. */
+  readonly metricsToken: string | null;
+  /** Scheduled SQLite backups (backup/scheduler.ts); null: none. */
+  readonly backup: BackupConfig | null;
+}
+
+export interface BackupConfig {
+  readonly dir: string;
+  readonly everyHours: number;
+  /** How many copies stay in `dir`; older ones are deleted after each new one. */
+  readonly keep: number;
 }
 
 const REAL_PROVIDER_URLS: Record<Provider, [string, string, string, string]> = {
@@ -204,6 +215,14 @@ export function parseConfig(env: Env = process.env): Config {
     throw new ConfigError('SESSION_SECRET', 'must be at least 32 characters long');
   }
 
+  const metricsToken = get('METRICS_TOKEN') ?? null;
+  if (metricsToken !== null && !/^[\x21-\x7e]{16,}$/.test(metricsToken)) {
+    throw new ConfigError(
+      'METRICS_TOKEN',
+      'must be at least 16 printable characters without spaces (e.g. openssl rand -hex 32)',
+    );
+  }
+
   return Object.freeze({
     host,
     port,
@@ -231,7 +250,43 @@ export function parseConfig(env: Env = process.env): Config {
     maxEventLoopDelayMs: integer('MAX_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
     logLevel,
     production,
+    metricsToken,
+    backup: backupConfig(get, databaseUrl),
   });
+}
+
+/**
+ * BACKUP_DIR turns scheduled backups on; BACKUP_EVERY_HOURS and BACKUP_KEEP mean nothing
+ * without it, so setting them alone is a mistake worth stopping for. The backups copy a
+ * SQLite file: on PostgreSQL they are pg_dump's job (docs/decisions.md "Scheduled backups").
+ */
+function backupConfig(get: (name: string) => string | undefined, databaseUrl: string): BackupConfig | null {
+  const dir = get('BACKUP_DIR');
+  const hours = get('BACKUP_EVERY_HOURS');
+  const keep = get('BACKUP_KEEP');
+  if (dir === undefined) {
+    const orphan = hours !== undefined ? 'BACKUP_EVERY_HOURS' : keep !== undefined ? 'BACKUP_KEEP' : null;
+    if (orphan) throw new ConfigError(orphan, 'needs BACKUP_DIR (the directory the backups go to)');
+    return null;
+  }
+  if (databaseUrl.startsWith('postgres')) {
+    throw new ConfigError(
+      'BACKUP_DIR',
+      'copies SQLite databases; on PostgreSQL back up with pg_dump (docs/deploy.md "Backups and restores") and leave BACKUP_DIR unset',
+    );
+  }
+  if (databaseUrl === 'sqlite::memory:') {
+    throw new ConfigError('BACKUP_DIR', 'has nothing to copy: DATABASE_URL is sqlite::memory:');
+  }
+  const everyHours = hours === undefined ? 24 : Number(hours);
+  if (hours !== undefined && (!/^\d+(\.\d+)?$/.test(hours) || everyHours < 0.1 || everyHours > 8760)) {
+    throw new ConfigError('BACKUP_EVERY_HOURS', 'must be a number of hours from 0.1 to 8760', hours);
+  }
+  const kept = keep === undefined ? 7 : Number(keep);
+  if (keep !== undefined && (!/^\d+$/.test(keep) || kept < 1 || kept > 10_000)) {
+    throw new ConfigError('BACKUP_KEEP', 'must be an integer from 1 to 10000', keep);
+  }
+  return Object.freeze({ dir, everyHours, keep: kept });
 }
 
 function list(raw: string | undefined): string[] {

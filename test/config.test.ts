@@ -87,6 +87,41 @@ describe('configuration', () => {
   });
 });
 
+describe('metrics and scheduled backups', () => {
+  it('are off by default; BACKUP_DIR alone backs up daily and keeps 7', () => {
+    expect(parseConfig({})).toMatchObject({ metricsToken: null, backup: null });
+    expect(parseConfig({ BACKUP_DIR: '/var/backups/sr' }).backup).toEqual({
+      dir: '/var/backups/sr',
+      everyHours: 24,
+      keep: 7,
+    });
+    expect(
+      parseConfig({ BACKUP_DIR: 'b', BACKUP_EVERY_HOURS: '0.5', BACKUP_KEEP: '48' }).backup,
+    ).toMatchObject({
+      everyHours: 0.5,
+      keep: 48,
+    });
+    expect(parseConfig({ METRICS_TOKEN: 'a'.repeat(32) }).metricsToken).toBe('a'.repeat(32));
+  });
+
+  it.each([
+    [{ BACKUP_EVERY_HOURS: '6' }, /BACKUP_EVERY_HOURS needs BACKUP_DIR/],
+    [{ BACKUP_KEEP: '3' }, /BACKUP_KEEP needs BACKUP_DIR/],
+    [
+      { BACKUP_DIR: 'b', DATABASE_URL: 'postgres://u@h/db' },
+      /BACKUP_DIR copies SQLite databases; on PostgreSQL back up with pg_dump/,
+    ],
+    [{ BACKUP_DIR: 'b', DATABASE_URL: 'sqlite::memory:' }, /BACKUP_DIR has nothing to copy/],
+    [{ BACKUP_DIR: 'b', BACKUP_EVERY_HOURS: '0' }, /BACKUP_EVERY_HOURS must be/],
+    [{ BACKUP_DIR: 'b', BACKUP_EVERY_HOURS: 'daily' }, /BACKUP_EVERY_HOURS must be/],
+    [{ BACKUP_DIR: 'b', BACKUP_KEEP: '0' }, /BACKUP_KEEP must be/],
+    [{ METRICS_TOKEN: 'short' }, /METRICS_TOKEN must be at least 16/],
+    [{ METRICS_TOKEN: 'has a space in the middle' }, /METRICS_TOKEN must be/],
+  ])('%j is a contradiction that stops the start, naming the variable', (env, message) => {
+    expect(() => parseConfig(env)).toThrow(message);
+  });
+});
+
 describe('how the service is started', () => {
   it('npm start passes the Node.js options the bench and the soak measure with', () => {
     const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } };

@@ -7,6 +7,7 @@ import {
 } from 'node:http';
 import type { HealthCheck } from '../health/check.ts';
 import type { ReadyImages } from '../images/ready.ts';
+import type { Metrics } from '../metrics/collector.ts';
 import type { Rendered, RenderCache } from './rendered.ts';
 import { type Answer, answerFor, RENDERED_HEADERS } from './send.ts';
 
@@ -21,6 +22,8 @@ export interface FastSources {
   overloaded: () => boolean;
   /** Share cards and badges the route has drawn for the current content (images/ready.ts). */
   images: ReadyImages;
+  /** Counts the answers given here too, when METRICS_TOKEN is set. */
+  metrics: Metrics | null;
 }
 
 const HEALTHY = Buffer.from('{"ok":true}');
@@ -59,25 +62,35 @@ export class FastAnswers {
   handle(req: IncomingMessage, res: ServerResponse): boolean {
     const sources = this.#sources;
     if (sources === null || req.method !== 'GET' || sources.overloaded()) return false;
-    if (req.url === '/api/streamers')
-      return req.headers.cookie === undefined && this.#list(sources, req, res);
-    if (req.url === '/healthz') return this.#health(sources, res);
-    if (req.url?.startsWith('/badge/') || req.url?.endsWith('/card.png')) {
-      if (!sources.images.answer(req, res, sources.version())) return false;
-      this.served++;
-      return true;
-    }
-    return false;
+    const started = sources.metrics === null ? 0 : performance.now();
+    let route: '/api/streamers' | '/healthz' | '/s/:id/card.png' | '/badge/:file';
+    let status: number | false;
+    if (req.url === '/api/streamers') {
+      if (req.headers.cookie !== undefined) return false;
+      route = req.url;
+      status = this.#list(sources, req, res);
+    } else if (req.url === '/healthz') {
+      route = req.url;
+      status = this.#health(sources, res);
+    } else if (req.url?.startsWith('/badge/') || req.url?.endsWith('/card.png')) {
+      route = req.url.startsWith('/badge/') ? '/badge/:file' : '/s/:id/card.png';
+      status = sources.images.answer(req, res, sources.version());
+      if (status !== false) this.served++;
+    } else return false;
+    if (status === false) return false;
+    sources.metrics?.observe(route, 'GET', status, (performance.now() - started) / 1000);
+    return true;
   }
 
-  #list(sources: FastSources, req: IncomingMessage, res: ServerResponse): boolean {
+  /** The status answered, or false when Fastify must answer. */
+  #list(sources: FastSources, req: IncomingMessage, res: ServerResponse): number | false {
     const list = sources.renderCache.peek('streamers:public', sources.version());
     if (!list) return false;
     const answer = answerFor(list, req.headers['if-none-match'], req.headers['accept-encoding']);
     res.writeHead(answer.status, this.#listHeaders(sources, list, answer));
     res.end(answer.body ?? undefined);
     this.served++;
-    return true;
+    return answer.status;
   }
 
   /** The list's header objects, built once per rendering and kind of answer. */
@@ -98,7 +111,7 @@ export class FastAnswers {
     return headers;
   }
 
-  #health(sources: FastSources, res: ServerResponse): boolean {
+  #health(sources: FastSources, res: ServerResponse): number | false {
     if (sources.health() !== undefined) return false;
     this.#healthHeaders ??= {
       ...sources.securityHeaders,
@@ -108,7 +121,7 @@ export class FastAnswers {
     res.writeHead(200, this.#healthHeaders);
     res.end(HEALTHY);
     this.served++;
-    return true;
+    return 200;
   }
 }
 

@@ -73,6 +73,12 @@ export const commands: Readonly<Record<string, Command>> = {
     usage: 'backup <file>',
     load: () => import('./commands/backup.ts'),
   },
+  restore: {
+    summary:
+      'Replace the SQLite database with a backup, after checking it (integrity, version); the old file is kept aside',
+    usage: 'restore <file>',
+    load: () => import('./commands/restore.ts'),
+  },
   demo: {
     summary: 'Fill an empty database with sample streamers, ratings, comments and a team',
     usage: 'demo',

@@ -21,6 +21,8 @@ export interface Opened {
   kind: 'sqlite' | 'postgres';
   /** The SQLite handle, for pragmas, checkpoints and online backups. */
   sqlite?: SqliteDatabase;
+  /** The PostgreSQL pool, for its gauges (metrics/collector.ts). */
+  pool?: pg.Pool;
 }
 
 /**
@@ -101,5 +103,5 @@ export function openDatabase(url: string, options: OpenOptions = {}): Opened {
   pool.on('error', onError);
   pool.on('connect', (client) => client.on('error', onError));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, kind: 'postgres' };
+  return { db, kind: 'postgres', pool };
 }

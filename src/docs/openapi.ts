@@ -34,6 +34,7 @@ const TAGS: [prefix: string, tag: string][] = [
   ['/api/openapi.json', 'Documentation'],
   ['/api/docs', 'Documentation'],
   ['/healthz', 'Operations'],
+  ['/metrics', 'Operations'],
   ['/dev/', 'Development identity provider'],
   ['/api/', 'Other'],
   ['/', 'Web page'],
@@ -71,6 +72,8 @@ const WHO: Record<Role, string> = {
   signedInOrAdmin: 'a signed-in user or the administrator',
   admin: 'the administrator',
   adminOrModerator: 'the administrator or a moderator',
+  metricsToken:
+    'a scraper sending `Authorization: Bearer <METRICS_TOKEN>`; anyone else, and everyone while `METRICS_TOKEN` is unset, gets 404 `Not found` as for a path that does not exist',
 };
 
 interface QueryDoc {

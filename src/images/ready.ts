@@ -44,17 +44,17 @@ export class ReadyImages {
     });
   }
 
-  /** Answers a GET from memory and returns true, or returns false and leaves it to the route. */
-  answer(req: IncomingMessage, res: ServerResponse, version: number): boolean {
+  /** Answers a GET from memory and returns its status, or returns false and leaves it to the route. */
+  answer(req: IncomingMessage, res: ServerResponse, version: number): 200 | 304 | false {
     const ready = this.#byUrl.get(req.url ?? '');
     if (!ready || ready.version !== version) return false;
     if (matchesEtag(req.headers['if-none-match'], ready.etag)) {
       res.writeHead(304, ready.notModified);
       res.end();
-    } else {
-      res.writeHead(200, ready.full);
-      res.end(ready.body);
+      return 304;
     }
-    return true;
+    res.writeHead(200, ready.full);
+    res.end(ready.body);
+    return 200;
   }
 }

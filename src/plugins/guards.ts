@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { fail } from '../errors.ts';
@@ -50,11 +51,28 @@ export const guardsPlugin = fp(
       const guard = route.config?.guard;
       if (!guard) app.log.error(`route ${methods.join(',')} ${route.url} has no guard: denied`);
       for (const method of methods) routeList.push({ method, url: route.url, guard });
-      if (guard !== 'public') addRouteHook(route, guardHook(guard));
+      if (guard === 'metricsToken') addRouteHook(route, tokenHook(app.config.metricsToken));
+      else if (guard !== 'public') addRouteHook(route, guardHook(guard));
     });
   },
   { name: 'guards', dependencies: ['viewer'] },
 );
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/**
+ * `Authorization: Bearer <token>`, compared in constant time (digests of equal length, so
+ * neither the token's length nor its first wrong character shows in the timing). Without a
+ * token configured, nobody passes. A refusal is the unknown path's 404.
+ */
+export function tokenHook(token: string | null): onRequestHookHandler {
+  const expected = token === null ? null : digest(`Bearer ${token}`);
+  return (request, _reply, done) => {
+    const given = request.headers.authorization;
+    const ok = expected !== null && given !== undefined && timingSafeEqual(digest(given), expected);
+    done(ok ? undefined : fail('not_found'));
+  };
+}
 
 function guardHook(guard: Guard | undefined): onRequestHookHandler {
   return (request, _reply, done) => {

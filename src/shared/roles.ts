@@ -10,7 +10,18 @@
  * what a banned person still may do (their data).
  */
 export type Role =
-  'public' | 'signedIn' | 'signedInOrBanned' | 'signedInOrAdmin' | 'admin' | 'adminOrModerator';
+  | 'public'
+  | 'signedIn'
+  | 'signedInOrBanned'
+  | 'signedInOrAdmin'
+  | 'admin'
+  | 'adminOrModerator'
+  /**
+   * Not a person: a scraper sending `Authorization: Bearer <METRICS_TOKEN>`; everyone else gets
+   * 404, as for a path that does not exist (DECISIONS.md "Operating"). plugins/guards.ts checks
+   * the header; no session carries it.
+   */
+  | 'metricsToken';
 
 /**
  * Whoever is calling, as both sides know it: the service's viewer (plugins/viewer.ts) and
@@ -39,6 +50,8 @@ export function allows(role: Role, who: Who): boolean {
       return who.isAdmin;
     case 'adminOrModerator':
       return who.isAdmin || who.isMod;
+    case 'metricsToken':
+      return false;
   }
 }
 

@@ -39,6 +39,7 @@ export const liveSyncPlugin = fp(
       log: app.log.child({ module: 'live-sync' }),
       providers,
       intervalMs: config.liveSyncSeconds * 1000,
+      onCheck: app.metrics ? app.metrics.liveSyncCheck.bind(app.metrics) : undefined,
     });
     app.decorate('liveSync', poller);
     app.addHook('onReady', async () => poller.start());

@@ -23,6 +23,8 @@ export interface PollerOptions {
   providers: LiveProvider[];
   intervalMs: number;
   random?: () => number;
+  /** Told of each call's result (`ok` or a failure kind), for the metrics. */
+  onCheck?: (provider: Provider, result: string) => void;
 }
 
 /**
@@ -193,6 +195,7 @@ export class LivePoller {
       const now = clock.now().toISOString();
       const n = await writeTransaction(db, (trx) => applyBatch(trx, provider.id, targets, answer, now));
       await recordOk(db, provider.id, now);
+      this.opts.onCheck?.(provider.id, 'ok');
       if (this.#failing.delete(provider.id)) log.info(`${label} works again`);
       this.#htmlWarned.delete(provider.id);
       return n;
@@ -201,6 +204,7 @@ export class LivePoller {
         err instanceof SyncError
           ? err.message
           : `unexpected error: ${err instanceof Error ? err.message : String(err)}`;
+      this.opts.onCheck?.(provider.id, err instanceof SyncError ? err.kind : 'error');
       await recordError(db, provider.id, message, clock.now().toISOString()).catch(() => undefined);
       const html = err instanceof SyncError && err.kind === 'html';
       if (html ? !this.#htmlWarned.has(provider.id) : this.#failing.get(provider.id) !== message) {

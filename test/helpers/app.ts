@@ -90,6 +90,7 @@ export async function startApp(
     config,
     db: database.db,
     sqlite: database.sqlite,
+    pool: database.pool,
     clock,
     logger: { level: config.logLevel, stream: { write: (line: string) => void logs.push(line) } },
   });

@@ -1,3 +1,4 @@
+import { writeBackup } from '../../backup/files.ts';
 import type { Config } from '../../config.ts';
 import { type CommandArgs, UsageError } from '../command.ts';
 import { withDb } from '../database.ts';
@@ -8,8 +9,8 @@ export async function run({ positionals }: CommandArgs, config: Config): Promise
   await withDb(config, async (_db, { sqlite }) => {
     // SQLite's online backup: a consistent copy while the service keeps writing.
     if (!sqlite)
-      throw new Error('backup copies SQLite databases; for PostgreSQL use pg_dump (see README.md)');
-    await sqlite.backup(file);
+      throw new Error('backup copies SQLite databases; for PostgreSQL use pg_dump (see docs/deploy.md)');
+    await writeBackup(sqlite, file);
   });
   console.log(`Backed up to ${file}`);
 }

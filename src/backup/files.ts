@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, openSync } from 'node:fs';
+import { readdir, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, extname, join } from 'node:path';
+import type { SqliteDatabase } from '../db/sqlite-driver.ts';
+
+/** Flushes a file, or a directory's entries (a rename), to the disk. */
+export function fsyncPath(path: string): void {
+  const fd = openSync(path, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * SQLite's online backup of a live database to `file`, atomically: the copy is written under
+ * a temporary name in the same directory, flushed, then renamed, so that `file` is either
+ * absent or a complete copy, never half of one (a crash, a full disk, a second backup at the
+ * same moment). Safe while the service writes: SQLite restarts or follows the copy as pages
+ * change.
+ */
+export async function writeBackup(sqlite: SqliteDatabase, file: string): Promise<void> {
+  const partial = join(dirname(file), `.${basename(file)}.${randomBytes(4).toString('hex')}.partial`);
+  try {
+    await sqlite.backup(partial);
+    fsyncPath(partial);
+    await rename(partial, file);
+    fsyncPath(dirname(file));
+  } catch (err) {
+    await rm(partial, { force: true });
+    throw err;
+  }
+}
+
+/** The copies of one database in a backup directory: `<name>-<UTC time>.db`. */
+export class BackupSet {
+  readonly #prefix: string;
+  readonly #pattern: RegExp;
+
+  constructor(
+    readonly dir: string,
+    databaseFile: string,
+  ) {
+    this.#prefix = basename(databaseFile, extname(databaseFile));
+    const escaped = this.#prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    this.#pattern = new RegExp(`^${escaped}-(\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\d\\.\\d{3}Z)\\.db$`);
+  }
+
+  /** The name of a copy made at `at`: sortable, readable, no characters a shell or Windows minds. */
+  fileFor(at: Date): string {
+    return join(this.dir, `${this.#prefix}-${at.toISOString().replace(/:/g, '-')}.db`);
+  }
+
+  /** The copies, oldest first, with the time each was made. */
+  async list(): Promise<{ file: string; at: Date }[]> {
+    const names = await readdir(this.dir).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return [] as string[];
+      throw err;
+    });
+    return names
+      .map((name) => ({ name, stamp: this.#pattern.exec(name)?.[1] }))
+      .filter((e): e is { name: string; stamp: string } => e.stamp !== undefined)
+      .sort((a, b) => (a.name < b.name ? -1 : 1))
+      .map(({ name, stamp }) => ({
+        file: join(this.dir, name),
+        at: new Date(stamp.replace(/T(\d\d)-(\d\d)-(\d\d)/, 'T$1:$2:$3')),
+      }));
+  }
+
+  /** Deletes all but the newest `keep` copies, and temporary files of copies that never finished. */
+  async prune(keep: number, now: Date): Promise<string[]> {
+    const copies = await this.list();
+    const old = copies.slice(0, Math.max(0, copies.length - keep)).map((c) => c.file);
+    for (const file of old) await rm(file, { force: true });
+    for (const name of await readdir(this.dir)) {
+      if (!name.startsWith(`.${this.#prefix}-`) || !name.endsWith('.partial')) continue;
+      const file = join(this.dir, name);
+      // A partial file an hour old belongs to a backup that died (a crash, a full disk).
+      const { mtimeMs } = await stat(file).catch(() => ({ mtimeMs: now.getTime() }));
+      if (now.getTime() - mtimeMs > 3_600_000) await rm(file, { force: true });
+    }
+    return old;
+  }
+}

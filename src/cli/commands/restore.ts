@@ -1,0 +1,22 @@
+import { restoreSqlite } from '../../backup/restore.ts';
+import type { Config } from '../../config.ts';
+import { type CommandArgs, UsageError } from '../command.ts';
+
+export async function run({ positionals }: CommandArgs, config: Config): Promise<void> {
+  const [file] = positionals;
+  if (positionals.length !== 1 || file === undefined) throw new UsageError('give the backup file to restore');
+  const url = config.databaseUrl;
+  if (!url.startsWith('sqlite:') || url === 'sqlite::memory:') {
+    throw new Error(
+      'restore replaces a SQLite database file; on PostgreSQL restore a pg_dump with pg_restore (see docs/deploy.md "Backups and restores")',
+    );
+  }
+  const target = url.slice('sqlite:'.length);
+  const { aside, migration, comments } = await restoreSqlite(target, file, new Date());
+  console.log(
+    [
+      `Restored ${target} from ${file} (${comments} comments; migrations up to ${migration}, later ones run at start).`,
+      aside ? `The database it replaced is kept as ${aside}.` : 'There was no database to replace.',
+    ].join('\n'),
+  );
+}

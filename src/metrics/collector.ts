@@ -1,0 +1,123 @@
+import type pg from 'pg';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Provider } from '../shared/rules.ts';
+
+/** Upper bounds of the request-duration buckets, in seconds. */
+export const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+const BUCKETS = DURATION_BUCKETS.length;
+
+/** The route label of requests that matched no route (404s of unknown paths). */
+export const UNMATCHED = '(unmatched)';
+
+/** One route's requests since start: durations by bucket, and counts by method and status. */
+class RouteSeries {
+  /** Observations per bucket (not cumulative); past the last bound only `count` grows. */
+  readonly buckets = new Float64Array(DURATION_BUCKETS.length);
+  sum = 0;
+  count = 0;
+  readonly byMethod = new Map<string, Map<number, number>>();
+}
+
+/** prom-client's own store of a histogram's series (lib/histogram.js), filled at scrape time. */
+interface HistogramStore {
+  hashMap: Record<
+    string,
+    { labels: object; bucketValues: Record<number, number>; sum: number; count: number }
+  >;
+}
+
+/**
+ * The service's metrics (DECISIONS.md "Operating"), in prom-client's registry. A request
+ * costs a few plain additions (`observe`): prom-client's own `inc` and `observe` validate
+ * and hash their labels on every call, about as long as the service takes for a small
+ * answer, so the request series are kept here and handed to prom-client when scraped.
+ * Label values come from route patterns (bounded), never from URLs.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  readonly #routes = new Map<string, RouteSeries>();
+  readonly #checks = new Counter({
+    name: 'live_sync_checks_total',
+    help: 'Calls to a provider live-status API (one per batch of streamers), by result: ok or the kind of failure',
+    labelNames: ['provider', 'result'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(pool?: pg.Pool) {
+    const routes = this.#routes;
+    new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests answered, by method, route pattern and status',
+      labelNames: ['method', 'route', 'status'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [route, s] of routes) {
+          for (const [method, statuses] of s.byMethod) {
+            for (const [status, n] of statuses) this.inc({ method, route, status: String(status) }, n);
+          }
+        }
+      },
+    });
+    new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time from receiving a request to sending its answer, by route pattern',
+      labelNames: ['route'] as const,
+      buckets: DURATION_BUCKETS,
+      registers: [this.registry],
+      collect() {
+        const store: HistogramStore['hashMap'] = {};
+        for (const [route, s] of routes) {
+          const bucketValues: Record<number, number> = {};
+          DURATION_BUCKETS.forEach((bound, i) => (bucketValues[bound] = s.buckets[i] ?? 0));
+          store[`route:${route}`] = { labels: { route }, bucketValues, sum: s.sum, count: s.count };
+        }
+        (this as unknown as HistogramStore).hashMap = store;
+      },
+    });
+    if (pool) {
+      new Gauge({
+        name: 'db_pool_waiting',
+        help: 'Queries waiting for a free PostgreSQL connection of this instance',
+        registers: [this.registry],
+        collect() {
+          this.set(pool.waitingCount);
+        },
+      });
+    }
+    // process_resident_memory_bytes, nodejs_eventloop_lag_seconds, heap, GC, handles...
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** One answered request: its route pattern (or UNMATCHED), method, status and duration. */
+  observe(route: string, method: string, status: number, seconds: number): void {
+    let s = this.#routes.get(route);
+    if (s === undefined) this.#routes.set(route, (s = new RouteSeries()));
+    s.count++;
+    s.sum += seconds;
+    let i = 0;
+    while (i < BUCKETS && seconds > (DURATION_BUCKETS[i] ?? Infinity)) i++;
+    if (i < BUCKETS) s.buckets[i] = (s.buckets[i] ?? 0) + 1;
+    let statuses = s.byMethod.get(method);
+    if (statuses === undefined) {
+      statuses = new Map<number, number>();
+      s.byMethod.set(method, statuses);
+    }
+    statuses.set(status, (statuses.get(status) ?? 0) + 1);
+  }
+
+  /** One call to a provider's live-status API. */
+  liveSyncCheck(provider: Provider, result: string): void {
+    this.#checks.inc({ provider, result });
+  }
+
+  /** The Prometheus text exposition. */
+  async text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}

@@ -1,0 +1,216 @@
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { restoreSqlite } from '../src/backup/restore.ts';
+import { BackupScheduler } from '../src/backup/scheduler.ts';
+import { migrateToLatest } from '../src/db/migrator.ts';
+import { SqliteDatabase } from '../src/db/sqlite-driver.ts';
+import { systemClock } from '../src/lib/clock.ts';
+import { startApp } from './helpers/app.ts';
+import { cli, database, dir } from './helpers/cli.ts';
+import { dbKind, reopen } from './helpers/database.ts';
+
+const hash = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+const comments = (file: string) => {
+  const db = new SqliteDatabase(file, { readonly: true });
+  try {
+    return new Set((db.prepare('select id from comments').all() as { id: number }[]).map((r) => r.id));
+  } finally {
+    db.close();
+  }
+};
+
+/** A logger that keeps the messages of info lines. */
+function recordingLog(lines: string[]): FastifyBaseLogger {
+  const log = {
+    level: 'info',
+    info: (a: unknown, b?: string) => lines.push(typeof a === 'string' ? a : (b ?? '')),
+    error: () => undefined,
+    warn: () => undefined,
+    debug: () => undefined,
+    trace: () => undefined,
+    fatal: () => undefined,
+    silent: () => undefined,
+    child: () => log,
+  };
+  return log;
+}
+
+describe.runIf(dbKind === 'sqlite')('scheduled backups and restore (SQLite)', { timeout: 120_000 }, () => {
+  it('backs up while comments are written, keeps BACKUP_KEEP copies, and a restore holds every comment acknowledged before its backup', async () => {
+    const d = await database();
+    const backups = mkdtempSync(join(dir, 'backups-'));
+    const a = await startApp({ BACKUP_DIR: backups, BACKUP_KEEP: '2' }, { database: d });
+    const streamer = await a.streamer('Backed Up');
+    const acked: number[] = [];
+    let writing = true;
+    const writers = Array.from({ length: 3 }, async (_, w) => {
+      const c = a.client();
+      for (let i = 0; writing; i++) {
+        const r = await c.post('/api/comments', { streamer_id: streamer, body: `writer ${w} comment ${i}` });
+        expect(r.status).toBe(201);
+        acked.push(r.body.id as number);
+      }
+    });
+    const made: { file: string; before: number[] }[] = [];
+    for (let k = 0; k < 3; k++) {
+      await new Promise((r) => setTimeout(r, 150));
+      const before = [...acked];
+      const file = await a.app.backups!.runOnce();
+      expect(file).not.toBeNull();
+      made.push({ file: file!, before });
+    }
+    writing = false;
+    await Promise.all(writers);
+    expect(acked.length).toBeGreaterThan(made[2]!.before.length);
+
+    // Written whole under their final names only, the oldest pruned.
+    expect(readdirSync(backups).sort()).toEqual(made.slice(1).map((m) => m.file.slice(backups.length + 1)));
+    const last = made[2]!;
+    const inCopy = comments(last.file);
+    expect(last.before.filter((id) => !inCopy.has(id))).toEqual([]);
+
+    // While the service holds the database, restore refuses and changes nothing.
+    const target = d.url.slice('sqlite:'.length);
+    const busy = cli(d, ['restore', last.file]);
+    expect(busy.code, busy.err).toBe(1);
+    expect(busy.err).toContain('in use by a running service');
+    expect(comments(target).size).toBe(acked.length);
+
+    await a.close();
+    await d.db.destroy();
+    const restored = cli(d, ['restore', last.file]);
+    expect(restored.code, restored.err).toBe(0);
+    expect(restored.out).toContain('kept as');
+    const aside = readdirSync(dirname(target)).find((f) => f.includes('.before-restore-'));
+    expect(aside).toBeDefined();
+    expect(comments(join(dirname(target), aside!)).size).toBe(acked.length);
+
+    // The service on the restored file: everything acknowledged before the backup is there.
+    const again = reopen(d);
+    const b = await startApp({}, { database: again });
+    try {
+      const list = (await b.client().get(`/api/comments?streamer_id=${streamer}`)).body as { id: number }[];
+      const ids = new Set(list.map((c) => c.id));
+      expect(last.before.filter((id) => !ids.has(id))).toEqual([]);
+    } finally {
+      await b.close();
+      await again.cleanup();
+    }
+  });
+
+  it('a corrupt, foreign, half-written or newer copy is refused and nothing changes', async () => {
+    const d = await database();
+    const a = await startApp({}, { database: d });
+    await a.client().post('/api/comments', { streamer_id: await a.streamer('Kept'), body: 'still here' });
+    const good = join(mkdtempSync(join(dir, 'copies-')), 'good.db');
+    expect(cli(d, ['backup', good]).code).toBe(0);
+    await a.close();
+    await d.db.destroy();
+    const target = d.url.slice('sqlite:'.length);
+    const before = hash(target);
+    const listing = () => readdirSync(dirname(target)).sort();
+    const files = listing();
+
+    const copies = dirname(good);
+    const foreign = join(copies, 'foreign.db');
+    const other = new SqliteDatabase(foreign);
+    other.exec('create table notes (id integer primary key, body text)');
+    other.close();
+    const garbage = join(copies, 'garbage.db');
+    writeFileSync(garbage, Buffer.alloc(64 * 1024, 0x5a));
+    const corrupt = join(copies, 'corrupt.db');
+    copyFileSync(good, corrupt);
+    const bytes = readFileSync(corrupt);
+    bytes.fill(0xa5, 4096 * 2, bytes.length - 4096); // every page but the first two, and the last
+    writeFileSync(corrupt, bytes);
+    const newer = join(copies, 'newer.db');
+    copyFileSync(good, newer);
+    const n = new SqliteDatabase(newer);
+    n.prepare('insert into kysely_migration (name, timestamp) values (?, ?)').run('999-from-the-future', 'x');
+    n.close();
+    const live = join(copies, 'live.db');
+    copyFileSync(good, live);
+    writeFileSync(`${live}-wal`, Buffer.alloc(4096, 1));
+
+    for (const [file, reason] of [
+      [foreign, /not a streamer-rating database/],
+      [garbage, /not a SQLite database|cannot be opened/],
+      [corrupt, /integrity_check|not a SQLite database|malformed/],
+      [newer, /newer version \(migration 999-from-the-future/],
+      [live, /-wal file beside it/],
+      [join(copies, 'absent.db'), /does not exist/],
+    ] as const) {
+      await expect(restoreSqlite(target, file, new Date()), file).rejects.toThrow(reason);
+      expect(hash(target)).toBe(before);
+      expect(listing()).toEqual(files);
+    }
+    // The command line says so and exits 1; without a file, 2 and its help.
+    const r = cli(d, ['restore', corrupt]);
+    expect(r.code, r.err).toBe(1);
+    expect(r.err).toMatch(/^Error: .*corrupt\.db/);
+    expect(hash(target)).toBe(before);
+    expect(cli(d, ['restore']).code).toBe(2);
+  });
+
+  it('on a timer, one instance of several makes the backups (the lease) and another takes over when it stops', async () => {
+    const d = await database();
+    await migrateToLatest(d.db);
+    const second = reopen(d);
+    const backups = mkdtempSync(join(dir, 'timer-'));
+    const logs: [string[], string[]] = [[], []];
+    const scheduler = (i: 0 | 1, db: typeof d) =>
+      new BackupScheduler({
+        db: db.db,
+        sqlite: db.sqlite!,
+        databaseFile: d.url.slice('sqlite:'.length),
+        dir: backups,
+        intervalMs: 250,
+        keep: 2,
+        clock: systemClock,
+        log: recordingLog(logs[i]),
+        tickMs: 40,
+      });
+    const [one, two] = [scheduler(0, d), scheduler(1, second)];
+    const written = (i: 0 | 1) => logs[i].filter((l) => l.startsWith('backup written')).length;
+    await one.start();
+    await new Promise((r) => setTimeout(r, 20));
+    await two.start();
+    await waitFor(() => written(0) + written(1) >= 3);
+    expect(Math.min(written(0), written(1))).toBe(0);
+    const [first, other] = written(0) > 0 ? [one, two] : [two, one];
+    const otherIndex = first === one ? 1 : 0;
+    expect(readdirSync(backups).filter((f) => f.endsWith('.db'))).toHaveLength(2);
+    await first.stop();
+    await waitFor(() => written(otherIndex) >= 1);
+    await other.stop();
+    await second.cleanup();
+  });
+});
+
+describe.runIf(dbKind === 'postgres')('backups on PostgreSQL', () => {
+  it('restore refuses and points to pg_restore', async () => {
+    const d = await database();
+    const r = cli(d, ['restore', join(dir, 'whatever.db')]);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('pg_restore');
+  });
+});
+
+describe.runIf(dbKind === 'sqlite')('BACKUP_DIR at start', () => {
+  it('a directory that cannot be created stops the start with a message naming BACKUP_DIR', async () => {
+    const file = join(mkdtempSync(join(dir, 'not-a-dir-')), 'file');
+    writeFileSync(file, '');
+    await expect(startApp({ BACKUP_DIR: join(file, 'backups') })).rejects.toThrow(/BACKUP_DIR/);
+  });
+});
+
+async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
