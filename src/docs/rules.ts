@@ -9,7 +9,8 @@ import type { Role } from '../plugins/guards.ts';
  *
  * - every operation: 500 (`internal_error`) and 503 with `Retry-After` (load shedding, the
  *   database away); POST, PUT, PATCH and DELETE: 403 (the cross-site rule, before anything
- *   else, 405 included), 400 (`invalid_json`), 413 and 415 (plugins/parsers.ts);
+ *   else, 405 included), 400 (`invalid_json`), 413 and 415 (plugins/parsers.ts); a path
+ *   parameter: 400 (not valid percent-encoding, or over 200 characters);
  * - a guard that is not public: 401; a rate limit: 429 with `Retry-After` and the rate-limit
  *   headers on every answer; a session read: the `session` security and `Set-Cookie`;
  * - 3xx: `Location`; 405: `Allow`; an operation that answers 304: `ETag` on it and on 2xx,
@@ -176,7 +177,7 @@ function formEncoding(doc: Document, schema: Json | undefined): Json | undefined
   return Object.keys(encoding).length > 0 ? encoding : undefined;
 }
 
-function addShared(method: string, op: Operation, facts: RouteFacts): void {
+function addShared(method: string, path: string, op: Operation, facts: RouteFacts): void {
   const responses = (op.responses ??= {});
   const add = (status: number) => {
     responses[String(status)] ??= errorResponse(status);
@@ -184,6 +185,8 @@ function addShared(method: string, op: Operation, facts: RouteFacts): void {
   add(500);
   add(503);
   if (UNSAFE.has(method)) for (const status of [400, 403, 413, 415]) add(status);
+  // A path parameter that is not valid percent-encoded UTF-8, or longer than 200 characters.
+  if (path.includes('{')) add(400);
   if (facts.roles.some((r) => r !== 'public')) add(401);
   if (facts.limited) add(429);
 
@@ -232,7 +235,7 @@ export function finishDocument(doc: Document): Document {
       op.operationId = operationId(method, path);
       if (ids.has(op.operationId)) throw new Error(`operationId ${op.operationId} is not unique`);
       ids.add(op.operationId);
-      addShared(method, op, facts);
+      addShared(method, path, op, facts);
       const reads = facts.session;
       const open = facts.roles.includes('public');
       op.security = reads ? (open ? [{}, { session: [] }] : [{ session: [] }]) : [];
