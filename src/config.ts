@@ -33,6 +33,8 @@ export interface Config {
   readonly trustProxy: readonly string[];
   readonly adminPasswordHash: string | null;
   readonly adminPassword: string | null;
+  /** `false` (ADMIN_PASSWORD_LOGIN): only personal administrator accounts, no shared password. */
+  readonly adminPasswordLogin: boolean;
   readonly providers: Readonly<Record<Provider, ProviderConfig>>;
   readonly providerTimeoutMs: number;
   /** Live sync's interval; 0 turns it off. A provider syncs when its client id and secret are set. */
@@ -207,6 +209,7 @@ export function parseConfig(env: Env = process.env): Config {
     trustProxy: Object.freeze(trustProxy),
     adminPasswordHash,
     adminPassword: env.ADMIN_PASSWORD ? env.ADMIN_PASSWORD : null,
+    adminPasswordLogin: bool('ADMIN_PASSWORD_LOGIN', true),
     providers: Object.freeze({
       provider_a: provider('provider_a', 'PROVIDER_A'),
       provider_b: provider('provider_b', 'PROVIDER_B'),

@@ -42,6 +42,8 @@ export const ERRORS = {
   missing_group_id: [400, 'Missing group_id'],
   missing_group_or_login: [400, 'Missing group_id or login'],
   missing_member_id: [400, 'Missing member id'],
+  missing_comment_id: [400, 'Missing comment_id'],
+  no_guest_tag: [400, 'This comment has no address to block'],
   missing_name: [400, 'Missing name'],
   missing_auth_enabled: [400, 'Missing auth_enabled'],
   name_empty: [400, 'Name cannot be empty'],
@@ -79,6 +81,8 @@ export const ERRORS = {
   streamer_exists: [409, 'Streamer already exists'],
   group_name_exists: [409, 'Group name already exists'],
   streamer_has_team: [409, 'This streamer already has a team'],
+  banned_user_admin: [409, 'A banned user cannot be an administrator'],
+  rating_changed: [409, 'The rating was changed by someone else'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof ERRORS;

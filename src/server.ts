@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { buildApp } from './app.ts';
-import { generateAdminPasswordIfNone } from './auth/admin-password.ts';
+import { generateAdminPasswordIfNone, noteEnvironmentPassword } from './auth/admin-password.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/connect.ts';
 import { isUnavailable } from './db/dialect.ts';
@@ -35,6 +35,7 @@ export async function startServer(config: Config): Promise<void> {
   await waitForDatabase(db, (message) => console.warn(message));
   await migrateToLatest(db);
   const generated = await generateAdminPasswordIfNone(db, config);
+  await noteEnvironmentPassword(db, config);
 
   const app = await buildApp({ config, db, sqlite });
   logPoolError = (err) => app.log.warn({ err }, 'database connection lost; the pool replaces it');

@@ -120,12 +120,18 @@ describe('audit log', () => {
       'user.ban': { login: 'l', provider: 'provider_b', banned: false },
       'user.moderator': { login: 'l', provider: 'provider_a', moderator: false },
       'settings.update': { key: 'auth_enabled', value: true },
+      'auth.password': {},
+      'user.admin': { login: 'l', provider: 'provider_a', admin: true },
+      'user.sessions': { login: 'l (x)', provider: 'provider_b', count: 3 },
+      'comment.bulk': { action: 'dismiss', count: 2, selector: { guest_tag: '0123456789' } },
+      'block.add': { guest_tag: 'abcdef0123', author: 'A (b)', days: 7 },
+      'block.remove': { guest_tag: 'abcdef0123' },
     };
     for (const action of AUDIT_ACTIONS) {
       const params = samples[action];
-      expect(JSON.parse(legacyParams(action, words(action, params as never)) ?? 'null'), action).toEqual(
-        params,
-      );
+      const details = action === 'user.sessions' ? JSON.stringify({ count: 3 }) : null;
+      const read = legacyParams(action, words(action, params as never), details);
+      expect(JSON.parse(read ?? 'null'), action).toEqual(params);
     }
     expect(legacyParams('streamer.add', 'something else')).toBeNull();
 

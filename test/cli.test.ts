@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { freePort } from './helpers/app.ts';
 import { app, cli, database, env, loadsOf, TOOL } from './helpers/cli.ts';
@@ -148,6 +148,24 @@ describe('streamer-rating command-line tool', { timeout: 120_000 }, () => {
     expect(audit).toMatchObject({ actor: 'cli', action: 'user.moderator' });
   });
 
+  it('users admin and unadmin make a personal administrator account; a banned user cannot be one', async () => {
+    const d = await database();
+    const a = await app(d);
+    const u = await a.user({ login: 'CliBoss', provider: 'provider_a' });
+    const session = await a.signedIn(u);
+    expect(cli(d, ['users', 'admin', 'provider_a', 'cliboss']).code).toBe(0);
+    expect((await session.get('/api/auth/check')).body).toEqual({ admin: true });
+    expect(cli(d, ['users', 'list']).out).toMatch(/CliBoss.*administrator/);
+    expect(cli(d, ['users', 'unadmin', 'provider_a', 'cliboss']).code).toBe(0);
+    expect((await session.get('/api/auth/check')).body).toEqual({ admin: false });
+    cli(d, ['users', 'ban', 'provider_a', 'cliboss']);
+    const refused = cli(d, ['users', 'admin', 'provider_a', 'cliboss']);
+    expect([refused.code, refused.err]).toEqual([
+      1,
+      expect.stringContaining('A banned user cannot be an administrator'),
+    ]);
+  });
+
   it('settings get and set auth_enabled', async () => {
     const d = await database();
     const a = await app(d);
@@ -157,15 +175,35 @@ describe('streamer-rating command-line tool', { timeout: 120_000 }, () => {
     expect((await a.client().get('/api/settings')).body).toEqual({ auth_enabled: true });
   });
 
-  it('admin-password reads the password from stdin and it logs in', async () => {
+  it('admin-password reads the password from stdin, it logs in, and the old password sessions end', async () => {
     const d = await database();
-    expect(cli(d, ['admin-password'], 'short\n').code).toBe(2);
+    expect(cli(d, ['admin-password'], 'short pw 11\n').code).toBe(2);
+    expect(cli(d, ['admin-password'], 'the first password\n').code).toBe(0);
+    const a = await app(d, { ADMIN_PASSWORD: '' });
+    const old = a.client();
+    expect((await old.post('/api/auth/login', { password: 'the first password' })).status).toBe(200);
     const r = cli(d, ['admin-password'], 'a new long password 123\n');
     expect(r.code).toBe(0);
-    const a = await app(d, { ADMIN_PASSWORD: '' });
+    // Another process's commit reaches the service within a second (data_version, NOTIFY).
+    let admin = true;
+    for (let i = 0; i < 40 && admin; i++) {
+      admin = (await old.get('/api/auth/check')).body.admin as boolean;
+      if (admin) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(admin).toBe(false);
     expect((await a.client().post('/api/auth/login', { password: 'a new long password 123' })).status).toBe(
       200,
     );
+  });
+
+  it('admin-password refuses while the environment sets the password', async () => {
+    const d = await database();
+    const r = spawnSync(process.execPath, [...TOOL, 'admin-password'], {
+      env: { ...env(d), ADMIN_PASSWORD: 'from the environment' },
+      input: 'a new long password 123\n',
+      encoding: 'utf8',
+    });
+    expect([r.status, r.stderr]).toEqual([1, expect.stringContaining('Password is set by the environment')]);
   });
 
   it('demo fills an empty database with a living site and refuses a non-empty one', async () => {

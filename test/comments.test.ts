@@ -27,6 +27,7 @@ describe('POST /api/comments', () => {
       body: 'Great stream!',
       is_admin: false,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      reply_to: null,
     });
     const stored = (await list()).find((c) => c.id === res.body.id);
     expect(stored).toMatchObject({
@@ -185,11 +186,14 @@ describe('GET /api/comments', () => {
         'hidden',
         'id',
         'is_admin',
+        'likes',
+        'reply_to',
         'team_ids',
         'user_avatar',
         'user_display',
         'user_id',
         'user_provider',
+        'user_role',
       ].sort(),
     );
   });

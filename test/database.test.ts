@@ -33,6 +33,8 @@ describe('migrations', () => {
         '003-integrity',
         '004-comment-moderation',
         '005-live-data',
+        '006-open-community',
+        '008-taking-part',
         '009-audit-params',
       ]);
       expect(await migrateToLatest(database.db)).toEqual([]);

@@ -104,7 +104,7 @@ describe('GET /api/rater_groups', () => {
     expect(names).toEqual([...names].sort());
   });
 
-  it("my=1 lists the signed-in user's groups {id, name, streamer_id} by name", async () => {
+  it("my=1 lists the signed-in user's groups {id, name, streamer_id, role} by name", async () => {
     const u = await t.user();
     const b = await create({ name: 'My B' });
     const a = await create({ name: 'my a' });
@@ -112,8 +112,8 @@ describe('GET /api/rater_groups', () => {
     for (const g of [b, a]) await addMember({ group_id: g.body.id, login: u.login });
     const res = await (await t.signedIn(u)).get('/api/rater_groups?my=1');
     expect(res.body).toEqual([
-      { id: a.body.id, name: 'my a', streamer_id: null },
-      { id: b.body.id, name: 'My B', streamer_id: null },
+      { id: a.body.id, name: 'my a', streamer_id: null, role: 'rater' },
+      { id: b.body.id, name: 'My B', streamer_id: null, role: 'rater' },
     ]);
   });
 

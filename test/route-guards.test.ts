@@ -56,7 +56,14 @@ describe('every route states who may call it', () => {
   });
 
   it('roles: public allows everyone, the others need the matching viewer', () => {
-    const anon = { isAdmin: false, isMod: false, user: null, bannedUser: false };
+    const anon = {
+      isAdmin: false,
+      passwordAdmin: false,
+      isMod: false,
+      user: null,
+      bannedUser: false,
+      bannedSession: false,
+    };
     const user = {
       id: 1,
       provider: 'provider_a' as const,

@@ -180,7 +180,7 @@ describe('a signed-in user in the rest of the service', () => {
     const list = (await c.get('/api/streamers')).body;
     expect(list.some((s: any) => s.id === sid && s.evaluated === false)).toBe(true);
     expect((await c.get('/api/rater_groups?my=1')).body).toEqual([
-      { id: group.body.id, name: 'Kick Team', streamer_id: sid },
+      { id: group.body.id, name: 'Kick Team', streamer_id: sid, role: 'rater' },
     ]);
   });
 });

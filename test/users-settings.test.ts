@@ -22,6 +22,7 @@ describe('/api/users', () => {
       last_seen: expect.stringMatching(/Z$/),
       banned: false,
       is_mod: false,
+      is_admin: false,
     });
     expect((await admin.get('/api/users?q=FINDME')).body.map((x: any) => x.id)).toEqual([u.id]);
     expect((await admin.get('/api/users?q=zebra')).body.map((x: any) => x.id)).toEqual([u.id]);

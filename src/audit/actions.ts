@@ -1,6 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { Nullable, StringEnum } from '../lib/schemas.ts';
-import { PROVIDERS } from '../shared/rules.ts';
+import { MODERATION_ACTIONS, PROVIDERS } from '../shared/rules.ts';
 
 /**
  * Every kind of audit entry and the parameters it carries. An entry is data (an action and
@@ -12,6 +12,13 @@ import { PROVIDERS } from '../shared/rules.ts';
 const name = Type.String({ description: "The streamer's name" });
 const who = { login: Type.String(), provider: StringEnum(PROVIDERS) };
 const team = Type.String({ description: "The team's name" });
+const guestTag = Type.String({ description: "A guest's address tag, its first 10 characters" });
+/** Which comments a bulk moderation action chose: by id, by user, or by guest tag. */
+const selector = Type.Union([
+  Type.Object({ ids: Type.Array(Type.Integer()) }),
+  Type.Object({ user_id: Type.Integer() }),
+  Type.Object({ guest_tag: guestTag }),
+]);
 
 export const AUDIT_PARAMS = {
   'streamer.add': Type.Object({ name }),
@@ -37,6 +44,16 @@ export const AUDIT_PARAMS = {
   'user.ban': Type.Object({ ...who, banned: Type.Boolean() }),
   'user.moderator': Type.Object({ ...who, moderator: Type.Boolean() }),
   'settings.update': Type.Object({ key: StringEnum(['auth_enabled']), value: Type.Boolean() }),
+  'auth.password': Type.Object({}),
+  'user.admin': Type.Object({ ...who, admin: Type.Boolean() }),
+  'user.sessions': Type.Object({ ...who, count: Type.Integer({ description: 'Sessions ended' }) }),
+  'comment.bulk': Type.Object({
+    action: StringEnum(MODERATION_ACTIONS),
+    count: Type.Integer({ description: 'Comments changed' }),
+    selector,
+  }),
+  'block.add': Type.Object({ guest_tag: guestTag, author: Type.String(), days: Type.Integer() }),
+  'block.remove': Type.Object({ guest_tag: guestTag }),
 } satisfies Record<string, TSchema>;
 
 export type AuditAction = keyof typeof AUDIT_PARAMS;
@@ -44,8 +61,16 @@ export type AuditParams<A extends AuditAction> = Static<(typeof AUDIT_PARAMS)[A]
 
 export const AUDIT_ACTIONS = Object.keys(AUDIT_PARAMS) as AuditAction[];
 
+export const isAuditAction = (action: string): action is AuditAction => Object.hasOwn(AUDIT_PARAMS, action);
+
 const account = (p: { login: string; provider: string }) => `${p.login} (${p.provider})`;
 const total = (n: number | null) => (n === null ? 'unrated' : String(n));
+const selection = (s: Static<typeof selector>) =>
+  'ids' in s
+    ? `${s.ids.length} selected`
+    : 'user_id' in s
+      ? `by user ${s.user_id}`
+      : `by guest ${s.guest_tag}`;
 
 /** The service's English words for each action (the entry's `summary`). */
 const ENGLISH: { [A in AuditAction]: (p: AuditParams<A>) => string } = {
@@ -65,6 +90,13 @@ const ENGLISH: { [A in AuditAction]: (p: AuditParams<A>) => string } = {
   'user.moderator': (p) =>
     `${p.moderator ? 'Made' : 'Removed'} ${account(p)} ${p.moderator ? 'a moderator' : 'as moderator'}`,
   'settings.update': (p) => `Set ${p.key} to ${p.value}`,
+  'auth.password': () => 'Changed the administrator password',
+  'user.admin': (p) =>
+    `${p.admin ? 'Made' : 'Removed'} ${account(p)} ${p.admin ? 'an administrator' : 'as administrator'}`,
+  'user.sessions': (p) => `Signed ${account(p)} out everywhere`,
+  'comment.bulk': (p) => `Moderation: ${p.action} on ${p.count} comments (${selection(p.selector)})`,
+  'block.add': (p) => `Blocked the address of guest ${p.guest_tag} (${p.author}) for ${p.days} days`,
+  'block.remove': (p) => `Lifted the block of guest ${p.guest_tag}`,
 };
 
 export function describe<A extends AuditAction>(action: A, params: AuditParams<A>): string {

@@ -18,10 +18,13 @@ export interface Actor {
   at: string;
 }
 
-/** The administrator when the session has the flag, else the signed-in user (a moderator). */
+/**
+ * The administrator when the session has the flag from the shared password, else the signed-in
+ * user (a moderator, or a personal administrator account: the entry names them).
+ */
 export function actorOf(viewer: Viewer, now: Date): Actor {
   return {
-    actor: viewer.isAdmin ? 'admin' : 'user',
+    actor: viewer.passwordAdmin ? 'admin' : 'user',
     actor_user_id: viewer.user?.id ?? null,
     at: now.toISOString(),
   };

@@ -1,9 +1,87 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/schema.ts';
+import { writeTransaction } from '../db/transaction.ts';
 import { hashPassword } from './passwords.ts';
 
 const KEY = 'admin_password_hash';
+
+/**
+ * The shared password's generation: a random value that every change of the password
+ * replaces. A session that got the administrator flag from the password remembers the
+ * generation it got it under (`admin_gen`) and keeps the flag only while it is current; the
+ * session lookup reads the current one with the session (sessions/store.ts), so a change
+ * reaches every instance with the next lookup, which the change itself triggers (the content
+ * version moves through NOTIFY or SQLite's data_version).
+ */
+export const ADMIN_GENERATION_KEY = 'admin_password_generation';
+/** ADMIN_PASSWORD_HASH as last seen at start: a new one ends the old password's sessions. */
+const ENVIRONMENT_KEY = 'admin_password_environment';
+
+async function newGeneration(db: Db): Promise<void> {
+  const value = randomBytes(9).toString('base64url');
+  await db
+    .insertInto('secrets')
+    .values({ key: ADMIN_GENERATION_KEY, value })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+    .execute();
+}
+
+/** The shared password's current generation ('' before its first change). */
+export async function adminGeneration(db: Db): Promise<string> {
+  const row = await db
+    .selectFrom('secrets')
+    .select('value')
+    .where('key', '=', ADMIN_GENERATION_KEY)
+    .executeTakeFirst();
+  return row?.value ?? '';
+}
+
+/**
+ * Changes the shared password: the new hash, and a new generation, so that every session
+ * that got the administrator flag from the old password loses it at once, on every instance;
+ * `record` writes the audit entry in the same transaction.
+ */
+export async function changeAdminPassword(
+  db: Db,
+  password: string,
+  record: (trx: Db) => Promise<void>,
+): Promise<void> {
+  const hash = await hashPassword(password);
+  await writeTransaction(db, async (trx) => {
+    await storeAdminHash(trx, hash);
+    await newGeneration(trx);
+    await record(trx);
+  });
+}
+
+/**
+ * At start: when ADMIN_PASSWORD_HASH differs from the one the database last saw, the password
+ * was rotated through the environment, and the old one's sessions end as after a change.
+ */
+export async function noteEnvironmentPassword(db: Db, config: Config): Promise<void> {
+  if (!config.adminPasswordHash) return;
+  const seen = createHash('sha256').update(config.adminPasswordHash).digest('hex');
+  const row = await db
+    .selectFrom('secrets')
+    .select('value')
+    .where('key', '=', ENVIRONMENT_KEY)
+    .executeTakeFirst();
+  if (row?.value === seen) return;
+  await writeTransaction(db, async (trx) => {
+    await trx
+      .insertInto('secrets')
+      .values({ key: ENVIRONMENT_KEY, value: seen })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value: seen }))
+      .execute();
+    // The first start with a hash from the environment keeps the sessions it finds.
+    if (row) await newGeneration(trx);
+  });
+}
+
+/** The password comes from the environment (ADMIN_PASSWORD_HASH or ADMIN_PASSWORD): not changeable here. */
+export const passwordFromEnvironment = (config: Config): boolean =>
+  Boolean(config.adminPasswordHash || config.adminPassword);
 
 export async function storedAdminHash(db: Db): Promise<string | undefined> {
   const row = await db.selectFrom('secrets').select('value').where('key', '=', KEY).executeTakeFirst();
@@ -43,7 +121,7 @@ export async function adminHashSource(config: Config): Promise<(db: Db) => Promi
  * insert wins gets a password back.
  */
 export async function generateAdminPasswordIfNone(db: Db, config: Config): Promise<string | null> {
-  if (config.adminPasswordHash || config.adminPassword) return null;
+  if (passwordFromEnvironment(config)) return null;
   if (await storedAdminHash(db)) return null;
   const password = randomBytes(15).toString('base64url');
   const inserted = await db

@@ -2,12 +2,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/schema.ts';
+import { actorOf, audit } from '../audit/queries.ts';
 import { fail } from '../errors.ts';
-import { text } from '../lib/input.ts';
+import { codePointLength, text } from '../lib/input.ts';
 import { errors, OK, Ok } from '../lib/schemas.ts';
 import { limit } from '../plugins/rate-limits.ts';
+import { LIMITS } from '../shared/rules.ts';
+import { adminGeneration, changeAdminPassword, passwordFromEnvironment } from './admin-password.ts';
 import { verifyPassword } from './passwords.ts';
-import { ActionBody, ActionQuery, Check, CheckQuery, LoginBody } from './schemas.ts';
+import { ActionBody, ActionQuery, Check, CheckQuery, LoginBody, PasswordBody } from './schemas.ts';
 
 /** Every failed login takes this long, so failures look alike (SECURITY.md item 15). */
 export const FAILED_LOGIN_DELAY_MS = 1000;
@@ -21,6 +24,7 @@ export const adminAuthRoutes: FastifyPluginAsyncTypebox<AdminAuthOptions> = asyn
   const check = (request: FastifyRequest) => ({ admin: request.viewer.isAdmin });
 
   const login = async (request: FastifyRequest, body: { password?: unknown }) => {
+    if (!app.config.adminPasswordLogin) throw fail('password_login_disabled');
     const password = text(body.password) ?? '';
     if (password === '') throw fail('password_required');
     const stored = await opts.adminHash(app.db);
@@ -31,12 +35,14 @@ export const adminAuthRoutes: FastifyPluginAsyncTypebox<AdminAuthOptions> = asyn
     request.session.regenerate();
     request.session.set('is_admin', true);
     request.session.set('admin_at', app.clock.now().toISOString());
+    request.session.set('admin_gen', await adminGeneration(app.db));
     return OK;
   };
 
   const logout = async (request: FastifyRequest) => {
     request.session.unset('is_admin');
     request.session.unset('admin_at');
+    request.session.unset('admin_gen');
     return OK;
   };
 
@@ -57,10 +63,33 @@ export const adminAuthRoutes: FastifyPluginAsyncTypebox<AdminAuthOptions> = asyn
       schema: {
         summary: 'Administrator login with the shared password (failures take 1 second)',
         body: LoginBody,
-        response: { 200: Ok, ...errors(400, 401, 429) },
+        response: { 200: Ok, ...errors(400, 401, 403, 429) },
       },
     },
     (request) => login(request, request.body),
+  );
+  app.put(
+    '/api/auth/password',
+    {
+      config: { guard: 'admin' },
+      schema: {
+        summary:
+          'Change the shared administrator password (at least 12 characters); every session that got ' +
+          'the administrator flag from the password, this one included, loses it at once',
+        body: PasswordBody,
+        response: { 200: Ok, ...errors(400, 401, 409) },
+      },
+    },
+    async (request) => {
+      const password = text(request.body.password) ?? '';
+      if (password === '') throw fail('password_required');
+      if (codePointLength(password) < LIMITS.adminPasswordMin) throw fail('password_too_short');
+      if (passwordFromEnvironment(app.config)) throw fail('password_from_environment');
+      await changeAdminPassword(app.db, password, (trx) =>
+        audit(trx, actorOf(request.viewer, app.clock.now()), { action: 'auth.password', params: {} }),
+      );
+      return OK;
+    },
   );
   app.post(
     '/api/auth/logout',

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { Field, Input, Param, StringEnum } from '../lib/schemas.ts';
+import { LIMITS } from '../shared/rules.ts';
 
 const password = Type.String({ minLength: 1, description: 'The shared administrator password' });
 
@@ -11,3 +12,12 @@ export const ActionBody = Input({
 export const Check = Type.Object({ admin: Type.Boolean() }, { title: 'AdminCheck' });
 export const CheckQuery = Input({ action: Param(StringEnum(['check'])) }, ['action']);
 export const ActionQuery = Input({ action: Param(StringEnum(['login', 'logout'])) }, ['action']);
+export const PasswordBody = Input(
+  {
+    password: Field(
+      'password_required',
+      Type.String({ minLength: LIMITS.adminPasswordMin, description: 'The new shared password' }),
+    ),
+  },
+  ['password'],
+);

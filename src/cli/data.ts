@@ -3,6 +3,7 @@ import { moveIdsPastRows, tableColumns } from '../db/dialect.ts';
 import type { Database, Db } from '../db/schema.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { foldCase } from '../lib/input.ts';
+import { foldName } from '../lib/names.ts';
 import { nameKey } from '../streamers/queries.ts';
 import { legacyParams } from '../audit/legacy.ts';
 
@@ -21,6 +22,8 @@ export const EXPORTED_TABLES = [
   'community_ratings',
   'settings',
   'audit_log',
+  'reports',
+  'address_blocks',
 ] as const satisfies readonly (keyof Database)[];
 type Table = (typeof EXPORTED_TABLES)[number];
 
@@ -33,7 +36,12 @@ const SERIAL_TABLES: Table[] = [
   'comments',
   'community_ratings',
   'audit_log',
+  'reports',
+  'address_blocks',
 ];
+
+/** Tables that files exported by earlier versions do not have. */
+const ADDED_LATER: ReadonlySet<Table> = new Set(['reports', 'address_blocks']);
 
 export const EXPORT_FORMAT = 'streamer-rating-export';
 
@@ -56,6 +64,8 @@ const ORDER_BY: Record<Table, string> = {
   community_ratings: 'id',
   settings: 'key',
   audit_log: 'id',
+  reports: 'id',
+  address_blocks: 'id',
 };
 
 /**
@@ -66,12 +76,20 @@ const DERIVED: { [T in Table]?: Record<string, (row: Record<string, unknown>) =>
   users: {
     login_key: (row) => foldCase(String(row.login)),
     display_key: (row) => foldCase(String(row.display_name)),
+    login_fold: (row) => foldName(String(row.login)),
+    display_fold: (row) => foldName(String(row.display_name)),
   },
   streamers: { name_key: (row) => nameKey(String(row.name)) },
   // A file from before entries carried parameters: read back from the English summaries.
   audit_log: {
     params: (row) =>
-      typeof row.params === 'string' ? row.params : legacyParams(String(row.action), String(row.summary)),
+      typeof row.params === 'string'
+        ? row.params
+        : legacyParams(
+            String(row.action),
+            String(row.summary),
+            typeof row.details === 'string' ? row.details : null,
+          ),
   },
 };
 
@@ -121,6 +139,8 @@ export function parseExport(text: string): ExportFile {
     throw new ImportError(`the file is not a ${EXPORT_FORMAT} version 1 file`);
   }
   for (const table of EXPORTED_TABLES) {
+    // A file from before a table existed has none of its rows.
+    if (file.tables[table] === undefined && ADDED_LATER.has(table)) file.tables[table] = [];
     if (!Array.isArray(file.tables[table])) throw new ImportError(`the file has no "${table}" list`);
   }
   return file as ExportFile;

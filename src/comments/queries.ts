@@ -1,21 +1,26 @@
-import type { Insertable } from 'kysely';
+import type { ExpressionBuilder, InferResult, Insertable } from 'kysely';
 import { compiledOnce } from '../db/compiled.ts';
-import type { CommentsTable, Db } from '../db/schema.ts';
+import type { CommentsTable, Database, Db } from '../db/schema.ts';
+import { shortTag } from '../plugins/guest-tag.ts';
 import type { CommentItem } from './schemas.ts';
 
 export interface ListOptions {
-  /** Administrators and moderators also get hidden comments. */
+  /** Administrators and moderators also get hidden comments, open reports and guest tags. */
   withHidden: boolean;
   /** A page: the newest `limit` comments with an id below `before`. */
   page?: { limit: number; before: number | null };
 }
 
-/** A streamer's comments in ascending order (SPEC.md), or one page of them. */
-export async function listComments(db: Db, streamerId: number, opts: ListOptions): Promise<CommentItem[]> {
-  let q = db
+/**
+ * Comments with their authors: every column a comment item needs (schemas.ts), open reports
+ * and the guest tag included (left out of the items for everyone but staff by `toItems`).
+ */
+export function selectComments(db: Db) {
+  return db
     .selectFrom('comments')
     .leftJoin('users', 'users.id', 'comments.user_id')
-    .select([
+    .leftJoin('moderators', 'moderators.user_id', 'comments.user_id')
+    .select((eb) => [
       'comments.id',
       'comments.author',
       'comments.body',
@@ -24,40 +29,153 @@ export async function listComments(db: Db, streamerId: number, opts: ListOptions
       'comments.user_id',
       'comments.hidden',
       'comments.edited_at',
+      'comments.guest_tag',
+      'comments.reply_to',
       'users.display_name as user_display',
       'users.avatar as user_avatar',
       'users.provider as user_provider',
-    ])
-    .where('comments.streamer_id', '=', streamerId);
-  if (!opts.withHidden) q = q.where('comments.hidden', '=', 0);
-  const { page } = opts;
-  const rows = page
-    ? (
-        await (page.before === null ? q : q.where('comments.id', '<', page.before))
-          .orderBy('comments.id', 'desc')
-          .limit(page.limit)
-          .execute()
-      ).reverse()
-    : await q.orderBy('comments.created_at').orderBy('comments.id').execute();
+      'users.is_admin as user_is_admin',
+      'moderators.user_id as user_mod',
+      openReports(eb).as('reports'),
+      eb
+        .selectFrom('comment_likes')
+        .select((e) => e.fn.countAll<number | string>().as('n'))
+        .whereRef('comment_likes.comment_id', '=', 'comments.id')
+        .as('likes'),
+    ]);
+}
 
+type CommentRow = InferResult<ReturnType<typeof selectComments>>[number];
+/** A comment item as staff get it. */
+type StaffItem = CommentItem & { reports: number; guest_tag: string | null };
+
+/**
+ * A streamer's comments in ascending order (SPEC.md), or one page of them. Threads are one
+ * level deep: a page counts top-level comments, and their replies come with them. Visitors see
+ * no hidden comment, nor the replies of one.
+ */
+export async function listComments(db: Db, streamerId: number, opts: ListOptions): Promise<CommentItem[]> {
+  let q = selectComments(db).where('comments.streamer_id', '=', streamerId);
+  if (!opts.withHidden) {
+    q = q
+      .where('comments.hidden', '=', 0)
+      .where((eb) =>
+        eb.or([
+          eb('comments.reply_to', 'is', null),
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('comments as parent')
+                .select('parent.id')
+                .whereRef('parent.id', '=', 'comments.reply_to')
+                .where('parent.hidden', '=', 1),
+            ),
+          ),
+        ]),
+      );
+  }
+  const { page } = opts;
+  if (!page) {
+    return toItems(
+      db,
+      await q.orderBy('comments.created_at').orderBy('comments.id').execute(),
+      opts.withHidden,
+    );
+  }
+  const top = await (page.before === null ? q : q.where('comments.id', '<', page.before))
+    .where('comments.reply_to', 'is', null)
+    .orderBy('comments.id', 'desc')
+    .limit(page.limit)
+    .execute();
+  const replies =
+    top.length === 0
+      ? []
+      : await q
+          .where(
+            'comments.reply_to',
+            'in',
+            top.map((c) => c.id),
+          )
+          .execute();
+  const rows = [...top, ...replies].sort((a, b) => a.id - b.id);
+  return toItems(db, rows, opts.withHidden);
+}
+
+/**
+ * Rows become comment items: booleans, the author's teams and staff role, and for staff the
+ * open reports and the guest tag as staff see it (the first 10 characters, on guest comments).
+ */
+export async function toItems<R extends CommentRow>(
+  db: Db,
+  rows: R[],
+  staff: true,
+): Promise<(StaffItem & Omit<R, keyof CommentRow>)[]>;
+export async function toItems<R extends CommentRow>(
+  db: Db,
+  rows: R[],
+  staff: boolean,
+): Promise<(CommentItem & Omit<R, keyof CommentRow>)[]>;
+export async function toItems<R extends CommentRow>(
+  db: Db,
+  rows: R[],
+  staff: boolean,
+): Promise<(CommentItem & Omit<R, keyof CommentRow>)[]> {
   const teams = await teamsOf(
     db,
     rows.map((r) => r.user_id),
   );
   // The rows become the items in place: the full list of a busy streamer is tens of
   // thousands of rows, and a copy of each doubled the memory peak of its rendering.
-  const items = rows as unknown as CommentItem[];
+  type Item = CommentItem & Partial<Pick<CommentRow, 'user_is_admin' | 'user_mod'>>;
+  const items = rows as unknown as (CommentItem & Omit<R, keyof CommentRow>)[];
   for (const [i, r] of rows.entries()) {
-    const item = items[i] as CommentItem;
+    const item = items[i] as unknown as Item;
+    const reports = Number(r.reports ?? 0);
+    const tag = r.user_id === null && r.guest_tag ? shortTag(r.guest_tag) : null;
     item.is_admin = r.is_admin === 1;
     item.hidden = r.hidden === 1;
     item.user_display = r.user_display ?? null;
     item.user_avatar = r.user_avatar ?? null;
     item.user_provider = r.user_provider ?? null;
+    item.user_role = roleOf(r);
+    item.likes = Number(r.likes ?? 0);
     item.team_ids = r.user_id === null ? [] : (teams.get(r.user_id) ?? []);
+    delete item.user_is_admin;
+    delete item.user_mod;
+    if (staff) {
+      item.reports = reports;
+      item.guest_tag = tag;
+    } else {
+      delete item.reports;
+      delete item.guest_tag;
+    }
   }
   return items;
 }
+
+/** The author's staff role now: an administrator account, a moderator, or neither. */
+export function roleOf(r: {
+  user_is_admin: number | null;
+  user_mod: number | null;
+}): CommentItem['user_role'] {
+  if (r.user_is_admin === 1) return 'admin';
+  return r.user_mod === null ? null : 'moderator';
+}
+
+type OnComments = ExpressionBuilder<Database & { comments: CommentsTable }, 'comments'>;
+
+const openReportRows = (eb: OnComments) =>
+  eb
+    .selectFrom('reports')
+    .whereRef('reports.comment_id', '=', 'comments.id')
+    .where('reports.closed_at', 'is', null);
+
+/** How many open reports a comment has, as a subquery of a select on `comments`. */
+export const openReports = (eb: OnComments) =>
+  openReportRows(eb).select((e) => e.fn.countAll<number | string>().as('n'));
+
+/** The comment has an open report (a condition on `comments`). */
+export const hasOpenReports = (eb: OnComments) => eb.exists(openReportRows(eb).select('reports.id'));
 
 /** The teams of each author, ascending (SPEC.md's team_ids). */
 async function teamsOf(db: Db, userIds: (number | null)[]): Promise<Map<number, number[]>> {
@@ -80,18 +198,36 @@ async function teamsOf(db: Db, userIds: (number | null)[]): Promise<Map<number, 
 
 export type NewComment = Pick<
   Insertable<CommentsTable>,
-  'streamer_id' | 'user_id' | 'author' | 'body' | 'is_admin' | 'created_at'
+  'streamer_id' | 'user_id' | 'author' | 'body' | 'is_admin' | 'created_at' | 'guest_tag' | 'reply_to'
 >;
 
 const insertCommentQuery = compiledOnce((db) =>
   db
     .insertInto('comments')
-    .values({ streamer_id: 0, user_id: null, author: '', body: '', is_admin: 0, created_at: '' })
+    .values({
+      streamer_id: 0,
+      user_id: null,
+      author: '',
+      body: '',
+      is_admin: 0,
+      created_at: '',
+      guest_tag: null,
+      reply_to: null,
+    })
     .returning('id'),
 );
 
 export async function insertComment(db: Db, c: NewComment): Promise<number> {
-  const params = [c.streamer_id, c.user_id ?? null, c.author, c.body, c.is_admin ?? 0, c.created_at];
+  const params = [
+    c.streamer_id,
+    c.user_id ?? null,
+    c.author,
+    c.body,
+    c.is_admin ?? 0,
+    c.created_at,
+    c.guest_tag ?? null,
+    c.reply_to ?? null,
+  ];
   const [row] = (await insertCommentQuery(db, params)).rows;
   if (!row) throw new Error('insert into comments returned no id');
   return row.id;
@@ -105,7 +241,18 @@ export async function deleteComment(db: Db, id: number): Promise<boolean> {
 export async function findComment(db: Db, id: number) {
   return db
     .selectFrom('comments')
-    .select(['id', 'streamer_id', 'user_id', 'author', 'body', 'created_at', 'hidden', 'hidden_by'])
+    .select([
+      'id',
+      'streamer_id',
+      'user_id',
+      'author',
+      'body',
+      'created_at',
+      'hidden',
+      'hidden_by',
+      'guest_tag',
+      'reply_to',
+    ])
     .where('id', '=', id)
     .executeTakeFirst();
 }
@@ -120,4 +267,40 @@ export async function setHidden(db: Db, id: number, hidden: boolean, by: 'author
 
 export async function editBody(db: Db, id: number, body: string, at: string): Promise<void> {
   await db.updateTable('comments').set({ body, edited_at: at }).where('id', '=', id).execute();
+}
+
+/** Likes or unlikes a comment (one like per user: the primary key); answers its likes. */
+export async function setLiked(db: Db, commentId: number, userId: number, liked: boolean, now: string) {
+  if (liked) {
+    await db
+      .insertInto('comment_likes')
+      .values({ comment_id: commentId, user_id: userId, created_at: now })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  } else {
+    await db
+      .deleteFrom('comment_likes')
+      .where('comment_id', '=', commentId)
+      .where('user_id', '=', userId)
+      .execute();
+  }
+  const row = await db
+    .selectFrom('comment_likes')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('comment_id', '=', commentId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The ids of a streamer's comments this user likes. */
+export async function likedBy(db: Db, streamerId: number, userId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('comment_likes')
+    .innerJoin('comments', 'comments.id', 'comment_likes.comment_id')
+    .select('comments.id')
+    .where('comments.streamer_id', '=', streamerId)
+    .where('comment_likes.user_id', '=', userId)
+    .orderBy('comments.id')
+    .execute();
+  return rows.map((r) => r.id);
 }

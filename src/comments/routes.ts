@@ -4,15 +4,28 @@ import { sendRendered } from '../cache/send.ts';
 import { contentVersion } from '../db/changes.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
-import { clamp, cleanText, codePointLength, parseId, singleLine, toInt, truthy } from '../lib/input.ts';
+import { clamp, cleanText, codePointLength, flag, parseId, singleLine, toInt, truthy } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { OK } from '../lib/schemas.ts';
 import { limit } from '../plugins/rate-limits.ts';
+import { assertGuestMayPost } from '../guests/gate.ts';
+import { shortTag } from '../plugins/guest-tag.ts';
+import { assertGuestName } from '../guests/names.ts';
 import { authRequiredToComment } from '../settings/queries.ts';
 import { DEFAULT_AUTHOR, LIMITS } from '../shared/rules.ts';
 import { isStaff } from '../shared/roles.ts';
 import { streamerExists } from '../streamers/queries.ts';
-import { deleteComment, editBody, findComment, insertComment, listComments, setHidden } from './queries.ts';
+import {
+  deleteComment,
+  editBody,
+  findComment,
+  insertComment,
+  likedBy,
+  listComments,
+  setHidden,
+  setLiked,
+} from './queries.ts';
+import type { Db } from '../db/schema.ts';
 import {
   COMMENT_ROLES,
   editWindowOpen,
@@ -22,6 +35,22 @@ import {
   mustSignInToComment,
 } from './policy.ts';
 import { deleteSchema, listSchema, postSchema, updateSchema } from './schemas.ts';
+
+/**
+ * The thread a reply joins (DECISIONS.md "Taking part"): a visible comment of the same
+ * streamer; a reply to a reply joins that reply's thread, so threads stay one level deep.
+ * No `reply_to` (absent, 0, not a number) is a top-level comment.
+ */
+async function threadOf(db: Db, value: unknown, streamerId: number): Promise<number | null> {
+  const parentId = parseId(value);
+  if (parentId === null) return null;
+  const parent = await findComment(db, parentId);
+  if (!parent || parent.hidden === 1 || parent.streamer_id !== streamerId) throw fail('invalid_reply_to');
+  if (parent.reply_to === null) return parent.id;
+  const top = await findComment(db, parent.reply_to);
+  if (!top || top.hidden === 1) throw fail('invalid_reply_to');
+  return top.id;
+}
 
 /** SPEC.md's body rules: trimmed, 2 to 1000 characters (code points). */
 function commentBody(value: unknown): string {
@@ -37,11 +66,16 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/api/comments',
-    { config: { guard: COMMENT_ROLES.list }, schema: listSchema },
+    {
+      config: { guard: (query) => (flag(query.mine) ? COMMENT_ROLES.mine : COMMENT_ROLES.list) },
+      schema: listSchema,
+    },
     async (request, reply) => {
       const { query, viewer } = request;
       const streamerId = parseId(query.streamer_id);
       if (streamerId === null) throw fail('missing_streamer_id');
+      // What this user likes comes apart from the shared list, which stays cacheable for all.
+      if (flag(query.mine) && viewer.user) return { liked: await likedBy(db, streamerId, viewer.user.id) };
       const withHidden = isStaff(viewer);
       const page =
         query.limit === undefined
@@ -68,21 +102,27 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { config: { guard: COMMENT_ROLES.post, ...limit('comment') }, schema: postSchema },
     async (request, reply) => {
       const { viewer, body: input } = request;
+      const now = clock.now();
       if (mustSignInToComment(viewer, await authRequiredToComment(db))) throw fail('sign_in_required');
+      await assertGuestMayPost(db, request, now);
       const streamerId = parseId(input.streamer_id);
       if (streamerId === null) throw fail('missing_streamer_id');
       const body = commentBody(input.body);
-      if (!(await streamerExists(db, streamerId))) throw fail('streamer_not_found');
-
+      const replyTo = await threadOf(db, input.reply_to, streamerId);
       const { user } = viewer;
       const author = user ? user.display_name : singleLine(input.author, LIMITS.author) || DEFAULT_AUTHOR;
+      if (!user && !viewer.isAdmin) await assertGuestName(db, author);
+      if (!(await streamerExists(db, streamerId))) throw fail('streamer_not_found');
+
       const comment = {
         streamer_id: streamerId,
         user_id: user?.id ?? null,
         author,
         body,
         is_admin: viewer.isAdmin ? 1 : 0,
-        created_at: clock.now().toISOString(),
+        created_at: now.toISOString(),
+        guest_tag: request.guestTag,
+        reply_to: replyTo,
       };
       const id = await writeTransaction(db, (trx) => insertComment(trx, comment));
       return reply.code(201).send({
@@ -91,6 +131,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body,
         is_admin: viewer.isAdmin,
         created_at: comment.created_at,
+        reply_to: replyTo,
         ...(user
           ? { user_display: user.display_name, user_avatar: user.avatar, user_provider: user.provider }
           : {}),
@@ -100,10 +141,24 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/api/comments',
-    { config: { guard: COMMENT_ROLES.change }, schema: updateSchema },
+    {
+      config: { guard: (query) => (flag(query.like) ? COMMENT_ROLES.like : COMMENT_ROLES.change) },
+      schema: updateSchema,
+    },
     async (request) => {
       const { viewer, query, body: input } = request;
       const id = parseId(query.id);
+      if (flag(query.like)) {
+        if (!viewer.user) throw fail('banned');
+        if (id === null) throw fail('missing_id');
+        const user = viewer.user;
+        const likes = await writeTransaction(db, async (trx) => {
+          const comment = await findComment(trx, id);
+          if (!comment || comment.hidden === 1) throw fail('comment_not_found');
+          return setLiked(trx, id, user.id, truthy(input.liked), clock.now().toISOString());
+        });
+        return { ok: true as const, likes };
+      }
       if (id === null) throw fail('missing_id');
       if (input.hidden === undefined && input.body === undefined) throw fail('nothing_to_update');
       const body = input.body === undefined ? undefined : commentBody(input.body);
@@ -148,7 +203,11 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
           action: 'comment.delete',
           target_id: id,
           params: { author: comment.author },
-          details: { streamer_id: comment.streamer_id, old: comment },
+          // Staff see a guest tag's first 10 characters, in the log too.
+          details: {
+            streamer_id: comment.streamer_id,
+            old: { ...comment, guest_tag: comment.guest_tag && shortTag(comment.guest_tag) },
+          },
         });
       });
       return OK;

@@ -2,6 +2,7 @@ import { type Static, Type } from 'typebox';
 import {
   errors,
   Field,
+  FlagDoc,
   IdDoc,
   Input,
   Lenient,
@@ -28,6 +29,17 @@ export const CommentItem = Type.Object(
     /** Only administrators and moderators ever see `true`. */
     hidden: Type.Boolean(),
     edited_at: Nullable(Timestamp()),
+    /** The comment this one answers (threads are one level deep), or null. */
+    reply_to: Nullable(Type.Integer()),
+    likes: Type.Integer(),
+    /** The author's staff role now (an administrator account or a moderator), for the page's badges. */
+    user_role: Nullable(StringEnum(['admin', 'moderator'])),
+    /** Staff only: open reports. */
+    reports: Type.Optional(Type.Integer({ description: 'Staff only: open reports' })),
+    /** Staff only: the first 10 characters of a guest comment's address tag; null for signed-in authors. */
+    guest_tag: Type.Optional(
+      Nullable(Type.String({ description: "Staff only: a guest's address tag (10 characters)" })),
+    ),
   },
   { title: 'Comment' },
 );
@@ -40,6 +52,7 @@ export const Posted = Type.Object(
     body: Type.String(),
     is_admin: Type.Boolean(),
     created_at: Timestamp(),
+    reply_to: Nullable(Type.Integer()),
     user_display: Type.Optional(Type.String({ description: 'When posted by a signed-in user' })),
     user_avatar: Type.Optional(Type.String({ description: 'When posted by a signed-in user' })),
     user_provider: Type.Optional(StringEnum(PROVIDERS, { description: 'When posted by a signed-in user' })),
@@ -56,8 +69,12 @@ const commentBody = Type.String({
 export const ListQuery = Input(
   {
     streamer_id: Param(IdDoc()),
-    limit: Param(Type.Integer({ minimum: 1, maximum: 100, description: 'A page of the newest comments' })),
+    limit: Param(
+      Type.Integer({ minimum: 1, maximum: 100, description: 'A page of the newest top-level comments' }),
+    ),
     before: Param(IdDoc('With `limit`: comments with an id below this one')),
+    /** `mine=1`: the ids of this streamer's comments the signed-in user likes. */
+    mine: Param(FlagDoc("Signed in: the ids of this streamer's comments you like")),
   },
   ['streamer_id'],
 );
@@ -70,32 +87,45 @@ export const PostBody = Input(
       Type.String({ maxLength: LIMITS.author, description: 'A guest\'s name, cut to 50; default "Anonym"' }),
       'author',
     ),
+    reply_to: Field('invalid_reply_to', IdDoc('A comment of the same streamer to answer')),
   },
   ['streamer_id', 'body'],
+);
+export const UpdateQuery = Input(
+  { id: Param(IdDoc()), like: Param(FlagDoc('Like or unlike: the body is `{liked}`')) },
+  ['id'],
 );
 export const IdQuery = Input({ id: Param(IdDoc()) }, ['id']);
 export const UpdateBody = Input({
   hidden: Lenient(Type.Boolean({ description: 'Hide or show again' })),
   body: Field('comment_too_short', commentBody),
+  /** With `like=1`: like (true) or unlike (false). */
+  liked: Lenient(Type.Boolean({ description: 'With `like=1`: like (true) or unlike (false)' })),
 });
+
+export const Liked = Type.Object({ liked: Type.Array(Type.Integer()) }, { title: 'LikedComments' });
+export const LikeAnswer = Type.Object({ ok: Ok.properties.ok, likes: Type.Integer() }, { title: 'Liked' });
 
 export const listSchema = {
   summary:
-    'Comments of a streamer, oldest first; with `limit` (1-100) the newest page below `before`. ' +
-    'Answers carry an ETag; `If-None-Match` gets 304',
+    'Comments of a streamer, oldest first; with `limit` (1-100) the newest page of top-level comments ' +
+    'below `before`, each with its replies. Answers carry an ETag; `If-None-Match` gets 304. With ' +
+    '`mine=1` (signed in): `{liked: [comment ids]}`',
   querystring: ListQuery,
-  response: { 200: Type.Array(CommentItem), 304: Type.Null(), ...errors(400, 404) },
+  response: { 200: Type.Union([Type.Array(CommentItem), Liked]), 304: Type.Null(), ...errors(400, 401, 404) },
 };
 export const postSchema = {
-  summary: 'Post a comment (anonymous unless `auth_enabled`)',
+  summary: 'Post a comment (anonymous unless `auth_enabled`), or a reply with `reply_to`',
   body: PostBody,
-  response: { 201: Posted, ...errors(400, 401, 404, 429) },
+  response: { 201: Posted, ...errors(400, 401, 403, 404, 429) },
 };
 export const updateSchema = {
-  summary: 'Hide or show a comment (staff any, the author their own), or edit your own within 15 minutes',
-  querystring: IdQuery,
+  summary:
+    'Hide or show a comment (staff any, the author their own), edit your own within 15 minutes, or ' +
+    'with `like=1` like or unlike it (`{liked}`, signed-in users)',
+  querystring: UpdateQuery,
   body: UpdateBody,
-  response: { 200: Ok, ...errors(400, 401, 403, 404) },
+  response: { 200: Type.Union([LikeAnswer, Ok]), ...errors(400, 401, 403, 404) },
 };
 export const deleteSchema = {
   summary: 'Delete a comment',

@@ -1,5 +1,5 @@
 import type { Db } from '../db/schema.ts';
-import { SCORE_KEYS, type ScoreKey, type Scores } from '../shared/rules.ts';
+import { averageTenths, SCORE_KEYS, type ScoreKey, type Scores } from '../shared/rules.ts';
 
 export async function saveCommunityRating(
   db: Db,
@@ -57,8 +57,7 @@ export async function communitySummary(db: Db, streamerId: number) {
   let totalTenths = 0;
   for (const k of SCORE_KEYS) {
     const sum = rows.reduce((acc, r) => acc + r[k], 0);
-    // round half up of sum/count to tenths, in integers: floor((20*sum + count) / (2*count))
-    const tenths = count === 0 ? 0 : Math.floor((20 * sum + count) / (2 * count));
+    const tenths = averageTenths(sum, count);
     avg[k] = tenths / 10;
     totalTenths += tenths;
   }

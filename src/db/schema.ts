@@ -1,5 +1,5 @@
 import type { Generated, Kysely, Selectable } from 'kysely';
-import type { Provider } from '../shared/rules.ts';
+import type { Provider, ReportReason } from '../shared/rules.ts';
 
 /**
  * One interface per table. Column types are ones SQLite and PostgreSQL hold the same way:
@@ -21,6 +21,11 @@ export interface UsersTable {
   /** 1 banned, 0 or null not banned. */
   banned: number | null;
   created_at: string;
+  /** foldName(login) and foldName(display_name): a guest may not take these names. */
+  login_fold: Generated<string>;
+  display_fold: Generated<string>;
+  /** 1: a personal administrator account (never while banned: a CHECK). */
+  is_admin: Generated<number>;
 }
 
 export interface ModeratorsTable {
@@ -53,6 +58,8 @@ export interface StreamersTable {
   synced_at: string | null;
   /** Successful checks in a row that did not show the streamer live. */
   sync_misses: Generated<number>;
+  /** The suggester's guest tag (lib/guest-tag.ts); null for older rows. */
+  guest_tag: string | null;
 }
 
 export interface RatingsTable {
@@ -96,6 +103,64 @@ export interface CommentsTable {
   hidden: Generated<number>;
   hidden_by: 'author' | 'staff' | null;
   edited_at: string | null;
+  /** The poster's guest tag (lib/guest-tag.ts): a keyed hash of the address, never the address. */
+  guest_tag: string | null;
+  /** The top-level comment this one answers (threads are one level deep). */
+  reply_to: number | null;
+}
+
+export interface CommentLikesTable {
+  comment_id: number;
+  user_id: number;
+  created_at: string;
+}
+
+/** The audience score: one vote per user and streamer, 1 to 10. */
+export interface VotesTable {
+  streamer_id: number;
+  user_id: number;
+  score: number;
+  updated_at: string;
+}
+
+/** Every rating write (PUT in rating mode), oldest first by id. */
+export interface RatingHistoryTable {
+  id: Generated<number>;
+  streamer_id: number;
+  at: string;
+  s: number;
+  g: number;
+  a: number;
+  v: number;
+  n: number;
+  ns: number;
+  o: number;
+  reward: number;
+}
+
+export interface ReportsTable {
+  id: Generated<number>;
+  comment_id: number;
+  /** `u:<user id>` or `g:<guest tag>`: one open report per comment and reporter (a unique index). */
+  reporter: string;
+  reporter_user_id: number | null;
+  reason: ReportReason;
+  note: string;
+  created_at: string;
+  /** Set when staff dismiss the reports or hide the comment. */
+  closed_at: string | null;
+}
+
+export interface AddressBlocksTable {
+  id: Generated<number>;
+  /** The full guest tag of the blocked address. */
+  guest_tag: string;
+  created_at: string;
+  expires_at: string;
+  /** Who blocked: the staff member's display name, or `admin`. */
+  created_by: string;
+  created_by_user_id: number | null;
+  comment_id: number | null;
 }
 
 export interface CommunityRatingsTable {
@@ -202,6 +267,11 @@ export interface Database {
   rate_limits: RateLimitsTable;
   sync_state: SyncStateTable;
   sync_lease: SyncLeaseTable;
+  reports: ReportsTable;
+  address_blocks: AddressBlocksTable;
+  comment_likes: CommentLikesTable;
+  votes: VotesTable;
+  rating_history: RatingHistoryTable;
 }
 
 export type Db = Kysely<Database>;

@@ -13,8 +13,8 @@ import type { Role } from '../plugins/guards.ts';
  *   parameter: 400 (not valid percent-encoding, or over 200 characters);
  * - a guard that is not public: 401; a rate limit: 429 with `Retry-After` and the rate-limit
  *   headers on every answer; a session read: the `session` security and `Set-Cookie`;
- * - 3xx: `Location`; 405: `Allow`; an operation that answers 304: `ETag` on it and on 2xx,
- *   and neither 304 nor 3xx has a body;
+ * - 3xx: `Location`; 405: `Allow`; an operation that answers 304: `ETag` on it (and, where
+ *   given, on 2xx), and neither 304 nor 3xx has a body;
  * - input schemas show their documented twins (lib/schemas.ts), and the field's error code
  *   as `x-error-code`; a request body is required only when some field is;
  * - a schema with a `title` is a named component (`Streamer`, `Comment`, `Error`, ...), so
@@ -204,7 +204,9 @@ function addShared(method: string, path: string, op: Operation, facts: RouteFact
     if (code === 429 || code === 503) headers['Retry-After'] = refRequired('Retry-After');
     if (code === 405) headers.Allow = refRequired('Allow');
     if (code >= 300 && code < 400 && code !== 304) headers.Location = refRequired('Location');
-    if (responses['304'] && (code === 304 || (code >= 200 && code < 300))) headers.ETag = refRequired('ETag');
+    // An answer that can be 304 names itself; its 2xx may not (`mine=1`, a rating history).
+    if (code === 304) headers.ETag = refRequired('ETag');
+    else if (responses['304'] && code >= 200 && code < 300) headers.ETag = ref('ETag');
     if (facts.session) headers['Set-Cookie'] = ref('Set-Cookie');
     if (facts.limited) {
       headers['X-RateLimit-Limit'] = ref('X-RateLimit-Limit');

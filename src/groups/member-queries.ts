@@ -48,7 +48,18 @@ export async function findMember(db: Db, memberId: number) {
     .selectFrom('rater_group_members as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
     .innerJoin('rater_groups as g', 'g.id', 'm.group_id')
-    .select(['m.id', 'm.group_id', 'u.login', 'u.provider', 'g.name as group_name'])
+    .select(['m.id', 'm.group_id', 'm.role', 'u.login', 'u.provider', 'g.name as group_name'])
     .where('m.id', '=', memberId)
     .executeTakeFirst();
+}
+
+/** The user's role in the group, or null when not a member. */
+export async function roleIn(db: Db, groupId: number, userId: number) {
+  const row = await db
+    .selectFrom('rater_group_members')
+    .select('role')
+    .where('group_id', '=', groupId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row?.role ?? null;
 }

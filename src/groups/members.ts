@@ -4,26 +4,40 @@ import { writeTransaction } from '../db/transaction.ts';
 import { fail, userNotSignedIn } from '../errors.ts';
 import { foldCase, parseId, text } from '../lib/input.ts';
 import type { MemberRole } from '../db/schema.ts';
-import { deleteMember, findActiveUserByLogin, findMember, upsertMember } from './member-queries.ts';
+import { deleteMember, findActiveUserByLogin, findMember, roleIn, upsertMember } from './member-queries.ts';
 import { findGroup } from './queries.ts';
 import type { GroupBody } from './schemas.ts';
 import type { TeamContext } from './teams.ts';
 
 /** The member operations of /api/rater_groups (`?members=1`, `?member=N`). */
 
-export async function addMember({ db, actor }: TeamContext, body: GroupBody) {
+/**
+ * SPEC.md's add-member. `byOwner` is a team owner acting on their own team (DECISIONS.md
+ * "Taking part"): the role is always rater, and an owner is never demoted that way.
+ */
+export async function addMember(
+  { db, actor }: TeamContext,
+  body: Pick<GroupBody, 'group_id' | 'login' | 'provider' | 'role'>,
+  byOwner?: { userId: number },
+) {
   const groupId = parseId(body.group_id);
   const login = foldCase((text(body.login) ?? '').trim());
   if (groupId === null || login === '') throw fail('missing_group_or_login');
   const provider = body.provider === 'provider_b' ? 'provider_b' : 'provider_a';
-  const role: MemberRole = body.role === 'owner' ? 'owner' : 'rater';
+  const role: MemberRole = !byOwner && body.role === 'owner' ? 'owner' : 'rater';
   return writeTransaction(db, async (trx) => {
     // Concurrent changes of one team's members take turns, so "at most one owner" holds.
     await lockRow(trx, 'rater_groups', groupId);
+    if (byOwner && (await roleIn(trx, groupId, byOwner.userId)) !== 'owner') throw fail('owner_only');
     const group = await findGroup(trx, groupId);
     if (!group) throw fail('group_not_found');
     const user = await findActiveUserByLogin(trx, provider, login);
     if (!user) throw userNotSignedIn(login, provider);
+    if (byOwner) {
+      const current = await roleIn(trx, groupId, user.id);
+      if (current === 'owner') throw fail('owner_only');
+      if (current === 'rater') return { ok: true as const, display_name: user.display_name, role: current };
+    }
     await upsertMember(trx, { group_id: groupId, user_id: user.id, role, added_at: actor.at });
     await audit(trx, actor, {
       action: 'member.add',
@@ -34,12 +48,27 @@ export async function addMember({ db, actor }: TeamContext, body: GroupBody) {
   });
 }
 
-export async function removeMember({ db, actor }: TeamContext, memberParam: string) {
+/**
+ * SPEC.md's delete-member. `byOwner`: a team owner removes a rater of their own team; an
+ * owner, or a member of another team, is 403 `Owner only`.
+ */
+export async function removeMember(
+  { db, actor }: TeamContext,
+  memberParam: unknown,
+  byOwner?: { userId: number },
+) {
   const memberId = parseId(memberParam);
   if (memberId === null) throw fail('missing_member_id');
   await writeTransaction(db, async (trx) => {
     const member = await findMember(trx, memberId);
-    if (!member || !(await deleteMember(trx, memberId))) throw fail('member_not_found');
+    if (!member) throw fail('member_not_found');
+    if (
+      byOwner &&
+      (member.role === 'owner' || (await roleIn(trx, member.group_id, byOwner.userId)) !== 'owner')
+    ) {
+      throw fail('owner_only');
+    }
+    if (!(await deleteMember(trx, memberId))) throw fail('member_not_found');
     await audit(trx, actor, {
       action: 'member.remove',
       target_id: member.group_id,

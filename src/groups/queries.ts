@@ -7,7 +7,7 @@ export async function myGroups(db: Db, userId: number) {
   return db
     .selectFrom('rater_groups')
     .innerJoin('rater_group_members', 'rater_group_members.group_id', 'rater_groups.id')
-    .select(['rater_groups.id', 'rater_groups.name', 'rater_groups.streamer_id'])
+    .select(['rater_groups.id', 'rater_groups.name', 'rater_groups.streamer_id', 'rater_group_members.role'])
     .where('rater_group_members.user_id', '=', userId)
     .execute()
     .then(byName);

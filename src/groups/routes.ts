@@ -7,7 +7,14 @@ import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { OK } from '../lib/schemas.ts';
 import { addMember, removeMember } from './members.ts';
 import { allGroups, myGroups } from './queries.ts';
-import { deleteSchema, listSchema, postSchema, putSchema } from './schemas.ts';
+import {
+  deleteSchema,
+  listSchema,
+  ownerAddSchema,
+  ownerRemoveSchema,
+  postSchema,
+  putSchema,
+} from './schemas.ts';
 import { createTeam, deleteTeam, type TeamContext, updateTeam } from './teams.ts';
 import { TEAM_ROLES } from './policy.ts';
 
@@ -74,4 +81,36 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   methodNotAllowed(app, '/api/rater_groups', ['GET', 'POST', 'PUT', 'DELETE']);
+};
+
+/** DECISIONS.md "Taking part": a team owner manages the raters of their own team. */
+export const teamMemberRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db, clock } = app;
+  const owner = (request: FastifyRequest) => {
+    const { user } = request.viewer;
+    if (!user) throw fail('not_logged_in');
+    return { userId: user.id };
+  };
+  const context = (request: FastifyRequest): TeamContext => ({
+    db,
+    actor: actorOf(request.viewer, clock.now()),
+    log: request.log,
+  });
+
+  app.post(
+    '/api/team_members',
+    { config: { guard: TEAM_ROLES.owner }, schema: ownerAddSchema },
+    async (request) => addMember(context(request), request.body, owner(request)),
+  );
+
+  app.delete(
+    '/api/team_members',
+    { config: { guard: TEAM_ROLES.owner }, schema: ownerRemoveSchema },
+    async (request) => {
+      await removeMember(context(request), request.query.id, owner(request));
+      return OK;
+    },
+  );
+
+  methodNotAllowed(app, '/api/team_members', ['POST', 'DELETE']);
 };

@@ -18,7 +18,13 @@ import { LIMITS, PROVIDERS } from '../shared/rules.ts';
 export const ROLES = ['owner', 'rater'] as const;
 
 export const MyGroup = Type.Object(
-  { id: Type.Integer(), name: Type.String(), streamer_id: Nullable(Type.Integer()) },
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    streamer_id: Nullable(Type.Integer()),
+    /** Your role in the team: an owner manages its raters (DECISIONS.md "Taking part"). */
+    role: StringEnum(ROLES),
+  },
   { title: 'MyTeam' },
 );
 export const Group = Type.Object(
@@ -137,4 +143,21 @@ export const deleteSchema = {
   summary: 'Delete a team (`id`) or a membership (`member`)',
   querystring: Query,
   response: { 200: Ok, ...errors(400, 401, 404) },
+};
+
+/** A team owner's add-rater body (DECISIONS.md "Taking part"). */
+export const OwnerAddBody = Input(
+  { group_id: fields.group_id, login: fields.login, provider: fields.provider },
+  ['group_id', 'login'],
+);
+export const ownerAddSchema = {
+  summary:
+    "A team owner adds a rater to their own team (SPEC.md's add-member rules; the role is always rater)",
+  body: OwnerAddBody,
+  response: { 200: MemberAdded, ...errors(400, 401, 403, 404) },
+};
+export const ownerRemoveSchema = {
+  summary: 'A team owner removes a rater of their own team',
+  querystring: Input({ id: Param(IdDoc('The membership (its member_id)')) }, ['id']),
+  response: { 200: Ok, ...errors(400, 401, 403, 404) },
 };

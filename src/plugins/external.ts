@@ -8,6 +8,7 @@ import { fail } from '../errors.ts';
 import { type Clock, MINUTE } from '../lib/clock.ts';
 import { compressionPlugin } from './compression.ts';
 import { databaseStore, purgeRateLimits } from './rate-limit-store.ts';
+import { address } from './rate-limits.ts';
 
 /** The ecosystem's kept plugins, registered in one place with their options. */
 export const externalPlugins = fp(
@@ -36,13 +37,14 @@ export const externalPlugins = fp(
 
     if (config.rateLimit) {
       // Loaded only when rate limits are on (RATE_LIMIT=off starts without it).
-      const { default: rateLimit, normalizeIP } = await import('@fastify/rate-limit');
+      const { default: rateLimit } = await import('@fastify/rate-limit');
       await app.register(rateLimit, {
         global: false,
         // After the guard (onRequest) and validation: refused requests are not counted twice.
         hook: 'preHandler',
         store: databaseStore(db, clock),
-        keyGenerator: (request) => `${normalizeIP(request.ip)}|`,
+        // Per route (rate-limits.ts); counters are keyed by guest tags, never by addresses.
+        keyGenerator: address,
         errorResponseBuilder: (_request, context) =>
           fail('too_many_requests', {
             'retry-after': String(Math.max(1, Math.ceil(context.ttl / 1000))),

@@ -61,6 +61,6 @@ function guardHook(guard: Guard | undefined): onRequestHookHandler {
     if (request.method === 'OPTIONS') return done();
     const role = roleOf(guard, request);
     if (role && allows(role, request.viewer)) return done();
-    done(fail(role === 'signedIn' ? 'not_logged_in' : 'unauthorized'));
+    done(fail(role === 'signedIn' || role === 'signedInOrBanned' ? 'not_logged_in' : 'unauthorized'));
   };
 }

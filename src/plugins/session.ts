@@ -33,6 +33,8 @@ declare module 'fastify' {
     session: Session;
     /** The session user's current record, as loaded with the session. */
     sessionUser: SessionUserRow | null;
+    /** The shared password's current generation, as loaded with the session. */
+    adminGeneration: string;
   }
   interface FastifyInstance {
     /** Cookie name in use: `__Host-sid` on https, `sid` otherwise. */
@@ -98,6 +100,7 @@ export const sessionPlugin = fp(
       row.parsed ??= JSON.parse(row.data) as SessionData;
       request.session = new Session(cookieId, row.parsed, row.seenMs, true);
       request.sessionUser = row.user;
+      request.adminGeneration = row.adminGeneration;
       return true;
     }
 
@@ -144,6 +147,7 @@ export const sessionPlugin = fp(
 
     app.decorateRequest('session', null as unknown as Session);
     app.decorateRequest('sessionUser', null);
+    app.decorateRequest('adminGeneration', '');
 
     // A callback hook on each route that reads sessions: a request without a session cookie
     // costs no promise and no query, and a route marked `session: false` nothing at all.

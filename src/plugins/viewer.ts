@@ -9,15 +9,27 @@ export const ADMIN_TIMEOUT = 12 * HOUR;
 
 /** Who is calling, as guards and handlers see it. */
 export interface Viewer {
+  /** An administrator: by the shared password, or by a personal administrator account. */
   isAdmin: boolean;
+  /** The administrator flag comes from the shared password (not only from the account). */
+  passwordAdmin: boolean;
   /** The signed-in user, null when signed out or banned (DECISIONS.md). */
-  user: Omit<SessionUserRow, 'banned' | 'is_mod'> | null;
+  user: Omit<SessionUserRow, 'banned' | 'is_mod' | 'is_admin'> | null;
   isMod: boolean;
   /** The session names a user whose record is banned. */
   bannedUser: boolean;
+  /** This session's user was banned, now or before (it may not post as a guest). */
+  bannedSession: boolean;
 }
 
-const ANONYMOUS: Viewer = Object.freeze({ isAdmin: false, user: null, isMod: false, bannedUser: false });
+const ANONYMOUS: Viewer = Object.freeze({
+  isAdmin: false,
+  passwordAdmin: false,
+  user: null,
+  isMod: false,
+  bannedUser: false,
+  bannedSession: false,
+});
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -34,12 +46,13 @@ function adminSince(data: SessionData): number {
 }
 
 /**
- * The current viewer, from the session and the user record loaded with it: the
- * administrator flag (lapsing 12 hours after login), the signed-in user unless banned, and
- * the moderator flag. No query of its own.
+ * The current viewer, from the session and the user record loaded with it: the shared
+ * password's administrator flag (lapsing 12 hours after login, ended by a change of the
+ * password or by ADMIN_PASSWORD_LOGIN=false), the signed-in user unless banned, and the
+ * user's moderator and administrator flags. No query of its own.
  */
 export const viewerPlugin = fp(
-  async (app: FastifyInstance, opts: { clock: Clock }) => {
+  async (app: FastifyInstance, opts: { clock: Clock; passwordLogin: boolean }) => {
     app.decorateRequest('viewer', null as unknown as Viewer);
     const viewerHook: onRequestHookHandler = (request, _reply, done) => {
       viewerOf(request);
@@ -54,19 +67,43 @@ export const viewerPlugin = fp(
       const { session } = request;
       if (!session?.cookieId) return;
       const { data } = session;
-      let isAdmin = data.is_admin === true;
-      if (isAdmin && !(opts.clock.now().getTime() - adminSince(data) < ADMIN_TIMEOUT)) {
+      let passwordAdmin = data.is_admin === true;
+      if (
+        passwordAdmin &&
+        !(
+          opts.passwordLogin &&
+          (data.admin_gen ?? '') === request.adminGeneration &&
+          opts.clock.now().getTime() - adminSince(data) < ADMIN_TIMEOUT
+        )
+      ) {
         session.unset('is_admin');
         session.unset('admin_at');
-        isAdmin = false;
+        session.unset('admin_gen');
+        passwordAdmin = false;
       }
       const row = data.oauth_user ? request.sessionUser : null;
+      if (row?.banned && !data.banned) session.set('banned', true);
+      const bannedSession = data.banned === true;
       if (!row || row.banned) {
-        request.viewer = { isAdmin, user: null, isMod: false, bannedUser: Boolean(row?.banned) };
+        request.viewer = {
+          isAdmin: passwordAdmin,
+          passwordAdmin,
+          user: null,
+          isMod: false,
+          bannedUser: Boolean(row?.banned),
+          bannedSession,
+        };
         return;
       }
-      const { banned: _, is_mod, ...user } = row;
-      request.viewer = { isAdmin, user, isMod: is_mod, bannedUser: false };
+      const { banned: _, is_mod, is_admin, ...user } = row;
+      request.viewer = {
+        isAdmin: passwordAdmin || is_admin,
+        passwordAdmin,
+        user,
+        isMod: is_mod,
+        bannedUser: false,
+        bannedSession,
+      };
     };
   },
   { name: 'viewer', dependencies: ['session'] },

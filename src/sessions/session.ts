@@ -10,9 +10,17 @@ export interface SessionUser {
 }
 
 export interface SessionData {
+  /** The administrator flag from the shared password. */
   is_admin?: boolean;
   /** When the administrator logged in; the flag lapses 12 hours later. */
   admin_at?: string;
+  /** The password's generation at that login: a change of the password ends the flag. */
+  admin_gen?: string;
+  /**
+   * This session's user was banned (DECISIONS.md "Third wave"): kept after the ban signs the
+   * user out, so the session cannot go on posting as a guest.
+   */
+  banned?: true;
   oauth_user?: SessionUser;
   /** provider_a flow (transient). */
   oauth_state?: string;

@@ -1,10 +1,11 @@
-import type { CompiledQuery, InferResult } from 'kysely';
+import { type CompiledQuery, type InferResult, sql } from 'kysely';
+import { ADMIN_GENERATION_KEY } from '../auth/admin-password.ts';
 import { announceSessionChange, contentVersion } from '../db/changes.ts';
 import type { Db } from '../db/schema.ts';
 import type { Provider } from '../shared/rules.ts';
 import type { SessionData } from './session.ts';
 
-/** The session's user as every request needs it: who, banned, moderator. */
+/** The session's user as every request needs it: who, banned, moderator, administrator. */
 export interface SessionUserRow {
   id: number;
   provider: Provider;
@@ -14,6 +15,8 @@ export interface SessionUserRow {
   avatar: string;
   banned: boolean;
   is_mod: boolean;
+  /** A personal administrator account. */
+  is_admin: boolean;
 }
 
 export interface StoredSession {
@@ -28,6 +31,8 @@ export interface StoredSession {
   parsed?: SessionData;
   /** The signed-in user's current record, or null (none, or deleted). */
   user: SessionUserRow | null;
+  /** The shared password's current generation (auth/admin-password.ts), '' before the first change. */
+  adminGeneration: string;
 }
 
 function loadQuery(db: Db, key: string) {
@@ -35,6 +40,7 @@ function loadQuery(db: Db, key: string) {
     .selectFrom('sessions as s')
     .leftJoin('users as u', 'u.id', 's.user_id')
     .leftJoin('moderators as m', 'm.user_id', 's.user_id')
+    .leftJoin('secrets as g', (join) => join.on('g.key', '=', sql.lit(ADMIN_GENERATION_KEY)))
     .select([
       's.id as key',
       's.data',
@@ -47,7 +53,9 @@ function loadQuery(db: Db, key: string) {
       'u.display_name',
       'u.avatar',
       'u.banned',
+      'u.is_admin',
       'm.user_id as mod_id',
+      'g.value as admin_gen',
     ])
     .where('s.id', '=', key);
 }
@@ -65,7 +73,7 @@ export async function loadSession(db: Db, key: string): Promise<StoredSession | 
   const query: CompiledQuery<LoadRow> = { ...compiled, parameters: [key] };
   const [row] = (await db.executeQuery(query)).rows;
   if (!row) return undefined;
-  const { key: k, data, created_at, seen_at, id, banned, mod_id, ...user } = row;
+  const { key: k, data, created_at, seen_at, id, banned, is_admin, mod_id, admin_gen, ...user } = row;
   return {
     key: k,
     data,
@@ -73,6 +81,7 @@ export async function loadSession(db: Db, key: string): Promise<StoredSession | 
     seen_at,
     createdMs: Date.parse(created_at),
     seenMs: Date.parse(seen_at),
+    adminGeneration: admin_gen ?? '',
     user:
       id === null || user.provider === null
         ? null
@@ -85,6 +94,7 @@ export async function loadSession(db: Db, key: string): Promise<StoredSession | 
             avatar: user.avatar ?? '',
             banned: banned === 1,
             is_mod: mod_id !== null,
+            is_admin: is_admin === 1 && banned !== 1,
           },
   };
 }
@@ -162,4 +172,11 @@ export async function purgeSessions(db: Db, idleBefore: string, createdBefore: s
     .where((eb) => eb.or([eb('seen_at', '<', idleBefore), eb('created_at', '<', createdBefore)]))
     .execute();
   await announceSessionChange(db);
+}
+
+/** Ends every session of a user; answers how many there were. */
+export async function deleteUserSessions(db: Db, userId: number): Promise<number> {
+  const result = await db.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
+  await announceSessionChange(db);
+  return Number(result.numDeletedRows);
 }

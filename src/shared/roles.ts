@@ -4,8 +4,13 @@
  * it must stay free of Node.js and server imports.
  */
 
-/** Who may call a route. */
-export type Role = 'public' | 'signedIn' | 'signedInOrAdmin' | 'admin' | 'adminOrModerator';
+/**
+ * Who may call a route. `signedInOrBanned` lets a banned user's session through to the
+ * handler, which answers 403 `banned` where DECISIONS.md says so (votes, likes) and serves
+ * what a banned person still may do (their data).
+ */
+export type Role =
+  'public' | 'signedIn' | 'signedInOrBanned' | 'signedInOrAdmin' | 'admin' | 'adminOrModerator';
 
 /**
  * Whoever is calling, as both sides know it: the service's viewer (plugins/viewer.ts) and
@@ -16,6 +21,8 @@ export interface Who {
   isMod: boolean;
   /** The signed-in user, null when signed out or banned. */
   user: { id: number } | null;
+  /** The session names a user whose record is banned. */
+  bannedUser?: boolean;
 }
 
 export function allows(role: Role, who: Who): boolean {
@@ -24,6 +31,8 @@ export function allows(role: Role, who: Who): boolean {
       return true;
     case 'signedIn':
       return who.user !== null;
+    case 'signedInOrBanned':
+      return who.user !== null || who.bannedUser === true;
     case 'signedInOrAdmin':
       return who.user !== null || who.isAdmin;
     case 'admin':

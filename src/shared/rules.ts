@@ -23,15 +23,39 @@ export const LIMITS = {
   commentMin: 2,
   commentMax: 1000,
   author: 50,
+  /** A new shared administrator password (PUT /api/auth/password, the command-line tool). */
+  adminPasswordMin: 12,
+  /** A report's note (POST /api/reports). */
+  reportNote: 500,
+  /** Days an address block lasts: 1 to 365, 7 unless given. */
+  blockDaysMax: 365,
+  blockDaysDefault: 7,
+  /** Comments one bulk moderation action names by id. */
+  bulkIds: 100,
 } as const;
 
 /** A guest's comment without a name is by this author (SPEC.md). */
 export const DEFAULT_AUTHOR = 'Anonym';
 
+/** Why a comment is reported (POST /api/reports); anything else counts as `other`. */
+export const REPORT_REASONS = ['spam', 'abuse', 'other'] as const;
+export type ReportReason = (typeof REPORT_REASONS)[number];
+
+/** What staff do to comments in bulk (PUT /api/moderation/comments). */
+export const MODERATION_ACTIONS = ['hide', 'show', 'delete', 'dismiss'] as const;
+export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
+
 /** An author may edit a comment this long after posting it (DECISIONS.md "Comments"). */
 export const COMMENT_EDIT_WINDOW_MS = 15 * 60_000;
 
 export const scoreSum = (scores: Scores): number => SCORE_KEYS.reduce((sum, k) => sum + scores[k], 0);
+
+/**
+ * An average to one decimal, half up, in integers (no float drift): floor((20*sum + count) /
+ * (2*count)) tenths. DECISIONS.md rounds community and audience averages this way.
+ */
+export const averageTenths = (sum: number, count: number): number =>
+  count === 0 ? 0 : Math.floor((20 * sum + count) / (2 * count));
 
 /** SPEC.md's moderator reward: round(30 + sum / 70 * 100) when evaluated, else 0. */
 export const moderatorReward = (sum: number): number => (sum > 0 ? Math.round(30 + (sum / 70) * 100) : 0);
@@ -43,15 +67,16 @@ export function codePointLength(s: string): number {
   return n;
 }
 
-/**
- * A streamer's channel on a provider (DECISIONS.md "Second wave / Live data"): the stored
- * login or slug, or when that is empty the name lower-cased with white space removed.
- */
-export const channelOf = (name: string, stored: string): string =>
-  (stored.trim() || name).toLowerCase().replace(/\s+/g, '');
-
 /** Lower case without diacritics: the key of the page's search ("zlaty" finds "Zlatý"). */
 export const searchKey = (s: string): string => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
+/**
+ * A streamer's channel on a provider (DECISIONS.md "Second wave / Live data"): the stored
+ * login or slug, or when that is empty the name lower-cased with white space removed, and
+ * without diacritics (Twitch logins and Kick slugs have none: `Jirka Král` is `jirkakral`).
+ */
+export const channelOf = (name: string, stored: string): string =>
+  stored.trim() ? stored.trim().toLowerCase().replace(/\s+/g, '') : searchKey(name).replace(/\s+/g, '');
 
 /** The readable tail of a streamer's address, `/s/<id>-<slug>` (DECISIONS.md "Streamer pages"). */
 export const slugOf = (name: string): string =>

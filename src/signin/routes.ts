@@ -58,6 +58,8 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (request.session.data.oauth_return) request.session.unset('oauth_return');
     request.session.regenerate();
     request.session.set('oauth_user', user);
+    // A ban mark belonged to the user who was banned; the viewer sets it again if this one is.
+    request.session.unset('banned');
     request.log.info({ provider, user_id: user.id }, 'signed in');
     return back(target);
   }

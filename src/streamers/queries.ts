@@ -2,9 +2,10 @@ import type { Db, RaterGroup, Rating, Scores, Streamer, StreamersTable } from '.
 import { compiledOnce } from '../db/compiled.ts';
 import type { Insertable, Updateable } from 'kysely';
 import { foldCase } from '../lib/input.ts';
+import { scoreSum } from '../shared/rules.ts';
 
 /** A streamer with its rating and team, as every list view starts from. */
-export type StreamerListRow = Omit<Streamer, 'submitter' | 'created_at' | 'sync_misses'> & {
+export type StreamerListRow = Omit<Streamer, 'submitter' | 'created_at' | 'sync_misses' | 'guest_tag'> & {
   has_rating: boolean;
   scores: Scores;
   reward: Rating['reward'];
@@ -13,6 +14,9 @@ export type StreamerListRow = Omit<Streamer, 'submitter' | 'created_at' | 'sync_
   team_name: RaterGroup['name'] | null;
   /** Visible comments. */
   comment_count: number;
+  /** The audience's votes: their sum and count. */
+  audience_sum: number;
+  audience_votes: number;
 };
 
 const RATING_COLUMNS = [
@@ -43,6 +47,19 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
           .as('cc'),
       (join) => join.onRef('cc.streamer_id', '=', 'streamers.id'),
     )
+    .leftJoin(
+      (eb) =>
+        eb
+          .selectFrom('votes')
+          .select([
+            'votes.streamer_id',
+            (e) => e.fn.sum<number | string>('votes.score').as('total'),
+            (e) => e.fn.countAll<number | string>().as('n'),
+          ])
+          .groupBy('votes.streamer_id')
+          .as('av'),
+      (join) => join.onRef('av.streamer_id', '=', 'streamers.id'),
+    )
     .select([
       'streamers.id',
       'streamers.name',
@@ -65,6 +82,8 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
       'rater_groups.id as team_id',
       'rater_groups.name as team_name',
       'cc.n as comment_count',
+      'av.total as audience_sum',
+      'av.n as audience_votes',
     ])
     .execute();
   return rows.map((r) => ({
@@ -99,6 +118,8 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
     team_id: r.team_id ?? null,
     team_name: r.team_name ?? null,
     comment_count: Number(r.comment_count ?? 0),
+    audience_sum: Number(r.audience_sum ?? 0),
+    audience_votes: Number(r.audience_votes ?? 0),
   }));
 }
 
@@ -110,7 +131,7 @@ export async function streamerExists(db: Db, id: number): Promise<boolean> {
 
 export type NewStreamer = Pick<
   Insertable<StreamersTable>,
-  'name' | 'platform' | 'kick_name' | 'provider_a' | 'added_by' | 'submitter' | 'created_at'
+  'name' | 'platform' | 'kick_name' | 'provider_a' | 'added_by' | 'submitter' | 'created_at' | 'guest_tag'
 >;
 
 export async function insertStreamer(db: Db, s: NewStreamer): Promise<number> {
@@ -149,11 +170,48 @@ export async function saveRating(
     .values({ streamer_id: streamerId, ...values })
     .onConflict((oc) => oc.column('streamer_id').doUpdateSet(values))
     .execute();
+  // Every rating write is history (DECISIONS.md "Taking part"); notes never are.
+  await db
+    .insertInto('rating_history')
+    .values({ streamer_id: streamerId, at: rating.updated_at, ...rating.scores, reward: rating.reward })
+    .execute();
+}
+
+/** How a streamer's rating moved: every write, oldest first. */
+export async function ratingHistory(db: Db, streamerId: number) {
+  const rows = await db
+    .selectFrom('rating_history')
+    .select(['at', 's', 'g', 'a', 'v', 'n', 'ns', 'o', 'reward'])
+    .where('streamer_id', '=', streamerId)
+    .orderBy('id')
+    .execute();
+  return rows.map(({ at, reward, ...r }) => ({ at, r, sum: scoreSum(r), reward }));
+}
+
+/** When the rating was last written (its last history row), or null: what an editor started from. */
+export async function lastRatedAt(db: Db, streamerId: number): Promise<string | null> {
+  const row = await db
+    .selectFrom('rating_history')
+    .select('at')
+    .where('streamer_id', '=', streamerId)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.at ?? null;
 }
 
 export type StreamerUpdate = Pick<
   Updateable<StreamersTable>,
-  'evaluated' | 'name' | 'kick_name' | 'provider_a' | 'status' | 'game' | 'title' | 'viewers' | 'live_since'
+  | 'evaluated'
+  | 'name'
+  | 'platform'
+  | 'kick_name'
+  | 'provider_a'
+  | 'status'
+  | 'game'
+  | 'title'
+  | 'viewers'
+  | 'live_since'
 >;
 
 export async function updateStreamer(db: Db, id: number, update: StreamerUpdate): Promise<void> {

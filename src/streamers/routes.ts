@@ -3,6 +3,7 @@ import { actorOf, audit } from '../audit/queries.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
 import { writeFailure } from '../lib/db-errors.ts';
+import { lockRow } from '../db/dialect.ts';
 import {
   clamp,
   cleanText,
@@ -19,12 +20,16 @@ import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { clampScores } from '../lib/scores.ts';
 import { limit } from '../plugins/rate-limits.ts';
 import { OK } from '../lib/schemas.ts';
+import { assertGuestMayPost } from '../guests/gate.ts';
+import { assertGuestName } from '../guests/names.ts';
 import { LIMITS, moderatorReward, scoreSum } from '../shared/rules.ts';
 import {
   deleteStreamer,
   findStreamerState,
   insertStreamer,
   isInAnyGroup,
+  lastRatedAt,
+  ratingHistory,
   saveRating,
   setCommunityLock,
   type StreamerUpdate,
@@ -32,7 +37,7 @@ import {
 } from './queries.ts';
 import { createSchema, deleteSchema, listSchema, updateSchema } from './schemas.ts';
 import { mayEditDetails, mayLock, STREAMER_ROLES, teamViewPossible, viewOf } from './policy.ts';
-import { listView } from './views.ts';
+import { renderedView } from './views.ts';
 import { contentVersion } from '../db/changes.ts';
 import { sendRendered } from '../cache/send.ts';
 
@@ -59,12 +64,13 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
       // Rendered once per change of the content, not per request (cache/rendered.ts).
       const version = contentVersion(db).current;
-      const list = await app.renderCache.get(`streamers:${view}`, version, () => listView(db, view));
+      const list = await renderedView(app, view);
       if (query.id === undefined) return sendRendered(request, reply, list);
       const id = parseId(query.id);
       if (id === null) throw fail('missing_id');
       const item = list.value?.find((s) => s.id === id);
       if (!item) throw fail('streamer_not_found');
+      if (flag(query.history)) return ratingHistory(db, id);
       return sendRendered(
         request,
         reply,
@@ -84,8 +90,12 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const byAdmin = flag(request.query.admin);
-      const { body } = request;
+      const { body, viewer } = request;
+      if (!byAdmin) await assertGuestMayPost(db, request, clock.now());
       const name = streamerName(body.name);
+      const submitter = singleLine(body.submitter, LIMITS.submitter);
+      // A guest's label may not pass for staff or for someone who signed in (it is shown to staff).
+      if (!byAdmin && !viewer.user && !viewer.isAdmin) await assertGuestName(db, submitter);
       try {
         const id = await writeTransaction(db, async (trx) => {
           const id = await insertStreamer(trx, {
@@ -94,8 +104,9 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
             kick_name: sanitize(body.kick_name ?? body.provider_b),
             provider_a: sanitize(body.provider_a),
             added_by: byAdmin ? 'admin' : 'viewer',
-            submitter: singleLine(body.submitter, LIMITS.submitter),
+            submitter,
             created_at: clock.now().toISOString(),
+            guest_tag: byAdmin ? null : request.guestTag,
           });
           if (byAdmin) {
             await audit(trx, actorOf(request.viewer, clock.now()), {
@@ -159,6 +170,12 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
             ...(body.name === undefined ? {} : { name: streamerName(body.name) }),
             kick_name: sanitize(body.provider_b ?? body.kick_name),
             ...(body.provider_a === undefined ? {} : { provider_a: sanitize(body.provider_a) }),
+            ...(body.platform === undefined
+              ? {}
+              : {
+                  platform:
+                    body.platform === 'provider_b' ? ('provider_b' as const) : ('provider_a' as const),
+                }),
             status,
             game: singleLine(body.game, LIMITS.game),
             title: singleLine(body.title, LIMITS.title),
@@ -170,6 +187,11 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await writeTransaction(db, async (trx) => {
         const before = await findStreamerState(trx, id);
         if (!before) throw fail('streamer_not_found');
+        // Two editors of one rating: the second one, who started from an older rating, is told.
+        if (body.base_at !== undefined) {
+          await lockRow(trx, 'streamers', id);
+          if ((await lastRatedAt(trx, id)) !== (body.base_at ?? null)) throw fail('rating_changed');
+        }
         const { name, community_locked: _, s, g, a, v, n, ns, o, reward, notes, ...oldFields } = before;
         const oldScores = s === null ? null : { s, g, a, v, n, ns, o };
         // The record is written first: when the change then fails, both roll back together.

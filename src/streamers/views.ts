@@ -1,5 +1,8 @@
+import type { FastifyInstance } from 'fastify';
+import type { Rendered } from '../cache/rendered.ts';
+import { contentVersion } from '../db/changes.ts';
 import type { Db } from '../db/schema.ts';
-import { scoreSum } from '../shared/rules.ts';
+import { averageTenths, scoreSum } from '../shared/rules.ts';
 import { listStreamers, type StreamerListRow } from './queries.ts';
 import type { StreamerItem } from './schemas.ts';
 
@@ -39,6 +42,9 @@ export function present(row: StreamerListRow, view: View): StreamerItem {
     team_id: row.team_id,
     team_name: row.team_name,
     comment_count: row.comment_count,
+    audience_score:
+      row.audience_votes === 0 ? null : averageTenths(row.audience_sum, row.audience_votes) / 10,
+    audience_votes: row.audience_votes,
     ...(view === 'full' && row.notes !== null ? { notes: row.notes } : {}),
   };
 }
@@ -52,4 +58,11 @@ export async function listView(db: Db, view: View): Promise<StreamerItem[]> {
     .map((r) => ({ row: r, sum: scoreSum(r.scores) }))
     .sort((a, b) => b.sum - a.sum || compareNames(a.row, b.row))
     .map(({ row }) => present(row, view));
+}
+
+/** A view's items, rendered once per change of the content and shared by every request. */
+export function renderedView(app: FastifyInstance, view: View): Promise<Rendered<StreamerItem[]>> {
+  return app.renderCache.get(`streamers:${view}`, contentVersion(app.db).current, () =>
+    listView(app.db, view),
+  );
 }

@@ -1,12 +1,13 @@
 import { sql } from 'kysely';
 import type { Db, User } from '../db/schema.ts';
 import { foldCase } from '../lib/input.ts';
+import { foldName } from '../lib/names.ts';
 
 /** A user for the administrator's list. */
 export type UserListItem = Pick<
   User,
   'id' | 'provider' | 'provider_id' | 'login' | 'display_name' | 'avatar' | 'last_seen'
-> & { banned: boolean; is_mod: boolean };
+> & { banned: boolean; is_mod: boolean; is_admin: boolean };
 
 /** One user with the ban and moderator flags, or undefined. */
 export async function findUser(db: Db, id: number): Promise<UserListItem | undefined> {
@@ -26,18 +27,20 @@ function usersQuery(db: Db) {
       'users.avatar',
       'users.last_seen',
       'users.banned',
+      'users.is_admin',
       'moderators.user_id as mod_id',
     ]);
 }
 
 const toItem = ({
   banned,
+  is_admin,
   mod_id,
   ...u
-}: { banned: number | null; mod_id: number | null } & Omit<
+}: { banned: number | null; is_admin: number; mod_id: number | null } & Omit<
   UserListItem,
-  'banned' | 'is_mod'
->): UserListItem => ({ ...u, banned: banned === 1, is_mod: mod_id !== null });
+  'banned' | 'is_mod' | 'is_admin'
+>): UserListItem => ({ ...u, banned: banned === 1, is_mod: mod_id !== null, is_admin: is_admin === 1 });
 
 /** Users for the administrator, newest sign-in first; `q` matches login or display name. */
 export async function listUsers(db: Db, q?: string): Promise<UserListItem[]> {
@@ -55,10 +58,19 @@ export async function listUsers(db: Db, q?: string): Promise<UserListItem[]> {
   return rows.map(toItem);
 }
 
+/** Bans or unbans; a ban also clears the administrator flag (DECISIONS.md, and a CHECK). */
 export async function setBanned(db: Db, id: number, banned: boolean): Promise<void> {
   await db
     .updateTable('users')
-    .set({ banned: banned ? 1 : 0 })
+    .set(banned ? { banned: 1, is_admin: 0 } : { banned: 0 })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function setAdmin(db: Db, id: number, isAdmin: boolean): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ is_admin: isAdmin ? 1 : 0 })
     .where('id', '=', id)
     .execute();
 }
@@ -87,6 +99,8 @@ export async function upsertUser(db: Db, profile: ProviderProfile, now: string) 
     login_key: foldCase(profile.login),
     display_name: profile.display_name,
     display_key: foldCase(profile.display_name),
+    login_fold: foldName(profile.login),
+    display_fold: foldName(profile.display_name),
     avatar: profile.avatar,
     last_seen: now,
   };
@@ -102,7 +116,7 @@ export async function upsertUser(db: Db, profile: ProviderProfile, now: string) 
 export async function findUserByLogin(db: Db, provider: User['provider'], login: string) {
   return db
     .selectFrom('users')
-    .select(['id', 'provider', 'login', 'display_name'])
+    .select(['id', 'provider', 'login', 'display_name', 'banned'])
     .where('provider', '=', provider)
     .where('login_key', '=', foldCase(login))
     .orderBy('id')

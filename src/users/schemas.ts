@@ -13,6 +13,8 @@ export const UserItem = Type.Object(
     last_seen: Timestamp(),
     banned: Type.Boolean(),
     is_mod: Type.Boolean(),
+    /** A personal administrator account. */
+    is_admin: Type.Boolean(),
   },
   { title: 'User' },
 );
@@ -21,18 +23,21 @@ export const UserItem = Type.Object(
 export const SEARCH_MAX = 200;
 
 export const listSchema = {
-  summary: 'Users who signed in, with ban and moderator flags; `q` searches login and display name',
+  summary:
+    'Users who signed in, with ban, moderator and administrator flags; `q` searches login and display name',
   querystring: Input({
     q: Param(Type.String({ maxLength: SEARCH_MAX, description: 'Part of a login or display name' })),
   }),
   response: { 200: Type.Array(UserItem), ...errors(401) },
 };
 export const updateSchema = {
-  summary: 'Ban or unban a user, make or unmake a moderator',
+  summary:
+    'Ban or unban a user (a ban clears the administrator flag), make or unmake a moderator or an administrator',
   querystring: Input({ id: Param(IdDoc()) }, ['id']),
   body: Input({
     banned: Lenient(Type.Boolean({ description: 'Ban (signs the user out everywhere) or unban' })),
     is_mod: Lenient(Type.Boolean({ description: 'Make or unmake a moderator' })),
+    is_admin: Lenient(Type.Boolean({ description: 'Make or unmake an administrator (not a banned user)' })),
   }),
-  response: { 200: Ok, ...errors(400, 401, 404) },
+  response: { 200: Ok, ...errors(400, 401, 404, 409) },
 };

@@ -1,17 +1,22 @@
-import { storeAdminHash } from '../../auth/admin-password.ts';
-import { hashPassword } from '../../auth/passwords.ts';
+import { changeAdminPassword, passwordFromEnvironment } from '../../auth/admin-password.ts';
 import type { Config } from '../../config.ts';
+import { ERRORS } from '../../errors.ts';
+import { codePointLength } from '../../lib/input.ts';
+import { LIMITS } from '../../shared/rules.ts';
 import { type CommandArgs, UsageError } from '../command.ts';
-import { withDb } from '../database.ts';
+import { cliAudit, withDb } from '../database.ts';
 import { readPassword } from '../prompt.ts';
 
 export async function run({ positionals }: CommandArgs, config: Config): Promise<void> {
   if (positionals.length) throw new UsageError('admin-password takes no arguments; it reads the password');
+  // The same refusal as PUT /api/auth/password: the environment's password wins at every start.
+  if (passwordFromEnvironment(config)) throw new Error(ERRORS.password_from_environment[1]);
   const password = await readPassword('New administrator password: ');
-  if (password.length < 8) throw new UsageError('the password must have at least 8 characters');
-  await withDb(config, async (db) => storeAdminHash(db, await hashPassword(password)));
-  console.log('Administrator password changed.');
-  if (config.adminPasswordHash || config.adminPassword) {
-    console.log('Note: ADMIN_PASSWORD_HASH or ADMIN_PASSWORD is set and takes precedence over it.');
+  if (codePointLength(password) < LIMITS.adminPasswordMin) {
+    throw new UsageError(`the password must have at least ${LIMITS.adminPasswordMin} characters`);
   }
+  await withDb(config, (db) =>
+    changeAdminPassword(db, password, (trx) => cliAudit(trx, { action: 'auth.password', params: {} })),
+  );
+  console.log('Administrator password changed; every administrator session from the old password has ended.');
 }

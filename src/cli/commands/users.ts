@@ -1,7 +1,8 @@
+import { ERRORS } from '../../errors.ts';
 import { type Config, PROVIDERS, type Provider } from '../../config.ts';
 import type { Db } from '../../db/schema.ts';
 import { writeTransaction } from '../../db/transaction.ts';
-import { findUserByLogin, listUsers, setBanned, setModerator } from '../../users/queries.ts';
+import { findUserByLogin, listUsers, setAdmin, setBanned, setModerator } from '../../users/queries.ts';
 import { type CommandArgs, UsageError } from '../command.ts';
 import { cliAudit, withDb } from '../database.ts';
 
@@ -10,6 +11,8 @@ const USER_ACTIONS = {
   unban: { banned: false },
   mod: { is_mod: true },
   unmod: { is_mod: false },
+  admin: { is_admin: true },
+  unadmin: { is_admin: false },
 } as const;
 type UserAction = keyof typeof USER_ACTIONS;
 
@@ -37,7 +40,9 @@ async function list(db: Db, search: string | undefined): Promise<void> {
   const users = await listUsers(db, search);
   if (users.length === 0) console.log('No users.');
   for (const u of users) {
-    const flags = [u.banned && 'banned', u.is_mod && 'moderator'].filter(Boolean).join(',');
+    const flags = [u.banned && 'banned', u.is_mod && 'moderator', u.is_admin && 'administrator']
+      .filter(Boolean)
+      .join(',');
     console.log(
       `${String(u.id).padStart(5)}  ${u.provider}  ${u.login.padEnd(24)} ${u.display_name.padEnd(24)} ${u.last_seen}  ${flags}`,
     );
@@ -55,6 +60,14 @@ async function change(db: Db, action: UserAction, provider: Provider, login: str
       await cliAudit(trx, {
         action: 'user.ban',
         params: { ...who, banned: change.banned },
+        target_id: user.id,
+      });
+    } else if ('is_admin' in change) {
+      if (change.is_admin && user.banned === 1) throw new Error(ERRORS.banned_user_admin[1]);
+      await setAdmin(trx, user.id, change.is_admin);
+      await cliAudit(trx, {
+        action: 'user.admin',
+        params: { ...who, admin: change.is_admin },
         target_id: user.id,
       });
     } else {

@@ -4,6 +4,8 @@ import * as auditLog from './002-audit-log.ts';
 import * as integrity from './003-integrity.ts';
 import * as commentModeration from './004-comment-moderation.ts';
 import * as liveData from './005-live-data.ts';
+import * as openCommunity from './006-open-community.ts';
+import * as takingPart from './008-taking-part.ts';
 import * as auditParams from './009-audit-params.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
@@ -13,5 +15,7 @@ export const migrations: Record<string, Migration> = {
   '003-integrity': integrity,
   '004-comment-moderation': commentModeration,
   '005-live-data': liveData,
+  '006-open-community': openCommunity,
+  '008-taking-part': takingPart,
   '009-audit-params': auditParams,
 };

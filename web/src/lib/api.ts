@@ -24,6 +24,33 @@ export type CommunitySummary = Schemas['CommunitySummary'];
 export type SyncAnswer = Schemas['SyncState'];
 export type Settings = Schemas['Settings'];
 
+type Answer200<P extends keyof paths> = paths[P] extends {
+  get: { responses: { 200: { content: { 'application/json': infer A } } } };
+}
+  ? A
+  : never;
+
+/**
+ * `GET /api/streamers` answers a view's list, one item (with `id`) or a rating history (with
+ * `id` and `history=1`): the streamers of the first two.
+ */
+export const streamersOf = (answer: Answer200<'/api/streamers'>): Streamer[] =>
+  (Array.isArray(answer) ? answer : [answer]).filter((x): x is Streamer => 'name' in x);
+
+/** `GET /api/comments` answers the comments, or with `mine=1` the ids one likes. */
+export const commentsOf = (answer: Answer200<'/api/comments'>): Comment[] =>
+  Array.isArray(answer) ? answer : [];
+
+/** `GET /api/rater_groups` answers every team (administrator), or with `my=1` one's own teams. */
+export function myTeamsOf(answer: Answer200<'/api/rater_groups'>): MyTeam[] {
+  const teams: (Group | MyTeam)[] = answer;
+  return teams.filter((g): g is MyTeam => 'role' in g);
+}
+export function allTeamsOf(answer: Answer200<'/api/rater_groups'>): Group[] {
+  const teams: (Group | MyTeam)[] = answer;
+  return teams.filter((g): g is Group => 'members' in g);
+}
+
 export class ApiError extends Error {
   constructor(
     /** The HTTP status; 0 when the service could not be reached. */

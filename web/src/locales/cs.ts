@@ -320,6 +320,10 @@ export const csApiErrors: Record<ErrorCode, string> = {
   streamer_exists: 'Tento streamer už v katalogu je.',
   group_name_exists: 'Tým s tímto názvem už existuje.',
   streamer_has_team: 'Tento streamer už má tým.',
+  missing_comment_id: 'Vyberte komentář.',
+  no_guest_tag: 'Tento komentář nemá adresu, kterou by šlo zablokovat.',
+  banned_user_admin: 'Zablokovaný uživatel nemůže být administrátorem.',
+  rating_changed: 'Hodnocení mezitím změnil někdo jiný. Načtěte ho znovu a pak uložte.',
 };
 
 const account = (p: { login: string; provider: string }, name: (p: string) => string) =>
@@ -344,4 +348,21 @@ export const csAudit: AuditWords = {
   'user.ban': (p, name) => `${p.banned ? 'Zablokován' : 'Odblokován'} ${account(p, name)}`,
   'user.moderator': (p, name) => `${account(p, name)} ${p.moderator ? 'je moderátor' : 'už není moderátor'}`,
   'settings.update': (p) => `Přihlášení ke komentování: ${p.value ? 'vyžadováno' : 'nevyžadováno'}`,
+  'auth.password': () => 'Změněno heslo administrátora',
+  'user.admin': (p, name) => `${account(p, name)} ${p.admin ? 'je administrátor' : 'už není administrátor'}`,
+  'user.sessions': (p, name) => `${account(p, name)} odhlášen všude (relací: ${p.count})`,
+  'comment.bulk': (p) => {
+    const verb = { hide: 'Skryty', show: 'Zobrazeny', delete: 'Smazány', dismiss: 'Uzavřena hlášení' }[
+      p.action
+    ];
+    const which =
+      'ids' in p.selector
+        ? 'vybrané komentáře'
+        : 'user_id' in p.selector
+          ? `komentáře uživatele #${p.selector.user_id}`
+          : `komentáře hosta ${p.selector.guest_tag}`;
+    return `${verb}: ${which} (${p.count})`;
+  },
+  'block.add': (p) => `Zablokována adresa hosta ${p.guest_tag} (${p.author}) na ${p.days} dní`,
+  'block.remove': (p) => `Zrušena blokace hosta ${p.guest_tag}`,
 };

@@ -322,6 +322,10 @@ export const enApiErrors: Record<ErrorCode, string> = {
   streamer_exists: 'This streamer is already in the catalogue.',
   group_name_exists: 'A team with this name already exists.',
   streamer_has_team: 'This streamer already has a team.',
+  missing_comment_id: 'Choose a comment.',
+  no_guest_tag: 'This comment has no address to block.',
+  banned_user_admin: 'A banned user cannot be an administrator.',
+  rating_changed: 'Someone else changed this rating meanwhile. Reload to see it, then save again.',
 };
 
 const account = (p: { login: string; provider: string }, name: (p: string) => string) =>
@@ -347,4 +351,24 @@ export const enAudit: AuditWords = {
   'user.moderator': (p, name) =>
     p.moderator ? `Made ${account(p, name)} a moderator` : `${account(p, name)} is no longer a moderator`,
   'settings.update': (p) => `Sign-in to comment: ${p.value ? 'required' : 'not required'}`,
+  'auth.password': () => 'Changed the administrator password',
+  'user.admin': (p, name) =>
+    p.admin
+      ? `Made ${account(p, name)} an administrator`
+      : `${account(p, name)} is no longer an administrator`,
+  'user.sessions': (p, name) => `Signed ${account(p, name)} out everywhere (${p.count} sessions)`,
+  'comment.bulk': (p) => {
+    const verb = { hide: 'Hid', show: 'Showed', delete: 'Deleted', dismiss: 'Dismissed the reports of' }[
+      p.action
+    ];
+    const which =
+      'ids' in p.selector
+        ? 'selected'
+        : 'user_id' in p.selector
+          ? `user #${p.selector.user_id}'s`
+          : `guest ${p.selector.guest_tag}'s`;
+    return `${verb} ${p.count} ${which} comments`;
+  },
+  'block.add': (p) => `Blocked the address of guest ${p.guest_tag} (${p.author}) for ${p.days} days`,
+  'block.remove': (p) => `Lifted the block of guest ${p.guest_tag}`,
 };

@@ -1,0 +1,25 @@
+import type { Db } from '../db/schema.ts';
+import { fail } from '../errors.ts';
+import { foldName } from '../lib/names.ts';
+
+/** Names no guest may take in any spelling (DECISIONS.md "Third wave"). */
+const RESERVED = new Set(['admin', 'administrator', 'moderator']);
+/** The default guest name stays allowed, even if a user goes by it. */
+const DEFAULT_GUEST = 'anonym';
+
+/**
+ * Refuses a guest's name that, folded, is reserved or is the login or display name of anyone
+ * who has signed in (banned users included: a ban is not a way to free a name).
+ */
+export async function assertGuestName(db: Db, name: string): Promise<void> {
+  const folded = foldName(name);
+  if (folded === '' || folded === DEFAULT_GUEST) return;
+  if (RESERVED.has(folded)) throw fail('name_reserved');
+  const taken = await db
+    .selectFrom('users')
+    .select('id')
+    .where((eb) => eb.or([eb('login_fold', '=', folded), eb('display_fold', '=', folded)]))
+    .limit(1)
+    .executeTakeFirst();
+  if (taken) throw fail('name_reserved');
+}

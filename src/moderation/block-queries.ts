@@ -1,0 +1,51 @@
+import type { Db } from '../db/schema.ts';
+
+/** Is this guest tag blocked now? One indexed lookup (guest_tag, expires_at). */
+export async function activeBlock(db: Db, tag: string, now: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('address_blocks')
+    .select('id')
+    .where('guest_tag', '=', tag)
+    .where('expires_at', '>', now)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function insertBlock(
+  db: Db,
+  b: {
+    guest_tag: string;
+    created_at: string;
+    expires_at: string;
+    created_by: string;
+    created_by_user_id: number | null;
+    comment_id: number;
+  },
+): Promise<number> {
+  const row = await db.insertInto('address_blocks').values(b).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Active blocks, newest first. */
+export async function listBlocks(db: Db, now: string) {
+  return db
+    .selectFrom('address_blocks')
+    .select(['id', 'guest_tag', 'created_at', 'expires_at', 'created_by', 'comment_id'])
+    .where('expires_at', '>', now)
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+export async function findBlock(db: Db, id: number) {
+  return db
+    .selectFrom('address_blocks')
+    .select(['id', 'guest_tag', 'expires_at', 'comment_id'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function deleteBlock(db: Db, id: number): Promise<boolean> {
+  const result = await db.deleteFrom('address_blocks').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

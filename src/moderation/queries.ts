@@ -1,0 +1,105 @@
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import { hasOpenReports, openReports, selectComments, toItems } from '../comments/queries.ts';
+import type { CommentsTable, Database, Db } from '../db/schema.ts';
+import type { ModerationAction } from '../shared/rules.ts';
+
+export type QueueFilter = 'reported' | 'recent';
+
+/**
+ * The moderation queue: comments of every streamer with the streamer's name. `reported`:
+ * comments with open reports, most reports first, then newest; `recent`: all, newest first,
+ * `before` pages by id.
+ */
+export async function moderationQueue(
+  db: Db,
+  opts: { filter: QueueFilter; limit: number; before: number | null },
+) {
+  let q = selectComments(db)
+    .innerJoin('streamers', 'streamers.id', 'comments.streamer_id')
+    .select(['comments.streamer_id', 'streamers.name as streamer_name']);
+  if (opts.filter === 'reported') {
+    q = q
+      .where(hasOpenReports)
+      .orderBy((eb) => openReports(eb), 'desc')
+      .orderBy('comments.id', 'desc');
+  } else {
+    if (opts.before !== null) q = q.where('comments.id', '<', opts.before);
+    q = q.orderBy('comments.id', 'desc');
+  }
+  return toItems(db, await q.limit(opts.limit).execute(), true);
+}
+
+/** Which comments a bulk action takes: by ids, by author, or by a guest's address tag. */
+export type Selector = { ids: number[] } | { user_id: number } | { guest_tag: string };
+
+type OnComments = ExpressionBuilder<Database & { comments: CommentsTable }, 'comments'>;
+
+function selected(eb: OnComments, selector: Selector): Expression<SqlBool> {
+  if ('ids' in selector) return eb('comments.id', 'in', selector.ids);
+  if ('user_id' in selector) return eb('comments.user_id', '=', selector.user_id);
+  // Staff see the first 10 characters of a tag: a prefix names every guest comment from that address.
+  return eb.and([
+    eb('comments.user_id', 'is', null),
+    eb('comments.guest_tag', 'like', `${selector.guest_tag}%`),
+  ]);
+}
+
+/**
+ * One bulk action, inside the caller's transaction: each statement takes its rows at once, so a
+ * comment posted meanwhile is either in the action or untouched, never half done. Answers how
+ * many comments changed. Hiding also closes the comments' open reports (they were acted on).
+ */
+export async function bulkAction(
+  trx: Db,
+  action: ModerationAction,
+  selector: Selector,
+  now: string,
+): Promise<number> {
+  const closeReports = () =>
+    trx
+      .updateTable('reports')
+      .set({ closed_at: now })
+      .where('closed_at', 'is', null)
+      .where('comment_id', 'in', (eb) =>
+        eb
+          .selectFrom('comments')
+          .select('comments.id')
+          .where((e) => selected(e, selector)),
+      )
+      .execute();
+  switch (action) {
+    case 'hide': {
+      const result = await trx
+        .updateTable('comments')
+        .set({ hidden: 1, hidden_by: 'staff' })
+        .where((eb) => eb.and([selected(eb, selector), eb('comments.hidden', '=', 0)]))
+        .executeTakeFirst();
+      await closeReports();
+      return Number(result.numUpdatedRows);
+    }
+    case 'show': {
+      const result = await trx
+        .updateTable('comments')
+        .set({ hidden: 0, hidden_by: null })
+        .where((eb) => eb.and([selected(eb, selector), eb('comments.hidden', '=', 1)]))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    }
+    case 'delete': {
+      const result = await trx
+        .deleteFrom('comments')
+        .where((eb) => selected(eb, selector))
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    }
+    case 'dismiss': {
+      const reported = await trx
+        .selectFrom('comments')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where((eb) => eb.and([selected(eb, selector), hasOpenReports(eb)]))
+        .executeTakeFirstOrThrow();
+      await closeReports();
+      return Number(reported.n);
+    }
+  }
+}

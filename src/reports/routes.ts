@@ -1,0 +1,46 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { findComment } from '../comments/queries.ts';
+import { writeTransaction } from '../db/transaction.ts';
+import { fail } from '../errors.ts';
+import { cleanText, cut, parseId } from '../lib/input.ts';
+import { methodNotAllowed } from '../lib/method-not-allowed.ts';
+import { limit } from '../plugins/rate-limits.ts';
+import { LIMITS, REPORT_REASONS, type ReportReason } from '../shared/rules.ts';
+import { openReport } from './queries.ts';
+import { reportSchema } from './schemas.ts';
+import { REPORT_ROLES } from './policy.ts';
+
+const reasonOf = (value: unknown): ReportReason =>
+  REPORT_REASONS.includes(value as ReportReason) ? (value as ReportReason) : 'other';
+
+/** DECISIONS.md "Reports and the moderation queue": anyone reports a comment to staff. */
+export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db, clock } = app;
+
+  app.post(
+    '/api/reports',
+    { config: { guard: REPORT_ROLES.report, ...limit('report') }, schema: reportSchema },
+    async (request, reply) => {
+      const { body, viewer } = request;
+      const commentId = parseId(body.comment_id);
+      if (commentId === null) throw fail('missing_comment_id');
+      const user = viewer.user;
+      await writeTransaction(db, async (trx) => {
+        const comment = await findComment(trx, commentId);
+        if (!comment || comment.hidden === 1) throw fail('comment_not_found');
+        await openReport(trx, {
+          comment_id: commentId,
+          // One open report per reporter: the account, or the address by its guest tag.
+          reporter: user ? `u:${user.id}` : `g:${request.guestTag}`,
+          reporter_user_id: user?.id ?? null,
+          reason: reasonOf(body.reason),
+          note: cut(cleanText(body.note) ?? '', LIMITS.reportNote),
+          created_at: clock.now().toISOString(),
+        });
+      });
+      return reply.code(201).send({ ok: true });
+    },
+  );
+
+  methodNotAllowed(app, '/api/reports', ['POST']);
+};

@@ -1,0 +1,66 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { actorOf, audit } from '../audit/queries.ts';
+import { writeTransaction } from '../db/transaction.ts';
+import { fail } from '../errors.ts';
+import { flag, parseId } from '../lib/input.ts';
+import { methodNotAllowed } from '../lib/method-not-allowed.ts';
+import { errors, FlagDoc, IdDoc, Input, Param } from '../lib/schemas.ts';
+import { findUser } from '../users/queries.ts';
+import { deleteUserSessions } from './store.ts';
+import { SESSION_ROLES } from './policy.ts';
+
+const Ended = Type.Object({ ok: Type.Unsafe<true>({ type: 'boolean' }), count: Type.Integer() });
+
+/**
+ * "Sign out everywhere" (DECISIONS.md "Staff accounts and sessions"): `?mine=1` ends every
+ * session of the signed-in user, this one included; `?user_id=N` lets an administrator do the
+ * same for anyone (a stolen account, a former moderator).
+ */
+export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db, clock } = app;
+
+  app.delete(
+    '/api/sessions',
+    {
+      config: { guard: (query) => (query.user_id !== undefined ? SESSION_ROLES.anyone : SESSION_ROLES.mine) },
+      schema: {
+        summary:
+          'Sign out everywhere: `mine=1` ends every session of the signed-in user (this one included); ' +
+          '`user_id=N` (administrator) those of any user',
+        querystring: Input({
+          mine: Param(FlagDoc('Your own sessions')),
+          user_id: Param(IdDoc("Administrator: this user's sessions")),
+        }),
+        response: { 200: Ended, ...errors(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const { query, viewer, session } = request;
+      if (query.user_id !== undefined) {
+        const userId = parseId(query.user_id);
+        if (userId === null) throw fail('missing_id');
+        const count = await writeTransaction(db, async (trx) => {
+          const user = await findUser(trx, userId);
+          if (!user) throw fail('user_not_found');
+          const ended = await deleteUserSessions(trx, userId);
+          await audit(trx, actorOf(viewer, clock.now()), {
+            action: 'user.sessions',
+            target_id: userId,
+            params: { login: user.login, provider: user.provider, count: ended },
+            details: { count: ended },
+          });
+          return ended;
+        });
+        return { ok: true as const, count };
+      }
+      if (!flag(query.mine) || !viewer.user) throw fail('missing_id');
+      const count = await deleteUserSessions(db, viewer.user.id);
+      // This session's row is gone too: clear its cookie, write nothing back.
+      for (const key of Object.keys(session.data) as (keyof typeof session.data)[]) session.unset(key);
+      return { ok: true as const, count };
+    },
+  );
+
+  methodNotAllowed(app, '/api/sessions', ['DELETE']);
+};

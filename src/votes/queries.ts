@@ -1,0 +1,29 @@
+import type { Db } from '../db/schema.ts';
+
+/** Sets (1-10) or removes (0) a user's vote on a streamer: one per user, the primary key. */
+export async function setVote(db: Db, streamerId: number, userId: number, score: number, now: string) {
+  if (score === 0) {
+    await db
+      .deleteFrom('votes')
+      .where('streamer_id', '=', streamerId)
+      .where('user_id', '=', userId)
+      .execute();
+    return;
+  }
+  await db
+    .insertInto('votes')
+    .values({ streamer_id: streamerId, user_id: userId, score, updated_at: now })
+    .onConflict((oc) => oc.columns(['streamer_id', 'user_id']).doUpdateSet({ score, updated_at: now }))
+    .execute();
+}
+
+/** A user's votes, keyed by streamer id. */
+export async function votesOf(db: Db, userId: number): Promise<Record<string, number>> {
+  const rows = await db
+    .selectFrom('votes')
+    .select(['streamer_id', 'score'])
+    .where('user_id', '=', userId)
+    .orderBy('streamer_id')
+    .execute();
+  return Object.fromEntries(rows.map((r) => [String(r.streamer_id), r.score]));
+}
