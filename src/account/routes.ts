@@ -16,7 +16,7 @@ import { ACCOUNT_ROLES } from './policy.ts';
  * session through and read the user from the session rather than the viewer.
  */
 export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, clock } = app;
+  const { db, database, clock } = app;
   const accountOf = (request: {
     sessionUser: { id: number; login: string; provider: string; display_name: string } | null;
     viewer: Viewer;
@@ -47,7 +47,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const user = accountOf(request);
       const { body, session } = request;
       if (foldName(text(body.confirm) ?? '') !== foldName(user.login)) throw fail('confirmation_mismatch');
-      await writeTransaction(db, (trx) => deleteAccount(trx, user, truthy(body.delete_comments)));
+      await writeTransaction(database, (trx) => deleteAccount(trx, user, truthy(body.delete_comments)));
       // This browser's session was among those deleted: clear its cookie, write nothing back.
       for (const key of Object.keys(session.data) as (keyof typeof session.data)[]) session.unset(key);
       return OK;

@@ -45,7 +45,7 @@ interface Operation {
   summary?: string;
   responses?: Record<string, Response>;
   requestBody?: { required?: boolean; content?: Record<string, { schema?: Json; encoding?: Json }> };
-  parameters?: { schema?: unknown }[];
+  parameters?: { schema?: unknown; required?: boolean; example?: unknown }[];
   security?: Record<string, string[]>[];
   [ROUTE_FACTS]?: RouteFacts;
 }
@@ -154,6 +154,18 @@ const resolve = (doc: Document, schema: Json | undefined): Json | undefined => {
   return target ? (doc.components.schemas?.[target] as Json | undefined) : schema;
 };
 
+/** A value for a parameter a request must carry, so tools that build requests (Dredd) can. */
+function exampleOf(schema: Json | undefined): unknown {
+  if (!schema) return 'x';
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  const variants = (schema.anyOf ?? schema.oneOf) as Json[] | undefined;
+  if (variants?.[0]) return exampleOf(variants[0]);
+  if (schema.type === 'integer' || schema.type === 'number') return schema.minimum ?? 1;
+  if (schema.type === 'boolean') return true;
+  return 'x';
+}
+
 /** Does a body of this schema need at least one field (so a request must send a body)? */
 function needsBody(doc: Document, schema: Json | undefined): boolean {
   const s = resolve(doc, schema);
@@ -233,6 +245,11 @@ export function finishDocument(doc: Document): Document {
       if (op.requestBody)
         op.requestBody = mapSchemas(op.requestBody, documentInput) as Operation['requestBody'];
       if (op.parameters) op.parameters = mapSchemas(op.parameters, documentInput) as Operation['parameters'];
+      for (const parameter of op.parameters ?? []) {
+        if (parameter.required && parameter.example === undefined) {
+          parameter.example = exampleOf(parameter.schema as Json | undefined);
+        }
+      }
       if (!facts) continue;
       op.operationId = operationId(method, path);
       if (ids.has(op.operationId)) throw new Error(`operationId ${op.operationId} is not unique`);
@@ -255,7 +272,10 @@ export function finishDocument(doc: Document): Document {
       code: { type: 'string', enum: Object.keys(ERRORS), description: 'A stable lower_snake_case word' },
     },
   };
-  doc.components.headers = { ...HEADERS };
+  const used = new Set(JSON.stringify(doc.paths).match(/#\/components\/headers\/[\w-]+/g) ?? []);
+  doc.components.headers = Object.fromEntries(
+    Object.entries(HEADERS).filter(([name]) => used.has(`#/components/headers/${name}`)),
+  );
   for (const methods of Object.values(doc.paths)) {
     for (const op of Object.values(methods)) {
       const body = op.requestBody;

@@ -50,7 +50,7 @@ const staffName = (viewer: Viewer): string => viewer.user?.display_name ?? 'admi
  * every streamer's comments, bulk actions on them, and address blocks. Staff only.
  */
 export const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, clock } = app;
+  const { db, database, clock } = app;
   const staff = { guard: MODERATION_ROLES.moderate };
 
   app.get('/api/moderation/comments', { config: staff, schema: queueSchema }, async (request) => {
@@ -69,7 +69,7 @@ export const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const selector = selectorOf(body);
     if (!selector) throw fail('invalid_selector');
     const now = clock.now();
-    const count = await writeTransaction(db, async (trx) => {
+    const count = await writeTransaction(database, async (trx) => {
       const changed = await bulkAction(trx, action, selector, now.toISOString());
       await audit(trx, actorOf(request.viewer, now), {
         action: 'comment.bulk',
@@ -95,7 +95,7 @@ export const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ? LIMITS.blockDaysDefault
         : clamp(toInt(body.days), 1, LIMITS.blockDaysMax);
     const now = clock.now();
-    const id = await writeTransaction(db, async (trx) => {
+    const id = await writeTransaction(database, async (trx) => {
       const comment = await findComment(trx, commentId);
       if (!comment) throw fail('comment_not_found');
       if (comment.user_id !== null) throw fail('use_ban_for_users');
@@ -130,7 +130,7 @@ export const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const id = parseId(request.query.id);
     if (id === null) throw fail('missing_id');
     const now = clock.now();
-    await writeTransaction(db, async (trx) => {
+    await writeTransaction(database, async (trx) => {
       const block = await findBlock(trx, id);
       if (!block || !(await deleteBlock(trx, id))) throw fail('block_not_found');
       await audit(trx, actorOf(request.viewer, now), {

@@ -15,7 +15,7 @@ const reasonOf = (value: unknown): ReportReason =>
 
 /** DECISIONS.md "Reports and the moderation queue": anyone reports a comment to staff. */
 export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, clock } = app;
+  const { database, clock } = app;
 
   app.post(
     '/api/reports',
@@ -25,7 +25,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const commentId = parseId(body.comment_id);
       if (commentId === null) throw fail('missing_comment_id');
       const user = viewer.user;
-      await writeTransaction(db, async (trx) => {
+      await writeTransaction(database, async (trx) => {
         const comment = await findComment(trx, commentId);
         if (!comment || comment.hidden === 1) throw fail('comment_not_found');
         await openReport(trx, {

@@ -18,7 +18,7 @@ const Ended = Type.Object({ ok: Type.Unsafe<true>({ type: 'boolean' }), count: T
  * same for anyone (a stolen account, a former moderator).
  */
 export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, clock } = app;
+  const { db, database, clock } = app;
 
   app.delete(
     '/api/sessions',
@@ -40,7 +40,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (query.user_id !== undefined) {
         const userId = parseId(query.user_id);
         if (userId === null) throw fail('missing_id');
-        const count = await writeTransaction(db, async (trx) => {
+        const count = await writeTransaction(database, async (trx) => {
           const user = await findUser(trx, userId);
           if (!user) throw fail('user_not_found');
           const ended = await deleteUserSessions(trx, userId);

@@ -11,7 +11,7 @@ import { SETTINGS_ROLES } from './policy.ts';
 
 /** DECISIONS.md: the public `auth_enabled` setting, changed by the administrator. */
 export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, clock } = app;
+  const { db, database, clock } = app;
 
   app.get('/api/settings', { config: { guard: SETTINGS_ROLES.read }, schema: getSchema }, async () => ({
     auth_enabled: await authRequiredToComment(db),
@@ -23,7 +23,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       if (request.body.auth_enabled === undefined) throw fail('missing_auth_enabled');
       const value = truthy(request.body.auth_enabled) ? 'true' : 'false';
-      await writeTransaction(db, async (trx) => {
+      await writeTransaction(database, async (trx) => {
         await setSetting(trx, 'auth_enabled', value);
         await audit(trx, actorOf(request.viewer, clock.now()), {
           action: 'settings.update',

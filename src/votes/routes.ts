@@ -12,7 +12,7 @@ import { VOTE_ROLES } from './policy.ts';
 
 /** DECISIONS.md "Taking part": the audience score, beside the staff rating. */
 export const voteRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, clock } = app;
+  const { db, database, clock } = app;
 
   app.put('/api/votes', { config: { guard: VOTE_ROLES.vote }, schema: voteSchema }, async (request) => {
     const { viewer, query, body } = request;
@@ -24,7 +24,9 @@ export const voteRoutes: FastifyPluginAsyncTypebox = async (app) => {
     // Only streamers of the Public view take votes: the rendered view says which they are.
     const list = await renderedView(app, 'public');
     if (!list.value?.some((s) => s.id === streamerId)) throw fail('streamer_not_found');
-    await writeTransaction(db, (trx) => setVote(trx, streamerId, user.id, score, clock.now().toISOString()));
+    await writeTransaction(database, (trx) =>
+      setVote(trx, streamerId, user.id, score, clock.now().toISOString()),
+    );
     return OK;
   });
 

@@ -89,8 +89,7 @@ export async function startApp(
   const logs: string[] = [];
   const app = await buildApp({
     config,
-    db: database.db,
-    sqlite: database.sqlite,
+    database,
     clock,
     logger: { level: config.logLevel, stream: { write: (line: string) => void logs.push(line) } },
   });
