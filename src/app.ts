@@ -1,6 +1,4 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type pg from 'pg';
-import type { SqliteDatabase } from './db/sqlite-driver.ts';
 import Fastify, {
   type FastifyInstance,
   type FastifyRequest,
@@ -16,8 +14,8 @@ import { commentRoutes } from './comments/routes.ts';
 import { communityRoutes } from './community/routes.ts';
 import type { Config } from './config.ts';
 import { FastAnswers, serverWithFastAnswers } from './cache/fast-answers.ts';
-import { contentVersion } from './db/changes.ts';
 import { keepWalBounded } from './db/checkpoint.ts';
+import type { DbContext } from './db/context.ts';
 import type { Db } from './db/schema.ts';
 import { registerOpenApi } from './docs/openapi.ts';
 import { docsRoutes } from './docs/routes.ts';
@@ -63,6 +61,9 @@ declare module 'fastify' {
     config: Config;
     /** The answers served before routing (cache/fast-answers.ts). */
     fastAnswers: FastAnswers;
+    /** The open database and what this process keeps about it (db/context.ts). */
+    database: DbContext;
+    /** `database.db`: what queries run on. */
     db: Db;
     clock: Clock;
   }
@@ -70,14 +71,11 @@ declare module 'fastify' {
 
 export interface AppOptions {
   config: Config;
-  db: Db;
+  /** The open, migrated database (db/connect.ts `openDatabase`). */
+  database: DbContext;
   clock?: Clock;
   /** Fastify's logger option; tests pass a stream to read the log. */
   logger?: FastifyServerOptions['logger'];
-  /** The SQLite handle, when SQLite: for other processes' commits and WAL checkpoints. */
-  sqlite?: SqliteDatabase;
-  /** The PostgreSQL pool, when PostgreSQL: for the metrics' pool gauge. */
-  pool?: pg.Pool;
 }
 
 export const BODY_LIMIT = 64 * 1024;
@@ -103,7 +101,8 @@ const serializers = {
 
 /** Builds the whole service from a configuration and an open, migrated database. */
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
-  const { config, db } = opts;
+  const { config, database } = opts;
+  const { db, sqlite } = database;
   const clock = opts.clock ?? systemClock;
 
   const logger = opts.logger ?? { level: config.logLevel };
@@ -144,11 +143,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.setChildLoggerFactory(requestLogger);
   app.decorate('config', config);
   app.decorate('fastAnswers', fast);
+  app.decorate('database', database);
   app.decorate('db', db);
   app.decorate('clock', clock);
 
   // Before the errors plugin: its 404 handler takes the hooks registered until then.
-  await app.register(metricsPlugin, { pool: opts.pool });
+  await app.register(metricsPlugin, { pool: opts.database.pool });
   await app.register(errorsPlugin);
   await app.register(securityHeadersPlugin, { https: config.https });
   await app.register(cacheControlPlugin);
@@ -157,13 +157,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(csrfPlugin, { origin: config.origin, allowed: config.corsOrigins });
   const secret = config.sessionSecret ?? (await sharedSecret(db, 'session_secret'));
   await app.register(guestTagPlugin, { secret });
-  await app.register(sessionPlugin, { db, clock, https: config.https, secret });
+  await app.register(sessionPlugin, { database, clock, https: config.https, secret });
   await app.register(viewerPlugin, { clock, passwordLogin: config.adminPasswordLogin });
   await app.register(guardsPlugin);
   await app.register(renderCachePlugin, {
-    db,
+    database,
     postgresUrl: config.databaseUrl.startsWith('postgres') ? config.databaseUrl : null,
-    sqlite: opts.sqlite,
   });
   await registerOpenApi(app, config);
 
@@ -184,10 +183,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(accountRoutes);
   await app.register(liveSyncPlugin);
   await app.register(syncRoutes);
-  await app.register(backupPlugin, { sqlite: opts.sqlite });
+  await app.register(backupPlugin, { sqlite: opts.database.sqlite });
   await app.register(signInRoutes);
   if (config.devProviders) await app.register(devProviderRoutes);
-  const health = databaseCheck(db, opts.sqlite);
+  const health = databaseCheck(db, sqlite);
   await app.register(healthRoutes, { check: health });
   await app.register(metricsRoutes);
   await app.register(docsRoutes);
@@ -201,7 +200,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     const securityFor = securityHeaders(config.https);
     app.addHook('onReady', async () =>
       fast.enable({
-        version: () => contentVersion(db).current,
+        version: () => database.changes.current,
         renderCache: app.renderCache,
         health,
         securityHeaders: securityFor,
@@ -213,8 +212,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     app.addHook('preClose', async () => fast.disable());
   }
 
-  if (opts.sqlite && !opts.sqlite.memory) {
-    const wal = keepWalBounded(opts.sqlite, (err) => app.log.warn({ err }, 'WAL checkpoint failed'));
+  if (sqlite && !sqlite.memory) {
+    const wal = keepWalBounded(sqlite, (err) => app.log.warn({ err }, 'WAL checkpoint failed'));
     app.addHook('onClose', async () => wal.stop());
   }
 

@@ -31,13 +31,14 @@ export async function waitForDatabase(db: Db, warn: (message: string) => void): 
 
 export async function startServer(config: Config): Promise<void> {
   let logPoolError: (err: Error) => void = (err) => console.error('database client error:', err.message);
-  const { db, sqlite, pool } = openDatabase(config.databaseUrl, { onPoolError: (err) => logPoolError(err) });
+  const database = openDatabase(config.databaseUrl, { onPoolError: (err) => logPoolError(err) });
+  const { db } = database;
   await waitForDatabase(db, (message) => console.warn(message));
   await migrateToLatest(db);
   const generated = await generateAdminPasswordIfNone(db, config);
-  await noteEnvironmentPassword(db, config);
+  await noteEnvironmentPassword(database, config);
 
-  const app = await buildApp({ config, db, sqlite, pool });
+  const app = await buildApp({ config, database });
   logPoolError = (err) => app.log.warn({ err }, 'database connection lost; the pool replaces it');
 
   const shutdown = async (signal: string) => {

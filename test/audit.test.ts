@@ -1,6 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type AuditParams, describe as words } from '../src/audit/actions.ts';
-import { type LegacyAction, legacyParams } from '../src/audit/legacy.ts';
+import {
+  AUDIT_ACTIONS,
+  type AuditAction,
+  type AuditParams,
+  describe as words,
+} from '../src/audit/actions.ts';
+import { legacyParams } from '../src/audit/legacy.ts';
 import { startApp, useApp } from './helpers/app.ts';
 import type { Client } from './helpers/client.ts';
 
@@ -99,7 +104,7 @@ describe('audit log', () => {
   });
 
   it('old entries get their parameters back from their summaries; one that cannot be read keeps its summary', async () => {
-    const samples: { [A in LegacyAction]: AuditParams<A> } = {
+    const samples: { [A in AuditAction]: AuditParams<A> } = {
       'streamer.add': { name: 'A (b) → c' },
       'streamer.edit': { name: 'Rated: x', from: null, to: 12 },
       'streamer.rate': { name: 'Y', from: 3, to: 0 },
@@ -115,12 +120,19 @@ describe('audit log', () => {
       'user.ban': { login: 'l', provider: 'provider_b', banned: false },
       'user.moderator': { login: 'l', provider: 'provider_a', moderator: false },
       'settings.update': { key: 'auth_enabled', value: true },
+      'auth.password': {},
+      'user.admin': { login: 'l', provider: 'provider_a', admin: true },
+      'user.sessions': { login: 'l (x)', provider: 'provider_b', count: 3 },
+      'comment.bulk': { action: 'dismiss', count: 2, selector: { guest_tag: '0123456789' } },
+      'block.add': { guest_tag: 'abcdef0123', author: 'A (b)', days: 7 },
+      'block.remove': { guest_tag: 'abcdef0123' },
+      'settings.discord': { webhooks: [{ id: null, events: [] }] },
     };
-    for (const action of Object.keys(samples) as LegacyAction[]) {
+    for (const action of AUDIT_ACTIONS) {
       const params = samples[action];
-      expect(JSON.parse(legacyParams(action, words(action, params as never)) ?? 'null'), action).toEqual(
-        params,
-      );
+      const details = action === 'user.sessions' ? JSON.stringify({ count: 3 }) : null;
+      const read = legacyParams(action, words(action, params as never), details);
+      expect(JSON.parse(read ?? 'null'), action).toEqual(params);
     }
     expect(legacyParams('streamer.add', 'something else')).toBeNull();
 

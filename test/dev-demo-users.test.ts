@@ -7,7 +7,7 @@ import type { Client } from './helpers/client.ts';
 let t: TestApp;
 beforeAll(async () => {
   t = await startApp({ DEV_PROVIDERS: 'true' });
-  await fillDemo(t.db, new Date());
+  await fillDemo(t.database, new Date());
 });
 afterAll(() => t.close());
 

@@ -52,7 +52,7 @@ describe('export and import', () => {
     const copy = await createTestDatabase();
     try {
       await migrateToLatest(copy.db);
-      await importData(copy.db, await file, false);
+      await importData(copy, await file, false);
       const columns = ['provider_a', 'avatar', 'viewers', 'live_since', 'synced_at', 'status'] as const;
       const row = (db: typeof t.db) =>
         db.selectFrom('streamers').select(columns).where('id', '=', res.body.id).executeTakeFirst();
@@ -68,7 +68,7 @@ describe('export and import', () => {
 describe('batches', () => {
   it('250 streamers per provider: 3 streams calls of at most 100 logins with first=100, 10 channels calls of at most 25', async () => {
     await t.db.deleteFrom('streamers').execute();
-    await writeTransaction(t.db, async (trx) => {
+    await writeTransaction(t.database, async (trx) => {
       for (let i = 0; i < 250; i++) {
         for (const platform of ['provider_a', 'provider_b'] as const) {
           await insertStreamer(trx, {

@@ -243,7 +243,7 @@ describe('bulk actions', () => {
     expect(entry).toMatchObject({
       actor: 'user',
       actor_user_id: modUser.id,
-      params: { action: 'hide', ids: [id], count: 1 },
+      params: { action: 'hide', selector: { ids: [id] }, count: 1 },
     });
   });
 

@@ -46,7 +46,7 @@ describe('every route states who may call it', () => {
   });
 
   it('a route registered without a guard is denied to everybody', async () => {
-    const app = await buildApp({ config: t.config, db: t.db, logger: false });
+    const app = await buildApp({ config: t.config, database: t.database, logger: false });
     app.get('/api/unmarked', async () => ({ secret: true }));
     await app.listen({ port: 0, host: '127.0.0.1' });
     try {

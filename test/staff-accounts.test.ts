@@ -153,15 +153,15 @@ describe('changing the shared password', () => {
     const first = bcrypt.hashSync('env password one', 4);
     const app = await startApp({ ADMIN_PASSWORD: '', ADMIN_PASSWORD_HASH: first });
     try {
-      await noteEnvironmentPassword(app.db, app.config);
+      await noteEnvironmentPassword(app.database, app.config);
       const c = await login(app, 'env password one');
-      await noteEnvironmentPassword(app.db, app.config);
+      await noteEnvironmentPassword(app.database, app.config);
       expect(await isAdmin(c)).toBe(true);
       const second = parseConfig({
         DATABASE_URL: app.database.url,
         ADMIN_PASSWORD_HASH: bcrypt.hashSync('two', 4),
       });
-      await noteEnvironmentPassword(app.db, second);
+      await noteEnvironmentPassword(app.database, second);
       expect(await isAdmin(c)).toBe(false);
     } finally {
       await app.close();

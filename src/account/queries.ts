@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { describe, isAuditAction } from '../audit/actions.ts';
+import { DEFAULT_AUTHOR } from '../shared/rules.ts';
 import type { Db } from '../db/schema.ts';
 
 /**
@@ -111,7 +112,7 @@ export async function deleteAccount(
   } else {
     await db
       .updateTable('comments')
-      .set({ user_id: null, author: 'Anonym', is_admin: 0 })
+      .set({ user_id: null, author: DEFAULT_AUTHOR, is_admin: 0 })
       .where('user_id', '=', userId)
       .execute();
   }

@@ -8,6 +8,7 @@ import { OK } from '../lib/schemas.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { accountData, deleteAccount } from './queries.ts';
 import { deleteSchema, exportSchema } from './schemas.ts';
+import { ACCOUNT_ROLES } from './policy.ts';
 
 /**
  * DECISIONS.md "Your data": a signed-in user exports or deletes what the service keeps about
@@ -15,7 +16,7 @@ import { deleteSchema, exportSchema } from './schemas.ts';
  * session through and read the user from the session rather than the viewer.
  */
 export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, clock } = app;
+  const { db, database, clock } = app;
   const accountOf = (request: {
     sessionUser: { id: number; login: string; provider: string; display_name: string } | null;
     viewer: Viewer;
@@ -27,7 +28,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/api/account/export',
-    { config: { guard: 'signedInOrBanned' }, schema: exportSchema },
+    { config: { guard: ACCOUNT_ROLES.own }, schema: exportSchema },
     async (request, reply) => {
       const user = accountOf(request);
       const data = { exported_at: clock.now().toISOString(), ...(await accountData(db, user.id)) };
@@ -41,12 +42,12 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/api/account',
-    { config: { guard: 'signedInOrBanned' }, schema: deleteSchema },
+    { config: { guard: ACCOUNT_ROLES.own }, schema: deleteSchema },
     async (request) => {
       const user = accountOf(request);
       const { body, session } = request;
       if (foldName(text(body.confirm) ?? '') !== foldName(user.login)) throw fail('confirmation_mismatch');
-      await writeTransaction(db, (trx) => deleteAccount(trx, user, truthy(body.delete_comments)));
+      await writeTransaction(database, (trx) => deleteAccount(trx, user, truthy(body.delete_comments)));
       // This browser's session was among those deleted: clear its cookie, write nothing back.
       for (const key of Object.keys(session.data) as (keyof typeof session.data)[]) session.unset(key);
       return OK;

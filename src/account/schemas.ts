@@ -5,7 +5,19 @@ export const exportSchema = {
   summary:
     'Your data as a JSON file: your user record and your comments, likes, votes, reports, team ' +
     'memberships and community ratings (nobody else’s)',
-  response: { 200: Type.Object({}, { additionalProperties: true, title: 'AccountExport' }), ...errors(401) },
+  response: {
+    200: Type.Object(
+      {},
+      {
+        additionalProperties: true,
+        description: 'A JSON file to save',
+        headers: {
+          'Content-Disposition': Type.String({ description: '`attachment; filename="..."`' }),
+        },
+      },
+    ),
+    ...errors(401),
+  },
 };
 
 export const deleteSchema = {

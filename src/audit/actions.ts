@@ -12,7 +12,13 @@ import { DISCORD_EVENTS, MODERATION_ACTIONS, PROVIDERS } from '../shared/rules.t
 const name = Type.String({ description: "The streamer's name" });
 const who = { login: Type.String(), provider: StringEnum(PROVIDERS) };
 const team = Type.String({ description: "The team's name" });
-const guestTag = Type.String({ description: "A guest's address tag as staff see it (10 characters)" });
+const guestTag = Type.String({ description: "A guest's address tag, its first 10 characters" });
+/** Which comments a bulk moderation action chose: by id, by user, or by guest tag. */
+const selector = Type.Union([
+  Type.Object({ ids: Type.Array(Type.Integer()) }),
+  Type.Object({ user_id: Type.Integer() }),
+  Type.Object({ guest_tag: guestTag }),
+]);
 
 export const AUDIT_PARAMS = {
   'streamer.add': Type.Object({ name }),
@@ -53,9 +59,7 @@ export const AUDIT_PARAMS = {
   'comment.bulk': Type.Object({
     action: StringEnum(MODERATION_ACTIONS),
     count: Type.Integer({ description: 'Comments changed' }),
-    ids: Type.Optional(Type.Array(Type.Integer())),
-    user_id: Type.Optional(Type.Integer()),
-    guest_tag: Type.Optional(guestTag),
+    selector,
   }),
   'block.add': Type.Object({ guest_tag: guestTag, author: Type.String(), days: Type.Integer() }),
   'block.remove': Type.Object({ guest_tag: guestTag }),
@@ -72,6 +76,12 @@ export const isAuditAction = (action: string): action is AuditAction => Object.h
 const account = (p: { login: string; provider: string }) =>
   p.login ? `${p.login} (${p.provider})` : 'a deleted user';
 const total = (n: number | null) => (n === null ? 'unrated' : String(n));
+const selection = (s: Static<typeof selector>): string =>
+  'ids' in s
+    ? `${s.ids.length} selected`
+    : 'user_id' in s
+      ? `by user ${s.user_id}`
+      : `by guest ${s.guest_tag}`;
 
 /** The service's English words for each action (the entry's `summary`). */
 const ENGLISH: { [A in AuditAction]: (p: AuditParams<A>) => string } = {
@@ -95,15 +105,8 @@ const ENGLISH: { [A in AuditAction]: (p: AuditParams<A>) => string } = {
   'auth.password': () => 'Changed the administrator password',
   'user.admin': (p) =>
     `${p.admin ? 'Made' : 'Removed'} ${account(p)} ${p.admin ? 'an administrator' : 'as administrator'}`,
-  'user.sessions': (p) => `Signed ${account(p)} out everywhere (${p.count} sessions)`,
-  'comment.bulk': (p) =>
-    `Moderation: ${p.action} on ${p.count} comments (${
-      p.ids
-        ? `${p.ids.length} selected`
-        : p.user_id !== undefined
-          ? `by user ${p.user_id}`
-          : `by guest ${p.guest_tag}`
-    })`,
+  'user.sessions': (p) => `Signed ${account(p)} out everywhere`,
+  'comment.bulk': (p) => `Moderation: ${p.action} on ${p.count} comments (${selection(p.selector)})`,
   'block.add': (p) => `Blocked the address of guest ${p.guest_tag} (${p.author}) for ${p.days} days`,
   'block.remove': (p) => `Lifted the block of guest ${p.guest_tag}`,
 };

@@ -1,12 +1,16 @@
+import { MODERATION_ACTIONS } from '../shared/rules.ts';
 import type { AuditAction, AuditParams } from './actions.ts';
 
 /**
  * The parameters of an entry recorded before entries carried them, read back from its
- * English summary (the shapes audit/actions.ts words them in). Used once per old entry: by
- * the migration that added parameters and by the import of an older export file. An entry
- * whose summary does not read back keeps null.
+ * English summary (the shapes audit/actions.ts words them in) and its details. Used once per
+ * old entry: by the migration that added parameters and by the import of an older export
+ * file. An entry whose summary does not read back keeps null.
  */
-const SHAPES = {
+type Details = Record<string, unknown> | null;
+type Reader = { [A in AuditAction]: (m: RegExpExecArray, details: Details) => AuditParams<A> };
+
+const SHAPES: { [A in AuditAction]: RegExp } = {
   'streamer.add': /^Added streamer (.*)$/s,
   'streamer.edit': /^Rated (.*): (unrated|\d+) → (\d+)$/s,
   'streamer.rate': /^Rated (.*): (unrated|\d+) → (\d+)$/s,
@@ -23,11 +27,18 @@ const SHAPES = {
   'user.moderator':
     /^(?:Made (.*) \((provider_a|provider_b)\) a moderator|Removed (.*) \((provider_a|provider_b)\) as moderator)$/s,
   'settings.update': /^Set (auth_enabled) to (true|false)$/,
-} satisfies Partial<Record<AuditAction, RegExp>>;
-
-/** The actions that existed before entries carried parameters (later ones always have them). */
-export type LegacyAction = keyof typeof SHAPES;
-type Reader = { [A in LegacyAction]: (m: RegExpExecArray) => AuditParams<A> };
+  'auth.password': /^Changed the administrator password$/,
+  'user.admin':
+    /^(?:Made (.*) \((provider_a|provider_b)\) an administrator|Removed (.*) \((provider_a|provider_b)\) as administrator)$/s,
+  'user.sessions': /^Signed (.*) \((provider_a|provider_b)\) out everywhere$/s,
+  'comment.bulk':
+    /^Moderation: (hide|show|delete|dismiss) on (\d+) comments \((?:(\d+) selected|by user (\d+)|by guest ([0-9a-f]+))\)$/,
+  'block.add': /^Blocked the address of guest ([0-9a-f]+) \((.*)\) for (\d+) days$/s,
+  'block.remove': /^Lifted the block of guest ([0-9a-f]+)$/,
+  // Written with its parameters from the first (migration 010 came after parameters); the
+  // count alone reads back, the webhooks' events do not.
+  'settings.discord': /^Set (\d+) Discord webhook\(s\)$/,
+};
 
 const provider = (s: string | undefined) => (s === 'provider_b' ? 'provider_b' : 'provider_a');
 const s = (value: string | undefined) => value ?? '';
@@ -59,13 +70,45 @@ const READ: Reader = {
     moderator: m[1] !== undefined,
   }),
   'settings.update': (m) => ({ key: 'auth_enabled', value: m[2] === 'true' }),
+  'auth.password': () => ({}),
+  'user.admin': (m) => ({
+    login: s(m[1] ?? m[3]),
+    provider: provider(m[2] ?? m[4]),
+    admin: m[1] !== undefined,
+  }),
+  'user.sessions': (m, d) => ({ login: s(m[1]), provider: provider(m[2]), count: Number(d?.count ?? 0) }),
+  'comment.bulk': (m, d) => {
+    const ids = (d?.selector as { ids?: unknown } | undefined)?.ids;
+    const selector =
+      m[4] !== undefined
+        ? { user_id: Number(m[4]) }
+        : m[5] !== undefined
+          ? { guest_tag: m[5] }
+          : { ids: Array.isArray(ids) ? ids.map(Number) : [] };
+    return { action: MODERATION_ACTIONS.find((a) => a === m[1]) ?? 'hide', count: Number(m[2]), selector };
+  },
+  'block.add': (m) => ({ guest_tag: s(m[1]), author: s(m[2]), days: Number(m[3]) }),
+  'block.remove': (m) => ({ guest_tag: s(m[1]) }),
+  'settings.discord': (m) => ({
+    webhooks: Array.from({ length: Number(m[1]) }, () => ({ id: null, events: [] })),
+  }),
 };
 
-const isAction = (action: string): action is LegacyAction => Object.hasOwn(SHAPES, action);
+const isAction = (action: string): action is AuditAction => Object.hasOwn(SHAPES, action);
+
+function parsedDetails(details: string | null | undefined): Details {
+  try {
+    const value: unknown = details ? JSON.parse(details) : null;
+    return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
 
 /** The parameters of an old entry as JSON text, or null when its summary does not read back. */
-export function legacyParams(action: string, summary: string): string | null {
+export function legacyParams(action: string, summary: string, details?: string | null): string | null {
   if (!isAction(action)) return null;
   const m = SHAPES[action].exec(summary);
-  return m ? JSON.stringify((READ[action] as (m: RegExpExecArray) => unknown)(m)) : null;
+  const read = READ[action] as (m: RegExpExecArray, details: Details) => unknown;
+  return m ? JSON.stringify(read(m, parsedDetails(details))) : null;
 }

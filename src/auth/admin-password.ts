@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Config } from '../config.ts';
+import type { DbContext } from '../db/context.ts';
 import type { Db } from '../db/schema.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { hashPassword } from './passwords.ts';
@@ -43,12 +44,12 @@ export async function adminGeneration(db: Db): Promise<string> {
  * `record` writes the audit entry in the same transaction.
  */
 export async function changeAdminPassword(
-  db: Db,
+  database: DbContext,
   password: string,
   record: (trx: Db) => Promise<void>,
 ): Promise<void> {
   const hash = await hashPassword(password);
-  await writeTransaction(db, async (trx) => {
+  await writeTransaction(database, async (trx) => {
     await storeAdminHash(trx, hash);
     await newGeneration(trx);
     await record(trx);
@@ -59,8 +60,9 @@ export async function changeAdminPassword(
  * At start: when ADMIN_PASSWORD_HASH differs from the one the database last saw, the password
  * was rotated through the environment, and the old one's sessions end as after a change.
  */
-export async function noteEnvironmentPassword(db: Db, config: Config): Promise<void> {
+export async function noteEnvironmentPassword(database: DbContext, config: Config): Promise<void> {
   if (!config.adminPasswordHash) return;
+  const { db } = database;
   const seen = createHash('sha256').update(config.adminPasswordHash).digest('hex');
   const row = await db
     .selectFrom('secrets')
@@ -68,7 +70,7 @@ export async function noteEnvironmentPassword(db: Db, config: Config): Promise<v
     .where('key', '=', ENVIRONMENT_KEY)
     .executeTakeFirst();
   if (row?.value === seen) return;
-  await writeTransaction(db, async (trx) => {
+  await writeTransaction(database, async (trx) => {
     await trx
       .insertInto('secrets')
       .values({ key: ENVIRONMENT_KEY, value: seen })

@@ -85,7 +85,7 @@ export const adminAuthRoutes: FastifyPluginAsyncTypebox<AdminAuthOptions> = asyn
       if (password === '') throw fail('password_required');
       if (codePointLength(password) < LIMITS.adminPasswordMin) throw fail('password_too_short');
       if (passwordFromEnvironment(app.config)) throw fail('password_from_environment');
-      await changeAdminPassword(app.db, password, (trx) =>
+      await changeAdminPassword(app.database, password, (trx) =>
         audit(trx, actorOf(request.viewer, app.clock.now()), { action: 'auth.password', params: {} }),
       );
       return OK;

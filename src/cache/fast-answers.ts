@@ -9,7 +9,7 @@ import type { HealthCheck } from '../health/check.ts';
 import type { ReadyImages } from '../images/ready.ts';
 import type { Metrics } from '../metrics/collector.ts';
 import type { Rendered, RenderCache } from './rendered.ts';
-import { type Answer, answerFor, RENDERED_HEADERS } from './send.ts';
+import { type Answer, answerFor, JSON_TYPE, RENDERED_HEADERS } from './send.ts';
 
 /** What the fast answers read, known once the app is built. */
 export interface FastSources {
@@ -27,7 +27,6 @@ export interface FastSources {
 }
 
 const HEALTHY = Buffer.from('{"ok":true}');
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * The answers asked for most, served from memory before Fastify routes the request: the
@@ -103,6 +102,7 @@ export class FastAnswers {
     let headers = this.#headers.get(kind);
     if (!headers) {
       headers = { ...sources.securityHeaders, ...RENDERED_HEADERS, etag: list.etag, vary: 'Accept-Encoding' };
+      if (answer.status !== 304) Object.assign(headers, JSON_TYPE);
       if (answer.encoding) headers['content-encoding'] = answer.encoding;
       this.#headers.set(kind, headers);
     }
@@ -115,7 +115,7 @@ export class FastAnswers {
     if (sources.health() !== undefined) return false;
     this.#healthHeaders ??= {
       ...sources.securityHeaders,
-      'content-type': JSON_TYPE,
+      ...JSON_TYPE,
       'content-length': String(HEALTHY.length),
     };
     res.writeHead(200, this.#healthHeaders);

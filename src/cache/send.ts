@@ -65,10 +65,10 @@ export function answerFor(
 }
 
 /** Headers of every rendered answer besides its ETag (DECISIONS.md "Caching"). */
-export const RENDERED_HEADERS = {
-  'cache-control': 'private, no-cache',
-  'content-type': 'application/json; charset=utf-8',
-} as const;
+export const RENDERED_HEADERS = { 'cache-control': 'private, no-cache' } as const;
+
+/** The type of a rendered answer with a body; a 304 has none, so it names none (RFC 9110 15.4.5). */
+export const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' } as const;
 
 /**
  * Sends a rendered answer: ETag, `Cache-Control: private, no-cache` (DECISIONS.md
@@ -82,6 +82,7 @@ export function sendRendered(request: FastifyRequest, reply: FastifyReply, rende
     .headers(RENDERED_HEADERS)
     .header('vary', [reply.getHeader('vary'), 'Accept-Encoding'].filter(Boolean).join(', '));
   if (answer.status === 304) return reply.code(304).send();
+  void reply.headers(JSON_TYPE);
   if (answer.encoding) void reply.header('content-encoding', answer.encoding);
   return reply.send(answer.body);
 }

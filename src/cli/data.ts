@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { moveIdsPastRows, tableColumns } from '../db/dialect.ts';
+import type { DbContext } from '../db/context.ts';
 import type { Database, Db } from '../db/schema.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { foldCase } from '../lib/input.ts';
@@ -83,7 +84,13 @@ const DERIVED: { [T in Table]?: Record<string, (row: Record<string, unknown>) =>
   // A file from before entries carried parameters: read back from the English summaries.
   audit_log: {
     params: (row) =>
-      typeof row.params === 'string' ? row.params : legacyParams(String(row.action), String(row.summary)),
+      typeof row.params === 'string'
+        ? row.params
+        : legacyParams(
+            String(row.action),
+            String(row.summary),
+            typeof row.details === 'string' ? row.details : null,
+          ),
   },
 };
 
@@ -146,12 +153,17 @@ export function parseExport(text: string): ExportFile {
  * the file lacks (it is older than the database) take their defaults; a column the database
  * lacks (the file is newer) is refused rather than dropped.
  */
-export async function importData(db: Db, file: ExportFile, force: boolean): Promise<Record<Table, number>> {
+export async function importData(
+  database: DbContext,
+  file: ExportFile,
+  force: boolean,
+): Promise<Record<Table, number>> {
+  const { db } = database;
   if (!force && !(await isEmpty(db))) {
     throw new ImportError('the database is not empty; use --force to replace its data');
   }
   const counts = {} as Record<Table, number>;
-  await writeTransaction(db, async (trx) => {
+  await writeTransaction(database, async (trx) => {
     const rows = {} as Record<Table, Record<string, unknown>[]>;
     for (const table of EXPORTED_TABLES) rows[table] = await prepareRows(trx, table, file.tables[table]);
     for (const table of [...EXPORTED_TABLES].reverse()) await trx.deleteFrom(table).execute();

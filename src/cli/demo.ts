@@ -1,4 +1,5 @@
-import type { Db, StreamerStatus } from '../db/schema.ts';
+import type { DbContext } from '../db/context.ts';
+import type { StreamerStatus } from '../db/schema.ts';
 import type { Provider } from '../shared/rules.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { upsertMember } from '../groups/member-queries.ts';
@@ -55,11 +56,15 @@ function nth<T>(list: T[], i: number): T {
   return item;
 }
 
-export async function fillDemo(db: Db, now: Date): Promise<{ streamers: number; comments: number }> {
+export async function fillDemo(
+  database: DbContext,
+  now: Date,
+): Promise<{ streamers: number; comments: number }> {
+  const { db } = database;
   if (!(await isEmpty(db))) throw new Error('the database is not empty; demo fills only an empty database');
   const at = (minutesAgo: number) => new Date(now.getTime() - minutesAgo * 60_000).toISOString();
   let comments = 0;
-  await writeTransaction(db, async (trx) => {
+  await writeTransaction(database, async (trx) => {
     const users = [];
     // The development stand-in's sample users (signin/dev-users.ts): same provider ids.
     for (const [i, u] of DEMO_USERS.entries()) {

@@ -9,11 +9,12 @@ import { COMMENT_EDIT_WINDOW_MS } from '../shared/rules.ts';
 /** Each operation's guard. */
 export const COMMENT_ROLES = {
   list: 'public',
-  /** `mine=1`: the comments I like. */
+  /** `mine=1`: the comments one likes. */
   mine: 'signedIn',
   post: 'public',
+  /** Hide, show or edit (who, of which comment: the rules below). */
   change: 'signedInOrAdmin',
-  /** `like=1`: a banned user gets through to hear 403 `banned` (DECISIONS.md "Taking part"). */
+  /** `like=1`: a banned user's session reaches the route, which answers `banned`. */
   like: 'signedInOrBanned',
   delete: 'admin',
 } as const satisfies Record<string, Role>;

@@ -46,8 +46,6 @@ export function selectComments(db: Db) {
 }
 
 type CommentRow = InferResult<ReturnType<typeof selectComments>>[number];
-/** A comment item as staff get it. */
-type StaffItem = CommentItem & { reports: number; guest_tag: string | null };
 
 /**
  * A streamer's comments in ascending order (SPEC.md), or one page of them. Threads are one
@@ -104,53 +102,46 @@ export async function listComments(db: Db, streamerId: number, opts: ListOptions
 /**
  * Rows become comment items: booleans, the author's teams and staff role, and for staff the
  * open reports and the guest tag as staff see it (the first 10 characters, on guest comments).
+ * The rows are used up.
  */
-export async function toItems<R extends CommentRow>(
-  db: Db,
-  rows: R[],
-  staff: true,
-): Promise<(StaffItem & Omit<R, keyof CommentRow>)[]>;
-export async function toItems<R extends CommentRow>(
-  db: Db,
-  rows: R[],
-  staff: boolean,
-): Promise<(CommentItem & Omit<R, keyof CommentRow>)[]>;
-export async function toItems<R extends CommentRow>(
-  db: Db,
-  rows: R[],
-  staff: boolean,
-): Promise<(CommentItem & Omit<R, keyof CommentRow>)[]> {
+export async function toItems(db: Db, rows: CommentRow[], staff: boolean): Promise<CommentItem[]> {
   const teams = await teamsOf(
     db,
     rows.map((r) => r.user_id),
   );
-  // The rows become the items in place: the full list of a busy streamer is tens of
-  // thousands of rows, and a copy of each doubled the memory peak of its rendering.
-  type Item = CommentItem & Partial<Pick<CommentRow, 'user_is_admin' | 'user_mod'>>;
-  const items = rows as unknown as (CommentItem & Omit<R, keyof CommentRow>)[];
-  for (const [i, r] of rows.entries()) {
-    const item = items[i] as unknown as Item;
-    const reports = Number(r.reports ?? 0);
-    const tag = r.user_id === null && r.guest_tag ? shortTag(r.guest_tag) : null;
-    item.is_admin = r.is_admin === 1;
-    item.hidden = r.hidden === 1;
-    item.user_display = r.user_display ?? null;
-    item.user_avatar = r.user_avatar ?? null;
-    item.user_provider = r.user_provider ?? null;
-    item.user_role = roleOf(r);
-    item.likes = Number(r.likes ?? 0);
-    item.team_ids = r.user_id === null ? [] : (teams.get(r.user_id) ?? []);
-    delete item.user_is_admin;
-    delete item.user_mod;
-    if (staff) {
-      item.reports = reports;
-      item.guest_tag = tag;
-    } else {
-      delete item.reports;
-      delete item.guest_tag;
-    }
-  }
-  return items;
+  // Each row is let go as its item is made (taken from the end, the items reversed after): the
+  // full list of a busy streamer is tens of thousands of rows, and holding every row and every
+  // item at once doubled the memory peak of its rendering.
+  const items: CommentItem[] = [];
+  for (let row = rows.pop(); row !== undefined; row = rows.pop()) items.push(itemOf(row, teams, staff));
+  return items.reverse();
+}
+
+function itemOf(row: CommentRow, teams: Map<number, number[]>, staff: boolean): CommentItem {
+  return {
+    id: row.id,
+    author: row.author,
+    body: row.body,
+    is_admin: row.is_admin === 1,
+    created_at: row.created_at,
+    user_id: row.user_id,
+    user_display: row.user_display ?? null,
+    user_avatar: row.user_avatar ?? null,
+    user_provider: row.user_provider ?? null,
+    team_ids: row.user_id === null ? [] : (teams.get(row.user_id) ?? []),
+    hidden: row.hidden === 1,
+    edited_at: row.edited_at,
+    reply_to: row.reply_to,
+    likes: Number(row.likes ?? 0),
+    user_role: roleOf(row),
+    // Staff see open reports and a guest comment's tag as staff see it (its first 10 characters).
+    ...(staff
+      ? {
+          reports: Number(row.reports ?? 0),
+          guest_tag: row.user_id === null && row.guest_tag ? shortTag(row.guest_tag) : null,
+        }
+      : {}),
+  };
 }
 
 /** The author's staff role now: an administrator account, a moderator, or neither. */

@@ -1,10 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf, audit } from '../audit/queries.ts';
 import { sendRendered } from '../cache/send.ts';
-import { contentVersion } from '../db/changes.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
-import type { Db } from '../db/schema.ts';
 import { assertGuestMayPost } from '../guests/gate.ts';
 import { assertGuestName } from '../guests/names.ts';
 import { clamp, cleanText, codePointLength, flag, parseId, singleLine, toInt, truthy } from '../lib/input.ts';
@@ -26,6 +24,7 @@ import {
   setHidden,
   setLiked,
 } from './queries.ts';
+import type { Db } from '../db/schema.ts';
 import {
   COMMENT_ROLES,
   editWindowOpen,
@@ -63,7 +62,7 @@ function commentBody(value: unknown): string {
 }
 
 export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, clock } = app;
+  const { db, database, clock } = app;
 
   app.get(
     '/api/comments',
@@ -87,7 +86,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // Only the bytes are kept: the items of a busy streamer are tens of thousands of objects.
       const rendered = await app.renderCache.get(
         key,
-        contentVersion(db).current,
+        database.changes.current,
         async () => {
           if (!(await streamerExists(db, streamerId))) throw fail('streamer_not_found');
           return listComments(db, streamerId, { withHidden, page });
@@ -125,7 +124,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         guest_tag: request.guestTag,
         reply_to: replyTo,
       };
-      const id = await writeTransaction(db, (trx) => insertComment(trx, comment));
+      const id = await writeTransaction(database, (trx) => insertComment(trx, comment));
       return reply.code(201).send({
         id,
         author,
@@ -153,7 +152,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (!mayLike(viewer) || !viewer.user) throw fail('banned');
         if (id === null) throw fail('missing_id');
         const user = viewer.user;
-        const likes = await writeTransaction(db, async (trx) => {
+        const likes = await writeTransaction(database, async (trx) => {
           const comment = await findComment(trx, id);
           if (!comment || comment.hidden === 1) throw fail('comment_not_found');
           return setLiked(trx, id, user.id, truthy(input.liked), clock.now().toISOString());
@@ -164,7 +163,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (input.hidden === undefined && input.body === undefined) throw fail('nothing_to_update');
       const body = input.body === undefined ? undefined : commentBody(input.body);
 
-      await writeTransaction(db, async (trx) => {
+      await writeTransaction(database, async (trx) => {
         const comment = await findComment(trx, id);
         if (!comment) throw fail('comment_not_found');
         if (input.hidden !== undefined) {
@@ -197,7 +196,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const id = parseId(request.query.id);
       if (id === null) throw fail('missing_id');
-      await writeTransaction(db, async (trx) => {
+      await writeTransaction(database, async (trx) => {
         const comment = await findComment(trx, id);
         if (!comment || !(await deleteComment(trx, id))) throw fail('comment_not_found');
         await audit(trx, actorOf(request.viewer, clock.now()), {

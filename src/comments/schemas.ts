@@ -29,23 +29,16 @@ export const CommentItem = Type.Object(
     /** Only administrators and moderators ever see `true`. */
     hidden: Type.Boolean(),
     edited_at: Nullable(Timestamp()),
-    reply_to: Nullable(
-      Type.Integer({ description: 'The comment this one answers (threads are one level deep)' }),
-    ),
+    /** The comment this one answers (threads are one level deep), or null. */
+    reply_to: Nullable(Type.Integer()),
     likes: Type.Integer(),
-    user_role: Nullable(
-      StringEnum(['admin', 'moderator'], {
-        description: "The author's staff role now (an administrator account or a moderator), for a badge",
-      }),
-    ),
+    /** The author's staff role now (an administrator account or a moderator), for the page's badges. */
+    user_role: Nullable(StringEnum(['admin', 'moderator'])),
+    /** Staff only: open reports. */
     reports: Type.Optional(Type.Integer({ description: 'Staff only: open reports' })),
+    /** Staff only: the first 10 characters of a guest comment's address tag; null for signed-in authors. */
     guest_tag: Type.Optional(
-      Nullable(
-        Type.String({
-          description:
-            "Staff only: the first 10 characters of a guest comment's address tag; null for signed-in authors",
-        }),
-      ),
+      Nullable(Type.String({ description: "Staff only: a guest's address tag (10 characters)" })),
     ),
   },
   { title: 'Comment' },
@@ -76,9 +69,12 @@ const commentBody = Type.String({
 export const ListQuery = Input(
   {
     streamer_id: Param(IdDoc()),
-    limit: Param(Type.Integer({ minimum: 1, maximum: 100, description: 'A page of the newest comments' })),
+    limit: Param(
+      Type.Integer({ minimum: 1, maximum: 100, description: 'A page of the newest top-level comments' }),
+    ),
     before: Param(IdDoc('With `limit`: comments with an id below this one')),
-    mine: Param(FlagDoc('The ids of the comments you like: `{liked: [ids]}` (signed-in users)')),
+    /** `mine=1`: the ids of this streamer's comments the signed-in user likes. */
+    mine: Param(FlagDoc("Signed in: the ids of this streamer's comments you like")),
   },
   ['streamer_id'],
 );
@@ -91,23 +87,24 @@ export const PostBody = Input(
       Type.String({ maxLength: LIMITS.author, description: 'A guest\'s name, cut to 50; default "Anonym"' }),
       'author',
     ),
-    reply_to: Field('invalid_reply_to', IdDoc('Answer this comment of the same streamer')),
+    reply_to: Field('invalid_reply_to', IdDoc('A comment of the same streamer to answer')),
   },
   ['streamer_id', 'body'],
 );
-export const IdQuery = Input({ id: Param(IdDoc()) }, ['id']);
 export const UpdateQuery = Input(
-  { id: Param(IdDoc()), like: Param(FlagDoc('Like or unlike the comment (`{liked}`)')) },
+  { id: Param(IdDoc()), like: Param(FlagDoc('Like or unlike: the body is `{liked}`')) },
   ['id'],
 );
+export const IdQuery = Input({ id: Param(IdDoc()) }, ['id']);
 export const UpdateBody = Input({
   hidden: Lenient(Type.Boolean({ description: 'Hide or show again' })),
   body: Field('comment_too_short', commentBody),
+  /** With `like=1`: like (true) or unlike (false). */
   liked: Lenient(Type.Boolean({ description: 'With `like=1`: like (true) or unlike (false)' })),
 });
 
 export const Liked = Type.Object({ liked: Type.Array(Type.Integer()) }, { title: 'LikedComments' });
-export const LikeAnswer = Type.Object({ ok: Ok.properties.ok, likes: Type.Integer() }, { title: 'Likes' });
+export const LikeAnswer = Type.Object({ ok: Ok.properties.ok, likes: Type.Integer() }, { title: 'Liked' });
 
 export const listSchema = {
   summary:

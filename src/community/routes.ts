@@ -13,7 +13,7 @@ import { COMMUNITY_ROLES } from './policy.ts';
 
 /** Community ratings: team members rate their team's streamer (DECISIONS.md). */
 export const communityRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, clock } = app;
+  const { db, database, clock } = app;
 
   app.get(
     '/api/community_ratings',
@@ -46,7 +46,7 @@ export const communityRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (groupId === null) throw fail('missing_group_id');
       const user = viewer.user;
       if (!user) throw fail('not_logged_in');
-      await writeTransaction(db, async (trx) => {
+      await writeTransaction(database, async (trx) => {
         const group = await findGroup(trx, groupId);
         if (!group) throw fail('group_not_found');
         if (!(await isMember(trx, groupId, user.id))) throw fail('not_a_member');

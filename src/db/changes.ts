@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type pg from 'pg';
 import { pgDriver } from './connect.ts';
 import { isSqlite } from './dialect.ts';
+import type { DbContext } from './context.ts';
 import type { Db } from './schema.ts';
 
 /**
@@ -16,7 +17,7 @@ import type { Db } from './schema.ts';
  * - in other processes on the same SQLite file through `PRAGMA data_version`, which moves
  *   when another connection commits (polled twice a second).
  */
-class ContentVersion {
+export class ContentVersion {
   current = 1;
   /** Moves with every content change and every session write (sessions/store.ts's cache). */
   sessions = 1;
@@ -27,14 +28,6 @@ class ContentVersion {
   bumpSessions(): void {
     this.sessions++;
   }
-}
-
-const versions = new WeakMap<Db, ContentVersion>();
-
-export function contentVersion(db: Db): ContentVersion {
-  let v = versions.get(db);
-  if (!v) versions.set(db, (v = new ContentVersion()));
-  return v;
 }
 
 const CHANNEL = 'streamer_rating_content';
@@ -50,9 +43,9 @@ const SESSIONS = 'sessions';
  * After a session write: this instance's session cache forgets at once; other instances on
  * PostgreSQL through NOTIFY, on SQLite through data_version (which any commit moves).
  */
-export async function announceSessionChange(db: Db): Promise<void> {
-  contentVersion(db).bumpSessions();
-  if (!isSqlite(db)) await sql`select pg_notify(${CHANNEL}, ${SESSIONS})`.execute(db);
+export async function announceSessionChange(ctx: DbContext): Promise<void> {
+  ctx.changes.bumpSessions();
+  if (ctx.kind === 'postgres') await sql`select pg_notify(${CHANNEL}, ${SESSIONS})`.execute(ctx.db);
 }
 
 export interface Watcher {
@@ -65,13 +58,13 @@ export interface Watcher {
  * growing pause, and the version moves when it comes back (changes may have been missed).
  */
 export function watchChanges(
-  db: Db,
-  opts: { connectionString: string | null; sqlite?: { pragma(p: string, o: { simple: true }): unknown } },
+  ctx: DbContext,
+  connectionString: string | null,
   warn: (err: unknown, message: string) => void,
 ): Watcher {
-  const version = contentVersion(db);
-  if (opts.sqlite) {
-    const handle = opts.sqlite;
+  const version = ctx.changes;
+  if (ctx.sqlite) {
+    const handle = ctx.sqlite;
     let seen = handle.pragma('data_version', { simple: true });
     const timer = setInterval(() => {
       const now = handle.pragma('data_version', { simple: true });
@@ -81,7 +74,6 @@ export function watchChanges(
     timer.unref();
     return { stop: async () => clearInterval(timer) };
   }
-  const { connectionString } = opts;
   if (!connectionString) return { stop: async () => undefined };
 
   let client: pg.Client | null = null;

@@ -4,7 +4,8 @@ import { dirname } from 'node:path';
 import { type SqliteDatabase as SqliteDialectDatabase, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type pg from 'pg';
 import { SqliteDatabase, type SqliteStatement } from './sqlite-driver.ts';
-import type { Database, Db } from './schema.ts';
+import { dbContext, type DbContext } from './context.ts';
+import type { Database } from './schema.ts';
 
 export interface OpenOptions {
   /** Called with errors of idle PostgreSQL clients, which must never crash the process. */
@@ -16,14 +17,8 @@ export interface OpenOptions {
   applicationName?: string;
 }
 
-export interface Opened {
-  db: Db;
-  kind: 'sqlite' | 'postgres';
-  /** The SQLite handle, for pragmas, checkpoints and online backups. */
-  sqlite?: SqliteDatabase;
-  /** The PostgreSQL pool, for its gauges (metrics/collector.ts). */
-  pool?: pg.Pool;
-}
+/** An opened database is its context: the handle and what this process keeps about it. */
+export type Opened = DbContext;
 
 /**
  * SQLite runs in WAL mode with foreign keys on and a 5-second busy timeout. `synchronous` is
@@ -85,7 +80,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Opened {
     const sqlite = new SqliteDatabase(file);
     for (const pragma of SQLITE_PRAGMAS) sqlite.pragma(pragma);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
-    return { db, kind: 'sqlite', sqlite };
+    return dbContext(db, 'sqlite', { sqlite });
   }
 
   const pool = new (pgDriver().Pool)({
@@ -103,5 +98,5 @@ export function openDatabase(url: string, options: OpenOptions = {}): Opened {
   pool.on('error', onError);
   pool.on('connect', (client) => client.on('error', onError));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, kind: 'postgres', pool };
+  return dbContext(db, 'postgres', { pool });
 }

@@ -1,6 +1,6 @@
 import { CompiledQuery } from 'kysely';
-import { announceChange, contentVersion } from './changes.ts';
-import { isSqlite } from './dialect.ts';
+import { announceChange } from './changes.ts';
+import type { DbContext } from './context.ts';
 import type { Db } from './schema.ts';
 
 /**
@@ -16,15 +16,15 @@ import type { Db } from './schema.ts';
  * write of the group fails. The transaction begins IMMEDIATE: it takes the write lock up
  * front, so another process waits on the busy timeout instead of failing with SQLITE_BUSY.
  */
-export async function writeTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
-  const result = isSqlite(db)
-    ? await groupOf(db).run(fn)
-    : await db.transaction().execute(async (trx) => {
+export async function writeTransaction<T>(ctx: DbContext, fn: (trx: Db) => Promise<T>): Promise<T> {
+  const result = ctx.groupCommit
+    ? await ctx.groupCommit.run(fn)
+    : await ctx.db.transaction().execute(async (trx) => {
         const value = await fn(trx);
         await announceChange(trx);
         return value;
       });
-  contentVersion(db).bump();
+  ctx.changes.bump();
   return result;
 }
 
@@ -42,7 +42,8 @@ interface Job {
   reject: (err: unknown) => void;
 }
 
-class GroupCommit {
+/** SQLite's group commit of one database (its context holds it, db/context.ts). */
+export class GroupCommit {
   #queue: Job[] = [];
   #scheduled = false;
 
@@ -97,12 +98,4 @@ class GroupCommit {
       else job.reject(outcome.err);
     });
   }
-}
-
-const groups = new WeakMap<Db, GroupCommit>();
-
-function groupOf(db: Db): GroupCommit {
-  let group = groups.get(db);
-  if (!group) groups.set(db, (group = new GroupCommit(db)));
-  return group;
 }

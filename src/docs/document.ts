@@ -9,7 +9,8 @@ import { migrateToLatest } from '../db/migrator.ts';
  * generated from it (scripts/generate-client.ts).
  */
 export async function apiDocument(env: Record<string, string> = {}): Promise<Record<string, unknown>> {
-  const { db, sqlite } = openDatabase('sqlite::memory:');
+  const database = openDatabase('sqlite::memory:');
+  const { db } = database;
   try {
     await migrateToLatest(db);
     const config = parseConfig({
@@ -20,7 +21,7 @@ export async function apiDocument(env: Record<string, string> = {}): Promise<Rec
       LOG_LEVEL: 'silent',
       ...env,
     });
-    const app = await buildApp({ config, db, sqlite });
+    const app = await buildApp({ config, database });
     await app.ready();
     const doc = app.swagger() as Record<string, unknown>;
     await app.close();

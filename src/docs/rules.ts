@@ -9,11 +9,12 @@ import type { Role } from '../plugins/guards.ts';
  *
  * - every operation: 500 (`internal_error`) and 503 with `Retry-After` (load shedding, the
  *   database away); POST, PUT, PATCH and DELETE: 403 (the cross-site rule, before anything
- *   else, 405 included), 400 (`invalid_json`), 413 and 415 (plugins/parsers.ts);
+ *   else, 405 included), 400 (`invalid_json`), 413 and 415 (plugins/parsers.ts); a path
+ *   parameter: 400 (not valid percent-encoding, or over 200 characters);
  * - a guard that is not public: 401; a rate limit: 429 with `Retry-After` and the rate-limit
  *   headers on every answer; a session read: the `session` security and `Set-Cookie`;
- * - 3xx: `Location`; 405: `Allow`; an operation that answers 304: `ETag` on it and on 2xx,
- *   and neither 304 nor 3xx has a body;
+ * - 3xx: `Location`; 405: `Allow`; an operation that answers 304: `ETag` on it (and, where
+ *   given, on 2xx), and neither 304 nor 3xx has a body;
  * - input schemas show their documented twins (lib/schemas.ts), and the field's error code
  *   as `x-error-code`; a request body is required only when some field is;
  * - a schema with a `title` is a named component (`Streamer`, `Comment`, `Error`, ...), so
@@ -44,7 +45,7 @@ interface Operation {
   summary?: string;
   responses?: Record<string, Response>;
   requestBody?: { required?: boolean; content?: Record<string, { schema?: Json; encoding?: Json }> };
-  parameters?: { schema?: unknown }[];
+  parameters?: { schema?: unknown; required?: boolean; example?: unknown }[];
   security?: Record<string, string[]>[];
   [ROUTE_FACTS]?: RouteFacts;
 }
@@ -153,6 +154,18 @@ const resolve = (doc: Document, schema: Json | undefined): Json | undefined => {
   return target ? (doc.components.schemas?.[target] as Json | undefined) : schema;
 };
 
+/** A value for a parameter a request must carry, so tools that build requests (Dredd) can. */
+function exampleOf(schema: Json | undefined): unknown {
+  if (!schema) return 'x';
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  const variants = (schema.anyOf ?? schema.oneOf) as Json[] | undefined;
+  if (variants?.[0]) return exampleOf(variants[0]);
+  if (schema.type === 'integer' || schema.type === 'number') return schema.minimum ?? 1;
+  if (schema.type === 'boolean') return true;
+  return 'x';
+}
+
 /** Does a body of this schema need at least one field (so a request must send a body)? */
 function needsBody(doc: Document, schema: Json | undefined): boolean {
   const s = resolve(doc, schema);
@@ -176,7 +189,7 @@ function formEncoding(doc: Document, schema: Json | undefined): Json | undefined
   return Object.keys(encoding).length > 0 ? encoding : undefined;
 }
 
-function addShared(method: string, op: Operation, facts: RouteFacts): void {
+function addShared(method: string, path: string, op: Operation, facts: RouteFacts): void {
   const responses = (op.responses ??= {});
   const add = (status: number) => {
     responses[String(status)] ??= errorResponse(status);
@@ -184,6 +197,8 @@ function addShared(method: string, op: Operation, facts: RouteFacts): void {
   add(500);
   add(503);
   if (UNSAFE.has(method)) for (const status of [400, 403, 413, 415]) add(status);
+  // A path parameter that is not valid percent-encoded UTF-8, or longer than 200 characters.
+  if (path.includes('{')) add(400);
   if (facts.roles.some((r) => r !== 'public')) add(401);
   if (facts.limited) add(429);
 
@@ -201,7 +216,9 @@ function addShared(method: string, op: Operation, facts: RouteFacts): void {
     if (code === 429 || code === 503) headers['Retry-After'] = refRequired('Retry-After');
     if (code === 405) headers.Allow = refRequired('Allow');
     if (code >= 300 && code < 400 && code !== 304) headers.Location = refRequired('Location');
-    if (responses['304'] && (code === 304 || (code >= 200 && code < 300))) headers.ETag = refRequired('ETag');
+    // An answer that can be 304 names itself; its 2xx may not (`mine=1`, a rating history).
+    if (code === 304) headers.ETag = refRequired('ETag');
+    else if (responses['304'] && code >= 200 && code < 300) headers.ETag = ref('ETag');
     if (facts.session) headers['Set-Cookie'] = ref('Set-Cookie');
     if (facts.limited) {
       headers['X-RateLimit-Limit'] = ref('X-RateLimit-Limit');
@@ -228,11 +245,16 @@ export function finishDocument(doc: Document): Document {
       if (op.requestBody)
         op.requestBody = mapSchemas(op.requestBody, documentInput) as Operation['requestBody'];
       if (op.parameters) op.parameters = mapSchemas(op.parameters, documentInput) as Operation['parameters'];
+      for (const parameter of op.parameters ?? []) {
+        if (parameter.required && parameter.example === undefined) {
+          parameter.example = exampleOf(parameter.schema as Json | undefined);
+        }
+      }
       if (!facts) continue;
       op.operationId = operationId(method, path);
       if (ids.has(op.operationId)) throw new Error(`operationId ${op.operationId} is not unique`);
       ids.add(op.operationId);
-      addShared(method, op, facts);
+      addShared(method, path, op, facts);
       const reads = facts.session;
       const open = facts.roles.includes('public');
       op.security = reads ? (open ? [{}, { session: [] }] : [{ session: [] }]) : [];
@@ -250,7 +272,10 @@ export function finishDocument(doc: Document): Document {
       code: { type: 'string', enum: Object.keys(ERRORS), description: 'A stable lower_snake_case word' },
     },
   };
-  doc.components.headers = { ...HEADERS };
+  const used = new Set(JSON.stringify(doc.paths).match(/#\/components\/headers\/[\w-]+/g) ?? []);
+  doc.components.headers = Object.fromEntries(
+    Object.entries(HEADERS).filter(([name]) => used.has(`#/components/headers/${name}`)),
+  );
   for (const methods of Object.values(doc.paths)) {
     for (const op of Object.values(methods)) {
       const body = op.requestBody;

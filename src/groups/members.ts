@@ -16,7 +16,7 @@ import type { TeamContext } from './teams.ts';
  * "Taking part"): the role is always rater, and an owner is never demoted that way.
  */
 export async function addMember(
-  { db, actor }: TeamContext,
+  { database, actor }: TeamContext,
   body: Pick<GroupBody, 'group_id' | 'login' | 'provider' | 'role'>,
   byOwner?: { userId: number },
 ) {
@@ -25,7 +25,7 @@ export async function addMember(
   if (groupId === null || login === '') throw fail('missing_group_or_login');
   const provider = body.provider === 'provider_b' ? 'provider_b' : 'provider_a';
   const role: MemberRole = !byOwner && body.role === 'owner' ? 'owner' : 'rater';
-  return writeTransaction(db, async (trx) => {
+  return writeTransaction(database, async (trx) => {
     // Concurrent changes of one team's members take turns, so "at most one owner" holds.
     await lockRow(trx, 'rater_groups', groupId);
     if (byOwner && (await roleIn(trx, groupId, byOwner.userId)) !== 'owner') throw fail('owner_only');
@@ -53,13 +53,13 @@ export async function addMember(
  * owner, or a member of another team, is 403 `Owner only`.
  */
 export async function removeMember(
-  { db, actor }: TeamContext,
+  { database, actor }: TeamContext,
   memberParam: unknown,
   byOwner?: { userId: number },
 ) {
   const memberId = parseId(memberParam);
   if (memberId === null) throw fail('missing_member_id');
-  await writeTransaction(db, async (trx) => {
+  await writeTransaction(database, async (trx) => {
     const member = await findMember(trx, memberId);
     if (!member) throw fail('member_not_found');
     if (

@@ -6,6 +6,15 @@ export const TEAM_ROLES = {
   mine: 'signedIn',
   /** Every other operation: the teams and their members. */
   manage: 'admin',
+  /** /api/team_members: a team owner manages the raters of their own team (checked per team). */
+  owner: 'signedIn',
 } as const satisfies Record<string, Role>;
 
 export const mayManageTeams = (who: Who): boolean => allows(TEAM_ROLES.manage, who);
+
+/**
+ * A team's owner adds and removes its raters (not its owner, not another team's members):
+ * `role` is the caller's role in the team (`GET /api/rater_groups?my=1`).
+ */
+export const mayManageRaters = (who: Who, team: { role: 'owner' | 'rater' | null }): boolean =>
+  allows(TEAM_ROLES.owner, who) && team.role === 'owner';

@@ -24,8 +24,9 @@ import { TEAM_ROLES } from './policy.ts';
  * is; teams.ts and members.ts do them.
  */
 export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, clock } = app;
+  const { db, database, clock } = app;
   const context = (request: FastifyRequest): TeamContext => ({
+    database,
     db,
     actor: actorOf(request.viewer, clock.now()),
     log: request.log,
@@ -85,25 +86,28 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
 /** DECISIONS.md "Taking part": a team owner manages the raters of their own team. */
 export const teamMemberRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, clock } = app;
+  const { db, database, clock } = app;
   const owner = (request: FastifyRequest) => {
     const { user } = request.viewer;
     if (!user) throw fail('not_logged_in');
     return { userId: user.id };
   };
   const context = (request: FastifyRequest): TeamContext => ({
+    database,
     db,
     actor: actorOf(request.viewer, clock.now()),
     log: request.log,
   });
 
-  app.post('/api/team_members', { config: { guard: 'signedIn' }, schema: ownerAddSchema }, async (request) =>
-    addMember(context(request), request.body, owner(request)),
+  app.post(
+    '/api/team_members',
+    { config: { guard: TEAM_ROLES.owner }, schema: ownerAddSchema },
+    async (request) => addMember(context(request), request.body, owner(request)),
   );
 
   app.delete(
     '/api/team_members',
-    { config: { guard: 'signedIn' }, schema: ownerRemoveSchema },
+    { config: { guard: TEAM_ROLES.owner }, schema: ownerRemoveSchema },
     async (request) => {
       await removeMember(context(request), request.query.id, owner(request));
       return OK;

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { type Actor, audit } from '../audit/queries.ts';
+import type { DbContext } from '../db/context.ts';
 import type { Db } from '../db/schema.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
@@ -13,6 +14,7 @@ import type { GroupBody } from './schemas.ts';
 /** The team operations of /api/rater_groups; routes.ts decides which one a request is. */
 
 export interface TeamContext {
+  database: DbContext;
   db: Db;
   actor: Actor;
   log: FastifyBaseLogger;
@@ -32,11 +34,14 @@ async function linkTarget(db: Db, value: unknown): Promise<number | null> {
   return id;
 }
 
-export async function createTeam({ db, actor, log }: TeamContext, body: GroupBody): Promise<GroupRow> {
+export async function createTeam(
+  { database, db, actor, log }: TeamContext,
+  body: GroupBody,
+): Promise<GroupRow> {
   const name = groupName(body.name);
   if (name === '') throw fail('missing_name');
   const streamerId = await linkTarget(db, body.streamer_id);
-  return writeTransaction(db, async (trx) => {
+  return writeTransaction(database, async (trx) => {
     const group = await insertGroup(trx, { name, streamer_id: streamerId, created_at: actor.at });
     await audit(trx, actor, {
       action: 'team.create',
@@ -49,7 +54,7 @@ export async function createTeam({ db, actor, log }: TeamContext, body: GroupBod
 }
 
 export async function updateTeam(
-  { db, actor, log }: TeamContext,
+  { database, db, actor, log }: TeamContext,
   id: number,
   body: GroupBody,
 ): Promise<void> {
@@ -62,7 +67,7 @@ export async function updateTeam(
   const before = await findGroup(db, id);
   if (!before) throw fail('group_not_found');
   if ('streamer_id' in body) changes.streamer_id = await linkTarget(db, body.streamer_id);
-  await writeTransaction(db, async (trx) => {
+  await writeTransaction(database, async (trx) => {
     await updateGroup(trx, id, changes);
     await audit(trx, actor, {
       action: 'team.update',
@@ -73,8 +78,8 @@ export async function updateTeam(
   }).catch((err: unknown) => writeFailure(err, log, CONFLICTS));
 }
 
-export async function deleteTeam({ db, actor }: TeamContext, id: number): Promise<void> {
-  await writeTransaction(db, async (trx) => {
+export async function deleteTeam({ database, actor }: TeamContext, id: number): Promise<void> {
+  await writeTransaction(database, async (trx) => {
     const before = await findGroup(trx, id);
     if (!before || !(await deleteGroup(trx, id))) throw fail('group_not_found');
     await audit(trx, actor, {

@@ -2,12 +2,11 @@ import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { matchesEtag } from '../cache/send.ts';
-import { contentVersion } from '../db/changes.ts';
 import { fail } from '../errors.ts';
 import { SITE_NAME } from '../lib/site.ts';
 import { SCORE_KEYS } from '../shared/rules.ts';
 import type { StreamerItem } from '../streamers/schemas.ts';
-import { listView } from '../streamers/views.ts';
+import { renderedView } from '../streamers/views.ts';
 import { Drawer } from './drawer.ts';
 import { ImageCache } from './image-cache.ts';
 import type { ReadyImages } from './ready.ts';
@@ -44,9 +43,7 @@ export const imageRoutes: FastifyPluginAsyncTypebox<{ ready: ReadyImages }> = as
 
   const publicItem = async (raw: string): Promise<{ item: StreamerItem; version: number }> => {
     if (!/^\d{1,15}$/.test(raw)) throw fail('streamer_not_found');
-    const list = await app.renderCache.get('streamers:public', contentVersion(app.db).current, () =>
-      listView(app.db, 'public'),
-    );
+    const list = await renderedView(app, 'public');
     const items = list.value ?? [];
     let index = byId.get(items);
     if (!index) byId.set(items, (index = new Map(items.map((s) => [s.id, s]))));

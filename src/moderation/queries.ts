@@ -26,7 +26,16 @@ export async function moderationQueue(
     if (opts.before !== null) q = q.where('comments.id', '<', opts.before);
     q = q.orderBy('comments.id', 'desc');
   }
-  return toItems(db, await q.limit(opts.limit).execute(), true);
+  const rows = await q.limit(opts.limit).execute();
+  const where = rows.map((r) => ({ streamer_id: r.streamer_id, streamer_name: r.streamer_name }));
+  const items = await toItems(db, rows, true);
+  return items.map((item, i) => ({
+    ...item,
+    streamer_id: where[i]?.streamer_id ?? 0,
+    streamer_name: where[i]?.streamer_name ?? '',
+    reports: item.reports ?? 0,
+    guest_tag: item.guest_tag ?? null,
+  }));
 }
 
 /** Which comments a bulk action takes: by ids, by author, or by a guest's address tag. */

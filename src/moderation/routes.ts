@@ -18,6 +18,7 @@ import {
   listBlocksSchema,
   queueSchema,
 } from './schemas.ts';
+import { MODERATION_ROLES } from './policy.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -38,6 +39,9 @@ export function selectorOf(body: { ids?: unknown; user_id?: unknown; guest_tag?:
   return /^[0-9a-f]{10,64}$/.test(tag) ? { guest_tag: tag } : null;
 }
 
+/** A selector as the audit log keeps it: staff see a guest tag's first 10 characters. */
+const shown = (s: Selector) => ('guest_tag' in s ? { guest_tag: shortTag(s.guest_tag) } : s);
+
 /** Who acted, as a block names them: the staff member's display name, or `admin`. */
 const staffName = (viewer: Viewer): string => viewer.user?.display_name ?? 'admin';
 
@@ -46,8 +50,8 @@ const staffName = (viewer: Viewer): string => viewer.user?.display_name ?? 'admi
  * every streamer's comments, bulk actions on them, and address blocks. Staff only.
  */
 export const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, clock } = app;
-  const staff = { guard: 'adminOrModerator' as const };
+  const { db, database, clock } = app;
+  const staff = { guard: MODERATION_ROLES.moderate };
 
   app.get('/api/moderation/comments', { config: staff, schema: queueSchema }, async (request) => {
     const { query } = request;
@@ -65,16 +69,12 @@ export const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const selector = selectorOf(body);
     if (!selector) throw fail('invalid_selector');
     const now = clock.now();
-    const count = await writeTransaction(db, async (trx) => {
+    const count = await writeTransaction(database, async (trx) => {
       const changed = await bulkAction(trx, action, selector, now.toISOString());
       await audit(trx, actorOf(request.viewer, now), {
         action: 'comment.bulk',
         target_id: 'user_id' in selector ? selector.user_id : null,
-        params: {
-          action,
-          count: changed,
-          ...('guest_tag' in selector ? { guest_tag: shortTag(selector.guest_tag) } : selector),
-        },
+        params: { action, count: changed, selector: shown(selector) },
       });
       return changed;
     });
@@ -90,7 +90,7 @@ export const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ? LIMITS.blockDaysDefault
         : clamp(toInt(body.days), 1, LIMITS.blockDaysMax);
     const now = clock.now();
-    const id = await writeTransaction(db, async (trx) => {
+    const id = await writeTransaction(database, async (trx) => {
       const comment = await findComment(trx, commentId);
       if (!comment) throw fail('comment_not_found');
       if (comment.user_id !== null) throw fail('use_ban_for_users');
@@ -107,7 +107,7 @@ export const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         action: 'block.add',
         target_id: blockId,
         params: { guest_tag: shortTag(comment.guest_tag), author: comment.author, days },
-        details: { comment_id: commentId },
+        details: { comment_id: commentId, days, guest_tag: shortTag(comment.guest_tag) },
       });
       return blockId;
     });
@@ -125,14 +125,14 @@ export const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const id = parseId(request.query.id);
     if (id === null) throw fail('missing_id');
     const now = clock.now();
-    await writeTransaction(db, async (trx) => {
+    await writeTransaction(database, async (trx) => {
       const block = await findBlock(trx, id);
       if (!block || !(await deleteBlock(trx, id))) throw fail('block_not_found');
       await audit(trx, actorOf(request.viewer, now), {
         action: 'block.remove',
         target_id: id,
         params: { guest_tag: shortTag(block.guest_tag) },
-        details: { expires_at: block.expires_at },
+        details: { guest_tag: shortTag(block.guest_tag), expires_at: block.expires_at },
       });
     });
     return OK;

@@ -26,6 +26,8 @@ export const QueueItem = Type.Object(
   { title: 'QueuedComment' },
 );
 
+const guestTag = Type.String({ pattern: '^[0-9a-f]{10,64}$', description: 'A guest tag (as staff see it)' });
+
 export const queueSchema = {
   summary:
     'Comments of every streamer for staff: `filter=reported` (default; open reports, most first) or ' +
@@ -44,20 +46,17 @@ export const bulkSchema = {
     '`action` (hide, show, delete, or dismiss: close the open reports). Answers how many changed',
   body: Input(
     {
-      ids: Lenient(Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: LIMITS.bulkIds })),
-      user_id: Lenient(IdDoc('Every comment of this author')),
-      guest_tag: Lenient(
-        Type.String({
-          pattern: '^[0-9a-f]{10,64}$',
-          description: "Every guest comment from this address's tag",
-        }),
+      ids: Lenient(
+        Type.Array(IdDoc(), { minItems: 1, maxItems: LIMITS.bulkIds, description: 'These comments' }),
       ),
-      action: Lenient(StringEnum(MODERATION_ACTIONS, { description: 'dismiss closes the open reports' })),
+      user_id: Lenient(IdDoc("This user's comments")),
+      guest_tag: Lenient(guestTag),
+      action: Lenient(StringEnum(MODERATION_ACTIONS)),
     },
     ['action'],
   ),
   response: {
-    200: Type.Object({ ok: Ok.properties.ok, count: Type.Integer() }, { title: 'Changed' }),
+    200: Type.Object({ ok: Ok.properties.ok, count: Type.Integer() }, { title: 'BulkResult' }),
     ...errors(400, 401),
   },
 };
@@ -78,7 +77,7 @@ export const createBlockSchema = {
   summary: "Block the address of a guest comment's author for `days` (1-365, default 7)",
   body: Input(
     {
-      comment_id: Field('missing_comment_id', IdDoc("A guest comment whose author's address is blocked")),
+      comment_id: Field('missing_comment_id', IdDoc('A guest comment')),
       days: Field(
         'invalid_field',
         Type.Integer({ minimum: 1, maximum: LIMITS.blockDaysMax, description: 'Default 7' }),
@@ -88,7 +87,7 @@ export const createBlockSchema = {
     ['comment_id'],
   ),
   response: {
-    201: Type.Object({ ok: Ok.properties.ok, id: Type.Integer() }, { title: 'BlockCreated' }),
+    201: Type.Object({ ok: Ok.properties.ok, id: Type.Integer() }, { title: 'Created' }),
     ...errors(400, 401, 404),
   },
 };

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { RenderCache } from '../cache/rendered.ts';
 import { watchChanges } from '../db/changes.ts';
-import type { Db } from '../db/schema.ts';
+import type { DbContext } from '../db/context.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -19,19 +19,10 @@ export const RENDER_CACHE_BYTES = 48 * 2 ** 20;
  * instances' changes (PostgreSQL LISTEN, or SQLite's data_version) so its cache follows.
  */
 export const renderCachePlugin = fp(
-  async (
-    app: FastifyInstance,
-    opts: {
-      db: Db;
-      postgresUrl: string | null;
-      sqlite?: { pragma(p: string, o: { simple: true }): unknown };
-    },
-  ) => {
+  async (app: FastifyInstance, opts: { database: DbContext; postgresUrl: string | null }) => {
     app.decorate('renderCache', new RenderCache(RENDER_CACHE_BYTES));
-    const watcher = watchChanges(
-      opts.db,
-      { connectionString: opts.postgresUrl, sqlite: opts.sqlite },
-      (err, message) => app.log.warn({ err }, message),
+    const watcher = watchChanges(opts.database, opts.postgresUrl, (err, message) =>
+      app.log.warn({ err }, message),
     );
     app.addHook('onClose', async () => watcher.stop());
   },

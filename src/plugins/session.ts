@@ -1,22 +1,12 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Db } from '../db/schema.ts';
+import type { DbContext } from '../db/context.ts';
 import { type Clock, DAY, HOUR, MINUTE } from '../lib/clock.ts';
 import { httpsDetected } from '../lib/https.ts';
 import { Session, type SessionData } from '../sessions/session.ts';
 import { addRouteHook } from './route-hooks.ts';
-import {
-  deleteSession,
-  insertSession,
-  cachedSession,
-  loadAndCache,
-  purgeSessions,
-  type SessionUserRow,
-  type StoredSession,
-  touchSession,
-  updateSession,
-} from '../sessions/store.ts';
+import { type SessionUserRow, SessionStore, type StoredSession } from '../sessions/store.ts';
 
 export const IDLE_TIMEOUT = 14 * DAY;
 export const ABSOLUTE_TIMEOUT = 30 * DAY;
@@ -61,7 +51,7 @@ function hashes(secret: string): (cookieId: string) => string {
 }
 
 export interface SessionOptions {
-  db: Db;
+  database: DbContext;
   clock: Clock;
   secret: string;
   /** BASE_URL is https: cookie `__Host-sid`, always Secure. */
@@ -76,7 +66,8 @@ export interface SessionOptions {
  */
 export const sessionPlugin = fp(
   async (app: FastifyInstance, opts: SessionOptions) => {
-    const { db, clock } = opts;
+    const { clock } = opts;
+    const store = new SessionStore(opts.database);
     const cookieName = opts.https ? '__Host-sid' : 'sid';
     const hash = hashes(opts.secret);
     app.decorate('sessionCookieName', cookieName);
@@ -98,15 +89,16 @@ export const sessionPlugin = fp(
       if (now - row.seenMs > IDLE_TIMEOUT || now - row.createdMs > ABSOLUTE_TIMEOUT) return false;
       // Parsed once per cached row; the session copies it before its first change.
       row.parsed ??= JSON.parse(row.data) as SessionData;
-      request.session = new Session(cookieId, row.parsed, row.seenMs, true);
+      row.adminSinceMs ??= Date.parse(row.parsed.admin_at ?? '');
+      request.session = new Session(cookieId, row.parsed, row.seenMs, true, row.adminSinceMs);
       request.sessionUser = row.user;
       request.adminGeneration = row.adminGeneration;
       return true;
     }
 
     async function load(request: FastifyRequest, cookieId: string, key: string): Promise<void> {
-      const row = await loadAndCache(db, key);
-      if (row && !use(request, cookieId, row)) await deleteSession(db, row.key);
+      const row = await store.loadAndCache(key);
+      if (row && !use(request, cookieId, row)) await store.delete(row.key);
     }
 
     /** A session read but not changed: its seen_at is refreshed every TOUCH_INTERVAL. */
@@ -122,13 +114,13 @@ export const sessionPlugin = fp(
 
       if (!session.dirty) {
         if (oldKey && session.seenAtMs !== null && Date.parse(now) - session.seenAtMs > TOUCH_INTERVAL) {
-          await touchSession(db, oldKey, now);
+          await store.touch(oldKey, now);
         }
         return;
       }
       if (Object.keys(session.data).length === 0) {
         if (oldKey) {
-          await deleteSession(db, oldKey);
+          await store.delete(oldKey);
           setCookie(request, reply, '', 0);
         }
         return;
@@ -136,12 +128,12 @@ export const sessionPlugin = fp(
       const data = JSON.stringify(session.data);
       const user_id = session.data.oauth_user?.id ?? null;
       if (oldKey && !session.regenerateRequested) {
-        await updateSession(db, oldKey, { data, user_id, now });
+        await store.update(oldKey, { data, user_id, now });
         return;
       }
-      if (oldKey) await deleteSession(db, oldKey);
+      if (oldKey) await store.delete(oldKey);
       const cookieId = randomBytes(32).toString('base64url');
-      await insertSession(db, { key: hash(cookieId), data, user_id, now });
+      await store.insert({ key: hash(cookieId), data, user_id, now });
       setCookie(request, reply, cookieId, ABSOLUTE_TIMEOUT / 1000);
     }
 
@@ -157,7 +149,7 @@ export const sessionPlugin = fp(
       if (!cookieId || !COOKIE_VALUE.test(cookieId)) return done();
       const key = hash(cookieId);
       // A session read since its last change is answered from memory, without a promise.
-      const cached = cachedSession(db, key);
+      const cached = store.cached(key);
       if (cached && use(request, cookieId, cached)) return done();
       load(request, cookieId, key).then(() => done(), done);
     };
@@ -173,8 +165,7 @@ export const sessionPlugin = fp(
 
     const purge = async () => {
       const now = clock.now().getTime();
-      await purgeSessions(
-        db,
+      await store.purge(
         new Date(now - IDLE_TIMEOUT).toISOString(),
         new Date(now - ABSOLUTE_TIMEOUT).toISOString(),
       );

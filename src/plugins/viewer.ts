@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { type Clock, HOUR } from '../lib/clock.ts';
-import type { SessionData } from '../sessions/session.ts';
 import type { SessionUserRow } from '../sessions/store.ts';
 import { addRouteHook } from './route-hooks.ts';
 
@@ -37,14 +36,6 @@ declare module 'fastify' {
   }
 }
 
-/** When the administrator logged in (epoch ms), parsed once per session data (cached rows share it). */
-const adminAt = new WeakMap<SessionData, number>();
-function adminSince(data: SessionData): number {
-  let ms = adminAt.get(data);
-  if (ms === undefined) adminAt.set(data, (ms = Date.parse(data.admin_at ?? '')));
-  return ms;
-}
-
 /**
  * The current viewer, from the session and the user record loaded with it: the shared
  * password's administrator flag (lapsing 12 hours after login, ended by a change of the
@@ -73,7 +64,7 @@ export const viewerPlugin = fp(
         !(
           opts.passwordLogin &&
           (data.admin_gen ?? '') === request.adminGeneration &&
-          opts.clock.now().getTime() - adminSince(data) < ADMIN_TIMEOUT
+          opts.clock.now().getTime() - session.adminSinceMs < ADMIN_TIMEOUT
         )
       ) {
         session.unset('is_admin');

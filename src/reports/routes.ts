@@ -12,23 +12,24 @@ import { LIMITS, REPORT_REASONS, type ReportReason } from '../shared/rules.ts';
 import { findStreamerState } from '../streamers/queries.ts';
 import { openReport } from './queries.ts';
 import { reportSchema } from './schemas.ts';
+import { REPORT_ROLES } from './policy.ts';
 
 const reasonOf = (value: unknown): ReportReason =>
   REPORT_REASONS.includes(value as ReportReason) ? (value as ReportReason) : 'other';
 
 /** DECISIONS.md "Reports and the moderation queue": anyone reports a comment to staff. */
 export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, clock } = app;
+  const { database, clock } = app;
 
   app.post(
     '/api/reports',
-    { config: { guard: 'public', ...limit('report') }, schema: reportSchema },
+    { config: { guard: REPORT_ROLES.report, ...limit('report') }, schema: reportSchema },
     async (request, reply) => {
       const { body, viewer } = request;
       const commentId = parseId(body.comment_id);
       if (commentId === null) throw fail('missing_comment_id');
       const user = viewer.user;
-      await writeTransaction(db, async (trx) => {
+      await writeTransaction(database, async (trx) => {
         // Reports of one comment take turns, so exactly one of them is its first open report.
         await lockRow(trx, 'comments', commentId);
         const comment = await findComment(trx, commentId);

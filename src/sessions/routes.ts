@@ -8,6 +8,7 @@ import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { errors, FlagDoc, IdDoc, Input, Ok, Param } from '../lib/schemas.ts';
 import { findUser } from '../users/queries.ts';
 import { deleteUserSessions } from './store.ts';
+import { SESSION_ROLES } from './policy.ts';
 
 const Ended = Type.Object({ ok: Ok.properties.ok, count: Type.Integer() }, { title: 'SessionsEnded' });
 
@@ -17,19 +18,19 @@ const Ended = Type.Object({ ok: Ok.properties.ok, count: Type.Integer() }, { tit
  * same for anyone (a stolen account, a former moderator).
  */
 export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, clock } = app;
+  const { db, database, clock } = app;
 
   app.delete(
     '/api/sessions',
     {
-      config: { guard: (query) => (query.user_id !== undefined ? 'admin' : 'signedIn') },
+      config: { guard: (query) => (query.user_id !== undefined ? SESSION_ROLES.anyone : SESSION_ROLES.mine) },
       schema: {
         summary:
           'Sign out everywhere: `mine=1` ends every session of the signed-in user (this one included); ' +
           '`user_id=N` (administrator) those of any user',
         querystring: Input({
-          mine: Param(FlagDoc('End every session of your own')),
-          user_id: Param(IdDoc("Administrator: end this user's sessions")),
+          mine: Param(FlagDoc('Your own sessions')),
+          user_id: Param(IdDoc("Administrator: this user's sessions")),
         }),
         response: { 200: Ended, ...errors(400, 401, 404) },
       },
@@ -39,7 +40,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (query.user_id !== undefined) {
         const userId = parseId(query.user_id);
         if (userId === null) throw fail('missing_id');
-        const count = await writeTransaction(db, async (trx) => {
+        const count = await writeTransaction(database, async (trx) => {
           const user = await findUser(trx, userId);
           if (!user) throw fail('user_not_found');
           const ended = await deleteUserSessions(trx, userId);
@@ -47,6 +48,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
             action: 'user.sessions',
             target_id: userId,
             params: { login: user.login, provider: user.provider, count: ended },
+            details: { count: ended },
           });
           return ended;
         });

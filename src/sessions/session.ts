@@ -53,6 +53,8 @@ export class Session {
     readonly seenAtMs: number | null,
     /** `data` belongs to a cache too: copy it before the first change. */
     shared = false,
+    /** When the administrator logged in (epoch ms; NaN when not), parsed once per stored row. */
+    readonly adminSinceMs = Date.parse(data.admin_at ?? ''),
   ) {
     this.data = data;
     this.#shared = shared;

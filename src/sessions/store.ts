@@ -1,6 +1,8 @@
-import { type CompiledQuery, type InferResult, sql } from 'kysely';
+import { sql } from 'kysely';
 import { ADMIN_GENERATION_KEY } from '../auth/admin-password.ts';
-import { announceSessionChange, contentVersion } from '../db/changes.ts';
+import { announceSessionChange } from '../db/changes.ts';
+import { compiledOnce } from '../db/compiled.ts';
+import type { DbContext } from '../db/context.ts';
 import type { Db } from '../db/schema.ts';
 import type { Provider } from '../shared/rules.ts';
 import type { SessionData } from './session.ts';
@@ -29,6 +31,8 @@ export interface StoredSession {
   seenMs: number;
   /** `data` parsed, filled in by the first request that reads this (cached) row. */
   parsed?: SessionData;
+  /** When the administrator logged in (epoch ms, NaN when not), parsed with `parsed`. */
+  adminSinceMs?: number;
   /** The signed-in user's current record, or null (none, or deleted). */
   user: SessionUserRow | null;
   /** The shared password's current generation (auth/admin-password.ts), '' before the first change. */
@@ -60,18 +64,14 @@ function loadQuery(db: Db, key: string) {
     .where('s.id', '=', key);
 }
 
-type LoadRow = InferResult<ReturnType<typeof loadQuery>>[number];
-const compiledLoads = new WeakMap<Db, CompiledQuery<LoadRow>>();
-
 /**
  * A session and its user in one indexed lookup (the key is the primary key). The query is
- * built and compiled once per database; each call runs it with its own key.
+ * built and compiled once per dialect; each call runs it with its own key.
  */
+const loadCompiled = compiledOnce((db) => loadQuery(db, ''));
+
 export async function loadSession(db: Db, key: string): Promise<StoredSession | undefined> {
-  let compiled = compiledLoads.get(db);
-  if (!compiled) compiledLoads.set(db, (compiled = loadQuery(db, '').compile()));
-  const query: CompiledQuery<LoadRow> = { ...compiled, parameters: [key] };
-  const [row] = (await db.executeQuery(query)).rows;
+  const [row] = (await loadCompiled(db, [key])).rows;
   if (!row) return undefined;
   const { key: k, data, created_at, seen_at, id, banned, is_admin, mod_id, admin_gen, ...user } = row;
   return {
@@ -99,84 +99,87 @@ export async function loadSession(db: Db, key: string): Promise<StoredSession | 
   };
 }
 
-/** Sessions kept in memory per database, at most this many (then all are forgotten). */
+/** Sessions kept in memory, at most this many (then all are forgotten). */
 const CACHED = 1024;
-const caches = new WeakMap<Db, Map<string, { row: StoredSession; version: number }>>();
 
 /**
- * The cached row of this session, while nothing that a session row or its user shows can
- * have changed (no query, no promise): the entry is labelled with the session version
- * (db/changes.ts), which every session write and every content write moves in this instance
- * at once and in other instances through NOTIFY or data_version (within half a second on
- * SQLite). The idle and absolute timeouts are still checked by the caller on every request.
+ * The sessions of one database as an app reads and writes them: each write tells this
+ * instance's cache at once and other instances through NOTIFY or data_version
+ * (announceSessionChange), and rows read since their last change are kept in memory.
  */
-export function cachedSession(db: Db, key: string): StoredSession | undefined {
-  const hit = caches.get(db)?.get(key);
-  return hit && hit.version === contentVersion(db).sessions ? hit.row : undefined;
-}
+export class SessionStore {
+  readonly #cache = new Map<string, { row: StoredSession; version: number }>();
 
-/** The session from the database, cached for the next requests. */
-export async function loadAndCache(db: Db, key: string): Promise<StoredSession | undefined> {
-  let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new Map<string, { row: StoredSession; version: number }>()));
-  // The version before the lookup: a write during it makes the entry stale at once.
-  const version = contentVersion(db).sessions;
-  const row = await loadSession(db, key);
-  if (!row) {
-    cache.delete(key);
-    return undefined;
+  constructor(readonly ctx: DbContext) {}
+
+  /**
+   * The cached row of this session, while nothing that a session row or its user shows can
+   * have changed (no query, no promise): the entry is labelled with the session version
+   * (db/changes.ts), which every session write and every content write moves in this instance
+   * at once and in other instances through NOTIFY or data_version (within half a second on
+   * SQLite). The idle and absolute timeouts are still checked by the caller on every request.
+   */
+  cached(key: string): StoredSession | undefined {
+    const hit = this.#cache.get(key);
+    return hit && hit.version === this.ctx.changes.sessions ? hit.row : undefined;
   }
-  if (cache.size >= CACHED) cache.clear();
-  cache.set(key, { row, version });
-  return row;
+
+  /** The session from the database, cached for the next requests. */
+  async loadAndCache(key: string): Promise<StoredSession | undefined> {
+    // The version before the lookup: a write during it makes the entry stale at once.
+    const version = this.ctx.changes.sessions;
+    const row = await loadSession(this.ctx.db, key);
+    if (!row) {
+      this.#cache.delete(key);
+      return undefined;
+    }
+    if (this.#cache.size >= CACHED) this.#cache.clear();
+    this.#cache.set(key, { row, version });
+    return row;
+  }
+
+  async insert(s: { key: string; data: string; user_id: number | null; now: string }): Promise<void> {
+    await this.ctx.db
+      .insertInto('sessions')
+      .values({ id: s.key, data: s.data, user_id: s.user_id, created_at: s.now, seen_at: s.now })
+      .execute();
+    await announceSessionChange(this.ctx);
+  }
+
+  async update(key: string, s: { data: string; user_id: number | null; now: string }): Promise<void> {
+    await this.ctx.db
+      .updateTable('sessions')
+      .set({ data: s.data, user_id: s.user_id, seen_at: s.now })
+      .where('id', '=', key)
+      .execute();
+    await announceSessionChange(this.ctx);
+  }
+
+  async touch(key: string, now: string): Promise<void> {
+    await this.ctx.db.updateTable('sessions').set({ seen_at: now }).where('id', '=', key).execute();
+    await announceSessionChange(this.ctx);
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.ctx.db.deleteFrom('sessions').where('id', '=', key).execute();
+    await announceSessionChange(this.ctx);
+  }
+
+  /** Deletes sessions past their idle or absolute timeout. */
+  async purge(idleBefore: string, createdBefore: string): Promise<void> {
+    await this.ctx.db
+      .deleteFrom('sessions')
+      .where((eb) => eb.or([eb('seen_at', '<', idleBefore), eb('created_at', '<', createdBefore)]))
+      .execute();
+    await announceSessionChange(this.ctx);
+  }
 }
 
-export async function insertSession(
-  db: Db,
-  s: { key: string; data: string; user_id: number | null; now: string },
-): Promise<void> {
-  await db
-    .insertInto('sessions')
-    .values({ id: s.key, data: s.data, user_id: s.user_id, created_at: s.now, seen_at: s.now })
-    .execute();
-  await announceSessionChange(db);
-}
-
-export async function updateSession(
-  db: Db,
-  key: string,
-  s: { data: string; user_id: number | null; now: string },
-): Promise<void> {
-  await db
-    .updateTable('sessions')
-    .set({ data: s.data, user_id: s.user_id, seen_at: s.now })
-    .where('id', '=', key)
-    .execute();
-  await announceSessionChange(db);
-}
-
-export async function touchSession(db: Db, key: string, now: string): Promise<void> {
-  await db.updateTable('sessions').set({ seen_at: now }).where('id', '=', key).execute();
-  await announceSessionChange(db);
-}
-
-export async function deleteSession(db: Db, key: string): Promise<void> {
-  await db.deleteFrom('sessions').where('id', '=', key).execute();
-  await announceSessionChange(db);
-}
-
-/** Deletes sessions past their idle or absolute timeout. */
-export async function purgeSessions(db: Db, idleBefore: string, createdBefore: string): Promise<void> {
-  await db
-    .deleteFrom('sessions')
-    .where((eb) => eb.or([eb('seen_at', '<', idleBefore), eb('created_at', '<', createdBefore)]))
-    .execute();
-  await announceSessionChange(db);
-}
-
-/** Ends every session of a user; answers how many there were. */
+/**
+ * Ends every session of a user; answers how many there were. Inside writeTransaction, whose
+ * commit tells every instance; outside one, announce the change (announceSessionChange).
+ */
 export async function deleteUserSessions(db: Db, userId: number): Promise<number> {
   const result = await db.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
-  await announceSessionChange(db);
   return Number(result.numDeletedRows);
 }

@@ -25,7 +25,7 @@ import { deliverySchema, getSchema, putSchema, testSendSchema } from './schemas.
  * ("Reaching out"), whose URLs only the administrator sees, cut.
  */
 export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, clock } = app;
+  const { db, database, clock } = app;
   const prefixes = webhookPrefixes(app.config.discordApiUrl);
 
   app.get('/api/settings', { config: { guard: SETTINGS_ROLES.read }, schema: getSchema }, async (request) => {
@@ -45,7 +45,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const webhooks = body.discord_webhooks === undefined ? null : parseWebhookList(body.discord_webhooks);
       const value = truthy(body.auth_enabled) ? 'true' : 'false';
       const now = clock.now().toISOString();
-      await writeTransaction(db, async (trx) => {
+      await writeTransaction(database, async (trx) => {
         const actor = actorOf(request.viewer, clock.now());
         if (body.auth_enabled !== undefined) {
           await setSetting(trx, 'auth_enabled', value);

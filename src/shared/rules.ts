@@ -45,6 +45,9 @@ export const LIMITS = {
   bulkIds: 100,
 } as const;
 
+/** A guest's comment without a name is by this author (SPEC.md). */
+export const DEFAULT_AUTHOR = 'Anonym';
+
 /** Why a comment is reported (POST /api/reports); anything else counts as `other`. */
 export const REPORT_REASONS = ['spam', 'abuse', 'other'] as const;
 export type ReportReason = (typeof REPORT_REASONS)[number];
@@ -52,9 +55,6 @@ export type ReportReason = (typeof REPORT_REASONS)[number];
 /** What staff do to comments in bulk (PUT /api/moderation/comments). */
 export const MODERATION_ACTIONS = ['hide', 'show', 'delete', 'dismiss'] as const;
 export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
-
-/** A guest's comment without a name is by this author (SPEC.md). */
-export const DEFAULT_AUTHOR = 'Anonym';
 
 /** An author may edit a comment this long after posting it (DECISIONS.md "Comments"). */
 export const COMMENT_EDIT_WINDOW_MS = 15 * 60_000;

@@ -40,7 +40,6 @@ import {
 import { createSchema, deleteSchema, listSchema, updateSchema } from './schemas.ts';
 import { mayEditDetails, mayLock, STREAMER_ROLES, teamViewPossible, viewOf } from './policy.ts';
 import { renderedView } from './views.ts';
-import { contentVersion } from '../db/changes.ts';
 import { sendRendered } from '../cache/send.ts';
 
 const NAME_TAKEN = { name_key: 'streamer_exists' } as const;
@@ -53,7 +52,7 @@ function streamerName(value: unknown): string {
 }
 
 export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, clock } = app;
+  const { db, database, clock } = app;
 
   app.get(
     '/api/streamers',
@@ -65,7 +64,7 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const view = viewOf(viewer, { all: flag(query.all), inTeam });
 
       // Rendered once per change of the content, not per request (cache/rendered.ts).
-      const version = contentVersion(db).current;
+      const version = database.changes.current;
       const list = await renderedView(app, view);
       if (query.id === undefined) return sendRendered(request, reply, list);
       const id = parseId(query.id);
@@ -100,7 +99,7 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // A guest's label may not pass for staff or for someone who signed in (it is shown to staff).
       if (!byAdmin && !viewer.user && !viewer.isAdmin) await assertGuestName(db, submitter);
       try {
-        const id = await writeTransaction(db, async (trx) => {
+        const id = await writeTransaction(database, async (trx) => {
           const id = await insertStreamer(trx, {
             name,
             platform,
@@ -143,7 +142,7 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const id = parseId(query.id);
         if (id === null) throw fail('missing_id');
         const locked = truthy(body.community_locked);
-        await writeTransaction(db, async (trx) => {
+        await writeTransaction(database, async (trx) => {
           const before = await findStreamerState(trx, id);
           if (!before || !(await setCommunityLock(trx, id, locked))) throw fail('streamer_not_found');
           await audit(trx, actor, {
@@ -190,7 +189,7 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
           }
         : { evaluated };
 
-      await writeTransaction(db, async (trx) => {
+      await writeTransaction(database, async (trx) => {
         const before = await findStreamerState(trx, id);
         if (!before) throw fail('streamer_not_found');
         // Two editors of one rating: the second one, who started from an older rating, is told.
@@ -246,7 +245,7 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const id = parseId(request.query.id);
       if (id === null) throw fail('missing_id');
-      await writeTransaction(db, async (trx) => {
+      await writeTransaction(database, async (trx) => {
         const before = await findStreamerState(trx, id);
         if (!before || !(await deleteStreamer(trx, id))) throw fail('streamer_not_found');
         await audit(trx, actorOf(request.viewer, clock.now()), {

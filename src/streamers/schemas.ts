@@ -61,14 +61,11 @@ export const StreamerItem = Type.Object(
     notes: Type.Optional(Type.String({ description: 'Full view only, when notes were ever stored' })),
     /** Visible comments (DECISIONS.md "Second wave"). */
     comment_count: Type.Integer(),
+    /** The visitors' score (DECISIONS.md "Taking part"): the average vote to one decimal, null with none. */
     audience_score: Nullable(
-      Type.Number({
-        minimum: 1,
-        maximum: 10,
-        description: "The visitors' score: the average vote to one decimal (half up); null with no votes",
-      }),
+      Type.Number({ minimum: 1, maximum: 10, description: 'The average vote, to one decimal' }),
     ),
-    audience_votes: Type.Integer({ minimum: 0 }),
+    audience_votes: Type.Integer(),
   },
   { title: 'Streamer' },
 );
@@ -77,12 +74,18 @@ export type StreamerItem = Static<typeof StreamerItem>;
 export const ListQuery = Input({
   all: Param(FlagDoc('Staff: the full list with notes')),
   id: Param(IdDoc("One item of the caller's view")),
-  history: Param(FlagDoc('With `id`: every rating write of the streamer, oldest first')),
+  /** With `id`: how the streamer's rating moved. */
+  history: Param(FlagDoc("With `id`: every write of the streamer's rating, oldest first")),
 });
 
 export const HistoryEntry = Type.Object(
-  { at: Timestamp(), r: Scores, sum: Type.Integer(), reward: Type.Integer() },
-  { title: 'RatingChange' },
+  {
+    at: Timestamp(),
+    r: Scores,
+    sum: Type.Integer({ minimum: 0, maximum: 7 * LIMITS.score }),
+    reward: Type.Integer({ minimum: 0, maximum: LIMITS.reward }),
+  },
+  { title: 'RatingHistoryEntry' },
 );
 
 const streamerName = Type.String({
@@ -156,18 +159,23 @@ export const UpdateBody = Input({
     'title',
   ),
   community_locked: Lenient(Type.Boolean({ description: 'With `lock`: lock or unlock community ratings' })),
+  /** Administrator only: `provider_a` or `provider_b` (anything else is provider_a); absent keeps it. */
   platform: Lenient(
     StringEnum(PROVIDERS, {
-      description: 'Administrator: any other value means provider_a; absent keeps it',
+      description: 'Administrator; any other value means provider_a; absent keeps it',
     }),
   ),
+  /**
+   * The `at` of the last history entry the editor started from (null: unrated). When given and the
+   * rating was written since, 409 `rating_changed` and nothing changes.
+   */
   base_at: Lenient(
     Nullable(
       Type.String({
         format: 'date-time',
         description:
-          'The `at` of the last rating change the editor started from (null: unrated); when the rating ' +
-          'was written since, 409 `rating_changed` and nothing changes',
+          'The `at` of the last history entry the editor started from (null: unrated); a rating written ' +
+          'since gets 409 `rating_changed`',
       }),
     ),
   ),

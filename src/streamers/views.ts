@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { Rendered } from '../cache/rendered.ts';
-import { contentVersion } from '../db/changes.ts';
 import type { Db } from '../db/schema.ts';
 import { averageTenths, scoreSum } from '../shared/rules.ts';
 import { listStreamers, type StreamerListRow } from './queries.ts';
@@ -62,7 +61,5 @@ export async function listView(db: Db, view: View): Promise<StreamerItem[]> {
 
 /** A view's items, rendered once per change of the content and shared by every request. */
 export function renderedView(app: FastifyInstance, view: View): Promise<Rendered<StreamerItem[]>> {
-  return app.renderCache.get(`streamers:${view}`, contentVersion(app.db).current, () =>
-    listView(app.db, view),
-  );
+  return app.renderCache.get(`streamers:${view}`, app.database.changes.current, () => listView(app.db, view));
 }

@@ -18,7 +18,7 @@ declare module 'fastify' {
  */
 export const liveSyncPlugin = fp(
   async (app: FastifyInstance) => {
-    const { config, clock, db } = app;
+    const { config, clock, database } = app;
     const providers: LiveProvider[] = [];
     for (const [id, make] of [
       ['provider_a', providerA],
@@ -34,7 +34,7 @@ export const liveSyncPlugin = fp(
       );
     }
     const poller = new LivePoller({
-      db,
+      database,
       clock,
       log: app.log.child({ module: 'live-sync' }),
       providers,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../db/schema.ts';
+import type { DbContext } from '../db/context.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { Provider } from '../shared/rules.ts';
@@ -16,7 +16,7 @@ const LEASE = 'live-sync';
 const SPREAD = 0.8;
 
 export interface PollerOptions {
-  db: Db;
+  database: DbContext;
   clock: Clock;
   log: FastifyBaseLogger;
   /** The providers whose client id and secret are set. */
@@ -93,7 +93,7 @@ export class LivePoller {
     this.#abort.abort();
     clearTimeout(this.#timer);
     await this.#round?.catch(() => undefined);
-    if (this.#held) await releaseLease(this.opts.db, LEASE, this.holder).catch(() => undefined);
+    if (this.#held) await releaseLease(this.opts.database.db, LEASE, this.holder).catch(() => undefined);
     this.#held = false;
   }
 
@@ -114,7 +114,7 @@ export class LivePoller {
 
   async #takeLease(): Promise<boolean> {
     const held = await takeLease(
-      this.opts.db,
+      this.opts.database.db,
       LEASE,
       this.holder,
       this.opts.clock.now(),
@@ -142,7 +142,8 @@ export class LivePoller {
   }
 
   async #runRound(spread: boolean): Promise<void> {
-    const { db, clock, intervalMs } = this.opts;
+    const { database, clock, intervalMs } = this.opts;
+    const { db } = database;
     const started = clock.now().getTime();
     this.#nextRoundAt = started + intervalMs;
     const batches: Batch[] = [];
@@ -186,14 +187,15 @@ export class LivePoller {
   }
 
   async #runBatch({ provider, targets }: Batch): Promise<number> {
-    const { db, clock, log } = this.opts;
+    const { database, clock, log } = this.opts;
+    const { db } = database;
     const label = `live sync of ${provider.id} (${PROVIDER_NAMES[provider.id]})`;
     const channels = [...new Set(targets.map((t) => t.channel))];
     const wantAvatars = [...new Set(targets.filter((t) => t.needsAvatar).map((t) => t.channel))];
     try {
       const answer = await provider.check(channels, wantAvatars);
       const now = clock.now().toISOString();
-      const n = await writeTransaction(db, (trx) => applyBatch(trx, provider.id, targets, answer, now));
+      const n = await writeTransaction(database, (trx) => applyBatch(trx, provider.id, targets, answer, now));
       await recordOk(db, provider.id, now);
       this.opts.onCheck?.(provider.id, 'ok');
       if (this.#failing.delete(provider.id)) log.info(`${label} works again`);

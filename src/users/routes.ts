@@ -11,7 +11,7 @@ import { USER_ROLES } from './policy.ts';
 
 /** DECISIONS.md: users, moderators and bans for the administrator. */
 export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, clock } = app;
+  const { db, database, clock } = app;
 
   app.get('/api/users', { config: { guard: USER_ROLES.list }, schema: listSchema }, async (request) =>
     listUsers(db, cut(request.query.q?.trim() ?? '', SEARCH_MAX)),
@@ -25,7 +25,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       throw fail('nothing_to_update');
     }
     const actor = actorOf(request.viewer, clock.now());
-    await writeTransaction(db, async (trx) => {
+    await writeTransaction(database, async (trx) => {
       const found = await findUser(trx, id);
       if (!found) throw fail('user_not_found');
       const banned = body.banned === undefined ? found.banned : truthy(body.banned);

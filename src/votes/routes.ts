@@ -8,12 +8,13 @@ import { LIMITS } from '../shared/rules.ts';
 import { renderedView } from '../streamers/views.ts';
 import { setVote, votesOf } from './queries.ts';
 import { myVotesSchema, voteSchema } from './schemas.ts';
+import { VOTE_ROLES } from './policy.ts';
 
 /** DECISIONS.md "Taking part": the audience score, beside the staff rating. */
 export const voteRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, clock } = app;
+  const { db, database, clock } = app;
 
-  app.put('/api/votes', { config: { guard: 'signedInOrBanned' }, schema: voteSchema }, async (request) => {
+  app.put('/api/votes', { config: { guard: VOTE_ROLES.vote }, schema: voteSchema }, async (request) => {
     const { viewer, query, body } = request;
     if (!viewer.user) throw fail('banned');
     const user = viewer.user;
@@ -23,11 +24,13 @@ export const voteRoutes: FastifyPluginAsyncTypebox = async (app) => {
     // Only streamers of the Public view take votes: the rendered view says which they are.
     const list = await renderedView(app, 'public');
     if (!list.value?.some((s) => s.id === streamerId)) throw fail('streamer_not_found');
-    await writeTransaction(db, (trx) => setVote(trx, streamerId, user.id, score, clock.now().toISOString()));
+    await writeTransaction(database, (trx) =>
+      setVote(trx, streamerId, user.id, score, clock.now().toISOString()),
+    );
     return OK;
   });
 
-  app.get('/api/votes', { config: { guard: 'signedIn' }, schema: myVotesSchema }, async (request) => {
+  app.get('/api/votes', { config: { guard: VOTE_ROLES.mine }, schema: myVotesSchema }, async (request) => {
     const { user } = request.viewer;
     if (!user) throw fail('not_logged_in');
     return { votes: await votesOf(db, user.id) };

@@ -20,10 +20,10 @@ export const voteSchema = {
 
 export const myVotesSchema = {
   summary: 'The signed-in user\'s votes: `{votes: {"<streamer id>": score}}`',
-  querystring: Input({ mine: Param(FlagDoc('Your votes')) }),
+  querystring: Input({ mine: Param(FlagDoc('Your votes')) }, ['mine']),
   response: {
     200: Type.Object(
-      { votes: Type.Record(Type.String({ pattern: '^[0-9]+$' }), Type.Integer({ minimum: 1, maximum: 10 })) },
+      { votes: Type.Record(Type.String({ pattern: '^[0-9]+$' }), Type.Integer()) },
       { title: 'MyVotes' },
     ),
     ...errors(401),

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { contentVersion } from '../db/changes.ts';
 import { escapeHtml } from '../lib/html.ts';
 import { SITE_DESCRIPTION, SITE_NAME } from '../lib/site.ts';
 import { CARD_HEIGHT, CARD_WIDTH } from '../images/card.ts';
@@ -61,7 +60,7 @@ export async function pageFor(app: FastifyInstance, path: string, baseUrl: strin
   const m = /^\/s\/(\d{1,15})(-[^/]*)?$/.exec(path);
   if (!m) return null;
   const id = Number(m[1]);
-  const version = contentVersion(app.db).current;
+  const version = app.database.changes.current;
   const list = await app.renderCache.get('streamers:public', version, () => listView(app.db, 'public'));
   const item = (list.value ?? []).find((s) => s.id === id);
   if (!item) return (await streamerExists(app.db, id)) ? generic(200) : generic(404);

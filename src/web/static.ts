@@ -114,7 +114,11 @@ export async function webRoutes(app: FastifyInstance, opts: { root?: string }) {
       'A tab of the administration (the web page)',
       Type.Object({
         tab: Type.String({
-          [DOCUMENTED]: Type.String({ pattern: '^[a-z-]+$', description: 'e.g. `teams`' }),
+          [DOCUMENTED]: Type.String({
+            pattern: '^[a-z-]+$',
+            description: 'e.g. `teams`',
+            examples: ['teams'],
+          }),
         }),
       }),
       'Not a tab',
@@ -130,6 +134,7 @@ export async function webRoutes(app: FastifyInstance, opts: { root?: string }) {
           [DOCUMENTED]: Type.String({
             pattern: '^[0-9]{1,15}(-[^/]*)?$',
             description: "The streamer's id, then optionally `-` and a slug of its name: `12-some-streamer`",
+            examples: ['1-some-streamer'],
           }),
         }),
       }),
@@ -163,7 +168,9 @@ export async function webRoutes(app: FastifyInstance, opts: { root?: string }) {
     '/assets/:file',
     file(
       "The page's scripts and styles (hashed names, cached for a year)",
-      Type.Object({ file: Type.String({ description: 'A built file, e.g. `index-1a2b3c.js`' }) }),
+      Type.Object({
+        file: Type.String({ description: 'A built file, e.g. `index-1a2b3c.js`', examples: ['index.js'] }),
+      }),
     ),
     sendFile,
   );

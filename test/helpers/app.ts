@@ -10,6 +10,7 @@ import type { SessionData } from '../../src/sessions/session.ts';
 import { type ProviderProfile, setBanned, setModerator, upsertUser } from '../../src/users/queries.ts';
 import { freePort } from '../soak/lib/net.ts';
 import { Client } from './client.ts';
+import { registerDocument, unregisterDocument } from './contract-live.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
 export const ADMIN_PASSWORD = 'correct horse battery staple';
@@ -88,14 +89,13 @@ export async function startApp(
   const logs: string[] = [];
   const app = await buildApp({
     config,
-    db: database.db,
-    sqlite: database.sqlite,
-    pool: database.pool,
+    database,
     clock,
     logger: { level: config.logLevel, stream: { write: (line: string) => void logs.push(line) } },
   });
   await app.listen({ host: '127.0.0.1', port });
   const url = `http://127.0.0.1:${port}`;
+  registerDocument(url, () => app.swagger());
   let adminClient: Client | undefined;
 
   const t: TestApp = {
@@ -161,6 +161,7 @@ export async function startApp(
       return res.body.id as number;
     },
     close: async () => {
+      unregisterDocument(url);
       await app.close();
       if (!opts.database) await database.cleanup();
     },

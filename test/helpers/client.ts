@@ -1,4 +1,9 @@
-/** A small HTTP client that keeps the session cookie, like one browser. */
+import { checkAnswer } from './contract-live.ts';
+
+/**
+ * A small HTTP client that keeps the session cookie, like one browser. Every answer is held
+ * against the API document of the app that gave it (helpers/contract-live.ts).
+ */
 export interface Answer<T = any> {
   status: number;
   headers: Headers;
@@ -57,6 +62,14 @@ export class Client {
       else this.cookies.set(name, value);
     }
     const text = await res.text();
+    const finalUrl = new URL(res.url || this.baseUrl + path);
+    checkAnswer(finalUrl.origin, {
+      method,
+      url: finalUrl.pathname + finalUrl.search,
+      status: res.status,
+      headers: res.headers,
+      text,
+    });
     let parsed: unknown = text;
     try {
       parsed = text === '' ? undefined : JSON.parse(text);

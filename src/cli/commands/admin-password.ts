@@ -15,8 +15,8 @@ export async function run({ positionals }: CommandArgs, config: Config): Promise
   if (codePointLength(password) < LIMITS.adminPasswordMin) {
     throw new UsageError(`the password must have at least ${LIMITS.adminPasswordMin} characters`);
   }
-  await withDb(config, (db) =>
-    changeAdminPassword(db, password, (trx) => cliAudit(trx, { action: 'auth.password', params: {} })),
+  await withDb(config, (_db, database) =>
+    changeAdminPassword(database, password, (trx) => cliAudit(trx, { action: 'auth.password', params: {} })),
   );
   console.log('Administrator password changed; every administrator session from the old password has ended.');
 }

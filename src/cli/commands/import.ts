@@ -14,7 +14,7 @@ export async function run({ positionals, values }: CommandArgs, config: Config):
     throw new Error(`cannot read ${file}`);
   }
   const data = parseExport(text);
-  const counts = await withDb(config, (db) => importData(db, data, values.force === true));
+  const counts = await withDb(config, (_db, database) => importData(database, data, values.force === true));
   console.log(
     `Imported: ${Object.entries(counts)
       .map(([k, v]) => `${k} ${v}`)

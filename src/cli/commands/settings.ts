@@ -20,8 +20,8 @@ export async function run({ positionals }: CommandArgs, config: Config): Promise
   }
   if (action === 'set' && positionals.length === 3) {
     const on = parseBool(value);
-    await withDb(config, (db) =>
-      writeTransaction(db, async (trx) => {
+    await withDb(config, (_db, database) =>
+      writeTransaction(database, async (trx) => {
         await setSetting(trx, 'auth_enabled', on ? 'true' : 'false');
         await cliAudit(trx, { action: 'settings.update', params: { key: 'auth_enabled', value: on } });
       }),

@@ -1,5 +1,6 @@
 import { ERRORS } from '../../errors.ts';
 import { type Config, PROVIDERS, type Provider } from '../../config.ts';
+import type { DbContext } from '../../db/context.ts';
 import type { Db } from '../../db/schema.ts';
 import { writeTransaction } from '../../db/transaction.ts';
 import { findUserByLogin, listUsers, setAdmin, setBanned, setModerator } from '../../users/queries.ts';
@@ -33,7 +34,7 @@ export async function run({ positionals }: CommandArgs, config: Config): Promise
   if (rest.length !== 2 || !isProvider(provider) || login === undefined) {
     throw new UsageError('give the provider (provider_a or provider_b) and the login');
   }
-  await withDb(config, (db) => change(db, action, provider, login));
+  await withDb(config, (_db, database) => change(database, action, provider, login));
 }
 
 async function list(db: Db, search: string | undefined): Promise<void> {
@@ -49,12 +50,17 @@ async function list(db: Db, search: string | undefined): Promise<void> {
   }
 }
 
-async function change(db: Db, action: UserAction, provider: Provider, login: string): Promise<void> {
-  const user = await findUserByLogin(db, provider, login.trim());
+async function change(
+  database: DbContext,
+  action: UserAction,
+  provider: Provider,
+  login: string,
+): Promise<void> {
+  const user = await findUserByLogin(database.db, provider, login.trim());
   if (!user) throw new Error(`User '${login}' on ${provider} has not signed in yet`);
   const change = USER_ACTIONS[action];
   const who = { login: user.login, provider: user.provider };
-  await writeTransaction(db, async (trx) => {
+  await writeTransaction(database, async (trx) => {
     if ('banned' in change) {
       await setBanned(trx, user.id, change.banned);
       await cliAudit(trx, {

@@ -9,13 +9,17 @@ import { legacyParams } from '../../audit/legacy.ts';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see the schema of their time
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('audit_log').addColumn('params', 'text').execute();
-  const rows = (await db.selectFrom('audit_log').select(['id', 'action', 'summary']).execute()) as {
+  const rows = (await db
+    .selectFrom('audit_log')
+    .select(['id', 'action', 'summary', 'details'])
+    .execute()) as {
     id: number;
     action: string;
     summary: string;
+    details: string | null;
   }[];
   for (const row of rows) {
-    const params = legacyParams(row.action, row.summary);
+    const params = legacyParams(row.action, row.summary, row.details);
     if (params !== null) await db.updateTable('audit_log').set({ params }).where('id', '=', row.id).execute();
   }
 }

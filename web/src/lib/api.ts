@@ -24,26 +24,39 @@ export type CommunitySummary = Schemas['CommunitySummary'];
 export type SyncAnswer = Schemas['SyncState'];
 export type Settings = Schemas['Settings'];
 
-export type RatingChange = Schemas['RatingChange'];
-
-type StreamersAnswer = paths['/api/streamers']['get']['responses'][200]['content']['application/json'];
-type CommentsAnswer = paths['/api/comments']['get']['responses'][200]['content']['application/json'];
-type TeamsAnswer = paths['/api/rater_groups']['get']['responses'][200]['content']['application/json'];
+type Answer200<P extends keyof paths> = paths[P] extends {
+  get: { responses: { 200: { content: { 'application/json': infer A } } } };
+}
+  ? A
+  : never;
 
 /**
- * GET /api/streamers answers a view's list, one item (`id`) or a rating history (`id` and
- * `history=1`), and GET /api/comments a list or what I like (`mine=1`): the page knows which it
- * asked for, and these read that shape out of the answer.
+ * `GET /api/streamers` answers a view's list, one item (with `id`) or a rating history (with
+ * `id` and `history=1`): the streamers of the first two.
  */
-export const streamersOf = (answer: StreamersAnswer): Streamer[] =>
-  Array.isArray(answer) ? answer.filter((x): x is Streamer => 'id' in x) : [answer];
-export const historyOf = (answer: StreamersAnswer): RatingChange[] =>
+export const streamersOf = (answer: Answer200<'/api/streamers'>): Streamer[] =>
+  (Array.isArray(answer) ? answer : [answer]).filter((x): x is Streamer => 'name' in x);
+
+/** The rating history of a streamer (`id` and `history=1`), oldest first. */
+export type RatingChange = Schemas['RatingHistoryEntry'];
+export const historyOf = (answer: Answer200<'/api/streamers'>): RatingChange[] =>
   Array.isArray(answer) ? answer.filter((x): x is RatingChange => 'at' in x) : [];
-export const commentsOf = (answer: CommentsAnswer): Comment[] => (Array.isArray(answer) ? answer : []);
-export const likedOf = (answer: CommentsAnswer): number[] => (Array.isArray(answer) ? [] : answer.liked);
-/** GET /api/rater_groups?my=1: my teams, each with my role in it. */
-export const myTeamsOf = (answer: TeamsAnswer): MyTeam[] =>
-  (answer as (MyTeam | Group)[]).filter((x): x is MyTeam => 'role' in x);
+
+/** `GET /api/comments` answers the comments, or with `mine=1` the ids one likes. */
+export const commentsOf = (answer: Answer200<'/api/comments'>): Comment[] =>
+  Array.isArray(answer) ? answer : [];
+export const likedOf = (answer: Answer200<'/api/comments'>): number[] =>
+  Array.isArray(answer) ? [] : answer.liked;
+
+/** `GET /api/rater_groups` answers every team (administrator), or with `my=1` one's own teams. */
+export function myTeamsOf(answer: Answer200<'/api/rater_groups'>): MyTeam[] {
+  const teams: (Group | MyTeam)[] = answer;
+  return teams.filter((g): g is MyTeam => 'role' in g);
+}
+export function allTeamsOf(answer: Answer200<'/api/rater_groups'>): Group[] {
+  const teams: (Group | MyTeam)[] = answer;
+  return teams.filter((g): g is Group => 'members' in g);
+}
 
 export class ApiError extends Error {
   constructor(

@@ -20,4 +20,9 @@ export async function refreshSession(): Promise<void> {
 }
 
 /** The caller as the service's policies (src/<feature>/policy.ts) see it. */
-export const who = (): Who => ({ isAdmin: session.is_admin, isMod: session.is_mod, user: session.user });
+export const who = (): Who => ({
+  isAdmin: session.is_admin,
+  isMod: session.is_mod,
+  user: session.user,
+  bannedUser: session.banned,
+});

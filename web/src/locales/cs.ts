@@ -360,9 +360,9 @@ export const csApiErrors: Record<ErrorCode, string> = {
   group_name_exists: 'Tým s tímto názvem už existuje.',
   streamer_has_team: 'Tento streamer už má tým.',
   missing_comment_id: 'Vyberte komentář.',
-  no_guest_tag: 'U tohoto staršího komentáře neznáme adresu, kterou by šlo zablokovat.',
-  banned_user_admin: 'Zablokovaný uživatel nemůže být administrátor.',
-  rating_changed: 'Hodnocení mezitím změnil někdo jiný. Načtěte ho znovu a upravte.',
+  no_guest_tag: 'Tento komentář nemá adresu, kterou by šlo zablokovat.',
+  banned_user_admin: 'Zablokovaný uživatel nemůže být administrátorem.',
+  rating_changed: 'Hodnocení mezitím změnil někdo jiný. Načtěte ho znovu a pak uložte.',
   webhook_disabled: 'Na tento webhook se už nic neposílá.',
   delivery_not_found: 'Zkušební zpráva už není známa. Pošlete další.',
   webhook_not_found: 'Tento kanál už není propojený.',
@@ -374,13 +374,6 @@ const account = (p: { login: string; provider: string }, name: (p: string) => st
   p.login ? `${p.login} (${name(p.provider)})` : 'smazaný uživatel';
 const author = (name: string) => name || 'smazaný uživatel';
 const total = (n: number | null) => (n === null ? 'bez hodnocení' : String(n));
-
-const BULK_CS = {
-  hide: 'skryto',
-  show: 'zobrazeno',
-  delete: 'smazáno',
-  dismiss: 'vyřízena hlášení u',
-} as const;
 
 /** Záznamy auditního logu (akce a její parametry, audit/actions.ts) česky. */
 export const csAudit: AuditWords = {
@@ -404,14 +397,18 @@ export const csAudit: AuditWords = {
   'auth.password': () => 'Změněno heslo administrátora',
   'user.admin': (p, name) => `${account(p, name)} ${p.admin ? 'je administrátor' : 'už není administrátor'}`,
   'user.sessions': (p, name) => `${account(p, name)} odhlášen všude (relací: ${p.count})`,
-  'comment.bulk': (p) =>
-    `Moderace: ${BULK_CS[p.action]} ${p.count} komentářů (${
-      p.ids
-        ? `vybraných ${p.ids.length}`
-        : p.user_id !== undefined
-          ? `uživatele ${p.user_id}`
-          : `hosta ${p.guest_tag}`
-    })`,
+  'comment.bulk': (p) => {
+    const verb = { hide: 'Skryty', show: 'Zobrazeny', delete: 'Smazány', dismiss: 'Uzavřena hlášení' }[
+      p.action
+    ];
+    const which =
+      'ids' in p.selector
+        ? 'vybrané komentáře'
+        : 'user_id' in p.selector
+          ? `komentáře uživatele #${p.selector.user_id}`
+          : `komentáře hosta ${p.selector.guest_tag}`;
+    return `${verb}: ${which} (${p.count})`;
+  },
   'block.add': (p) => `Zablokována adresa hosta ${p.guest_tag} (${author(p.author)}) na ${p.days} dní`,
-  'block.remove': (p) => `Zrušen zákaz hosta ${p.guest_tag}`,
+  'block.remove': (p) => `Zrušena blokace hosta ${p.guest_tag}`,
 };

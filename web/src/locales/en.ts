@@ -361,9 +361,9 @@ export const enApiErrors: Record<ErrorCode, string> = {
   group_name_exists: 'A team with this name already exists.',
   streamer_has_team: 'This streamer already has a team.',
   missing_comment_id: 'Choose a comment.',
-  no_guest_tag: 'This older comment has no address to block.',
+  no_guest_tag: 'This comment has no address to block.',
   banned_user_admin: 'A banned user cannot be an administrator.',
-  rating_changed: 'Someone else changed this rating meanwhile. Reload it and edit again.',
+  rating_changed: 'Someone else changed this rating meanwhile. Reload to see it, then save again.',
   webhook_disabled: 'Nothing is sent to this webhook any more.',
   delivery_not_found: 'The test message is no longer known. Send another.',
   webhook_not_found: 'This channel is no longer connected.',
@@ -398,16 +398,22 @@ export const enAudit: AuditWords = {
   'settings.discord': (p) => `Discord: ${p.webhooks.length} connected channel(s)`,
   'auth.password': () => 'Changed the administrator password',
   'user.admin': (p, name) =>
-    `${account(p, name)} ${p.admin ? 'is an administrator' : 'is no longer an administrator'}`,
+    p.admin
+      ? `Made ${account(p, name)} an administrator`
+      : `${account(p, name)} is no longer an administrator`,
   'user.sessions': (p, name) => `Signed ${account(p, name)} out everywhere (${p.count} sessions)`,
-  'comment.bulk': (p) =>
-    `Moderation: ${p.action} on ${p.count} comments (${
-      p.ids
-        ? `${p.ids.length} selected`
-        : p.user_id !== undefined
-          ? `by user ${p.user_id}`
-          : `by guest ${p.guest_tag}`
-    })`,
+  'comment.bulk': (p) => {
+    const verb = { hide: 'Hid', show: 'Showed', delete: 'Deleted', dismiss: 'Dismissed the reports of' }[
+      p.action
+    ];
+    const which =
+      'ids' in p.selector
+        ? 'selected'
+        : 'user_id' in p.selector
+          ? `user #${p.selector.user_id}'s`
+          : `guest ${p.selector.guest_tag}'s`;
+    return `${verb} ${p.count} ${which} comments`;
+  },
   'block.add': (p) => `Blocked the address of guest ${p.guest_tag} (${author(p.author)}) for ${p.days} days`,
   'block.remove': (p) => `Lifted the block of guest ${p.guest_tag}`,
 };
