@@ -67,6 +67,8 @@ export function watchChanges(
     const handle = ctx.sqlite;
     let seen = handle.pragma('data_version', { simple: true });
     const timer = setInterval(() => {
+      // A handle closed without stop() (a test's database, a failed start) ends the polling.
+      if (!handle.open) return clearInterval(timer);
       const now = handle.pragma('data_version', { simple: true });
       if (now !== seen) version.bump();
       seen = now;
