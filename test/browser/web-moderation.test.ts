@@ -164,7 +164,7 @@ describe.runIf(runBrowser)('comments in an open community, and their moderation'
     await context.close();
   });
 
-  it('a banned session sees why it cannot comment; a blocked guest sees why the post was refused', async () => {
+  it('a banned session sees why it cannot comment', async () => {
     const banned = await env.t.user({ login: 'banned1', display_name: 'Banned One' });
     const { page, context } = await pageAs(env, banned, { lang: 'en' });
     await (await env.t.admin()).put(`/api/users?id=${banned.id}`, { banned: true });
@@ -258,7 +258,7 @@ describe.runIf(runBrowser)('comments in an open community, and their moderation'
       await adminLogin(env, page);
       await page.getByRole('link', { name: 'Users' }).click();
       const names = page.locator('.admin-list li strong');
-      await expect.poll(() => names.count()).toBeGreaterThan(3);
+      await expect.poll(() => names.count()).toBeGreaterThanOrEqual(3);
       const order = await names.allTextContents();
       expect(order.indexOf('Kája')).toBeLessThan(order.indexOf('Kelly'));
       expect(order.indexOf('Kelly')).toBeLessThan(order.indexOf('Zora'));
