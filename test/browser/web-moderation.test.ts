@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { TestApp, TestUser } from '../helpers/app.ts';
-import { adminLogin, axe, type Env, newPage, type PageOptions, runBrowser, shot, useBrowser } from './browser.ts';
+import {
+  adminLogin,
+  axe,
+  type Env,
+  newPage,
+  type PageOptions,
+  runBrowser,
+  shot,
+  useBrowser,
+} from './browser.ts';
 import { contrast } from './contrast.ts';
 
 /**
@@ -31,7 +40,9 @@ async function seed(t: TestApp) {
   await post(guest, 'Agreed!', { author: 'Fan', reply_to: ids['Great stream'] });
   await post(await t.signedIn(kaja), 'Welcome everyone');
   await post(guest, 'Buy followers again', { author: 'Troll' });
-  const liked = await (await t.signedIn(kelly)).put(`/api/comments?id=${ids['Great stream']}&like=1`, {
+  const liked = await (
+    await t.signedIn(kelly)
+  ).put(`/api/comments?id=${ids['Great stream']}&like=1`, {
     liked: true,
   });
   expect(liked.status).toBe(200);
@@ -219,7 +230,10 @@ describe.runIf(runBrowser)('comments in an open community, and their moderation'
     // Block the guest for 30 days.
     await troll.getByLabel('Days').fill('30');
     await troll.getByRole('button', { name: 'Block guest' }).click();
-    await page.getByRole('dialog').getByText(/Block the guest [0-9a-f]{10} \(Troll\) .* for 30 days\?/).waitFor();
+    await page
+      .getByRole('dialog')
+      .getByText(/Block the guest [0-9a-f]{10} \(Troll\) .* for 30 days\?/)
+      .waitFor();
     await page.getByRole('dialog').getByRole('button', { name: 'Block guest' }).click();
     await page.getByText('The guest is blocked until', { exact: false }).waitFor();
     const blocks = page.locator('.admin-list li');
@@ -231,7 +245,9 @@ describe.runIf(runBrowser)('comments in an open community, and their moderation'
     await guest.page.goto(`${env.base}/s/${sid}`);
     await guest.page.getByLabel('Comment', { exact: true }).fill('Let me back in');
     await guest.page.getByRole('button', { name: 'Post comment' }).click();
-    await guest.page.getByText('The moderators have paused comments from your network', { exact: false }).waitFor();
+    await guest.page
+      .getByText('The moderators have paused comments from your network', { exact: false })
+      .waitFor();
     await shot(guest.page, 'moderation-blocked-guest-phone');
     await guest.context.close();
 
@@ -278,10 +294,12 @@ describe.runIf(runBrowser)('comments in an open community, and their moderation'
       const listed = (await admin.get('/api/users')).body as { login: string; is_admin: boolean }[];
       expect(listed.find((u) => u.login === 'kelly')?.is_admin).toBe(true);
       await row.getByLabel('Administrator').uncheck();
-      await expect.poll(async () => {
-        const all = (await admin.get('/api/users')).body as { login: string; is_admin: boolean }[];
-        return all.find((u) => u.login === 'kelly')?.is_admin;
-      }).toBe(false);
+      await expect
+        .poll(async () => {
+          const all = (await admin.get('/api/users')).body as { login: string; is_admin: boolean }[];
+          return all.find((u) => u.login === 'kelly')?.is_admin;
+        })
+        .toBe(false);
 
       // Sign out everywhere: Kelly's session ends.
       const kellyClient = await env.t.signedIn(kelly);
@@ -312,14 +330,21 @@ describe.runIf(runBrowser)('comments in an open community, and their moderation'
       const hidden = page.locator('.comments .hidden-comment', { hasText: 'Welcome everyone' }).first();
       await hidden.waitFor();
       const background = await hidden.evaluate((el) => getComputedStyle(el).backgroundColor);
-      for (const part of [hidden.locator('.comment-body'), hidden.locator('time'), hidden.locator('strong')]) {
+      for (const part of [
+        hidden.locator('.comment-body'),
+        hidden.locator('time'),
+        hidden.locator('strong'),
+      ]) {
         const [fg, opacity] = await part.evaluate((el) => {
           let o = 1;
           for (let e: Element | null = el; e; e = e.parentElement) o *= Number(getComputedStyle(e).opacity);
           return [getComputedStyle(el).color, o] as const;
         });
         expect(opacity).toBe(1);
-        expect(contrast(fg, background), `${dark ? 'dark' : 'light'} ${fg} on ${background}`).toBeGreaterThanOrEqual(4.5);
+        expect(
+          contrast(fg, background),
+          `${dark ? 'dark' : 'light'} ${fg} on ${background}`,
+        ).toBeGreaterThanOrEqual(4.5);
       }
       await shot(page, `moderation-hidden-${dark ? 'dark' : 'light'}`);
       await axe(env, page, `hidden comment, ${dark ? 'dark' : 'light'}`);

@@ -318,10 +318,13 @@ export const cs: Record<MessageKey, string> = {
   'comments.reason.other': 'Něco jiného',
   'comments.reportNote': 'Poznámka pro moderátory (nepovinné)',
   'comments.sendReport': 'Odeslat hlášení',
-  'comments.confirmHideOwn': 'Skrýt váš komentář? Ostatní ho už neuvidí. Dokud z této stránky neodejdete, můžete ho tu znovu zobrazit.',
-  'comments.signedOutElsewhere': 'Byli jste odhlášeni, možná v jiné kartě. Text zůstal zachován: přihlaste se znovu, nebo ho odešlete jako host.',
+  'comments.confirmHideOwn':
+    'Skrýt váš komentář? Ostatní ho už neuvidí. Dokud z této stránky neodejdete, můžete ho tu znovu zobrazit.',
+  'comments.signedOutElsewhere':
+    'Byli jste odhlášeni, možná v jiné kartě. Text zůstal zachován: přihlaste se znovu, nebo ho odešlete jako host.',
   'comments.banned': 'Váš účet je zablokován: nemůžete tu komentovat, odpovídat ani dávat „líbí se“.',
-  'comments.blockedHelp': 'Moderátoři na čas pozastavili komentáře z vaší sítě. Po přihlášení můžete komentovat dál.',
+  'comments.blockedHelp':
+    'Moderátoři na čas pozastavili komentáře z vaší sítě. Po přihlášení můžete komentovat dál.',
   'comments.unsentDraft': 'Máte neodeslaný komentář.',
   'comments.reports.one': '{n} hlášení',
   'comments.reports.few': '{n} hlášení',
@@ -352,7 +355,8 @@ export const cs: Record<MessageKey, string> = {
   'moderation.apply': 'Provést',
   'moderation.block': 'Zablokovat hosta',
   'moderation.blockDays': 'Dní',
-  'moderation.confirmBlock': 'Zablokovat hosta {tag} ({author}), aby {days} dní nemohl komentovat ani navrhovat?',
+  'moderation.confirmBlock':
+    'Zablokovat hosta {tag} ({author}), aby {days} dní nemohl komentovat ani navrhovat?',
   'moderation.ban': 'Zablokovat uživatele',
   'moderation.done': 'Hotovo, změněných komentářů: {n}.',
   'moderation.blockedDone': 'Host je zablokován do {when}.',

@@ -317,10 +317,13 @@ export const en = {
   'comments.reason.other': 'Something else',
   'comments.reportNote': 'A note for the moderators (optional)',
   'comments.sendReport': 'Send report',
-  'comments.confirmHideOwn': 'Hide your comment? Others will no longer see it. You can show it again here until you leave the page.',
-  'comments.signedOutElsewhere': 'You were signed out, perhaps in another tab. Your text is kept: sign in again, or post it as a guest.',
+  'comments.confirmHideOwn':
+    'Hide your comment? Others will no longer see it. You can show it again here until you leave the page.',
+  'comments.signedOutElsewhere':
+    'You were signed out, perhaps in another tab. Your text is kept: sign in again, or post it as a guest.',
   'comments.banned': 'Your account is banned: you cannot comment, reply or like here.',
-  'comments.blockedHelp': 'The moderators have paused comments from your network for a while. Signing in lets you comment again.',
+  'comments.blockedHelp':
+    'The moderators have paused comments from your network for a while. Signing in lets you comment again.',
   'comments.unsentDraft': 'You have an unsent comment.',
   'comments.reports.one': '{n} report',
   'comments.reports.few': '{n} reports',
@@ -351,7 +354,8 @@ export const en = {
   'moderation.apply': 'Apply',
   'moderation.block': 'Block guest',
   'moderation.blockDays': 'Days',
-  'moderation.confirmBlock': 'Block the guest {tag} ({author}) from commenting and suggesting for {days} days?',
+  'moderation.confirmBlock':
+    'Block the guest {tag} ({author}) from commenting and suggesting for {days} days?',
   'moderation.ban': 'Ban user',
   'moderation.done': 'Done: comments changed: {n}.',
   'moderation.blockedDone': 'The guest is blocked until {when}.',
