@@ -69,7 +69,8 @@ describe.runIf(runBrowser)('comments in an open community, and their moderation'
 
   it('guests are marked, staff carry badges, replies are threads, guests see like counts and report once', async () => {
     for (const phone of [true, false]) {
-      const { page, context } = await newPage(env, { lang: 'en', phone });
+      // The phone in the dark theme, the desktop in the light one.
+      const { page, context } = await newPage(env, { lang: 'en', phone, dark: phone });
       await page.goto(`${env.base}/s/${sid}`);
       const troll = page.locator('.comments > li', { hasText: 'Buy followers cheap' });
       await troll.getByText('guest', { exact: true }).waitFor();
@@ -85,7 +86,7 @@ describe.runIf(runBrowser)('comments in an open community, and their moderation'
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
         phone ? 375 : 1366,
       );
-      await shot(page, `moderation-comments-guest-${phone ? 'phone' : 'desktop'}`);
+      await shot(page, `moderation-comments-guest-${phone ? 'phone-dark' : 'desktop'}`);
       await axe(env, page, `comments as a guest (${phone ? 375 : 1366})`);
       await context.close();
     }
@@ -93,6 +94,10 @@ describe.runIf(runBrowser)('comments in an open community, and their moderation'
     const { page, context } = await newPage(env, { lang: 'cs', phone: true });
     await page.goto(`${env.base}/s/${sid}`);
     const troll = page.locator('.comments > li', { hasText: 'Buy followers cheap' });
+    await troll.getByText('host', { exact: true }).waitFor();
+    expect(
+      await page.locator('.comments > li', { hasText: 'Welcome everyone' }).getByText('moderátor').count(),
+    ).toBe(1);
     await troll.getByRole('button', { name: 'Nahlásit' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Spam nebo reklama').check();
