@@ -166,6 +166,11 @@ describe.runIf(runBrowser)('comments in an open community, and their moderation'
     await page.reload();
     await expect.poll(() => box.inputValue()).toBe(draft);
     expect(prompted).toBe(true);
+    // ... and across a visit to the ranking and Back.
+    await page.getByRole('link', { name: '← Ranking' }).click();
+    await page.getByRole('heading', { name: 'Ranking' }).waitFor();
+    await page.goBack();
+    await expect.poll(() => box.inputValue()).toBe(draft);
 
     // Issue 17, 4: signed out in another tab, this tab's post is not sent as "Anonym".
     const other = await context.newPage();
