@@ -62,18 +62,22 @@ describe.runIf(runBrowser)('comments as people know them', () => {
     await editor.getByRole('button', { name: 'Save' }).click();
     const edited = page.locator('.comments > li', { hasText: 'My better take' });
     await edited.getByText('edited').waitFor();
-    // others' comments offer neither edit nor hide
+    // others' comments offer neither edit nor hide (but a like, a reply and a report)
     const other = page.locator('.comments > li', { hasText: 'Comment number 24' });
-    expect(await other.getByRole('button').count()).toBe(0);
+    expect(await other.getByRole('button', { name: /Edit|Hide/ }).count()).toBe(0);
+    expect(await other.getByRole('button', { name: 'Report' }).count()).toBe(1);
     await shot(page, 'comments-author');
     await axe(env, page, 'comments');
     // The service lets the author show again what they hid (comments/policy.ts): the page offers it.
+    // Hiding one's own comment asks first (issue 16, 4)
     await edited.getByRole('button', { name: 'Hide' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Hide' }).click();
     await edited.getByRole('button', { name: 'Show again' }).click();
     await edited.getByRole('button', { name: 'Hide' }).waitFor();
     const shown = (await env.t.client().get(`/api/comments?streamer_id=${sid}`)).body as { body: string }[];
     expect(shown.some((c) => c.body === 'My better take')).toBe(true);
     await edited.getByRole('button', { name: 'Hide' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Hide' }).click();
     await edited.getByRole('button', { name: 'Show again' }).waitFor();
     await page.reload();
     await page.locator('.comments').waitFor();

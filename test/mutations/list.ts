@@ -7,6 +7,8 @@ export interface Mutation {
   tests: string[];
   /** The database the mutation shows on (default sqlite). */
   project?: 'sqlite' | 'postgres';
+  /** A change to the page (web/): the page is built before the tests and again after the restore. */
+  web?: true;
 }
 
 export const MUTATIONS: Mutation[] = [
@@ -615,5 +617,53 @@ export const MUTATIONS: Mutation[] = [
     from: "(hidden || c.hidden_by !== 'staff')",
     to: 'hidden',
     tests: ['test/comment-moderation.test.ts', 'test/guests.test.ts'],
+  },
+  {
+    name: 'page: the comment form posts without asking who is signed in (a sign-out elsewhere posts as Anonym)',
+    file: 'web/src/components/CommentForm.svelte',
+    from: 'if (session.user) {\n        const was',
+    to: 'if (!session.user) {\n        const was',
+    tests: ['test/browser/web-moderation.test.ts'],
+    web: true,
+  },
+  {
+    name: 'page: an error answer stays while the text changes (a stale "too short")',
+    file: 'web/src/components/CommentForm.svelte',
+    from: '    posting.error = null;\n    errorCode = null;\n    if',
+    to: '    if',
+    tests: ['test/browser/web-moderation.test.ts'],
+    web: true,
+  },
+  {
+    name: 'page: an unsent comment is not kept',
+    file: 'web/src/components/CommentForm.svelte',
+    from: 'if (body.trim()) localStorage.setItem(draftKey, body);',
+    to: 'if (!body) localStorage.setItem(draftKey, body);',
+    tests: ['test/browser/web-moderation.test.ts'],
+    web: true,
+  },
+  {
+    name: "page: one's own comment hidden without a question",
+    file: 'web/src/components/CommentItem.svelte',
+    from: 'if (own && !isStaff(me)) confirmHide?.open();',
+    to: 'if (false) confirmHide?.open();',
+    tests: ['test/browser/web-comments.test.ts'],
+    web: true,
+  },
+  {
+    name: 'page: users sorted by code points ("Kelly" before "Kája")',
+    file: 'web/src/components/admin/UsersAdmin.svelte',
+    from: '.sort((a, b) => byCzech(a.display_name, b.display_name))',
+    to: '.sort((a, b) => (a.display_name < b.display_name ? -1 : 1))',
+    tests: ['test/browser/web-moderation.test.ts'],
+    web: true,
+  },
+  {
+    name: 'page: hidden comments faded (contrast)',
+    file: 'web/src/styles/pages.css',
+    from: '.hidden-comment {\n  background',
+    to: '.hidden-comment {\n  opacity: 0.7;\n  background',
+    tests: ['test/browser/web-moderation.test.ts'],
+    web: true,
   },
 ];

@@ -19,6 +19,8 @@ process.on('SIGINT', () => {
 });
 
 const postgres = Boolean(process.env.TEST_DATABASE_URL);
+/** Builds the page (web/ to dist); answers whether it built. */
+const buildWeb = () => spawnSync('npm', ['run', 'build:web'], { encoding: 'utf8' }).status === 0;
 let survived = 0;
 for (const m of MUTATIONS.filter((x) => !only || x.name.includes(only))) {
   if (m.project === 'postgres' && !postgres) {
@@ -34,11 +36,19 @@ for (const m of MUTATIONS.filter((x) => !only || x.name.includes(only))) {
   }
   originals.set(m.file, text);
   writeFileSync(m.file, text.replace(m.from, m.to));
+  // The browser tests load the built page: a change to it counts once built.
+  if (m.web && !buildWeb()) {
+    restore();
+    console.log(`BROKEN    ${m.name}: the page does not build with it`);
+    survived++;
+    continue;
+  }
   const run = spawnSync('npx', ['vitest', 'run', '--project', m.project ?? 'sqlite', ...m.tests], {
     encoding: 'utf8',
     env: { ...process.env },
   });
   restore();
+  if (m.web && !buildWeb()) throw new Error('the page does not build again after the restore');
   const killed = run.status !== 0;
   if (!killed) survived++;
   console.log(`${killed ? 'KILLED ' : 'SURVIVED'}  ${m.name}`);

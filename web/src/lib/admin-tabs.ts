@@ -1,5 +1,6 @@
 import { mayReadAudit } from '../../../src/audit/policy.ts';
 import { mayManageTeams } from '../../../src/groups/policy.ts';
+import { mayModerate } from '../../../src/moderation/policy.ts';
 import type { Who } from '../../../src/shared/roles.ts';
 import { mayChangeSettings } from '../../../src/settings/policy.ts';
 import { mayAdd } from '../../../src/streamers/policy.ts';
@@ -12,6 +13,7 @@ const TABS: [id: string, label: MessageKey, allowed: (who: Who) => boolean][] = 
   ['streamers', 'admin.streamers', mayAdd],
   ['teams', 'admin.teams', mayManageTeams],
   ['users', 'admin.users', mayManageUsers],
+  ['moderation', 'moderation.tab', mayModerate],
   ['settings', 'admin.settings', mayChangeSettings],
   ['discord', 'discord.tab', mayChangeSettings],
   ['sync', 'sync.title', mayReadSync],

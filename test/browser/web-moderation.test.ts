@@ -1,0 +1,364 @@
+import { describe, expect, it } from 'vitest';
+import type { TestApp, TestUser } from '../helpers/app.ts';
+import {
+  adminLogin,
+  axe,
+  type Env,
+  newPage,
+  type PageOptions,
+  runBrowser,
+  shot,
+  useBrowser,
+} from './browser.ts';
+import { contrast } from './contrast.ts';
+
+/**
+ * Issue 16 and 17 on the page: guests marked, staff badges, reports, replies and likes, the
+ * comment form's defects (a sign-out elsewhere, a stale error, drafts), the Moderation tab and
+ * the users list.
+ */
+
+let sid = 0;
+let kaja: TestUser; // a moderator
+let kelly: TestUser; // a signed-in user
+let zora: TestUser; // a signed-in user
+const ids: Record<string, number> = {};
+
+async function seed(t: TestApp) {
+  sid = await t.streamer('Open Stream', { s: 8, g: 7 });
+  kaja = await t.user({ login: 'kaja', display_name: 'Kája' }, { mod: true });
+  kelly = await t.user({ login: 'kelly', display_name: 'Kelly' });
+  zora = await t.user({ login: 'zora', display_name: 'Zora' });
+  const guest = t.client();
+  const post = async (c: ReturnType<TestApp['client']>, body: string, extra: object = {}) => {
+    const res = await c.post('/api/comments', { streamer_id: sid, body, ...extra });
+    expect(res.status).toBe(201);
+    ids[body] = res.body.id;
+  };
+  await post(guest, 'Buy followers cheap', { author: 'Troll' });
+  await post(await t.signedIn(zora), 'Great stream');
+  await post(guest, 'Agreed!', { author: 'Fan', reply_to: ids['Great stream'] });
+  await post(await t.signedIn(kaja), 'Welcome everyone');
+  await post(guest, 'Buy followers again', { author: 'Troll' });
+  const liked = await (
+    await t.signedIn(kelly)
+  ).put(`/api/comments?id=${ids['Great stream']}&like=1`, {
+    liked: true,
+  });
+  expect(liked.status).toBe(200);
+}
+
+/** A page whose browser holds a session of this user (as after a provider sign-in). */
+async function pageAs(env: Env, user: TestUser, opts: PageOptions = {}) {
+  const opened = await newPage(env, opts);
+  const client = await env.t.signedIn(user);
+  await opened.context.addCookies([{ name: 'sid', value: client.cookies.get('sid')!, url: env.base }]);
+  return opened;
+}
+
+const commentsOf = async (t: TestApp) =>
+  (await (await t.admin()).get(`/api/comments?streamer_id=${sid}`)).body as {
+    id: number;
+    body: string;
+    hidden: boolean;
+    reports?: number;
+  }[];
+
+describe.runIf(runBrowser)('comments in an open community, and their moderation', () => {
+  const env = useBrowser(seed);
+
+  it('guests are marked, staff carry badges, replies are threads, guests see like counts and report once', async () => {
+    for (const phone of [true, false]) {
+      // The phone in the dark theme, the desktop in the light one.
+      const { page, context } = await newPage(env, { lang: 'en', phone, dark: phone });
+      await page.goto(`${env.base}/s/${sid}`);
+      const troll = page.locator('.comments > li', { hasText: 'Buy followers cheap' });
+      await troll.getByText('guest', { exact: true }).waitFor();
+      const welcome = page.locator('.comments > li', { hasText: 'Welcome everyone' });
+      expect(await welcome.getByText('moderator', { exact: true }).count()).toBe(1);
+      expect(await welcome.getByText('guest', { exact: true }).count()).toBe(0);
+      // The reply sits in its thread, under the comment it answers.
+      const thread = page.locator('.comments > li', { hasText: 'Great stream' });
+      expect(await thread.locator('.replies').textContent()).toContain('Agreed!');
+      // A guest sees the count, not a button to like.
+      expect(await thread.getByRole('button', { name: /Like/ }).count()).toBe(0);
+      expect(await thread.locator('.likes').first().textContent()).toContain('1');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        phone ? 375 : 1366,
+      );
+      await shot(page, `moderation-comments-guest-${phone ? 'phone-dark' : 'desktop'}`);
+      await axe(env, page, `comments as a guest (${phone ? 375 : 1366})`);
+      await context.close();
+    }
+
+    const { page, context } = await newPage(env, { lang: 'cs', phone: true });
+    await page.goto(`${env.base}/s/${sid}`);
+    const troll = page.locator('.comments > li', { hasText: 'Buy followers cheap' });
+    await troll.getByText('host', { exact: true }).waitFor();
+    expect(
+      await page.locator('.comments > li', { hasText: 'Welcome everyone' }).getByText('moderátor').count(),
+    ).toBe(1);
+    await troll.getByRole('button', { name: 'Nahlásit' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Spam nebo reklama').check();
+    await dialog.getByLabel('Poznámka pro moderátory (nepovinné)').fill('Reklama na followery');
+    await shot(page, 'moderation-report-dialog-phone');
+    await dialog.getByRole('button', { name: 'Odeslat hlášení' }).click();
+    await troll.getByText('Nahlášeno. Děkujeme').waitFor();
+    expect(await troll.getByRole('button', { name: 'Nahlásit' }).count()).toBe(0);
+    await page.reload();
+    await troll.getByText('Nahlášeno. Děkujeme').waitFor();
+    // The service counts one open report per reporter: a second one does not add.
+    await env.t.client().post('/api/reports', { comment_id: ids['Buy followers cheap'], reason: 'spam' });
+    const reported = (await commentsOf(env.t)).find((c) => c.id === ids['Buy followers cheap']);
+    expect(reported?.reports).toBe(1);
+
+    // The service's answer by its code: a comment that is gone.
+    const gone = page.locator('.comments > li', { hasText: 'Buy followers again' });
+    await (await env.t.admin()).put(`/api/comments?id=${ids['Buy followers again']}`, { hidden: true });
+    await gone.getByRole('button', { name: 'Nahlásit' }).click();
+    await dialog.getByRole('button', { name: 'Odeslat hlášení' }).click();
+    await dialog.getByText('Tento komentář už neexistuje.').waitFor();
+    await dialog.getByRole('button', { name: 'Zrušit' }).click();
+    await (await env.t.admin()).put(`/api/comments?id=${ids['Buy followers again']}`, { hidden: false });
+    await context.close();
+  });
+
+  it('a signed-in user likes and replies; a sign-out in another tab stops the post; no stale error; the draft survives a reload', async () => {
+    const { page, context } = await pageAs(env, zora, { lang: 'en', phone: true });
+    await page.goto(`${env.base}/s/${sid}`);
+    const welcome = page.locator('.comments > li', { hasText: 'Welcome everyone' });
+    const like = welcome.getByRole('button', { name: /Like/ });
+    expect(await like.getAttribute('aria-pressed')).toBe('false');
+    await like.click();
+    await expect.poll(() => like.getAttribute('aria-pressed')).toBe('true');
+    expect(await like.textContent()).toContain('1');
+    await page.reload();
+    await expect.poll(() => like.getAttribute('aria-pressed')).toBe('true');
+
+    // A reply, one level deep, under the comment it answers.
+    await welcome.getByRole('button', { name: 'Reply' }).first().click();
+    await welcome.getByLabel('Reply to Kája').fill('Thanks, glad to be here');
+    await welcome.getByRole('button', { name: 'Post reply' }).click();
+    await welcome.locator('.replies', { hasText: 'Thanks, glad to be here' }).waitFor();
+    await shot(page, 'moderation-thread-phone');
+    await axe(env, page, 'thread as a signed-in user');
+
+    // Issue 17, 7: the "too short" answer does not stay above a text that is now too long.
+    const box = page.getByLabel('Comment', { exact: true });
+    await box.fill('x');
+    await page.getByRole('button', { name: 'Post comment' }).click();
+    await page.getByText('The comment is too short', { exact: false }).waitFor();
+    await box.fill('y'.repeat(1299));
+    await page.getByText('1299 / 1000').waitFor();
+    expect(await page.getByText('The comment is too short', { exact: false }).count()).toBe(0);
+    await page.getByText('299 characters too many').waitFor();
+    expect(await page.getByRole('button', { name: 'Post comment' }).isDisabled()).toBe(true);
+
+    // Issue 17, 10: the draft is kept across a reload, and leaving asks first.
+    const draft = 'A long thought about the stream, '.repeat(10).trim();
+    await box.fill(draft);
+    let prompted = false;
+    page.once('dialog', async (d) => {
+      prompted = d.type() === 'beforeunload';
+      await d.accept();
+    });
+    await page.reload();
+    await expect.poll(() => box.inputValue()).toBe(draft);
+    expect(prompted).toBe(true);
+    // ... and across a visit to the ranking and Back.
+    await page.getByRole('link', { name: '← Ranking' }).click();
+    await page.getByRole('heading', { name: 'Ranking' }).waitFor();
+    await page.goBack();
+    await expect.poll(() => box.inputValue()).toBe(draft);
+
+    // Issue 17, 4: signed out in another tab, this tab's post is not sent as "Anonym".
+    const other = await context.newPage();
+    await other.goto(`${env.base}/api/oauth/logout`);
+    await other.close();
+    await page.getByRole('button', { name: 'Post comment' }).click();
+    await page.getByText('You were signed out, perhaps in another tab.', { exact: false }).waitFor();
+    await expect.poll(() => page.locator('.menu summary').textContent()).toContain('Sign in');
+    expect(await box.inputValue()).toBe(draft);
+    expect((await commentsOf(env.t)).some((c) => c.body === draft)).toBe(false);
+    await shot(page, 'moderation-signed-out-elsewhere-phone');
+    await context.close();
+  });
+
+  it('a banned session sees why it cannot comment', async () => {
+    const banned = await env.t.user({ login: 'banned1', display_name: 'Banned One' });
+    const { page, context } = await pageAs(env, banned, { lang: 'en' });
+    await (await env.t.admin()).put(`/api/users?id=${banned.id}`, { banned: true });
+    await page.goto(`${env.base}/s/${sid}`);
+    await page.getByText('Your account is banned: you cannot comment', { exact: false }).waitFor();
+    expect(await page.getByRole('button', { name: 'Post comment' }).count()).toBe(0);
+    await context.close();
+  });
+
+  it('the Moderation tab: reported first, bulk by selection and by guest tag, a guest blocked, with confirmations', async () => {
+    const { page, context } = await pageAs(env, kaja, { lang: 'en' });
+    await page.goto(`${env.base}/admin`);
+    const tabs = page.getByRole('navigation', { name: 'Administration' });
+    await tabs.getByRole('link', { name: 'Moderation' }).waitFor();
+    // The tab by the moderation policy; the users list is the administrator's.
+    expect(await tabs.getByRole('link', { name: 'Users' }).count()).toBe(0);
+    await page.getByRole('heading', { name: 'Moderation' }).waitFor();
+    const rows = page.locator('.queue > li');
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await rows.first().textContent()).toContain('Buy followers cheap');
+    expect(await rows.first().textContent()).toContain('1 report');
+    expect(await rows.first().getByRole('button', { name: 'Ban user' }).count()).toBe(0);
+    await shot(page, 'moderation-queue-desktop');
+    await axe(env, page, 'moderation queue');
+
+    // Dismiss by selection, after a confirmation (cancel first: nothing happens).
+    await rows.first().getByRole('checkbox').check();
+    await page.getByText('Selected: 1').waitFor();
+    await page.getByRole('group').getByRole('button', { name: 'Dismiss reports' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    expect((await commentsOf(env.t)).find((c) => c.id === ids['Buy followers cheap'])?.reports).toBe(1);
+    await page.getByRole('group').getByRole('button', { name: 'Dismiss reports' }).click();
+    await page.getByRole('dialog').getByText('Dismiss the reports of the selected comments (1)?').waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Dismiss reports' }).click();
+    await page.getByText('Done: comments changed: 1.').waitFor();
+    await page.getByText('Nothing to review.').waitFor();
+
+    // The newest of every streamer; every comment of one guest hidden by the guest tag.
+    await page.getByLabel('Show').selectOption('recent');
+    await expect.poll(() => rows.count()).toBeGreaterThan(4);
+    const troll = rows.filter({ hasText: 'Buy followers again' });
+    await troll.getByLabel('All by Troll').selectOption('hide');
+    await troll.getByRole('button', { name: 'Apply' }).click();
+    await page.getByRole('dialog').getByText('Hide every comment by Troll?').waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Hide' }).click();
+    await page.getByText(/Done: comments changed: [1-9]/).waitFor();
+    const after = await commentsOf(env.t);
+    // The guests posted from one address (the tests' own): every guest comment there is hidden.
+    expect(after.filter((c) => c.body.startsWith('Buy followers')).every((c) => c.hidden)).toBe(true);
+    expect(after.find((c) => c.body === 'Great stream')?.hidden).toBe(false);
+
+    // Block the guest for 30 days.
+    await troll.getByLabel('Days').fill('30');
+    await troll.getByRole('button', { name: 'Block guest' }).click();
+    await page
+      .getByRole('dialog')
+      .getByText(/Block the guest [0-9a-f]{10} \(Troll\) .* for 30 days\?/)
+      .waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Block guest' }).click();
+    await page.getByText('The guest is blocked until', { exact: false }).waitFor();
+    const blocks = page.locator('.admin-list li');
+    await expect.poll(() => blocks.count()).toBe(1);
+    await shot(page, 'moderation-recent-desktop');
+
+    // That guest (this browser's address) is told why their comment is refused.
+    const guest = await newPage(env, { lang: 'en', phone: true });
+    await guest.page.goto(`${env.base}/s/${sid}`);
+    await guest.page.getByLabel('Comment', { exact: true }).fill('Let me back in');
+    await guest.page.getByRole('button', { name: 'Post comment' }).click();
+    await guest.page
+      .getByText('The moderators have paused comments from your network', { exact: false })
+      .waitFor();
+    await shot(guest.page, 'moderation-blocked-guest-phone');
+    await guest.context.close();
+
+    // Lift it again (asks first).
+    await page.getByRole('button', { name: 'Lift the block' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Lift the block' }).click();
+    await page.getByText('No guest is blocked.').waitFor();
+    await context.close();
+
+    // At phone width in Czech: the tab reads, nothing scrolls sideways.
+    const phone = await pageAs(env, kaja, { lang: 'cs', phone: true, dark: true });
+    await phone.page.goto(`${env.base}/admin/moderation`);
+    await phone.page.getByLabel('Zobrazit').selectOption('recent');
+    await expect.poll(() => phone.page.locator('.queue > li').count()).toBeGreaterThan(4);
+    expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await shot(phone.page, 'moderation-recent-phone-dark');
+    await axe(env, phone.page, 'moderation queue, phone, dark');
+    await phone.context.close();
+  });
+
+  it('the users list: Czech order, the administrator flag and sign-out everywhere, each asked first; an administrator may ban from the queue', async () => {
+    for (const phone of [false, true]) {
+      const { page, context } = await newPage(env, { lang: 'en', phone });
+      await adminLogin(env, page);
+      await page.getByRole('link', { name: 'Users' }).click();
+      const names = page.locator('.admin-list li strong');
+      await expect.poll(() => names.count()).toBeGreaterThanOrEqual(3);
+      const order = await names.allTextContents();
+      expect(order.indexOf('Kája')).toBeLessThan(order.indexOf('Kelly'));
+      expect(order.indexOf('Kelly')).toBeLessThan(order.indexOf('Zora'));
+      await shot(page, `moderation-users-${phone ? 'phone' : 'desktop'}`);
+      if (phone) {
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+        await context.close();
+        continue;
+      }
+      await axe(env, page, 'users list');
+      const row = page.locator('.admin-list li', { hasText: 'Kelly' });
+      await row.getByLabel('Administrator').click(); // unchecked again until confirmed
+      await page.getByRole('dialog').getByText('Make Kelly an administrator?', { exact: false }).waitFor();
+      await page.getByRole('dialog').getByRole('button', { name: 'Make administrator' }).click();
+      await expect.poll(() => row.getByLabel('Administrator').isChecked()).toBe(true);
+      const admin = await env.t.admin();
+      const listed = (await admin.get('/api/users')).body as { login: string; is_admin: boolean }[];
+      expect(listed.find((u) => u.login === 'kelly')?.is_admin).toBe(true);
+      await row.getByLabel('Administrator').uncheck();
+      await expect
+        .poll(async () => {
+          const all = (await admin.get('/api/users')).body as { login: string; is_admin: boolean }[];
+          return all.find((u) => u.login === 'kelly')?.is_admin;
+        })
+        .toBe(false);
+
+      // Sign out everywhere: Kelly's session ends.
+      const kellyClient = await env.t.signedIn(kelly);
+      expect((await kellyClient.get('/api/oauth/me')).body.user?.login).toBe('kelly');
+      await row.getByRole('button', { name: 'Sign out everywhere' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Sign out everywhere' }).click();
+      await page.getByText(/Kelly: sessions ended: [1-9]/).waitFor();
+      expect((await kellyClient.get('/api/oauth/me')).body.user).toBe(null);
+
+      // The administrator bans a signed-in author from the queue.
+      await page.goto(`${env.base}/admin/moderation`);
+      await page.getByLabel('Show').selectOption('recent');
+      const zoras = page.locator('.queue > li', { hasText: 'Great stream' });
+      await zoras.getByRole('button', { name: 'Ban user' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Ban user' }).click();
+      await page.getByText('Zora is banned.').waitFor();
+      const users = (await admin.get('/api/users')).body as { login: string; banned: boolean }[];
+      expect(users.find((u) => u.login === 'zora')?.banned).toBe(true);
+      await context.close();
+    }
+  });
+
+  it('issue 17, 13: hidden comments keep their contrast in both themes', async () => {
+    await (await env.t.admin()).put(`/api/comments?id=${ids['Welcome everyone']}`, { hidden: true });
+    for (const dark of [false, true]) {
+      const { page, context } = await pageAs(env, kaja, { lang: 'en', dark });
+      await page.goto(`${env.base}/s/${sid}`);
+      const hidden = page.locator('.comments .hidden-comment', { hasText: 'Welcome everyone' }).first();
+      await hidden.waitFor();
+      const background = await hidden.evaluate((el) => getComputedStyle(el).backgroundColor);
+      for (const part of [
+        hidden.locator('.comment-body'),
+        hidden.locator('time'),
+        hidden.locator('strong'),
+      ]) {
+        const [fg, opacity] = await part.evaluate((el) => {
+          let o = 1;
+          for (let e: Element | null = el; e; e = e.parentElement) o *= Number(getComputedStyle(e).opacity);
+          return [getComputedStyle(el).color, o] as const;
+        });
+        expect(opacity).toBe(1);
+        expect(
+          contrast(fg, background),
+          `${dark ? 'dark' : 'light'} ${fg} on ${background}`,
+        ).toBeGreaterThanOrEqual(4.5);
+      }
+      await shot(page, `moderation-hidden-${dark ? 'dark' : 'light'}`);
+      await axe(env, page, `hidden comment, ${dark ? 'dark' : 'light'}`);
+      await context.close();
+    }
+  });
+});
