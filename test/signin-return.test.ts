@@ -49,7 +49,9 @@ describe('back to the page', () => {
     fake.a.failure = 'token_error';
     const c = t.client();
     const auth = await fake.authorize(await start(c, '/suggest'));
-    expect(location(await c.get(pathOf(auth.location!)))).toBe('/suggest?auth_error=provider_a_token_failed_400');
+    expect(location(await c.get(pathOf(auth.location!)))).toBe(
+      '/suggest?auth_error=provider_a_token_failed_400',
+    );
     const bare = t.client();
     const plain = await bare.get('/api/oauth/login/provider_a');
     const back = await fake.authorize(location(plain));
