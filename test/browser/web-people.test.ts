@@ -109,6 +109,8 @@ describe.runIf(runBrowser)('header, teams and your data', () => {
       await signIn(env, other.page, 'provider_a');
 
       await openMenu(page);
+      // Not in a team: the menu offers no "Your team".
+      expect(await menu(page).getByRole('link', { name: 'Your team' }).count()).toBe(0);
       await page.getByRole('link', { name: 'Your data' }).click();
       await page.getByRole('heading', { name: 'Your data', level: 1 }).waitFor();
       await closed(page);
@@ -179,6 +181,9 @@ describe.runIf(runBrowser)('header, teams and your data', () => {
       await shot(page, `people-team-ranking-${label}`);
       await axe(env, page, `team ranking ${label}`);
 
+      await openMenu(page);
+      await menu(page).getByRole('link', { name: 'Your team' }).waitFor();
+      await page.keyboard.press('Escape');
       await banner.getByRole('link', { name: 'Rate Gamma Streams' }).click();
       await page.getByRole('heading', { name: 'Your team', level: 1 }).waitFor();
       await page.getByText('You own this team: you add and remove its raters').waitFor();
