@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { changeAdminPassword } from '../../src/auth/admin-password.ts';
@@ -118,9 +119,7 @@ describe.runIf(runBrowser)('header, teams and your data', () => {
         page.waitForEvent('download'),
         page.getByRole('link', { name: 'Download (JSON)' }).click(),
       ]);
-      const file = JSON.parse(
-        await (await import('node:fs/promises')).readFile((await download.path())!, 'utf8'),
-      );
+      const file: unknown = JSON.parse(await readFile(await download.path(), 'utf8'));
       expect(JSON.stringify(file)).toContain('TwitchDev');
       await shot(page, `people-your-data-${label}`);
       await axe(env, page, `your data ${label}`);
