@@ -215,6 +215,11 @@ describe.runIf(runBrowser)('header, teams and your data', () => {
       .poll(() => page.locator('.members li strong').allTextContents())
       .toEqual(['TwitchDev', 'Kája']);
 
+    // Another streamer's page does not offer the form, and says why.
+    await page.goto(`${env.base}/s/${await streamerId('Alpha Gamer')}`);
+    await page.getByText('Your team does not rate this streamer').waitFor();
+    expect(await page.getByRole('button', { name: 'Save my rating' }).count()).toBe(0);
+
     await context.close();
   });
 
