@@ -46,7 +46,7 @@ describe('streamer pages', () => {
   });
 
   it('other page paths answer with the page; other paths stay 404', async () => {
-    for (const path of ['/', '/suggest', '/admin', '/admin/teams']) {
+    for (const path of ['/', '/suggest', '/privacy', '/your-data', '/team', '/admin', '/admin/teams']) {
       const res = await page(path);
       expect(res.status, path).toBe(200);
       expect(meta(res.html, 'og:title'), path).toBe('Hodnocení streamerů');

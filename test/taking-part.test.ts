@@ -310,6 +310,33 @@ describe('team owners', () => {
     expect((await mine.client.del(`/api/team_members?id=${theirOwner.member_id}`)).body).toEqual(ownerOnly);
   });
 
+  it("a team's own members list its members, the owner first; nobody else does", async () => {
+    const { owner, group, client } = await team();
+    const rater = await t.user();
+    await client.post('/api/team_members', { group_id: group.id, login: rater.login });
+    const expected = [
+      { role: 'owner', id: owner.id, login: owner.login, display_name: owner.display_name },
+      { role: 'rater', id: rater.id, login: rater.login, display_name: rater.display_name },
+    ];
+    const listed = (await client.get(`/api/team_members?group_id=${group.id}`)).body;
+    expect(listed).toMatchObject(expected);
+    expect(Object.keys(listed[0]).sort()).toEqual(
+      ['avatar', 'display_name', 'id', 'login', 'member_id', 'provider', 'role'].sort(),
+    );
+    const asRater = await t.signedIn(rater);
+    expect((await asRater.get(`/api/team_members?group_id=${group.id}`)).body).toMatchObject(expected);
+    const stranger = await t.signedIn(await t.user());
+    for (const id of [group.id, 99999999]) {
+      expect((await stranger.get(`/api/team_members?group_id=${id}`)).body).toEqual({
+        error: 'Not a member of this team',
+        code: 'not_a_member',
+      });
+    }
+    expect((await t.client().get(`/api/team_members?group_id=${group.id}`)).body.code).toBe('not_logged_in');
+    expect((await client.get('/api/team_members')).body.code).toBe('missing_group_id');
+    expect((await client.get('/api/team_members?group_id=0')).body.code).toBe('missing_group_id');
+  });
+
   it('a rater is no owner; a visitor is not signed in; the add-member messages stay SPEC.md’s', async () => {
     const { group, client } = await team();
     const rater = await t.user();

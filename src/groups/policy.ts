@@ -6,7 +6,7 @@ export const TEAM_ROLES = {
   mine: 'signedIn',
   /** Every other operation: the teams and their members. */
   manage: 'admin',
-  /** /api/team_members: a team owner manages the raters of their own team (checked per team). */
+  /** /api/team_members: a team's members list it; its owner manages its raters (checked per team). */
   owner: 'signedIn',
 } as const satisfies Record<string, Role>;
 

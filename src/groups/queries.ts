@@ -36,23 +36,7 @@ export async function allGroups(db: Db): Promise<AdminGroup[]> {
     ])
     .execute()
     .then(byName);
-  const members = await db
-    .selectFrom('rater_group_members as m')
-    .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select([
-      'm.group_id',
-      'm.id as member_id',
-      'm.role',
-      'm.added_at',
-      'u.id',
-      'u.provider',
-      'u.login',
-      'u.display_name',
-      'u.avatar',
-    ])
-    .orderBy('m.added_at')
-    .orderBy('m.id')
-    .execute();
+  const members = await memberRows(db);
   const counts = await db
     .selectFrom('community_ratings')
     .select(['group_id', (eb) => eb.fn.countAll<number | string>().as('count')])
@@ -63,18 +47,7 @@ export async function allGroups(db: Db): Promise<AdminGroup[]> {
   return groups.map((g) => ({
     ...g,
     streamer_name: g.streamer_name ?? null,
-    members: members
-      .filter((m) => m.group_id === g.id)
-      .sort((a, b) => Number(b.role === 'owner') - Number(a.role === 'owner'))
-      .map(({ member_id, role, id, provider, login, display_name, avatar }) => ({
-        member_id,
-        role,
-        id,
-        provider,
-        login,
-        display_name,
-        avatar,
-      })),
+    members: asMembers(members.filter((m) => m.group_id === g.id)),
     ratings_count: countOf.get(g.id) ?? 0,
   }));
 }
@@ -98,4 +71,44 @@ export async function updateGroup(
 export async function deleteGroup(db: Db, id: number): Promise<boolean> {
   const result = await db.deleteFrom('rater_groups').where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
+}
+
+/** Memberships with their users, in the order they were added (of one group, or of all). */
+function memberRows(db: Db, groupId?: number) {
+  let query = db
+    .selectFrom('rater_group_members as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select([
+      'm.group_id',
+      'm.id as member_id',
+      'm.role',
+      'm.added_at',
+      'u.id',
+      'u.provider',
+      'u.login',
+      'u.display_name',
+      'u.avatar',
+    ]);
+  if (groupId !== undefined) query = query.where('m.group_id', '=', groupId);
+  return query.orderBy('m.added_at').orderBy('m.id').execute();
+}
+
+/** SPEC.md's member items: the owner first, then by added_at. */
+function asMembers(rows: Awaited<ReturnType<typeof memberRows>>): AdminGroup['members'] {
+  return rows
+    .sort((a, b) => Number(b.role === 'owner') - Number(a.role === 'owner'))
+    .map(({ member_id, role, id, provider, login, display_name, avatar }) => ({
+      member_id,
+      role,
+      id,
+      provider,
+      login,
+      display_name,
+      avatar,
+    }));
+}
+
+/** The members of one team, as the administrator's list shows them. */
+export async function teamMembers(db: Db, groupId: number): Promise<AdminGroup['members']> {
+  return asMembers(await memberRows(db, groupId));
 }

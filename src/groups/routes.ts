@@ -6,11 +6,13 @@ import { flag, parseId } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { OK } from '../lib/schemas.ts';
 import { addMember, removeMember } from './members.ts';
-import { allGroups, myGroups } from './queries.ts';
+import { roleIn } from './member-queries.ts';
+import { allGroups, myGroups, teamMembers } from './queries.ts';
 import {
   deleteSchema,
   listSchema,
   ownerAddSchema,
+  ownerListSchema,
   ownerRemoveSchema,
   postSchema,
   putSchema,
@@ -99,6 +101,19 @@ export const teamMemberRoutes: FastifyPluginAsyncTypebox = async (app) => {
     log: request.log,
   });
 
+  app.get(
+    '/api/team_members',
+    { config: { guard: TEAM_ROLES.owner }, schema: ownerListSchema },
+    async (request) => {
+      const { userId } = owner(request);
+      const groupId = parseId(request.query.group_id);
+      if (groupId === null) throw fail('missing_group_id');
+      // Only the team's own members see who is in it (an unknown team: nobody's).
+      if ((await roleIn(db, groupId, userId)) === null) throw fail('not_a_member');
+      return teamMembers(db, groupId);
+    },
+  );
+
   app.post(
     '/api/team_members',
     { config: { guard: TEAM_ROLES.owner }, schema: ownerAddSchema },
@@ -114,5 +129,5 @@ export const teamMemberRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  methodNotAllowed(app, '/api/team_members', ['POST', 'DELETE']);
+  methodNotAllowed(app, '/api/team_members', ['GET', 'POST', 'DELETE']);
 };

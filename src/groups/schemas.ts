@@ -161,3 +161,10 @@ export const ownerRemoveSchema = {
   querystring: Input({ id: Param(IdDoc('The membership (its member_id)')) }, ['id']),
   response: { 200: Ok, ...errors(400, 401, 403, 404) },
 };
+
+/** A member's view of their own team's members (the owner to manage its raters). */
+export const ownerListSchema = {
+  summary: "A team's members, for its own members: the owner first, then as they were added",
+  querystring: Input({ group_id: Param(IdDoc('The team')) }, ['group_id']),
+  response: { 200: Type.Array(MemberItem), ...errors(400, 401, 403) },
+};

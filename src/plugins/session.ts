@@ -5,11 +5,12 @@ import type { DbContext } from '../db/context.ts';
 import { type Clock, DAY, HOUR, MINUTE } from '../lib/clock.ts';
 import { httpsDetected } from '../lib/https.ts';
 import { Session, type SessionData } from '../sessions/session.ts';
+import { SESSION_DAYS } from '../shared/rules.ts';
 import { addRouteHook } from './route-hooks.ts';
 import { type SessionUserRow, SessionStore, type StoredSession } from '../sessions/store.ts';
 
-export const IDLE_TIMEOUT = 14 * DAY;
-export const ABSOLUTE_TIMEOUT = 30 * DAY;
+export const IDLE_TIMEOUT = SESSION_DAYS.idle * DAY;
+export const ABSOLUTE_TIMEOUT = SESSION_DAYS.absolute * DAY;
 /** seen_at is refreshed at most this often, so reading pages is not a write per request. */
 const TOUCH_INTERVAL = 5 * MINUTE;
 const COOKIE_VALUE = /^[A-Za-z0-9_-]{43}$/;

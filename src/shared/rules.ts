@@ -59,6 +59,9 @@ export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
 /** An author may edit a comment this long after posting it (DECISIONS.md "Comments"). */
 export const COMMENT_EDIT_WINDOW_MS = 15 * 60_000;
 
+/** A session ends after this many days unused, and at the latest this many after sign-in. */
+export const SESSION_DAYS = { idle: 14, absolute: 30 } as const;
+
 export const scoreSum = (scores: Scores): number => SCORE_KEYS.reduce((sum, k) => sum + scores[k], 0);
 
 /**

@@ -11,7 +11,7 @@ import type { SignInFlow } from './flow.ts';
 import { providerA } from './provider-a.ts';
 import { providerB } from './provider-b.ts';
 import { readDebug, recentStates } from './queries.ts';
-import { Debug, LoginParams, LoginQuery, Me, Query } from './schemas.ts';
+import { Debug, LoginParams, LoginQuery, LogoutQuery, Me, Query } from './schemas.ts';
 
 const flows: Record<Provider, SignInFlow> = { provider_a: providerA, provider_b: providerB };
 
@@ -20,7 +20,13 @@ const isProvider = (p: string | undefined): p is Provider => PROVIDERS.includes(
 /** A same-origin page path (`/s/3-name`), never `//host` or a URL: else null. */
 export function returnPath(value: string | undefined): string | null {
   if (!value || value.length > 200) return null;
-  return /^\/(?![/\\])[\w\-./~%?=&]*$/.test(value) && !value.startsWith('/api/') ? value : null;
+  return /^\/(?![/\\])[\w\-./~%?=&+,]*$/.test(value) && !value.startsWith('/api/') ? value : null;
+}
+
+/** A refused sign-in goes back to the page it started from, the code in `auth_error`. */
+export function refusedPath(target: string | null, code: string): string {
+  const page = target ?? '/';
+  return `${page}${page.includes('?') ? '&' : '?'}auth_error=${encodeURIComponent(code)}`;
 }
 
 /**
@@ -38,7 +44,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const error = q.error || undefined;
     const back = (target: string) => reply.redirect(target, 302);
 
-    if (!settings.clientId) return back(`/?auth_error=${provider}_not_configured`);
+    if (!settings.clientId) return back(refusedPath(returnPath(q.return), `${provider}_not_configured`));
     const ctx = { request, provider: settings, db, clock, timeoutMs: config.providerTimeoutMs };
     if (!code && !error) {
       const target = returnPath(q.return);
@@ -46,22 +52,23 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
       else if (request.session.data.oauth_return) request.session.unset('oauth_return');
       return back(await flows[provider].start(ctx));
     }
-    if (error || !code) return back(`/?auth_error=${encodeURIComponent(error ?? '')}`);
+    // The page the sign-in started from, where it ends either way (issue 17, bug 10).
+    const target = returnPath(request.session.data.oauth_return);
+    if (request.session.data.oauth_return) request.session.unset('oauth_return');
+    if (error || !code) return back(refusedPath(target, error ?? ''));
 
     const result = await flows[provider].complete(ctx, { code, state: q.state || undefined });
     if ('error' in result) {
       request.log.info({ provider, auth_error: result.error }, 'sign-in failed');
-      return back(`/?auth_error=${encodeURIComponent(result.error)}`);
+      return back(refusedPath(target, result.error));
     }
     const user = await upsertUser(db, result.profile, clock.now().toISOString());
-    const target = returnPath(request.session.data.oauth_return) ?? '/';
-    if (request.session.data.oauth_return) request.session.unset('oauth_return');
     request.session.regenerate();
     request.session.set('oauth_user', user);
     // A ban mark belonged to the user who was banned; the viewer sets it again if this one is.
     request.session.unset('banned');
     request.log.info({ provider, user_id: user.id }, 'signed in');
-    return back(target);
+    return back(target ?? '/');
   }
 
   /** SPEC.md's current user, from the viewer the session plugin loaded for this request. */
@@ -78,9 +85,10 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
     };
   }
 
-  async function logout(request: FastifyRequest, reply: FastifyReply) {
+  /** Signs the user out and goes back to the page they were on (`return`), else `/`. */
+  async function logout(request: FastifyRequest, reply: FastifyReply, back: string | undefined) {
     request.session.unset('oauth_user');
-    return reply.redirect('/', 302);
+    return reply.redirect(returnPath(back) ?? '/', 302);
   }
 
   async function debug(request: FastifyRequest) {
@@ -132,7 +140,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
         case 'me':
           return reply.send(await me(request));
         case 'logout':
-          return logout(request, reply);
+          return logout(request, reply, query.return);
         case 'debug':
           return reply.send(await debug(request));
         default:
@@ -171,9 +179,13 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/oauth/logout',
     {
       config: { guard: 'public' },
-      schema: { summary: 'Sign the user out, then redirect to `/`', response: { 302: Redirect('To `/`') } },
+      schema: {
+        summary: 'Sign the user out, then redirect to the page given in `return` (else `/`)',
+        querystring: LogoutQuery,
+        response: { 302: Redirect('To the `return` page, or `/`') },
+      },
     },
-    logout,
+    async (request, reply) => logout(request, reply, request.query.return),
   );
   app.get(
     '/api/oauth/debug',

@@ -26,6 +26,8 @@ export const Query = Input({
 });
 export type Query = Static<typeof Query>;
 export const LoginQuery = Input(callback);
+/** Sign-out's page to come back to (same-origin paths only, as for sign-in). */
+export const LogoutQuery = Input({ return: callback.return });
 /** Any text, so that an unknown provider gets SPEC.md's 404 rather than a schema error. */
 export const LoginParams = Type.Object({ provider: Type.String({ [DOCUMENTED]: StringEnum(PROVIDERS) }) });
 

@@ -8,7 +8,7 @@ import { streamerExists } from '../streamers/queries.ts';
 
 /**
  * The page's own addresses (DECISIONS.md "Streamer pages"): `/s/<id>[-<slug>]`, `/suggest`,
- * `/admin[/<tab>]` answer with the page's HTML, whose title and Open Graph tags name the
+ * `/privacy`, `/your-data`, `/team`, `/admin[/<tab>]` answer with the page's HTML, whose title and Open Graph tags name the
  * streamer when it is in the Public view, so a link shared on Discord shows who it is.
  */
 
@@ -57,6 +57,7 @@ export async function pageFor(app: FastifyInstance, path: string, baseUrl: strin
     head: { title: GENERIC_TITLE, description: GENERIC_DESCRIPTION, url: baseUrl + p },
   });
   if (path === '/' || path === '/suggest' || /^\/admin(\/[a-z-]+)?$/.test(path)) return generic(200);
+  if (path === '/privacy' || path === '/your-data' || path === '/team') return generic(200);
   const m = /^\/s\/(\d{1,15})(-[^/]*)?$/.exec(path);
   if (!m) return null;
   const id = Number(m[1]);

@@ -107,6 +107,9 @@ export async function webRoutes(app: FastifyInstance, opts: { root?: string }) {
   // The page's own addresses, each a route, so the API document lists exactly what is served.
   app.get('/', page('The ranking (the web page)'), sendPage);
   app.get('/suggest', page('The suggestion form (the web page)'), sendPage);
+  app.get('/privacy', page('What the site stores and how to leave (the web page)'), sendPage);
+  app.get('/your-data', page('Your data: export and delete your account (the web page)'), sendPage);
+  app.get('/team', page('Your team: its streamer, your rating, its members (the web page)'), sendPage);
   app.get('/admin', page('Administration (the web page)'), sendPage);
   app.get(
     '/admin/:tab',

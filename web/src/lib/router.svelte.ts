@@ -3,12 +3,16 @@ import { pageAddress } from './api.ts';
 
 /**
  * History routes (DECISIONS.md "Streamer pages"): `/`, `/s/12-name` (a streamer), `/suggest`,
+ * `/privacy`, `/your-data` (your data), `/team` (your team),
  * `/admin`, `/admin/teams`. Old `#/s/12` links are rewritten to their path on load.
  */
 export type Route =
   | { name: 'ranking' }
   | { name: 'streamer'; id: number }
   | { name: 'suggest' }
+  | { name: 'privacy' }
+  | { name: 'account' }
+  | { name: 'team' }
   | { name: 'admin'; tab: string };
 
 function parse(path: string): Route {
@@ -16,6 +20,8 @@ function parse(path: string): Route {
   const id = /^(\d+)(-.*)?$/.exec(parts[1] ?? '')?.[1];
   if (parts[0] === 's' && id) return { name: 'streamer', id: Number(id) };
   if (parts[0] === 'suggest') return { name: 'suggest' };
+  if (parts[0] === 'privacy' || parts[0] === 'team') return { name: parts[0] };
+  if (parts[0] === 'your-data') return { name: 'account' };
   if (parts[0] === 'admin') return { name: 'admin', tab: parts[1] || 'streamers' };
   return { name: 'ranking' };
 }
@@ -78,5 +84,8 @@ export const href = {
   ranking: '/',
   streamer: (id: number, name = '') => streamerPath(id, name),
   suggest: '/suggest',
+  privacy: '/privacy',
+  account: '/your-data',
+  team: '/team',
   admin: (tab = 'streamers') => `/admin/${tab}`,
 };

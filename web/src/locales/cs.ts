@@ -60,7 +60,8 @@ export const cs: Record<MessageKey, string> = {
   'authError.other': 'Poskytovatel ohlásil chybu: {code}',
   'list.title': 'Žebříček',
   'list.teamTitle': 'Streameři pro váš tým',
-  'list.teamHint': 'Streameři označení „čeká na hodnocení“ ještě potřebují hodnocení vašeho týmu.',
+  'list.teamHint':
+    'Váš tým hodnotí jen svého streamera (najdete ho nahoře a v nabídce pod Váš tým); ostatní streamery tu vidíte pro přehled.',
   'list.fullTitle': 'Všichni streameři',
   'list.showAll': 'Zobrazit všechny streamery s poznámkami',
   'list.empty': 'Zatím tu nejsou žádní ohodnocení streameři.',
@@ -374,6 +375,94 @@ export const cs: Record<MessageKey, string> = {
   'users.signOutAll': 'Odhlásit všude',
   'users.confirmSignOutAll': 'Odhlásit uživatele {name} na všech zařízeních?',
   'users.signedOutAll': '{name}: ukončené relace: {n}.',
+  // Header, teams and your data (issues 16, 17)
+  'menu.label': 'Nabídka: {name}',
+  'menu.yourData': 'Vaše data',
+  'menu.yourTeam': 'Váš tým',
+  'menu.privacy': 'Soukromí',
+  'menu.signOutEverywhere': 'Odhlásit všude',
+  'menu.confirmEverywhere': 'Odhlásit vás na všech zařízeních a v prohlížečích, včetně tohoto?',
+  'menu.signOutButton': 'Odhlásit všude',
+  'menu.signedOutEverywhere': 'Byli jste odhlášeni na všech zařízeních.',
+  'account.title': 'Vaše data',
+  'account.intro': 'Tady si stáhnete vše, co o vás web ukládá, odhlásíte se všude nebo svůj účet smažete.',
+  'account.privacyLink': 'Co a jak dlouho ukládáme',
+  'account.signedOut': 'Přihlaste se přes Twitch nebo Kick, abyste si mohli stáhnout nebo smazat svá data.',
+  'account.passwordAdmin':
+    'Jako administrátor přihlášený heslem nemáte na webu osobní účet ani data k stažení.',
+  'account.exportTitle': 'Stáhnout moje data',
+  'account.exportHint':
+    'Soubor JSON s vaším účtem, komentáři, lajky, hlasy, nahlášeními, členstvím v týmech, komunitními hodnoceními a přihlášeními.',
+  'account.export': 'Stáhnout (JSON)',
+  'account.sessionsTitle': 'Přihlášení',
+  'account.sessionsHint':
+    'Odhlásí vás na všech zařízeních a v prohlížečích, kde jste přihlášeni, včetně tohoto.',
+  'account.deleteTitle': 'Smazat účet',
+  'account.deleteHint':
+    'Smažeme váš účet, přihlášení, lajky, hlasy, nahlášení, členství v týmech a komunitní hodnocení. Komentáře zůstanou jako komentáře hosta „Anonym“ bez vazby na vás, pokud nezaškrtnete, že je smažeme také. Smazání nejde vrátit.',
+  'account.deleteComments': 'Smazat i všechny moje komentáře',
+  'account.confirmLabel': 'Pro potvrzení napište své přihlašovací jméno: {login}',
+  'account.deleteButton': 'Trvale smazat účet',
+  'account.confirmDelete': 'Opravdu trvale smazat účet {login}? Tohle nejde vrátit.',
+  'account.deleted': 'Váš účet byl smazán. Děkujeme, že jste tu byli.',
+  'privacy.title': 'Soukromí: co web ukládá',
+  'privacy.intro':
+    'Web slouží komunitě v EU. Ukládá jen to, co potřebuje k hodnocení streamerů a k diskusi, nikomu to neprodává ani nepředává a nepoužívá reklamní ani analytické cookies.',
+  'privacy.accountTitle': 'Účet z Twitche nebo Kicku',
+  'privacy.account':
+    'Když se přihlásíte, uložíme z vašeho profilu u poskytovatele jen id, přihlašovací jméno, zobrazované jméno a odkaz na avatar, a kdy jste se naposledy přihlásili. E-mail ani heslo od poskytovatele neukládáme.',
+  'privacy.contribTitle': 'Co na webu děláte',
+  'privacy.contrib':
+    'Komentáře (se jménem a časem), lajky, hodnocení diváků, nahlášení komentářů a, jste-li v týmu, komunitní hodnocení a členství v týmu.',
+  'privacy.guestTitle': 'Příspěvky bez přihlášení',
+  'privacy.guest':
+    'U komentáře nebo návrhu hosta uložíme štítek hosta: klíčovaný otisk (HMAC) vaší adresy IP, nikdy adresu samotnou – ta není v databázi ani v záznamech serveru. Štítek slouží jen proti spamu (limity příspěvků, blokace adresy na 1 až 365 dní); moderátoři vidí jeho prvních 10 znaků.',
+  'privacy.sessionsTitle': 'Přihlášení',
+  'privacy.sessions':
+    'Jedna nezbytná cookie drží vaše přihlášení. Přihlášení končí odhlášením, po {idle} dnech nepoužívání a nejpozději po {absolute} dnech; ukládáme, kdy začalo a kdy bylo naposledy použito. Jazyk a vzhled si pamatuje jen váš prohlížeč.',
+  'privacy.auditTitle': 'Záznam změn',
+  'privacy.audit':
+    'Co udělají správci, moderátoři a vlastníci týmů, se zapisuje do záznamu změn, aby za to někdo odpovídal. Smažete-li účet, zůstane v záznamu jen samotná akce, ne vaše jméno.',
+  'privacy.keepTitle': 'Jak dlouho',
+  'privacy.keep':
+    'Komentáře, lajky, hlasy a hodnocení držíme, dokud je nezměníte nebo nesmažete vy nebo moderátor, nebo dokud nesmažete účet. Zálohy, zapne-li je provozovatel, drží stejná data, dokud je nenahradí novější.',
+  'privacy.leaveTitle': 'Jak odejít',
+  'privacy.leave':
+    'V nabídce vpravo nahoře otevřete Vaše data: stáhnete si vše, co o vás ukládáme (soubor JSON), nebo účet smažete. Komentáře můžete nechat jako „Anonym“, nebo je smazat s účtem.',
+  'privacy.leaveLink': 'Přejít na Vaše data',
+  'myteam.title': 'Váš tým',
+  'myteam.none': 'Nejste v žádném týmu. Do týmu vás přidá jeho vlastník nebo administrátor.',
+  'myteam.signIn': 'Přihlaste se, abyste viděli svůj tým.',
+  'myteam.team': 'Tým {name}',
+  'myteam.streamer': 'Streamer vašeho týmu',
+  'myteam.noStreamer': 'Tým zatím nemá streamera. Až mu ho administrátor přidělí, ohodnotíte ho tady.',
+  'myteam.onlyOwn': 'Hodnotíte jen streamera svého týmu: {name}.',
+  'myteam.rate': 'Ohodnotit {name}',
+  'myteam.roleOwner':
+    'Jste vlastník týmu: přidáváte a odebíráte jeho hodnotitele a sami hodnotíte jeho streamera.',
+  'myteam.roleRater': 'Jste hodnotitel: hodnotíte streamera svého týmu. Členy týmu spravuje jeho vlastník.',
+  'myteam.roles':
+    'Role v týmu: vlastník spravuje hodnotitele svého týmu a hodnotí, hodnotitel hodnotí streamera týmu. Týmy zakládá a vlastníka určuje administrátor.',
+  'myteam.elsewhere': 'Tohoto streamera váš tým nehodnotí; hodnotíte jen streamera svého týmu.',
+  'myteam.members': 'Členové týmu',
+  'myteam.addRater': 'Přidat hodnotitele',
+  'myteam.addHint': 'Člověk se musí nejdřív aspoň jednou přihlásit přes Twitch nebo Kick.',
+  'myteam.added': '{name} je hodnotitelem týmu.',
+  'myteam.already': '{name} už v týmu je.',
+  'teams.rolesHelp':
+    'Vlastník spravuje hodnotitele svého týmu (přidává je a odebírá) a sám hodnotí; hodnotitel hodnotí streamera týmu. Tým má nejvýš jednoho vlastníka: když určíte nového, z dosavadního se stane hodnotitel.',
+  'teams.alreadySame': '{name} už v týmu je jako {role}.',
+  'teams.confirmRole': '{name} už v týmu je jako {old}. Změnit roli na {role}?',
+  'teams.changeRole': 'Změnit roli',
+  'password.title': 'Heslo administrátora',
+  'password.new': 'Nové heslo',
+  'password.hint':
+    'Alespoň {min} znaků. Změna odhlásí všechny, kdo jsou do administrace přihlášeni heslem, na všech zařízeních, i vás: pak se přihlaste novým heslem. Administrátoři s vlastním účtem zůstanou přihlášeni.',
+  'password.change': 'Změnit heslo',
+  'password.confirm': 'Změnit heslo a odhlásit všechny administrátory přihlášené heslem, včetně vás?',
+  'password.changed': 'Heslo je změněné a administrátoři přihlášení heslem byli odhlášeni.',
+  'auth.passwordOff':
+    'Přihlášení heslem je na tomto webu vypnuté. Administrátoři se přihlašují svým účtem Twitch nebo Kick, kterému provozovatel dal práva administrátora.',
 };
 
 /** The service's errors by code (src/errors.ts), as the user should read them. */

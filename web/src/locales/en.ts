@@ -58,7 +58,8 @@ export const en = {
   'authError.other': 'The provider reported an error: {code}',
   'list.title': 'Ranking',
   'list.teamTitle': 'Streamers for your team',
-  'list.teamHint': 'Streamers marked “awaiting rating” still need your team’s rating.',
+  'list.teamHint':
+    'Your team rates only its own streamer (at the top, and under Your team in the menu); the others are listed for reference.',
   'list.fullTitle': 'All streamers',
   'list.showAll': 'Show all streamers with notes',
   'list.empty': 'No rated streamers yet.',
@@ -373,6 +374,94 @@ export const en = {
   'users.signOutAll': 'Sign out everywhere',
   'users.confirmSignOutAll': 'Sign {name} out on every device?',
   'users.signedOutAll': '{name}: sessions ended: {n}.',
+  // Header, teams and your data (issues 16, 17)
+  'menu.label': 'Menu: {name}',
+  'menu.yourData': 'Your data',
+  'menu.yourTeam': 'Your team',
+  'menu.privacy': 'Privacy',
+  'menu.signOutEverywhere': 'Sign out everywhere',
+  'menu.confirmEverywhere': 'Sign you out on every device and browser, this one included?',
+  'menu.signOutButton': 'Sign out everywhere',
+  'menu.signedOutEverywhere': 'You were signed out on every device.',
+  'account.title': 'Your data',
+  'account.intro':
+    'Download everything the site stores about you, sign out everywhere, or delete your account.',
+  'account.privacyLink': 'What we store and for how long',
+  'account.signedOut': 'Sign in with Twitch or Kick to download or delete your data.',
+  'account.passwordAdmin':
+    'As an administrator signed in with the password you have no personal account or data here.',
+  'account.exportTitle': 'Download my data',
+  'account.exportHint':
+    'A JSON file with your account, comments, likes, votes, reports, team memberships, community ratings and sessions.',
+  'account.export': 'Download (JSON)',
+  'account.sessionsTitle': 'Sessions',
+  'account.sessionsHint':
+    'Signs you out on every device and browser you are signed in on, this one included.',
+  'account.deleteTitle': 'Delete account',
+  'account.deleteHint':
+    'We delete your account, sessions, likes, votes, reports, team memberships and community ratings. Your comments stay as guest comments by “Anonym”, no longer tied to you, unless you tick that they go too. This cannot be undone.',
+  'account.deleteComments': 'Also delete all my comments',
+  'account.confirmLabel': 'To confirm, type your login: {login}',
+  'account.deleteButton': 'Delete my account for good',
+  'account.confirmDelete': 'Really delete the account {login} for good? This cannot be undone.',
+  'account.deleted': 'Your account was deleted. Thank you for being here.',
+  'privacy.title': 'Privacy: what the site stores',
+  'privacy.intro':
+    'The site serves a community in the EU. It stores only what it needs to rate streamers and to talk about them, sells or passes on nothing, and uses no advertising or analytics cookies.',
+  'privacy.accountTitle': 'An account from Twitch or Kick',
+  'privacy.account':
+    "When you sign in we keep only your id, login, display name and avatar address from the provider's profile, and when you last signed in. We do not store an e-mail address or a password from the provider.",
+  'privacy.contribTitle': 'What you do here',
+  'privacy.contrib':
+    'Comments (with name and time), likes, audience scores, reports of comments and, in a team, your community ratings and membership.',
+  'privacy.guestTitle': 'Posting without signing in',
+  'privacy.guest':
+    'With a guest comment or suggestion we store a guest tag: a keyed hash (HMAC) of your IP address, never the address itself – it is in neither the database nor the server logs. The tag only stops spam (posting limits, blocking an address for 1 to 365 days); moderators see its first 10 characters.',
+  'privacy.sessionsTitle': 'Sessions',
+  'privacy.sessions':
+    'One necessary cookie keeps you signed in. A session ends when you sign out, after {idle} days unused, and at the latest after {absolute} days; we store when it began and when it was last used. Your language and theme are kept by your browser only.',
+  'privacy.auditTitle': 'Audit log',
+  'privacy.audit':
+    'What administrators, moderators and team owners do is written to the audit log, so that someone answers for it. When you delete your account, only the action stays there, not your name.',
+  'privacy.keepTitle': 'For how long',
+  'privacy.keep':
+    'Comments, likes, votes and ratings stay until you or a moderator change or delete them, or until you delete your account. Backups, when the operator turns them on, hold the same data until newer ones replace them.',
+  'privacy.leaveTitle': 'How to leave',
+  'privacy.leave':
+    'Open Your data in the menu at the top right: download everything we store about you (a JSON file) or delete your account. Your comments can stay as “Anonym” or go with the account.',
+  'privacy.leaveLink': 'Go to Your data',
+  'myteam.title': 'Your team',
+  'myteam.none': 'You are in no team. A team’s owner or the administrator adds you.',
+  'myteam.signIn': 'Sign in to see your team.',
+  'myteam.team': 'Team {name}',
+  'myteam.streamer': "Your team's streamer",
+  'myteam.noStreamer': 'The team has no streamer yet. When the administrator assigns one, you rate it here.',
+  'myteam.onlyOwn': "You rate only your team's streamer: {name}.",
+  'myteam.rate': 'Rate {name}',
+  'myteam.roleOwner': 'You own this team: you add and remove its raters, and you rate its streamer yourself.',
+  'myteam.roleRater': "You are a rater: you rate your team's streamer. The team's owner manages its members.",
+  'myteam.roles':
+    "Roles in a team: the owner manages the team's raters and rates; a rater rates the team's streamer. The administrator creates teams and chooses their owners.",
+  'myteam.elsewhere': "Your team does not rate this streamer; you rate only your own team's streamer.",
+  'myteam.members': 'Team members',
+  'myteam.addRater': 'Add a rater',
+  'myteam.addHint': 'The person must have signed in with Twitch or Kick at least once.',
+  'myteam.added': '{name} is a rater of the team.',
+  'myteam.already': '{name} is already in the team.',
+  'teams.rolesHelp':
+    "The owner manages the team's raters (adds and removes them) and rates; a rater rates the team's streamer. A team has at most one owner: choosing a new one makes the old one a rater.",
+  'teams.alreadySame': '{name} is already in the team as {role}.',
+  'teams.confirmRole': '{name} is already in the team as {old}. Change the role to {role}?',
+  'teams.changeRole': 'Change role',
+  'password.title': 'Administrator password',
+  'password.new': 'New password',
+  'password.hint':
+    'At least {min} characters. Changing it signs out everyone signed in to the administration with the password, on every device, you included: then sign in with the new password. Administrators with their own accounts stay signed in.',
+  'password.change': 'Change password',
+  'password.confirm': 'Change the password and sign out every administrator signed in with it, you included?',
+  'password.changed': 'The password is changed, and administrators signed in with it were signed out.',
+  'auth.passwordOff':
+    'Password sign-in is switched off on this site. Administrators sign in with their own Twitch or Kick account, which the operator made an administrator.',
 } as const;
 
 export type MessageKey = keyof typeof en;
