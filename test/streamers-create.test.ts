@@ -109,7 +109,9 @@ describe('POST /api/streamers (suggest and add)', () => {
     expect(row.submitter).toBe('ž'.repeat(60));
     // Issue 17: the suggestion queue shows who suggested; visitors never see the label.
     expect(JSON.stringify((await t.client().get('/api/streamers?all=1')).body)).not.toContain('žžž');
-    expect(JSON.stringify((await t.client().get(`/api/streamers?id=${res.body.id}`)).body)).not.toContain('žžž');
+    expect(JSON.stringify((await t.client().get(`/api/streamers?id=${res.body.id}`)).body)).not.toContain(
+      'žžž',
+    );
     expect(await find(res.body.id)).toMatchObject({ added_by: 'viewer', submitter: 'ž'.repeat(60) });
     // A streamer the administrator added carries no label at all.
     const added = await admin.post('/api/streamers?admin=1', { name: 'No Label' });

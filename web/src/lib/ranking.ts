@@ -22,7 +22,8 @@ export function filtersFromSearch(search: string): Filters {
   const platform = p.get('platform') ?? '';
   return {
     query: p.get('q') ?? '',
-    sort: sort === 'comments' || (SCORE_KEYS as readonly string[]).includes(sort) ? (sort as SortKey) : 'total',
+    sort:
+      sort === 'comments' || (SCORE_KEYS as readonly string[]).includes(sort) ? (sort as SortKey) : 'total',
     platform: platform === 'provider_a' || platform === 'provider_b' ? platform : '',
     liveOnly: p.get('live') === '1',
   };

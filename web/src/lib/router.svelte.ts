@@ -82,9 +82,12 @@ export function guardLeaving(check: () => boolean): () => void {
   return () => leaveChecks.delete(check);
 }
 
+/** Whether leaving this page now is fine (every check agrees). */
+export const mayLeave = (): boolean => [...leaveChecks].every((check) => check());
+
 export function navigate(path: string, replace = false): void {
   if (path === location.pathname + location.search) return;
-  for (const check of leaveChecks) if (!check()) return;
+  if (!mayLeave()) return;
   shown = '';
   router.fromRanking = !replace && router.route.name === 'ranking';
   if (replace) history.replaceState(null, '', path);

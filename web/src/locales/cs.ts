@@ -278,7 +278,11 @@ export const cs: Record<MessageKey, string> = {
     g: { name: CRITERIA_CS.g, short: 'Graf', help: 'Overlaye, scény a jednotný vizuální styl.' },
     a: { name: CRITERIA_CS.a, short: 'Alert', help: 'Na follow, sub a dary – přehledné a neotravné.' },
     v: { name: CRITERIA_CS.v, short: 'Vych', help: 'Boti, příkazy, body kanálu a komunitní funkce.' },
-    n: { name: CRITERIA_CS.n, short: 'Náhl', help: 'Miniatura, název a kategorie, na které se chce kliknout.' },
+    n: {
+      name: CRITERIA_CS.n,
+      short: 'Náhl',
+      help: 'Miniatura, název a kategorie, na které se chce kliknout.',
+    },
     ns: { name: CRITERIA_CS.ns, short: 'Nast', help: 'Zvuk, kvalita obrazu a stabilní stream.' },
     o: { name: CRITERIA_CS.o, short: 'Odliš', help: 'Něco, co na každém kanálu nevidíte.' },
   }),
@@ -300,7 +304,8 @@ export const cs: Record<MessageKey, string> = {
   'audience.banned': 'Váš účet je zablokován, hlasovat nemůžete.',
   'audience.current': 'Dali jste {n}.',
   'history.title': 'Vývoj hodnocení',
-  'history.chart': 'Celkové hodnocení streamera {name} v čase: od {first} / 70 ({from}) po {last} / 70 ({to})',
+  'history.chart':
+    'Celkové hodnocení streamera {name} v čase: od {first} / 70 ({from}) po {last} / 70 ({to})',
   'history.when': 'Kdy',
   'history.total': 'Celkem',
   'history.change': 'Změna',

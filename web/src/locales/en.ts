@@ -273,9 +273,17 @@ export const en = {
   'error.status': 'Something went wrong (error {status}). Please try again.',
   // Streamer page and ranking (issue 17)
   ...criteriaKeys({
-    s: { name: 'Statistics', short: 'Stat', help: 'A regular schedule, stream length and how the channel grows.' },
-    g: { name: 'Graphics', short: 'Gfx', help: 'Overlays, scenes and a consistent visual style.' },
-    a: { name: 'Alerts', short: 'Alrt', help: 'Follow, sub and donation alerts that are clear and not annoying.' },
+    s: {
+      name: 'Statistics',
+      short: 'Stat',
+      help: 'A regular schedule, stream length and how the channel grows.',
+    },
+    g: { name: 'Graphics', short: 'Grph', help: 'Overlays, scenes and a consistent visual style.' },
+    a: {
+      name: 'Alerts',
+      short: 'Alrt',
+      help: 'Follow, sub and donation alerts that are clear and not annoying.',
+    },
     v: { name: 'Extras', short: 'Extr', help: 'Bots, commands, channel points and community features.' },
     n: { name: 'Preview', short: 'Prev', help: 'A thumbnail, title and category that make people click.' },
     ns: { name: 'Settings', short: 'Set', help: 'Sound, picture quality and a stable stream.' },
@@ -288,6 +296,7 @@ export const en = {
   'audience.short': 'Audience',
   'audience.value': '{score} / 10',
   'audience.votes.one': '{n} vote',
+  'audience.votes.few': '{n} votes',
   'audience.votes.other': '{n} votes',
   'audience.none': 'No votes yet',
   'audience.yours': 'Your score (1–10)',
