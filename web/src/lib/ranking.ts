@@ -29,9 +29,13 @@ export function filtersFromSearch(search: string): Filters {
   };
 }
 
-/** The query string of the filters ('' for none), in a fixed order. */
-export function searchOfFilters(f: Filters): string {
-  const p = new URLSearchParams();
+/**
+ * The query string with these filters ('' for none): the filters' own parameters replaced,
+ * any other parameter (such as a sign-in's `auth_error`) left for whoever reads it.
+ */
+export function searchOfFilters(f: Filters, current = ''): string {
+  const p = new URLSearchParams(current);
+  for (const name of ['q', 'sort', 'platform', 'live']) p.delete(name);
   if (f.query.trim()) p.set('q', f.query);
   if (f.sort !== 'total') p.set('sort', f.sort);
   if (f.platform) p.set('platform', f.platform);
