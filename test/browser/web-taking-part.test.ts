@@ -292,14 +292,12 @@ describe.runIf(runBrowser)('taking part: the streamer page, the ranking and the 
   it('bugs 11, 13 and 14: the administrator changes the platform; lists sort the Czech way and show platform, suggester and channel; red buttons are readable in dark mode', async () => {
     const admin = await env.t.admin();
     for (const name of ['Kelly Kick', 'Kája Twitch']) await admin.post('/api/streamers?admin=1', { name });
-    await env.t
-      .client()
-      .post('/api/streamers', {
-        name: 'Queue Pick',
-        platform: 'provider_b',
-        provider_b: 'queuepick',
-        submitter: 'Věrný fanoušek',
-      });
+    await env.t.client().post('/api/streamers', {
+      name: 'Queue Pick',
+      platform: 'provider_b',
+      provider_b: 'queuepick',
+      submitter: 'Věrný fanoušek',
+    });
     await env.t.client().post('/api/streamers', { name: 'Quiet Pick' });
     for (const phone of [false, true]) {
       for (const dark of [false, true]) {
@@ -323,7 +321,7 @@ describe.runIf(runBrowser)('taking part: the streamer page, the ranking and the 
           getComputedStyle(el).color,
           getComputedStyle(el).backgroundColor,
         ]);
-        expect(contrast(fg!, bg!)).toBeGreaterThanOrEqual(4.5);
+        expect(contrast(fg, bg)).toBeGreaterThanOrEqual(4.5);
         await noOverflow(page, phone);
         await shot(page, `taking-part-admin-${phone ? 375 : 1366}-${dark ? 'dark' : 'light'}`);
         if (phone === dark) await axe(env, page, `admin lists ${phone ? 'phone' : 'desktop'}`);
@@ -354,7 +352,9 @@ describe.runIf(runBrowser)('taking part: the streamer page, the ranking and the 
       const row = page.locator('.ranking > li').first();
       const titles = await row
         .locator('.scores dt')
-        .evaluateAll((dts) => dts.map((d) => [d.getAttribute('title') ?? '', d.textContent ?? '']));
+        .evaluateAll((dts) =>
+          dts.map((d): [string, string] => [d.getAttribute('title') ?? '', d.textContent ?? '']),
+        );
       await row.locator('.name').click();
       await page.locator('.radar text').first().waitFor();
       const radar = await page.locator('.radar text').allTextContents();

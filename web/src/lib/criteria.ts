@@ -23,5 +23,5 @@ export function criteriaKeys(table: CriteriaTable): Record<CriterionKey, string>
     keys[`criteria.${k}.short`] = w.short;
     keys[`criteria.${k}.help`] = w.help;
   }
-  return keys as Record<CriterionKey, string>;
+  return keys;
 }
