@@ -105,6 +105,23 @@ describe.runIf(runBrowser)('taking part: the streamer page, the ranking and the 
     await expect.poll(() => page.locator('.criteria').textContent()).toContain('Hodnocení diváků');
     expect(await page.locator('.criteria').textContent()).toContain('Pořadí nemění');
     await context.close();
+
+    for (const [phone, dark] of [
+      [true, false],
+      [true, true],
+      [false, true],
+    ] as const) {
+      const view = await newPage(env, { phone, dark, lang: dark ? 'en' : 'cs' });
+      await view.page.goto(env.base + '/');
+      const alphaRow = view.page.locator('.ranking > li', { hasText: 'Alpha Gamer' });
+      await expect
+        .poll(() => alphaRow.locator('.audience').textContent())
+        .toMatch(dark ? /7\.5\s*\(2 votes\)/ : /7,5/);
+      await noOverflow(view.page, phone);
+      await shot(view.page, `taking-part-ranking-${phone ? 375 : 1366}-${dark ? 'dark' : 'light'}`);
+      await axe(env, view.page, `ranking with audience scores ${phone ? 'phone' : 'desktop'}`);
+      await view.context.close();
+    }
   });
 
   it('rating history: a chart of the total over time with a text alternative and a table', async () => {
