@@ -309,7 +309,6 @@ export const cs: Record<MessageKey, string> = {
   'history.when': 'Kdy',
   'history.total': 'Celkem',
   'history.change': 'Změna',
-  'history.reward': 'Odměna',
   'history.table': 'Jako tabulka',
   'history.once': 'Hodnoceno jednou, {date}: {sum} / 70.',
   'history.first': 'první hodnocení',

@@ -311,7 +311,6 @@ export const en = {
   'history.when': 'When',
   'history.total': 'Total',
   'history.change': 'Change',
-  'history.reward': 'Reward',
   'history.table': 'As a table',
   'history.once': 'Rated once, on {date}: {sum} / 70.',
   'history.first': 'first rating',
