@@ -25,12 +25,18 @@ async function seed(t: TestApp) {
       reward: 30,
     });
   }
-  // Alpha's total moves twice more: the history has three points.
+  // Alpha's total moves twice more (the history has three moves), then only notes and the
+  // reward change: a write, but no move of the total.
   const alpha = await idOf(t, 'Alpha Gamer');
-  for (const v of [5, 8]) {
+  for (const [v, reward] of [
+    [5, 60],
+    [8, 60],
+    [8, 65],
+  ] as const) {
     await admin.put(`/api/streamers?id=${alpha}`, {
       r: { s: v, g: v, a: v, v, n: v, ns: v, o: v },
-      reward: 60,
+      reward,
+      notes: `written with ${reward}`,
     });
   }
 }
