@@ -26,7 +26,7 @@ describe('POST /api/streamers (suggest and add)', () => {
       team_id: null,
       team_name: null,
     });
-    expect(s).not.toHaveProperty('submitter');
+    expect(s).toHaveProperty('submitter', 'fan'); // staff see who suggested (issue 17)
     expect(s).not.toHaveProperty('notes');
   });
 
@@ -97,7 +97,7 @@ describe('POST /api/streamers (suggest and add)', () => {
     expect(await find(b.body.id)).toMatchObject({ platform: 'provider_b', provider_b: 'kb' });
   });
 
-  it('the submitter is trimmed, cut to 60 characters and never returned', async () => {
+  it('the submitter is trimmed, cut to 60 characters, shown to staff in the full view only', async () => {
     const res = await t
       .client()
       .post('/api/streamers', { name: 'Submitted', submitter: `  ${'ž'.repeat(70)}  ` });
@@ -107,9 +107,15 @@ describe('POST /api/streamers (suggest and add)', () => {
       .where('id', '=', res.body.id)
       .executeTakeFirstOrThrow();
     expect(row.submitter).toBe('ž'.repeat(60));
-    for (const c of [admin, t.client()]) {
-      expect(JSON.stringify((await c.get('/api/streamers?all=1')).body)).not.toContain('žžž');
-    }
+    // Issue 17: the suggestion queue shows who suggested; visitors never see the label.
+    expect(JSON.stringify((await t.client().get('/api/streamers?all=1')).body)).not.toContain('žžž');
+    expect(JSON.stringify((await t.client().get(`/api/streamers?id=${res.body.id}`)).body)).not.toContain(
+      'žžž',
+    );
+    expect(await find(res.body.id)).toMatchObject({ added_by: 'viewer', submitter: 'ž'.repeat(60) });
+    // A streamer the administrator added carries no label at all.
+    const added = await admin.post('/api/streamers?admin=1', { name: 'No Label' });
+    expect(await find(added.body.id)).not.toHaveProperty('submitter');
   });
 
   it('a submitter of any length is cut, never refused; cuts never split an emoji', async () => {

@@ -5,7 +5,7 @@ import { foldCase } from '../lib/input.ts';
 import { scoreSum } from '../shared/rules.ts';
 
 /** A streamer with its rating and team, as every list view starts from. */
-export type StreamerListRow = Omit<Streamer, 'submitter' | 'created_at' | 'sync_misses' | 'guest_tag'> & {
+export type StreamerListRow = Omit<Streamer, 'created_at' | 'sync_misses' | 'guest_tag'> & {
   has_rating: boolean;
   scores: Scores;
   reward: Rating['reward'];
@@ -77,6 +77,7 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
       'streamers.evaluated',
       'streamers.community_locked',
       'streamers.added_by',
+      'streamers.submitter',
       'ratings.streamer_id as rated',
       ...RATING_COLUMNS,
       'rater_groups.id as team_id',
@@ -103,6 +104,7 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
     evaluated: r.evaluated,
     community_locked: r.community_locked,
     added_by: r.added_by,
+    submitter: r.submitter,
     has_rating: r.rated !== null,
     scores: {
       s: r.s ?? 0,

@@ -59,6 +59,11 @@ export const StreamerItem = Type.Object(
     team_id: Nullable(Type.Integer()),
     team_name: Nullable(Type.String()),
     notes: Type.Optional(Type.String({ description: 'Full view only, when notes were ever stored' })),
+    submitter: Type.Optional(
+      Type.String({
+        description: "Full view only, a visitor's suggestion: the label its sender gave ('' none)",
+      }),
+    ),
     /** Visible comments (DECISIONS.md "Second wave"). */
     comment_count: Type.Integer(),
     /** The visitors' score (DECISIONS.md "Taking part"): the average vote to one decimal, null with none. */
@@ -105,7 +110,10 @@ export const CreateBody = Input(
     provider_b: Field('invalid_field', channel('The channel on provider_b'), 'provider_b'),
     submitter: Field(
       'invalid_field',
-      Type.String({ maxLength: LIMITS.submitter, description: 'Who suggests it; never shown' }),
+      Type.String({
+        maxLength: LIMITS.submitter,
+        description: "Who suggests it; shown only to staff in the full view's suggestions",
+      }),
       'submitter',
     ),
   },

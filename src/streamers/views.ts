@@ -45,6 +45,8 @@ export function present(row: StreamerListRow, view: View): StreamerItem {
       row.audience_votes === 0 ? null : averageTenths(row.audience_sum, row.audience_votes) / 10,
     audience_votes: row.audience_votes,
     ...(view === 'full' && row.notes !== null ? { notes: row.notes } : {}),
+    // Staff read a visitor's suggestion with who sent it (issue 17); nobody else sees the label.
+    ...(view === 'full' && row.added_by === 'viewer' ? { submitter: row.submitter } : {}),
   };
 }
 

@@ -54,6 +54,8 @@ describe.runIf(runBrowser)('bugs found in the walk', () => {
     expect(await page.locator('.field-error').count()).toBe(0);
 
     const rows = page.locator('.admin-list > li .admin-row > a');
+    // The list reloads after the success message: read it once the new streamer is in it.
+    await rows.filter({ hasText: 'Aaa First' }).waitFor();
     const before = await rows.allTextContents();
     const row = page.locator('.admin-list > li', { hasText: 'Aaa First' });
     await row.getByRole('button', { name: 'Edit' }).click();

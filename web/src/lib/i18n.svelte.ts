@@ -71,6 +71,13 @@ export const providerName = (p: string): string => (p === 'provider_b' ? 'Kick' 
 export const formatNumber = (n: number): string =>
   new Intl.NumberFormat(i18n.lang === 'cs' ? 'cs-CZ' : 'en-GB').format(n);
 
+/** A score to one decimal in the page's language ("7,5" in Czech, "7.5" in English). */
+export const formatDecimal = (n: number): string =>
+  new Intl.NumberFormat(i18n.lang === 'cs' ? 'cs-CZ' : 'en-GB', {
+    minimumFractionDigits: 1,
+    maximumFractionDigits: 1,
+  }).format(n);
+
 export function formatDate(iso: string): string {
   return new Date(iso).toLocaleString(i18n.lang === 'cs' ? 'cs-CZ' : 'en-GB', {
     dateStyle: 'medium',

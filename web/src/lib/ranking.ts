@@ -1,4 +1,4 @@
-import { scoreSum as sum, searchKey, type ScoreKey } from '../../../src/shared/rules.ts';
+import { SCORE_KEYS, scoreSum as sum, searchKey, type ScoreKey } from '../../../src/shared/rules.ts';
 import type { Streamer } from './api.ts';
 
 /** The ranking's choices: what to sort by and which streamers to show. */
@@ -8,6 +8,40 @@ export interface Filters {
   platform: '' | 'provider_a' | 'provider_b';
   liveOnly: boolean;
   sort: SortKey;
+}
+
+export const NO_FILTERS: Filters = { query: '', platform: '', liveOnly: false, sort: 'total' };
+
+/**
+ * The filters in the address (issue 17, #3): `?q=name&sort=g&platform=provider_b&live=1`, so a
+ * sorted view can be shared and Back returns to it. Unknown values mean "no filter".
+ */
+export function filtersFromSearch(search: string): Filters {
+  const p = new URLSearchParams(search);
+  const sort = p.get('sort') ?? '';
+  const platform = p.get('platform') ?? '';
+  return {
+    query: p.get('q') ?? '',
+    sort:
+      sort === 'comments' || (SCORE_KEYS as readonly string[]).includes(sort) ? (sort as SortKey) : 'total',
+    platform: platform === 'provider_a' || platform === 'provider_b' ? platform : '',
+    liveOnly: p.get('live') === '1',
+  };
+}
+
+/**
+ * The query string with these filters ('' for none): the filters' own parameters replaced,
+ * any other parameter (such as a sign-in's `auth_error`) left for whoever reads it.
+ */
+export function searchOfFilters(f: Filters, current = ''): string {
+  const p = new URLSearchParams(current);
+  for (const name of ['q', 'sort', 'platform', 'live']) p.delete(name);
+  if (f.query.trim()) p.set('q', f.query);
+  if (f.sort !== 'total') p.set('sort', f.sort);
+  if (f.platform) p.set('platform', f.platform);
+  if (f.liveOnly) p.set('live', '1');
+  const s = p.toString();
+  return s ? `?${s}` : '';
 }
 
 export interface Ranked {

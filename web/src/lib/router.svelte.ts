@@ -34,27 +34,80 @@ function fromHash(): boolean {
 }
 fromHash();
 
-export const router = $state({ route: parse(location.pathname) });
+export const router = $state({
+  route: parse(location.pathname),
+  /** The ranking's address as last shown (its filters and sort in the query), for "back". */
+  ranking: parse(location.pathname).name === 'ranking' ? location.pathname + location.search : '/',
+  /** The page before this one in the tab's history is that ranking (Back returns to it). */
+  fromRanking: false,
+});
 let shown = location.pathname;
 
+/**
+ * What a page keeps in its own history entry (issue 17, #3): how far it was scrolled and how
+ * many rows it showed, so Back returns to the same place once the page has its data again.
+ */
+export interface Kept {
+  scroll?: number;
+  shown?: number;
+}
+export const kept = (): Kept => (history.state ?? {}) as Kept;
+export function keep(more: Kept): void {
+  history.replaceState({ ...kept(), ...more }, '', location.href);
+}
+// The page restores the scroll itself when its data is there (the browser would do it too early).
+history.scrollRestoration = 'manual';
+let pendingScroll: number | null = null;
+
+/** Called by a page when its content is shown: back at the kept scroll position, if any. */
+export function restoreScroll(): void {
+  if (pendingScroll === null) return;
+  const y = pendingScroll;
+  pendingScroll = null;
+  requestAnimationFrame(() => window.scrollTo(0, y));
+}
+
 /** After a navigation: top of the page, focus on the main region for screen readers. */
-function arrived() {
+function arrived(back = false) {
   if (location.pathname === shown) return; // a fragment such as the skip link's #main
   shown = location.pathname;
   router.route = parse(location.pathname);
-  window.scrollTo(0, 0);
+  if (router.route.name === 'ranking') router.ranking = location.pathname + location.search;
+  pendingScroll = back ? (kept().scroll ?? null) : null;
+  if (pendingScroll === null) window.scrollTo(0, 0);
   queueMicrotask(() => document.getElementById('main')?.focus({ preventScroll: true }));
 }
 
+/**
+ * Checks that may stop a navigation inside the page (a form with unsaved changes asks first);
+ * each answers whether leaving is fine. `guardLeaving` answers the function that removes it.
+ */
+const leaveChecks = new Set<() => boolean>();
+export function guardLeaving(check: () => boolean): () => void {
+  leaveChecks.add(check);
+  return () => leaveChecks.delete(check);
+}
+
+/** Whether leaving this page now is fine (every check agrees). */
+export const mayLeave = (): boolean => [...leaveChecks].every((check) => check());
+
 export function navigate(path: string, replace = false): void {
   if (path === location.pathname + location.search) return;
+  if (!mayLeave()) return;
   shown = '';
+  router.fromRanking = !replace && router.route.name === 'ranking';
   if (replace) history.replaceState(null, '', path);
-  else history.pushState(null, '', path);
+  else {
+    keep({ scroll: window.scrollY });
+    history.pushState(null, '', path);
+  }
   arrived();
 }
 
-window.addEventListener('popstate', arrived);
+window.addEventListener('popstate', () => {
+  router.fromRanking = false;
+  arrived(true);
+});
 window.addEventListener('hashchange', () => {
   if (fromHash()) arrived();
 });

@@ -1,6 +1,7 @@
 import { CRITERIA_CS } from '../../../src/shared/rules.ts';
 import type { ErrorCode } from '../../../src/errors.ts';
 import type { AuditWords } from '../lib/audit-text.ts';
+import { criteriaKeys } from '../lib/criteria.ts';
 import type { MessageKey } from './en.ts';
 
 /** České texty (výchozí jazyk). */
@@ -73,13 +74,6 @@ export const cs: Record<MessageKey, string> = {
   'list.live': 'ŽIVĚ',
   'list.search': 'Filtrovat podle jména',
   'list.addedByViewer': 'návrh diváka',
-  'criteria.s': CRITERIA_CS.s,
-  'criteria.g': CRITERIA_CS.g,
-  'criteria.a': CRITERIA_CS.a,
-  'criteria.v': CRITERIA_CS.v,
-  'criteria.n': CRITERIA_CS.n,
-  'criteria.ns': CRITERIA_CS.ns,
-  'criteria.o': CRITERIA_CS.o,
   'streamer.back': '← Žebříček',
   'streamer.notFound': 'Tento streamer neexistuje (už).',
   'streamer.notFoundTitle': 'Streamer nenalezen',
@@ -129,7 +123,6 @@ export const cs: Record<MessageKey, string> = {
   'suggest.intro': 'Znáte streamera, který by si zasloužil hodnocení? Navrhněte ho a tým se na něj podívá.',
   'suggest.name': 'Jméno streamera',
   'suggest.platform': 'Platforma',
-  'suggest.kick': 'Název kanálu na Kicku (nepovinné)',
   'suggest.submitter': 'Vaše jméno (nepovinné)',
   'suggest.send': 'Odeslat návrh',
   'suggest.thanks': 'Děkujeme! Streamer {name} byl navržen.',
@@ -242,20 +235,6 @@ export const cs: Record<MessageKey, string> = {
   'empty.visitorAction': 'Navrhnout streamera',
   'criteria.howTitle': 'Jak hodnotíme',
   'criteria.intro': 'Každý streamer dostane 0–10 bodů v sedmi kritériích; součet (0–70) určuje pořadí.',
-  'criteria.s.short': 'Stat',
-  'criteria.g.short': 'Graf',
-  'criteria.a.short': 'Upoz',
-  'criteria.v.short': 'Extra',
-  'criteria.n.short': 'Náhl',
-  'criteria.ns.short': 'Nast',
-  'criteria.o.short': 'Orig',
-  'criteria.s.help': 'Statistiky: pravidelnost, délka streamů a růst kanálu.',
-  'criteria.g.help': 'Grafika: overlaye, scény a jednotný vizuální styl.',
-  'criteria.a.help': 'Upozornění: alerty na follow, sub a dary – přehledné a neotravné.',
-  'criteria.v.help': 'Extra: boti, příkazy, body kanálu a komunitní funkce.',
-  'criteria.n.help': 'Náhled: miniatura, název a kategorie, na které se chce kliknout.',
-  'criteria.ns.help': 'Nastavení: zvuk, kvalita obrazu a stabilní stream.',
-  'criteria.o.help': 'Originalita: něco, co na každém kanálu nevidíte.',
   'criteria.rewardHelp':
     'Odměna (0–130) je to, co tým za recenzi vyplatí; výchozí je 30 + součet / 70 × 100.',
   'comments.anonymous': 'Anonym',
@@ -463,6 +442,61 @@ export const cs: Record<MessageKey, string> = {
   'password.changed': 'Heslo je změněné a administrátoři přihlášení heslem byli odhlášeni.',
   'auth.passwordOff':
     'Přihlášení heslem je na tomto webu vypnuté. Administrátoři se přihlašují svým účtem Twitch nebo Kick, kterému provozovatel dal práva administrátora.',
+  // Streamer page and ranking (issue 17)
+  ...criteriaKeys({
+    s: { name: CRITERIA_CS.s, short: 'Stat', help: 'Pravidelnost, délka streamů a růst kanálu.' },
+    g: { name: CRITERIA_CS.g, short: 'Graf', help: 'Overlaye, scény a jednotný vizuální styl.' },
+    a: { name: CRITERIA_CS.a, short: 'Alert', help: 'Na follow, sub a dary – přehledné a neotravné.' },
+    v: { name: CRITERIA_CS.v, short: 'Vych', help: 'Boti, příkazy, body kanálu a komunitní funkce.' },
+    n: {
+      name: CRITERIA_CS.n,
+      short: 'Náhl',
+      help: 'Miniatura, název a kategorie, na které se chce kliknout.',
+    },
+    ns: { name: CRITERIA_CS.ns, short: 'Nast', help: 'Zvuk, kvalita obrazu a stabilní stream.' },
+    o: { name: CRITERIA_CS.o, short: 'Odliš', help: 'Něco, co na každém kanálu nevidíte.' },
+  }),
+  'criteria.audience': 'Hodnocení diváků',
+  'criteria.audienceHelp':
+    'Přihlášení návštěvníci dávají ohodnoceným streamerům 1–10 bodů; ukazujeme průměr a počet hlasů. Pořadí nemění – to určuje součet hodnocení týmu.',
+  'audience.title': 'Hodnocení diváků',
+  'audience.short': 'Diváci',
+  'audience.value': '{score} / 10',
+  'audience.votes.one': '{n} hlas',
+  'audience.votes.few': '{n} hlasy',
+  'audience.votes.other': '{n} hlasů',
+  'audience.none': 'Zatím bez hlasů',
+  'audience.yours': 'Vaše hodnocení (1–10)',
+  'audience.saved': 'Váš hlas {n} je uložen.',
+  'audience.removed': 'Váš hlas byl odebrán.',
+  'audience.remove': 'Odebrat můj hlas',
+  'audience.signIn': 'Přihlaste se a ohodnoťte streamera i vy.',
+  'audience.banned': 'Váš účet je zablokován, hlasovat nemůžete.',
+  'audience.current': 'Dali jste {n}.',
+  'history.title': 'Vývoj hodnocení',
+  'history.chart':
+    'Celkové hodnocení streamera {name} v čase: od {first} / 70 ({from}) po {last} / 70 ({to})',
+  'history.when': 'Kdy',
+  'history.total': 'Celkem',
+  'history.change': 'Změna',
+  'history.table': 'Jako tabulka',
+  'history.once': 'Hodnoceno jednou, {date}: {sum} / 70.',
+  'history.first': 'první hodnocení',
+  'suggest.channel.provider_a': 'Login na Twitchi (nepovinné)',
+  'suggest.channel.provider_b': 'Název kanálu na Kicku (nepovinné)',
+  'suggest.channelHint': 'Když zůstane prázdné, použije se jméno bez mezer a diakritiky.',
+  'rating.platform': 'Platforma',
+  'rating.conflict':
+    'Mezitím toto hodnocení uložil někdo jiný. Nic se neuložilo; načtěte jeho hodnocení a své změny zadejte znovu.',
+  'rating.reload': 'Načíst nové hodnocení',
+  'rating.yourNumbers': 'Vaše neuložená čísla: {list}',
+  'rating.draftRestored': 'Vrátili jsme vaše neuložené změny z {time}.',
+  'rating.discardDraft': 'Zahodit mé změny',
+  'rating.leave': 'Máte neuložené změny hodnocení. Opravdu odejít?',
+  'admin.submitter': 'Navrhl(a): {name}',
+  'admin.submitterNone': 'Navrženo bez jména',
+  'admin.channel': 'Kanál: {channel}',
+  'admin.channelDefault': '{channel} (ze jména)',
 };
 
 /** The service's errors by code (src/errors.ts), as the user should read them. */
