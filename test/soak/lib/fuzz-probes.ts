@@ -255,6 +255,20 @@ export function fixedCases(f: Fixture): FuzzCase[] {
       '/api/comments',
       `${'['.repeat(5000)}${']'.repeat(5000)}`,
     ),
+    // Issue 18: an object nested 5,000 deep inside a body once overflowed the stack (500).
+    ...(['/api/comments', '/api/streamers?admin=1', '/api/rater_groups', '/api/settings'] as const).map(
+      (path) =>
+        json(
+          `an object nested 5,000 deep (${path})`,
+          'admin',
+          'POST',
+          path,
+          `{"body":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`,
+          {
+            status: 400,
+          },
+        ),
+    ),
     // The fixture is real: the NUL logins above are checked against a group that exists.
     json('member add of a signed-in user', 'admin', 'POST', '/api/rater_groups?members=1', member(f.login), {
       status: 200,
