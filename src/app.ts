@@ -10,7 +10,7 @@ import { auditRoutes } from './audit/routes.ts';
 import { accountRoutes } from './account/routes.ts';
 import { backupPlugin } from './backup/plugin.ts';
 import { adminAuthRoutes } from './auth/routes.ts';
-import { commentRoutes } from './comments/routes.ts';
+import { commentRoutes, commentWriter } from './comments/routes.ts';
 import { communityRoutes } from './community/routes.ts';
 import type { Config } from './config.ts';
 import { FastAnswers, serverWithFastAnswers } from './cache/fast-answers.ts';
@@ -146,6 +146,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('config', config);
   app.decorate('fastAnswers', fast);
   app.decorate('database', database);
+  app.decorate('commentWriter', commentWriter(database));
   app.decorate('db', db);
   app.decorate('clock', clock);
 

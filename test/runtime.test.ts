@@ -78,7 +78,10 @@ describe('forwarded headers from an address TRUST_PROXY does not name', () => {
     const from = t.logs.length;
     await t.client().get('/api/oauth/me');
     expect(warnings(t.logs, from)).toEqual([]);
-    for (const headers of [{ 'x-forwarded-for': '203.0.113.7' }, { forwarded: 'for=203.0.113.8' }]) {
+    for (const headers of [{ 'x-forwarded-for': '203.0.113.7' }, { forwarded: 'for=203.0.113.8' }] as Record<
+      string,
+      string
+    >[]) {
       await t.client(headers).get('/api/oauth/me');
       await t.client(headers).get('/');
     }

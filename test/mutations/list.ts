@@ -602,4 +602,28 @@ export const MUTATIONS: Mutation[] = [
     to: "logRequests: bool('LOG_REQUESTS', true)",
     tests: ['test/hot-paths.test.ts'],
   },
+  {
+    name: 'runtime: the grouped PostgreSQL comment insert skips the address blocks',
+    file: 'src/comments/queries.ts',
+    from: 'b.guest_tag = v.guest_tag and b.expires_at > v.created_at',
+    to: 'false',
+    tests: ['test/guests.test.ts'],
+    project: 'postgres',
+  },
+  {
+    name: 'runtime: the grouped PostgreSQL comment insert skips the sign-in setting',
+    file: 'src/comments/queries.ts',
+    from: "key = 'auth_enabled' and value = 'true'",
+    to: 'false',
+    tests: ['test/comments.test.ts'],
+    project: 'postgres',
+  },
+  {
+    name: "runtime: the grouped PostgreSQL comment insert skips the users' names",
+    file: 'src/comments/queries.ts',
+    from: 'u.login_fold = v.name_fold or u.display_fold = v.name_fold',
+    to: 'false',
+    tests: ['test/guests.test.ts'],
+    project: 'postgres',
+  },
 ];
