@@ -10,15 +10,19 @@
 //
 // The build is current when dist/.build-stamp (written by `npm run build` at its end) is
 // newer than every source: src/, web/ (but its generated client and anything installed),
-// scripts/, package.json, package-lock.json and the TypeScript configurations.
+// scripts/ and the TypeScript configurations; package.json and package-lock.json count by
+// their content (the stamp holds its hash), because `npm prune` rewrites the lock file
+// unchanged after the build.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const root = process.cwd();
 export const STAMP = join('dist', '.build-stamp');
 const SOURCE_DIRS = ['src', 'web', 'scripts'];
-const SOURCE_FILES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
+const SOURCE_FILES = ['tsconfig.json', 'tsconfig.build.json'];
+const PACKAGE_FILES = ['package.json', 'package-lock.json'];
 /** Outputs and installs inside the source folders: never sources. */
 const SKIP = new Set(['node_modules', 'dist', 'generated', '.svelte-kit']);
 
@@ -43,18 +47,31 @@ function newestSource() {
   return newest;
 }
 
+/** The package files' content, as the stamp records it. */
+function packagesHash() {
+  const hash = createHash('sha256');
+  for (const file of PACKAGE_FILES) {
+    const path = join(root, file);
+    hash.update(`${file}\0${existsSync(path) ? readFileSync(path, 'utf8') : ''}\0`);
+  }
+  return hash.digest('hex');
+}
+
 /** Why the build must be redone, or null when it is current. */
 export function staleReason() {
   const stamp = join(root, STAMP);
   if (!existsSync(stamp) || !existsSync(join(root, 'dist', 'src', 'main.js'))) return 'no build yet';
   const built = statSync(stamp).mtimeMs;
   const newest = newestSource();
-  return newest.mtime > built ? `${relative(root, newest.file)} changed after the last build` : null;
+  if (newest.mtime > built) return `${relative(root, newest.file)} changed after the last build`;
+  const recorded = /packages ([0-9a-f]{64})/.exec(readFileSync(stamp, 'utf8'))?.[1];
+  if (recorded !== packagesHash()) return 'package.json or package-lock.json changed after the last build';
+  return null;
 }
 
 const arg = process.argv[2];
 if (arg === '--stamp') {
-  writeFileSync(join(root, STAMP), `${new Date().toISOString()}\n`);
+  writeFileSync(join(root, STAMP), `built ${new Date().toISOString()}\npackages ${packagesHash()}\n`);
 } else {
   const reason = staleReason();
   if (arg === '--check') {

@@ -45,7 +45,9 @@ describe('the stale check before npm start (scripts/build-if-stale.js)', () => {
   ])
     put(tree, file, -100);
   put(tree, 'dist/src/main.js', -50);
-  put(tree, 'dist/.build-stamp', -50);
+  mkdirSync(join(tree, 'dist'), { recursive: true });
+  check(tree, '--stamp');
+  touch(tree, 'dist/.build-stamp', -50);
 
   it('a build newer than every source is current: nothing is built', () => {
     expect(check(tree, '--check')).toEqual({ status: 0, out: 'build is current\n' });
@@ -61,7 +63,7 @@ describe('the stale check before npm start (scripts/build-if-stale.js)', () => {
   });
 
   it('any source changed after the build makes it stale, naming the file', () => {
-    for (const file of ['src/db/deep/x.ts', 'web/src/App.svelte', 'package-lock.json', 'scripts/bundle.js']) {
+    for (const file of ['src/db/deep/x.ts', 'web/src/App.svelte', 'tsconfig.json', 'scripts/bundle.js']) {
       touch(tree, file, 10);
       expect(check(tree, '--check'), file).toEqual({
         status: 1,
@@ -69,6 +71,19 @@ describe('the stale check before npm start (scripts/build-if-stale.js)', () => {
       });
       touch(tree, file, -100);
     }
+    expect(check(tree, '--check').status).toBe(0);
+  });
+
+  it('package.json and package-lock.json count by their content: npm prune rewrites the lock file unchanged', () => {
+    touch(tree, 'package-lock.json', 10);
+    touch(tree, 'package.json', 10);
+    expect(check(tree, '--check').status).toBe(0);
+    put(tree, 'package-lock.json', -100, 'another lock');
+    expect(check(tree, '--check')).toEqual({
+      status: 1,
+      out: 'build is stale: package.json or package-lock.json changed after the last build\n',
+    });
+    put(tree, 'package-lock.json', -100, 'x');
     expect(check(tree, '--check').status).toBe(0);
   });
 
@@ -178,6 +193,8 @@ describe('npm start on a current build', () => {
     expect(packages.has('fastify')).toBe(true);
     expect(packages.has('typescript')).toBe(false);
     expect(packages.has('vite')).toBe(false);
+    // `npm prune` rewrites the lock file (same content, new modification time) after the build.
+    touch(prod, 'package-lock.json', 5);
     for (const name of packages) {
       mkdirSync(dirname(join(prod, 'node_modules', name)), { recursive: true });
       symlinkSync(join(ROOT, 'node_modules', name), join(prod, 'node_modules', name));
