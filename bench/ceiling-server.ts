@@ -3,8 +3,8 @@
  * gives the same answer as the service, run as its own process. Configured by environment:
  *
  * - CEILING_MODE=static: answers every GET with the bytes of CEILING_FILE (as a string, or as
- *   a Buffer with `content-encoding: br` when CEILING_ENCODING=br, or when CEILING_TYPE names a
- *   type other than JSON, such as `image/png`), with CEILING_ETAG as its ETag and 304 to a
+ *   a Buffer with `content-encoding: br` when CEILING_ENCODING=br, or when CEILING_BUFFER=1, or
+ *   when CEILING_TYPE names a type other than JSON, such as `image/png`), with CEILING_ETAG as its ETag and 304 to a
  *   matching If-None-Match.
  * - CEILING_MODE=ok: answers every GET with `{ok:true}`.
  * - CEILING_MODE=insert: POST /api/comments inserts one row per request and answers 201
@@ -140,7 +140,10 @@ switch (mode) {
   case 'static': {
     const file = env.CEILING_FILE ?? '';
     const br = env.CEILING_ENCODING === 'br';
-    const binary = br || (env.CEILING_TYPE !== undefined && !env.CEILING_TYPE.startsWith('application/json'));
+    const binary =
+      br ||
+      env.CEILING_BUFFER === '1' ||
+      (env.CEILING_TYPE !== undefined && !env.CEILING_TYPE.startsWith('application/json'));
     const payload: string | Buffer = binary ? readFileSync(file) : readFileSync(file, 'utf8');
     const etag = env.CEILING_ETAG ?? '';
     app.get('/*', (request, reply) => {

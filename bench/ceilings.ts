@@ -16,6 +16,8 @@ export interface CeilingOptions {
   brotli?: boolean;
   /** static: the ETag to send and to answer 304 for. */
   etag?: string;
+  /** static: send the bytes as a Buffer read once (not as a string), as a precomputed answer would be. */
+  buffer?: boolean;
   /** static: the Content-Type (JSON by default). */
   contentType?: string;
   /** health, insert, group-commit: `sqlite:<file>` or `postgres://...`. */
@@ -29,6 +31,7 @@ export function startCeiling(mode: CeilingMode, opts: CeilingOptions = {}): Prom
   if (opts.brotli) env.CEILING_ENCODING = 'br';
   if (opts.etag) env.CEILING_ETAG = opts.etag;
   if (opts.contentType) env.CEILING_TYPE = opts.contentType;
+  if (opts.buffer) env.CEILING_BUFFER = '1';
   if (opts.databaseUrl) env.CEILING_DATABASE_URL = opts.databaseUrl;
   return startServer({ name: `ceiling (${mode})`, script, env, readyPath: '/healthz' });
 }

@@ -72,6 +72,16 @@ export function readPaths(ctx: Context, setup: ReadSetup): Promise<Row[]> {
       },
     },
     {
+      path: `GET ${LIST} vs its bytes as a Buffer`,
+      target: '>= 0.9x',
+      run: async (path, target) => {
+        const get = { path: LIST, expect: [200] };
+        const ceiling = { ...(await list()).ceiling, buffer: true };
+        const cmp = await compare(ctx, path, { mode: 'static', opts: ceiling, load: get }, get);
+        return rowOf(ctx, cmp, { target, minRatio: 0.9 });
+      },
+    },
+    {
       path: `GET ${LIST} (br)`,
       target: '>= 0.9x, br, p99 <= 1.5x',
       run: async (path, target) => {

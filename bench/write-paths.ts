@@ -54,14 +54,18 @@ export async function writePaths(
   const acknowledged = acked(s.summary.statusCounts) + acked(s.warmupCounts);
   const storedViaApi = await countViaApi(ctx, streamerId);
   const rows = [
-    rowOf(
-      ctx,
-      { path: 'POST /api/comments', service: s, ceiling: insert },
-      {
-        target: '>= 0.9x INSERT+fsync',
-        minRatio: 0.9,
-      },
-    ),
+    // Enforced on both databases (issue 18): PostgreSQL, which several instances need, too.
+    {
+      ...rowOf(
+        ctx,
+        { path: 'POST /api/comments', service: s, ceiling: insert },
+        {
+          target: '>= 0.9x INSERT+fsync',
+          minRatio: 0.9,
+        },
+      ),
+      enforced: true,
+    },
     {
       ...rowOf(
         ctx,

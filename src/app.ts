@@ -10,7 +10,7 @@ import { auditRoutes } from './audit/routes.ts';
 import { accountRoutes } from './account/routes.ts';
 import { backupPlugin } from './backup/plugin.ts';
 import { adminAuthRoutes } from './auth/routes.ts';
-import { commentRoutes } from './comments/routes.ts';
+import { commentRoutes, commentWriter } from './comments/routes.ts';
 import { communityRoutes } from './community/routes.ts';
 import type { Config } from './config.ts';
 import { FastAnswers, serverWithFastAnswers } from './cache/fast-answers.ts';
@@ -35,6 +35,7 @@ import { cacheControlPlugin } from './plugins/cache-control.ts';
 import { csrfPlugin } from './plugins/csrf.ts';
 import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/errors.ts';
 import { externalPlugins } from './plugins/external.ts';
+import { forwardedWarningPlugin } from './plugins/forwarded-warning.ts';
 import { guestTagPlugin } from './plugins/guest-tag.ts';
 import { loadShedding } from './plugins/load-shedding.ts';
 import { guardsPlugin } from './plugins/guards.ts';
@@ -108,7 +109,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const logger = opts.logger ?? { level: config.logLevel };
   const level =
     (logger && typeof logger === 'object' && 'level' in logger && logger.level) || config.logLevel;
-  const requestLines = REQUEST_LINE_LEVELS.has(String(level));
+  // Request lines are opt-in (LOG_REQUESTS): at the default settings the fast answers are taken.
+  const requestLines = config.logRequests && REQUEST_LINE_LEVELS.has(String(level));
   const fast = new FastAnswers();
   const readyImages = new ReadyImages();
   readyImages.setSecurityHeaders(securityHeaders(config.https));
@@ -144,6 +146,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('config', config);
   app.decorate('fastAnswers', fast);
   app.decorate('database', database);
+  app.decorate('commentWriter', commentWriter(database));
   app.decorate('db', db);
   app.decorate('clock', clock);
 
@@ -153,6 +156,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(securityHeadersPlugin, { https: config.https });
   await app.register(cacheControlPlugin);
   await app.register(parsersPlugin);
+  await app.register(forwardedWarningPlugin);
   await app.register(externalPlugins, { config, db, clock });
   await app.register(csrfPlugin, { origin: config.origin, allowed: config.corsOrigins });
   const secret = config.sessionSecret ?? (await sharedSecret(db, 'session_secret'));
@@ -195,7 +199,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(loadShedding, { config });
 
   // The list and /healthz from memory before routing, where nothing else can differ:
-  // request lines are not logged and no origin may call with CORS.
+  // request lines are not logged (LOG_REQUESTS unset, the default) and no origin may call with CORS.
   if (!requestLines && config.corsOrigins.length === 0) {
     const securityFor = securityHeaders(config.https);
     app.addHook('onReady', async () =>

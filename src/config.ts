@@ -52,6 +52,12 @@ export interface Config {
   /** Load shedding: past this event-loop delay requests get 503 at once (0: off). */
   readonly maxEventLoopDelayMs: number;
   readonly logLevel: string;
+  /**
+   * LOG_REQUESTS: a line per request (Fastify's "incoming request" and "request completed",
+   * at info). Off by default: the answers from memory before routing (cache/fast-answers.ts)
+   * are taken only when requests are not logged one by one.
+   */
+  readonly logRequests: boolean;
   readonly production: boolean;
   /** `GET /metrics` answers only `Authorization: Bearer <this>`; null: no metrics at all. */
   readonly metricsToken: string | null;
@@ -249,6 +255,7 @@ export function parseConfig(env: Env = process.env): Config {
     rateLimit: bool('RATE_LIMIT', true, 'on', 'off'),
     maxEventLoopDelayMs: integer('MAX_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
     logLevel,
+    logRequests: bool('LOG_REQUESTS', false),
     production,
     metricsToken,
     backup: backupConfig(get, databaseUrl),

@@ -88,14 +88,44 @@ describe('request logs', () => {
     }
   });
 
-  it('at info, every request writes its incoming and completed lines with one request id', async () => {
-    const before = t.logs.length;
+  it('with LOG_REQUESTS=true at info, every request writes its incoming and completed lines with one request id, and nothing is answered before routing', async () => {
+    const app = await startApp({ LOG_REQUESTS: 'true' });
+    try {
+      await app.client().get('/api/streamers');
+      const served = app.app.fastAnswers.served;
+      const before = app.logs.length;
+      await app.client().get('/healthz');
+      await app.client().get('/api/streamers');
+      const lines = app.logs
+        .slice(before)
+        .map((l) => JSON.parse(l) as { msg: string; reqId: string; req?: { url: string } });
+      const incoming = lines.find((l) => l.msg === 'incoming request');
+      const completed = lines.find((l) => l.msg === 'request completed');
+      expect(incoming?.reqId).toBeTruthy();
+      expect(completed?.reqId).toBe(incoming?.reqId);
+      expect(lines.filter((l) => l.msg === 'incoming request').map((l) => l.req?.url)).toEqual([
+        '/healthz',
+        '/api/streamers',
+      ]);
+      expect(app.app.fastAnswers.served).toBe(served);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('at the defaults (LOG_LEVEL info, LOG_REQUESTS unset) no request line is written and the list and /healthz are answered from memory', async () => {
+    expect(t.config.logLevel).toBe('info');
+    expect(t.config.logRequests).toBe(false);
+    await t.client().get('/api/streamers');
     await t.client().get('/healthz');
-    const lines = t.logs.slice(before).map((l) => JSON.parse(l) as { msg: string; reqId: string });
-    const incoming = lines.find((l) => l.msg === 'incoming request');
-    const completed = lines.find((l) => l.msg === 'request completed');
-    expect(incoming?.reqId).toBeTruthy();
-    expect(completed?.reqId).toBe(incoming?.reqId);
+    const before = t.logs.length;
+    const served = t.app.fastAnswers.served;
+    for (let i = 0; i < 3; i++) {
+      expect((await t.client().get('/healthz')).status).toBe(200);
+      expect((await t.client().get('/api/streamers')).status).toBe(200);
+    }
+    expect(t.app.fastAnswers.served - served).toBe(6);
+    expect(t.logs.slice(before)).toEqual([]);
   });
 });
 
@@ -214,13 +244,6 @@ describe('answers from memory before routing', () => {
     } finally {
       await app.close();
     }
-  });
-
-  it('not while request lines are logged (info): every request reaches the routes and the log', async () => {
-    await t.client().get('/api/streamers');
-    await t.client().get('/api/streamers');
-    await t.client().get('/healthz');
-    expect(t.app.fastAnswers.served).toBe(0);
   });
 });
 

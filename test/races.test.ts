@@ -177,3 +177,41 @@ describe('invariants live in the database', () => {
     ).rejects.toThrow(/unique|duplicate/i);
   });
 });
+
+describe('comment posts written together (issue 18: PostgreSQL group commit, one statement per group)', () => {
+  it('concurrent posts are all stored once, in fewer statements than posts on PostgreSQL, and a guest who may not post is still refused among them', async () => {
+    const sid = await t.streamer('Grouped Posts');
+    const other = await t.streamer('Grouped Other');
+    const writer = t.app.commentWriter;
+    const before = writer ? { groups: writer.groups, written: writer.written } : null;
+    const results = await together(40, (i) =>
+      t.client().post('/api/comments', {
+        streamer_id: i === 7 ? 999_999 : i % 2 ? sid : other,
+        body: `Grouped comment ${i}`,
+        author: i === 9 ? 'Admin' : `Guest ${i}`,
+      }),
+    );
+    expect(results[7]?.status).toBe(404);
+    expect(results[9]?.status).toBe(400);
+    expect(results[9]?.body).toMatchObject({ code: 'name_reserved' });
+    const ok = results.filter((r) => r.status === 201) as {
+      status: number;
+      body: { id: number; body: string };
+    }[];
+    expect(ok).toHaveLength(38);
+    expect(new Set(ok.map((r) => r.body.id)).size).toBe(38);
+    const stored = await t.db
+      .selectFrom('comments')
+      .select(['id', 'body'])
+      .where('streamer_id', 'in', [sid, other])
+      .execute();
+    expect(stored.map((r) => `${r.id} ${r.body}`).sort()).toEqual(
+      ok.map((r) => `${r.body.id} ${r.body.body}`).sort(),
+    );
+    if (writer && before) {
+      expect(t.database.kind).toBe('postgres');
+      expect(writer.written - before.written).toBe(39);
+      expect(writer.groups - before.groups).toBeLessThan(39);
+    } else expect(t.database.kind).toBe('sqlite');
+  });
+});

@@ -1,7 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
+import { COMMENT_ROLES } from '../src/comments/policy.ts';
+import { TEAM_ROLES } from '../src/groups/policy.ts';
+import { SESSION_ROLES } from '../src/sessions/policy.ts';
 import { allows, type Role } from '../src/shared/roles.ts';
+import { STREAMER_ROLES } from '../src/streamers/policy.ts';
 import { useApp } from './helpers/app.ts';
 import { Client } from './helpers/client.ts';
 
@@ -12,17 +16,24 @@ const t = await useApp({
 
 describe('every route states who may call it', () => {
   const roleOf = (guard: unknown, query: Record<string, string>): Role =>
-    typeof guard === 'function' ? guard({ query }) : (guard as Role);
+    typeof guard === 'function' ? (guard as (q: Record<string, string>) => Role)(query) : (guard as Role);
 
   it('walking every registered route as anonymous: guarded routes refuse with 401', async () => {
     const routes = t.app.routeList.filter((r) => r.method !== 'HEAD');
     expect(routes.length).toBeGreaterThan(15);
     for (const route of routes) {
       expect(route.guard, `${route.method} ${route.url} has a guard`).toBeDefined();
-      for (const query of [{}, { admin: '1' }, { my: '1' }, { members: '1' }, { lock: '1' }] as Record<
-        string,
-        string
-      >[]) {
+      for (const query of [
+        {},
+        { admin: '1' },
+        { my: '1' },
+        { members: '1' },
+        { lock: '1' },
+        { mine: '1' },
+        { like: '1' },
+        { user_id: '1' },
+        { action: 'debug' },
+      ] as Record<string, string>[]) {
         const role = roleOf(route.guard, query);
         if (role === 'public') continue;
         const path = `${route.url.replace(':action', 'x')}?${new URLSearchParams({ id: '1', ...query }).toString()}`;
@@ -30,6 +41,48 @@ describe('every route states who may call it', () => {
         // A token-guarded route answers as if it did not exist.
         expect(res.status, `${route.method} ${path} as anonymous`).toBe(role === 'metricsToken' ? 404 : 401);
       }
+    }
+  });
+
+  it('each query-dependent guard chooses the role its policy names for each query (checked against the policy, not the guard)', () => {
+    const expected: Record<string, [Record<string, string>, Role][]> = {
+      'POST /api/streamers': [
+        [{ admin: '1' }, STREAMER_ROLES.add],
+        [{}, STREAMER_ROLES.suggest],
+      ],
+      'GET /api/rater_groups': [
+        [{ my: '1' }, TEAM_ROLES.mine],
+        [{}, TEAM_ROLES.manage],
+      ],
+      'GET /api/comments': [
+        [{ mine: '1' }, COMMENT_ROLES.mine],
+        [{}, COMMENT_ROLES.list],
+      ],
+      'PUT /api/comments': [
+        [{ like: '1' }, COMMENT_ROLES.like],
+        [{}, COMMENT_ROLES.change],
+      ],
+      'DELETE /api/sessions': [
+        [{ user_id: '1' }, SESSION_ROLES.anyone],
+        [{}, SESSION_ROLES.mine],
+      ],
+      'GET /api/oauth': [
+        [{ action: 'debug' }, 'admin'],
+        [{ action: 'me' }, 'public'],
+      ],
+    };
+    const dependent = t.app.routeList.filter((r) => typeof r.guard === 'function' && r.method !== 'HEAD');
+    expect(dependent.map((r) => `${r.method} ${r.url}`).sort()).toEqual(Object.keys(expected).sort());
+    for (const route of dependent) {
+      for (const [query, role] of expected[`${route.method} ${route.url}`] ?? []) {
+        expect(roleOf(route.guard, query), `${route.method} ${route.url}?${new URLSearchParams(query)}`).toBe(
+          role,
+        );
+      }
+    }
+    // The roles that must stay closed to anonymous callers are indeed closed.
+    for (const role of [STREAMER_ROLES.add, TEAM_ROLES.mine, TEAM_ROLES.manage, SESSION_ROLES.anyone]) {
+      expect(allows(role, { user: null, isAdmin: false, isMod: false })).toBe(false);
     }
   });
 

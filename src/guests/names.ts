@@ -12,9 +12,8 @@ const DEFAULT_GUEST = 'anonym';
  * who has signed in (banned users included: a ban is not a way to free a name).
  */
 export async function assertGuestName(db: Db, name: string): Promise<void> {
-  const folded = foldName(name);
-  if (folded === '' || folded === DEFAULT_GUEST) return;
-  if (RESERVED.has(folded)) throw fail('name_reserved');
+  const folded = guestNameToCheck(name);
+  if (folded === null) return;
   const taken = await db
     .selectFrom('users')
     .select('id')
@@ -22,4 +21,16 @@ export async function assertGuestName(db: Db, name: string): Promise<void> {
     .limit(1)
     .executeTakeFirst();
   if (taken) throw fail('name_reserved');
+}
+
+/**
+ * The checks of assertGuestName that need no database: throws for a reserved name; answers
+ * the folded name still to be compared with the users' names, or null when there is none to
+ * compare (the default guest name).
+ */
+export function guestNameToCheck(name: string): string | null {
+  const folded = foldName(name);
+  if (folded === '' || folded === DEFAULT_GUEST) return null;
+  if (RESERVED.has(folded)) throw fail('name_reserved');
+  return folded;
 }

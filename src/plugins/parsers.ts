@@ -15,6 +15,37 @@ export function cleanText(s: string): string {
   return (s.includes('\u0000') ? s.replaceAll('\u0000', '') : s).toWellFormed();
 }
 
+/**
+ * How deeply a JSON body may nest objects and arrays. No body the service reads goes deeper
+ * than 3 (`{"r": {"s": 5}}`); a deeper one is refused as Invalid JSON before it is parsed, so
+ * that nothing that walks a body (cleanValue here, validation, logging) can recurse without
+ * bound: a body nested 5,000 deep overflowed the stack.
+ */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Does the JSON text nest objects and arrays deeper than `max`? One pass over the text, no
+ * recursion; brackets inside strings do not count. The text need not be valid JSON (the
+ * parser judges that afterwards).
+ */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
+/** Bounded by MAX_JSON_DEPTH: the parser refuses deeper bodies before this runs. */
 function cleanValue(value: unknown): unknown {
   if (typeof value === 'string') return cleanText(value);
   if (Array.isArray(value)) return value.map(cleanValue);
@@ -82,6 +113,7 @@ export const parsersPlugin = fp(
     app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
       const text = (body as string).trim();
       if (text === '') return done(null, {});
+      if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return done(invalidJson(), undefined);
       let value: unknown;
       try {
         value = sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });

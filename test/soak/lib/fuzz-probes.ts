@@ -255,6 +255,24 @@ export function fixedCases(f: Fixture): FuzzCase[] {
       '/api/comments',
       `${'['.repeat(5000)}${']'.repeat(5000)}`,
     ),
+    // Issue 18: an object nested 5,000 deep inside a body once overflowed the stack (500).
+    ...(
+      [
+        ['POST', '/api/comments'],
+        ['POST', '/api/streamers?admin=1'],
+        ['POST', '/api/rater_groups'],
+        ['PUT', '/api/settings'],
+      ] as const
+    ).map(([method, path]) =>
+      json(
+        `an object nested 5,000 deep (${method} ${path})`,
+        'admin',
+        method,
+        path,
+        `{"body":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`,
+        { status: 400 },
+      ),
+    ),
     // The fixture is real: the NUL logins above are checked against a group that exists.
     json('member add of a signed-in user', 'admin', 'POST', '/api/rater_groups?members=1', member(f.login), {
       status: 200,

@@ -101,9 +101,42 @@ const text = fc.oneof(
   fc.integer().map(String),
 );
 const jsonValue = fc.oneof(fc.jsonValue({ maxDepth: 2 }), text, huge, fc.constant({ s: 99, g: -5, a: 'x' }));
-const jsonBody = fc
-  .dictionary(fc.oneof(fc.constantFrom(...KEYS), fc.string({ maxLength: 8 })), jsonValue, { maxKeys: 6 })
-  .map((o) => JSON.stringify(o));
+/** A value nested `depth` deep in arrays or objects (issue 18: 5,000 deep once overflowed the stack). */
+export function nested(depth: number, kind: 'array' | 'object' | 'mixed'): string {
+  let open = '';
+  let close = '';
+  for (let i = 0; i < depth; i++) {
+    const array = kind === 'array' || (kind === 'mixed' && i % 2 === 1);
+    open += array ? '[' : '{"a":';
+    close = (array ? ']' : '}') + close;
+  }
+  return `${open}1${close}`;
+}
+/** Very wide: thousands of keys, or one array of thousands of items, within the 64 KiB body limit. */
+const wide = fc.constantFrom(
+  JSON.stringify(Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k${i}`, i]))),
+  `{"r":[${Array.from({ length: 20_000 }, () => '0').join(',')}]}`,
+  `{"body":{${Array.from({ length: 3000 }, (_, i) => `"${i}":{}`).join(',')}}}`,
+);
+const deepOrWide = fc.oneof(
+  fc
+    .tuple(
+      fc.constantFrom(33, 100, 1000, 5000, 20_000),
+      fc.constantFrom<'array' | 'object' | 'mixed'>('array', 'object', 'mixed'),
+      fc.constantFrom(...KEYS),
+    )
+    .map(([depth, kind, key]) => `{"${key}":${nested(depth, kind)}}`),
+  wide,
+);
+const jsonBody = fc.oneof(
+  {
+    weight: 9,
+    arbitrary: fc
+      .dictionary(fc.oneof(fc.constantFrom(...KEYS), fc.string({ maxLength: 8 })), jsonValue, { maxKeys: 6 })
+      .map((o) => JSON.stringify(o)),
+  },
+  { weight: 1, arbitrary: deepOrWide },
+);
 const query = fc
   .array(fc.tuple(fc.oneof(fc.constantFrom(...KEYS), fc.string({ maxLength: 6 })), text, fc.boolean()), {
     maxLength: 4,

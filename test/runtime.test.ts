@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { SAMPLE_MS } from '../src/plugins/load-shedding.ts';
+import { startApp, useApp } from './helpers/app.ts';
+
+const t = await useApp();
+
+/** The log lines at warn or above written since `from`. */
+const warnings = (logs: string[], from: number) =>
+  logs.slice(from).filter((line) => (JSON.parse(line) as { level: number }).level >= 40);
+
+/** Holds the event loop (the app shares this process) for `ms`. */
+function block(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}
+
+describe('load shedding in the real app', () => {
+  it('a sustained event-loop delay over MAX_EVENT_LOOP_DELAY_MS answers 503 with Retry-After, through the routes', async () => {
+    const app = await startApp({ MAX_EVENT_LOOP_DELAY_MS: '1' });
+    try {
+      const sid = await app.streamer('Busy');
+      let answer: Response | undefined;
+      for (let attempt = 0; attempt < 20 && answer?.status !== 503; attempt++) {
+        // Samples in a row with the loop held past the limit: the sampler marks the service overloaded.
+        for (let i = 0; i < 10 && !app.app.overloaded(); i++) {
+          block(SAMPLE_MS * 1.5);
+          await new Promise((resolve) => setTimeout(resolve, 0));
+        }
+        expect(app.app.overloaded()).toBe(true);
+        answer = await fetch(`${app.url}/api/comments?streamer_id=${sid}`);
+      }
+      expect(answer?.status).toBe(503);
+      expect(answer?.headers.get('retry-after')).toBe('5');
+      expect(await answer?.json()).toEqual({ error: expect.any(String), code: 'service_unavailable' });
+      // The loop is free again: after a few calm samples the service answers as usual.
+      await expect
+        .poll(async () => (await fetch(`${app.url}/api/comments?streamer_id=${sid}`)).status, {
+          timeout: 5000,
+          interval: 100,
+        })
+        .toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('the page', () => {
+  it('page requests log no warning (once: "Reply was already sent, did you forget to return reply")', async () => {
+    const admin = await t.admin();
+    const sid = await t.streamer('Paged');
+    await admin.post(`/api/streamers?id=${sid}&lock=1`, { r: { s: 5 } });
+    const from = t.logs.length;
+    for (const path of [
+      '/',
+      '/suggest',
+      '/admin',
+      '/admin/teams',
+      `/s/${sid}`,
+      `/s/${sid}-paged`,
+      '/s/999999',
+      '/?x=1',
+    ]) {
+      for (const client of [t.client(), admin, t.client({ 'accept-encoding': 'br', accept: 'text/html' })]) {
+        const res = await client.get(path);
+        expect(res.status, path).toBeLessThan(500);
+        expect(res.headers.get('content-type'), path).toMatch(/^text\/html/);
+      }
+      expect((await t.client().request('HEAD', path)).status).toBeLessThan(500);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(warnings(t.logs, from)).toEqual([]);
+  });
+});
+
+describe('forwarded headers from an address TRUST_PROXY does not name', () => {
+  it('are warned about in the log once, and only once', async () => {
+    const from = t.logs.length;
+    await t.client().get('/api/oauth/me');
+    expect(warnings(t.logs, from)).toEqual([]);
+    for (const headers of [{ 'x-forwarded-for': '203.0.113.7' }, { forwarded: 'for=203.0.113.8' }] as Record<
+      string,
+      string
+    >[]) {
+      await t.client(headers).get('/api/oauth/me');
+      await t.client(headers).get('/');
+    }
+    const lines = warnings(t.logs, from);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/TRUST_PROXY/);
+  });
+
+  it('are not warned about when TRUST_PROXY names the proxy', async () => {
+    const app = await startApp({ TRUST_PROXY: '127.0.0.0/8' });
+    try {
+      await app.client({ 'x-forwarded-for': '203.0.113.7' }).get('/api/oauth/me');
+      await app.client({ forwarded: 'for=203.0.113.8' }).get('/');
+      expect(warnings(app.logs, 0).filter((l) => l.includes('TRUST_PROXY'))).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  });
+});
