@@ -6,7 +6,20 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import { errorBody } from '../errors.ts';
 import { DOCUMENTED, ErrorBody, errors, Html } from '../lib/schemas.ts';
-import { pageFor, withHead } from './pages.ts';
+import { SITE_DESCRIPTION, SITE_NAME } from '../lib/site.ts';
+import { renderedView } from '../streamers/views.ts';
+import { answerFor } from '../cache/send.ts';
+import {
+  isPageAddress,
+  loadRenderer,
+  NOT_FOUND_KEY,
+  PageCache,
+  pageHtml,
+  pageKey,
+  type PageRendering,
+  renderedHtml,
+} from './first-view.ts';
+import { type Head, pageFor, withHead } from './pages.ts';
 import { brotliOf, compressible, gzipOf, prebuilt, typeOf, walk } from './precompress.ts';
 
 interface Asset {
@@ -59,7 +72,8 @@ const NOT_BUILT = `<!doctype html><html lang="en"><meta charset="utf-8"><title>S
 
 /** Serves the web page at `/` and its files, compressed, with cache headers. */
 export async function webRoutes(app: FastifyInstance, opts: { root?: string }) {
-  const assets = loadAssets(opts.root ?? webRoot());
+  const root = opts.root ?? webRoot();
+  const assets = loadAssets(root);
   if (!assets.has('/index.html'))
     app.log.warn('web page not built (dist/web missing): serving a notice at /');
 
@@ -78,18 +92,64 @@ export async function webRoutes(app: FastifyInstance, opts: { root?: string }) {
   const index = assets.get('/index.html');
   const indexHtml = index?.identity.toString('utf8');
 
-  /** A page path: the page's HTML with its title and Open Graph tags (pages.ts). */
-  const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {
-    const path = request.url.split('?')[0] ?? '';
-    const answer = await pageFor(app, safeDecode(path), app.config.baseUrl);
-    if (!answer) return reply.code(404).send(errorBody('not_found'));
-    if (!indexHtml) return reply.code(answer.status).type('text/html; charset=utf-8').send(NOT_BUILT);
-    return reply
-      .code(answer.status)
-      .header('content-type', 'text/html; charset=utf-8')
-      .header('cache-control', 'no-cache')
-      .send(withHead(indexHtml, answer.head));
+  const renderer = indexHtml ? await loadRenderer(root) : null;
+  const pages = new PageCache();
+  const { baseUrl } = app.config;
+
+  /**
+   * A page's HTML at this content version (first-view.ts): the first view rendered in it when
+   * the renderer is built, the title and Open Graph tags always (pages.ts).
+   */
+  const produce = async (key: string, version: number): Promise<PageRendering> => {
+    const answer =
+      key === NOT_FOUND_KEY
+        ? { status: 404 as const, head: { title: SITE_NAME, description: SITE_DESCRIPTION, url: baseUrl + '/' } }
+        : await pageFor(app, key, baseUrl);
+    const { status, head }: { status: 200 | 404; head: Head } = answer ?? {
+      status: 404,
+      head: { title: SITE_NAME, description: SITE_DESCRIPTION, url: baseUrl + '/' },
+    };
+    const html = indexHtml ?? NOT_BUILT;
+    if (!renderer || !indexHtml) return renderedHtml(indexHtml ? withHead(html, head) : html, status, version);
+    try {
+      const list = (await renderedView(app, 'public')).value ?? [];
+      const id = /^\/s\/(\d+)$/.exec(key)?.[1];
+      const streamer = id === undefined ? undefined : { id: Number(id), pending: status === 200 };
+      const view = renderer.renderPage({ path: key, origin: new URL(baseUrl).origin, list, ...(streamer ? { streamer } : {}) });
+      return renderedHtml(pageHtml(indexHtml, head, view.body, view.data), status, version);
+    } catch (err) {
+      // The page still works without its first view: its script renders everything.
+      app.log.error({ err, page: key }, 'first view not rendered');
+      return renderedHtml(withHead(indexHtml, head), status, version);
+    }
   };
+
+  const sendRendering = (request: FastifyRequest, reply: FastifyReply, page: PageRendering) => {
+    const answer = answerFor(page, request.headers['if-none-match'], request.headers['accept-encoding']);
+    void reply.header('cache-control', 'no-cache').header('etag', page.etag).header('vary', 'Accept-Encoding');
+    if (answer.status === 304) return reply.code(304).send();
+    void reply.code(page.status).header('content-type', 'text/html; charset=utf-8');
+    if (answer.encoding) void reply.header('content-encoding', answer.encoding);
+    return reply.send(answer.body);
+  };
+
+  const sendKey = async (request: FastifyRequest, reply: FastifyReply, key: string) => {
+    // The version before the data is read: a change meanwhile renders again next time.
+    const version = app.database.changes.current;
+    return sendRendering(request, reply, await pages.get(key, version, () => produce(key, version)));
+  };
+
+  /** A page path: the page's HTML with its title, Open Graph tags and first view. */
+  const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {
+    const key = pageKey(safeDecode(request.url.split('?')[0] ?? ''));
+    return sendKey(request, reply, key ?? NOT_FOUND_KEY);
+  };
+
+  // Any other address a person may type or follow gets the site's "not found" page.
+  app.notFoundPage.answer = (request, reply) =>
+    isPageAddress(request.method, safeDecode(request.url.split('?')[0] ?? ''))
+      ? sendKey(request, reply, NOT_FOUND_KEY)
+      : null;
 
   const page = (summary: string, params?: TSchema, notFound?: string) => ({
     config: { guard: 'public' as const },
