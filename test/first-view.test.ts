@@ -24,8 +24,11 @@ beforeAll(async () => {
   unrated = await t.streamer('Čekající Nováček');
 });
 
+/** As a browser asks for a page. */
+const BROWSER = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+
 const get = async (path: string, headers: Record<string, string> = {}) => {
-  const res = await fetch(t.url + path, { headers });
+  const res = await fetch(t.url + path, { headers: { ...BROWSER, ...headers } });
   return { res, html: await res.text() };
 };
 
@@ -136,7 +139,7 @@ describe('addresses that show no streamer (defect 8)', () => {
     expect(inlined(html).streamer).toEqual({ id: 987654, item: null, pending: false });
   });
 
-  it("an unknown page address: 404 with the site's own page, not JSON; the API and files keep JSON", async () => {
+  it("an unknown page address: 404 with the site's own page for a browser; the API, files and scripts keep JSON", async () => {
     for (const path of ['/nothing-here', '/s/abc', '/admin/Teams', '/a/b/c', '/old-page.html']) {
       const { res, html } = await get(path);
       expect(res.status, path).toBe(404);
@@ -152,9 +155,13 @@ describe('addresses that show no streamer (defect 8)', () => {
       expect(res.headers.get('content-type'), path).toContain('application/json');
       expect(JSON.parse(html), path).toMatchObject({ code: 'not_found' });
     }
-    const post = await fetch(t.url + '/nothing-here', { method: 'POST' });
+    const post = await fetch(t.url + '/nothing-here', { method: 'POST', headers: BROWSER });
     expect(post.status).toBe(404);
     expect(post.headers.get('content-type')).toContain('application/json');
+    // A script or a scraper (no text/html in Accept) keeps the JSON 404.
+    const script = await fetch(t.url + '/nothing-here', { headers: { accept: 'application/json' } });
+    expect(script.status).toBe(404);
+    expect(await script.json()).toMatchObject({ code: 'not_found' });
   });
 });
 

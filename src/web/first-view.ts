@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Rendered } from '../cache/rendered.ts';
+import { answerFor } from '../cache/send.ts';
 import type { StreamerItem } from '../streamers/schemas.ts';
 import { withHead, type Head } from './pages.ts';
 
@@ -144,11 +146,69 @@ export function pageKey(path: string): string | null {
 export const NOT_FOUND_KEY = '/not-found';
 
 /**
- * Whether an unknown address gets the site's "not found" page rather than the JSON 404:
- * a GET or HEAD outside the API, the built files, the badges and the development routes.
+ * Whether an unknown address gets the site's "not found" page rather than the JSON 404: a GET
+ * or HEAD outside the API, the built files, the badges and the development routes, for an
+ * address that names no file. `accept` (the request's Accept) must ask for HTML, as a
+ * browser's navigation does; without it (a script, a scraper) the answer stays JSON.
  */
-export function isPageAddress(method: string, path: string): boolean {
+export function isPageAddress(method: string, path: string, accept = 'text/html'): boolean {
   if (method !== 'GET' && method !== 'HEAD') return false;
+  if (!/\btext\/html\b/i.test(accept)) return false;
   if (/^\/(api|assets|dev|badge)(\/|$)/.test(path)) return false;
   return !/\.[a-z0-9]+$/i.test(path) || path.endsWith('.html');
+}
+
+/** The headers a page answer carries besides its own (plugins/security-headers.ts). */
+export interface PageHeaders {
+  /** An HTML page's. */
+  document: Record<string, string>;
+  /** A 304's, which names no type. */
+  resource: Record<string, string>;
+}
+
+/**
+ * Before routing (cache/fast-answers.ts): a page address answered from the current rendering,
+ * exactly as the route answers it (test/first-view-fast.test.ts compares them); false when
+ * Fastify must answer (a cookie, a query, no current rendering, not a page address).
+ */
+export function answerPage(
+  pages: PageCache,
+  req: IncomingMessage,
+  res: ServerResponse,
+  version: number,
+  extra: PageHeaders,
+): number | false {
+  const url = req.url ?? '';
+  if (req.headers.cookie !== undefined || url.includes('?')) return false;
+  let path: string;
+  try {
+    path = decodeURIComponent(url);
+  } catch {
+    return false;
+  }
+  const key = pageKey(path);
+  const page = key === null ? undefined : pages.peek(key, version);
+  if (!page) return false;
+  const found = page.status === 200;
+  const answer = answerFor(page, found ? req.headers['if-none-match'] : undefined, req.headers['accept-encoding']);
+  const own = {
+    'cache-control': 'no-cache',
+    vary: 'Accept-Encoding',
+    ...(found ? { etag: page.etag } : {}),
+  };
+  if (answer.status === 304) {
+    res.writeHead(304, { ...own, ...extra.resource });
+    res.end();
+    return 304;
+  }
+  const body = answer.body ?? page.identity;
+  res.writeHead(page.status, {
+    ...own,
+    'content-type': 'text/html; charset=utf-8',
+    ...(answer.encoding ? { 'content-encoding': answer.encoding } : {}),
+    ...extra.document,
+    'content-length': String(body.length),
+  });
+  res.end(body);
+  return page.status;
 }

@@ -71,7 +71,7 @@ const NOT_BUILT = `<!doctype html><html lang="en"><meta charset="utf-8"><title>S
 <p>The web page has not been built. Run <code>npm run build</code> (or start with <code>npm start</code>, which builds first). The API is available under <code>/api/</code>.</p>`;
 
 /** Serves the web page at `/` and its files, compressed, with cache headers. */
-export async function webRoutes(app: FastifyInstance, opts: { root?: string }) {
+export async function webRoutes(app: FastifyInstance, opts: { root?: string; pages?: PageCache }) {
   const root = opts.root ?? webRoot();
   const assets = loadAssets(root);
   if (!assets.has('/index.html'))
@@ -93,7 +93,7 @@ export async function webRoutes(app: FastifyInstance, opts: { root?: string }) {
   const indexHtml = index?.identity.toString('utf8');
 
   const renderer = indexHtml ? await loadRenderer(root) : null;
-  const pages = new PageCache();
+  const pages = opts.pages ?? new PageCache();
   const { baseUrl } = app.config;
 
   /**
@@ -125,8 +125,11 @@ export async function webRoutes(app: FastifyInstance, opts: { root?: string }) {
   };
 
   const sendRendering = (request: FastifyRequest, reply: FastifyReply, page: PageRendering) => {
-    const answer = answerFor(page, request.headers['if-none-match'], request.headers['accept-encoding']);
-    void reply.header('cache-control', 'no-cache').header('etag', page.etag).header('vary', 'Accept-Encoding');
+    // A "not found" page names no version of anything: no ETag, never 304.
+    const found = page.status === 200;
+    const answer = answerFor(page, found ? request.headers['if-none-match'] : undefined, request.headers['accept-encoding']);
+    void reply.header('cache-control', 'no-cache').header('vary', 'Accept-Encoding');
+    if (found) void reply.header('etag', page.etag);
     if (answer.status === 304) return reply.code(304).send();
     void reply.code(page.status).header('content-type', 'text/html; charset=utf-8');
     if (answer.encoding) void reply.header('content-encoding', answer.encoding);
@@ -142,14 +145,16 @@ export async function webRoutes(app: FastifyInstance, opts: { root?: string }) {
   /** A page path: the page's HTML with its title, Open Graph tags and first view. */
   const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {
     const key = pageKey(safeDecode(request.url.split('?')[0] ?? ''));
-    return sendKey(request, reply, key ?? NOT_FOUND_KEY);
+    if (key !== null) return sendKey(request, reply, key);
+    return notFound(request, reply) ?? reply.code(404).send(errorBody('not_found'));
   };
 
-  // Any other address a person may type or follow gets the site's "not found" page.
-  app.notFoundPage.answer = (request, reply) =>
-    isPageAddress(request.method, safeDecode(request.url.split('?')[0] ?? ''))
+  // Any other address a browser may ask for gets the site's "not found" page.
+  const notFound = (request: FastifyRequest, reply: FastifyReply) =>
+    isPageAddress(request.method, safeDecode(request.url.split('?')[0] ?? ''), request.headers.accept ?? '')
       ? sendKey(request, reply, NOT_FOUND_KEY)
       : null;
+  app.notFoundPage.answer = notFound;
 
   const page = (summary: string, params?: TSchema, notFound?: string) => ({
     config: { guard: 'public' as const },
@@ -157,7 +162,8 @@ export async function webRoutes(app: FastifyInstance, opts: { root?: string }) {
       summary,
       ...(params ? { params } : {}),
       response: {
-        200: Html('The page, its title and Open Graph tags naming what it shows'),
+        200: Html('The page, its title and Open Graph tags naming what it shows, and its first view'),
+        304: NOT_MODIFIED,
         ...(notFound
           ? { 404: { ...Html(notFound), content: { ...Html(notFound).content, ...JSON_404 } } }
           : {}),
@@ -181,7 +187,7 @@ export async function webRoutes(app: FastifyInstance, opts: { root?: string }) {
           }),
         }),
       }),
-      'Not a tab',
+      'Not a tab: the page saying so to a browser (HTML), else Not found (JSON)',
     ),
     sendPage,
   );
@@ -198,7 +204,7 @@ export async function webRoutes(app: FastifyInstance, opts: { root?: string }) {
           }),
         }),
       }),
-      'No such streamer: the page (HTML), or Not found (JSON) for an address that is not an id',
+      'No such streamer: the page saying so (HTML); Not found (JSON) to a client that does not accept HTML for an address that is not an id',
     ),
     sendPage,
   );
@@ -250,3 +256,4 @@ function safeDecode(path: string): string {
 }
 
 const JSON_404 = { 'application/json': { schema: ErrorBody } };
+const NOT_MODIFIED = Type.Null({ description: 'Not modified (If-None-Match)' });
