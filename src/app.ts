@@ -200,7 +200,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // request lines are not logged and no origin may call with CORS.
   if (!requestLines && config.corsOrigins.length === 0) {
     const securityFor = securityHeaders(config.https);
-    const pageHeaders = { document: documentHeaders(config.https), resource: securityFor };
+    const pageHeaders = { document: documentHeaders(config.https) };
     app.addHook('onReady', async () =>
       fast.enable({
         version: () => database.changes.current,

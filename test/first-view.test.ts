@@ -91,6 +91,9 @@ describe('the first view', () => {
     const again = await fetch(t.url + '/', { headers: { 'if-none-match': etag ?? '' } });
     expect(again.status).toBe(304);
     expect(await again.text()).toBe('');
+    // A browser keeps the 304's headers for the page: the page's own policy, not "nothing".
+    expect(again.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(again.headers.get('x-frame-options')).toBe('DENY');
 
     const admin = await t.admin();
     await admin.put(`/api/streamers?id=${unrated}`, { r: { s: 10, g: 10, a: 10, v: 10, n: 10, ns: 10, o: 10 } });

@@ -162,8 +162,6 @@ export function isPageAddress(method: string, path: string, accept = 'text/html'
 export interface PageHeaders {
   /** An HTML page's. */
   document: Record<string, string>;
-  /** A 304's, which names no type. */
-  resource: Record<string, string>;
 }
 
 /**
@@ -197,7 +195,8 @@ export function answerPage(
     ...(found ? { etag: page.etag } : {}),
   };
   if (answer.status === 304) {
-    res.writeHead(304, { ...own, ...extra.resource });
+    // The page's policy: a browser keeps a 304's headers for the page it revalidated.
+    res.writeHead(304, { ...own, ...extra.document });
     res.end();
     return 304;
   }

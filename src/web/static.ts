@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import { errorBody } from '../errors.ts';
+import { documentHeaders } from '../plugins/security-headers.ts';
 import { DOCUMENTED, ErrorBody, errors, Html } from '../lib/schemas.ts';
 import { SITE_DESCRIPTION, SITE_NAME } from '../lib/site.ts';
 import { renderedView } from '../streamers/views.ts';
@@ -156,8 +157,15 @@ export async function webRoutes(app: FastifyInstance, opts: { root?: string; pag
       : null;
   app.notFoundPage.answer = notFound;
 
+  // A browser revalidating the page keeps the 304's headers: it must carry the page's policy,
+  // not the one that allows nothing (which the security plugin gives an answer without a type).
+  const pageHeaders = documentHeaders(app.config.https);
   const page = (summary: string, params?: TSchema, notFound?: string) => ({
     config: { guard: 'public' as const },
+    onSend: (_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, p: unknown) => void) => {
+      if (reply.statusCode === 304) void reply.headers(pageHeaders);
+      done(null, payload);
+    },
     schema: {
       summary,
       ...(params ? { params } : {}),
