@@ -118,7 +118,8 @@ try {
 
 /** Bytes the page's own document, scripts and styles took on the wire (images and API calls aside). */
 function firstViewBytes(lhr: Result): number {
-  const items = (lhr.audits['network-requests']?.details as { items?: NetworkItem[] } | undefined)?.items ?? [];
+  const items =
+    (lhr.audits['network-requests']?.details as { items?: NetworkItem[] } | undefined)?.items ?? [];
   return items
     .filter((i) => ['Document', 'Script', 'Stylesheet'].includes(i.resourceType ?? ''))
     .reduce((sum, i) => sum + (i.transferSize ?? 0), 0);

@@ -33,14 +33,19 @@ const get = async (path: string, headers: Record<string, string> = {}) => {
 };
 
 /** The inlined data (web/src/lib/first-view.ts reads it the same way). */
-function inlined(html: string): { list?: { id: number; name: string }[]; complete?: boolean; streamer?: unknown } {
+function inlined(html: string): {
+  list?: { id: number; name: string }[];
+  complete?: boolean;
+  streamer?: unknown;
+} {
   const m = /<script type="application\/json" id="first-view">([^<]*)<\/script>/.exec(html);
   if (!m?.[1]) throw new Error('no first-view data in the page');
   return JSON.parse(m[1]);
 }
 
 /** The markup inside #app, before the inlined data. */
-const appMarkup = (html: string) => html.slice(html.indexOf('<div id="app">'), html.indexOf('id="first-view"'));
+const appMarkup = (html: string) =>
+  html.slice(html.indexOf('<div id="app">'), html.indexOf('id="first-view"'));
 
 describe('the first view', () => {
   it('the home page carries the ranking in its HTML, in rank order, and the same list as JSON', async () => {
@@ -78,7 +83,11 @@ describe('the first view', () => {
       const markup = appMarkup(html);
       expect(markup, path).toContain('Zlatý Kůň');
       expect(markup, path).toContain('63 / 70');
-      expect(inlined(html).streamer, path).toMatchObject({ id: best, pending: false, item: { name: 'Zlatý Kůň' } });
+      expect(inlined(html).streamer, path).toMatchObject({
+        id: best,
+        pending: false,
+        item: { name: 'Zlatý Kůň' },
+      });
     }
   });
 
@@ -96,7 +105,9 @@ describe('the first view', () => {
     expect(again.headers.get('x-frame-options')).toBe('DENY');
 
     const admin = await t.admin();
-    await admin.put(`/api/streamers?id=${unrated}`, { r: { s: 10, g: 10, a: 10, v: 10, n: 10, ns: 10, o: 10 } });
+    await admin.put(`/api/streamers?id=${unrated}`, {
+      r: { s: 10, g: 10, a: 10, v: 10, n: 10, ns: 10, o: 10 },
+    });
     const changed = await fetch(t.url + '/', { headers: { 'if-none-match': etag ?? '' } });
     expect(changed.status).toBe(200);
     expect(changed.headers.get('etag')).not.toBe(etag);
@@ -113,12 +124,17 @@ describe('the first view', () => {
       ['br', brotliDecompressSync],
       ['gzip', gunzipSync],
     ] as const) {
-      const res = await fetch(t.url + '/', { headers: { 'accept-encoding': encoding }, decompress: false } as RequestInit);
+      const res = await fetch(t.url + '/', {
+        headers: { 'accept-encoding': encoding },
+        decompress: false,
+      } as RequestInit);
       expect(res.headers.get('content-encoding')).toBe(encoding);
       expect(Number(res.headers.get('content-length'))).toBeLessThan(Buffer.byteLength(plain) / 3);
       const bytes = Buffer.from(await res.arrayBuffer());
       // fetch may have inflated it already; either way the page is the same.
-      const text = bytes.subarray(0, 15).toString().startsWith('<!doctype') ? bytes.toString() : inflate(bytes).toString();
+      const text = bytes.subarray(0, 15).toString().startsWith('<!doctype')
+        ? bytes.toString()
+        : inflate(bytes).toString();
       expect(text).toBe(plain);
     }
   });

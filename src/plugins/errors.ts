@@ -58,7 +58,9 @@ declare module 'fastify' {
      * The site's own "not found" page for an unknown page address (web/static.ts sets it):
      * null leaves the request to the JSON 404.
      */
-    notFoundPage: { answer: ((request: FastifyRequest, reply: FastifyReply) => Promise<unknown> | null) | null };
+    notFoundPage: {
+      answer: ((request: FastifyRequest, reply: FastifyReply) => Promise<unknown> | null) | null;
+    };
   }
 }
 

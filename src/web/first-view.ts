@@ -188,7 +188,11 @@ export function answerPage(
   const page = key === null ? undefined : pages.peek(key, version);
   if (!page) return false;
   const found = page.status === 200;
-  const answer = answerFor(page, found ? req.headers['if-none-match'] : undefined, req.headers['accept-encoding']);
+  const answer = answerFor(
+    page,
+    found ? req.headers['if-none-match'] : undefined,
+    req.headers['accept-encoding'],
+  );
   const own = {
     'cache-control': 'no-cache',
     vary: 'Accept-Encoding',

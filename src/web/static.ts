@@ -104,19 +104,28 @@ export async function webRoutes(app: FastifyInstance, opts: { root?: string; pag
   const produce = async (key: string, version: number): Promise<PageRendering> => {
     const answer =
       key === NOT_FOUND_KEY
-        ? { status: 404 as const, head: { title: SITE_NAME, description: SITE_DESCRIPTION, url: baseUrl + '/' } }
+        ? {
+            status: 404 as const,
+            head: { title: SITE_NAME, description: SITE_DESCRIPTION, url: baseUrl + '/' },
+          }
         : await pageFor(app, key, baseUrl);
     const { status, head }: { status: 200 | 404; head: Head } = answer ?? {
       status: 404,
       head: { title: SITE_NAME, description: SITE_DESCRIPTION, url: baseUrl + '/' },
     };
     const html = indexHtml ?? NOT_BUILT;
-    if (!renderer || !indexHtml) return renderedHtml(indexHtml ? withHead(html, head) : html, status, version);
+    if (!renderer || !indexHtml)
+      return renderedHtml(indexHtml ? withHead(html, head) : html, status, version);
     try {
       const list = (await renderedView(app, 'public')).value ?? [];
       const id = /^\/s\/(\d+)$/.exec(key)?.[1];
       const streamer = id === undefined ? undefined : { id: Number(id), pending: status === 200 };
-      const view = renderer.renderPage({ path: key, origin: new URL(baseUrl).origin, list, ...(streamer ? { streamer } : {}) });
+      const view = renderer.renderPage({
+        path: key,
+        origin: new URL(baseUrl).origin,
+        list,
+        ...(streamer ? { streamer } : {}),
+      });
       return renderedHtml(pageHtml(indexHtml, head, view.body, view.data), status, version);
     } catch (err) {
       // The page still works without its first view: its script renders everything.
@@ -128,7 +137,11 @@ export async function webRoutes(app: FastifyInstance, opts: { root?: string; pag
   const sendRendering = (request: FastifyRequest, reply: FastifyReply, page: PageRendering) => {
     // A "not found" page names no version of anything: no ETag, never 304.
     const found = page.status === 200;
-    const answer = answerFor(page, found ? request.headers['if-none-match'] : undefined, request.headers['accept-encoding']);
+    const answer = answerFor(
+      page,
+      found ? request.headers['if-none-match'] : undefined,
+      request.headers['accept-encoding'],
+    );
     void reply.header('cache-control', 'no-cache').header('vary', 'Accept-Encoding');
     if (found) void reply.header('etag', page.etag);
     if (answer.status === 304) return reply.code(304).send();
@@ -162,7 +175,12 @@ export async function webRoutes(app: FastifyInstance, opts: { root?: string; pag
   const pageHeaders = documentHeaders(app.config.https);
   const page = (summary: string, params?: TSchema, notFound?: string) => ({
     config: { guard: 'public' as const },
-    onSend: (_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, p: unknown) => void) => {
+    onSend: (
+      _request: FastifyRequest,
+      reply: FastifyReply,
+      payload: unknown,
+      done: (err: null, p: unknown) => void,
+    ) => {
       if (reply.statusCode === 304) void reply.headers(pageHeaders);
       done(null, payload);
     },

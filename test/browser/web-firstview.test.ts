@@ -26,7 +26,9 @@ const WATCH_SHIFTS = `
 async function settledShift(page: Page): Promise<number> {
   await page.waitForLoadState('networkidle');
   await page.waitForTimeout(300);
-  return page.evaluate(() => (window as unknown as { __shifts: number[] }).__shifts.reduce((a, b) => a + b, 0));
+  return page.evaluate(() =>
+    (window as unknown as { __shifts: number[] }).__shifts.reduce((a, b) => a + b, 0),
+  );
 }
 
 async function idOf(env: Env, name: string): Promise<number> {
@@ -60,7 +62,10 @@ describe.runIf(runBrowser)('the first view', () => {
         const label = `${name} ${phone ? 375 : 1366} ${dark ? 'dark' : 'light'}`;
         expect(await settledShift(page), label).toBeLessThan(0.05);
         // The page took over the markup (no hydration mismatch) and did not ask for the list again.
-        expect(warnings.filter((w) => /hydrat/i.test(w)), label).toEqual([]);
+        expect(
+          warnings.filter((w) => /hydrat/i.test(w)),
+          label,
+        ).toEqual([]);
         expect(lists, label).toEqual([]);
         expect(await page.evaluate(() => document.documentElement.dataset.theme), label).toBe(
           dark ? 'dark' : 'light',
@@ -76,7 +81,10 @@ describe.runIf(runBrowser)('the first view', () => {
   });
 
   it('the ranking and a streamer are in the HTML: shown with JavaScript off', async () => {
-    const context = await env.browser.newContext({ javaScriptEnabled: false, viewport: { width: 375, height: 740 } });
+    const context = await env.browser.newContext({
+      javaScriptEnabled: false,
+      viewport: { width: 375, height: 740 },
+    });
     const page = await context.newPage();
     await page.goto(env.base + '/');
     expect(await page.locator('.ranking .name').allTextContents()).toEqual([
@@ -115,9 +123,7 @@ describe.runIf(runBrowser)('addresses that show no streamer (defect 8)', () => {
       const { page, context } = await newPage(env, { phone, dark, lang });
       const res = await page.goto(`${env.base}/s/${delta}-delta-unrated`);
       expect(res?.status()).toBe(200);
-      await page
-        .getByText(lang === 'en' ? /awaiting rating/ : /na hodnocení teprve čeká/)
-        .waitFor();
+      await page.getByText(lang === 'en' ? /awaiting rating/ : /na hodnocení teprve čeká/).waitFor();
       expect(await page.getByText(/does not exist|neexistuje/).count()).toBe(0);
       expect(await page.title()).toContain(lang === 'en' ? 'Awaiting rating' : 'Čeká na hodnocení');
       await shot(page, `firstview-pending-${phone ? 375 : 1366}-${dark ? 'dark' : 'light'}`);
@@ -132,18 +138,26 @@ describe.runIf(runBrowser)('addresses that show no streamer (defect 8)', () => {
       await context.addInitScript(WATCH_SHIFTS);
       const res = await page.goto(env.base + '/no/such/page');
       expect(res?.status()).toBe(404);
-      await page.getByRole('heading', { level: 1, name: lang === 'en' ? 'Page not found' : 'Stránka nenalezena' }).waitFor();
+      await page
+        .getByRole('heading', { level: 1, name: lang === 'en' ? 'Page not found' : 'Stránka nenalezena' })
+        .waitFor();
       expect(await page.content()).not.toContain('"error"');
       expect(await settledShift(page)).toBeLessThan(0.05);
       await shot(page, `firstview-notfound-${phone ? 375 : 1366}-${dark ? 'dark' : 'light'}`);
       if (dark && !phone) await axe(env, page, 'not found page dark');
-      await page.getByRole('link', { name: lang === 'en' ? 'Back to the ranking' : 'Zpět na žebříček' }).click();
+      await page
+        .getByRole('link', { name: lang === 'en' ? 'Back to the ranking' : 'Zpět na žebříček' })
+        .click();
       await page.locator('.ranking .name').first().waitFor();
       expect(new URL(page.url()).pathname).toBe('/');
 
       const gone = await page.goto(env.base + '/s/999999');
       expect(gone?.status()).toBe(404);
-      await page.getByText(lang === 'en' ? 'This streamer does not exist (any more).' : 'Tento streamer neexistuje (už).').waitFor();
+      await page
+        .getByText(
+          lang === 'en' ? 'This streamer does not exist (any more).' : 'Tento streamer neexistuje (už).',
+        )
+        .waitFor();
       await context.close();
     }
   });

@@ -81,7 +81,10 @@ export function setTitle(site: string, part?: string): void {
 
 /** The sign-in address that returns here afterwards (a page navigation, typed by the document). */
 export const signInHref = (provider: Provider) =>
-  pageAddress('/api/oauth/login/{provider}', { path: { provider }, query: { return: inBrowser ? location.pathname : shown } });
+  pageAddress('/api/oauth/login/{provider}', {
+    path: { provider },
+    query: { return: inBrowser ? location.pathname : shown },
+  });
 
 /** The server's rendering of `path` (ssr.ts). */
 export function renderingPath(path: string): void {
