@@ -41,7 +41,7 @@ import { loadShedding } from './plugins/load-shedding.ts';
 import { guardsPlugin } from './plugins/guards.ts';
 import { parseQuery, parsersPlugin } from './plugins/parsers.ts';
 import { renderCachePlugin } from './plugins/render-cache.ts';
-import { securityHeaders, securityHeadersPlugin } from './plugins/security-headers.ts';
+import { documentHeaders, securityHeaders, securityHeadersPlugin } from './plugins/security-headers.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { viewerPlugin } from './plugins/viewer.ts';
 import { moderationRoutes } from './moderation/routes.ts';
@@ -55,6 +55,7 @@ import { liveSyncPlugin } from './sync/plugin.ts';
 import { syncRoutes } from './sync/routes.ts';
 import { userRoutes } from './users/routes.ts';
 import { voteRoutes } from './votes/routes.ts';
+import { answerPage, PageCache } from './web/first-view.ts';
 import { webRoutes } from './web/static.ts';
 
 declare module 'fastify' {
@@ -195,13 +196,15 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(metricsRoutes);
   await app.register(docsRoutes);
   await app.register(imageRoutes, { ready: readyImages });
-  await app.register(webRoutes, {});
+  const pages = new PageCache();
+  await app.register(webRoutes, { pages });
   await app.register(loadShedding, { config });
 
   // The list and /healthz from memory before routing, where nothing else can differ:
   // request lines are not logged (LOG_REQUESTS unset, the default) and no origin may call with CORS.
   if (!requestLines && config.corsOrigins.length === 0) {
     const securityFor = securityHeaders(config.https);
+    const pageHeaders = { document: documentHeaders(config.https) };
     app.addHook('onReady', async () =>
       fast.enable({
         version: () => database.changes.current,
@@ -210,6 +213,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         securityHeaders: securityFor,
         overloaded: () => app.overloaded(),
         images: readyImages,
+        pages: (req, res, version) => answerPage(pages, req, res, version, pageHeaders),
         metrics: app.metrics,
       }),
     );

@@ -22,6 +22,8 @@ export interface FastSources {
   overloaded: () => boolean;
   /** Share cards and badges the route has drawn for the current content (images/ready.ts). */
   images: ReadyImages;
+  /** The page's addresses from their current rendering (web/first-view.ts), or false. */
+  pages: (req: IncomingMessage, res: ServerResponse, version: number) => number | false;
   /** Counts the answers given here too, when METRICS_TOKEN is set. */
   metrics: Metrics | null;
 }
@@ -33,7 +35,8 @@ const HEALTHY = Buffer.from('{"ok":true}');
  * public streamer list to a visitor without a cookie (every page load of every visitor),
  * /healthz while the database answered within the last 100 ms (every load balancer, every
  * few seconds), and share cards and badges already drawn for the current content (every
- * panel and every page that shows a badge). Each answer is the same, header for header and byte for byte, as the route's
+ * panel and every page that shows a badge), and the home and streamer pages already rendered
+ * for the current content (web/first-view.ts). Each answer is the same, header for header and byte for byte, as the route's
  * (test/hot-paths.test.ts compares them); Fastify's request object, hooks and reply cost
  * more than such an answer itself. Anything else, or anything these cannot answer from
  * memory right now (a stale or missing rendering, an unchecked database, overload, request
@@ -62,7 +65,7 @@ export class FastAnswers {
     const sources = this.#sources;
     if (sources === null || req.method !== 'GET' || sources.overloaded()) return false;
     const started = sources.metrics === null ? 0 : performance.now();
-    let route: '/api/streamers' | '/healthz' | '/s/:id/card.png' | '/badge/:file';
+    let route: '/api/streamers' | '/healthz' | '/s/:id/card.png' | '/badge/:file' | '/' | '/s/:ref';
     let status: number | false;
     if (req.url === '/api/streamers') {
       if (req.headers.cookie !== undefined) return false;
@@ -74,6 +77,10 @@ export class FastAnswers {
     } else if (req.url?.startsWith('/badge/') || req.url?.endsWith('/card.png')) {
       route = req.url.startsWith('/badge/') ? '/badge/:file' : '/s/:id/card.png';
       status = sources.images.answer(req, res, sources.version());
+      if (status !== false) this.served++;
+    } else if (req.url === '/' || req.url?.startsWith('/s/')) {
+      route = req.url === '/' ? '/' : '/s/:ref';
+      status = sources.pages(req, res, sources.version());
       if (status !== false) this.served++;
     } else return false;
     if (status === false) return false;

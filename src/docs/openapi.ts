@@ -128,7 +128,9 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
           '64 KiB (413). Every answer carries `X-Content-Type-Options`, `Referrer-Policy` and ' +
           '`Content-Security-Policy` (and `Strict-Transport-Security` on https; HTML pages also ' +
           '`X-Frame-Options` and `Cross-Origin-Opener-Policy`); with `CORS_ORIGINS`, allowed origins get ' +
-          'the CORS headers.',
+          'the CORS headers. An address that no operation answers gets 404 `Not found`; a GET that accepts ' +
+          '`text/html` (a browser) of one outside `/api/`, `/assets/`, `/badge/` and `/dev/` that names no ' +
+          'file gets it as the web page saying so.',
         license: { name: 'MIT', identifier: 'MIT' },
       },
       servers: [{ url: config.baseUrl, description: 'This service (BASE_URL)' }],

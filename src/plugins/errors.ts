@@ -52,6 +52,18 @@ export function schemaError(
   return new DomainError(found.errorCode);
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * The site's own "not found" page for an unknown page address (web/static.ts sets it):
+     * null leaves the request to the JSON 404.
+     */
+    notFoundPage: {
+      answer: ((request: FastifyRequest, reply: FastifyReply) => Promise<unknown> | null) | null;
+    };
+  }
+}
+
 function send(reply: FastifyReply, code: ErrorCode) {
   return reply.code(ERRORS[code][0]).send(errorBody(code));
 }
@@ -94,7 +106,10 @@ export const errorsPlugin = fp(
       return send(reply, 'internal_error');
     });
 
-    app.setNotFoundHandler((_request, reply) => send(reply, 'not_found'));
+    app.decorate('notFoundPage', { answer: null });
+    app.setNotFoundHandler(
+      (request, reply) => app.notFoundPage.answer?.(request, reply) ?? send(reply, 'not_found'),
+    );
   },
   { name: 'errors' },
 );

@@ -5,8 +5,22 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import { errorBody } from '../errors.ts';
+import { documentHeaders } from '../plugins/security-headers.ts';
 import { DOCUMENTED, ErrorBody, errors, Html } from '../lib/schemas.ts';
-import { pageFor, withHead } from './pages.ts';
+import { SITE_DESCRIPTION, SITE_NAME } from '../lib/site.ts';
+import { renderedView } from '../streamers/views.ts';
+import { answerFor } from '../cache/send.ts';
+import {
+  isPageAddress,
+  loadRenderer,
+  NOT_FOUND_KEY,
+  PageCache,
+  pageHtml,
+  pageKey,
+  type PageRendering,
+  renderedHtml,
+} from './first-view.ts';
+import { type Head, pageFor, withHead } from './pages.ts';
 import { brotliOf, compressible, gzipOf, prebuilt, typeOf, walk } from './precompress.ts';
 
 interface Asset {
@@ -58,8 +72,9 @@ const NOT_BUILT = `<!doctype html><html lang="en"><meta charset="utf-8"><title>S
 <p>The web page has not been built. Run <code>npm run build</code> (or start with <code>npm start</code>, which builds first). The API is available under <code>/api/</code>.</p>`;
 
 /** Serves the web page at `/` and its files, compressed, with cache headers. */
-export async function webRoutes(app: FastifyInstance, opts: { root?: string }) {
-  const assets = loadAssets(opts.root ?? webRoot());
+export async function webRoutes(app: FastifyInstance, opts: { root?: string; pages?: PageCache }) {
+  const root = opts.root ?? webRoot();
+  const assets = loadAssets(root);
   if (!assets.has('/index.html'))
     app.log.warn('web page not built (dist/web missing): serving a notice at /');
 
@@ -78,26 +93,103 @@ export async function webRoutes(app: FastifyInstance, opts: { root?: string }) {
   const index = assets.get('/index.html');
   const indexHtml = index?.identity.toString('utf8');
 
-  /** A page path: the page's HTML with its title and Open Graph tags (pages.ts). */
-  const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {
-    const path = request.url.split('?')[0] ?? '';
-    const answer = await pageFor(app, safeDecode(path), app.config.baseUrl);
-    if (!answer) return reply.code(404).send(errorBody('not_found'));
-    if (!indexHtml) return reply.code(answer.status).type('text/html; charset=utf-8').send(NOT_BUILT);
-    return reply
-      .code(answer.status)
-      .header('content-type', 'text/html; charset=utf-8')
-      .header('cache-control', 'no-cache')
-      .send(withHead(indexHtml, answer.head));
+  const renderer = indexHtml ? await loadRenderer(root) : null;
+  const pages = opts.pages ?? new PageCache();
+  const { baseUrl } = app.config;
+
+  /**
+   * A page's HTML at this content version (first-view.ts): the first view rendered in it when
+   * the renderer is built, the title and Open Graph tags always (pages.ts).
+   */
+  const produce = async (key: string, version: number): Promise<PageRendering> => {
+    const answer =
+      key === NOT_FOUND_KEY
+        ? {
+            status: 404 as const,
+            head: { title: SITE_NAME, description: SITE_DESCRIPTION, url: baseUrl + '/' },
+          }
+        : await pageFor(app, key, baseUrl);
+    const { status, head }: { status: 200 | 404; head: Head } = answer ?? {
+      status: 404,
+      head: { title: SITE_NAME, description: SITE_DESCRIPTION, url: baseUrl + '/' },
+    };
+    const html = indexHtml ?? NOT_BUILT;
+    if (!renderer || !indexHtml)
+      return renderedHtml(indexHtml ? withHead(html, head) : html, status, version);
+    try {
+      const list = (await renderedView(app, 'public')).value ?? [];
+      const id = /^\/s\/(\d+)$/.exec(key)?.[1];
+      const streamer = id === undefined ? undefined : { id: Number(id), pending: status === 200 };
+      const view = renderer.renderPage({
+        path: key,
+        origin: new URL(baseUrl).origin,
+        list,
+        ...(streamer ? { streamer } : {}),
+      });
+      return renderedHtml(pageHtml(indexHtml, head, view.body, view.data), status, version);
+    } catch (err) {
+      // The page still works without its first view: its script renders everything.
+      app.log.error({ err, page: key }, 'first view not rendered');
+      return renderedHtml(withHead(indexHtml, head), status, version);
+    }
   };
 
+  const sendRendering = (request: FastifyRequest, reply: FastifyReply, page: PageRendering) => {
+    // A "not found" page names no version of anything: no ETag, never 304.
+    const found = page.status === 200;
+    const answer = answerFor(
+      page,
+      found ? request.headers['if-none-match'] : undefined,
+      request.headers['accept-encoding'],
+    );
+    void reply.header('cache-control', 'no-cache').header('vary', 'Accept-Encoding');
+    if (found) void reply.header('etag', page.etag);
+    if (answer.status === 304) return reply.code(304).send();
+    void reply.code(page.status).header('content-type', 'text/html; charset=utf-8');
+    if (answer.encoding) void reply.header('content-encoding', answer.encoding);
+    return reply.send(answer.body);
+  };
+
+  const sendKey = async (request: FastifyRequest, reply: FastifyReply, key: string) => {
+    // The version before the data is read: a change meanwhile renders again next time.
+    const version = app.database.changes.current;
+    return sendRendering(request, reply, await pages.get(key, version, () => produce(key, version)));
+  };
+
+  /** A page path: the page's HTML with its title, Open Graph tags and first view. */
+  const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {
+    const key = pageKey(safeDecode(request.url.split('?')[0] ?? ''));
+    if (key !== null) return sendKey(request, reply, key);
+    return notFound(request, reply) ?? reply.code(404).send(errorBody('not_found'));
+  };
+
+  // Any other address a browser may ask for gets the site's "not found" page.
+  const notFound = (request: FastifyRequest, reply: FastifyReply) =>
+    isPageAddress(request.method, safeDecode(request.url.split('?')[0] ?? ''), request.headers.accept ?? '')
+      ? sendKey(request, reply, NOT_FOUND_KEY)
+      : null;
+  app.notFoundPage.answer = notFound;
+
+  // A browser revalidating the page keeps the 304's headers: it must carry the page's policy,
+  // not the one that allows nothing (which the security plugin gives an answer without a type).
+  const pageHeaders = documentHeaders(app.config.https);
   const page = (summary: string, params?: TSchema, notFound?: string) => ({
     config: { guard: 'public' as const },
+    onSend: (
+      _request: FastifyRequest,
+      reply: FastifyReply,
+      payload: unknown,
+      done: (err: null, p: unknown) => void,
+    ) => {
+      if (reply.statusCode === 304) void reply.headers(pageHeaders);
+      done(null, payload);
+    },
     schema: {
       summary,
       ...(params ? { params } : {}),
       response: {
-        200: Html('The page, its title and Open Graph tags naming what it shows'),
+        200: Html('The page, its title and Open Graph tags naming what it shows, and its first view'),
+        304: NOT_MODIFIED,
         ...(notFound
           ? { 404: { ...Html(notFound), content: { ...Html(notFound).content, ...JSON_404 } } }
           : {}),
@@ -124,7 +216,7 @@ export async function webRoutes(app: FastifyInstance, opts: { root?: string }) {
           }),
         }),
       }),
-      'Not a tab',
+      'Not a tab: the page saying so to a browser (HTML), else Not found (JSON)',
     ),
     sendPage,
   );
@@ -141,7 +233,7 @@ export async function webRoutes(app: FastifyInstance, opts: { root?: string }) {
           }),
         }),
       }),
-      'No such streamer: the page (HTML), or Not found (JSON) for an address that is not an id',
+      'No such streamer: the page saying so (HTML); Not found (JSON) to a client that does not accept HTML for an address that is not an id',
     ),
     sendPage,
   );
@@ -193,3 +285,4 @@ function safeDecode(path: string): string {
 }
 
 const JSON_404 = { 'application/json': { schema: ErrorBody } };
+const NOT_MODIFIED = Type.Null({ description: 'Not modified (If-None-Match)' });

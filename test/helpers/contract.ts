@@ -1,5 +1,6 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
+import { isPageAddress } from '../../src/web/first-view.ts';
 
 // A CommonJS module whose types describe its ES default export.
 const addFormats = formats.default;
@@ -130,7 +131,15 @@ export function violations(doc: Json, x: Exchange): string[] {
   if (!found) {
     // No operation: the router's own 404 (or a pre-routing refusal), always an error body.
     if (x.status !== 404 && x.status !== 400) return [`${name}: no documented operation answered`];
-    const error = { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    const error = {
+      content: {
+        'application/json': { schema: { $ref: '#/components/schemas/Error' } },
+        // The site's "not found" page for a page address (the document's info says which).
+        ...(x.status === 404 && isPageAddress(x.method, x.url.split('?')[0] ?? '')
+          ? { 'text/html': { schema: { type: 'string' } } }
+          : {}),
+      },
+    };
     return bodyViolations(doc, name, error, x, 'no operation');
   }
   const response = resolveRef(doc, found.op.responses?.[String(x.status)]);

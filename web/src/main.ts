@@ -1,4 +1,4 @@
-import { mount } from 'svelte';
+import { hydrate, mount } from 'svelte';
 import App from './App.svelte';
 import './app.css';
 import { i18n } from './lib/i18n.svelte.ts';
@@ -9,4 +9,6 @@ applyTheme(initialTheme());
 
 const target = document.getElementById('app');
 if (!target) throw new Error('the page has no #app element');
-mount(App, { target });
+// The service renders the first view (src/web/first-view.ts): take it over where it is there.
+if (target.firstChild) hydrate(App, { target });
+else mount(App, { target });

@@ -12,7 +12,7 @@ const dictionaries = { cs, en } as const;
 const apiErrors = { cs: csApiErrors, en: enApiErrors } as const;
 
 function initialLang(): Lang {
-  const saved = localStorage.getItem('lang');
+  const saved = typeof localStorage === 'undefined' ? null : localStorage.getItem('lang');
   return saved === 'en' || saved === 'cs' ? saved : 'cs';
 }
 

@@ -13,9 +13,11 @@ export type Route =
   | { name: 'privacy' }
   | { name: 'account' }
   | { name: 'team' }
-  | { name: 'admin'; tab: string };
+  | { name: 'admin'; tab: string }
+  | { name: 'notFound' };
 
-function parse(path: string): Route {
+/** The route of a path; an address that is none of the page's is the "not found" page. */
+export function parse(path: string): Route {
   const parts = path.replace(/^\/+/, '').split('/');
   const id = /^(\d+)(-.*)?$/.exec(parts[1] ?? '')?.[1];
   if (parts[0] === 's' && id) return { name: 'streamer', id: Number(id) };
@@ -23,8 +25,12 @@ function parse(path: string): Route {
   if (parts[0] === 'privacy' || parts[0] === 'team') return { name: parts[0] };
   if (parts[0] === 'your-data') return { name: 'account' };
   if (parts[0] === 'admin') return { name: 'admin', tab: parts[1] || 'streamers' };
-  return { name: 'ranking' };
+  if (parts[0] === '' || parts[0] === 'index.html') return { name: 'ranking' };
+  return { name: 'notFound' };
 }
+
+/** Rendering on the server (ssr.ts): there is no window, and the path is given. */
+const inBrowser = typeof window !== 'undefined';
 
 /** An old `#/s/12` address becomes its path; answers whether it did. */
 function fromHash(): boolean {
@@ -32,16 +38,17 @@ function fromHash(): boolean {
   history.replaceState(null, '', location.hash.slice(1) || '/');
   return true;
 }
-fromHash();
+if (inBrowser) fromHash();
 
+const startPath = inBrowser ? location.pathname : '/';
 export const router = $state({
-  route: parse(location.pathname),
+  route: parse(startPath),
   /** The ranking's address as last shown (its filters and sort in the query), for "back". */
-  ranking: parse(location.pathname).name === 'ranking' ? location.pathname + location.search : '/',
+  ranking: inBrowser && parse(startPath).name === 'ranking' ? startPath + location.search : '/',
   /** The page before this one in the tab's history is that ranking (Back returns to it). */
   fromRanking: false,
 });
-let shown = location.pathname;
+let shown = startPath;
 
 /**
  * What a page keeps in its own history entry (issue 17, #3): how far it was scrolled and how
@@ -56,7 +63,7 @@ export function keep(more: Kept): void {
   history.replaceState({ ...kept(), ...more }, '', location.href);
 }
 // The page restores the scroll itself when its data is there (the browser would do it too early).
-history.scrollRestoration = 'manual';
+if (inBrowser) history.scrollRestoration = 'manual';
 let pendingScroll: number | null = null;
 
 /** Called by a page when its content is shown: back at the kept scroll position, if any. */
@@ -104,16 +111,19 @@ export function navigate(path: string, replace = false): void {
   arrived();
 }
 
-window.addEventListener('popstate', () => {
-  router.fromRanking = false;
-  arrived(true);
-});
-window.addEventListener('hashchange', () => {
-  if (fromHash()) arrived();
-});
+if (inBrowser) {
+  window.addEventListener('popstate', () => {
+    router.fromRanking = false;
+    arrived(true);
+  });
+  window.addEventListener('hashchange', () => {
+    if (fromHash()) arrived();
+  });
+  document.addEventListener('click', follow);
+}
 
 /** Same-origin page links navigate in place; API links, new tabs and hashes behave normally. */
-document.addEventListener('click', (e) => {
+function follow(e: MouseEvent) {
   if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
   const a = (e.target as Element | null)?.closest?.('a');
   if (!a || a.target || a.hasAttribute('download')) return;
@@ -122,7 +132,7 @@ document.addEventListener('click', (e) => {
   if (url.pathname === location.pathname && url.hash) return;
   e.preventDefault();
   navigate(url.pathname + url.search);
-});
+}
 
 /** Sets the tab's title: the page part first, then the site. */
 export function setTitle(site: string, part?: string): void {
@@ -131,7 +141,16 @@ export function setTitle(site: string, part?: string): void {
 
 /** The sign-in address that returns here afterwards (a page navigation, typed by the document). */
 export const signInHref = (provider: Provider) =>
-  pageAddress('/api/oauth/login/{provider}', { path: { provider }, query: { return: location.pathname } });
+  pageAddress('/api/oauth/login/{provider}', {
+    path: { provider },
+    query: { return: inBrowser ? location.pathname : shown },
+  });
+
+/** The server's rendering of `path` (ssr.ts). */
+export function renderingPath(path: string): void {
+  shown = path;
+  router.route = parse(path);
+}
 
 export const href = {
   ranking: '/',

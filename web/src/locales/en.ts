@@ -75,6 +75,13 @@ export const en = {
   'streamer.back': '← Ranking',
   'streamer.notFound': 'This streamer does not exist (any more).',
   'streamer.notFoundTitle': 'Streamer not found',
+  'streamer.pending':
+    'This streamer is awaiting rating: they will appear in the ranking once the team has rated them.',
+  'streamer.pendingTitle': 'Awaiting rating',
+  'notFound.title': 'Page not found',
+  'notFound.text':
+    'There is nothing at this address. The link may have a typo, or the page no longer exists.',
+  'notFound.action': 'Back to the ranking',
   'streamer.scores': 'Scores',
   'streamer.chart': 'Scores of {name} on seven criteria, out of 10',
   'streamer.notRated': 'Not rated yet.',
