@@ -8,7 +8,7 @@ import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Rendered } from '../cache/rendered.ts';
 import { answerFor } from '../cache/send.ts';
 import type { StreamerItem } from '../streamers/schemas.ts';
-import { withHead, type Head } from './pages.ts';
+import { isPlainPage, withHead, type Head } from './pages.ts';
 
 /**
  * The first view (docs/decisions.md "The first view"): the page's HTML with the ranking or
@@ -137,7 +137,7 @@ export class PageCache {
 
 /** The key a page path is rendered under, or null when it is not one of the page's addresses. */
 export function pageKey(path: string): string | null {
-  if (path === '/' || path === '/suggest' || /^\/admin(\/[a-z-]+)?$/.test(path)) return path;
+  if (isPlainPage(path)) return path;
   const m = /^\/s\/(\d{1,15})(-[^/]*)?$/.exec(path);
   return m ? `/s/${Number(m[1])}` : null;
 }

@@ -12,6 +12,13 @@ import { streamerExists } from '../streamers/queries.ts';
  * streamer when it is in the Public view, so a link shared on Discord shows who it is.
  */
 
+/** The page's addresses that name no streamer (web/src/lib/router.svelte.ts routes them). */
+const PLAIN_PAGES = new Set(['/', '/suggest', '/privacy', '/your-data', '/team']);
+
+/** A page address that names no streamer: one of the above, or the administration's tabs. */
+export const isPlainPage = (path: string): boolean =>
+  PLAIN_PAGES.has(path) || /^\/admin(\/[a-z-]+)?$/.test(path);
+
 const GENERIC_TITLE = SITE_NAME;
 const GENERIC_DESCRIPTION = SITE_DESCRIPTION;
 
@@ -56,8 +63,7 @@ export async function pageFor(app: FastifyInstance, path: string, baseUrl: strin
     status,
     head: { title: GENERIC_TITLE, description: GENERIC_DESCRIPTION, url: baseUrl + p },
   });
-  if (path === '/' || path === '/suggest' || /^\/admin(\/[a-z-]+)?$/.test(path)) return generic(200);
-  if (path === '/privacy' || path === '/your-data' || path === '/team') return generic(200);
+  if (isPlainPage(path)) return generic(200);
   const m = /^\/s\/(\d{1,15})(-[^/]*)?$/.exec(path);
   if (!m) return null;
   const id = Number(m[1]);
