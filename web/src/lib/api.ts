@@ -77,9 +77,10 @@ interface Answer<T> {
   response: Response;
 }
 
-const codeOf = (error: unknown): ErrorCode | null =>
-  error !== null && typeof error === 'object' && 'code' in error && typeof error.code === 'string'
-    ? (error.code as ErrorCode)
+/** The `code` of an error body (the page translates by it, never by the message). */
+const codeOf = (body: unknown): ErrorCode | null =>
+  body !== null && typeof body === 'object' && 'code' in body && typeof body.code === 'string'
+    ? (body.code as ErrorCode)
     : null;
 
 /**
