@@ -3,7 +3,7 @@
  * paths against their ceilings, count the stored comments in the database itself, then time
  * cold starts on the existing database and report the peak memory.
  */
-import { SERVICE_NODE_ARGS } from '../src/node-args.ts';
+import { SERVICE_ENV, SERVICE_NODE_ARGS } from '../src/node-args.ts';
 import { SERVICE_ENTRY } from './build.ts';
 import { type CeilingOptions, startCeiling } from './ceilings.ts';
 import { type Context, type LoadSettings, selected } from './compare.ts';
@@ -46,6 +46,7 @@ function startService(opts: SuiteOptions, name = 'service'): Promise<Server> {
     nodeArgs: [...SERVICE_NODE_ARGS, ...opts.serviceNodeArgs],
     readyPath: '/healthz',
     env: {
+      ...SERVICE_ENV,
       DATABASE_URL: opts.databaseUrl,
       HOST: '127.0.0.1',
       ADMIN_PASSWORD,

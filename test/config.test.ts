@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config.ts';
-import { SERVICE_NODE_ARGS } from '../src/node-args.ts';
+import { START_COMMAND } from '../src/node-args.ts';
 
 describe('configuration', () => {
   it('has the documented defaults', () => {
@@ -123,8 +123,8 @@ describe('metrics and scheduled backups', () => {
 });
 
 describe('how the service is started', () => {
-  it('npm start passes the Node.js options the bench and the soak measure with', () => {
+  it('npm start passes the Node.js options and environment the bench and the soak measure with', () => {
     const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } };
-    expect(pkg.scripts.start).toBe(`node ${SERVICE_NODE_ARGS.join(' ')} dist/src/main.js`);
+    expect(pkg.scripts.start).toBe(START_COMMAND);
   });
 });

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVICE_NODE_ARGS } from '../src/node-args.ts';
+import { SERVICE_ENV, SERVICE_NODE_ARGS } from '../src/node-args.ts';
 import { guestTagger } from '../src/plugins/guest-tag.ts';
 import { dbKind } from './helpers/database.ts';
 import { createPostgres, postgresAnswers, type SoakDatabase } from './soak/lib/database.ts';
@@ -353,7 +353,7 @@ describe.runIf(dbKind === 'sqlite')('the systemd unit', () => {
   it('runs what npm start runs (the same Node.js options, the build), hardened, restarted on failure', () => {
     const { argv, env } = unitCommand(text, '3000');
     expect(argv).toEqual(['/usr/bin/node', ...SERVICE_NODE_ARGS, 'dist/src/main.js']);
-    expect(env).toMatchObject({ PORT: '3000', HOST: '127.0.0.1', NODE_ENV: 'production' });
+    expect(env).toMatchObject({ PORT: '3000', HOST: '127.0.0.1', NODE_ENV: 'production', ...SERVICE_ENV });
     for (const line of [
       'User=streamer-rating',
       'EnvironmentFile=/etc/streamer-rating/env',

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './net.ts';
-import { SERVICE_NODE_ARGS } from '../../../src/node-args.ts';
+import { SERVICE_ENV, SERVICE_NODE_ARGS } from '../../../src/node-args.ts';
 
 /** The repository's root directory. */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -103,6 +103,7 @@ export class Service {
     const child = spawn(process.execPath, nodeArgs('main'), {
       cwd: ROOT,
       env: {
+        ...SERVICE_ENV,
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '',
         HOST: '127.0.0.1',
