@@ -3,6 +3,7 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } f
 import { dirname, join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { writeBackup } from '../src/backup/files.ts';
 import { restoreSqlite } from '../src/backup/restore.ts';
 import { BackupScheduler } from '../src/backup/scheduler.ts';
 import { migrateToLatest } from '../src/db/migrator.ts';
@@ -98,6 +99,50 @@ describe.runIf(dbKind === 'sqlite')('scheduled backups and restore (SQLite)', { 
     } finally {
       await b.close();
       await again.cleanup();
+    }
+  });
+
+  it('finishes while another connection writes between every step of the copy', async () => {
+    // The command-line tool copies while the service writes: each write by another connection
+    // starts SQLite's online backup over. With fixed 100-page steps this copy never ended.
+    const d = mkdtempSync(join(dir, 'steps-'));
+    const file = join(d, 'live.db');
+    const writer = new SqliteDatabase(file);
+    writer.pragma('journal_mode = WAL');
+    writer.exec('create table notes (id integer primary key, body text not null)');
+    const insert = writer.prepare('insert into notes (body) values (?)');
+    writer.transaction(() => {
+      for (let i = 0; i < 20_000; i++) insert.run('x'.repeat(200));
+    })();
+    const reader = new SqliteDatabase(file);
+    // The writer stops by itself after 15 s; the copy must have finished before that.
+    const stopAt = Date.now() + 15_000;
+    let writing = true;
+    let writes = 0;
+    const write = () => {
+      if (!writing || Date.now() > stopAt) return void (writing = false);
+      insert.run(`written during the copy ${writes++}`);
+      setImmediate(write);
+    };
+    setImmediate(write);
+    let finishedWhileWriting: boolean;
+    try {
+      await writeBackup(reader, join(d, 'copy.db'));
+      finishedWhileWriting = writing;
+    } finally {
+      writing = false;
+    }
+    expect(finishedWhileWriting, 'the copy ended only when the writes stopped').toBe(true);
+    expect(writes).toBeGreaterThan(0);
+    const copy = new SqliteDatabase(join(d, 'copy.db'), { readonly: true });
+    try {
+      expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
+      const { n } = copy.prepare('select count(*) as n from notes').get() as { n: number };
+      expect(n).toBeGreaterThanOrEqual(20_000);
+    } finally {
+      copy.close();
+      reader.close();
+      writer.close();
     }
   });
 

@@ -430,6 +430,13 @@ export const MUTATIONS: Mutation[] = [
     tests: ['test/backups.test.ts'],
   },
   {
+    name: "backups: the copy's steps stay 100 pages when another connection's writes start it over",
+    file: 'src/backup/files.ts',
+    from: 'if (remainingPages > remaining) pages = Math.min(pages * 4, ALL_PAGES);',
+    to: 'if (remainingPages > remaining) pages = FIRST_STEP_PAGES;',
+    tests: ['test/backups.test.ts'],
+  },
+  {
     name: 'backups: every instance backs up, without the lease',
     file: 'src/backup/scheduler.ts',
     from: 'if (!(await this.#takeLease()) || this.#running) return;',
