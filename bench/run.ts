@@ -6,9 +6,10 @@
  * posting). Measured at the default settings (no LOG_LEVEL). Exits 1 when an SQLite target or
  * PostgreSQL's comment posting is missed, or an acknowledged comment was lost.
  *
- * Knobs: BENCH_SECONDS (per measured load, default 5), BENCH_CONNECTIONS (default 50),
- * BENCH_ROUNDS (alternating rounds of ceiling and service per path, default 1; comment
- * posting always runs at least 3),
+ * Knobs: BENCH_SECONDS (per measured load, default 3), BENCH_CONNECTIONS (default 50),
+ * BENCH_ROUNDS (alternating rounds of ceiling and service per path, default 3: on two shared
+ * cores one 5-second load of a small answer moved by 0.1-0.3x between runs, three short
+ * rounds each way move far less; comment posting always runs at least 3),
  * BENCH_DATABASE_URL (PostgreSQL server for the throwaway database, default
  * postgres://postgres@127.0.0.1:5432/postgres; `off` skips PostgreSQL),
  * BENCH_SERVICE_NODE_ARGS (extra node arguments for the service, e.g. `--cpu-prof`),
@@ -34,9 +35,9 @@ function positiveInt(name: string, fallback: number): number {
   return Number(raw);
 }
 
-const seconds = positiveInt('BENCH_SECONDS', 5);
+const seconds = positiveInt('BENCH_SECONDS', 3);
 const connections = positiveInt('BENCH_CONNECTIONS', 50);
-const rounds = positiveInt('BENCH_ROUNDS', 1);
+const rounds = positiveInt('BENCH_ROUNDS', 3);
 const serverUrl = process.env.BENCH_DATABASE_URL || DEFAULT_SERVER_URL;
 const only = (process.env.BENCH_ONLY ?? '')
   .split(',')
