@@ -12,11 +12,15 @@ import { type FakeProviders, startFakeProviders } from '../helpers/fake-provider
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
-export const runBrowser = hasChromium && dbKind === 'sqlite';
+/** `BROWSER_TESTS=off`: CI's second Node.js pass (.ci/run), where the page's bytes are the same. */
+const wanted = process.env.BROWSER_TESTS !== 'off';
+export const runBrowser = hasChromium && wanted && dbKind === 'sqlite';
 if (!hasChromium) {
   console.log(
     '\n*** Browser tests SKIPPED: /usr/bin/chromium is missing (apt-get install -y chromium). ***\n',
   );
+} else if (!wanted) {
+  console.log('\n*** Browser tests SKIPPED: BROWSER_TESTS=off. ***\n');
 }
 
 const SHOTS = 'test-results/screenshots';
