@@ -1,6 +1,8 @@
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -12,15 +14,33 @@ import { type FakeProviders, startFakeProviders } from '../helpers/fake-provider
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
-/** `BROWSER_TESTS=off`: CI's second Node.js pass (.ci/run), where the page's bytes are the same. */
-const wanted = process.env.BROWSER_TESTS !== 'off';
-export const runBrowser = hasChromium && wanted && dbKind === 'sqlite';
+/**
+ * `BROWSER_TESTS`: unset runs every browser test file; `off` runs none; `K/N` runs the K-th of
+ * N shares of the files (by name, dealt in turn), so that CI's two Node.js passes (.ci/run) each
+ * walk part of the same page bundle.
+ */
+const choice = process.env.BROWSER_TESTS ?? '';
+const share = /^([1-9]\d*)\/([1-9]\d*)$/.exec(choice);
+if (choice !== '' && choice !== 'off' && !(share && Number(share[1]) <= Number(share[2])))
+  throw new Error(`BROWSER_TESTS=${choice}: expected off, or a share such as 1/2`);
+const FILES = readdirSync(dirname(fileURLToPath(import.meta.url)))
+  .filter((f) => f.endsWith('.test.ts'))
+  .sort();
 if (!hasChromium) {
   console.log(
     '\n*** Browser tests SKIPPED: /usr/bin/chromium is missing (apt-get install -y chromium). ***\n',
   );
-} else if (!wanted) {
+} else if (choice === 'off') {
   console.log('\n*** Browser tests SKIPPED: BROWSER_TESTS=off. ***\n');
+}
+
+/** Whether the browser test file at `fileUrl` (its `import.meta.url`) runs here. */
+export function runBrowser(fileUrl: string): boolean {
+  if (!hasChromium || choice === 'off' || dbKind !== 'sqlite') return false;
+  if (!share) return true;
+  const index = FILES.indexOf(basename(fileURLToPath(fileUrl)));
+  if (index < 0) throw new Error(`${fileUrl} is not a browser test file`);
+  return index % Number(share[2]) === Number(share[1]) - 1;
 }
 
 const SHOTS = 'test-results/screenshots';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { adminLogin, axe, newPage, runBrowser, shot, signIn, useBrowser } from './browser.ts';
 
 /** An empty site guides both roles; the administrator bans only after confirming. */
-describe.runIf(runBrowser)('an empty site and the administrator', () => {
+describe.runIf(runBrowser(import.meta.url))('an empty site and the administrator', () => {
   const env = useBrowser(async () => undefined);
 
   it('guides a visitor to suggest and the administrator to add, import or run the demo', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { adminLogin, newPage, runBrowser, useBrowser } from './browser.ts';
 
 /** Issue 11's walk: bugs 5, 6, 9, 10 and 13, each pinned here. */
-describe.runIf(runBrowser)('bugs found in the walk', () => {
+describe.runIf(runBrowser(import.meta.url))('bugs found in the walk', () => {
   const env = useBrowser();
   const idOf = async (name: string) =>
     ((await (await env.t.admin()).get('/api/streamers?all=1')).body as { id: number; name: string }[]).find(

@@ -15,7 +15,7 @@ async function seed(t: TestApp) {
   });
 }
 
-describe.runIf(runBrowser)('comments as people know them', () => {
+describe.runIf(runBrowser(import.meta.url))('comments as people know them', () => {
   const env = useBrowser(seed);
 
   it('newest first with load more, oldest first, relative times with the exact one on hover, safe links', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { adminLogin, axe, newPage, runBrowser, shot, signIn, useBrowser } from './browser.ts';
 import { contrast } from './contrast.ts';
 
-describe.runIf(runBrowser)('community rating, audit log, themes and assets', () => {
+describe.runIf(runBrowser(import.meta.url))('community rating, audit log, themes and assets', () => {
   const env = useBrowser();
 
   it('a team member rates the team streamer, sees it again, and everyone sees the community average', async () => {

@@ -38,7 +38,7 @@ async function idOf(env: Env, name: string): Promise<number> {
   return found.id;
 }
 
-describe.runIf(runBrowser)('the first view', () => {
+describe.runIf(runBrowser(import.meta.url))('the first view', () => {
   const env = useBrowser();
 
   it('home and streamer page: layout shift under 0.05 at 375 and 1366 px, light and dark, no second fetch', async () => {
@@ -115,7 +115,7 @@ describe.runIf(runBrowser)('the first view', () => {
   });
 });
 
-describe.runIf(runBrowser)('addresses that show no streamer (defect 8)', () => {
+describe.runIf(runBrowser(import.meta.url))('addresses that show no streamer (defect 8)', () => {
   const env = useBrowser();
 
   it('a streamer not rated yet says it awaits rating, in Czech and English, at 375 and 1366 px', async () => {

@@ -64,7 +64,7 @@ const commentsOf = async (t: TestApp) =>
     reports?: number;
   }[];
 
-describe.runIf(runBrowser)('comments in an open community, and their moderation', () => {
+describe.runIf(runBrowser(import.meta.url))('comments in an open community, and their moderation', () => {
   const env = useBrowser(seed);
 
   it('guests are marked, staff carry badges, replies are threads, guests see like counts and report once', async () => {

@@ -17,7 +17,7 @@ const SIZES = [
   { phone: false, label: 'desktop' },
 ] as const;
 
-describe.runIf(runBrowser)('header, teams and your data', () => {
+describe.runIf(runBrowser(import.meta.url))('header, teams and your data', () => {
   const env = useBrowser();
 
   const streamerId = async (name: string) => {

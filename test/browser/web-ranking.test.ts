@@ -19,7 +19,7 @@ async function many(t: TestApp) {
   await t.streamer('Unrated Kick');
 }
 
-describe.runIf(runBrowser)('the ranking', () => {
+describe.runIf(runBrowser(import.meta.url))('the ranking', () => {
   const env = useBrowser(many);
 
   it('bug 3: search ignores diacritics, keeps real ranks, and says when nothing matches', async () => {

@@ -3,7 +3,7 @@ import { type FakeDiscord, startFakeDiscord } from '../helpers/fake-discord.ts';
 import { adminLogin, axe, newPage, runBrowser, shot, useBrowser } from './browser.ts';
 
 /** Issue 20 in the browser: the administrator connects Discord; a streamer copies a badge. */
-describe.runIf(runBrowser)('Discord and badges on the page', () => {
+describe.runIf(runBrowser(import.meta.url))('Discord and badges on the page', () => {
   let discord: FakeDiscord;
   beforeAll(async () => {
     discord = await startFakeDiscord();

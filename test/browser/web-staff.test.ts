@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { adminLogin, axe, newPage, runBrowser, shot, signIn, useBrowser } from './browser.ts';
 
-describe.runIf(runBrowser)('the web page for staff', () => {
+describe.runIf(runBrowser(import.meta.url))('the web page for staff', () => {
   const env = useBrowser();
 
   it('a team member sees unevaluated streamers marked for rating', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { adminLogin, axe, newPage, runBrowser, shot, signIn, useBrowser } from './browser.ts';
 
-describe.runIf(runBrowser)('the web page for visitors', () => {
+describe.runIf(runBrowser(import.meta.url))('the web page for visitors', () => {
   const env = useBrowser();
 
   it('a visitor sees the ranking, opens a streamer with its chart, comments and suggests (Czech, desktop)', async () => {
