@@ -130,7 +130,10 @@ async function npmStart(
   const log = () => output;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`npm start exited ${child.exitCode}: ${output}`);
-    if (performance.now() - started > 30_000) throw new Error(`no /healthz within 30 s: ${output}`);
+    if (performance.now() - started > 30_000) {
+      await stop(child); // a start that never answers leaves no service behind
+      throw new Error(`no /healthz within 30 s: ${output}`);
+    }
     const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
       (r) => r.status === 200,
       () => false,
