@@ -37,8 +37,12 @@ export const SERVICE_NODE_ARGS = ['--max-semi-space-size=8', '--heap-growing-per
  */
 export const SERVICE_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' } as const;
 
-/** `npm start`'s command line (package.json): the environment's defaults, then node. */
+/**
+ * `npm start`'s command line (package.json): the environment's defaults, then node. `exec`
+ * puts node in the place of npm's shell, so the SIGTERM npm passes on reaches the service
+ * itself: a shell in between would die and leave the service running.
+ */
 export const START_COMMAND =
   Object.entries(SERVICE_ENV)
     .map(([name, value]) => `${name}=\${${name}:-${value}} `)
-    .join('') + `node ${SERVICE_NODE_ARGS.join(' ')} dist/src/main.js`;
+    .join('') + `exec node ${SERVICE_NODE_ARGS.join(' ')} dist/src/main.js`;

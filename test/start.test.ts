@@ -167,6 +167,32 @@ describe('npm start on a current build', () => {
     }
   });
 
+  it('a SIGTERM to npm alone stops the service: nothing is left answering', async () => {
+    const data = join(temp, 'data-term');
+    mkdirSync(data);
+    const { child, url } = await npmStart(ROOT, { DATABASE_URL: `sqlite:${join(data, 'x.db')}` });
+    try {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      process.kill(child.pid!, 'SIGTERM'); // npm only, as a process manager that signals npm does
+      await exited;
+      let answering = true;
+      for (let i = 0; i < 100 && answering; i++) {
+        answering = await fetch(`${url}/healthz`).then(
+          () => true,
+          () => false,
+        );
+        if (answering) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(answering).toBe(false);
+    } finally {
+      try {
+        process.kill(-child.pid!, 'SIGKILL'); // whatever is left of its process group
+      } catch {
+        // nothing left
+      }
+    }
+  });
+
   it('in a production install (only the production dependencies) it starts, serves the page, and needs nothing else', async () => {
     // What `npm ci && npm run build && npm prune --omit=dev` leaves: the project, its build,
     // and node_modules with the production dependencies only (here linked from this checkout).
