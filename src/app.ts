@@ -17,8 +17,8 @@ import { FastAnswers, serverWithFastAnswers } from './cache/fast-answers.ts';
 import { keepWalBounded } from './db/checkpoint.ts';
 import type { DbContext } from './db/context.ts';
 import type { Db } from './db/schema.ts';
-import { registerOpenApi } from './docs/openapi.ts';
-import { docsRoutes } from './docs/routes.ts';
+import { registerOpenApi } from './openapi/openapi.ts';
+import { openApiRoutes } from './openapi/routes.ts';
 import { groupRoutes, teamMemberRoutes } from './groups/routes.ts';
 import { discordPlugin } from './discord/plugin.ts';
 import { ReadyImages } from './images/ready.ts';
@@ -55,8 +55,8 @@ import { liveSyncPlugin } from './sync/plugin.ts';
 import { syncRoutes } from './sync/routes.ts';
 import { userRoutes } from './users/routes.ts';
 import { voteRoutes } from './votes/routes.ts';
-import { answerPage, PageCache } from './web/first-view.ts';
-import { webRoutes } from './web/static.ts';
+import { answerPage, PageCache } from './pages/first-view.ts';
+import { pageRoutes } from './pages/static.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -194,10 +194,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const health = databaseCheck(db, sqlite);
   await app.register(healthRoutes, { check: health });
   await app.register(metricsRoutes);
-  await app.register(docsRoutes);
+  await app.register(openApiRoutes);
   await app.register(imageRoutes, { ready: readyImages });
   const pages = new PageCache();
-  await app.register(webRoutes, { pages });
+  await app.register(pageRoutes, { pages });
   await app.register(loadShedding, { config });
 
   // The list and /healthz from memory before routing, where nothing else can differ:

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webRoot } from '../src/web/static.ts';
+import { webRoot } from '../src/pages/static.ts';
 import { ADMIN_PASSWORD, startApp, type TestUser, useApp } from './helpers/app.ts';
 import { Client } from './helpers/client.ts';
 import { type Exchange, operationOf, violations } from './helpers/contract.ts';

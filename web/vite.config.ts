@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig, type Plugin } from 'vite';
-import { precompress } from '../src/web/precompress.ts';
+import { precompress } from '../src/pages/precompress.ts';
 
 const OUT = '../dist/web';
 const BUDGET_KB = 80;

@@ -4,7 +4,7 @@ import { defineConfig } from 'vite';
 /**
  * The server's rendering of the first view (web/src/ssr.ts, docs/decisions.md "The first
  * view"): one ES module in dist/ssr with Svelte's server runtime bundled in, which the
- * service imports at start (src/web/first-view.ts).
+ * service imports at start (src/pages/first-view.ts).
  */
 export default defineConfig({
   root: __dirname,

@@ -22,7 +22,7 @@ export interface FastSources {
   overloaded: () => boolean;
   /** Share cards and badges the route has drawn for the current content (images/ready.ts). */
   images: ReadyImages;
-  /** The page's addresses from their current rendering (web/first-view.ts), or false. */
+  /** The page's addresses from their current rendering (pages/first-view.ts), or false. */
   pages: (req: IncomingMessage, res: ServerResponse, version: number) => number | false;
   /** Counts the answers given here too, when METRICS_TOKEN is set. */
   metrics: Metrics | null;
@@ -36,7 +36,7 @@ const HEALTHY = Buffer.from('{"ok":true}');
  * /healthz while the database answered within the last 100 ms (every load balancer, every
  * few seconds), and share cards and badges already drawn for the current content (every
  * panel and every page that shows a badge), and the home and streamer pages already rendered
- * for the current content (web/first-view.ts). Each answer is the same, header for header and byte for byte, as the route's
+ * for the current content (pages/first-view.ts). Each answer is the same, header for header and byte for byte, as the route's
  * (test/hot-paths.test.ts compares them); Fastify's request object, hooks and reply cost
  * more than such an answer itself. Anything else, or anything these cannot answer from
  * memory right now (a stale or missing rendering, an unchecked database, overload, request

@@ -13,7 +13,7 @@ import type { ErrorCode } from '../errors.ts';
  *
  * What a client should send is stricter than what the service accepts: each input schema
  * carries its `documented` twin (real types, the rules' limits, required fields), which the
- * API document and the client generated from it show (docs/openapi.ts). Validation never
+ * API document and the client generated from it show (openapi/openapi.ts). Validation never
  * reads the twin, so the wire behaviour stays lenient.
  */
 
@@ -96,7 +96,7 @@ export const ErrorBody = Type.Object(
 );
 export const Ok = Type.Object({ ok: Type.Unsafe<true>({ type: 'boolean', const: true }) }, { title: 'Ok' });
 
-/** A redirect: no body; the document adds its `Location` header (docs/openapi.ts). */
+/** A redirect: no body; the document adds its `Location` header (openapi/openapi.ts). */
 export const Redirect = (description: string) => Type.Null({ description });
 
 /** An HTML page answer (the page's addresses, the API's documentation page). */

@@ -1,6 +1,6 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
-import { isPageAddress } from '../../src/web/first-view.ts';
+import { isPageAddress } from '../../src/pages/first-view.ts';
 
 // A CommonJS module whose types describe its ES default export.
 const addFormats = formats.default;

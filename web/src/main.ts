@@ -9,6 +9,6 @@ applyTheme(initialTheme());
 
 const target = document.getElementById('app');
 if (!target) throw new Error('the page has no #app element');
-// The service renders the first view (src/web/first-view.ts): take it over where it is there.
+// The service renders the first view (src/pages/first-view.ts): take it over where it is there.
 if (target.firstChild) hydrate(App, { target });
 else mount(App, { target });

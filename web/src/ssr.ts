@@ -1,6 +1,6 @@
 /**
  * The page's first view rendered on the server (docs/decisions.md "The first view"): built by
- * `vite build --ssr` into dist/ssr/ssr.js and called by the service (src/web/first-view.ts)
+ * `vite build --ssr` into dist/ssr/ssr.js and called by the service (src/pages/first-view.ts)
  * once per content version and page, never per request. The page's script hydrates what this
  * renders, with the same data (first-view.ts), so nothing moves when it runs.
  */

@@ -1,7 +1,7 @@
 import type { Streamer } from './api.ts';
 
 /**
- * The data the service rendered the first view with (src/web/first-view.ts): inlined in the
+ * The data the service rendered the first view with (src/pages/first-view.ts): inlined in the
  * page as JSON (`<script type="application/json" id="first-view">`) so that the page, once its
  * script runs, shows the same thing at once instead of asking again (docs/decisions.md "The
  * first view"). On the server, ssr.ts sets it before each render.

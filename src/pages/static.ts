@@ -41,7 +41,7 @@ export function webRoot(): string {
 
 /**
  * Reads the built files once, with the brotli and gzip forms the build wrote beside them
- * (web/precompress.ts); a compressible file without them is compressed here.
+ * (pages/precompress.ts); a compressible file without them is compressed here.
  */
 export function loadAssets(root: string): Map<string, Asset> {
   const assets = new Map<string, Asset>();
@@ -72,7 +72,7 @@ const NOT_BUILT = `<!doctype html><html lang="en"><meta charset="utf-8"><title>S
 <p>The web page has not been built. Run <code>npm run build</code> (or start with <code>npm start</code>, which builds first). The API is available under <code>/api/</code>.</p>`;
 
 /** Serves the web page at `/` and its files, compressed, with cache headers. */
-export async function webRoutes(app: FastifyInstance, opts: { root?: string; pages?: PageCache }) {
+export async function pageRoutes(app: FastifyInstance, opts: { root?: string; pages?: PageCache }) {
   const root = opts.root ?? webRoot();
   const assets = loadAssets(root);
   if (!assets.has('/index.html'))

@@ -26,7 +26,7 @@ export const ROUTE_FACTS = 'x-route-facts';
 
 export interface RouteFacts {
   methods: string[];
-  /** The roles its guard can ask for (docs/openapi.ts `rolesOf`). */
+  /** The roles its guard can ask for (openapi/openapi.ts `rolesOf`). */
   roles: Role[];
   /** It reads the session cookie. */
   session: boolean;

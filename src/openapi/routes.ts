@@ -4,7 +4,7 @@ import { Html } from '../lib/schemas.ts';
 import { renderDocs } from './page.ts';
 
 /** `GET /api/openapi.json` and a readable page at `/api/docs`, both offline. */
-export async function docsRoutes(app: FastifyInstance) {
+export async function openApiRoutes(app: FastifyInstance) {
   let json: string | undefined;
   app.get(
     '/api/openapi.json',
