@@ -13,7 +13,7 @@ import { adminAuthRoutes } from './auth/routes.ts';
 import { commentRoutes, commentWriter } from './comments/routes.ts';
 import { communityRoutes } from './community/routes.ts';
 import type { Config } from './config.ts';
-import { FastAnswers, serverWithFastAnswers } from './cache/fast-answers.ts';
+import { EarlyAnswers, serverWithEarlyAnswers } from './cache/early.ts';
 import { keepWalBounded } from './db/checkpoint.ts';
 import type { DbContext } from './db/context.ts';
 import type { Db } from './db/schema.ts';
@@ -21,7 +21,6 @@ import { registerOpenApi } from './openapi/openapi.ts';
 import { openApiRoutes } from './openapi/routes.ts';
 import { groupRoutes, teamMemberRoutes } from './groups/routes.ts';
 import { discordPlugin } from './discord/plugin.ts';
-import { ReadyImages } from './images/ready.ts';
 import { imageRoutes } from './images/routes.ts';
 import { databaseCheck } from './health/check.ts';
 import { healthRoutes } from './health/routes.ts';
@@ -40,8 +39,8 @@ import { guestTagPlugin } from './plugins/guest-tag.ts';
 import { loadShedding } from './plugins/load-shedding.ts';
 import { guardsPlugin } from './plugins/guards.ts';
 import { parseQuery, parsersPlugin } from './plugins/parsers.ts';
-import { renderCachePlugin } from './plugins/render-cache.ts';
-import { documentHeaders, securityHeaders, securityHeadersPlugin } from './plugins/security-headers.ts';
+import { answerCachePlugin } from './plugins/answer-cache.ts';
+import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { viewerPlugin } from './plugins/viewer.ts';
 import { moderationRoutes } from './moderation/routes.ts';
@@ -55,14 +54,13 @@ import { liveSyncPlugin } from './sync/plugin.ts';
 import { syncRoutes } from './sync/routes.ts';
 import { userRoutes } from './users/routes.ts';
 import { voteRoutes } from './votes/routes.ts';
-import { answerPage, PageCache } from './pages/first-view.ts';
-import { pageRoutes } from './pages/static.ts';
+import { pageRoutes } from './pages/routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
-    /** The answers served before routing (cache/fast-answers.ts). */
-    fastAnswers: FastAnswers;
+    /** The answers written before routing, which features register beside their routes (cache/early.ts). */
+    earlyAnswers: EarlyAnswers;
     /** The open database and what this process keeps about it (db/context.ts). */
     database: DbContext;
     /** `database.db`: what queries run on. */
@@ -112,11 +110,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     (logger && typeof logger === 'object' && 'level' in logger && logger.level) || config.logLevel;
   // Request lines are opt-in (LOG_REQUESTS): at the default settings the fast answers are taken.
   const requestLines = config.logRequests && REQUEST_LINE_LEVELS.has(String(level));
-  const fast = new FastAnswers();
-  const readyImages = new ReadyImages();
-  readyImages.setSecurityHeaders(securityHeaders(config.https));
+  const early = new EarlyAnswers();
   const app = Fastify({
-    serverFactory: serverWithFastAnswers(fast),
+    serverFactory: serverWithEarlyAnswers(early),
     logger: logger && typeof logger === 'object' ? { ...logger, serializers } : logger,
     // Fastify's "incoming request" and "request completed" lines are info: above that level
     // they are not even assembled (their arguments cost a tenth of a small answer).
@@ -145,7 +141,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   app.setChildLoggerFactory(requestLogger);
   app.decorate('config', config);
-  app.decorate('fastAnswers', fast);
+  app.decorate('earlyAnswers', early);
   app.decorate('database', database);
   app.decorate('commentWriter', commentWriter(database));
   app.decorate('db', db);
@@ -165,7 +161,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(sessionPlugin, { database, clock, https: config.https, secret });
   await app.register(viewerPlugin, { clock, passwordLogin: config.adminPasswordLogin });
   await app.register(guardsPlugin);
-  await app.register(renderCachePlugin, {
+  await app.register(answerCachePlugin, {
     database,
     postgresUrl: config.databaseUrl.startsWith('postgres') ? config.databaseUrl : null,
   });
@@ -191,33 +187,18 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(backupPlugin, { sqlite: opts.database.sqlite });
   await app.register(signInRoutes);
   if (config.devProviders) await app.register(devProviderRoutes);
-  const health = databaseCheck(db, sqlite);
-  await app.register(healthRoutes, { check: health });
+  await app.register(healthRoutes, { check: databaseCheck(db, sqlite) });
   await app.register(metricsRoutes);
   await app.register(openApiRoutes);
-  await app.register(imageRoutes, { ready: readyImages });
-  const pages = new PageCache();
-  await app.register(pageRoutes, { pages });
+  await app.register(imageRoutes);
+  await app.register(pageRoutes, {});
   await app.register(loadShedding, { config });
 
-  // The list and /healthz from memory before routing, where nothing else can differ:
-  // request lines are not logged (LOG_REQUESTS unset, the default) and no origin may call with CORS.
+  // Answers before routing only where nothing else can differ: request lines are not logged
+  // (LOG_REQUESTS unset, the default) and no origin may call with CORS.
   if (!requestLines && config.corsOrigins.length === 0) {
-    const securityFor = securityHeaders(config.https);
-    const pageHeaders = { document: documentHeaders(config.https) };
-    app.addHook('onReady', async () =>
-      fast.enable({
-        version: () => database.changes.current,
-        renderCache: app.renderCache,
-        health,
-        securityHeaders: securityFor,
-        overloaded: () => app.overloaded(),
-        images: readyImages,
-        pages: (req, res, version) => answerPage(pages, req, res, version, pageHeaders),
-        metrics: app.metrics,
-      }),
-    );
-    app.addHook('preClose', async () => fast.disable());
+    app.addHook('onReady', async () => early.enable(app.securityHeaders));
+    app.addHook('preClose', async () => early.disable());
   }
 
   if (sqlite && !sqlite.memory) {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, useApp } from './helpers/app.ts';
 import type { Client } from './helpers/client.ts';
 import { reopen } from './helpers/database.ts';
+import { rawGet } from './helpers/raw-get.ts';
 
 const t = await useApp();
 let admin: Client;
@@ -15,25 +16,7 @@ beforeAll(async () => {
     await t.client().post('/api/comments', { streamer_id: sid, body: `comment number ${i}` });
 });
 
-/** A raw GET (fetch would decompress and hide the encoding). */
-async function raw(path: string, headers: Record<string, string> = {}) {
-  const { request } = await import('node:http');
-  return new Promise<{
-    status: number;
-    headers: Record<string, string | string[] | undefined>;
-    body: Buffer;
-  }>((resolve, reject) => {
-    const req = request(t.url + path, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-      );
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const raw = (path: string, headers: Record<string, string> = {}) => rawGet(t.url + path, headers);
 
 describe.each([['/api/streamers'], ['/api/comments?streamer_id=SID']])('%s', (template) => {
   const path = () => template.replace('SID', String(sid));

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webRoot } from '../src/pages/static.ts';
+import { webRoot } from '../src/pages/assets.ts';
 import { ADMIN_PASSWORD, startApp, type TestUser, useApp } from './helpers/app.ts';
 import { Client } from './helpers/client.ts';
 import { type Exchange, operationOf, violations } from './helpers/contract.ts';
@@ -267,11 +267,11 @@ describe('the answers kept as rendered bytes hold to their route schema', () => 
       // Rendered by the route and kept for the next visitors; the database checked by /healthz.
       await get('/api/streamers');
       await get('/healthz');
-      const before = fast.app.fastAnswers.served;
+      const before = fast.app.earlyAnswers.served;
       const list = await get('/api/streamers');
       const notModified = await get('/api/streamers', { 'if-none-match': list.headers.get('etag') ?? '' });
       const health = await get('/healthz');
-      expect(fast.app.fastAnswers.served - before).toBe(3);
+      expect(fast.app.earlyAnswers.served - before).toBe(3);
       expect([list.status, notModified.status, health.status]).toEqual([200, 304, 200]);
       expect(notModified.headers.get('content-type')).toBeNull();
       for (const answer of [list, notModified, health])

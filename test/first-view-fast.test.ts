@@ -26,10 +26,10 @@ describe('pages from memory before routing', () => {
         for (const headers of variants) {
           // Through the route first (a cookie sends it there), which renders the page.
           const routed = await fetch(app.url + path, { headers: { ...headers, cookie: 'theme=dark' } });
-          const before = app.app.fastAnswers.served;
+          const before = app.app.earlyAnswers.served;
           const fast = await fetch(app.url + path, { headers });
           const label = `${path} ${JSON.stringify(headers)}`;
-          expect(app.app.fastAnswers.served, label).toBe(before + 1);
+          expect(app.app.earlyAnswers.served, label).toBe(before + 1);
           expect(fast.status, label).toBe(routed.status);
           expect(headersOf(fast.headers), label).toEqual(headersOf(routed.headers));
           const [a, b] = await Promise.all([fast.arrayBuffer(), routed.arrayBuffer()]);
@@ -38,17 +38,17 @@ describe('pages from memory before routing', () => {
       }
       // A change: the next answer is rendered anew by the route, with the new content.
       await app.streamer('Newly Rated', { s: 9, g: 9 });
-      const before = app.app.fastAnswers.served;
+      const before = app.app.earlyAnswers.served;
       const next = await fetch(app.url + '/');
-      expect(app.app.fastAnswers.served).toBe(before);
+      expect(app.app.earlyAnswers.served).toBe(before);
       expect(await next.text()).toContain('Newly Rated');
       expect(next.headers.get('etag')).not.toBe(etag);
       // A query, or an address that is no page, is the route's.
       for (const path of ['/?x=1', '/s/abc', '/nothing']) {
         await fetch(app.url + path);
-        const was = app.app.fastAnswers.served;
+        const was = app.app.earlyAnswers.served;
         await fetch(app.url + path);
-        expect(app.app.fastAnswers.served, path).toBe(was);
+        expect(app.app.earlyAnswers.served, path).toBe(was);
       }
     } finally {
       await app.close();

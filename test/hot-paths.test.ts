@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { RenderCache } from '../src/cache/rendered.ts';
+import { jsonAnswer } from '../src/cache/answer.ts';
+import { AnswerCache } from '../src/cache/answers.ts';
 import { HEALTH_FRESH_MS, sharedCheck } from '../src/health/check.ts';
 import { Session } from '../src/sessions/session.ts';
 import { expectSecurityHeaders } from './helpers/headers.ts';
@@ -92,7 +93,7 @@ describe('request logs', () => {
     const app = await startApp({ LOG_REQUESTS: 'true' });
     try {
       await app.client().get('/api/streamers');
-      const served = app.app.fastAnswers.served;
+      const served = app.app.earlyAnswers.served;
       const before = app.logs.length;
       await app.client().get('/healthz');
       await app.client().get('/api/streamers');
@@ -107,7 +108,7 @@ describe('request logs', () => {
         '/healthz',
         '/api/streamers',
       ]);
-      expect(app.app.fastAnswers.served).toBe(served);
+      expect(app.app.earlyAnswers.served).toBe(served);
     } finally {
       await app.close();
     }
@@ -119,12 +120,12 @@ describe('request logs', () => {
     await t.client().get('/api/streamers');
     await t.client().get('/healthz');
     const before = t.logs.length;
-    const served = t.app.fastAnswers.served;
+    const served = t.app.earlyAnswers.served;
     for (let i = 0; i < 3; i++) {
       expect((await t.client().get('/healthz')).status).toBe(200);
       expect((await t.client().get('/api/streamers')).status).toBe(200);
     }
-    expect(t.app.fastAnswers.served - served).toBe(6);
+    expect(t.app.earlyAnswers.served - served).toBe(6);
     expect(t.logs.slice(before)).toEqual([]);
   });
 });
@@ -196,9 +197,9 @@ describe('answers from memory before routing', () => {
           let fast: Response | undefined;
           for (let attempt = 0; attempt < 3 && !fast; attempt++) {
             routed = await fetch(app.url + path, { headers: { ...headers, cookie: 'theme=dark' } });
-            const before = app.app.fastAnswers.served;
+            const before = app.app.earlyAnswers.served;
             const answer = await fetch(app.url + path, { headers });
-            if (app.app.fastAnswers.served === before + 1) fast = answer;
+            if (app.app.earlyAnswers.served === before + 1) fast = answer;
           }
           expect(fast, `${path} ${JSON.stringify(headers)} from memory`).toBeDefined();
           expect(fast!.status).toBe(routed!.status);
@@ -237,10 +238,10 @@ describe('answers from memory before routing', () => {
       await app.client().get('/api/streamers');
       const user = await app.user();
       const member = await app.signedIn(user);
-      const before = app.app.fastAnswers.served;
+      const before = app.app.earlyAnswers.served;
       const res = await member.get('/api/streamers');
       expect(res.status).toBe(200);
-      expect(app.app.fastAnswers.served).toBe(before);
+      expect(app.app.earlyAnswers.served).toBe(before);
     } finally {
       await app.close();
     }
@@ -249,18 +250,18 @@ describe('answers from memory before routing', () => {
 
 describe('rendered answers', () => {
   it('get their brotli redone at quality 11 in the background: smaller, same JSON, same ETag', async () => {
-    const cache = new RenderCache(8 * 2 ** 20);
+    const cache = new AnswerCache({ current: 1 }, 8 * 2 ** 20);
     const rows = Array.from({ length: 400 }, (_, i) => ({
       id: i + 1,
       name: `Streamer ${i} ${(i * 7919).toString(36)}`,
       channel: `https://twitch.tv/streamer_${i}`,
       total: 400 - i,
     }));
-    const first = await cache.get('list', 1, async () => rows);
+    const first = await cache.get('list', (version) => jsonAnswer(rows, version));
     const quick = first.br!.length;
     const etag = first.etag;
     await cache.refined();
-    const later = cache.peek('list', 1)!;
+    const later = cache.peek('list')!;
     expect(later.br!.length).toBeLessThan(quick);
     expect(later.etag).toBe(etag);
     expect(JSON.parse(brotliDecompressSync(later.br!).toString())).toEqual(rows);

@@ -211,10 +211,10 @@ describe('answers from memory before routing', () => {
         do {
           version = changes.current;
           routed = await fetch(app.url + path);
-          before = app.app.fastAnswers.served;
+          before = app.app.earlyAnswers.served;
           fast = await fetch(app.url + path);
         } while (changes.current !== version && ++tries < 5);
-        expect(app.app.fastAnswers.served, path).toBe(before + 1);
+        expect(app.app.earlyAnswers.served, path).toBe(before + 1);
         expect(fast.status).toBe(200);
         expect(headersOf(fast.headers)).toEqual(headersOf(routed.headers));
         const [a, b] = await Promise.all([fast.arrayBuffer(), routed.arrayBuffer()]);
@@ -222,11 +222,11 @@ describe('answers from memory before routing', () => {
 
         const etag = routed.headers.get('etag')!;
         const fast304 = await fetch(app.url + path, { headers: { 'if-none-match': etag } });
-        expect(app.app.fastAnswers.served).toBe(before + 2);
+        expect(app.app.earlyAnswers.served).toBe(before + 2);
         // A write moves the content version: the route answers (and checks) again.
         await app.client().post('/api/comments', { streamer_id: id, body: `a comment for ${path}` });
         const routed304 = await fetch(app.url + path, { headers: { 'if-none-match': etag } });
-        expect(app.app.fastAnswers.served).toBe(before + 2);
+        expect(app.app.earlyAnswers.served).toBe(before + 2);
         expect([fast304.status, routed304.status]).toEqual([304, 304]);
         expect(headersOf(fast304.headers)).toEqual(headersOf(routed304.headers));
       }
@@ -236,5 +236,18 @@ describe('answers from memory before routing', () => {
     } finally {
       await app.close();
     }
+  });
+
+  it('an image is kept under what it shows, not its address: long unique queries keep nothing more', async () => {
+    const id = await t.streamer('Query Card', SCORES);
+    expect((await fetch(`${t.url}/s/${id}/card.png`)).status).toBe(200);
+    const kept = t.app.answers.size;
+    const long = 'x'.repeat(4000);
+    for (let i = 0; i < 200; i++) {
+      const res = await fetch(`${t.url}/s/${id}/card.png?${long}${i}`);
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+    }
+    expect(t.app.answers.size).toBe(kept);
   });
 });

@@ -108,10 +108,10 @@ describe('GET /metrics with METRICS_TOKEN', async () => {
     const before = (await scrape()).text;
     const count = (text: string, labels: Record<string, string>) =>
       value(text, 'http_requests_total', labels) ?? 0;
-    const served = t.app.fastAnswers.served;
+    const served = t.app.earlyAnswers.served;
     for (let i = 0; i < 3; i++) expect((await fetch(`${t.url}/healthz`)).status).toBe(200);
     for (let i = 0; i < 2; i++) expect((await fetch(`${t.url}/api/streamers`)).status).toBe(200);
-    expect(t.app.fastAnswers.served - served).toBeGreaterThanOrEqual(2);
+    expect(t.app.earlyAnswers.served - served).toBeGreaterThanOrEqual(2);
     expect((await fetch(`${t.url}/api/comments?streamer_id=999999`)).status).toBe(404);
     expect((await fetch(`${t.url}/api/users?id=1`)).status).toBe(401);
     expect((await fetch(`${t.url}/no/such/path/12345?x=1`)).status).toBe(404);

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf, audit } from '../audit/queries.ts';
-import { sendRendered } from '../cache/send.ts';
+import { jsonAnswer } from '../cache/answer.ts';
+import { sendAnswer } from '../cache/sender.ts';
 import { BatchWriter, writeTransaction } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
 import { assertGuestMayPost } from '../guests/gate.ts';
@@ -156,19 +157,14 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         query.limit === undefined
           ? undefined
           : { limit: clamp(toInt(query.limit), 1, 100), before: parseId(query.before) };
-      // Rendered once per change of the content, not per request (cache/rendered.ts).
+      // Made once per change of the content, not per request (cache/answers.ts).
       const key = `comments:${streamerId}:${withHidden ? 'all' : 'visible'}:${page ? `${page.limit}:${page.before}` : '-'}`;
       // Only the bytes are kept: the items of a busy streamer are tens of thousands of objects.
-      const rendered = await app.renderCache.get(
-        key,
-        database.changes.current,
-        async () => {
-          if (!(await streamerExists(db, streamerId))) throw fail('streamer_not_found');
-          return listComments(db, streamerId, { withHidden, page });
-        },
-        false,
-      );
-      return sendRendered(request, reply, rendered);
+      const answer = await app.answers.get(key, async (version) => {
+        if (!(await streamerExists(db, streamerId))) throw fail('streamer_not_found');
+        return jsonAnswer(await listComments(db, streamerId, { withHidden, page }), version);
+      });
+      return sendAnswer(request, reply, answer);
     },
   );
 

@@ -114,3 +114,6 @@ export type OkAnswer = Static<typeof Ok>;
 
 /** SPEC.md's success acknowledgement. */
 export const OK: OkAnswer = Object.freeze({ ok: true });
+
+/** The answer to an `If-None-Match` that names the kept answer (cache/sender.ts): no body. */
+export const NotModified = Type.Null({ description: 'Not modified (If-None-Match)' });

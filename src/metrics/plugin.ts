@@ -24,6 +24,9 @@ export const metricsPlugin = fp(
     }
     const metrics = new Metrics(opts.pool);
     app.decorate('metrics', metrics);
+    // The answers written before routing are counted the same way (cache/early.ts).
+    app.earlyAnswers.hooks.observe = (route, method, status, seconds) =>
+      metrics.observe(route, method, status, seconds);
     app.addHook('onResponse', (request, reply, done) => {
       metrics.observe(
         request.routeOptions.url ?? UNMATCHED,

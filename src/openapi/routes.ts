@@ -1,11 +1,30 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { Html } from '../lib/schemas.ts';
+import { makeAnswer } from '../cache/answer.ts';
+import { sendAnswer } from '../cache/sender.ts';
+import { Html, NotModified } from '../lib/schemas.ts';
 import { renderDocs } from './page.ts';
 
 /** `GET /api/openapi.json` and a readable page at `/api/docs`, both offline. */
 export async function openApiRoutes(app: FastifyInstance) {
-  let json: string | undefined;
+  // Made once, on first use: the document does not change while the service runs.
+  const document = () =>
+    app.answers.get('openapi:json', async () =>
+      makeAnswer(JSON.stringify(app.swagger()), {
+        type: 'application/json; charset=utf-8',
+        cacheControl: 'no-cache',
+        version: null,
+      }),
+    );
+  const page = () =>
+    app.answers.get('openapi:page', async () =>
+      makeAnswer(renderDocs(app.swagger() as never), {
+        type: 'text/html; charset=utf-8',
+        cacheControl: 'no-cache',
+        document: true,
+        version: null,
+      }),
+    );
   app.get(
     '/api/openapi.json',
     {
@@ -17,26 +36,22 @@ export async function openApiRoutes(app: FastifyInstance) {
             { openapi: Type.String(), paths: Type.Object({}, { additionalProperties: true }) },
             { additionalProperties: true, description: 'An OpenAPI 3.1 document' },
           ),
+          304: NotModified,
         },
       },
     },
-    // Sent as text: the document is not serialized through its own (open) schema.
-    async (_req, reply) =>
-      reply.type('application/json; charset=utf-8').send((json ??= JSON.stringify(app.swagger()))),
+    // Sent as made: the document is not serialized through its own (open) schema.
+    async (request, reply) => sendAnswer(request, reply, await document()),
   );
-  let page: string | undefined;
   app.get(
     '/api/docs',
     {
       config: { guard: 'public', session: false },
       schema: {
         summary: 'API documentation (HTML)',
-        response: { 200: Html('The documentation as one page') },
+        response: { 200: Html('The documentation as one page'), 304: NotModified },
       },
     },
-    async (_req, reply) => {
-      page ??= renderDocs(app.swagger() as never);
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
-    },
+    async (request, reply) => sendAnswer(request, reply, await page()),
   );
 }

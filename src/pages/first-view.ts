@@ -1,12 +1,6 @@
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
-import type { Rendered } from '../cache/rendered.ts';
-import { answerFor } from '../cache/send.ts';
 import type { StreamerItem } from '../streamers/schemas.ts';
 import { isPlainPage, withHead, type Head } from './pages.ts';
 
@@ -15,7 +9,7 @@ import { isPlainPage, withHead, type Head } from './pages.ts';
  * the streamer already in it, rendered by the page's own components on the server
  * (web/src/ssr.ts, built into dist/ssr/ssr.js), with the data they showed inlined as JSON so
  * the page's script takes the markup over without asking again. Rendered once per page and
- * content version, kept with its ETag and compressed forms, never per request.
+ * content version and kept in the answer cache (cache/answers.ts), never per request.
  */
 
 /** What web/src/ssr.ts exports (kept in step by test/first-view.test.ts). */
@@ -59,82 +53,6 @@ export function pageHtml(index: string, head: Head, body: string, data: unknown)
   return html.slice(0, at) + filled + html.slice(at + APP.length);
 }
 
-const brotli = promisify(brotliCompress);
-const gzipAsync = promisify(gzip);
-
-/** A page answer: its status and the rendered bytes (the cache's Rendered shape, cache/send.ts). */
-export interface PageRendering extends Rendered<undefined> {
-  status: 200 | 404;
-}
-
-/** HTML bytes with their ETag and best compressed forms (read many times per change). */
-export async function renderedHtml(html: string, status: 200 | 404, version: number): Promise<PageRendering> {
-  const identity = Buffer.from(html);
-  const etag = `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`;
-  const br = await brotli(identity, {
-    params: {
-      [constants.BROTLI_PARAM_QUALITY]: 11,
-      [constants.BROTLI_PARAM_LGWIN]: 20,
-      [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
-      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-    },
-  });
-  const gz = await gzipAsync(identity, { level: 9 });
-  return { version, value: undefined, etag, identity, br, gzip: gz, status };
-}
-
-/** Pages kept at once: the home, the not-found page and the streamer pages visited lately. */
-const KEPT = 512;
-
-/**
- * Page renderings by key (`/`, `s:12`, `not-found`), each for the content version it was
- * rendered at, the most recently used last; concurrent misses wait for one rendering.
- */
-export class PageCache {
-  readonly #entries = new Map<string, PageRendering>();
-  readonly #pending = new Map<string, Promise<PageRendering>>();
-
-  /** The rendering of `key` if it is current (the fast answers read this). */
-  peek(key: string, version: number): PageRendering | undefined {
-    const hit = this.#entries.get(key);
-    return hit && hit.version === version ? hit : undefined;
-  }
-
-  async get(key: string, version: number, produce: () => Promise<PageRendering>): Promise<PageRendering> {
-    const hit = this.#entries.get(key);
-    if (hit && hit.version === version) {
-      this.#entries.delete(key);
-      this.#entries.set(key, hit);
-      return hit;
-    }
-    const flight = `${key}\u0000${version}`;
-    let pending = this.#pending.get(flight);
-    if (!pending) {
-      pending = produce();
-      this.#pending.set(flight, pending);
-      void pending.then(
-        (rendered) => {
-          this.#pending.delete(flight);
-          const old = this.#entries.get(key);
-          if (old && old.version > rendered.version) return;
-          this.#entries.delete(key);
-          this.#entries.set(key, rendered);
-          for (const k of this.#entries.keys()) {
-            if (this.#entries.size <= KEPT) break;
-            this.#entries.delete(k);
-          }
-        },
-        () => this.#pending.delete(flight),
-      );
-    }
-    return pending;
-  }
-
-  get size(): number {
-    return this.#entries.size;
-  }
-}
-
 /** The key a page path is rendered under, or null when it is not one of the page's addresses. */
 export function pageKey(path: string): string | null {
   if (isPlainPage(path)) return path;
@@ -156,62 +74,4 @@ export function isPageAddress(method: string, path: string, accept = 'text/html'
   if (!/\btext\/html\b/i.test(accept)) return false;
   if (/^\/(api|assets|dev|badge)(\/|$)/.test(path)) return false;
   return !/\.[a-z0-9]+$/i.test(path) || path.endsWith('.html');
-}
-
-/** The headers a page answer carries besides its own (plugins/security-headers.ts). */
-export interface PageHeaders {
-  /** An HTML page's. */
-  document: Record<string, string>;
-}
-
-/**
- * Before routing (cache/fast-answers.ts): a page address answered from the current rendering,
- * exactly as the route answers it (test/first-view-fast.test.ts compares them); false when
- * Fastify must answer (a cookie, a query, no current rendering, not a page address).
- */
-export function answerPage(
-  pages: PageCache,
-  req: IncomingMessage,
-  res: ServerResponse,
-  version: number,
-  extra: PageHeaders,
-): number | false {
-  const url = req.url ?? '';
-  if (req.headers.cookie !== undefined || url.includes('?')) return false;
-  let path: string;
-  try {
-    path = decodeURIComponent(url);
-  } catch {
-    return false;
-  }
-  const key = pageKey(path);
-  const page = key === null ? undefined : pages.peek(key, version);
-  if (!page) return false;
-  const found = page.status === 200;
-  const answer = answerFor(
-    page,
-    found ? req.headers['if-none-match'] : undefined,
-    req.headers['accept-encoding'],
-  );
-  const own = {
-    'cache-control': 'no-cache',
-    vary: 'Accept-Encoding',
-    ...(found ? { etag: page.etag } : {}),
-  };
-  if (answer.status === 304) {
-    // The page's policy: a browser keeps a 304's headers for the page it revalidated.
-    res.writeHead(304, { ...own, ...extra.document });
-    res.end();
-    return 304;
-  }
-  const body = answer.body ?? page.identity;
-  res.writeHead(page.status, {
-    ...own,
-    'content-type': 'text/html; charset=utf-8',
-    ...(answer.encoding ? { 'content-encoding': answer.encoding } : {}),
-    ...extra.document,
-    'content-length': String(body.length),
-  });
-  res.end(body);
-  return page.status;
 }

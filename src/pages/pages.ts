@@ -3,7 +3,7 @@ import { escapeHtml } from '../lib/html.ts';
 import { SITE_DESCRIPTION, SITE_NAME } from '../lib/site.ts';
 import { CARD_HEIGHT, CARD_WIDTH } from '../images/card.ts';
 import { cardPath, scoreSum, streamerPath } from '../shared/rules.ts';
-import { listView } from '../streamers/views.ts';
+import { itemsOf, renderedView } from '../streamers/views.ts';
 import { streamerExists } from '../streamers/queries.ts';
 
 /**
@@ -67,9 +67,7 @@ export async function pageFor(app: FastifyInstance, path: string, baseUrl: strin
   const m = /^\/s\/(\d{1,15})(-[^/]*)?$/.exec(path);
   if (!m) return null;
   const id = Number(m[1]);
-  const version = app.database.changes.current;
-  const list = await app.renderCache.get('streamers:public', version, () => listView(app.db, 'public'));
-  const item = (list.value ?? []).find((s) => s.id === id);
+  const item = itemsOf(await renderedView(app, 'public')).find((s) => s.id === id);
   if (!item) return (await streamerExists(app.db, id)) ? generic(200) : generic(404);
   const platform = item.platform === 'provider_b' ? 'Kick' : 'Twitch';
   return {

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { COMPRESS_FROM, isCompressible } from '../cache/answer.ts';
 
 export const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -21,9 +22,9 @@ export function typeOf(file: string): string {
   return TYPES[extname(file)] ?? 'application/octet-stream';
 }
 
-/** Text-like files over 512 bytes are worth compressing. */
+/** The files whose answers get compressed forms (cache/answer.ts decides for every answer). */
 export function compressible(file: string, size: number): boolean {
-  return /^(text\/|application\/(json|manifest)|image\/svg)/.test(typeOf(file)) && size > 512;
+  return isCompressible(typeOf(file)) && size >= COMPRESS_FROM;
 }
 
 export const brotliOf = (bytes: Buffer) =>

@@ -73,6 +73,8 @@ export const loadShedding = fp(
     });
 
     app.decorate('overloaded', () => shedding);
+    // The answers before routing leave the request to the hook below while shedding.
+    app.earlyAnswers.hooks.defer = () => shedding;
 
     const unavailable = () => fail('service_unavailable', { 'retry-after': String(RETRY_AFTER) });
     app.addHook('onRequest', (_request, _reply, done) => {

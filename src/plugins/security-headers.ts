@@ -50,8 +50,11 @@ export const securityHeadersPlugin = fp(
   async (app: FastifyInstance, opts: { https: boolean }) => {
     const resource = securityHeaders(opts.https);
     const document = documentHeaders(opts.https);
+    app.decorate('securityHeaders', { resource, document });
     // Callback hooks (here and in the other per-request plugins): no promise per request.
     app.addHook('onSend', (_request, reply, payload, done) => {
+      // A kept answer brought its own (cache/sender.ts): a page's 304 has no type to tell by.
+      if (reply.hasHeader('content-security-policy')) return done(null, payload);
       const type = reply.getHeader('content-type');
       reply.headers(typeof type === 'string' && type.startsWith('text/html') ? document : resource);
       done(null, payload);

@@ -39,8 +39,9 @@ import {
 } from './queries.ts';
 import { createSchema, deleteSchema, listSchema, updateSchema } from './schemas.ts';
 import { mayEditDetails, mayLock, STREAMER_ROLES, teamViewPossible, viewOf } from './policy.ts';
-import { renderedView } from './views.ts';
-import { sendRendered } from '../cache/send.ts';
+import { itemsOf, renderedView, viewKey } from './views.ts';
+import { jsonAnswer } from '../cache/answer.ts';
+import { sendAnswer } from '../cache/sender.ts';
 
 const NAME_TAKEN = { name_key: 'streamer_exists' } as const;
 
@@ -54,6 +55,12 @@ function streamerName(value: unknown): string {
 export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, database, clock } = app;
 
+  // The public list to a visitor without a cookie (every page load), from memory before routing.
+  app.earlyAnswers.exact('/api/streamers', {
+    route: '/api/streamers',
+    find: (req) => (req.headers.cookie === undefined ? app.answers.peek(viewKey('public')) : undefined),
+  });
+
   app.get(
     '/api/streamers',
     { config: { guard: STREAMER_ROLES.list }, schema: listSchema },
@@ -63,20 +70,18 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const inTeam = teamViewPossible(viewer) && user !== null && (await isInAnyGroup(db, user.id));
       const view = viewOf(viewer, { all: flag(query.all), inTeam });
 
-      // Rendered once per change of the content, not per request (cache/rendered.ts).
-      const version = database.changes.current;
+      // Made once per change of the content, not per request (cache/answers.ts).
       const list = await renderedView(app, view);
-      if (query.id === undefined) return sendRendered(request, reply, list);
+      if (query.id === undefined) return sendAnswer(request, reply, list);
       const id = parseId(query.id);
       if (id === null) throw fail('missing_id');
-      const item = list.value?.find((s) => s.id === id);
+      const item = itemsOf(list).find((s) => s.id === id);
       if (!item) throw fail('streamer_not_found');
       if (flag(query.history)) return ratingHistory(db, id);
-      return sendRendered(
-        request,
-        reply,
-        await app.renderCache.get(`streamer:${view}:${id}`, version, async () => item),
+      const one = await app.answers.get(`streamer:${view}:${id}`, (version) =>
+        jsonAnswer(item, list.version ?? version),
       );
+      return sendAnswer(request, reply, one);
     },
   );
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Rendered } from '../cache/rendered.ts';
+import { type Answer, jsonAnswer } from '../cache/answer.ts';
 import type { Db } from '../db/schema.ts';
 import { averageTenths, scoreSum } from '../shared/rules.ts';
 import { listStreamers, type StreamerListRow } from './queries.ts';
@@ -61,7 +61,15 @@ export async function listView(db: Db, view: View): Promise<StreamerItem[]> {
     .map(({ row }) => present(row, view));
 }
 
-/** A view's items, rendered once per change of the content and shared by every request. */
-export function renderedView(app: FastifyInstance, view: View): Promise<Rendered<StreamerItem[]>> {
-  return app.renderCache.get(`streamers:${view}`, app.database.changes.current, () => listView(app.db, view));
+/** The answer cache's key of a view (cache/answers.ts). */
+export const viewKey = (view: View): string => `streamers:${view}`;
+
+/** A view's answer, made once per change of the content and shared by every request. */
+export function renderedView(app: FastifyInstance, view: View): Promise<Answer<StreamerItem[]>> {
+  return app.answers.get(viewKey(view), async (version) =>
+    jsonAnswer(await listView(app.db, view), version, true),
+  );
 }
+
+/** The items of a view's answer. */
+export const itemsOf = (answer: Answer<StreamerItem[]>): StreamerItem[] => answer.value ?? [];

@@ -1,0 +1,132 @@
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** Answers at least this long get compressed forms (DECISIONS.md: JSON over 1 KiB). */
+export const COMPRESS_FROM = 1024;
+
+/** Types worth compressing: text of any kind, JSON, SVG, web manifests. */
+const COMPRESSIBLE = /^(text\/|application\/(json|manifest\+json|atom\+xml|xml)|image\/svg\+xml)/;
+
+export const isCompressible = (type: string): boolean => COMPRESSIBLE.test(type);
+
+/**
+ * An answer kept in memory: made once from its bytes, sent to every request that asks for it
+ * (sender.ts). Its compressed forms are made once, its ETag names its bytes (or what it shows,
+ * for a drawn image), and it is labelled with the content version it was made at.
+ */
+export interface Answer<T = unknown> {
+  readonly status: 200 | 404;
+  /** null: it names no version of anything (a "not found" page): no ETag, never a 304. */
+  readonly etag: string | null;
+  readonly type: string;
+  readonly cacheControl: string;
+  /** An HTML page, which gets the page's security policy; anything else gets the strict one. */
+  readonly document: boolean;
+  readonly identity: Buffer;
+  /** Swapped for a smaller form once the cache has redone it at the best quality (answers.ts). */
+  br: Buffer | null;
+  gzip: Buffer | null;
+  /** Its type has compressed forms (when long enough): its answers vary on Accept-Encoding. */
+  readonly varies: boolean;
+  /** The content version it was made at (db/changes.ts); null: it does not depend on content. */
+  readonly version: number | null;
+  /** What it was made from, when asked to keep it (the streamer list: items looked up by id). */
+  readonly value: T | undefined;
+  /** Header objects by form, made once by the sender (sender.ts); cleared when `br` changes. */
+  headers: Map<string, Record<string, string>> | null;
+}
+
+export interface AnswerOptions<T = unknown> {
+  type: string;
+  cacheControl: string;
+  version: number | null;
+  status?: 200 | 404;
+  document?: boolean;
+  /** The ETag when it names something other than the bytes (a drawn image: what it shows); null: none. */
+  etag?: string | null;
+  /** `fast` for answers made at every change (quality redone later), `best` for those made once. */
+  compress?: 'fast' | 'best';
+  /** Compressed forms made beforehand (the page's files, compressed at build time). */
+  prebuilt?: { br?: Buffer; gzip?: Buffer };
+  value?: T;
+}
+
+/** A strong ETag naming these bytes. */
+export const etagOf = (bytes: Buffer | string): string =>
+  `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
+
+/** Brotli at quality 11 with a 1 MiB window: about 15% smaller than quality 6, ten times slower. */
+export function brotliBest(identity: Buffer): Promise<Buffer> {
+  return brotli(identity, {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: 11,
+      [constants.BROTLI_PARAM_LGWIN]: 20,
+      [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+    },
+  });
+}
+
+function brotliFast(identity: Buffer): Promise<Buffer> {
+  return brotli(identity, {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: 6,
+      [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+    },
+  });
+}
+
+/** An answer from its bytes, with its compressed forms (off the event loop) and its ETag. */
+export async function makeAnswer<T = unknown>(
+  body: Buffer | string,
+  opts: AnswerOptions<T>,
+): Promise<Answer<T>> {
+  const identity = typeof body === 'string' ? Buffer.from(body) : body;
+  const varies = isCompressible(opts.type);
+  let br = opts.prebuilt?.br ?? null;
+  let gz = opts.prebuilt?.gzip ?? null;
+  if (varies && identity.length >= COMPRESS_FROM) {
+    const best = opts.compress === 'best';
+    // One after the other: two compressors at once doubled the memory peak of the largest
+    // answer (10,000 comments) for a few milliseconds saved.
+    br ??= await (best ? brotliBest(identity) : brotliFast(identity));
+    gz ??= await gzipAsync(identity, { level: best ? 9 : 6 });
+  }
+  return {
+    status: opts.status ?? 200,
+    etag: opts.etag === undefined ? etagOf(identity) : opts.etag,
+    type: opts.type,
+    cacheControl: opts.cacheControl,
+    document: opts.document ?? false,
+    identity,
+    br,
+    gzip: gz,
+    varies,
+    version: opts.version,
+    value: opts.value,
+    headers: null,
+  };
+}
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The API's kept answers (DECISIONS.md "Caching"): revalidated by ETag at every use. */
+export const API_CACHE_CONTROL = 'private, no-cache';
+
+/** JSON kept for the API (the streamer views, comment lists), with `keepValue` to look into it later. */
+export function jsonAnswer<T>(data: T, version: number, keepValue = false): Promise<Answer<T>> {
+  return makeAnswer<T>(JSON.stringify(data), {
+    type: JSON_TYPE,
+    cacheControl: API_CACHE_CONTROL,
+    version,
+    ...(keepValue ? { value: data } : {}),
+  });
+}
+
+/** The bytes an answer holds in memory. */
+export const sizeOf = (a: Answer): number => a.identity.length + (a.br?.length ?? 0) + (a.gzip?.length ?? 0);

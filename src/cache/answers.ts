@@ -1,0 +1,133 @@
+import { type Answer, brotliBest, sizeOf } from './answer.ts';
+
+/** The content version the cache follows (db/changes.ts ContentVersion). */
+export interface Versioned {
+  readonly current: number;
+}
+
+/** Answers between these sizes get their brotli form redone at quality 11 after they are kept. */
+const REFINE_FROM = 8 * 1024;
+const REFINE_UP_TO = 2 ** 20;
+
+/**
+ * The one cache of answers kept in memory (docs/architecture.md "One way to answer"): the
+ * public list, comment lists, pages, drawn images, the API document. An answer is kept under
+ * its key, labelled with the content version it was made at: once the version moves (any
+ * write, on any instance: db/changes.ts) it is never answered again and its key is made anew
+ * on the next request. Answers that do not depend on content (version null: a drawn image
+ * keyed by what it shows, the API document) stay until the byte budget pushes them out, the
+ * least recently used first. Pinned answers (the page's built files) stay for good, outside
+ * the budget. Concurrent misses of one key wait for one making of it.
+ */
+export class AnswerCache {
+  readonly #entries = new Map<string, Answer>();
+  readonly #pinned = new Map<string, Answer>();
+  readonly #pending = new Map<string, Promise<Answer>>();
+  #bytes = 0;
+  readonly #toRefine: { key: string; answer: Answer }[] = [];
+  #refining: Promise<void> | null = null;
+
+  constructor(
+    readonly content: Versioned,
+    readonly maxBytes: number,
+  ) {}
+
+  /** The answer kept under `key` if it is current; nothing is made, nothing waited for. */
+  peek(key: string): Answer | undefined {
+    const hit = this.#entries.get(key) ?? this.#pinned.get(key);
+    return hit && (hit.version === null || hit.version === this.content.current) ? hit : undefined;
+  }
+
+  /**
+   * The current answer of `key`, made by `make` when there is none. `make` gets the content
+   * version read before it reads anything, and labels its answer with it: a change while it
+   * runs makes the answer stale at once rather than labelling old data as new.
+   */
+  get<T>(key: string, make: (version: number) => Promise<Answer<T>>): Promise<Answer<T>> {
+    const hit = this.peek(key);
+    if (hit) {
+      if (this.#entries.delete(key)) this.#entries.set(key, hit);
+      return Promise.resolve(hit as Answer<T>);
+    }
+    const version = this.content.current;
+    const flight = `${key}\u0000${version}`;
+    let pending = this.#pending.get(flight) as Promise<Answer<T>> | undefined;
+    if (!pending) {
+      pending = make(version);
+      this.#pending.set(flight, pending);
+      void pending.then(
+        (answer) => {
+          this.#pending.delete(flight);
+          this.#store(key, answer);
+        },
+        () => this.#pending.delete(flight),
+      );
+    }
+    return pending;
+  }
+
+  /** Kept for good, outside the budget: answers made once at start (the page's built files). */
+  pin(key: string, answer: Answer): void {
+    this.#pinned.set(key, answer);
+  }
+
+  #store(key: string, answer: Answer): void {
+    const old = this.#entries.get(key);
+    if (old && old.version !== null && answer.version !== null && old.version > answer.version) return;
+    if (old) {
+      this.#bytes -= sizeOf(old);
+      this.#entries.delete(key);
+    }
+    const size = sizeOf(answer);
+    if (size > this.maxBytes) return;
+    this.#entries.set(key, answer);
+    this.#bytes += size;
+    this.#refine(key, answer);
+    for (const [k, entry] of this.#entries) {
+      if (this.#bytes <= this.maxBytes) break;
+      this.#entries.delete(k);
+      this.#bytes -= sizeOf(entry);
+    }
+  }
+
+  /**
+   * An answer kept with a quick brotli (made at every change) gets, off the event loop and one
+   * at a time, a quality-11 one (about 15% smaller; half a second of a worker thread for the
+   * 400 KB list), swapped in if the answer is still the one kept. Its ETag names the bytes
+   * before compression, so it does not change.
+   */
+  #refine(key: string, answer: Answer): void {
+    const size = answer.identity.length;
+    if (!answer.br || answer.version === null || size < REFINE_FROM || size > REFINE_UP_TO) return;
+    this.#toRefine.push({ key, answer });
+    this.#refining ??= this.#refineAll().finally(() => (this.#refining = null));
+  }
+
+  async #refineAll(): Promise<void> {
+    for (let next = this.#toRefine.shift(); next; next = this.#toRefine.shift()) {
+      const { key, answer } = next;
+      if (this.#entries.get(key) !== answer || answer.version !== this.content.current) continue;
+      const best = await brotliBest(answer.identity).catch(() => null);
+      if (!best || !answer.br || best.length >= answer.br.length) continue;
+      if (this.#entries.get(key) !== answer) continue;
+      this.#bytes -= answer.br.length - best.length;
+      answer.br = best;
+      answer.headers = null;
+    }
+  }
+
+  /** Resolves when no brotli is being redone (tests). */
+  async refined(): Promise<void> {
+    while (this.#refining) await this.#refining;
+  }
+
+  /** How many answers are kept (pinned ones aside). */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** Bytes held by the kept answers (pinned ones aside). */
+  get bytes(): number {
+    return this.#bytes;
+  }
+}
