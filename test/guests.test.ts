@@ -5,7 +5,8 @@ import { type TestApp, countRows, startApp, useApp } from './helpers/app.ts';
 import type { Client } from './helpers/client.ts';
 
 /** DECISIONS.md "Third wave": guests, names and bans. Clients come through a trusted proxy. */
-const t = await useApp({ TRUST_PROXY: '127.0.0.1' });
+// Request lines logged (LOG_REQUESTS): the address must not reach them either.
+const t = await useApp({ TRUST_PROXY: '127.0.0.1', LOG_REQUESTS: 'true' });
 const admin = await t.admin();
 const from = (address: string, app: TestApp = t) => app.client({ 'x-forwarded-for': address });
 const comment = (c: Client, streamer_id: number, extra: Record<string, unknown> = {}) =>

@@ -1,4 +1,4 @@
-import { CompiledQuery, type ExpressionBuilder, type InferResult, type Insertable } from 'kysely';
+import { type ExpressionBuilder, type InferResult, type Insertable } from 'kysely';
 import { compiledOnce } from '../db/compiled.ts';
 import type { CommentsTable, Database, Db } from '../db/schema.ts';
 import { shortTag } from '../plugins/guest-tag.ts';
@@ -222,61 +222,6 @@ export async function insertComment(db: Db, c: NewComment): Promise<number> {
   const [row] = (await insertCommentQuery(db, params)).rows;
   if (!row) throw new Error('insert into comments returned no id');
   return row.id;
-}
-
-/**
- * A comment to write with its checks in the same statement (PostgreSQL, see
- * insertCheckedComments): whether the poster is a guest (the sign-in setting and the address
- * blocks apply), and the folded guest name to compare with the users' names (null: none).
- */
-export interface CheckedComment extends NewComment {
-  guest: boolean;
-  nameFold: string | null;
-}
-
-const CHECKED_INSERT = `
-with v as (
-  select nextval(pg_get_serial_sequence('comments', 'id'))::int as id, v.*
-  from unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::bool[], $9::text[])
-    with ordinality as v(streamer_id, user_id, author, body, is_admin, created_at, guest_tag, guest, name_fold, n)
-  where exists (select 1 from streamers s where s.id = v.streamer_id)
-    and not (v.guest and exists (select 1 from settings where key = 'auth_enabled' and value = 'true'))
-    and not (v.guest and exists (
-      select 1 from address_blocks b where b.guest_tag = v.guest_tag and b.expires_at > v.created_at))
-    and (v.name_fold is null or not exists (
-      select 1 from users u where u.login_fold = v.name_fold or u.display_fold = v.name_fold))
-), ins as (
-  insert into comments (id, streamer_id, user_id, author, body, is_admin, created_at, guest_tag)
-  select id, streamer_id, user_id, author, body, is_admin, created_at, guest_tag from v
-)
-select n::int as n, id, pg_notify('streamer_rating_content', '') as notified from v`;
-
-/**
- * PostgreSQL: top-level comments written in ONE statement, with every check that needs the
- * database inside it (the streamer exists; for guests, sign-in is not required and the
- * address is not blocked; a guest's name is nobody's login or display name) and the NOTIFY
- * that tells other instances (db/changes.ts). Answers each comment's id, or null where a
- * check failed: the route then runs the checks one by one to give the right error
- * (comments/routes.ts). Used by the batching writer (db/transaction.ts BatchWriter).
- */
-export async function insertCheckedComments(db: Db, rows: CheckedComment[]): Promise<(number | null)[]> {
-  const column = <T>(pick: (c: CheckedComment) => T) => rows.map(pick);
-  const result = await db.executeQuery<{ n: number; id: number }>(
-    CompiledQuery.raw(CHECKED_INSERT, [
-      column((c) => c.streamer_id),
-      column((c) => c.user_id ?? null),
-      column((c) => c.author),
-      column((c) => c.body),
-      column((c) => c.is_admin ?? 0),
-      column((c) => c.created_at),
-      column((c) => c.guest_tag ?? null),
-      column((c) => c.guest),
-      column((c) => c.nameFold),
-    ]),
-  );
-  const ids: (number | null)[] = rows.map(() => null);
-  for (const row of result.rows) ids[row.n - 1] = row.id;
-  return ids;
 }
 
 export async function deleteComment(db: Db, id: number): Promise<boolean> {

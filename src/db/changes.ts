@@ -30,11 +30,12 @@ export class ContentVersion {
   }
 }
 
-const CHANNEL = 'streamer_rating_content';
+/** The NOTIFY channel of content changes (PostgreSQL). */
+export const CONTENT_CHANNEL = 'streamer_rating_content';
 
 /** Inside a write transaction: tell other instances, on commit, that content changed. */
 export async function announceChange(trx: Db): Promise<void> {
-  if (!isSqlite(trx)) await sql`select pg_notify(${CHANNEL}, '')`.execute(trx);
+  if (!isSqlite(trx)) await sql`select pg_notify(${CONTENT_CHANNEL}, '')`.execute(trx);
 }
 
 const SESSIONS = 'sessions';
@@ -45,7 +46,7 @@ const SESSIONS = 'sessions';
  */
 export async function announceSessionChange(ctx: DbContext): Promise<void> {
   ctx.changes.bumpSessions();
-  if (ctx.kind === 'postgres') await sql`select pg_notify(${CHANNEL}, ${SESSIONS})`.execute(ctx.db);
+  if (ctx.kind === 'postgres') await sql`select pg_notify(${CONTENT_CHANNEL}, ${SESSIONS})`.execute(ctx.db);
 }
 
 export interface Watcher {
@@ -96,7 +97,7 @@ export function watchChanges(
     c.on('notification', (n) => (n.payload === SESSIONS ? version.bumpSessions() : version.bump()));
     try {
       await c.connect();
-      await c.query(`listen ${CHANNEL}`);
+      await c.query(`listen ${CONTENT_CHANNEL}`);
       client = c;
       delay = 500;
       version.bump();

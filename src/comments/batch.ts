@@ -1,0 +1,99 @@
+import { CompiledQuery, type Expression, sql } from 'kysely';
+import { CONTENT_CHANNEL } from '../db/changes.ts';
+import type { DbContext } from '../db/context.ts';
+import type { Db } from '../db/schema.ts';
+import { BatchWriter } from '../db/transaction.ts';
+import type { NewComment } from './queries.ts';
+import { type CommentRule, type CommentValue, DB_RULES } from './rules.ts';
+
+/**
+ * A top-level comment for PostgreSQL's grouped insert: every check that needs no database
+ * passed (rules.ts `draftOf`); whether its author is a guest, and a guest's folded name still
+ * to compare with the users' names.
+ */
+export interface GroupedComment extends NewComment {
+  guest: boolean;
+  name_fold: string | null;
+}
+
+/** The row's columns, for the rules' conditions. */
+const ROW: Record<CommentValue, Expression<unknown>> = {
+  streamerId: sql.ref('v.streamer_id'),
+  guestTag: sql.ref('v.guest_tag'),
+  createdAt: sql.ref('v.created_at'),
+  nameFold: sql.ref('v.name_fold'),
+};
+
+const whom = (rule: CommentRule) =>
+  rule.to === 'all'
+    ? sql`true`
+    : rule.to === 'guests'
+      ? sql`v.guest`
+      : sql`(v.guest and v.name_fold is not null)`;
+
+/** The comments to insert, as parameter arrays: one per column, in this order. */
+const COLUMNS = [
+  ['streamer_id', 'int'],
+  ['user_id', 'int'],
+  ['author', 'text'],
+  ['body', 'text'],
+  ['is_admin', 'int'],
+  ['created_at', 'text'],
+  ['guest_tag', 'text'],
+  ['guest', 'bool'],
+  ['name_fold', 'text'],
+] as const;
+
+/**
+ * ONE statement for a group of comments, every rule of rules.ts `DB_RULES` in its WHERE (the
+ * rows that break one are left out), with the NOTIFY that tells other instances (db/changes.ts).
+ * Built once from the rules, at first use.
+ */
+let statement: string | undefined;
+function groupStatement(db: Db): string {
+  if (statement) return statement;
+  const arrays = sql.join(COLUMNS.map(([, type], i) => sql.raw(`$${i + 1}::${type}[]`)));
+  const names = sql.raw(COLUMNS.map(([name]) => name).join(', '));
+  const kept = sql.join(
+    DB_RULES.map((rule) => sql`not (${whom(rule)} and ${rule.refuses(ROW)})`),
+    sql` and `,
+  );
+  const inserted = 'id, streamer_id, user_id, author, body, is_admin, created_at, guest_tag';
+  statement = sql`
+with v as (
+  select nextval(pg_get_serial_sequence('comments', 'id'))::int as id, v.*
+  from unnest(${arrays}) with ordinality as v(${names}, n)
+  where ${kept}
+), ins as (
+  insert into comments (${sql.raw(inserted)}) select ${sql.raw(inserted)} from v
+)
+select n::int as n, id, pg_notify(${sql.lit(CONTENT_CHANNEL)}, '') as notified from v`.compile(db).sql;
+  return statement;
+}
+
+/**
+ * PostgreSQL: a group of top-level comments written in one statement (one round trip, one
+ * commit); answers each comment's id, or null where a rule refused it: the post then runs the
+ * rules one by one to give its error (post.ts).
+ */
+export async function insertCommentGroup(db: Db, rows: GroupedComment[]): Promise<(number | null)[]> {
+  const parameters = COLUMNS.map(([name]) => rows.map((r) => r[name] ?? null));
+  const result = await db.executeQuery<{ n: number; id: number }>(
+    CompiledQuery.raw(groupStatement(db), parameters),
+  );
+  const ids: (number | null)[] = rows.map(() => null);
+  for (const row of result.rows) ids[row.n - 1] = row.id;
+  return ids;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** PostgreSQL's group commit of top-level comments (null on SQLite, whose writes all group). */
+    commentWriter: BatchWriter<GroupedComment, number | null> | null;
+  }
+}
+
+/** PostgreSQL's group commit of top-level comments (null on SQLite, whose writes all group). */
+export function commentWriter(database: DbContext): BatchWriter<GroupedComment, number | null> | null {
+  return database.kind === 'postgres' ? new BatchWriter(database, insertCommentGroup) : null;
+}

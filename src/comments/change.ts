@@ -1,0 +1,79 @@
+import type { FastifyInstance } from 'fastify';
+import { actorOf, audit } from '../audit/queries.ts';
+import { writeTransaction } from '../db/transaction.ts';
+import { fail } from '../errors.ts';
+import { truthy } from '../lib/input.ts';
+import { shortTag } from '../plugins/guest-tag.ts';
+import type { Viewer } from '../plugins/viewer.ts';
+import { editWindowOpen, hiddenBy, isOwn, mayLike, maySetHidden } from './policy.ts';
+import { deleteComment, editBody, findComment, setHidden, setLiked } from './queries.ts';
+import { commentBody } from './rules.ts';
+
+type Ops = Pick<FastifyInstance, 'database' | 'clock'>;
+
+/** Likes or unlikes a visible comment (DECISIONS.md "Taking part"); answers its likes. */
+export async function likeComment(app: Ops, viewer: Viewer, id: number, liked: unknown): Promise<number> {
+  const user = viewer.user;
+  if (!mayLike(viewer) || !user) throw fail('banned');
+  return writeTransaction(app.database, async (trx) => {
+    const comment = await findComment(trx, id);
+    if (!comment || comment.hidden === 1) throw fail('comment_not_found');
+    return setLiked(trx, id, user.id, truthy(liked), app.clock.now().toISOString());
+  });
+}
+
+/**
+ * Hides or shows a comment, or edits its body (DECISIONS.md "Comments"): staff hide any, the
+ * author their own; the author edits within the edit window. Staff's hiding is audited.
+ */
+export async function changeComment(
+  app: Ops,
+  viewer: Viewer,
+  id: number,
+  input: { hidden?: unknown; body?: unknown },
+): Promise<void> {
+  if (input.hidden === undefined && input.body === undefined) throw fail('nothing_to_update');
+  const body = input.body === undefined ? undefined : commentBody(input.body);
+  const now = app.clock.now();
+  await writeTransaction(app.database, async (trx) => {
+    const comment = await findComment(trx, id);
+    if (!comment) throw fail('comment_not_found');
+    if (input.hidden !== undefined) {
+      const hidden = truthy(input.hidden);
+      if (!maySetHidden(viewer, comment, hidden)) throw fail('not_your_comment');
+      const by = hiddenBy(viewer, comment);
+      if (by === 'staff') {
+        await audit(trx, actorOf(viewer, now), {
+          action: 'comment.hide',
+          target_id: id,
+          params: { author: comment.author, hidden },
+          details: { streamer_id: comment.streamer_id, old: comment.hidden === 1, new: hidden },
+        });
+      }
+      await setHidden(trx, id, hidden, by);
+    }
+    if (body !== undefined) {
+      if (!isOwn(viewer, comment)) throw fail('not_your_comment');
+      if (!editWindowOpen(comment, now.getTime())) throw fail('edit_window_closed');
+      await editBody(trx, id, body, now.toISOString());
+    }
+  });
+}
+
+/** Deletes a comment (administrator), with the audit entry that keeps what it said. */
+export async function removeComment(app: Ops, viewer: Viewer, id: number): Promise<void> {
+  await writeTransaction(app.database, async (trx) => {
+    const comment = await findComment(trx, id);
+    if (!comment || !(await deleteComment(trx, id))) throw fail('comment_not_found');
+    await audit(trx, actorOf(viewer, app.clock.now()), {
+      action: 'comment.delete',
+      target_id: id,
+      params: { author: comment.author },
+      // Staff see a guest tag's first 10 characters, in the log too.
+      details: {
+        streamer_id: comment.streamer_id,
+        old: { ...comment, guest_tag: comment.guest_tag && shortTag(comment.guest_tag) },
+      },
+    });
+  });
+}

@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import { type Answer, jsonAnswer } from '../cache/answer.ts';
+import { fail } from '../errors.ts';
+import { clamp, parseId, toInt } from '../lib/input.ts';
+import { streamerExists } from '../streamers/queries.ts';
+import { listComments } from './queries.ts';
+
+/**
+ * A streamer's comments, whole or one page (DECISIONS.md "Comments"), as staff or as everyone
+ * else sees them: made once per change of the content and kept (cache/answers.ts), as bytes
+ * only (the items of a busy streamer are tens of thousands of objects).
+ */
+export function commentList(
+  app: Pick<FastifyInstance, 'db' | 'answers'>,
+  streamerId: number,
+  staff: boolean,
+  query: { limit?: unknown; before?: unknown },
+): Promise<Answer> {
+  const page =
+    query.limit === undefined
+      ? undefined
+      : { limit: clamp(toInt(query.limit), 1, 100), before: parseId(query.before) };
+  const key = `comments:${streamerId}:${staff ? 'all' : 'visible'}:${page ? `${page.limit}:${page.before}` : '-'}`;
+  return app.answers.get(key, async (version) => {
+    if (!(await streamerExists(app.db, streamerId))) throw fail('streamer_not_found');
+    return jsonAnswer(await listComments(app.db, streamerId, { withHidden: staff, page }), version);
+  });
+}

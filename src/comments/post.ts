@@ -1,0 +1,84 @@
+import type { DbContext } from '../db/context.ts';
+import type { Db } from '../db/schema.ts';
+import { type BatchWriter, writeTransaction } from '../db/transaction.ts';
+import { fail } from '../errors.ts';
+import { parseId } from '../lib/input.ts';
+import type { Viewer } from '../plugins/viewer.ts';
+import type { GroupedComment } from './batch.ts';
+import { findComment, insertComment, type NewComment } from './queries.ts';
+import { checkComment, type Draft, draftOf, type PostInput } from './rules.ts';
+
+/**
+ * The thread a reply joins (DECISIONS.md "Taking part"): a visible comment of the same
+ * streamer; a reply to a reply joins that reply's thread, so threads stay one level deep.
+ * No `reply_to` (absent, 0, not a number) is a top-level comment.
+ */
+async function threadOf(db: Db, value: unknown, streamerId: number | null): Promise<number | null> {
+  const parentId = parseId(value);
+  if (parentId === null) return null;
+  const parent = await findComment(db, parentId);
+  if (!parent || parent.hidden === 1 || parent.streamer_id !== streamerId) throw fail('invalid_reply_to');
+  if (parent.reply_to === null) return parent.id;
+  const top = await findComment(db, parent.reply_to);
+  if (!top || top.hidden === 1) throw fail('invalid_reply_to');
+  return top.id;
+}
+
+/** The answer to a comment posted (SPEC.md's POST /api/comments). */
+function answerOf(id: number, comment: NewComment, viewer: Viewer) {
+  const { user } = viewer;
+  return {
+    id,
+    author: comment.author,
+    body: comment.body,
+    is_admin: viewer.isAdmin,
+    created_at: comment.created_at,
+    reply_to: comment.reply_to ?? null,
+    ...(user
+      ? { user_display: user.display_name, user_avatar: user.avatar, user_provider: user.provider }
+      : {}),
+  };
+}
+
+/** A draft whose every check left is one the grouped insert makes itself (batch.ts). */
+const groupable = (d: Draft, input: PostInput): d is Draft & { streamerId: number } =>
+  d.streamerId !== null &&
+  !d.bodyError &&
+  !d.bannedSession &&
+  !d.nameReserved &&
+  parseId(input.reply_to) === null;
+
+/**
+ * Posts a comment: the rules of rules.ts, then one write. On PostgreSQL a top-level comment
+ * goes into the grouped insert, whose statement applies the same rules; one it refuses (or a
+ * reply) is checked rule by rule inside its own transaction, which gives the error.
+ */
+export async function postComment(
+  app: { database: DbContext; commentWriter: BatchWriter<GroupedComment, number | null> | null },
+  viewer: Viewer,
+  input: PostInput,
+  guestTag: string,
+  now: Date,
+) {
+  const d = draftOf(viewer, input, guestTag, now);
+  const comment = {
+    streamer_id: d.streamerId ?? 0,
+    user_id: viewer.user?.id ?? null,
+    author: d.author,
+    body: d.body,
+    is_admin: viewer.isAdmin ? 1 : 0,
+    created_at: d.createdAt,
+    guest_tag: guestTag,
+    reply_to: null as number | null,
+  };
+  if (app.commentWriter && groupable(d, input)) {
+    const id = await app.commentWriter.run({ ...comment, guest: d.guest, name_fold: d.nameFold });
+    if (id !== null) return answerOf(id, comment, viewer);
+  }
+  const id = await writeTransaction(app.database, async (trx) => {
+    const checked = await checkComment(trx, d, () => threadOf(trx, input.reply_to, d.streamerId));
+    Object.assign(comment, { streamer_id: checked.streamerId, reply_to: checked.replyTo });
+    return insertComment(trx, comment);
+  });
+  return answerOf(id, comment, viewer);
+}

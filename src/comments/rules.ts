@@ -1,0 +1,142 @@
+import { sql } from 'kysely';
+import { refusedBy, type SqlRule } from '../db/sql-rules.ts';
+import type { Db } from '../db/schema.ts';
+import { fail } from '../errors.ts';
+import { guestName } from '../guests/names.ts';
+import { ADDRESS_BLOCKED, type GuestValue, NAME_TAKEN } from '../guests/rules.ts';
+import { cleanText, codePointLength, parseId, singleLine } from '../lib/input.ts';
+import type { Viewer } from '../plugins/viewer.ts';
+import { DEFAULT_AUTHOR, LIMITS } from '../shared/rules.ts';
+
+/**
+ * The rules of a new comment, written once (DECISIONS.md "Comments", "Guests, names and
+ * bans"), in the order their errors win (DECISIONS.md "Errors"): sign-in required (401), a
+ * banned session or a blocked address (403), the streamer id, the body, the thread and the
+ * guest's name (400), the streamer (404). The rules that ask the database are SQL conditions
+ * over the comment's values (`DB_RULES`, db/sql-rules.ts; the guests' own come from
+ * guests/rules.ts, which suggestions share): the one-by-one path (`checkComment`) asks them all
+ * in one query with the values as parameters; PostgreSQL's grouped insert (batch.ts) puts the
+ * same conditions into its statement over each row's columns. Both are tested rule by rule
+ * (test/comment-rules.test.ts).
+ */
+
+/** The body fields a post reads (as lenient as the route). */
+export interface PostInput {
+  streamer_id?: unknown;
+  body?: unknown;
+  author?: unknown;
+  reply_to?: unknown;
+}
+
+/** A comment as posted, before the checks that ask the database. */
+export interface Draft {
+  /** Posted without a signed-in user or the administrator flag (DECISIONS.md "Third wave"). */
+  guest: boolean;
+  /** The guest's session was a banned user's. */
+  bannedSession: boolean;
+  streamerId: number | null;
+  /** The body trimmed. */
+  body: string;
+  /** Its length is outside SPEC.md's 2 to 1000 characters. */
+  bodyError: 'comment_too_short' | 'comment_too_long' | null;
+  author: string;
+  /** A guest's name folded, still to be compared with the users' names; null: nothing to compare. */
+  nameFold: string | null;
+  /** A guest name that is reserved whatever the users' names are. */
+  nameReserved: boolean;
+  guestTag: string;
+  createdAt: string;
+}
+
+/** SPEC.md's body rules: trimmed, 2 to 1000 characters (code points). */
+function bodyError(body: string): Draft['bodyError'] {
+  const length = codePointLength(body);
+  if (length < LIMITS.commentMin) return 'comment_too_short';
+  return length > LIMITS.commentMax ? 'comment_too_long' : null;
+}
+
+/** A body that keeps SPEC.md's rules (a new comment, an edit, a streamer's reply), else its 400. */
+export function commentBody(value: unknown): string {
+  const body = cleanText(value) ?? '';
+  const error = bodyError(body);
+  if (error) throw fail(error);
+  return body;
+}
+
+/** What a post says, with every check that needs no database already made. */
+export function draftOf(viewer: Viewer, input: PostInput, guestTag: string, now: Date): Draft {
+  const guest = !viewer.user && !viewer.isAdmin;
+  const author = viewer.user
+    ? viewer.user.display_name
+    : singleLine(input.author, LIMITS.author) || DEFAULT_AUTHOR;
+  const name = guest ? guestName(author) : { reserved: false, fold: null };
+  const body = cleanText(input.body) ?? '';
+  return {
+    guest,
+    bannedSession: guest && (viewer.bannedUser || viewer.bannedSession),
+    streamerId: parseId(input.streamer_id),
+    body,
+    bodyError: bodyError(body),
+    author,
+    nameFold: name.fold,
+    nameReserved: name.reserved,
+    guestTag,
+    createdAt: now.toISOString(),
+  };
+}
+
+/** The values a comment's rules read. */
+export type CommentValue = GuestValue | 'streamerId';
+
+/** A rule that asks the database, and whom it applies to: guests, guests with a name to compare, everyone. */
+export interface CommentRule extends SqlRule<CommentValue> {
+  to: 'guests' | 'named' | 'all';
+}
+
+export const SIGN_IN: CommentRule = {
+  error: 'sign_in_required',
+  to: 'guests',
+  refuses: () => sql`exists (select 1 from settings where key = 'auth_enabled' and value = 'true')`,
+};
+
+export const NO_STREAMER: CommentRule = {
+  error: 'streamer_not_found',
+  to: 'all',
+  refuses: (v) => sql`not exists (select 1 from streamers s where s.id = ${v.streamerId})`,
+};
+
+/** Every rule that asks the database, as the grouped insert applies them (batch.ts). */
+export const DB_RULES: readonly CommentRule[] = [
+  SIGN_IN,
+  { ...ADDRESS_BLOCKED, to: 'guests' },
+  { ...NAME_TAKEN, to: 'named' },
+  NO_STREAMER,
+];
+
+const appliesTo = (rule: CommentRule, d: Draft): boolean =>
+  rule.to === 'all' ? d.streamerId !== null : d.guest && (rule.to === 'guests' || d.nameFold !== null);
+
+/**
+ * Checks a draft one rule after the other in the order their errors win, and throws the first
+ * error; `thread` finds the comment a reply joins (its own errors) between the body and the name.
+ */
+export async function checkComment(
+  db: Db,
+  d: Draft,
+  thread: () => Promise<number | null>,
+): Promise<{ streamerId: number; body: string; replyTo: number | null }> {
+  const refused = await refusedBy(
+    db,
+    DB_RULES.filter((rule) => appliesTo(rule, d)),
+    { streamerId: d.streamerId, guestTag: d.guestTag, createdAt: d.createdAt, nameFold: d.nameFold },
+  );
+  if (refused.has('sign_in_required')) throw fail('sign_in_required');
+  if (d.bannedSession) throw fail('banned');
+  if (refused.has('address_blocked')) throw fail('address_blocked');
+  if (d.streamerId === null) throw fail('missing_streamer_id');
+  if (d.bodyError) throw fail(d.bodyError);
+  const replyTo = await thread();
+  if (d.nameReserved || refused.has('name_reserved')) throw fail('name_reserved');
+  if (refused.has('streamer_not_found')) throw fail('streamer_not_found');
+  return { streamerId: d.streamerId, body: d.body, replyTo };
+}

@@ -1,0 +1,86 @@
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { actorOf, audit } from '../audit/queries.ts';
+import { writeTransaction } from '../db/transaction.ts';
+import { suggestedEmbed } from '../discord/events.ts';
+import { enqueueDiscordEvent } from '../discord/queries.ts';
+import { fail } from '../errors.ts';
+import { checkGuestPost } from '../guests/rules.ts';
+import { writeFailure } from '../lib/db-errors.ts';
+import { codePointLength, sanitize, singleLine } from '../lib/input.ts';
+import type { Viewer } from '../plugins/viewer.ts';
+import { LIMITS } from '../shared/rules.ts';
+import { insertStreamer } from './queries.ts';
+
+type Ops = Pick<FastifyInstance, 'db' | 'database' | 'clock'>;
+
+/** A streamer name that is taken answers SPEC.md's 409. */
+export const NAME_TAKEN = { name_key: 'streamer_exists' } as const;
+
+/** A sanitized name of at least 2 characters, else SPEC.md's 400. */
+export function streamerName(value: unknown): string {
+  const name = sanitize(value);
+  if (codePointLength(name) < 2) throw fail('invalid_streamer_name');
+  return name;
+}
+
+export interface CreateInput {
+  name?: unknown;
+  platform?: unknown;
+  kick_name?: unknown;
+  provider_a?: unknown;
+  provider_b?: unknown;
+  submitter?: unknown;
+}
+
+/**
+ * Adds a streamer (administrator, audited) or takes a visitor's suggestion (a guest's rules:
+ * guests/rules.ts; the label may not pass for staff or someone who signed in, as staff read it;
+ * Discord hears of it). Answers the new id.
+ */
+export async function createStreamer(
+  app: Ops,
+  request: { viewer: Viewer; guestTag: string; log: FastifyBaseLogger },
+  input: CreateInput,
+  byAdmin: boolean,
+): Promise<number> {
+  const now = app.clock.now();
+  const at = now.toISOString();
+  const submitter = singleLine(input.submitter, LIMITS.submitter);
+  let name = '';
+  const validate = () => void (name = streamerName(input.name));
+  if (byAdmin) validate();
+  else
+    await checkGuestPost(
+      app.db,
+      request.viewer,
+      { guestTag: request.guestTag, createdAt: at, name: submitter },
+      validate,
+    );
+  const platform = input.platform === 'provider_b' ? 'provider_b' : 'provider_a';
+  try {
+    return await writeTransaction(app.database, async (trx) => {
+      const id = await insertStreamer(trx, {
+        name,
+        platform,
+        kick_name: sanitize(input.kick_name ?? input.provider_b),
+        provider_a: sanitize(input.provider_a),
+        added_by: byAdmin ? 'admin' : 'viewer',
+        submitter,
+        created_at: at,
+        guest_tag: byAdmin ? null : request.guestTag,
+      });
+      if (byAdmin) {
+        await audit(trx, actorOf(request.viewer, now), {
+          action: 'streamer.add',
+          target_id: id,
+          params: { name },
+        });
+      } else {
+        await enqueueDiscordEvent(trx, 'suggested', suggestedEmbed({ id, name, platform }, at), at);
+      }
+      return id;
+    });
+  } catch (err) {
+    return writeFailure(err, request.log, NAME_TAKEN);
+  }
+}

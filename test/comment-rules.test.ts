@@ -1,0 +1,151 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { insertCommentGroup } from '../src/comments/batch.ts';
+import { DB_RULES } from '../src/comments/rules.ts';
+import type { ErrorCode } from '../src/errors.ts';
+import { type TestApp, useApp } from './helpers/app.ts';
+import type { Client } from './helpers/client.ts';
+
+/**
+ * Every rule of a new comment that asks the database (src/comments/rules.ts DB_RULES), through
+ * both of its paths: one by one (every comment on SQLite, a reply on PostgreSQL) and, on
+ * PostgreSQL, the grouped insert whose statement is built from the same definitions
+ * (src/comments/batch.ts), asked over HTTP and directly.
+ */
+const t = await useApp({ TRUST_PROXY: '127.0.0.1' });
+const guest = (address: string, app: TestApp = t) => app.client({ 'x-forwarded-for': address });
+let admin: Client;
+let sid = 0;
+let parent = 0;
+
+beforeAll(async () => {
+  admin = await t.admin();
+  sid = await t.streamer('Rules Streamer');
+  parent = (await guest('198.51.100.1').post('/api/comments', { streamer_id: sid, body: 'the thread' })).body
+    .id;
+  await t.user({ login: 'rulekeeper', display_name: 'Rule Keeper' });
+});
+
+interface Scenario {
+  /** Who posts, and the post that breaks the rule. */
+  post: () => { client: Client; body: { streamer_id: number; body: string; author?: string } };
+  /** A reply breaks it too (a rule about the streamer cannot: the thread is checked first). */
+  reply: boolean;
+  before?: () => Promise<void>;
+  after?: () => Promise<void>;
+}
+
+let blockId = 0;
+const SCENARIOS: Partial<Record<ErrorCode, Scenario>> = {
+  sign_in_required: {
+    post: () => ({ client: guest('198.51.100.2'), body: { streamer_id: sid, body: 'sign in first' } }),
+    reply: true,
+    before: async () => void (await admin.put('/api/settings', { auth_enabled: true })),
+    after: async () => void (await admin.put('/api/settings', { auth_enabled: false })),
+  },
+  address_blocked: {
+    post: () => ({ client: guest('198.51.100.3'), body: { streamer_id: sid, body: 'blocked here' } }),
+    reply: true,
+    before: async () => {
+      const mine = await guest('198.51.100.3').post('/api/comments', {
+        streamer_id: sid,
+        body: 'to be blocked',
+      });
+      blockId = (await admin.post('/api/moderation/blocks', { comment_id: mine.body.id })).body.id;
+    },
+    after: async () => void (await admin.del(`/api/moderation/blocks?id=${blockId}`)),
+  },
+  name_reserved: {
+    post: () => ({
+      client: guest('198.51.100.4'),
+      body: { streamer_id: sid, body: 'whose name is this', author: 'RULE keeper' },
+    }),
+    reply: true,
+  },
+  streamer_not_found: {
+    post: () => ({ client: guest('198.51.100.5'), body: { streamer_id: 999_999, body: 'nobody here' } }),
+    reply: false,
+  },
+};
+
+const storedBodies = async () =>
+  (await t.db.selectFrom('comments').select('body').execute()).map((r) => r.body);
+
+describe('the rules of a new comment that ask the database', () => {
+  it('each has its scenario here', () => {
+    expect(DB_RULES.map((r) => r.error).filter((e) => !SCENARIOS[e])).toEqual([]);
+  });
+
+  describe.each(DB_RULES.map((rule) => [rule.error] as const))('%s', (error) => {
+    const scenario = () => SCENARIOS[error] as Scenario;
+
+    it('refuses a top-level comment and a reply with its error; nothing is stored', async () => {
+      const { before, after, post, reply } = scenario();
+      await before?.();
+      try {
+        const { client, body } = post();
+        const res = await client.post('/api/comments', body);
+        expect(res.body).toMatchObject({ code: error });
+        if (reply) {
+          const res2 = await client.post('/api/comments', {
+            ...body,
+            body: `${body.body} (reply)`,
+            reply_to: parent,
+          });
+          expect(res2.body).toMatchObject({ code: error });
+        }
+        const stored = await storedBodies();
+        expect(stored.filter((b) => b.startsWith(body.body))).toEqual([]);
+      } finally {
+        await after?.();
+      }
+    });
+
+    it.runIf(t.database.kind === 'postgres')(
+      "the grouped insert's statement refuses it by itself (PostgreSQL)",
+      async () => {
+        const { before, after, post } = scenario();
+        await before?.();
+        try {
+          const { body } = post();
+          const row = {
+            streamer_id: body.streamer_id,
+            user_id: null,
+            author: body.author ?? 'Anonym',
+            body: body.body,
+            is_admin: 0,
+            created_at: t.clock.now().toISOString(),
+            guest_tag: error === 'address_blocked' ? await lastBlockedTag() : `tag-${error}`,
+            reply_to: null,
+            guest: true,
+            name_fold: body.author ? body.author.toLowerCase() : null,
+          };
+          const good = {
+            ...row,
+            streamer_id: sid,
+            author: 'Someone Else',
+            name_fold: 'someone else',
+            body: 'good one',
+          };
+          const ids = await insertCommentGroup(
+            t.db,
+            error === 'sign_in_required' || error === 'address_blocked' ? [row] : [row, good],
+          );
+          expect(ids[0]).toBeNull();
+          if (ids.length > 1) expect(ids[1]).toEqual(expect.any(Number));
+        } finally {
+          await after?.();
+        }
+      },
+    );
+  });
+});
+
+/** The guest tag of the newest address block. */
+async function lastBlockedTag(): Promise<string> {
+  const row = await t.db
+    .selectFrom('address_blocks')
+    .select('guest_tag')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  return row?.guest_tag ?? '';
+}
