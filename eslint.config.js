@@ -20,6 +20,61 @@ export default tseslint.config(
       'no-control-regex': 'off',
     },
   },
+  // Layers (docs/architecture.md): a lower layer never imports a higher one.
+  {
+    // The page imports from the service only what both share: the pure rules (src/shared/) and
+    // the features' policies; anything else only as a type.
+    files: ['web/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+src/(?!shared/|[a-z-]+/policy\\.ts$)',
+              allowTypeImports: true,
+              message: 'The page takes from the service only src/shared/ and the policies (types: anything).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // A migration is history: it stays as it ran, whatever the features become.
+    files: ['src/db/migrations/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./\\.\\./(?!lib/|shared/|db/)',
+              allowTypeImports: true,
+              message: 'Migrations import only src/db/, src/lib/ and src/shared/ (features: types only).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The answer cache and the small helpers know no feature: features register with them.
+    files: ['src/cache/**/*.ts', 'src/lib/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./(?!db/|lib/|shared/|cache/|errors\\.ts$)',
+              message: 'src/cache/ and src/lib/ import only src/db/, src/lib/, src/shared/ and src/cache/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     // Plain JavaScript (the bin shim, config files) has no types to check.
     files: ['**/*.js', '**/*.config.ts'],

@@ -5,7 +5,7 @@ import {
   type AuditParams,
   describe as words,
 } from '../src/audit/actions.ts';
-import { legacyParams } from '../src/audit/legacy.ts';
+import { legacyParams } from '../src/db/migrations/legacy-audit.ts';
 import { startApp, useApp } from './helpers/app.ts';
 import type { Client } from './helpers/client.ts';
 

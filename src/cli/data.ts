@@ -3,10 +3,10 @@ import { moveIdsPastRows, tableColumns } from '../db/dialect.ts';
 import type { DbContext } from '../db/context.ts';
 import type { Database, Db } from '../db/schema.ts';
 import { writeTransaction } from '../db/transaction.ts';
-import { foldCase } from '../lib/input.ts';
+import { foldCase } from '../shared/rules.ts';
 import { foldName } from '../lib/names.ts';
 import { nameKey } from '../streamers/queries.ts';
-import { legacyParams } from '../audit/legacy.ts';
+import { legacyParams } from '../db/migrations/legacy-audit.ts';
 
 /**
  * Export and import of all data as JSON, secrets and sessions excepted. Tables are listed in

@@ -1,5 +1,5 @@
 import type { Db, Member } from '../db/schema.ts';
-import { foldCase } from '../lib/input.ts';
+import { foldCase } from '../shared/rules.ts';
 import type { Provider } from '../shared/rules.ts';
 
 /** A user of this provider, not banned, whose login matches without regard to case. */

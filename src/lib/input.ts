@@ -51,13 +51,6 @@ export function text(value: unknown): string | undefined {
 
 export { codePointLength } from '../shared/rules.ts';
 
-/**
- * The key under which text is compared without regard to case (logins, streamer names):
- * made by the service, so SQLite and PostgreSQL agree whatever their collations (`ÄrgerX`
- * and `ärgerx` match on both).
- */
-export const foldCase = (s: string): string => s.normalize('NFC').toLowerCase();
-
 /** Cut to at most `max` code points, never splitting one. */
 export function cut(s: string, max: number): string {
   if (s.length <= max) return s;

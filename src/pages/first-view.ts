@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { PageRenderer } from '../shared/first-view.ts';
 import type { StreamerItem } from '../streamers/schemas.ts';
-import { isPlainPage, withHead, type Head } from './pages.ts';
+import { withHead, type Head } from './pages.ts';
 
 /**
  * The first view (docs/decisions.md "The first view"): the page's HTML with the ranking or
@@ -12,21 +13,14 @@ import { isPlainPage, withHead, type Head } from './pages.ts';
  * content version and kept in the answer cache (cache/answers.ts), never per request.
  */
 
-/** What web/src/ssr.ts exports (kept in step by test/first-view.test.ts). */
-export interface PageRenderer {
-  renderPage(input: {
-    path: string;
-    origin: string;
-    list: StreamerItem[];
-    streamer?: { id: number; pending: boolean };
-  }): { body: string; data: unknown };
-}
+/** The page's renderer as the service calls it (its contract: src/shared/first-view.ts). */
+export type Renderer = PageRenderer<StreamerItem>;
 
 /** The built renderer beside the built page (`<project>/dist/ssr/ssr.js`), or null when not built. */
-export async function loadRenderer(webRoot: string): Promise<PageRenderer | null> {
+export async function loadRenderer(webRoot: string): Promise<Renderer | null> {
   const file = join(webRoot, '..', 'ssr', 'ssr.js');
   if (!existsSync(file)) return null;
-  return (await import(pathToFileURL(file).href)) as PageRenderer;
+  return (await import(pathToFileURL(file).href)) as Renderer;
 }
 
 /**
@@ -51,13 +45,6 @@ export function pageHtml(index: string, head: Head, body: string, data: unknown)
   if (at < 0) return html;
   const filled = `<div id="app">${body}</div>\n    <script type="application/json" id="first-view">${inlineJson(data)}</script>`;
   return html.slice(0, at) + filled + html.slice(at + APP.length);
-}
-
-/** The key a page path is rendered under, or null when it is not one of the page's addresses. */
-export function pageKey(path: string): string | null {
-  if (isPlainPage(path)) return path;
-  const m = /^\/s\/(\d{1,15})(-[^/]*)?$/.exec(path);
-  return m ? `/s/${Number(m[1])}` : null;
 }
 
 /** The key of the site's "not found" page, rendered like any other. */

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { escapeHtml } from '../lib/html.ts';
 import { SITE_DESCRIPTION, SITE_NAME } from '../lib/site.ts';
 import { CARD_HEIGHT, CARD_WIDTH } from '../images/card.ts';
+import { routeOf } from '../shared/pages.ts';
 import { cardPath, scoreSum, streamerPath } from '../shared/rules.ts';
 import { itemsOf, renderedView } from '../streamers/views.ts';
 import { streamerExists } from '../streamers/queries.ts';
@@ -11,13 +12,6 @@ import { streamerExists } from '../streamers/queries.ts';
  * `/privacy`, `/your-data`, `/team`, `/admin[/<tab>]` answer with the page's HTML, whose title and Open Graph tags name the
  * streamer when it is in the Public view, so a link shared on Discord shows who it is.
  */
-
-/** The page's addresses that name no streamer (web/src/lib/router.svelte.ts routes them). */
-const PLAIN_PAGES = new Set(['/', '/suggest', '/privacy', '/your-data', '/team']);
-
-/** A page address that names no streamer: one of the above, or the administration's tabs. */
-export const isPlainPage = (path: string): boolean =>
-  PLAIN_PAGES.has(path) || /^\/admin(\/[a-z-]+)?$/.test(path);
 
 const GENERIC_TITLE = SITE_NAME;
 const GENERIC_DESCRIPTION = SITE_DESCRIPTION;
@@ -63,10 +57,10 @@ export async function pageFor(app: FastifyInstance, path: string, baseUrl: strin
     status,
     head: { title: GENERIC_TITLE, description: GENERIC_DESCRIPTION, url: baseUrl + p },
   });
-  if (isPlainPage(path)) return generic(200);
-  const m = /^\/s\/(\d{1,15})(-[^/]*)?$/.exec(path);
-  if (!m) return null;
-  const id = Number(m[1]);
+  const route = routeOf(path);
+  if (route.name === 'notFound') return null;
+  if (route.name !== 'streamer') return generic(200);
+  const { id } = route;
   const item = itemsOf(await renderedView(app, 'public')).find((s) => s.id === id);
   if (!item) return (await streamerExists(app.db, id)) ? generic(200) : generic(404);
   const platform = item.platform === 'provider_b' ? 'Kick' : 'Twitch';

@@ -7,11 +7,21 @@ import { DOCUMENTED, ErrorBody, Html, NotModified } from '../lib/schemas.ts';
 import { SITE_DESCRIPTION, SITE_NAME } from '../lib/site.ts';
 import { itemsOf, renderedView } from '../streamers/views.ts';
 import { assetRoutes, loadAssets, safeDecode, webRoot } from './assets.ts';
-import { isPageAddress, loadRenderer, NOT_FOUND_KEY, pageHtml, pageKey } from './first-view.ts';
+import { pageKey, PLAIN_PAGES, type PlainPage } from '../shared/pages.ts';
+import { isPageAddress, loadRenderer, NOT_FOUND_KEY, pageHtml } from './first-view.ts';
 import { type Head, pageFor, withHead } from './pages.ts';
 
 const NOT_BUILT = `<!doctype html><html lang="en"><meta charset="utf-8"><title>Streamer rating</title>
 <p>The web page has not been built. Run <code>npm run build</code> (or start with <code>npm start</code>, which builds first). The API is available under <code>/api/</code>.</p>`;
+
+/** What the API document says of each plain page address (src/shared/pages.ts). */
+const SUMMARIES: Record<PlainPage, string> = {
+  ranking: 'The ranking (the web page)',
+  suggest: 'The suggestion form (the web page)',
+  privacy: 'What the site stores and how to leave (the web page)',
+  account: 'Your data: export and delete your account (the web page)',
+  team: 'Your team: its streamer, your rating, its members (the web page)',
+};
 
 /** The answer cache's key of a page (cache/answers.ts). */
 const pageCacheKey = (key: string): string => `page:${key}`;
@@ -102,7 +112,7 @@ export async function pageRoutes(app: FastifyInstance, opts: { root?: string }) 
     find: (req: { headers: { cookie?: string } }, url: string) =>
       req.headers.cookie === undefined ? early(url) : undefined,
   });
-  app.earlyAnswers.exact('/', route('/'));
+  for (const path of Object.values(PLAIN_PAGES)) app.earlyAnswers.exact(path, route(path));
   app.earlyAnswers.prefixed('/s/', route('/s/:ref'));
 
   // A browser revalidating the page keeps the 304's headers: the sender gives it the page's
@@ -122,11 +132,8 @@ export async function pageRoutes(app: FastifyInstance, opts: { root?: string }) 
     },
   });
   // The page's own addresses, each a route, so the API document lists exactly what is served.
-  app.get('/', page('The ranking (the web page)'), sendPage);
-  app.get('/suggest', page('The suggestion form (the web page)'), sendPage);
-  app.get('/privacy', page('What the site stores and how to leave (the web page)'), sendPage);
-  app.get('/your-data', page('Your data: export and delete your account (the web page)'), sendPage);
-  app.get('/team', page('Your team: its streamer, your rating, its members (the web page)'), sendPage);
+  for (const [name, path] of Object.entries(PLAIN_PAGES) as [PlainPage, string][])
+    app.get(path, page(SUMMARIES[name]), sendPage);
   app.get('/admin', page('Administration (the web page)'), sendPage);
   app.get(
     '/admin/:tab',

@@ -128,3 +128,10 @@ export const WEBHOOK_TOKEN_SHOWN = 6;
 /** The addresses of a streamer's share card and badges (DECISIONS.md "Reaching out"). */
 export const cardPath = (id: number): string => `/s/${id}/card.png`;
 export const badgePath = (id: number, format: 'svg' | 'png'): string => `/badge/${id}.${format}`;
+
+/**
+ * The key under which text is compared without regard to case (logins, streamer names):
+ * made by the service, so SQLite and PostgreSQL agree whatever their collations (`ÄrgerX`
+ * and `ärgerx` match on both).
+ */
+export const foldCase = (s: string): string => s.normalize('NFC').toLowerCase();

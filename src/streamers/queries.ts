@@ -1,7 +1,7 @@
 import type { Db, RaterGroup, Rating, Scores, Streamer, StreamersTable } from '../db/schema.ts';
 import { compiledOnce } from '../db/compiled.ts';
 import type { Insertable, Updateable } from 'kysely';
-import { foldCase } from '../lib/input.ts';
+import { foldCase } from '../shared/rules.ts';
 import { scoreSum } from '../shared/rules.ts';
 
 /** A streamer with its rating and team, as every list view starts from. */

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, User } from '../db/schema.ts';
-import { foldCase } from '../lib/input.ts';
+import { foldCase } from '../shared/rules.ts';
 import { foldName } from '../lib/names.ts';
 
 /** A user for the administrator's list. */

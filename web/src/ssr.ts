@@ -7,6 +7,7 @@
 import { render } from 'svelte/server';
 import App from './App.svelte';
 import type { Streamer } from './lib/api.ts';
+import type { PageInput, PageOutput, PageRenderer } from '../../src/shared/first-view.ts';
 import { setFirstView, type FirstView } from './lib/first-view.ts';
 import { rankAndFilter } from './lib/ranking.ts';
 import { renderingPath } from './lib/router.svelte.ts';
@@ -15,24 +16,6 @@ import { renderingPath } from './lib/router.svelte.ts';
 export const INLINE_MAX = 100;
 /** The ranking's first page (RankList.svelte shows 50 before "Show more"). */
 const FIRST_PAGE = 50;
-
-export interface PageInput {
-  /** The page's path, e.g. `/` or `/s/12-name`. */
-  path: string;
-  /** The site's origin (what `location.origin` is in the browser). */
-  origin: string;
-  /** The Public view's list, in the service's order. */
-  list: Streamer[];
-  /** For `/s/<id>`: the id, and whether the service knows a streamer by it outside the Public view. */
-  streamer?: { id: number; pending: boolean };
-}
-
-export interface PageOutput {
-  /** The markup that goes inside `<div id="app">`. */
-  body: string;
-  /** What the page reads when its script runs (first-view.ts), to be inlined as JSON. */
-  data: FirstView;
-}
 
 /** Stand-ins for what the components read from the browser while they render (no listeners). */
 function withBrowserStandIns<T>(origin: string, path: string, run: () => T): T {
@@ -51,7 +34,7 @@ function withBrowserStandIns<T>(origin: string, path: string, run: () => T): T {
   }
 }
 
-export function renderPage(input: PageInput): PageOutput {
+export function renderPage(input: PageInput<Streamer>): PageOutput<Streamer> {
   const data: FirstView = {};
   if (input.streamer) {
     const item = input.list.find((s) => s.id === input.streamer?.id) ?? null;
@@ -78,3 +61,6 @@ export function renderPage(input: PageInput): PageOutput {
   });
   return { body, data };
 }
+
+// The service loads this module as the renderer of src/shared/first-view.ts's contract.
+export const renderer = { renderPage } satisfies PageRenderer<Streamer>;

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { foldCase } from '../../lib/input.ts';
+import { foldCase } from '../../shared/rules.ts';
 import { addChecks } from '../dialect.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { legacyParams } from '../../audit/legacy.ts';
+import { legacyParams } from './legacy-audit.ts';
 
 /**
  * Audit entries carry their parameters as data (JSON), so that each side words them in its

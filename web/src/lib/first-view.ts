@@ -1,19 +1,14 @@
+import type { FirstView as SharedFirstView } from '../../../src/shared/first-view.ts';
 import type { Streamer } from './api.ts';
 
 /**
- * The data the service rendered the first view with (src/pages/first-view.ts): inlined in the
- * page as JSON (`<script type="application/json" id="first-view">`) so that the page, once its
- * script runs, shows the same thing at once instead of asking again (docs/decisions.md "The
- * first view"). On the server, ssr.ts sets it before each render.
+ * The data the service rendered the first view with (src/pages/first-view.ts; the contract:
+ * src/shared/first-view.ts): inlined in the page as JSON (`<script type="application/json"
+ * id="first-view">`) so that the page, once its script runs, shows the same thing at once
+ * instead of asking again (docs/decisions.md "The first view"). On the server, ssr.ts sets it
+ * before each render.
  */
-export interface FirstView {
-  /** The Public view's list (`list`: its first items by rank when it is long). */
-  list?: Streamer[];
-  /** Whether `list` is the whole Public view. */
-  complete?: boolean;
-  /** The streamer of a `/s/<id>` page: its Public view item, or null when it is not in it. */
-  streamer?: { id: number; item: Streamer | null; pending: boolean };
-}
+export type FirstView = SharedFirstView<Streamer>;
 
 let current: FirstView | null = null;
 

@@ -1,33 +1,13 @@
-import { type Provider, streamerPath } from '../../../src/shared/rules.ts';
+import { href, type Route, routeOf } from '../../../src/shared/pages.ts';
+import type { Provider } from '../../../src/shared/rules.ts';
 import { pageAddress } from './api.ts';
 
 /**
- * History routes (DECISIONS.md "Streamer pages"): `/`, `/s/12-name` (a streamer), `/suggest`,
- * `/privacy`, `/your-data` (your data), `/team` (your team),
- * `/admin`, `/admin/teams`. Old `#/s/12` links are rewritten to their path on load.
+ * History routes: the page's addresses and what each shows are src/shared/pages.ts's, which the
+ * service answers too. Old `#/s/12` links are rewritten to their path on load.
  */
-export type Route =
-  | { name: 'ranking' }
-  | { name: 'streamer'; id: number }
-  | { name: 'suggest' }
-  | { name: 'privacy' }
-  | { name: 'account' }
-  | { name: 'team' }
-  | { name: 'admin'; tab: string }
-  | { name: 'notFound' };
-
-/** The route of a path; an address that is none of the page's is the "not found" page. */
-export function parse(path: string): Route {
-  const parts = path.replace(/^\/+/, '').split('/');
-  const id = /^(\d+)(-.*)?$/.exec(parts[1] ?? '')?.[1];
-  if (parts[0] === 's' && id) return { name: 'streamer', id: Number(id) };
-  if (parts[0] === 'suggest') return { name: 'suggest' };
-  if (parts[0] === 'privacy' || parts[0] === 'team') return { name: parts[0] };
-  if (parts[0] === 'your-data') return { name: 'account' };
-  if (parts[0] === 'admin') return { name: 'admin', tab: parts[1] || 'streamers' };
-  if (parts[0] === '' || parts[0] === 'index.html') return { name: 'ranking' };
-  return { name: 'notFound' };
-}
+export type { Route };
+export { href };
 
 /** Rendering on the server (ssr.ts): there is no window, and the path is given. */
 const inBrowser = typeof window !== 'undefined';
@@ -42,9 +22,9 @@ if (inBrowser) fromHash();
 
 const startPath = inBrowser ? location.pathname : '/';
 export const router = $state({
-  route: parse(startPath),
+  route: routeOf(startPath),
   /** The ranking's address as last shown (its filters and sort in the query), for "back". */
-  ranking: inBrowser && parse(startPath).name === 'ranking' ? startPath + location.search : '/',
+  ranking: inBrowser && routeOf(startPath).name === 'ranking' ? startPath + location.search : '/',
   /** The page before this one in the tab's history is that ranking (Back returns to it). */
   fromRanking: false,
 });
@@ -78,7 +58,7 @@ export function restoreScroll(): void {
 function arrived(back = false) {
   if (location.pathname === shown) return; // a fragment such as the skip link's #main
   shown = location.pathname;
-  router.route = parse(location.pathname);
+  router.route = routeOf(location.pathname);
   if (router.route.name === 'ranking') router.ranking = location.pathname + location.search;
   pendingScroll = back ? (kept().scroll ?? null) : null;
   if (pendingScroll === null) window.scrollTo(0, 0);
@@ -149,15 +129,5 @@ export const signInHref = (provider: Provider) =>
 /** The server's rendering of `path` (ssr.ts). */
 export function renderingPath(path: string): void {
   shown = path;
-  router.route = parse(path);
+  router.route = routeOf(path);
 }
-
-export const href = {
-  ranking: '/',
-  streamer: (id: number, name = '') => streamerPath(id, name),
-  suggest: '/suggest',
-  privacy: '/privacy',
-  account: '/your-data',
-  team: '/team',
-  admin: (tab = 'streamers') => `/admin/${tab}`,
-};

@@ -1,5 +1,5 @@
-import { MODERATION_ACTIONS } from '../shared/rules.ts';
-import type { AuditAction, AuditParams } from './actions.ts';
+import type { AuditAction, AuditParams } from '../../audit/actions.ts';
+import { MODERATION_ACTIONS } from '../../shared/rules.ts';
 
 /**
  * The parameters of an entry recorded before entries carried them, read back from its

@@ -1,0 +1,64 @@
+import { streamerPath } from './rules.ts';
+
+/**
+ * The page's addresses (DECISIONS.md "Streamer pages"), written once: the service answers each
+ * with the page's HTML and its first view (src/pages/), the page's router shows the view of each
+ * (web/src/lib/router.svelte.ts), and a sign-in returns only to one of them (src/signin/).
+ * Pure: the page imports it.
+ */
+
+/** The addresses that name no streamer nor a tab, by the name of the view that shows them. */
+export const PLAIN_PAGES = {
+  ranking: '/',
+  suggest: '/suggest',
+  privacy: '/privacy',
+  account: '/your-data',
+  team: '/team',
+} as const;
+
+export type PlainPage = keyof typeof PLAIN_PAGES;
+
+/** What an address shows. */
+export type Route =
+  | { name: PlainPage }
+  | { name: 'streamer'; id: number }
+  | { name: 'admin'; tab: string }
+  | { name: 'notFound' };
+
+/** The administration's first tab, where `/admin` leads. */
+export const FIRST_ADMIN_TAB = 'streamers';
+
+const STREAMER = /^\/s\/(\d{1,15})(-[^/]*)?$/;
+const ADMIN = /^\/admin(?:\/([a-z-]+))?$/;
+const BY_PATH = new Map<string, PlainPage>(
+  Object.entries(PLAIN_PAGES).map(([name, path]) => [path, name as PlainPage]),
+);
+
+/** The route of a path (no query); an address that is none of the page's is the "not found" page. */
+export function routeOf(path: string): Route {
+  const plain = BY_PATH.get(path === '/index.html' ? '/' : path);
+  if (plain) return { name: plain };
+  const streamer = STREAMER.exec(path);
+  if (streamer) return { name: 'streamer', id: Number(streamer[1]) };
+  const admin = ADMIN.exec(path);
+  if (admin) return { name: 'admin', tab: admin[1] ?? FIRST_ADMIN_TAB };
+  return { name: 'notFound' };
+}
+
+/**
+ * The key a page address is rendered under (the same page whatever its slug: `/s/12-any` is
+ * `/s/12`), or null when the path is not one of the page's addresses.
+ */
+export function pageKey(path: string): string | null {
+  const route = routeOf(path);
+  if (route.name === 'notFound') return null;
+  if (route.name === 'streamer') return `/s/${route.id}`;
+  return path === '/index.html' ? null : path;
+}
+
+/** The page's links. */
+export const href = {
+  ...PLAIN_PAGES,
+  streamer: (id: number, name = ''): string => streamerPath(id, name),
+  admin: (tab = FIRST_ADMIN_TAB): string => `/admin/${tab}`,
+};
