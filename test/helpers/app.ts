@@ -16,14 +16,36 @@ import { createTestDatabase, type TestDatabase } from './database.ts';
 export const ADMIN_PASSWORD = 'correct horse battery staple';
 export const SESSION_SECRET = 'test-session-secret-0123456789abcdef';
 
-/** A clock that tests move forward. */
+/**
+ * A clock that tests move forward. Its sleeps take no real time: they end at once, or, while
+ * `holdSleeps` is set, when advance() has moved the clock by their length.
+ */
 export class TestClock implements Clock {
   offset = 0;
+  /** Every sleep asked of this clock, in milliseconds, in order. */
+  readonly sleeps: number[] = [];
+  holdSleeps = false;
+  private held: { until: number; end: () => void }[] = [];
+  private sleepWatchers: ((ms: number) => void)[] = [];
+
   now(): Date {
     return new Date(Date.now() + this.offset);
   }
   advance(ms: number): void {
     this.offset += ms;
+    const due = this.held.filter((s) => s.until <= this.offset);
+    this.held = this.held.filter((s) => s.until > this.offset);
+    for (const s of due) s.end();
+  }
+  sleep(ms: number): Promise<void> {
+    this.sleeps.push(ms);
+    for (const watch of this.sleepWatchers.splice(0)) watch(ms);
+    if (!this.holdSleeps) return Promise.resolve();
+    return new Promise((end) => this.held.push({ until: this.offset + ms, end }));
+  }
+  /** Resolves with the length of the next sleep asked of this clock. */
+  nextSleep(): Promise<number> {
+    return new Promise((resolve) => this.sleepWatchers.push(resolve));
   }
 }
 
