@@ -191,7 +191,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(backupPlugin, { sqlite: opts.database.sqlite });
   await app.register(signInRoutes);
   if (config.devProviders) await app.register(devProviderRoutes);
-  const health = databaseCheck(db, sqlite);
+  const health = databaseCheck(db, sqlite, clock);
   await app.register(healthRoutes, { check: health });
   await app.register(metricsRoutes);
   await app.register(openApiRoutes);

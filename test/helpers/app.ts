@@ -17,7 +17,9 @@ export const ADMIN_PASSWORD = 'correct horse battery staple';
 export const SESSION_SECRET = 'test-session-secret-0123456789abcdef';
 
 /**
- * A clock that tests move forward. Its sleeps take no real time: they end at once, or, while
+ * A clock that tests move forward. It runs with the real time, offset by what advance() added,
+ * until freeze() stops it: then only advance() moves it, so a rule about how much time passed
+ * holds however slow the machine is. Its sleeps take no real time: they end at once, or, while
  * `holdSleeps` is set, when advance() has moved the clock by their length.
  */
 export class TestClock implements Clock {
@@ -25,11 +27,16 @@ export class TestClock implements Clock {
   /** Every sleep asked of this clock, in milliseconds, in order. */
   readonly sleeps: number[] = [];
   holdSleeps = false;
+  private frozenAt: number | null = null;
   private held: { until: number; end: () => void }[] = [];
   private sleepWatchers: ((ms: number) => void)[] = [];
 
   now(): Date {
-    return new Date(Date.now() + this.offset);
+    return new Date((this.frozenAt ?? Date.now()) + this.offset);
+  }
+  /** Stops the clock where it is: from now on only advance() moves it. */
+  freeze(): void {
+    this.frozenAt ??= Date.now();
   }
   advance(ms: number): void {
     this.offset += ms;

@@ -172,7 +172,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'hot paths: a successful health check is remembered for good',
     file: 'src/health/check.ts',
-    from: 'if (performance.now() - answeredAt < HEALTH_FRESH_MS) return undefined;',
+    from: 'if (age >= 0 && age < HEALTH_FRESH_MS) return undefined;',
     to: 'if (answeredAt > 0) return undefined;',
     tests: ['test/hot-paths.test.ts'],
   },
@@ -773,5 +773,26 @@ export const MUTATIONS: Mutation[] = [
     from: 'if (!stored || !(await verifyPassword(stored, password))) {',
     to: "if (!stored) throw fail('invalid_password');\n    if (!(await verifyPassword(stored, password))) {",
     tests: ['test/auth.test.ts'],
+  },
+  {
+    name: 'clock: the health check reads performance.now(), not the clock',
+    file: 'src/health/check.ts',
+    from: 'const age = clock.now().getTime() - answeredAt;',
+    to: 'const age = performance.now() - answeredAt;',
+    tests: ['test/hot-paths.test.ts'],
+  },
+  {
+    name: 'clock: a health check stays fresh twice as long',
+    file: 'src/health/check.ts',
+    from: 'age < HEALTH_FRESH_MS)',
+    to: 'age < 2 * HEALTH_FRESH_MS)',
+    tests: ['test/hot-paths.test.ts'],
+  },
+  {
+    name: 'clock: a clock set back keeps the last health check fresh',
+    file: 'src/health/check.ts',
+    from: 'if (age >= 0 && age < HEALTH_FRESH_MS)',
+    to: 'if (age < HEALTH_FRESH_MS)',
+    tests: ['test/hot-paths.test.ts'],
   },
 ];
