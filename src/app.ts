@@ -37,7 +37,7 @@ import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/err
 import { externalPlugins } from './plugins/external.ts';
 import { forwardedWarningPlugin } from './plugins/forwarded-warning.ts';
 import { guestTagPlugin } from './plugins/guest-tag.ts';
-import { loadShedding } from './plugins/load-shedding.ts';
+import { loadShedding, type LoopDelaySource } from './plugins/load-shedding.ts';
 import { guardsPlugin } from './plugins/guards.ts';
 import { parseQuery, parsersPlugin } from './plugins/parsers.ts';
 import { renderCachePlugin } from './plugins/render-cache.ts';
@@ -76,6 +76,8 @@ export interface AppOptions {
   /** The open, migrated database (db/connect.ts `openDatabase`). */
   database: DbContext;
   clock?: Clock;
+  /** Where load shedding reads the event loop's delay (this process's loop by default). */
+  loopDelay?: LoopDelaySource;
   /** Fastify's logger option; tests pass a stream to read the log. */
   logger?: FastifyServerOptions['logger'];
 }
@@ -198,7 +200,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(imageRoutes, { ready: readyImages });
   const pages = new PageCache();
   await app.register(pageRoutes, { pages });
-  await app.register(loadShedding, { config });
+  await app.register(loadShedding, { config, loopDelay: opts.loopDelay });
 
   // The list and /healthz from memory before routing, where nothing else can differ:
   // request lines are not logged (LOG_REQUESTS unset, the default) and no origin may call with CORS.

@@ -6,6 +6,7 @@ import { type Config, parseConfig } from '../../src/config.ts';
 import { migrateToLatest } from '../../src/db/migrator.ts';
 import type { Db } from '../../src/db/schema.ts';
 import type { Clock } from '../../src/lib/clock.ts';
+import type { LoopDelaySource } from '../../src/plugins/load-shedding.ts';
 import type { SessionData } from '../../src/sessions/session.ts';
 import { type ProviderProfile, setBanned, setModerator, upsertUser } from '../../src/users/queries.ts';
 import { freePort } from '../soak/lib/net.ts';
@@ -56,6 +57,19 @@ export class TestClock implements Clock {
   }
 }
 
+/** The event loop's delay as load shedding reads it, one sample at a time, set by the test. */
+export class TestLoopDelay {
+  private readonly reports = new Set<(delayMs: number) => void>();
+  readonly source: LoopDelaySource = (report) => {
+    this.reports.add(report);
+    return () => void this.reports.delete(report);
+  };
+  /** One sample of the loop with this delay. */
+  sample(delayMs: number): void {
+    for (const report of this.reports) report(delayMs);
+  }
+}
+
 export { freePort };
 
 export interface TestApp {
@@ -65,6 +79,8 @@ export interface TestApp {
   database: TestDatabase;
   config: Config;
   clock: TestClock;
+  /** The event loop's delay as the app's load shedding reads it. */
+  loopDelay: TestLoopDelay;
   /** Every log line the app wrote. */
   logs: string[];
   client(headers?: Record<string, string>): Client;
@@ -106,20 +122,21 @@ export async function startApp(
     ADMIN_PASSWORD,
     SESSION_SECRET,
     RATE_LIMIT: 'off',
-    // Client and server share this process: its event loop is busy by design. Load
-    // shedding is tested with the service in its own process (test/soak).
-    MAX_EVENT_LOOP_DELAY_MS: '0',
     LOG_LEVEL: opts.logLevel ?? 'info',
     // Live sync only where a test asks for it, and then against fakes (test/helpers/fake-live.ts).
     LIVE_SYNC_SECONDS: '0',
     ...env,
   });
   const clock = new TestClock();
+  // Client and server share this process, whose event loop is busy by design: load shedding
+  // reads the delay the test sets (the real loop's is checked by the soak's load-shedding run).
+  const loopDelay = new TestLoopDelay();
   const logs: string[] = [];
   const app = await buildApp({
     config,
     database,
     clock,
+    loopDelay: loopDelay.source,
     logger: { level: config.logLevel, stream: { write: (line: string) => void logs.push(line) } },
   });
   await app.listen({ host: '127.0.0.1', port });
@@ -134,6 +151,7 @@ export async function startApp(
     database,
     config,
     clock,
+    loopDelay,
     logs,
     client: (headers) => new Client(url, headers),
     admin: async () => {

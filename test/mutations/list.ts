@@ -795,4 +795,25 @@ export const MUTATIONS: Mutation[] = [
     to: 'if (age < HEALTH_FRESH_MS)',
     tests: ['test/hot-paths.test.ts'],
   },
+  {
+    name: 'clock: load shedding after a single sample over the limit',
+    file: 'src/plugins/load-shedding.ts',
+    from: 'export const SUSTAINED = 2;',
+    to: 'export const SUSTAINED = 1;',
+    tests: ['test/runtime.test.ts'],
+  },
+  {
+    name: "clock: load shedding ignores the app's delay source",
+    file: 'src/plugins/load-shedding.ts',
+    from: 'const stop = (opts.loopDelay ?? eventLoopDelay)(',
+    to: 'const stop = eventLoopDelay(',
+    tests: ['test/runtime.test.ts'],
+  },
+  {
+    name: 'clock: load shedding never ends once started',
+    file: 'src/plugins/load-shedding.ts',
+    from: 'shedding = streak >= SUSTAINED ||',
+    to: 'shedding ||= streak >= SUSTAINED ||',
+    tests: ['test/runtime.test.ts'],
+  },
 ];

@@ -1,0 +1,85 @@
+/**
+ * Load shedding on the real event loop (docs/decisions.md "Overload"). The tests set the
+ * delay load shedding reads (test/runtime.test.ts); here the service runs in its own process
+ * and its loop is really held: SIGSTOP freezes the whole process for longer than
+ * MAX_EVENT_LOOP_DELAY_MS. One freeze is a pause and never sheds; two in a row (the second
+ * before the next sample, 250 ms) answer 503 with Retry-After, and once the loop runs freely
+ * again the service answers 200.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createDatabase } from './lib/database.ts';
+import { Service } from './lib/service.ts';
+import { Findings, isMain, runScript, type Verdict } from './lib/verdict.ts';
+
+const LIMIT_MS = 100;
+const FREEZE_MS = 2000;
+
+/** Holds the process (and so its event loop) still for `ms`. */
+async function freeze(service: Service, ms: number): Promise<void> {
+  process.kill(service.pid, 'SIGSTOP');
+  try {
+    await sleep(ms);
+  } finally {
+    process.kill(service.pid, 'SIGCONT');
+  }
+}
+
+/** The statuses of requests sent one after the other for `ms`, with their Retry-After. */
+async function statusesFor(service: Service, ms: number): Promise<string[]> {
+  const seen: string[] = [];
+  const until = performance.now() + ms;
+  while (performance.now() < until) {
+    const res = await fetch(`${service.url}/api/streamers`);
+    await res.arrayBuffer();
+    seen.push(res.status === 503 ? `503 retry-after ${res.headers.get('retry-after')}` : String(res.status));
+    await sleep(20);
+  }
+  return seen;
+}
+
+export async function loadShedding(): Promise<Verdict> {
+  const name = 'load-shedding';
+  const findings = new Findings();
+  const database = await createDatabase('sqlite');
+  let service: Service | undefined;
+  const summary: string[] = [];
+  try {
+    service = await Service.start({
+      databaseUrl: database.url,
+      name,
+      env: { MAX_EVENT_LOOP_DELAY_MS: String(LIMIT_MS) },
+    });
+    await freeze(service, FREEZE_MS);
+    const single = await statusesFor(service, 1000);
+    findings.check(
+      single.every((s) => s === '200'),
+      () => `after one freeze: ${[...new Set(single)].join(', ')} (a single pause must never shed)`,
+    );
+    await freeze(service, FREEZE_MS);
+    await sleep(50);
+    await freeze(service, FREEZE_MS);
+    const double = await statusesFor(service, 1000);
+    const shed = double.filter((s) => s.startsWith('503'));
+    findings.check(shed.length > 0, 'after two freezes in a row: no 503');
+    findings.check(
+      shed.every((s) => s === '503 retry-after 5'),
+      () => `503 without Retry-After 5: ${[...new Set(shed)].join(', ')}`,
+    );
+    const calm = await statusesFor(service, 1000);
+    findings.check(calm.at(-1) === '200', () => `once the loop is free: ${calm.at(-1)}`);
+    findings.check(service.alive, () => `the server died: ${service!.describeExit()}`);
+    const once = single.filter((s) => s !== '200').length;
+    summary.push(
+      `after one ${FREEZE_MS} ms freeze ${once} of ${single.length} requests not 200, after two ${shed.length} of ${double.length} shed`,
+    );
+  } catch (err) {
+    findings.crashed(err, service ? [service] : []);
+  } finally {
+    if (service?.alive) process.kill(service.pid, 'SIGCONT');
+    await service?.stop();
+    await database.cleanup();
+  }
+  return findings.verdict(name, `MAX_EVENT_LOOP_DELAY_MS=${LIMIT_MS}; ${summary.join('; ')}`);
+}
+
+if (isMain(import.meta.url)) await runScript('load-shedding', loadShedding);
