@@ -3,7 +3,7 @@ import { Client } from '../helpers/client.ts';
 import { dbKind } from '../helpers/database.ts';
 import { type FakeDiscord, startFakeDiscord } from '../helpers/fake-discord.ts';
 import { createDatabase, type SoakDatabase } from '../soak/lib/database.ts';
-import { ADMIN_PASSWORD, Service } from '../soak/lib/service.ts';
+import { ADMIN_PASSWORD, Service } from '../helpers/service.ts';
 
 /**
  * Discord's outbox with real service processes (DECISIONS.md "Reaching out"; SECURITY.md 36):

@@ -8,7 +8,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createDatabase } from './lib/database.ts';
-import { Service } from './lib/service.ts';
+import { Service } from '../helpers/service.ts';
 import { Findings, isMain, runScript, type Verdict } from './lib/verdict.ts';
 
 const LIMIT_MS = 100;

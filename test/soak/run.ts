@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { ensurePostgresUp, postgresAnswers } from './lib/database.ts';
-import { ROOT } from './lib/service.ts';
+import { ROOT } from '../helpers/service.ts';
 
 const SCENARIOS: [name: string, file: string, ...args: string[]][] = [
   ['kill-9', 'kill-nine.ts'],
