@@ -12,7 +12,7 @@ import { backupPlugin } from './backup/plugin.ts';
 import { adminAuthRoutes } from './auth/routes.ts';
 import { commentRoutes, commentWriter } from './comments/routes.ts';
 import { communityRoutes } from './community/routes.ts';
-import type { Config } from './config.ts';
+import type { Config } from './config/config.ts';
 import { FastAnswers, serverWithFastAnswers } from './cache/fast-answers.ts';
 import { keepWalBounded } from './db/checkpoint.ts';
 import type { DbContext } from './db/context.ts';

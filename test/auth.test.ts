@@ -2,7 +2,7 @@ import bcrypt from 'bcryptjs';
 import { describe, expect, it } from 'vitest';
 import { generateAdminPasswordIfNone, storeAdminHash, storedAdminHash } from '../src/auth/admin-password.ts';
 import { hashPassword, verifyPassword } from '../src/auth/passwords.ts';
-import { parseConfig } from '../src/config.ts';
+import { parseConfig } from '../src/config/config.ts';
 import { HOUR } from '../src/lib/clock.ts';
 import { ADMIN_PASSWORD, countRows, startApp, type TestApp, useApp } from './helpers/app.ts';
 import type { Answer } from './helpers/client.ts';

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import bcrypt from 'bcryptjs';
 import { noteEnvironmentPassword, storeAdminHash } from '../src/auth/admin-password.ts';
 import { hashPassword } from '../src/auth/passwords.ts';
-import { parseConfig } from '../src/config.ts';
+import { parseConfig } from '../src/config/config.ts';
 import { type TestApp, startApp, useApp } from './helpers/app.ts';
 import type { Client } from './helpers/client.ts';
 import { reopen } from './helpers/database.ts';

@@ -710,7 +710,7 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: 'runtime: request lines logged at the default settings (the fast answers off)',
-    file: 'src/config.ts',
+    file: 'src/config/config.ts',
     from: "logRequests: bool('LOG_REQUESTS', false)",
     to: "logRequests: bool('LOG_REQUESTS', true)",
     tests: ['test/hot-paths.test.ts'],
