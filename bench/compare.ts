@@ -5,6 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type CeilingOptions, startCeiling } from './ceilings.ts';
 import { request } from './http.ts';
+import { waitIdle } from './idle.ts';
 import { measured, type Measured, runLoad, unexpectedOf } from './load.ts';
 import type { CeilingMode } from './protocol.ts';
 import { DASH, ms, ratio, type Row, rps } from './report.ts';
@@ -59,9 +60,9 @@ export async function loadOn(ctx: Context, target: ServerProcess, load: Load): P
       timeoutSeconds: ctx.load.timeoutSeconds,
     });
   const warmup = await once(ctx.load.warmupSeconds);
-  await target.waitIdle();
+  await waitIdle(target);
   const summary = await once(ctx.load.seconds);
-  await target.waitIdle();
+  await waitIdle(target);
   return { ...measured(summary, load.expect), warmupCounts: warmup.statusCounts };
 }
 
@@ -216,7 +217,7 @@ export async function runCases(ctx: Context, cases: readonly Case[]): Promise<Ro
       const message = err instanceof Error ? err.message : String(err);
       ctx.log(`${c.path}: could not be measured: ${message}`);
       rows.push(missedRow(ctx, c.path, c.target, `could not be measured: ${message}`));
-      await ctx.service.waitIdle();
+      await waitIdle(ctx.service);
     }
   }
   return rows;

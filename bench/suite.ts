@@ -6,6 +6,7 @@
 import { type CeilingOptions, startCeiling } from './ceilings.ts';
 import { type Context, type LoadSettings, selected } from './compare.ts';
 import { imagePaths } from './image-paths.ts';
+import { waitIdle } from './idle.ts';
 import { readPaths } from './read-paths.ts';
 import { DASH, ms, ratio, type Row } from './report.ts';
 import { ADMIN_PASSWORD, seed } from './seed.ts';
@@ -90,7 +91,7 @@ export async function runSuite(opts: SuiteOptions): Promise<Row[]> {
   try {
     opts.log(`service started in ${ms(service.startMs)}; seeding through the API`);
     const seeded = await seed(service.url, opts, opts.log);
-    await service.waitIdle();
+    await waitIdle(service);
     const ctx: Context = { service, load: opts.load, enforce: opts.enforce, only: opts.only, log: opts.log };
     rows.push(...(await readPaths(ctx, { ...opts, ...seeded })));
     rows.push(...(await imagePaths(ctx, { dir: opts.dir, streamerIds: seeded.streamerIds })));

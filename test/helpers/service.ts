@@ -5,8 +5,9 @@
  * environment), or through `npm start` itself.
  *
  * Under it, the one spawn-and-watch helper for server processes, which the bench's ceiling
- * servers use too: a clean environment, the output kept, the exit watched, the time from
- * spawn to the first 200, memory and CPU read from /proc, a clean stop. Every process started
+ * servers use too: a clean environment, the output kept, the exit watched, readiness (the
+ * line it prints once it listens, then a 200), the time from spawn to it, memory read from
+ * /proc, a clean stop. Every process started
  * here is killed when the process that started it exits, however it exits.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -74,15 +75,8 @@ function memoryMiB(pid: number, field: 'VmHWM' | 'VmRSS'): number | null {
   return match ? Number(match[1]) / 1024 : null;
 }
 
-/** CPU time the process has used, in clock ticks; null without /proc. */
-function cpuTicks(pid: number): number | null {
-  const file = `/proc/${pid}/stat`;
-  if (!existsSync(file)) return null;
-  const stat = readFileSync(file, 'utf8');
-  // Fields after "(comm)": state is the first; utime and stime are the 12th and 13th.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
+/** What a server prints once it listens: the service ("Streamer rating is listening on ..."), a ceiling. */
+const READY_LINE = /\blistening on\b/;
 
 /** The status of a GET on a fresh connection, or null when nothing answers. */
 function statusOf(url: string): Promise<number | null> {
@@ -126,6 +120,8 @@ export class ServerProcess {
   /** Milliseconds from spawn to the first 200 of ready(). */
   startMs = 0;
   readonly #spawnedAt = performance.now();
+  readonly #lineWatchers = new Set<(line: string) => void>();
+  readonly #exitWatchers = new Set<() => void>();
 
   protected constructor(
     readonly name: string,
@@ -135,19 +131,21 @@ export class ServerProcess {
   ) {
     this.url = `http://127.0.0.1:${port}`;
     running.add(this);
-    const keep = (chunk: Buffer) => {
-      for (const line of chunk.toString('utf8').split('\n')) {
-        if (line.trim() === '') continue;
-        this.logs.push(line);
-        if (this.logs.length > 2000) this.logs.splice(0, 1000);
-      }
-    };
-    child.stdout?.on('data', keep);
-    child.stderr?.on('data', keep);
+    // Whole lines of each stream, however its chunks fall.
+    for (const stream of [child.stdout, child.stderr]) {
+      let partial = '';
+      stream?.on('data', (chunk: Buffer) => {
+        const lines = (partial + chunk.toString('utf8')).split('\n');
+        partial = lines.pop() ?? '';
+        for (const line of lines) this.#keep(line);
+      });
+      stream?.on('end', () => this.#keep(partial));
+    }
     this.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
         if (!group) running.delete(this);
         this.exit = { code, signal };
+        for (const watch of this.#exitWatchers) watch();
         resolve(this.exit);
       });
     });
@@ -159,6 +157,13 @@ export class ServerProcess {
     return new ServerProcess(opts.name, port, launch(opts, port), opts.group ?? false);
   }
 
+  #keep(line: string): void {
+    if (line.trim() === '') return;
+    this.logs.push(line);
+    if (this.logs.length > 2000) this.logs.splice(0, 1000);
+    for (const watch of this.#lineWatchers) watch(line);
+  }
+
   get alive(): boolean {
     return this.exit === null;
   }
@@ -168,23 +173,58 @@ export class ServerProcess {
   }
 
   /**
-   * Waits until `path` answers 200 and notes the time since spawn; fails when the process
-   * exits first or the time runs out. Asked often at first, so that a fast start is timed
-   * closely, then every 100 ms.
+   * Waits until the process says it listens (a line matching `READY_LINE`: the service's
+   * "listening on", the bench's ceilings' too), then until `path` answers 200, and notes the
+   * time since spawn; fails when the process exits first or `timeoutMs` passes.
    */
   async ready(timeoutMs = 60_000, path = '/healthz'): Promise<void> {
     const deadline = performance.now() + timeoutMs;
-    for (let attempt = 0; ; attempt++) {
-      if (this.exit) throw new Error(`${this.name} exited before it was ready: ${this.describeExit()}`);
+    await this.line(READY_LINE, timeoutMs);
+    for (;;) {
       if ((await statusOf(this.url + path)) === 200) {
         this.startMs = performance.now() - this.#spawnedAt;
         return;
       }
+      if (this.exit) throw new Error(`${this.name} exited before it was ready: ${this.describeExit()}`);
       if (performance.now() > deadline) {
         throw new Error(`${this.name} was not ready after ${timeoutMs} ms; last output: ${this.tail(3)}`);
       }
-      await sleep(attempt < 200 ? 5 : 100);
+      // Listening, but the database did not answer the check: it is reconnecting.
+      await sleep(50);
     }
+  }
+
+  /** Resolves with the first output line matching `pattern`; fails on exit or after `timeoutMs`. */
+  line(pattern: RegExp, timeoutMs: number): Promise<string> {
+    const seen = this.logs.find((l) => pattern.test(l));
+    if (seen !== undefined) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        done();
+        reject(
+          new Error(
+            `${this.name}: no line matching ${pattern} within ${timeoutMs} ms; last output: ${this.tail(3)}`,
+          ),
+        );
+      }, timeoutMs);
+      const onLine = (line: string) => {
+        if (!pattern.test(line)) return;
+        done();
+        resolve(line);
+      };
+      const onExit = () => {
+        done();
+        reject(new Error(`${this.name} exited before it was ready: ${this.describeExit()}`));
+      };
+      const done = () => {
+        clearTimeout(timer);
+        this.#lineWatchers.delete(onLine);
+        this.#exitWatchers.delete(onExit);
+      };
+      this.#lineWatchers.add(onLine);
+      this.#exitWatchers.add(onExit);
+      if (this.exit) onExit();
+    });
   }
 
   /** Sends a signal to the process, or to its whole group. */
@@ -244,24 +284,6 @@ export class ServerProcess {
     const now = memoryMiB(this.pid, 'VmRSS');
     const peak = this.peakRssMiB();
     return now === null || peak === null ? '' : `RSS ${now.toFixed(0)} MiB (peak ${peak.toFixed(0)} MiB)`;
-  }
-
-  /**
-   * Resolves once the process has stopped using the CPU (work queued by a load is done): two
-   * quiet quarter-seconds in a row (under 10% of a core), or two minutes at most.
-   */
-  async waitIdle(): Promise<void> {
-    let last = cpuTicks(this.pid);
-    if (last === null) return void (await sleep(1000));
-    const deadline = performance.now() + 120_000;
-    let quiet = 0;
-    while (quiet < 2 && performance.now() < deadline) {
-      await sleep(250);
-      const now = cpuTicks(this.pid);
-      if (now === null) return;
-      quiet = now - last <= 2 ? quiet + 1 : 0;
-      last = now;
-    }
   }
 
   /** Output lines matching a pattern. */
