@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 
 export const ROOT = join(import.meta.dirname, '..');
-export const SERVICE_ENTRY = join(ROOT, 'dist', 'src', 'main.js');
+const SERVICE_ENTRY = join(ROOT, 'dist', 'src', 'main.js');
 const WEB_ENTRY = join(ROOT, 'dist', 'web', 'index.html');
 const SOURCES = [
   'src',

@@ -197,6 +197,8 @@ switch (mode) {
 }
 
 await app.listen({ host: '127.0.0.1', port: Number(env.PORT) });
+// The line the harness waits for (test/helpers/service.ts), as it does for the service's.
+console.log(`ceiling listening on 127.0.0.1:${env.PORT}`);
 const stop = () => void app.close().then(() => process.exit(0));
 process.once('SIGTERM', stop);
 process.once('SIGINT', stop);

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { compileChild } from './build.ts';
-import { type Server, startServer } from './processes.ts';
+import { ServerProcess } from '../test/helpers/service.ts';
 import type { CeilingMode } from './protocol.ts';
 
 let script: string | undefined;
@@ -24,7 +24,7 @@ export interface CeilingOptions {
   databaseUrl?: string;
 }
 
-export function startCeiling(mode: CeilingMode, opts: CeilingOptions = {}): Promise<Server> {
+export async function startCeiling(mode: CeilingMode, opts: CeilingOptions = {}): Promise<ServerProcess> {
   script ??= compileChild('ceiling-server');
   const env: Record<string, string> = { CEILING_MODE: mode };
   if (opts.file) env.CEILING_FILE = opts.file;
@@ -33,7 +33,14 @@ export function startCeiling(mode: CeilingMode, opts: CeilingOptions = {}): Prom
   if (opts.contentType) env.CEILING_TYPE = opts.contentType;
   if (opts.buffer) env.CEILING_BUFFER = '1';
   if (opts.databaseUrl) env.CEILING_DATABASE_URL = opts.databaseUrl;
-  return startServer({ name: `ceiling (${mode})`, script, env, readyPath: '/healthz' });
+  const ceiling = await ServerProcess.spawnProcess({ name: `ceiling (${mode})`, args: [script], env });
+  try {
+    await ceiling.ready();
+  } catch (err) {
+    await ceiling.kill9();
+    throw err;
+  }
+  return ceiling;
 }
 
 /** A strong ETag for precomputed bytes, as a static file server would make one. */

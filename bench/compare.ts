@@ -5,10 +5,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type CeilingOptions, startCeiling } from './ceilings.ts';
 import { request } from './http.ts';
+import { waitIdle } from './idle.ts';
 import { measured, type Measured, runLoad, unexpectedOf } from './load.ts';
-import { memoryNote, type Server } from './processes.ts';
 import type { CeilingMode } from './protocol.ts';
 import { DASH, ms, ratio, type Row, rps } from './report.ts';
+import type { ServerProcess } from '../test/helpers/service.ts';
 
 export interface LoadSettings {
   seconds: number;
@@ -20,7 +21,7 @@ export interface LoadSettings {
 }
 
 export interface Context {
-  service: Server;
+  service: ServerProcess;
   /** BENCH_ONLY: only the paths whose names contain one of these words (all when empty). */
   only: readonly string[];
   load: LoadSettings;
@@ -47,10 +48,10 @@ export interface Run extends Measured {
  * A warm-up (so that both sides run JIT-compiled code), then the measured load. The target
  * finishes what each left queued before the next starts, so no backlog spills over.
  */
-export async function loadOn(ctx: Context, target: Server, load: Load): Promise<Run> {
+export async function loadOn(ctx: Context, target: ServerProcess, load: Load): Promise<Run> {
   const once = (seconds: number) =>
     runLoad({
-      url: target.base + load.path,
+      url: target.url + load.path,
       method: load.method ?? 'GET',
       headers: load.headers ?? {},
       ...(load.body === undefined ? {} : { body: load.body }),
@@ -59,9 +60,9 @@ export async function loadOn(ctx: Context, target: Server, load: Load): Promise<
       timeoutSeconds: ctx.load.timeoutSeconds,
     });
   const warmup = await once(ctx.load.warmupSeconds);
-  await target.waitIdle();
+  await waitIdle(target);
   const summary = await once(ctx.load.seconds);
-  await target.waitIdle();
+  await waitIdle(target);
   return { ...measured(summary, load.expect), warmupCounts: warmup.statusCounts };
 }
 
@@ -111,7 +112,7 @@ export async function compare(
   const comparison = { path, service: combine(s), ceiling: combine(c) };
   ctx.log(
     `${path}: service ${figures(comparison.service, s)}; ceiling ${figures(comparison.ceiling, c)}; ` +
-      `service ${memoryNote(ctx.service)}`,
+      `service ${ctx.service.memoryNote()}`,
   );
   return comparison;
 }
@@ -216,7 +217,7 @@ export async function runCases(ctx: Context, cases: readonly Case[]): Promise<Ro
       const message = err instanceof Error ? err.message : String(err);
       ctx.log(`${c.path}: could not be measured: ${message}`);
       rows.push(missedRow(ctx, c.path, c.target, `could not be measured: ${message}`));
-      await ctx.service.waitIdle();
+      await waitIdle(ctx.service);
     }
   }
   return rows;
@@ -250,7 +251,7 @@ export function missedRow(ctx: Context, path: string, target: string, problem: s
  */
 export async function probe(ctx: Context, path: string, headers: Record<string, string> = {}) {
   for (let attempt = 1; ; attempt++) {
-    const answer = await request(ctx.service.base + path, { headers });
+    const answer = await request(ctx.service.url + path, { headers });
     if (answer.status !== 503 || attempt === 20) return answer;
     await sleep(1000);
   }

@@ -62,7 +62,7 @@ export function imagePaths(ctx: Context, setup: ImageSetup): Promise<Row[]> {
           const url =
             i % 3 === 0 ? `/s/${id}/card.png` : i % 3 === 1 ? `/badge/${id}.png` : `/badge/${id}.svg`;
           const started = performance.now();
-          const answer = await request(ctx.service.base + url, {});
+          const answer = await request(ctx.service.url + url, {});
           times.push(performance.now() - started);
           if (answer.status !== 200) problems.push(`${url} answered ${answer.status}`);
         }

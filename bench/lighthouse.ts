@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import lighthouse, { type Flags, type Result } from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
-import { freePort, startServer } from './processes.ts';
+import { Service } from '../test/helpers/service.ts';
+import { freePort } from '../test/soak/lib/net.ts';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const BAR = { performance: 95, accessibility: 100, cls: 0.05, firstViewKb: 80 };
@@ -24,20 +25,17 @@ if (!existsSync('dist/src/main.js') || !existsSync('dist/ssr/ssr.js')) {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'lighthouse-'));
-const env = {
-  DATABASE_URL: `sqlite:${join(dir, 'demo.db')}`,
-  ADMIN_PASSWORD: 'lighthouse only, never a real password',
-  LOG_LEVEL: 'warn',
-};
+const databaseUrl = `sqlite:${join(dir, 'demo.db')}`;
+const env = { ADMIN_PASSWORD: 'lighthouse only, never a real password', LOG_LEVEL: 'warn' };
 const cli = (command: string) =>
   execFileSync(process.execPath, ['bin/streamer-rating.js', command], {
-    env: { PATH: process.env.PATH ?? '', ...env },
+    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, ...env },
     stdio: 'ignore',
   });
 cli('migrate');
 cli('demo');
 
-const server = await startServer({ name: 'service', script: 'dist/src/main.js', env, readyPath: '/healthz' });
+const server = await Service.start({ name: 'service', from: 'dist', databaseUrl, env, testSettings: false });
 let chrome: ChildProcess | undefined;
 try {
   const port = await freePort();
@@ -58,7 +56,7 @@ try {
   await waitForPort(port);
 
   // The first rated streamer of the ranking (the demo's best).
-  const list = (await (await fetch(`${server.base}/api/streamers`)).json()) as { id: number; name: string }[];
+  const list = (await (await fetch(`${server.url}/api/streamers`)).json()) as { id: number; name: string }[];
   const top = list[0];
   if (!top) throw new Error('the demo data has no rated streamer');
   const pages = { home: '/', streamer: `/s/${top.id}` };
@@ -73,7 +71,7 @@ try {
         logLevel: 'error',
         onlyCategories: ['performance', 'accessibility'],
       };
-      const run = await lighthouse(server.base + path, flags, form === 'desktop' ? desktopConfig : undefined);
+      const run = await lighthouse(server.url + path, flags, form === 'desktop' ? desktopConfig : undefined);
       if (!run) throw new Error('lighthouse gave no result');
       const { lhr } = run;
       const performance = Math.round((lhr.categories.performance?.score ?? 0) * 100);

@@ -46,7 +46,7 @@ const only = (process.env.BENCH_ONLY ?? '')
 const serviceNodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 const log = (line: string) => console.log(`  ${line}`);
 
-// Ctrl-C: the child processes end with the parent (processes.ts); the throwaway PostgreSQL
+// Ctrl-C: the child processes end with the parent (test/helpers/service.ts); the throwaway PostgreSQL
 // database is dropped first.
 let dropDatabase: (() => Promise<void>) | undefined;
 process.once('SIGINT', () => {

@@ -3,16 +3,15 @@
  * paths against their ceilings, count the stored comments in the database itself, then time
  * cold starts on the existing database and report the peak memory.
  */
-import { SERVICE_ENV, SERVICE_NODE_ARGS } from '../src/node-args.ts';
-import { SERVICE_ENTRY } from './build.ts';
 import { type CeilingOptions, startCeiling } from './ceilings.ts';
 import { type Context, type LoadSettings, selected } from './compare.ts';
-import { type Server, startServer } from './processes.ts';
 import { imagePaths } from './image-paths.ts';
+import { waitIdle } from './idle.ts';
 import { readPaths } from './read-paths.ts';
 import { DASH, ms, ratio, type Row } from './report.ts';
 import { ADMIN_PASSWORD, seed } from './seed.ts';
 import { storedRow, type Written, writePaths } from './write-paths.ts';
+import { Service } from '../test/helpers/service.ts';
 
 export interface SuiteOptions {
   /** The service's DATABASE_URL. */
@@ -37,22 +36,18 @@ export interface SuiteOptions {
 
 const COLD_STARTS = 3;
 
-function startService(opts: SuiteOptions, name = 'service'): Promise<Server> {
-  return startServer({
+/** The built service with `npm start`'s command line, timed from spawn to its first /healthz 200. */
+function startService(opts: SuiteOptions, name = 'service'): Promise<Service> {
+  return Service.start({
     name,
-    script: SERVICE_ENTRY,
+    from: 'dist',
     // Not the project directory, so that a developer's .env does not change what is measured.
     cwd: opts.dir,
-    nodeArgs: [...SERVICE_NODE_ARGS, ...opts.serviceNodeArgs],
-    readyPath: '/healthz',
-    env: {
-      ...SERVICE_ENV,
-      DATABASE_URL: opts.databaseUrl,
-      HOST: '127.0.0.1',
-      ADMIN_PASSWORD,
-      RATE_LIMIT: 'off',
-      // LOG_LEVEL and LOG_REQUESTS unset: measured at the default settings (issue 18).
-    },
+    nodeArgs: opts.serviceNodeArgs,
+    databaseUrl: opts.databaseUrl,
+    // LOG_LEVEL and LOG_REQUESTS unset: measured at the default settings (issue 18).
+    testSettings: false,
+    env: { ADMIN_PASSWORD, RATE_LIMIT: 'off' },
   });
 }
 
@@ -67,7 +62,7 @@ async function coldStart(opts: SuiteOptions, peaks: (number | null)[], row: Fixe
   for (let i = 0; i < COLD_STARTS; i++) {
     const again = await startService(opts, 'service (cold start)');
     coldStarts.push(again.startMs);
-    peaks.push(again.peakRssMb());
+    peaks.push(again.peakRssMiB());
     await again.stop();
     const bare = await startCeiling('health', { databaseUrl: opts.databaseUrl });
     bareStarts.push(bare.startMs);
@@ -95,8 +90,8 @@ export async function runSuite(opts: SuiteOptions): Promise<Row[]> {
   const service = await startService(opts);
   try {
     opts.log(`service started in ${ms(service.startMs)}; seeding through the API`);
-    const seeded = await seed(service.base, opts, opts.log);
-    await service.waitIdle();
+    const seeded = await seed(service.url, opts, opts.log);
+    await waitIdle(service);
     const ctx: Context = { service, load: opts.load, enforce: opts.enforce, only: opts.only, log: opts.log };
     rows.push(...(await readPaths(ctx, { ...opts, ...seeded })));
     rows.push(...(await imagePaths(ctx, { dir: opts.dir, streamerIds: seeded.streamerIds })));
@@ -107,7 +102,7 @@ export async function runSuite(opts: SuiteOptions): Promise<Row[]> {
       written = writes.written;
     }
   } finally {
-    peaks.push(service.peakRssMb());
+    peaks.push(service.peakRssMiB());
     await service.stop();
   }
   if (written) rows.push(storedRow(written, await opts.countStoredComments(written.streamerId)));

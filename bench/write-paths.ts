@@ -6,7 +6,6 @@ import { SUCCESS_CLASS } from './wrk.ts';
 import { combine, type Context, figures, loadCeiling, loadOn, rowOf, type Run } from './compare.ts';
 import type { CeilingOptions } from './ceilings.ts';
 import { callJson } from './http.ts';
-import { memoryNote } from './processes.ts';
 import { DASH, type Row, rps } from './report.ts';
 
 /** At least this many rounds: fsync latency drifts more than anything else. */
@@ -47,7 +46,7 @@ export async function writePaths(
   const group = combine(grouped);
   ctx.log(
     `POST /api/comments: service ${figures(s, service)}; INSERT+fsync ceiling ${figures(insert, perRequest)}; ` +
-      `group-commit ceiling ${figures(group, grouped)}; service ${memoryNote(ctx.service)}`,
+      `group-commit ceiling ${figures(group, grouped)}; service ${ctx.service.memoryNote()}`,
   );
   // 201s as autocannon counts them, or wrk's 2xx and 3xx (a POST answers nothing else in that class).
   const acked = (counts: Record<string, number>) => (counts['201'] ?? 0) + (counts[SUCCESS_CLASS] ?? 0);
@@ -87,7 +86,7 @@ export async function writePaths(
  * the length of the whole list where items have no count.
  */
 async function countViaApi(ctx: Context, streamerId: number): Promise<number> {
-  const base = ctx.service.base;
+  const base = ctx.service.url;
   const item = await callJson<{ comment_count?: unknown }>(`${base}/api/streamers?id=${streamerId}`, {
     expect: 200,
   });

@@ -13,7 +13,7 @@ import { adminAuthRoutes } from './auth/routes.ts';
 import { commentWriter } from './comments/batch.ts';
 import { commentRoutes } from './comments/routes.ts';
 import { communityRoutes } from './community/routes.ts';
-import type { Config } from './config.ts';
+import type { Config } from './config/config.ts';
 import { EarlyAnswers, serverWithEarlyAnswers } from './cache/early.ts';
 import { keepWalBounded } from './db/checkpoint.ts';
 import type { DbContext } from './db/context.ts';
@@ -37,7 +37,7 @@ import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/err
 import { externalPlugins } from './plugins/external.ts';
 import { forwardedWarningPlugin } from './plugins/forwarded-warning.ts';
 import { guestTagPlugin } from './plugins/guest-tag.ts';
-import { loadShedding } from './plugins/load-shedding.ts';
+import { loadShedding, type LoopDelaySource } from './plugins/load-shedding.ts';
 import { guardsPlugin } from './plugins/guards.ts';
 import { parseQuery, parsersPlugin } from './plugins/parsers.ts';
 import { answerCachePlugin } from './plugins/answer-cache.ts';
@@ -75,6 +75,8 @@ export interface AppOptions {
   /** The open, migrated database (db/connect.ts `openDatabase`). */
   database: DbContext;
   clock?: Clock;
+  /** Where load shedding reads the event loop's delay (this process's loop by default). */
+  loopDelay?: LoopDelaySource;
   /** Fastify's logger option; tests pass a stream to read the log. */
   logger?: FastifyServerOptions['logger'];
 }
@@ -188,12 +190,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(backupPlugin, { sqlite: opts.database.sqlite });
   await app.register(signInRoutes);
   if (config.devProviders) await app.register(devProviderRoutes);
-  await app.register(healthRoutes, { check: databaseCheck(db, sqlite) });
+  await app.register(healthRoutes, { check: databaseCheck(db, sqlite, clock) });
   await app.register(metricsRoutes);
   await app.register(openApiRoutes);
   await app.register(imageRoutes);
   await app.register(pageRoutes, {});
-  await app.register(loadShedding, { config });
+  await app.register(loadShedding, { config, loopDelay: opts.loopDelay });
 
   // Answers before routing only where nothing else can differ: request lines are not logged
   // (LOG_REQUESTS unset, the default) and no origin may call with CORS.

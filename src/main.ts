@@ -1,5 +1,6 @@
 /** The service's entry point: `node dist/src/main.js` (what `npm start` runs). */
-import { loadDotEnv, parseConfig } from './config.ts';
+import { loadDotEnv } from './config/dotenv.ts';
+import { parseConfig } from './config/config.ts';
 import { startServer } from './server.ts';
 
 try {

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { buildApp } from './app.ts';
 import { generateAdminPasswordIfNone, noteEnvironmentPassword } from './auth/admin-password.ts';
-import type { Config } from './config.ts';
+import type { Config } from './config/config.ts';
 import { openDatabase } from './db/connect.ts';
 import { isUnavailable } from './db/dialect.ts';
 import { migrateToLatest } from './db/migrator.ts';

@@ -1,14 +1,44 @@
 import bcrypt from 'bcryptjs';
 import { describe, expect, it } from 'vitest';
-import { generateAdminPasswordIfNone, storedAdminHash } from '../src/auth/admin-password.ts';
+import { generateAdminPasswordIfNone, storeAdminHash, storedAdminHash } from '../src/auth/admin-password.ts';
 import { hashPassword, verifyPassword } from '../src/auth/passwords.ts';
-import { parseConfig } from '../src/config.ts';
+import { parseConfig } from '../src/config/config.ts';
 import { HOUR } from '../src/lib/clock.ts';
-import { ADMIN_PASSWORD, countRows, startApp, useApp } from './helpers/app.ts';
+import { ADMIN_PASSWORD, countRows, startApp, type TestApp, useApp } from './helpers/app.ts';
+import type { Answer } from './helpers/client.ts';
 import { createTestDatabase } from './helpers/database.ts';
 import { migrateToLatest } from '../src/db/migrator.ts';
 
 const t = await useApp();
+
+/** SPEC.md: a failed administrator login is answered after 1 second. */
+const FAILED_LOGIN_DELAY_MS = 1000;
+
+/**
+ * Sends a login that must fail with the app's clock holding its sleeps, and expects the
+ * answer to wait for the failed-login delay on that clock: the delay is asked for before
+ * any answer, nothing is answered while it lasts (other requests come and go meanwhile),
+ * and the answer follows once the clock has moved by it. No real time passes.
+ */
+async function afterTheDelay(app: TestApp, send: () => Promise<Answer>): Promise<Answer> {
+  app.clock.holdSleeps = true;
+  const sleptBefore = app.clock.sleeps.length;
+  try {
+    const asked = app.clock.nextSleep();
+    let answered = false;
+    const answer = send().then((res) => ((answered = true), res));
+    const first = await Promise.race([asked, answer.then((res) => `answered ${res.status} at once`)]);
+    expect(first).toBe(FAILED_LOGIN_DELAY_MS);
+    await app.client().get('/api/auth/check');
+    expect(answered, 'answered before the delay was over').toBe(false);
+    app.clock.advance(FAILED_LOGIN_DELAY_MS);
+    const res = await answer;
+    expect(app.clock.sleeps.slice(sleptBefore)).toEqual([FAILED_LOGIN_DELAY_MS]);
+    return res;
+  } finally {
+    app.clock.holdSleeps = false;
+  }
+}
 
 describe('administrator authentication', () => {
   it('check answers admin false for a visitor and true after login', async () => {
@@ -54,12 +84,41 @@ describe('administrator authentication', () => {
 
   it('a wrong password is 401 Invalid password after a 1-second delay', async () => {
     const c = t.client();
-    const started = Date.now();
-    const res = await c.post('/api/auth/login', { password: 'wrong' });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    const res = await afterTheDelay(t, () => c.post('/api/auth/login', { password: 'wrong' }));
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ error: 'Invalid password', code: 'invalid_password' });
     expect((await c.get('/api/auth/check')).body).toEqual({ admin: false });
+  });
+
+  it('every failure looks the same: the same answer after the same delay (form, ?action=, no or a broken stored hash)', async () => {
+    const invalid = { error: 'Invalid password', code: 'invalid_password' };
+    const form = await afterTheDelay(t, () =>
+      t.client().request('POST', '/api/auth/login', { form: { password: 'wrong' } }),
+    );
+    const action = await afterTheDelay(t, () =>
+      t.client().post('/api/auth?action=login', { password: 'wrong' }),
+    );
+    for (const res of [form, action]) expect([res.status, res.body]).toEqual([401, invalid]);
+
+    const database = await createTestDatabase();
+    try {
+      await migrateToLatest(database.db);
+      const app = await startApp({ ADMIN_PASSWORD: '' }, { database });
+      try {
+        const none = await afterTheDelay(app, () =>
+          app.client().post('/api/auth/login', { password: 'any' }),
+        );
+        await storeAdminHash(database.db, 'not a hash');
+        const broken = await afterTheDelay(app, () =>
+          app.client().post('/api/auth/login', { password: 'not a hash' }),
+        );
+        for (const res of [none, broken]) expect([res.status, res.body]).toEqual([401, invalid]);
+      } finally {
+        await app.close();
+      }
+    } finally {
+      await database.cleanup();
+    }
   });
 
   it('a form-encoded login works like JSON', async () => {
@@ -131,7 +190,8 @@ describe('administrator password sources', () => {
     try {
       const c = app.client();
       expect((await c.post('/api/auth/login', { password: 'php-secret' })).status).toBe(200);
-      expect((await app.client().post('/api/auth/login', { password: 'nope' })).status).toBe(401);
+      const nope = await afterTheDelay(app, () => app.client().post('/api/auth/login', { password: 'nope' }));
+      expect(nope.status).toBe(401);
     } finally {
       await app.close();
     }

@@ -8,8 +8,7 @@ import { restoreSqlite } from '../src/backup/restore.ts';
 import { BackupScheduler } from '../src/backup/scheduler.ts';
 import { migrateToLatest } from '../src/db/migrator.ts';
 import { SqliteDatabase } from '../src/db/sqlite-driver.ts';
-import { systemClock } from '../src/lib/clock.ts';
-import { startApp } from './helpers/app.ts';
+import { startApp, TestClock } from './helpers/app.ts';
 import { cli, database, dir } from './helpers/cli.ts';
 import { dbKind, reopen } from './helpers/database.ts';
 
@@ -47,22 +46,29 @@ describe.runIf(dbKind === 'sqlite')('scheduled backups and restore (SQLite)', { 
     const streamer = await a.streamer('Backed Up');
     const acked: number[] = [];
     let writing = true;
+    // Resolves once `n` more comments are acknowledged: each backup and the stop wait for
+    // writes of their own, however fast the machine writes.
+    let watch = { until: 0, reached: () => {} };
+    const more = (n: number) =>
+      new Promise<void>((reached) => (watch = { until: acked.length + n, reached }));
     const writers = Array.from({ length: 3 }, async (_, w) => {
       const c = a.client();
       for (let i = 0; writing; i++) {
         const r = await c.post('/api/comments', { streamer_id: streamer, body: `writer ${w} comment ${i}` });
         expect(r.status).toBe(201);
         acked.push(r.body.id as number);
+        if (acked.length >= watch.until) watch.reached();
       }
     });
     const made: { file: string; before: number[] }[] = [];
     for (let k = 0; k < 3; k++) {
-      await new Promise((r) => setTimeout(r, 150));
+      await more(10);
       const before = [...acked];
       const file = await a.app.backups!.runOnce();
       expect(file).not.toBeNull();
       made.push({ file: file!, before });
     }
+    await more(1);
     writing = false;
     await Promise.all(writers);
     expect(acked.length).toBeGreaterThan(made[2]!.before.length);
@@ -115,12 +121,13 @@ describe.runIf(dbKind === 'sqlite')('scheduled backups and restore (SQLite)', { 
       for (let i = 0; i < 20_000; i++) insert.run('x'.repeat(200));
     })();
     const reader = new SqliteDatabase(file);
-    // The writer stops by itself after 15 s; the copy must have finished before that.
-    const stopAt = Date.now() + 15_000;
+    // The writer stops by itself after 10,000 writes, one between two steps of the copy (both
+    // take turns on this event loop); the copy must have finished before that: it needs a few.
+    const maxWrites = 10_000;
     let writing = true;
     let writes = 0;
     const write = () => {
-      if (!writing || Date.now() > stopAt) return void (writing = false);
+      if (!writing || writes >= maxWrites) return void (writing = false);
       insert.run(`written during the copy ${writes++}`);
       setImmediate(write);
     };
@@ -205,6 +212,12 @@ describe.runIf(dbKind === 'sqlite')('scheduled backups and restore (SQLite)', { 
     await migrateToLatest(d.db);
     const second = reopen(d);
     const backups = mkdtempSync(join(dir, 'timer-'));
+    // The ticks come on timers, but when a backup is due and how long the lease lasts (three
+    // ticks) go by the clock, which moves only when the test moves it: a busy machine's pause
+    // never passes the lease on.
+    const clock = new TestClock();
+    clock.freeze();
+    const INTERVAL_MS = 250;
     const logs: [string[], string[]] = [[], []];
     const scheduler = (i: 0 | 1, db: typeof d) =>
       new BackupScheduler({
@@ -212,24 +225,26 @@ describe.runIf(dbKind === 'sqlite')('scheduled backups and restore (SQLite)', { 
         sqlite: db.sqlite!,
         databaseFile: d.url.slice('sqlite:'.length),
         dir: backups,
-        intervalMs: 250,
+        intervalMs: INTERVAL_MS,
         keep: 2,
-        clock: systemClock,
+        clock,
         log: recordingLog(logs[i]),
-        // The lease lasts three ticks: long enough that a busy machine's pauses do not pass it on.
         tickMs: 200,
       });
     const [one, two] = [scheduler(0, d), scheduler(1, second)];
     const written = (i: 0 | 1) => logs[i].filter((l) => l.startsWith('backup written')).length;
     await one.start();
-    await new Promise((r) => setTimeout(r, 20));
     await two.start();
-    await waitFor(() => written(0) + written(1) >= 3);
+    for (let k = 1; k <= 3; k++) {
+      await waitFor(() => written(0) + written(1) >= k);
+      if (k < 3) clock.advance(INTERVAL_MS);
+    }
     expect(Math.min(written(0), written(1))).toBe(0);
     const [first, other] = written(0) > 0 ? [one, two] : [two, one];
     const otherIndex = first === one ? 1 : 0;
     expect(readdirSync(backups).filter((f) => f.endsWith('.db'))).toHaveLength(2);
     await first.stop();
+    clock.advance(INTERVAL_MS);
     await waitFor(() => written(otherIndex) >= 1);
     await other.stop();
     await second.cleanup();

@@ -118,14 +118,17 @@ describe('streamer-rating export, import and backup', { timeout: 120_000 }, () =
       const sid = await a.streamer('Busy');
       let writing = true;
       let written = 0;
+      // The copy starts once a few comments are in, however fast the machine writes them.
+      let underWay = () => {};
+      const writesUnderWay = new Promise<void>((resolve) => (underWay = resolve));
       const writer = (async () => {
         const c = a.client();
         while (writing) {
           const r = await c.post('/api/comments', { streamer_id: sid, body: `write ${written}` });
-          if (r.status === 201) written++;
+          if (r.status === 201 && ++written === 5) underWay();
         }
       })();
-      await new Promise((r) => setTimeout(r, 200));
+      await writesUnderWay;
       const file = join(dir, 'backup.db');
       const child = spawn(process.execPath, [...TOOL, 'backup', file], {
         env: env(d),

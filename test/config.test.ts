@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../src/config.ts';
+import { parseConfig } from '../src/config/config.ts';
 import { START_COMMAND } from '../src/node-args.ts';
 
 describe('configuration', () => {

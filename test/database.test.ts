@@ -100,7 +100,8 @@ describe.runIf(dbKind === 'postgres')('PostgreSQL connection failures', () => {
     try {
       await Promise.all(Array.from({ length: 4 }, () => app.client().get('/api/streamers')));
       expect(await terminate(app.database.pgSchema!, false)).toBeGreaterThan(0);
-      await new Promise((r) => setTimeout(r, 200));
+      // The terminations have reached the pool: it dropped every idle client they broke.
+      await expect.poll(() => app.database.pool!.idleCount, { timeout: 10_000 }).toBe(0);
       const res = await app.client().get('/api/streamers');
       expect([200, 503]).toContain(res.status);
       if (res.status === 503) expect(res.headers.get('retry-after')).toBeTruthy();
@@ -118,8 +119,10 @@ describe.runIf(dbKind === 'postgres')('PostgreSQL connection failures', () => {
         () => 'finished',
         (err: Error) => err.message,
       );
-      await new Promise((r) => setTimeout(r, 300));
-      await terminate(app.database.pgSchema!, true);
+      // Terminated once PostgreSQL runs it.
+      await expect
+        .poll(() => terminate(app.database.pgSchema!, true), { timeout: 10_000 })
+        .toBeGreaterThan(0);
       expect(await slow).toMatch(/terminat|connection/i);
       const res = await app.client().get('/api/streamers');
       expect([200, 503]).toContain(res.status);

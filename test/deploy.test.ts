@@ -5,7 +5,7 @@
  * list through it. And `nginx -t` on the nginx files, `systemd-analyze verify` on the unit.
  * Runs once (in the SQLite project: it makes its own PostgreSQL database).
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -17,7 +17,7 @@ import { guestTagger } from '../src/plugins/guest-tag.ts';
 import { dbKind } from './helpers/database.ts';
 import { createPostgres, postgresAnswers, type SoakDatabase } from './soak/lib/database.ts';
 import { freePort } from './soak/lib/net.ts';
-import { entry, ROOT } from './soak/lib/service.ts';
+import { entry, ROOT, ServerProcess } from './helpers/service.ts';
 
 const UNIT = join(ROOT, 'deploy/streamer-rating@.service');
 const ADMIN_PASSWORD = 'deploy test administrator password';
@@ -103,28 +103,17 @@ describe.runIf(run)('the deploy kit, for real', () => {
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'deploy-test-'));
   });
-  const children: ChildProcess[] = [];
-  const logs = new Map<ChildProcess, string[]>();
+  const children: ServerProcess[] = [];
   let database: SoakDatabase | undefined;
   afterAll(async () => {
-    for (const c of children) c.kill('SIGTERM');
-    await Promise.all(
-      children.map((c) =>
-        c.exitCode === null && c.signalCode === null
-          ? new Promise((r) => c.once('exit', r))
-          : Promise.resolve(),
-      ),
-    );
+    await Promise.all(children.map((c) => c.stop()));
     await database?.cleanup();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
-  const start = (argv: string[], env: Record<string, string>) => {
-    const child = spawn(argv[0]!, argv.slice(1), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const lines: string[] = [];
-    child.stdout.on('data', (c: Buffer) => lines.push(...c.toString().split('\n')));
-    child.stderr.on('data', (c: Buffer) => lines.push(...c.toString().split('\n')));
+  const start = async (name: string, argv: string[], env: Record<string, string>, port?: number) => {
+    const [command, ...args] = argv;
+    const child = await ServerProcess.spawnProcess({ name, command, args, env, port });
     children.push(child);
-    logs.set(child, lines);
     return child;
   };
 
@@ -145,32 +134,28 @@ describe.runIf(run)('the deploy kit, for real', () => {
       expect(basename(argv[0]!)).toBe('node');
       expect(argv.at(-1)).toBe('dist/src/main.js');
       const script = entry === 'dist' ? ['dist/src/main.js'] : ['--import', 'tsx', 'src/main.ts'];
-      return start([process.execPath, ...argv.slice(1, -1), ...script], {
-        PATH: process.env.PATH ?? '',
-        ...env,
-        DATABASE_URL: database!.url,
-        BASE_URL: `https://127.0.0.1:${httpsPort}`,
-        TRUST_PROXY: '127.0.0.1',
-        ADMIN_PASSWORD,
-        LIVE_SYNC_SECONDS: '0',
-        // Request lines carry the client each instance saw, by its guest tag (never the address).
-        LOG_LEVEL: 'info',
-        LOG_REQUESTS: 'true',
-        SESSION_SECRET,
-      });
+      return start(
+        `instance ${port}`,
+        [process.execPath, ...argv.slice(1, -1), ...script],
+        {
+          ...env,
+          DATABASE_URL: database!.url,
+          BASE_URL: `https://127.0.0.1:${httpsPort}`,
+          TRUST_PROXY: '127.0.0.1',
+          ADMIN_PASSWORD,
+          LIVE_SYNC_SECONDS: '0',
+          // Request lines carry the client each instance saw, by its guest tag (never the address).
+          LOG_LEVEL: 'info',
+          LOG_REQUESTS: 'true',
+          SESSION_SECRET,
+        },
+        port,
+      );
     });
-    const [one, two] = instances as [ChildProcess, ChildProcess];
+    const [one, two] = (await Promise.all(instances)) as [ServerProcess, ServerProcess];
 
     // Both up before Caddy's first health check, or it leaves one out for 5 s.
-    for (const [port, child] of [
-      [p1, one],
-      [p2, two],
-    ] as const) {
-      await until(
-        async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).status === 200,
-        () => logs.get(child)!,
-      );
-    }
+    for (const instance of [one, two]) await instance.ready(20_000);
     // Caddy: the shipped several-instances file, with a local certificate authority and
     // test ports in place of the host name and Let's Encrypt.
     const shipped = readFileSync(join(ROOT, 'deploy/caddy/Caddyfile.instances'), 'utf8');
@@ -188,23 +173,26 @@ describe.runIf(run)('the deploy kit, for real', () => {
       return next;
     }, shipped);
     writeFileSync(join(dir, 'Caddyfile'), caddyfile);
-    const caddy = start(['caddy', 'run', '--adapter', 'caddyfile', '--config', join(dir, 'Caddyfile')], {
-      PATH: process.env.PATH ?? '',
-      HOME: dir,
-      XDG_DATA_HOME: dir,
-      XDG_CONFIG_HOME: dir,
-    });
+    const caddy = await start(
+      'caddy',
+      ['caddy', 'run', '--adapter', 'caddyfile', '--config', join(dir, 'Caddyfile')],
+      {
+        HOME: dir,
+        XDG_DATA_HOME: dir,
+        XDG_CONFIG_HOME: dir,
+      },
+    );
 
     const rootCa = join(data, 'pki/authorities/local/root.crt');
     await until(
       async () => existsSync(rootCa),
-      () => logs.get(caddy)!,
+      () => caddy.logs,
     );
     const ca = readFileSync(rootCa, 'utf8');
     const [clientA, clientB] = ['127.0.0.2', '127.0.0.3'];
     await until(
       async () => (await https(httpsPort, ca, clientA, 'GET', '/healthz')).status === 200,
-      () => logs.get(caddy)!,
+      () => caddy.logs,
     );
 
     // An administrator logs in over HTTPS: the __Host- cookie, Secure, and HSTS.
@@ -259,8 +247,8 @@ describe.runIf(run)('the deploy kit, for real', () => {
     // the addresses themselves appear nowhere in it.
     const tagOf = guestTagger(SESSION_SECRET);
     const [tagA, tagB, tagLocal] = [clientA, clientB, '127.0.0.1'].map((a) => tagOf(a).slice(0, 10));
-    const seen = (child: ChildProcess) =>
-      new Set(logs.get(child)!.flatMap((l) => [...l.matchAll(/"client":"([^"]+)"/g)].map((m) => m[1])));
+    const seen = (child: ServerProcess) =>
+      new Set(child.logs.flatMap((l) => [...l.matchAll(/"client":"([^"]+)"/g)].map((m) => m[1])));
     // (127.0.0.1: the health checks, Caddy's and this test's, straight to the instances.)
     const [seenOne, seenTwo] = [seen(one), seen(two)];
     for (const tags of [seenOne, seenTwo]) {
@@ -270,7 +258,7 @@ describe.runIf(run)('the deploy kit, for real', () => {
       ).toBe(true);
     }
     expect(new Set([...seenOne, ...seenTwo])).toEqual(new Set([tagA, tagB, tagLocal]));
-    const everything = [...logs.get(one)!, ...logs.get(two)!].join('\n');
+    const everything = [...one.logs, ...two.logs].join('\n');
     for (const address of [clientA, clientB, '198.51.100.7']) expect(everything).not.toContain(address);
   }, 60_000);
 

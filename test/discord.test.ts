@@ -335,7 +335,7 @@ describe("Discord's answers", () => {
         (r) => `${r.event}:${r.state}`,
       );
     await expect.poll(states, { timeout: 10_000 }).toEqual(['rated:unknown', 'suggested:sent']);
-    await new Promise((resolve) => setTimeout(resolve, 1500)); // a retry would come after 1 s
+    t.clock.advance(1500); // a retry would be due after 1 s
     await settle();
     expect(await states()).toEqual(['rated:unknown', 'suggested:sent']);
     expect(discord.posts.filter((p) => p.id === hook.id).map((p) => p.status)).toEqual([0, 204]);

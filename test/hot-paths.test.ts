@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { jsonAnswer } from '../src/cache/answer.ts';
@@ -6,7 +5,7 @@ import { AnswerCache } from '../src/cache/answers.ts';
 import { HEALTH_FRESH_MS, sharedCheck } from '../src/health/check.ts';
 import { Session } from '../src/sessions/session.ts';
 import { expectSecurityHeaders } from './helpers/headers.ts';
-import { startApp, useApp } from './helpers/app.ts';
+import { startApp, TestClock, useApp } from './helpers/app.ts';
 
 const t = await useApp();
 
@@ -18,7 +17,7 @@ describe('/healthz under load and on a bad day', () => {
       if (app.database.sqlite) app.database.sqlite.close();
       else await app.db.destroy();
       // A success is remembered for HEALTH_FRESH_MS, never longer.
-      await sleep(HEALTH_FRESH_MS + 50);
+      app.clock.advance(HEALTH_FRESH_MS);
       const res = await app.client().get('/healthz');
       expect(res.status).toBe(503);
       expect(res.body).toEqual({ error: 'Service unavailable', code: 'service_unavailable' });
@@ -31,22 +30,45 @@ describe('/healthz under load and on a bad day', () => {
   });
 
   it('concurrent checks share one query; a failure is not remembered', async () => {
+    const clock = new TestClock();
+    clock.freeze();
     let calls = 0;
     let fail = false;
+    let answer = () => {};
     const check = sharedCheck(async () => {
       calls++;
-      await sleep(5);
+      await new Promise<void>((resolve) => (answer = resolve));
       if (fail) throw new Error('down');
-    });
-    await Promise.all(Array.from({ length: 20 }, () => check() ?? Promise.resolve()));
+    }, clock);
+    const waiting = Array.from({ length: 20 }, () => check() ?? Promise.resolve());
+    answer();
+    await Promise.all(waiting);
     expect(calls).toBe(1);
-    // Fresh: no query at all.
+    // Fresh: no query at all, for HEALTH_FRESH_MS.
     expect(check()).toBeUndefined();
-    await sleep(HEALTH_FRESH_MS + 20);
+    clock.advance(HEALTH_FRESH_MS - 1);
+    expect(check()).toBeUndefined();
+    clock.advance(1);
     fail = true;
-    await expect(check()).rejects.toThrow('down');
-    await expect(check()).rejects.toThrow('down');
+    const failed = check();
+    answer();
+    await expect(failed).rejects.toThrow('down');
+    const again = check();
+    answer();
+    await expect(again).rejects.toThrow('down');
     expect(calls).toBe(3);
+  });
+
+  it('a clock set back makes the last answer stale, not fresh until the clock catches up', async () => {
+    const clock = new TestClock();
+    clock.freeze();
+    let calls = 0;
+    const check = sharedCheck(async () => void calls++, clock);
+    await check();
+    expect(check()).toBeUndefined();
+    clock.advance(-3_600_000);
+    await check();
+    expect(calls).toBe(2);
   });
 });
 
@@ -117,6 +139,8 @@ describe('request logs', () => {
   it('at the defaults (LOG_LEVEL info, LOG_REQUESTS unset) no request line is written and the list and /healthz are answered from memory', async () => {
     expect(t.config.logLevel).toBe('info');
     expect(t.config.logRequests).toBe(false);
+    // The database check stays fresh while the clock stands still, however slow the machine.
+    t.clock.freeze();
     await t.client().get('/api/streamers');
     await t.client().get('/healthz');
     const before = t.logs.length;
@@ -178,6 +202,7 @@ describe('answers from memory before routing', () => {
 
   it('the public list and /healthz: the same status, headers and bytes as the routes give', async () => {
     const app = await startApp({}, { logLevel: 'warn' });
+    app.clock.freeze();
     try {
       await app.streamer('Fast One', { s: 5, g: 5 });
       const first = await app.client().get('/api/streamers');
@@ -192,19 +217,16 @@ describe('answers from memory before routing', () => {
         for (const headers of variants) {
           // Through the route first (a cookie sends it there): it renders the list, or checks
           // the database, so that the same request without the cookie can come from memory
-          // (a check is fresh for 100 ms: a stalled machine gets two more tries).
-          let routed: Response | undefined;
-          let fast: Response | undefined;
-          for (let attempt = 0; attempt < 3 && !fast; attempt++) {
-            routed = await fetch(app.url + path, { headers: { ...headers, cookie: 'theme=dark' } });
-            const before = app.app.earlyAnswers.served;
-            const answer = await fetch(app.url + path, { headers });
-            if (app.app.earlyAnswers.served === before + 1) fast = answer;
-          }
-          expect(fast, `${path} ${JSON.stringify(headers)} from memory`).toBeDefined();
-          expect(fast!.status).toBe(routed!.status);
-          expect(headersOf(fast!.headers)).toEqual(headersOf(routed!.headers));
-          const [a, b] = await Promise.all([fast!.arrayBuffer(), routed!.arrayBuffer()]);
+          // (a check is fresh for HEALTH_FRESH_MS of the clock, which stands still here).
+          const routed = await fetch(app.url + path, { headers: { ...headers, cookie: 'theme=dark' } });
+          const before = app.app.earlyAnswers.served;
+          const fast = await fetch(app.url + path, { headers });
+          expect(app.app.earlyAnswers.served, `${path} ${JSON.stringify(headers)} from memory`).toBe(
+            before + 1,
+          );
+          expect(fast.status).toBe(routed.status);
+          expect(headersOf(fast.headers)).toEqual(headersOf(routed.headers));
+          const [a, b] = await Promise.all([fast.arrayBuffer(), routed.arrayBuffer()]);
           expect(Buffer.from(a).equals(Buffer.from(b))).toBe(true);
         }
       }
@@ -224,7 +246,7 @@ describe('answers from memory before routing', () => {
       expect((await app.client().get('/healthz')).status).toBe(200);
       if (app.database.sqlite) app.database.sqlite.close();
       else await app.db.destroy();
-      await sleep(HEALTH_FRESH_MS + 50);
+      app.clock.advance(HEALTH_FRESH_MS);
       expect((await app.client().get('/healthz')).status).toBe(503);
     } finally {
       await app.close().catch(() => {});

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DURATION_BUCKETS } from '../src/metrics/collector.ts';
 import { startApp, type TestApp } from './helpers/app.ts';
@@ -201,12 +202,22 @@ describe('GET /metrics with METRICS_TOKEN', async () => {
     'db_pool_waiting counts queries waiting for a PostgreSQL connection',
     async () => {
       expect(value((await scrape()).text, 'db_pool_waiting')).toBe(0);
-      // The test pool has 5 connections: 12 slow queries leave 7 waiting.
-      const slow = Array.from({ length: 12 }, () => sql`select pg_sleep(0.3)`.execute(t.db));
-      await new Promise((r) => setTimeout(r, 100));
-      const waiting = value((await scrape()).text, 'db_pool_waiting');
-      await Promise.all(slow);
-      expect(waiting).toBeGreaterThanOrEqual(5);
+      // The test pool has 5 connections: 12 queries waiting for a lock this test holds leave
+      // 7 waiting for a connection, for as long as the test holds it.
+      const holder = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await holder.connect();
+      const key = Math.floor(Math.random() * 2 ** 31);
+      await holder.query('select pg_advisory_lock($1)', [key]);
+      const held = Array.from({ length: 12 }, () => sql`select pg_advisory_xact_lock(${key})`.execute(t.db));
+      try {
+        await expect
+          .poll(async () => value((await scrape()).text, 'db_pool_waiting'), { timeout: 10_000 })
+          .toBeGreaterThanOrEqual(5);
+      } finally {
+        await holder.query('select pg_advisory_unlock($1)', [key]);
+        await holder.end();
+        await Promise.all(held);
+      }
     },
   );
 

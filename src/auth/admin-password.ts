@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { DbContext } from '../db/context.ts';
 import type { Db } from '../db/schema.ts';
 import { writeTransaction } from '../db/transaction.ts';

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/schema.ts';
@@ -29,7 +28,7 @@ export const adminAuthRoutes: FastifyPluginAsyncTypebox<AdminAuthOptions> = asyn
     if (password === '') throw fail('password_required');
     const stored = await opts.adminHash(app.db);
     if (!stored || !(await verifyPassword(stored, password))) {
-      await sleep(FAILED_LOGIN_DELAY_MS);
+      await app.clock.sleep(FAILED_LOGIN_DELAY_MS);
       throw fail('invalid_password');
     }
     request.session.regenerate();

@@ -3,7 +3,7 @@
  * imports it to print help, which must not load the service.
  */
 import type { ParseArgsConfig } from 'node:util';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 
 /** A command-line usage error: printed with the command's help, exit code 2. */
 export class UsageError extends Error {}

@@ -1,6 +1,6 @@
 /** The database as the commands use it: opened, migrated, and closed when the command ends. */
 import { audit, type AuditAction, type AuditEntry } from '../audit/queries.ts';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import { openDatabase, type Opened } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrator.ts';
 import type { Db } from '../db/schema.ts';

@@ -4,7 +4,8 @@
  * back at once. Exit codes: 0 done, 1 failed, 2 bad arguments.
  */
 import { parseArgs } from 'node:util';
-import { loadDotEnv, parseConfig } from '../config.ts';
+import { loadDotEnv } from '../config/dotenv.ts';
+import { parseConfig } from '../config/config.ts';
 import { type Command, type CommandArgs, commands, findCommand, UsageError } from './command.ts';
 
 export function help(name?: string): string {

@@ -1,5 +1,6 @@
 import { CompiledQuery } from 'kysely';
 import type { Db } from '../db/schema.ts';
+import type { Clock } from '../lib/clock.ts';
 
 const SELECT_ONE = CompiledQuery.raw('select 1');
 
@@ -21,14 +22,16 @@ export type HealthCheck = () => Promise<void> | undefined;
  * the database ten queries a second at most; a failure is never remembered, so the first
  * check after the database stops answering already reports it.
  */
-export function sharedCheck(check: () => Promise<void>): HealthCheck {
+export function sharedCheck(check: () => Promise<void>, clock: Clock): HealthCheck {
   let answeredAt = Number.NEGATIVE_INFINITY;
   let running: Promise<void> | null = null;
   return () => {
-    if (performance.now() - answeredAt < HEALTH_FRESH_MS) return undefined;
+    // A clock set back (by NTP, say) makes the last answer stale, never fresh for longer.
+    const age = clock.now().getTime() - answeredAt;
+    if (age >= 0 && age < HEALTH_FRESH_MS) return undefined;
     running ??= check().then(
       () => {
-        answeredAt = performance.now();
+        answeredAt = clock.now().getTime();
         running = null;
       },
       (err: unknown) => {
@@ -41,9 +44,10 @@ export function sharedCheck(check: () => Promise<void>): HealthCheck {
 }
 
 /** `select 1` on the service's database, shared as above. */
-export function databaseCheck(db: Db, sqlite: Prepares | undefined): HealthCheck {
+export function databaseCheck(db: Db, sqlite: Prepares | undefined, clock: Clock): HealthCheck {
   const statement = sqlite?.prepare('select 1');
   return sharedCheck(
     statement ? async () => void statement.get() : async () => void (await db.executeQuery(SELECT_ONE)),
+    clock,
   );
 }

@@ -1,5 +1,5 @@
 import { buildApp } from '../app.ts';
-import { parseConfig } from '../config.ts';
+import { parseConfig } from '../config/config.ts';
 import { openDatabase } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrator.ts';
 

@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { Guard, Role } from '../plugins/guards.ts';
 import { documentedForm } from '../lib/schemas.ts';
 import { finishDocument, type RouteFacts, ROUTE_FACTS } from './rules.ts';

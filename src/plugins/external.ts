@@ -2,7 +2,7 @@ import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { Db } from '../db/schema.ts';
 import { fail } from '../errors.ts';
 import { type Clock, MINUTE } from '../lib/clock.ts';

@@ -2,7 +2,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import { fail } from '../errors.ts';
 
 declare module 'fastify' {
@@ -43,34 +43,46 @@ export function streakAfter(streak: number, delayMs: number, maxDelayMs: number)
   return maxDelayMs > 0 && delayMs > maxDelayMs ? streak + 1 : 0;
 }
 
+/** Reports the event loop's delay (ms) once per sample until the returned function stops it. */
+export type LoopDelaySource = (report: (delayMs: number) => void) => () => void;
+
+/** This process's event loop, sampled every SAMPLE_MS. */
+export const eventLoopDelay: LoopDelaySource = (report) => {
+  const histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+  histogram.enable();
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    const sample = { meanNs: histogram.mean, count: histogram.count, lateMs: now - last - SAMPLE_MS };
+    last = now;
+    histogram.reset();
+    report(delayOf(sample));
+  }, SAMPLE_MS);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    histogram.disable();
+  };
+};
+
 /**
  * Load shedding (docs/decisions.md "Overload"): while the event loop has lagged more than
  * MAX_EVENT_LOOP_DELAY_MS for SUSTAINED samples in a row, or the heap is above 90% of
  * Node's limit, a request is answered at once with 503 and Retry-After instead of queueing
- * without bound. One synchronous check per request; the sampling runs on a timer.
+ * without bound. One synchronous check per request; the sampling runs on a timer (`loopDelay`,
+ * this process's event loop unless a test passes its own).
  */
 export const loadShedding = fp(
-  async (app: FastifyInstance, opts: { config: Config }) => {
+  async (app: FastifyInstance, opts: { config: Config; loopDelay?: LoopDelaySource }) => {
     const maxDelay = opts.config.maxEventLoopDelayMs;
     const maxHeap = Math.floor(0.9 * getHeapStatistics().heap_size_limit);
-    const histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
-    histogram.enable();
     let streak = 0;
     let shedding = false;
-    let last = performance.now();
-    const timer = setInterval(() => {
-      const now = performance.now();
-      const sample = { meanNs: histogram.mean, count: histogram.count, lateMs: now - last - SAMPLE_MS };
-      last = now;
-      histogram.reset();
-      streak = streakAfter(streak, delayOf(sample), maxDelay);
+    const stop = (opts.loopDelay ?? eventLoopDelay)((delayMs) => {
+      streak = streakAfter(streak, delayMs, maxDelay);
       shedding = streak >= SUSTAINED || getHeapStatistics().used_heap_size > maxHeap;
-    }, SAMPLE_MS);
-    timer.unref();
-    app.addHook('onClose', async () => {
-      clearInterval(timer);
-      histogram.disable();
     });
+    app.addHook('onClose', async () => stop());
 
     app.decorate('overloaded', () => shedding);
     // The answers before routing leave the request to the hook below while shedding.

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { type Static, Type } from 'typebox';
-import { type Provider, PROVIDERS } from '../config.ts';
+import { type Provider, PROVIDERS } from '../shared/rules.ts';
 import { fail } from '../errors.ts';
 import { Field, Param } from '../lib/schemas.ts';
 import { devLiveRoutes } from '../sync/dev-live.ts';

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { ProviderConfig } from '../config.ts';
+import type { ProviderConfig } from '../config/providers.ts';
 import type { Db } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { ProviderProfile } from '../users/queries.ts';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { type Provider, PROVIDERS } from '../config.ts';
+import { type Provider, PROVIDERS } from '../shared/rules.ts';
 import { fail } from '../errors.ts';
 import { httpsDetected } from '../lib/https.ts';
 import { errors, Redirect } from '../lib/schemas.ts';

@@ -1,4 +1,4 @@
-import type { ProviderConfig } from '../config.ts';
+import type { ProviderConfig } from '../config/providers.ts';
 import type { Clock } from '../lib/clock.ts';
 import { callJson, type JsonAnswer, member, retryAt, SyncError } from './http.ts';
 

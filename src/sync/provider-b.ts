@@ -1,4 +1,4 @@
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { Clock } from '../lib/clock.ts';
 import { ProviderClient } from './client.ts';
 import { countOf, dataList, member, SyncError, textOf, timestampOf } from './http.ts';

@@ -25,10 +25,13 @@ const WATCH_SHIFTS = `
 
 async function settledShift(page: Page): Promise<number> {
   await page.waitForLoadState('networkidle');
-  await page.waitForTimeout(300);
-  return page.evaluate(() =>
-    (window as unknown as { __shifts: number[] }).__shifts.reduce((a, b) => a + b, 0),
-  );
+  // What shifts a laid-out page once its requests are done: fonts, then the frames that
+  // paint with them.
+  return page.evaluate(async () => {
+    await document.fonts.ready;
+    for (let i = 0; i < 2; i++) await new Promise((frame) => requestAnimationFrame(frame));
+    return (window as unknown as { __shifts: number[] }).__shifts.reduce((a, b) => a + b, 0);
+  });
 }
 
 async function idOf(env: Env, name: string): Promise<number> {

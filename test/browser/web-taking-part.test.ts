@@ -276,12 +276,21 @@ describe.runIf(walked)('taking part: the streamer page, the ranking and the edit
     await page.getByText(/Your unsaved changes from .* are back\./).waitFor();
 
     // Leaving through a link asks; staying keeps the page.
-    page.once('dialog', (d) => {
-      expect(d.message()).toBe('You have unsaved changes to the rating. Leave anyway?');
-      void d.dismiss();
-    });
+    const dismissed = new Promise<string>((resolve) =>
+      page.once('dialog', (d) => {
+        expect(d.message()).toBe('You have unsaved changes to the rating. Leave anyway?');
+        void d.dismiss().then(() => resolve('asked'));
+      }),
+    );
     await page.getByRole('link', { name: '← Ranking' }).click();
-    await page.waitForTimeout(200);
+    const left = page
+      .waitForURL((url) => !url.pathname.startsWith(`/s/${gamma}`))
+      .then(
+        () => 'left',
+        () => 'stayed', // the page closed with the test, still here
+      );
+    expect(await Promise.race([dismissed, left])).toBe('asked');
+    await page.evaluate(() => undefined); // the click's handler has returned
     expect(page.url()).toContain(`/s/${gamma}`);
 
     // bug 5: someone else saves meanwhile; saving here is refused and says so.

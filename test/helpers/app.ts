@@ -2,10 +2,11 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll } from 'vitest';
 import { buildApp } from '../../src/app.ts';
-import { type Config, parseConfig } from '../../src/config.ts';
+import { type Config, parseConfig } from '../../src/config/config.ts';
 import { migrateToLatest } from '../../src/db/migrator.ts';
 import type { Db } from '../../src/db/schema.ts';
 import type { Clock } from '../../src/lib/clock.ts';
+import type { LoopDelaySource } from '../../src/plugins/load-shedding.ts';
 import type { SessionData } from '../../src/sessions/session.ts';
 import { type ProviderProfile, setBanned, setModerator, upsertUser } from '../../src/users/queries.ts';
 import { freePort } from '../soak/lib/net.ts';
@@ -16,14 +17,56 @@ import { createTestDatabase, type TestDatabase } from './database.ts';
 export const ADMIN_PASSWORD = 'correct horse battery staple';
 export const SESSION_SECRET = 'test-session-secret-0123456789abcdef';
 
-/** A clock that tests move forward. */
+/**
+ * A clock that tests move forward. It runs with the real time, offset by what advance() added,
+ * until freeze() stops it: then only advance() moves it, so a rule about how much time passed
+ * holds however slow the machine is. Its sleeps take no real time: they end at once, or, while
+ * `holdSleeps` is set, when advance() has moved the clock by their length.
+ */
 export class TestClock implements Clock {
   offset = 0;
+  /** Every sleep asked of this clock, in milliseconds, in order. */
+  readonly sleeps: number[] = [];
+  holdSleeps = false;
+  private frozenAt: number | null = null;
+  private held: { until: number; end: () => void }[] = [];
+  private sleepWatchers: ((ms: number) => void)[] = [];
+
   now(): Date {
-    return new Date(Date.now() + this.offset);
+    return new Date((this.frozenAt ?? Date.now()) + this.offset);
+  }
+  /** Stops the clock where it is: from now on only advance() moves it. */
+  freeze(): void {
+    this.frozenAt ??= Date.now();
   }
   advance(ms: number): void {
     this.offset += ms;
+    const due = this.held.filter((s) => s.until <= this.offset);
+    this.held = this.held.filter((s) => s.until > this.offset);
+    for (const s of due) s.end();
+  }
+  sleep(ms: number): Promise<void> {
+    this.sleeps.push(ms);
+    for (const watch of this.sleepWatchers.splice(0)) watch(ms);
+    if (!this.holdSleeps) return Promise.resolve();
+    return new Promise((end) => this.held.push({ until: this.offset + ms, end }));
+  }
+  /** Resolves with the length of the next sleep asked of this clock. */
+  nextSleep(): Promise<number> {
+    return new Promise((resolve) => this.sleepWatchers.push(resolve));
+  }
+}
+
+/** The event loop's delay as load shedding reads it, one sample at a time, set by the test. */
+export class TestLoopDelay {
+  private readonly reports = new Set<(delayMs: number) => void>();
+  readonly source: LoopDelaySource = (report) => {
+    this.reports.add(report);
+    return () => void this.reports.delete(report);
+  };
+  /** One sample of the loop with this delay. */
+  sample(delayMs: number): void {
+    for (const report of this.reports) report(delayMs);
   }
 }
 
@@ -36,6 +79,8 @@ export interface TestApp {
   database: TestDatabase;
   config: Config;
   clock: TestClock;
+  /** The event loop's delay as the app's load shedding reads it. */
+  loopDelay: TestLoopDelay;
   /** Every log line the app wrote. */
   logs: string[];
   client(headers?: Record<string, string>): Client;
@@ -77,20 +122,21 @@ export async function startApp(
     ADMIN_PASSWORD,
     SESSION_SECRET,
     RATE_LIMIT: 'off',
-    // Client and server share this process: its event loop is busy by design. Load
-    // shedding is tested with the service in its own process (test/soak).
-    MAX_EVENT_LOOP_DELAY_MS: '0',
     LOG_LEVEL: opts.logLevel ?? 'info',
     // Live sync only where a test asks for it, and then against fakes (test/helpers/fake-live.ts).
     LIVE_SYNC_SECONDS: '0',
     ...env,
   });
   const clock = new TestClock();
+  // Client and server share this process, whose event loop is busy by design: load shedding
+  // reads the delay the test sets (the real loop's is checked by the soak's load-shedding run).
+  const loopDelay = new TestLoopDelay();
   const logs: string[] = [];
   const app = await buildApp({
     config,
     database,
     clock,
+    loopDelay: loopDelay.source,
     logger: { level: config.logLevel, stream: { write: (line: string) => void logs.push(line) } },
   });
   await app.listen({ host: '127.0.0.1', port });
@@ -105,6 +151,7 @@ export async function startApp(
     database,
     config,
     clock,
+    loopDelay,
     logs,
     client: (headers) => new Client(url, headers),
     admin: async () => {

@@ -4,7 +4,7 @@
  * instance fails with `table "users" already exists`.
  */
 import { createDatabase, type DbKind } from './lib/database.ts';
-import { Service } from './lib/service.ts';
+import { Service } from '../helpers/service.ts';
 import { dbArgument, Findings, isMain, n, runScript, some, type Verdict } from './lib/verdict.ts';
 
 export interface ConcurrentStartOptions {

@@ -12,7 +12,7 @@ import { fixedCases } from './lib/fuzz-probes.ts';
 import { randomCases } from './lib/fuzz-random.ts';
 import { adminBrowser, Browser, createStreamer, expectStatus, signedInBrowser } from './lib/http.ts';
 import { rawRequest } from './lib/net.ts';
-import { Service } from './lib/service.ts';
+import { Service } from '../helpers/service.ts';
 import { dbArgument, Findings, isMain, n, runScript, some, type Verdict } from './lib/verdict.ts';
 
 export interface FuzzOptions {

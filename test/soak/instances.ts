@@ -17,7 +17,7 @@ import {
   suggestStreamer,
   Tally,
 } from './lib/load.ts';
-import { Service } from './lib/service.ts';
+import { Service } from '../helpers/service.ts';
 import { dbArgument, Findings, isMain, n, runScript, some, type Verdict } from './lib/verdict.ts';
 
 export interface InstancesOptions {

@@ -9,7 +9,7 @@ import { createSqlite } from './lib/database.ts';
 import { adminBrowser, Browser, createStreamer } from './lib/http.ts';
 import { Ledger, verifyLedger } from './lib/ledger.ts';
 import { is2xx, postComment, putRating, startWorkers, Tally, withRetryAfter } from './lib/load.ts';
-import { Service } from './lib/service.ts';
+import { Service } from '../helpers/service.ts';
 import { Findings, isMain, n, runScript, some, type Verdict } from './lib/verdict.ts';
 
 export interface KillNineOptions {

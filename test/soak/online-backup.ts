@@ -14,7 +14,7 @@ import { createSqlite } from './lib/database.ts';
 import { adminBrowser, Browser, createStreamer } from './lib/http.ts';
 import { Ledger, verifyLedger } from './lib/ledger.ts';
 import { postComment, servedOrShed, startWorkers, Tally } from './lib/load.ts';
-import { entry, nodeArgs, ROOT, Service } from './lib/service.ts';
+import { entry, nodeArgs, ROOT, Service } from '../helpers/service.ts';
 import { Findings, isMain, n, runScript, some, type Verdict } from './lib/verdict.ts';
 
 export interface BackupOptions {

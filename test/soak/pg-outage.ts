@@ -13,7 +13,7 @@ import { adminBrowser, Browser, createStreamer } from './lib/http.ts';
 import { Ledger, verifyLedger } from './lib/ledger.ts';
 import { is2xx, postComment, startWorkers, Tally, withRetryAfter } from './lib/load.ts';
 import { Relay } from './lib/net.ts';
-import { Service } from './lib/service.ts';
+import { Service } from '../helpers/service.ts';
 import { Findings, isMain, n, runScript, some, type Verdict } from './lib/verdict.ts';
 
 export interface PgOutageOptions {

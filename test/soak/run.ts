@@ -1,5 +1,6 @@
 /**
- * `npm run soak`: every scenario of SECURITY.md 26-31 at full length, one after the other, each
+ * `npm run soak`: every scenario of SECURITY.md 26-31 at full length, and load shedding on the
+ * real event loop (which the tests replace with a delay they set), one after the other, each
  * in its own process against the built service (`npm run soak` builds first). Each prints one
  * `VERDICT <scenario>: PASS|FAIL (...)` line; the run exits non-zero when any fails.
  * `npm run soak -- fuzz kill` runs only the scenarios whose names start with those words.
@@ -7,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { ensurePostgresUp, postgresAnswers } from './lib/database.ts';
-import { ROOT } from './lib/service.ts';
+import { ROOT } from '../helpers/service.ts';
 
 const SCENARIOS: [name: string, file: string, ...args: string[]][] = [
   ['kill-9', 'kill-nine.ts'],
@@ -17,6 +18,7 @@ const SCENARIOS: [name: string, file: string, ...args: string[]][] = [
   ['concurrent-start (postgres)', 'concurrent-start.ts', '--db', 'postgres'],
   ['saturation (sqlite)', 'saturation.ts', '--db', 'sqlite'],
   ['saturation (postgres)', 'saturation.ts', '--db', 'postgres'],
+  ['load-shedding', 'load-shedding.ts'],
   ['fuzz (sqlite)', 'fuzz.ts', '--db', 'sqlite'],
   ['fuzz (postgres)', 'fuzz.ts', '--db', 'postgres'],
   ['wal-bounded', 'wal-bounded.ts'],

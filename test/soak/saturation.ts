@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { createDatabase, type DbKind } from './lib/database.ts';
 import { adminBrowser, Browser, createStreamer, expectStatus } from './lib/http.ts';
 import type { LoadOptions, LoadResult } from './lib/load-generator.ts';
-import { entry, ROOT, Service } from './lib/service.ts';
+import { entry, ROOT, Service } from '../helpers/service.ts';
 import { dbArgument, Findings, isMain, n, runScript, type Verdict } from './lib/verdict.ts';
 
 export interface SaturationOptions {
@@ -107,7 +107,7 @@ export async function saturation(kind: DbKind, o: SaturationOptions = FULL): Pro
       if (!service.alive) break;
     }
     if (service.alive) {
-      const peak = service.peakRssMiB();
+      const peak = service.peakRssMiB() ?? Number.NaN;
       // Memory is judged on the build only: run from source, tsx's loader adds its own.
       if (entry === 'dist')
         findings.check(peak <= o.memoryMiB, `peak RSS ${n(peak)} MiB > ${o.memoryMiB} MiB`);

@@ -10,7 +10,7 @@ import { createSqlite } from './lib/database.ts';
 import { adminBrowser, Browser, createStreamer } from './lib/http.ts';
 import { Ledger } from './lib/ledger.ts';
 import { postComment, servedOrShed, startWorkers, Tally } from './lib/load.ts';
-import { Service } from './lib/service.ts';
+import { Service } from '../helpers/service.ts';
 import { Findings, isMain, n, runScript, some, type Verdict } from './lib/verdict.ts';
 
 export interface WalOptions {

@@ -1,5 +1,5 @@
 import { changeAdminPassword, passwordFromEnvironment } from '../../auth/admin-password.ts';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/config.ts';
 import { ERRORS } from '../../errors.ts';
 import { codePointLength } from '../../lib/input.ts';
 import { LIMITS } from '../../shared/rules.ts';

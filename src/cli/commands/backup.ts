@@ -1,5 +1,5 @@
 import { writeBackup } from '../../backup/files.ts';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/config.ts';
 import { type CommandArgs, UsageError } from '../command.ts';
 import { withDb } from '../database.ts';
 

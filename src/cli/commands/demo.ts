@@ -1,4 +1,4 @@
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/config.ts';
 import { type CommandArgs, UsageError } from '../command.ts';
 import { withDb } from '../database.ts';
 import { fillDemo } from '../demo.ts';

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/config.ts';
 import { type CommandArgs, UsageError } from '../command.ts';
 import { exportData } from '../data.ts';
 import { withDb } from '../database.ts';

@@ -1,4 +1,4 @@
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/config.ts';
 import { openDatabase } from '../../db/connect.ts';
 import { migrateToLatest } from '../../db/migrator.ts';
 import { type CommandArgs, UsageError } from '../command.ts';

@@ -1,5 +1,5 @@
 import { restoreSqlite } from '../../backup/restore.ts';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/config.ts';
 import { type CommandArgs, UsageError } from '../command.ts';
 
 export async function run({ positionals }: CommandArgs, config: Config): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/config.ts';
 import { startServer } from '../../server.ts';
 import { type CommandArgs, UsageError } from '../command.ts';
 

@@ -1,4 +1,4 @@
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/config.ts';
 import { writeTransaction } from '../../db/transaction.ts';
 import { getSetting, setSetting } from '../../settings/queries.ts';
 import { type CommandArgs, UsageError } from '../command.ts';

@@ -1,5 +1,6 @@
 import { ERRORS } from '../../errors.ts';
-import { type Config, PROVIDERS, type Provider } from '../../config.ts';
+import type { Config } from '../../config/config.ts';
+import { PROVIDERS, type Provider } from '../../shared/rules.ts';
 import type { DbContext } from '../../db/context.ts';
 import type { Db } from '../../db/schema.ts';
 import { writeTransaction } from '../../db/transaction.ts';

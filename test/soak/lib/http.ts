@@ -1,4 +1,4 @@
-import { ADMIN_PASSWORD } from './service.ts';
+import { ADMIN_PASSWORD } from '../../helpers/service.ts';
 
 export interface Answer {
   /** 0 when no answer came: connection refused or reset, or the time ran out (see error). */

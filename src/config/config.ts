@@ -1,25 +1,15 @@
-import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
+import type { Provider } from '../shared/rules.ts';
+import { type BackupConfig, backupConfig } from './backup.ts';
+import { type ProviderConfig, providerConfig } from './providers.ts';
+import { ConfigError, type Env, envReader, list } from './values.ts';
 
 /**
  * Configuration, parsed once at start from the environment into a frozen, typed object.
- * A bad value stops the start with a message that names the variable.
+ * A bad value stops the start with a message that names the variable. Its pieces: the values'
+ * checks (values.ts), the sign-in providers' defaults (providers.ts), scheduled backups
+ * (backup.ts); `.env` is loaded before (dotenv.ts).
  */
-
-import { type Provider, PROVIDERS } from './shared/rules.ts';
-
-export { type Provider, PROVIDERS };
-
-export interface ProviderConfig {
-  readonly clientId: string;
-  readonly clientSecret: string;
-  readonly authorizeUrl: string;
-  readonly tokenUrl: string;
-  readonly userUrl: string;
-  readonly redirectUri: string;
-  /** The live-status API (sync/): Twitch's helix or Kick's public v1 base URL. */
-  readonly apiUrl: string;
-}
 
 export interface Config {
   readonly host: string;
@@ -65,79 +55,11 @@ export interface Config {
   readonly backup: BackupConfig | null;
 }
 
-export interface BackupConfig {
-  readonly dir: string;
-  readonly everyHours: number;
-  /** How many copies stay in `dir`; older ones are deleted after each new one. */
-  readonly keep: number;
-}
-
-const REAL_PROVIDER_URLS: Record<Provider, [string, string, string, string]> = {
-  provider_a: [
-    'https://id.twitch.tv/oauth2/authorize',
-    'https://id.twitch.tv/oauth2/token',
-    'https://api.twitch.tv/helix/users',
-    'https://api.twitch.tv/helix',
-  ],
-  provider_b: [
-    'https://id.kick.com/oauth/authorize',
-    'https://id.kick.com/oauth/token',
-    'https://api.kick.com/public/v1/users',
-    'https://api.kick.com/public/v1',
-  ],
-};
-
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-export class ConfigError extends Error {
-  constructor(variable: string, problem: string, value?: string) {
-    super(
-      `Invalid configuration: ${variable} ${problem}` +
-        (value === undefined ? '' : ` (got ${JSON.stringify(value)})`),
-    );
-    this.name = 'ConfigError';
-  }
-}
-
-type Env = Record<string, string | undefined>;
-
-export function parseConfig(env: Env = process.env): Config {
-  const get = (name: string): string | undefined => {
-    const v = env[name]?.trim();
-    return v === '' ? undefined : v;
-  };
-
-  const integer = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = get(name);
-    if (raw === undefined) return fallback;
-    const n = Number(raw);
-    if (!/^\d+$/.test(raw) || n < min || n > max) {
-      throw new ConfigError(name, `must be an integer from ${min} to ${max}`, raw);
-    }
-    return n;
-  };
-
-  const bool = (name: string, fallback: boolean, yes = 'true', no = 'false'): boolean => {
-    const raw = get(name)?.toLowerCase();
-    if (raw === undefined) return fallback;
-    if (raw === yes) return true;
-    if (raw === no) return false;
-    throw new ConfigError(name, `must be "${yes}" or "${no}"`, raw);
-  };
-
-  const url = (name: string, fallback: string): string => {
-    const raw = get(name) ?? fallback;
-    let parsed: URL;
-    try {
-      parsed = new URL(raw);
-    } catch {
-      throw new ConfigError(name, 'must be an absolute http or https URL', raw);
-    }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-      throw new ConfigError(name, 'must be an absolute http or https URL', raw);
-    }
-    return raw;
-  };
+export function parseConfig(input: Env = process.env): Config {
+  const env = envReader(input);
+  const { get, integer, bool, url } = env;
 
   const host = get('HOST') ?? '127.0.0.1';
   const port = integer('PORT', 3000, 0, 65535);
@@ -187,29 +109,11 @@ export function parseConfig(env: Env = process.env): Config {
   if (devProviders && production) {
     throw new ConfigError('DEV_PROVIDERS', 'must not be "true" when NODE_ENV is production');
   }
-  // The development identity provider is served by this process: the browser reaches it at
-  // BASE_URL, the server calls itself on the address it listens on.
+  // The development identity provider is served by this process (config/providers.ts).
   const self = `http://${['0.0.0.0', '::', 'localhost'].includes(host) ? '127.0.0.1' : host}:${port}`;
 
-  const provider = (p: Provider, prefix: string): ProviderConfig => {
-    const [authorize, token, user, api] = devProviders
-      ? [
-          `${baseUrl}/dev/oauth/${p}/authorize`,
-          `${self}/dev/oauth/${p}/token`,
-          `${self}/dev/oauth/${p}/users`,
-          `${self}/dev/live/${p}`,
-        ]
-      : REAL_PROVIDER_URLS[p];
-    return Object.freeze({
-      clientId: get(`${prefix}_CLIENT_ID`) ?? (devProviders ? `dev-${p}` : ''),
-      clientSecret: get(`${prefix}_CLIENT_SECRET`) ?? (devProviders ? `dev-secret-${p}` : ''),
-      authorizeUrl: url(`${prefix}_AUTHORIZE_URL`, authorize),
-      tokenUrl: url(`${prefix}_TOKEN_URL`, token),
-      userUrl: url(`${prefix}_USER_URL`, user),
-      redirectUri: url(`${prefix}_REDIRECT_URI`, `${baseUrl}/api/oauth/login/${p}`),
-      apiUrl: url(`${prefix}_API_URL`, api).replace(/\/+$/, ''),
-    });
-  };
+  const provider = (p: Provider, prefix: string) =>
+    providerConfig(env, p, prefix, { baseUrl, self, devProviders });
 
   const logLevel = (get('LOG_LEVEL') ?? 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevel)) {
@@ -240,7 +144,7 @@ export function parseConfig(env: Env = process.env): Config {
     corsOrigins: Object.freeze(corsOrigins),
     trustProxy: Object.freeze(trustProxy),
     adminPasswordHash,
-    adminPassword: env.ADMIN_PASSWORD ? env.ADMIN_PASSWORD : null,
+    adminPassword: input.ADMIN_PASSWORD ? input.ADMIN_PASSWORD : null,
     adminPasswordLogin: bool('ADMIN_PASSWORD_LOGIN', true),
     providers: Object.freeze({
       provider_a: provider('provider_a', 'PROVIDER_A'),
@@ -260,50 +164,4 @@ export function parseConfig(env: Env = process.env): Config {
     metricsToken,
     backup: backupConfig(get, databaseUrl),
   });
-}
-
-/**
- * BACKUP_DIR turns scheduled backups on; BACKUP_EVERY_HOURS and BACKUP_KEEP mean nothing
- * without it, so setting them alone is a mistake worth stopping for. The backups copy a
- * SQLite file: on PostgreSQL they are pg_dump's job (docs/decisions.md "Scheduled backups").
- */
-function backupConfig(get: (name: string) => string | undefined, databaseUrl: string): BackupConfig | null {
-  const dir = get('BACKUP_DIR');
-  const hours = get('BACKUP_EVERY_HOURS');
-  const keep = get('BACKUP_KEEP');
-  if (dir === undefined) {
-    const orphan = hours !== undefined ? 'BACKUP_EVERY_HOURS' : keep !== undefined ? 'BACKUP_KEEP' : null;
-    if (orphan) throw new ConfigError(orphan, 'needs BACKUP_DIR (the directory the backups go to)');
-    return null;
-  }
-  if (databaseUrl.startsWith('postgres')) {
-    throw new ConfigError(
-      'BACKUP_DIR',
-      'copies SQLite databases; on PostgreSQL back up with pg_dump (docs/deploy.md "Backups and restores") and leave BACKUP_DIR unset',
-    );
-  }
-  if (databaseUrl === 'sqlite::memory:') {
-    throw new ConfigError('BACKUP_DIR', 'has nothing to copy: DATABASE_URL is sqlite::memory:');
-  }
-  const everyHours = hours === undefined ? 24 : Number(hours);
-  if (hours !== undefined && (!/^\d+(\.\d+)?$/.test(hours) || everyHours < 0.1 || everyHours > 8760)) {
-    throw new ConfigError('BACKUP_EVERY_HOURS', 'must be a number of hours from 0.1 to 8760', hours);
-  }
-  const kept = keep === undefined ? 7 : Number(keep);
-  if (keep !== undefined && (!/^\d+$/.test(keep) || kept < 1 || kept > 10_000)) {
-    throw new ConfigError('BACKUP_KEEP', 'must be an integer from 1 to 10000', keep);
-  }
-  return Object.freeze({ dir, everyHours, keep: kept });
-}
-
-function list(raw: string | undefined): string[] {
-  return (raw ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
-
-/** Loads `.env` from the working directory, if there is one; the environment wins. */
-export function loadDotEnv(file = '.env'): void {
-  if (existsSync(file)) process.loadEnvFile(file);
 }

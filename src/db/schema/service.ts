@@ -1,0 +1,43 @@
+/** The service's own records: settings, the audit log, live sync's state and the leases. */
+import type { Generated } from 'kysely';
+import type { Provider } from '../../shared/rules.ts';
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: string;
+  /** `admin`, `user` (a moderator through their account) or `cli` (the operator's tool). */
+  actor: 'admin' | 'user' | 'cli';
+  actor_user_id: number | null;
+  action: string;
+  target_id: number | null;
+  /** The service's English words for the entry (audit/actions.ts). */
+  summary: string;
+  /** JSON: the action's parameters (audit/actions.ts); null for an old entry that had none. */
+  params: string | null;
+  /** JSON: old and new values where a change has them. */
+  details: string | null;
+}
+
+/** Live sync, per provider: what `GET /api/sync` answers on every instance. */
+export interface SyncStateTable {
+  provider: Provider;
+  last_ok: string | null;
+  last_error: string | null;
+  last_error_at: string | null;
+  /** Streamers checked successfully in the last complete round. */
+  checked: number;
+  /** When the last round finished. */
+  cycle_at: string | null;
+}
+
+/** One poller across instances: whoever holds the unexpired row polls. */
+export interface SyncLeaseTable {
+  name: string;
+  holder: string;
+  expires_at: string;
+}

@@ -1,0 +1,76 @@
+/** Streamers, the administrators' ratings and their history, the audience's votes. */
+import type { Generated, Selectable } from 'kysely';
+import type { Provider } from '../../shared/rules.ts';
+
+export interface StreamersTable {
+  id: Generated<number>;
+  name: string;
+  /** Lower-cased name: makes uniqueness and ordering ignore letter case on both databases. */
+  name_key: string;
+  platform: Provider;
+  kick_name: string;
+  /** The provider_a login ('' means the name lower-cased without white space). */
+  provider_a: Generated<string>;
+  status: StreamerStatus;
+  game: string;
+  title: string;
+  evaluated: number;
+  community_locked: number;
+  added_by: AddedBy;
+  submitter: string;
+  created_at: string;
+  /** Set by live sync (sync/): '' when unknown. */
+  avatar: Generated<string>;
+  /** Viewers while live, else null. */
+  viewers: number | null;
+  live_since: string | null;
+  /** The last successful check. */
+  synced_at: string | null;
+  /** Successful checks in a row that did not show the streamer live. */
+  sync_misses: Generated<number>;
+  /** The suggester's guest tag (lib/guest-tag.ts); null for older rows. */
+  guest_tag: string | null;
+}
+
+export interface RatingsTable {
+  streamer_id: number;
+  s: number;
+  g: number;
+  a: number;
+  v: number;
+  n: number;
+  ns: number;
+  o: number;
+  reward: number;
+  notes: string | null;
+  updated_at: string;
+}
+
+/** Every rating write (PUT in rating mode), oldest first by id. */
+export interface RatingHistoryTable {
+  id: Generated<number>;
+  streamer_id: number;
+  at: string;
+  s: number;
+  g: number;
+  a: number;
+  v: number;
+  n: number;
+  ns: number;
+  o: number;
+  reward: number;
+}
+
+/** The audience score: one vote per user and streamer, 1 to 10. */
+export interface VotesTable {
+  streamer_id: number;
+  user_id: number;
+  score: number;
+  updated_at: string;
+}
+
+export type StreamerStatus = 'live' | 'offline';
+export type AddedBy = 'admin' | 'viewer';
+
+export type Streamer = Selectable<StreamersTable>;
+export type Rating = Selectable<RatingsTable>;
