@@ -739,4 +739,11 @@ export const MUTATIONS: Mutation[] = [
     tests: ['test/guests.test.ts'],
     project: 'postgres',
   },
+  {
+    name: "CSRF: the request's own Host counts as the own origin again (DNS rebinding)",
+    file: 'src/plugins/csrf.ts',
+    from: 'origin !== opts.origin && !isAllowed',
+    to: 'origin !== opts.origin && origin !== `${request.protocol}://${request.headers.host}` && !isAllowed',
+    tests: ['test/csrf-cors.test.ts'],
+  },
 ];
