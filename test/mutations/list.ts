@@ -746,4 +746,18 @@ export const MUTATIONS: Mutation[] = [
     to: 'origin !== opts.origin && origin !== `${request.protocol}://${request.headers.host}` && !isAllowed',
     tests: ['test/csrf-cors.test.ts'],
   },
+  {
+    name: 'sign-in return: the address given is sent back, not its normalised form',
+    file: 'src/signin/routes.ts',
+    from: 'return url.pathname + url.search;',
+    to: 'return value;',
+    tests: ['test/signin-return.test.ts'],
+  },
+  {
+    name: "sign-in return: any same-origin path, not only the page's addresses",
+    file: 'src/signin/routes.ts',
+    from: '|| pageKey(path) === null) return null;',
+    to: ') return null;',
+    tests: ['test/signin-return.test.ts'],
+  },
 ];
