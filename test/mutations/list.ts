@@ -760,4 +760,11 @@ export const MUTATIONS: Mutation[] = [
     to: ') return null;',
     tests: ['test/signin-return.test.ts'],
   },
+  {
+    name: 'start: a fresh SQLite file switched to WAL without waiting for the lock',
+    file: 'src/db/connect.ts',
+    from: "if (pragma === 'journal_mode = WAL') switchToWal(sqlite, file);\n      else sqlite.pragma(pragma);",
+    to: 'sqlite.pragma(pragma);',
+    tests: ['test/start-race.test.ts'],
+  },
 ];
