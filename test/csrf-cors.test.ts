@@ -51,13 +51,15 @@ describe('CSRF (unsafe methods from foreign origins)', () => {
   it('a forged Host is not the own origin: Host evil.example with Origin http://evil.example gets 403 (DNS rebinding)', async () => {
     const before = await countRows(t.db, 'streamers');
     const port = new URL(t.url).port;
-    for (const headers of [
+    for (const headers of <Record<string, string>[]>[
       { host: 'evil.example', origin: 'http://evil.example' },
       { host: 'evil.example', origin: 'http://evil.example', 'sec-fetch-site': 'same-origin' },
       { host: `evil.example:${port}`, origin: `http://evil.example:${port}` },
     ]) {
       // fetch sends the Host of its URL whatever it is given: node:http sends the one given.
-      const status = await rawPost(t.url, '/api/streamers', headers, { name: `rebound ${headers.host}` });
+      const status = await rawPost(t.url, '/api/streamers', headers, {
+        name: `rebound ${headers.host ?? ''}`,
+      });
       expect(status, JSON.stringify(headers)).toBe(403);
     }
     expect(await countRows(t.db, 'streamers')).toBe(before);
