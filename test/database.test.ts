@@ -37,6 +37,7 @@ describe('migrations', () => {
         '008-taking-part',
         '009-audit-params',
         '010-reaching-out',
+        '011-name-skeletons',
       ]);
       expect(await migrateToLatest(database.db)).toEqual([]);
     } finally {

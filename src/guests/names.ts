@@ -2,10 +2,10 @@ import type { Db } from '../db/schema.ts';
 import { fail } from '../errors.ts';
 import { foldName } from '../lib/names.ts';
 
-/** Names no guest may take in any spelling (DECISIONS.md "Third wave"). */
-const RESERVED = new Set(['admin', 'administrator', 'moderator']);
+/** Names no guest may take in any spelling (DECISIONS.md "Third wave", "Names and limits"). */
+const RESERVED = new Set(['admin', 'administrator', 'moderator'].map(foldName));
 /** The default guest name stays allowed, even if a user goes by it. */
-const DEFAULT_GUEST = 'anonym';
+const DEFAULT_GUEST = foldName('Anonym');
 
 /**
  * Refuses a guest's name that, folded, is reserved or is the login or display name of anyone

@@ -767,4 +767,25 @@ export const MUTATIONS: Mutation[] = [
     to: 'sqlite.pragma(pragma);',
     tests: ['test/start-race.test.ts'],
   },
+  {
+    name: 'names: folded without the confusable skeleton',
+    file: 'src/lib/names.ts',
+    from: 'out += PROTOTYPES.get(ch) ?? ch;',
+    to: 'out += ch;',
+    tests: ['test/guests.test.ts', 'test/name-skeletons.test.ts'],
+  },
+  {
+    name: 'names: white space and punctuation kept',
+    file: 'src/lib/names.ts',
+    from: "return folded.replace(/[\\p{White_Space}\\p{P}]/gu, '');",
+    to: 'return folded;',
+    tests: ['test/guests.test.ts'],
+  },
+  {
+    name: "account deletion: a look-alike that is another user's login confirms",
+    file: 'src/account/queries.ts',
+    from: 'return other === undefined;',
+    to: 'return true;',
+    tests: ['test/taking-part.test.ts'],
+  },
 ];
