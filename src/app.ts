@@ -24,6 +24,12 @@ import { discordPlugin } from './discord/plugin.ts';
 import { ReadyImages } from './images/ready.ts';
 import { imageRoutes } from './images/routes.ts';
 import { databaseCheck } from './health/check.ts';
+import {
+  CONNECTION_POLICY,
+  type ConnectionPolicy,
+  limitConnections,
+  serverOptions,
+} from './http/connections.ts';
 import { healthRoutes } from './health/routes.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { lazyCompilers } from './lib/lazy-compilers.ts';
@@ -78,6 +84,8 @@ export interface AppOptions {
   clock?: Clock;
   /** Fastify's logger option; tests pass a stream to read the log. */
   logger?: FastifyServerOptions['logger'];
+  /** Timeouts and connection limits other than CONNECTION_POLICY's (tests make them small). */
+  connections?: Partial<ConnectionPolicy>;
 }
 
 export const BODY_LIMIT = 64 * 1024;
@@ -115,8 +123,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const fast = new FastAnswers();
   const readyImages = new ReadyImages();
   readyImages.setSecurityHeaders(securityHeaders(config.https));
+  const connections: ConnectionPolicy = { ...CONNECTION_POLICY, ...opts.connections };
   const app = Fastify({
     serverFactory: serverWithFastAnswers(fast),
+    // The timeouts, from the server's creation (http/connections.ts).
+    // HTTP/1.0 clients send no Host; Node would answer them itself, without our headers.
+    ...serverOptions(connections, { requireHostHeader: false }),
     logger: logger && typeof logger === 'object' ? { ...logger, serializers } : logger,
     // Fastify's "incoming request" and "request completed" lines are info: above that level
     // they are not even assembled (their arguments cost a tenth of a small answer).
@@ -125,8 +137,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     trustProxy: config.trustProxy.length > 0 ? [...config.trustProxy] : false,
     routerOptions: { maxParamLength: 200, querystringParser: parseQuery },
     frameworkErrors: frameworkErrors(config.https),
-    // HTTP/1.0 clients send no Host; Node would answer them itself, without our headers.
-    http: { requireHostHeader: false },
     clientErrorHandler: clientErrorHandler(config.https),
     schemaController: { compilersFactory: lazyCompilers() },
     ajv: {
@@ -143,6 +153,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  limitConnections(app.server, connections, config.trustProxy);
   app.setChildLoggerFactory(requestLogger);
   app.decorate('config', config);
   app.decorate('fastAnswers', fast);

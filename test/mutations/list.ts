@@ -788,4 +788,25 @@ export const MUTATIONS: Mutation[] = [
     to: 'return true;',
     tests: ['test/taking-part.test.ts'],
   },
+  {
+    name: 'connections: the timeouts set after the server is created (swept every 30 s)',
+    file: 'src/http/connections.ts',
+    from: '      connectionsCheckingInterval: policy.checkInterval,\n',
+    to: '',
+    tests: ['test/connections.test.ts'],
+  },
+  {
+    name: 'connections: no limit per client address',
+    file: 'src/http/connections.ts',
+    from: 'if (count >= policy.perAddress) {',
+    to: 'if (count < 0) {',
+    tests: ['test/connections.test.ts'],
+  },
+  {
+    name: 'connections: a trusted proxy limited like a client',
+    file: 'src/http/connections.ts',
+    from: "if (address === '' || proxies.check(address, isIPv6(address) ? 'ipv6' : 'ipv4')) return;",
+    to: "if (address === '') return;",
+    tests: ['test/connections.test.ts'],
+  },
 ];
