@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it } from 'vitest';
@@ -67,8 +67,10 @@ describe.runIf(dbKind === 'sqlite')('scheduled backups and restore (SQLite)', { 
     await Promise.all(writers);
     expect(acked.length).toBeGreaterThan(made[2]!.before.length);
 
-    // Written whole under their final names only, the oldest pruned.
+    // Written whole under their final names only, the oldest pruned; readable by the service's
+    // user alone (a copy holds every session and secret), whatever the umask.
     expect(readdirSync(backups).sort()).toEqual(made.slice(1).map((m) => m.file.slice(backups.length + 1)));
+    for (const m of made.slice(1)) expect((statSync(m.file).mode & 0o777).toString(8)).toBe('600');
     const last = made[2]!;
     const inCopy = comments(last.file);
     expect(last.before.filter((id) => !inCopy.has(id))).toEqual([]);
@@ -78,6 +80,9 @@ describe.runIf(dbKind === 'sqlite')('scheduled backups and restore (SQLite)', { 
     const busy = cli(d, ['restore', last.file]);
     expect(busy.code, busy.err).toBe(1);
     expect(busy.err).toContain('in use by a running service');
+    // It names the unit the deploy kit installs (deploy/streamer-rating@.service), all instances.
+    expect(readdirSync('deploy')).toContain('streamer-rating@.service');
+    expect(busy.err).toContain("systemctl stop 'streamer-rating@*'");
     expect(comments(target).size).toBe(acked.length);
 
     await a.close();

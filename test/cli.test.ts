@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { USER_ACTIONS } from '../src/cli/commands/users.ts';
 import { freePort } from './helpers/app.ts';
 import { app, cli, database, env, loadsOf, TOOL } from './helpers/cli.ts';
 
@@ -25,6 +26,12 @@ describe('streamer-rating command-line tool', { timeout: 120_000 }, () => {
       expect(one.code, name).toBe(0);
       expect(one.out).toMatch(new RegExp(`^Usage: streamer-rating ${name}`));
     }
+  });
+
+  it('users --help names every action users takes (admin and unadmin too)', () => {
+    const help = cli(null, ['users', '--help']).out;
+    const usage = /users (\S+) <provider_a\|provider_b> <login>/.exec(help)?.[1]?.split('|');
+    expect(usage?.sort()).toEqual(Object.keys(USER_ACTIONS).sort());
   });
 
   it('--help and -h work at every level, before or after other arguments', () => {
