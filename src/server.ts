@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
+import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
 import { generateAdminPasswordIfNone, noteEnvironmentPassword } from './auth/admin-password.ts';
 import type { Config } from './config.ts';
@@ -7,6 +8,7 @@ import { openDatabase } from './db/connect.ts';
 import type { DbContext } from './db/context.ts';
 import { isUnavailable } from './db/dialect.ts';
 import { migrateToLatest } from './db/migrator.ts';
+import { serviceLogger } from './lib/log.ts';
 import type { Db } from './db/schema.ts';
 
 /**
@@ -63,16 +65,38 @@ export async function prepareDatabase(
   }
 }
 
-export async function startServer(config: Config): Promise<void> {
-  let logPoolError: (err: Error) => void = (err) => console.error('database client error:', err.message);
+/**
+ * The first start's generated password, once: one log line at info whatever LOG_LEVEL says
+ * (an operator must see it once, and the log is where a service's output goes), the password
+ * a field of its own so that `jq -r .admin_password` picks it out (docs/deploy.md).
+ */
+function showGeneratedPassword(log: Logger, password: string): void {
+  log
+    .child({}, { level: 'info' })
+    .info(
+      { admin_password: password },
+      'Administrator password (generated on first start, shown once): change it with `streamer-rating admin-password`',
+    );
+}
+
+/**
+ * Runs the service: the start's database steps, the app, listening, and a clean stop on
+ * SIGTERM or SIGINT. Every line it writes, from the first, is a JSON line of `log`.
+ */
+export async function startServer(
+  config: Config,
+  log: Logger = serviceLogger(config.logLevel),
+): Promise<void> {
+  let logPoolError: (err: Error) => void = (err) =>
+    log.warn({ err }, 'database connection lost; the pool replaces it');
   const { database, generated } = await prepareDatabase(
     config,
-    (message) => console.warn(message),
+    (message) => log.warn(message),
     (err) => logPoolError(err),
   );
   const { db } = database;
 
-  const app = await buildApp({ config, database });
+  const app = await buildApp({ config, database, loggerInstance: log });
   logPoolError = (err) => app.log.warn({ err }, 'database connection lost; the pool replaces it');
 
   const shutdown = async (signal: string) => {
@@ -85,18 +109,6 @@ export async function startServer(config: Config): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ host: config.host, port: config.port });
-  if (generated) {
-    console.log(
-      [
-        '',
-        '  ================================================================',
-        '  Administrator password (generated on first start, shown once):',
-        `      ${generated}`,
-        '  Change it with: npx streamer-rating admin-password',
-        '  ================================================================',
-        '',
-      ].join('\n'),
-    );
-  }
-  console.log(`Streamer rating is listening on ${config.baseUrl}`);
+  if (generated) showGeneratedPassword(log, generated);
+  log.info({ base_url: config.baseUrl }, `listening on ${config.baseUrl}`);
 }

@@ -28,6 +28,20 @@ describe('streamer-rating command-line tool', { timeout: 120_000 }, () => {
     }
   });
 
+  it('a mistyped DATABASE_URL is named in the error without its password', () => {
+    const r = spawnSync(process.execPath, [...TOOL, 'users', 'list'], {
+      env: {
+        ...process.env,
+        BASE_URL: 'http://localhost:3000',
+        DATABASE_URL: 'postgress://rating:s3cr3t-pw@db.example/rating',
+      },
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('postgress://rating:***@db.example/rating');
+    expect(r.stdout + r.stderr).not.toContain('s3cr3t-pw');
+  });
+
   it('users --help names every action users takes (admin and unadmin too)', () => {
     const help = cli(null, ['users', '--help']).out;
     const usage = /users (\S+) <provider_a\|provider_b> <login>/.exec(help)?.[1]?.split('|');
@@ -119,9 +133,13 @@ describe('streamer-rating command-line tool', { timeout: 120_000 }, () => {
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     try {
-      await expect.poll(() => out, { timeout: 20_000 }).toContain('listening on');
-      expect(out).toMatch(/Administrator password \(generated on first start, shown once\):\s+(\S{20})/);
-      const password = /shown once\):\s+(\S{20})/.exec(out)![1];
+      // The log's JSON lines: the password is a field of one of them, shown at any LOG_LEVEL.
+      await expect.poll(() => out, { timeout: 20_000 }).toContain('"admin_password"');
+      const password = out
+        .split('\n')
+        .filter((l) => l.includes('"admin_password"'))
+        .map((l) => (JSON.parse(l) as { admin_password: string }).admin_password)[0];
+      expect(password).toMatch(/^\S{20}$/);
       const login = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

@@ -809,4 +809,11 @@ export const MUTATIONS: Mutation[] = [
     to: "if (address === '') return;",
     tests: ['test/connections.test.ts'],
   },
+  {
+    name: 'log: messages written with the credentials of a URL in them',
+    file: 'src/lib/log.ts',
+    from: "args.map((a) => (typeof a === 'string' ? redactCredentials(a) : a))",
+    to: 'args',
+    tests: ['test/start-log.test.ts'],
+  },
 ];
