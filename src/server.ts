@@ -9,6 +9,7 @@ import type { DbContext } from './db/context.ts';
 import { isUnavailable } from './db/dialect.ts';
 import { migrateToLatest } from './db/migrator.ts';
 import { serviceLogger } from './lib/log.ts';
+import { VERSION } from './lib/version.ts';
 import type { Db } from './db/schema.ts';
 
 /**
@@ -89,12 +90,17 @@ export async function startServer(
 ): Promise<void> {
   let logPoolError: (err: Error) => void = (err) =>
     log.warn({ err }, 'database connection lost; the pool replaces it');
-  const { database, generated } = await prepareDatabase(
+  const { database, generated, applied } = await prepareDatabase(
     config,
     (message) => log.warn(message),
     (err) => logPoolError(err),
   );
   const { db } = database;
+  // What an upgrade's notes tell the operator to look for (docs/deploy.md "Upgrades").
+  log.info(
+    { version: VERSION, migrations: applied },
+    applied.length > 0 ? `applied migrations: ${applied.join(', ')}` : 'no migrations to apply',
+  );
 
   const app = await buildApp({ config, database, loggerInstance: log });
   logPoolError = (err) => app.log.warn({ err }, 'database connection lost; the pool replaces it');
@@ -110,5 +116,5 @@ export async function startServer(
 
   await app.listen({ host: config.host, port: config.port });
   if (generated) showGeneratedPassword(log, generated);
-  log.info({ base_url: config.baseUrl }, `listening on ${config.baseUrl}`);
+  log.info({ base_url: config.baseUrl, version: VERSION }, `listening on ${config.baseUrl}`);
 }

@@ -106,4 +106,35 @@ describe.runIf(dbKind === 'sqlite')('what a start logs', { timeout: 60_000 }, ()
       expect.objectContaining({ level: 30, msg: expect.stringMatching(/^Administrator password/) }),
     ]);
   });
+
+  it("a start says which migrations it applied, or that there were none (the upgrade notes' check)", async () => {
+    const start = async () => {
+      const child = spawn(process.execPath, MAIN, {
+        env: env({
+          DATABASE_URL: `sqlite:${join(dir, 'upgrade.db')}`,
+          PORT: String(await freePort()),
+          ADMIN_PASSWORD: 'a start-log test password',
+          MAX_EVENT_LOOP_DELAY_MS: '0',
+        }),
+      });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      try {
+        await expect.poll(() => out, { timeout: 30_000 }).toContain('listening on');
+      } finally {
+        child.kill('SIGTERM');
+      }
+      await new Promise((resolve) => child.once('exit', resolve));
+      return jsonLines(out).filter((l) => /migrations/.test(l.msg));
+    };
+    const [first] = await start();
+    expect(first).toMatchObject({
+      level: 30,
+      msg: expect.stringMatching(/^applied migrations: 001-initial, 002-audit-log, /),
+    });
+    expect(first!.migrations).toContain('011-name-skeletons');
+    expect(await start()).toEqual([
+      expect.objectContaining({ level: 30, msg: 'no migrations to apply', migrations: [] }),
+    ]);
+  });
 });

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Provider } from '../shared/rules.ts';
+import { VERSION } from '../lib/version.ts';
 
 /** Upper bounds of the request-duration buckets, in seconds. */
 export const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -86,6 +87,13 @@ export class Metrics {
         },
       });
     }
+    // What runs: the version as a label, the value 1 (a Prometheus convention; alert or join on it).
+    new Gauge({
+      name: 'build_info',
+      help: "This instance's version (package.json); the value is always 1",
+      labelNames: ['version'] as const,
+      registers: [this.registry],
+    }).set({ version: VERSION }, 1);
     // process_resident_memory_bytes, nodejs_eventloop_lag_seconds, heap, GC, handles...
     collectDefaultMetrics({ register: this.registry });
   }

@@ -816,4 +816,11 @@ export const MUTATIONS: Mutation[] = [
     to: 'args',
     tests: ['test/start-log.test.ts'],
   },
+  {
+    name: 'migrations: a database that ran 007-reaching-out must have its migrations in order',
+    file: 'src/db/migrator.ts',
+    from: 'return pendingBefore || ranAfter;',
+    to: 'return false;',
+    tests: ['test/migration-history.test.ts'],
+  },
 ];
