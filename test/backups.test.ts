@@ -40,6 +40,26 @@ function recordingLog(lines: string[]): FastifyBaseLogger {
 }
 
 describe.runIf(dbKind === 'sqlite')('scheduled backups and restore (SQLite)', { timeout: 120_000 }, () => {
+  it('/metrics tells when the newest complete backup was made (0 before the first), to alert on', async () => {
+    const d = await database();
+    const backups = mkdtempSync(join(dir, 'backups-metric-'));
+    const token = 'backup-metric-test-token-0123456789';
+    const a = await startApp({ BACKUP_DIR: backups, METRICS_TOKEN: token }, { database: d });
+    try {
+      const scraped = async () => {
+        const res = await fetch(`${a.url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+        return Number(/^backup_last_success_timestamp_seconds (\S+)$/m.exec(await res.text())?.[1]);
+      };
+      expect(await scraped()).toBe(0);
+      const file = await a.app.backups!.runOnce();
+      const made = (await a.app.backups!.set.list()).at(-1)!;
+      expect(made.file).toBe(file);
+      expect(await scraped()).toBe(made.at.getTime() / 1000);
+    } finally {
+      await a.close();
+    }
+  });
+
   it('backs up while comments are written, keeps BACKUP_KEEP copies, and a restore holds every comment acknowledged before its backup', async () => {
     const d = await database();
     const backups = mkdtempSync(join(dir, 'backups-'));

@@ -823,4 +823,18 @@ export const MUTATIONS: Mutation[] = [
     to: 'return false;',
     tests: ['test/migration-history.test.ts'],
   },
+  {
+    name: "metrics: prom-client's gauges named _total left as they are",
+    file: 'src/metrics/collector.ts',
+    from: '    renameTotalGauges(this.registry);\n',
+    to: '',
+    tests: ['test/metrics.test.ts'],
+  },
+  {
+    name: 'deploy: Caddy passes /metrics on to the instances',
+    file: 'deploy/caddy/Caddyfile.instances',
+    from: '\trespond @metrics 404\n',
+    to: '',
+    tests: ['test/deploy.test.ts'],
+  },
 ];
