@@ -214,8 +214,8 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'open community: a reserved word dropped',
     file: 'src/guests/names.ts',
-    from: "new Set(['admin', 'administrator', 'moderator'])",
-    to: "new Set(['admin', 'administrator'])",
+    from: "new Set(['admin', 'administrator', 'moderator'].map(foldName))",
+    to: "new Set(['admin', 'administrator'].map(foldName))",
     tests: ['test/guests.test.ts'],
   },
   {
@@ -262,7 +262,7 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: 'open community: the client address in the request log',
-    file: 'src/app.ts',
+    file: 'src/lib/log.ts',
     from: 'client: (req.guestTag as string | undefined)?.slice(0, 10),',
     to: 'client: req.ip,',
     tests: ['test/guests.test.ts'],
