@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, {
+  type FastifyBaseLogger,
   type FastifyInstance,
-  type FastifyRequest,
   type FastifyServerOptions,
   LogController,
 } from 'fastify';
@@ -24,12 +24,19 @@ import { groupRoutes, teamMemberRoutes } from './groups/routes.ts';
 import { discordPlugin } from './discord/plugin.ts';
 import { imageRoutes } from './images/routes.ts';
 import { databaseCheck } from './health/check.ts';
+import {
+  CONNECTION_POLICY,
+  type ConnectionPolicy,
+  limitConnections,
+  serverOptions,
+} from './http/connections.ts';
 import { healthRoutes } from './health/routes.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { lazyCompilers } from './lib/lazy-compilers.ts';
 import { DOCUMENTED } from './lib/schemas.ts';
 import { metricsPlugin } from './metrics/plugin.ts';
 import { metricsRoutes } from './metrics/routes.ts';
+import { LOG_OPTIONS } from './lib/log.ts';
 import { requestLogger } from './lib/request-log.ts';
 import { cacheControlPlugin } from './plugins/cache-control.ts';
 import { csrfPlugin } from './plugins/csrf.ts';
@@ -79,6 +86,10 @@ export interface AppOptions {
   loopDelay?: LoopDelaySource;
   /** Fastify's logger option; tests pass a stream to read the log. */
   logger?: FastifyServerOptions['logger'];
+  /** Or the logger itself: the start's (server.ts), which logged before the app existed. */
+  loggerInstance?: FastifyBaseLogger;
+  /** Timeouts and connection limits other than CONNECTION_POLICY's (tests make them small). */
+  connections?: Partial<ConnectionPolicy>;
 }
 
 export const BODY_LIMIT = 64 * 1024;
@@ -86,21 +97,7 @@ export const BODY_LIMIT = 64 * 1024;
 /** Levels at which each request is logged (Fastify writes those lines at info). */
 const REQUEST_LINE_LEVELS = new Set(['info', 'debug', 'trace']);
 
-/** OAuth callback parameters never reach the log. */
-export function redactUrl(url: string): string {
-  return url.replace(/([?&](?:code|state|code_verifier|access_token)=)[^&#]*/g, '$1[redacted]');
-}
-
-const serializers = {
-  req: (req: FastifyRequest) => ({
-    method: req.method,
-    url: redactUrl(req.url),
-    hostname: req.host,
-    // The client by its guest tag as staff see it: addresses are never logged (SECURITY.md 32).
-    // (Fastify logs a request with a malformed URL before the request's decorators exist.)
-    client: (req.guestTag as string | undefined)?.slice(0, 10),
-  }),
-};
+export { redactUrl } from './lib/log.ts';
 
 /** Builds the whole service from a configuration and an open, migrated database. */
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -110,13 +107,20 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   const logger = opts.logger ?? { level: config.logLevel };
   const level =
-    (logger && typeof logger === 'object' && 'level' in logger && logger.level) || config.logLevel;
+    opts.loggerInstance?.level ??
+    ((logger && typeof logger === 'object' && 'level' in logger && logger.level) || config.logLevel);
   // Request lines are opt-in (LOG_REQUESTS): at the default settings the fast answers are taken.
   const requestLines = config.logRequests && REQUEST_LINE_LEVELS.has(String(level));
   const early = new EarlyAnswers();
+  const connections: ConnectionPolicy = { ...CONNECTION_POLICY, ...opts.connections };
   const app = Fastify({
     serverFactory: serverWithEarlyAnswers(early),
-    logger: logger && typeof logger === 'object' ? { ...logger, serializers } : logger,
+    // The timeouts, from the server's creation (http/connections.ts).
+    // HTTP/1.0 clients send no Host; Node would answer them itself, without our headers.
+    ...serverOptions(connections, { requireHostHeader: false }),
+    ...(opts.loggerInstance
+      ? { loggerInstance: opts.loggerInstance }
+      : { logger: logger && typeof logger === 'object' ? { ...logger, ...LOG_OPTIONS } : logger }),
     // Fastify's "incoming request" and "request completed" lines are info: above that level
     // they are not even assembled (their arguments cost a tenth of a small answer).
     logController: new LogController({ disableRequestLogging: !requestLines }),
@@ -124,8 +128,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     trustProxy: config.trustProxy.length > 0 ? [...config.trustProxy] : false,
     routerOptions: { maxParamLength: 200, querystringParser: parseQuery },
     frameworkErrors: frameworkErrors(config.https),
-    // HTTP/1.0 clients send no Host; Node would answer them itself, without our headers.
-    http: { requireHostHeader: false },
     clientErrorHandler: clientErrorHandler(config.https),
     schemaController: { compilersFactory: lazyCompilers() },
     ajv: {
@@ -142,6 +144,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  limitConnections(app.server, connections, config.trustProxy);
   app.setChildLoggerFactory(requestLogger);
   app.decorate('config', config);
   app.decorate('earlyAnswers', early);

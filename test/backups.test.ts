@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it } from 'vitest';
@@ -39,6 +39,26 @@ function recordingLog(lines: string[]): FastifyBaseLogger {
 }
 
 describe.runIf(dbKind === 'sqlite')('scheduled backups and restore (SQLite)', { timeout: 120_000 }, () => {
+  it('/metrics tells when the newest complete backup was made (0 before the first), to alert on', async () => {
+    const d = await database();
+    const backups = mkdtempSync(join(dir, 'backups-metric-'));
+    const token = 'backup-metric-test-token-0123456789';
+    const a = await startApp({ BACKUP_DIR: backups, METRICS_TOKEN: token }, { database: d });
+    try {
+      const scraped = async () => {
+        const res = await fetch(`${a.url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+        return Number(/^backup_last_success_timestamp_seconds (\S+)$/m.exec(await res.text())?.[1]);
+      };
+      expect(await scraped()).toBe(0);
+      const file = await a.app.backups!.runOnce();
+      const made = (await a.app.backups!.set.list()).at(-1)!;
+      expect(made.file).toBe(file);
+      expect(await scraped()).toBe(made.at.getTime() / 1000);
+    } finally {
+      await a.close();
+    }
+  });
+
   it('backs up while comments are written, keeps BACKUP_KEEP copies, and a restore holds every comment acknowledged before its backup', async () => {
     const d = await database();
     const backups = mkdtempSync(join(dir, 'backups-'));
@@ -73,8 +93,10 @@ describe.runIf(dbKind === 'sqlite')('scheduled backups and restore (SQLite)', { 
     await Promise.all(writers);
     expect(acked.length).toBeGreaterThan(made[2]!.before.length);
 
-    // Written whole under their final names only, the oldest pruned.
+    // Written whole under their final names only, the oldest pruned; readable by the service's
+    // user alone (a copy holds every session and secret), whatever the umask.
     expect(readdirSync(backups).sort()).toEqual(made.slice(1).map((m) => m.file.slice(backups.length + 1)));
+    for (const m of made.slice(1)) expect((statSync(m.file).mode & 0o777).toString(8)).toBe('600');
     const last = made[2]!;
     const inCopy = comments(last.file);
     expect(last.before.filter((id) => !inCopy.has(id))).toEqual([]);
@@ -84,6 +106,9 @@ describe.runIf(dbKind === 'sqlite')('scheduled backups and restore (SQLite)', { 
     const busy = cli(d, ['restore', last.file]);
     expect(busy.code, busy.err).toBe(1);
     expect(busy.err).toContain('in use by a running service');
+    // It names the unit the deploy kit installs (deploy/streamer-rating@.service), all instances.
+    expect(readdirSync('deploy')).toContain('streamer-rating@.service');
+    expect(busy.err).toContain("systemctl stop 'streamer-rating@*'");
     expect(comments(target).size).toBe(acked.length);
 
     await a.close();

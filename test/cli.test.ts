@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { USER_ACTIONS } from '../src/cli/commands/users.ts';
 import { freePort } from './helpers/app.ts';
 import { app, cli, database, env, loadsOf, TOOL } from './helpers/cli.ts';
 import { ServerProcess } from './helpers/service.ts';
@@ -26,6 +27,26 @@ describe('streamer-rating command-line tool', { timeout: 120_000 }, () => {
       expect(one.code, name).toBe(0);
       expect(one.out).toMatch(new RegExp(`^Usage: streamer-rating ${name}`));
     }
+  });
+
+  it('a mistyped DATABASE_URL is named in the error without its password', () => {
+    const r = spawnSync(process.execPath, [...TOOL, 'users', 'list'], {
+      env: {
+        ...process.env,
+        BASE_URL: 'http://localhost:3000',
+        DATABASE_URL: 'postgress://rating:s3cr3t-pw@db.example/rating',
+      },
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('postgress://rating:***@db.example/rating');
+    expect(r.stdout + r.stderr).not.toContain('s3cr3t-pw');
+  });
+
+  it('users --help names every action users takes (admin and unadmin too)', () => {
+    const help = cli(null, ['users', '--help']).out;
+    const usage = /users (\S+) <provider_a\|provider_b> <login>/.exec(help)?.[1]?.split('|');
+    expect(usage?.sort()).toEqual(Object.keys(USER_ACTIONS).sort());
   });
 
   it('--help and -h work at every level, before or after other arguments', () => {
@@ -114,9 +135,11 @@ describe('streamer-rating command-line tool', { timeout: 120_000 }, () => {
     });
     try {
       await serve.ready(20_000);
-      const out = serve.logs.join('\n');
-      expect(out).toMatch(/Administrator password \(generated on first start, shown once\):\s+(\S{20})/);
-      const password = /shown once\):\s+(\S{20})/.exec(out)![1];
+      // The log's JSON lines: the password is a field of one of them, shown at any LOG_LEVEL.
+      const password = serve.logs
+        .filter((l) => l.includes('"admin_password"'))
+        .map((l) => (JSON.parse(l) as { admin_password: string }).admin_password)[0];
+      expect(password).toMatch(/^\S{20}$/);
       const login = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 
 import { countRows, useApp } from './helpers/app.ts';
@@ -5,6 +6,32 @@ import { Client } from './helpers/client.ts';
 
 const t = await useApp({ CORS_ORIGINS: 'https://allowed.example' });
 const own = t.config.origin;
+
+/** A POST with exactly these headers (Host included); resolves with the status. */
+function rawPost(
+  base: string,
+  path: string,
+  headers: Record<string, string>,
+  body: unknown,
+): Promise<number> {
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request(base + path, {
+      method: 'POST',
+      headers: {
+        ...headers,
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(payload),
+      },
+    });
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
 
 describe('CSRF (unsafe methods from foreign origins)', () => {
   it.each([
@@ -18,6 +45,23 @@ describe('CSRF (unsafe methods from foreign origins)', () => {
     const res = await t.client({ origin }).post('/api/streamers', { name: `csrf ${origin}` });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ error: 'Forbidden', code: 'forbidden' });
+    expect(await countRows(t.db, 'streamers')).toBe(before);
+  });
+
+  it('a forged Host is not the own origin: Host evil.example with Origin http://evil.example gets 403 (DNS rebinding)', async () => {
+    const before = await countRows(t.db, 'streamers');
+    const port = new URL(t.url).port;
+    for (const headers of <Record<string, string>[]>[
+      { host: 'evil.example', origin: 'http://evil.example' },
+      { host: 'evil.example', origin: 'http://evil.example', 'sec-fetch-site': 'same-origin' },
+      { host: `evil.example:${port}`, origin: `http://evil.example:${port}` },
+    ]) {
+      // fetch sends the Host of its URL whatever it is given: node:http sends the one given.
+      const status = await rawPost(t.url, '/api/streamers', headers, {
+        name: `rebound ${headers.host ?? ''}`,
+      });
+      expect(status, JSON.stringify(headers)).toBe(403);
+    }
     expect(await countRows(t.db, 'streamers')).toBe(before);
   });
 

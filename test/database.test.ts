@@ -37,6 +37,7 @@ describe('migrations', () => {
         '008-taking-part',
         '009-audit-params',
         '010-reaching-out',
+        '011-name-skeletons',
       ]);
       expect(await migrateToLatest(database.db)).toEqual([]);
     } finally {
@@ -71,7 +72,15 @@ describe('migrations', () => {
         timeout: 30_000,
       });
       expect(run.status).toBe(1);
-      expect(run.stderr).toMatch(/Database migration "001-initial" failed/);
+      // A JSON log line like every other (issue 30, item 13), not plain text on stderr.
+      const fatal = run.stdout
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as { level: number; msg: string })
+        .filter((l) => l.level === 60);
+      expect(fatal).toEqual([
+        expect.objectContaining({ msg: expect.stringMatching(/Database migration "001-initial" failed/) }),
+      ]);
     } finally {
       await database.cleanup();
     }

@@ -22,6 +22,8 @@ import { entry, ROOT, ServerProcess } from './helpers/service.ts';
 const UNIT = join(ROOT, 'deploy/streamer-rating@.service');
 const ADMIN_PASSWORD = 'deploy test administrator password';
 const SESSION_SECRET = 'deploy-test-session-secret-0123456789abcdef';
+const METRICS_TOKEN = 'deploy-test-metrics-token-0123456789';
+const BEARER = { authorization: `Bearer ${METRICS_TOKEN}` };
 const has = (command: string) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
 
 /** The service's command line and environment from the unit, for instance `instance` (%i). */
@@ -138,6 +140,7 @@ describe.runIf(run)('the deploy kit, for real', () => {
         `instance ${port}`,
         [process.execPath, ...argv.slice(1, -1), ...script],
         {
+          PATH: process.env.PATH ?? '',
           ...env,
           DATABASE_URL: database!.url,
           BASE_URL: `https://127.0.0.1:${httpsPort}`,
@@ -148,6 +151,7 @@ describe.runIf(run)('the deploy kit, for real', () => {
           LOG_LEVEL: 'info',
           LOG_REQUESTS: 'true',
           SESSION_SECRET,
+          METRICS_TOKEN,
         },
         port,
       );
@@ -260,7 +264,84 @@ describe.runIf(run)('the deploy kit, for real', () => {
     expect(new Set([...seenOne, ...seenTwo])).toEqual(new Set([tagA, tagB, tagLocal]));
     const everything = [...one.logs, ...two.logs].join('\n');
     for (const address of [clientA, clientB, '198.51.100.7']) expect(everything).not.toContain(address);
-  }, 60_000);
+
+    // /metrics: answered by each instance on its own port to the token, and there it passes
+    // promtool's check; never through the proxy, however the path is spelled.
+    const scrape = await fetch(`http://127.0.0.1:${p1}/metrics`, { headers: BEARER });
+    expect(scrape.status).toBe(200);
+    const exposition = await scrape.text();
+    expect(exposition).toMatch(/^build_info\{version="[^"]+"\} 1$/m);
+    if (has('promtool')) {
+      const check = spawnSync('promtool', ['check', 'metrics'], { input: exposition, encoding: 'utf8' });
+      expect(`${check.stdout}${check.stderr}`.trim()).toBe('');
+      expect(check.status).toBe(0);
+    }
+    await expectMetricsBlocked((path, headers) => https(httpsPort, ca, clientA, 'GET', path, headers));
+
+    // nginx: the shipped several-instances file, run for real (in the foreground) on test
+    // ports, with a certificate for 127.0.0.1 in place of Let's Encrypt's.
+    const nd = mkdtempSync(join(dir, 'nginx-run-'));
+    const [nginxHttps, nginxHttp] = [await freePort(), await freePort()];
+    const cert = spawnSync('openssl', [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      join(nd, 'privkey.pem'),
+      '-out',
+      join(nd, 'fullchain.pem'),
+    ]);
+    expect(cert.status).toBe(0);
+    const site = [
+      ['/etc/letsencrypt/live/rating.example.org', nd],
+      ['server 127.0.0.1:3001 ', `server 127.0.0.1:${p1} `],
+      ['server 127.0.0.1:3002 ', `server 127.0.0.1:${p2} `],
+      ['listen 443 ssl http2;', `listen 127.0.0.1:${nginxHttps} ssl;`],
+      ['listen [::]:443 ssl http2;', ''],
+      ['listen 80;', `listen 127.0.0.1:${nginxHttp};`],
+      ['listen [::]:80;', ''],
+    ].reduce(
+      (text, [from, to]) => {
+        const next = text.replaceAll(from!, to!);
+        expect(next, `deploy/nginx/streamer-rating-instances.conf has ${from}`).not.toBe(text);
+        return next;
+      },
+      readFileSync(join(ROOT, 'deploy/nginx/streamer-rating-instances.conf'), 'utf8'),
+    );
+    writeFileSync(join(nd, 'site.conf'), site);
+    writeFileSync(
+      join(nd, 'nginx.conf'),
+      `daemon off;\nuser root;\npid ${nd}/nginx.pid;\nerror_log ${nd}/error.log;\nevents {}\nhttp {\n  access_log off;\n` +
+        ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
+          .map((kind) => `  ${kind}_temp_path ${nd}/${kind};\n`)
+          .join('') +
+        `  include ${nd}/site.conf;\n}\n`,
+    );
+    const nginx = await start(
+      'nginx',
+      ['nginx', '-p', nd, '-e', join(nd, 'error.log'), '-c', join(nd, 'nginx.conf')],
+      { PATH: process.env.PATH ?? '' },
+    );
+    const nginxCa = readFileSync(join(nd, 'fullchain.pem'), 'utf8');
+    const viaNginx = (path: string, headers: Record<string, string> = {}) =>
+      https(nginxHttps, nginxCa, '127.0.0.1', 'GET', path, headers);
+    await until(
+      async () => (await viaNginx('/healthz')).status === 200,
+      () => [...nginx.logs, readFileSync(join(nd, 'error.log'), 'utf8')],
+    );
+    expect(JSON.parse((await viaNginx('/api/streamers')).body)).toContainEqual(
+      expect.objectContaining({ id, name: 'Behind Caddy' }),
+    );
+    await expectMetricsBlocked(viaNginx);
+  }, 90_000);
 
   it('the single-instance Caddyfile is valid', () => {
     const r = spawnSync(
@@ -374,6 +455,18 @@ describe.runIf(dbKind === 'sqlite')('the systemd unit', () => {
     }
   });
 });
+
+/** /metrics is refused through a proxy, with the token, in every spelling of its path. */
+async function expectMetricsBlocked(
+  get: (path: string, headers: Record<string, string>) => Promise<Answer>,
+): Promise<void> {
+  for (const path of ['/metrics', '/metrics/', '/metrics?x=1', '/%6Detrics', '//metrics', '/./metrics']) {
+    const res = await get(path, BEARER);
+    expect([path, res.status], res.body).toEqual([path, 404]);
+    expect(res.body).not.toContain('http_requests_total');
+  }
+  expect((await get('/healthz', {})).status).toBe(200);
+}
 
 /** Waits (up to 20 s) until `ok` holds; the lines of `output` say why not. */
 async function until(ok: () => Promise<boolean>, output: () => string[]): Promise<void> {

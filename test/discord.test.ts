@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { exportData } from '../src/cli/data.ts';
 import { claimNext } from '../src/discord/queries.ts';
@@ -51,6 +52,31 @@ async function settle() {
 
 const rate = (id: number, v: number) =>
   admin.put(`/api/streamers?id=${id}`, { r: { s: v, g: v, a: v, v, n: v, ns: v, o: v } });
+
+describe('the log while the outbox cannot be read', () => {
+  it('one warning with the error when reading starts failing, none while it keeps failing, one line when it works again', async () => {
+    const lines = () =>
+      t.logs
+        .map((l) => JSON.parse(l) as { level: number; msg: string; err?: { stack?: string } })
+        .filter((l) => l.msg.startsWith('discord: reading the outbox'));
+    const before = lines().length;
+    await sql`alter table discord_outbox rename to discord_outbox_away`.execute(t.db);
+    try {
+      for (let i = 0; i < 5; i++) await t.app.discord.look();
+    } finally {
+      await sql`alter table discord_outbox_away rename to discord_outbox`.execute(t.db);
+    }
+    const failing = lines().slice(before);
+    expect(failing.map((l) => l.level)).toEqual([40]);
+    expect(failing[0]!.err?.stack).toMatch(/discord_outbox/);
+    await t.app.discord.look();
+    const after = lines().slice(before);
+    expect(after.map((l) => l.level)).toEqual([40, 30]);
+    expect(after[1]!.msg).toMatch(/works again after \d+ failed tries/);
+    await t.app.discord.look();
+    expect(lines().slice(before)).toHaveLength(2);
+  });
+});
 
 describe('webhooks in the settings', () => {
   it('the administrator sees them with the token cut to 6 characters and disabled_reason; nobody else sees them', async () => {

@@ -24,6 +24,14 @@ describe('reserved names', () => {
     '  admin  ',
     'ａｄｍｉｎ',
     'ad\u200bmin',
+    // Look-alikes (DECISIONS.md "Names and limits"): Cyrillic а, dotless ı, spaces, punctuation.
+    '\u0430dmin',
+    'adm\u0131n',
+    'A d m i n',
+    'admin.',
+    '_admin_',
+    '\u0410dministr\u0430tor',
+    'm0derator',
   ])('a guest named %j is refused with 400 name_reserved and nothing is stored', async (author) => {
     const sid = await t.streamer();
     const before = await countRows(t.db, 'comments');
@@ -42,10 +50,27 @@ describe('reserved names', () => {
     }
   });
 
+  it("a look-alike of a user's name is that name: \u0421arol (Cyrillic \u0421) is Carol's", async () => {
+    const sid = await t.streamer();
+    await t.user({ login: 'carol_streams', display_name: 'Carol' });
+    for (const author of ['\u0421arol', 'C a r o l', 'carol!', 'c\u0430rol_streams', 'CAROL.STREAMS']) {
+      const res = await comment(from('198.51.100.5'), sid, { author });
+      expect([author, res.status, res.body]).toEqual([author, 400, RESERVED]);
+    }
+  });
+
   it('the default Anonym, an empty name and other names stay allowed, even when a user goes by Anonym', async () => {
     const sid = await t.streamer();
     await t.user({ login: 'anonym', display_name: 'Anonym' });
-    for (const author of ['Anonym', '', undefined, 'Jirka z Brna']) {
+    for (const author of [
+      'Anonym',
+      '',
+      undefined,
+      'Jirka z Brna',
+      'Admin Pepa',
+      'administratorka',
+      'Moderátorka',
+    ]) {
       const res = await comment(from('198.51.100.3'), sid, author === undefined ? {} : { author });
       expect(res.status).toBe(201);
     }

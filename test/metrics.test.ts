@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -71,6 +75,36 @@ describe('GET /metrics without METRICS_TOKEN', () => {
   });
 });
 
+describe.runIf(spawnSync('sh', ['-c', 'command -v promtool']).status === 0)(
+  'the alert example of docs/deploy.md',
+  () => {
+    it('promtool check rules accepts it, and it uses the metrics the service has', () => {
+      const doc = readFileSync('docs/deploy.md', 'utf8');
+      // The yaml block that starts with `groups:`, as indented in the list of the Monitoring section.
+      const block = /\n( *)```yaml\n((?:\1.*\n)*?)\1```/g;
+      const rules = [...doc.matchAll(block)]
+        .map(([, indent, body]) =>
+          body!
+            .split('\n')
+            .map((l) => l.slice(indent!.length))
+            .join('\n'),
+        )
+        .find((b) => b.startsWith('groups:'));
+      expect(rules).toBeDefined();
+      const dir = mkdtempSync(join(tmpdir(), 'rules-'));
+      try {
+        writeFileSync(join(dir, 'rules.yml'), rules!);
+        const check = spawnSync('promtool', ['check', 'rules', join(dir, 'rules.yml')], { encoding: 'utf8' });
+        expect(check.status, check.stdout + check.stderr).toBe(0);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      for (const metric of ['backup_last_success_timestamp_seconds', 'build_info', 'http_requests_total'])
+        expect(rules!).toContain(metric);
+    });
+  },
+);
+
 describe('GET /metrics with METRICS_TOKEN', async () => {
   const fake = await startFakeLive();
   afterAll(() => fake.close());
@@ -80,6 +114,19 @@ describe('GET /metrics with METRICS_TOKEN', async () => {
     expect(res.status).toBe(200);
     return { res, text: await res.text() };
   };
+
+  it.runIf(spawnSync('sh', ['-c', 'command -v promtool']).status === 0)(
+    'promtool check metrics finds nothing to say about a scrape (no gauge named _total)',
+    async () => {
+      await fetch(`${t.url}/api/streamers`);
+      const { text } = await scrape();
+      const check = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
+      expect(`${check.stdout}${check.stderr}`.trim()).toBe('');
+      expect(check.status).toBe(0);
+      expect(text).toMatch(/^nodejs_active_handles_all \d+$/m);
+      expect(text).not.toMatch(/^nodejs_active_\w+_total/m);
+    },
+  );
 
   it('answers only the right bearer token; anything else is the 404 of an unknown path', async () => {
     const unknown = await answerOf(`${t.url}/no-such-path`);

@@ -25,6 +25,38 @@ describe('the sign-in return path', () => {
     ])
       expect(returnPath(p)).toBeNull();
   });
+  it("normalises first (dot segments, backslashes, encoded dots and slashes), then takes only the page's addresses", () => {
+    for (const p of [
+      '/./api/oauth/logout',
+      '/s/3/../../api/oauth/logout',
+      '/%2e/api/oauth/logout',
+      '/..//evil.example',
+      '/.//evil.example',
+      '/%2e%2e//evil.example',
+      '/%2E%2E/%2Fevil.example',
+      '/%2f%2fevil.example',
+      '/s/%2F%2Fevil.example',
+      '\\evil.example',
+      '\\\\evil.example/x',
+      '/\\/evil.example',
+      '/healthz',
+      '/metrics',
+      '/feed.xml',
+      '/assets/index.js',
+      '/dev/stand-in',
+      '/s/x',
+      '/admin/Teams',
+      '/%',
+    ])
+      expect(returnPath(p), p).toBeNull();
+    for (const [p, to] of [
+      ['/./s/3', '/s/3'],
+      ['/admin/../suggest?x=1', '/suggest?x=1'],
+      ['/s/3-zlaty-kun', '/s/3-zlaty-kun'],
+      ['/your-data', '/your-data'],
+    ])
+      expect(returnPath(p), p).toBe(to);
+  });
 });
 
 /** Issue 17 bug 10: sign-out and a refused sign-in land on the page the user was on. */
@@ -75,6 +107,11 @@ describe('back to the page', () => {
       ['/api/oauth?action=logout&return=%2F%3Fq%3Da%2Bb', '/?q=a+b'],
       ['/api/oauth/logout?return=%2F%2Fevil.example', '/'],
       ['/api/oauth/logout?return=https%3A%2F%2Fevil.example', '/'],
+      ['/api/oauth/logout?return=%2F..%2F%2Fevil.example', '/'],
+      ['/api/oauth/logout?return=%2F%252e%252e%2F%2Fevil.example', '/'],
+      ['/api/oauth/logout?return=%5C%5Cevil.example', '/'],
+      ['/api/oauth/logout?return=%2F.%2Fapi%2Foauth%2Flogout', '/'],
+      ['/api/oauth/logout?return=%2F.%2Fs%2F3-alpha', '/s/3-alpha'],
       ['/api/oauth/logout', '/'],
     ] as const) {
       const res = await c.get(path);

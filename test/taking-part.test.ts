@@ -411,6 +411,19 @@ describe('your data', () => {
     expect((await admin.get('/api/audit')).body.filter((e: any) => e.actor_user_id === me.id)).toEqual([]);
   });
 
+  it("the confirmation folds as names do, but another user's login never confirms (modern is not rnodern)", async () => {
+    const me = await t.user({ login: 'modern', provider: 'provider_a' });
+    await t.user({ login: 'rnodern', provider: 'provider_b' });
+    const c = await t.signedIn(me);
+    const refused = { error: 'Confirmation does not match', code: 'confirmation_mismatch' };
+    // Folded alike (m is rn to the skeleton), but it is someone else's login.
+    expect((await c.del('/api/account', { body: { confirm: 'rnodern' } })).body).toEqual(refused);
+    expect((await c.del('/api/account', { body: { confirm: 'RNODERN ' } })).body).toEqual(refused);
+    expect((await c.del('/api/account', { body: { confirm: 'someone' } })).body).toEqual(refused);
+    // The own login in another spelling (Cyrillic о, spaces, case) is still the own login.
+    expect((await c.del('/api/account', { body: { confirm: ' M\u043edern ' } })).body).toEqual({ ok: true });
+  });
+
   it('with delete_comments the comments go too; a banned user may leave as well', async () => {
     const sid = await rated();
     const me = await t.user({ login: 'gone_fully' });

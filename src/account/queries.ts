@@ -2,6 +2,8 @@ import { sql } from 'kysely';
 import { describe, isAuditAction } from '../audit/actions.ts';
 import { DEFAULT_AUTHOR } from '../shared/rules.ts';
 import type { Db } from '../db/schema.ts';
+import { foldCase } from '../shared/rules.ts';
+import { foldName } from '../lib/names.ts';
 
 /**
  * Everything the service keeps that is tied to one user (DECISIONS.md "Your data"): the user
@@ -93,6 +95,31 @@ export async function accountData(db: Db, userId: number) {
       .orderBy('created_at')
       .execute(),
   };
+}
+
+/**
+ * Whether the confirmation typed before deleting an account names this user's login
+ * (DECISIONS.md "Your data": compared folded). Folded as every name is (lib/names.ts), so
+ * letter case, spaces and look-alike letters do not matter; but the skeleton can make two
+ * different logins fold alike (`modern` and `rnodern`), so a confirmation that is, letter
+ * for letter up to case, another user's login is refused even when it folds like this one's:
+ * one user's login never confirms another's deletion.
+ */
+export async function confirmsOwnLogin(
+  db: Db,
+  user: { id: number; login: string },
+  typed: string,
+): Promise<boolean> {
+  if (foldName(typed) !== foldName(user.login)) return false;
+  const key = foldCase(typed.trim());
+  if (key === foldCase(user.login)) return true;
+  const other = await db
+    .selectFrom('users')
+    .select('id')
+    .where('login_key', '=', key)
+    .where('id', '!=', user.id)
+    .executeTakeFirst();
+  return other === undefined;
 }
 
 /**

@@ -2,11 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { writeTransaction } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
 import { text, truthy } from '../lib/input.ts';
-import { foldName } from '../lib/names.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { OK } from '../lib/schemas.ts';
 import type { Viewer } from '../plugins/viewer.ts';
-import { accountData, deleteAccount } from './queries.ts';
+import { accountData, confirmsOwnLogin, deleteAccount } from './queries.ts';
 import { deleteSchema, exportSchema } from './schemas.ts';
 import { ACCOUNT_ROLES } from './policy.ts';
 
@@ -46,7 +45,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const user = accountOf(request);
       const { body, session } = request;
-      if (foldName(text(body.confirm) ?? '') !== foldName(user.login)) throw fail('confirmation_mismatch');
+      if (!(await confirmsOwnLogin(db, user, text(body.confirm) ?? ''))) throw fail('confirmation_mismatch');
       await writeTransaction(database, (trx) => deleteAccount(trx, user, truthy(body.delete_comments)));
       // This browser's session was among those deleted: clear its cookie, write nothing back.
       for (const key of Object.keys(session.data) as (keyof typeof session.data)[]) session.unset(key);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync } from 'node:fs';
-import { readdir, rename, rm, stat } from 'node:fs/promises';
+import { chmod, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import type { SqliteDatabase } from '../db/sqlite-driver.ts';
 
@@ -13,6 +13,9 @@ export function fsyncPath(path: string): void {
     closeSync(fd);
   }
 }
+
+/** Backup copies are the service user's alone (issue 30, item 13: they were 0644). */
+export const BACKUP_MODE = 0o600;
 
 /** Pages copied per step of an online backup at first (better-sqlite3's own default). */
 const FIRST_STEP_PAGES = 100;
@@ -46,6 +49,10 @@ export function backupSteps(): (progress: { remainingPages: number }) => number 
 export async function writeBackup(sqlite: SqliteDatabase, file: string): Promise<void> {
   const partial = join(dirname(file), `.${basename(file)}.${randomBytes(4).toString('hex')}.partial`);
   try {
+    // A copy holds every session and secret: readable by the service's user alone, from its
+    // first byte (SQLite keeps the mode of a file it finds), whatever the umask.
+    closeSync(openSync(partial, 'wx', BACKUP_MODE));
+    await chmod(partial, BACKUP_MODE);
     await sqlite.backup(partial, { progress: backupSteps() });
     fsyncPath(partial);
     await rename(partial, file);

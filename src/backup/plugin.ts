@@ -35,6 +35,7 @@ export const backupPlugin = fp(
       log: app.log.child({ module: 'backup' }),
     });
     app.decorate('backups', scheduler);
+    app.metrics?.watchBackups(async () => (await scheduler.set.list()).at(-1)?.at ?? null);
     app.log.info(
       `scheduled backups: every ${backup.everyHours} h into ${backup.dir}, keeping ${backup.keep}`,
     );

@@ -84,7 +84,7 @@ function assertNotInUse(target: string): void {
     } catch (err) {
       if ((err as { code?: string }).code?.startsWith('SQLITE_BUSY')) {
         throw new RestoreRefused(
-          `${target} is in use by a running service: stop it first (systemctl stop streamer-rating), then restore`,
+          `${target} is in use by a running service: stop every instance first (systemctl stop 'streamer-rating@*'), then restore`,
         );
       }
       throw err;

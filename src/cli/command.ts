@@ -48,8 +48,8 @@ export const commands: Readonly<Record<string, Command>> = {
     load: () => import('./commands/admin-password.ts'),
   },
   users: {
-    summary: 'List users, or ban, unban, make or unmake a moderator',
-    usage: 'users list [search] | users ban|unban|mod|unmod <provider_a|provider_b> <login>',
+    summary: 'List users, or ban, unban, make or unmake a moderator or an administrator',
+    usage: 'users list [search] | users ban|unban|mod|unmod|admin|unadmin <provider_a|provider_b> <login>',
     load: () => import('./commands/users.ts'),
   },
   settings: {

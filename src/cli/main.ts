@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { loadDotEnv } from '../config/dotenv.ts';
 import { parseConfig } from '../config/config.ts';
+import { redactCredentials } from '../lib/redact.ts';
 import { type Command, type CommandArgs, commands, findCommand, UsageError } from './command.ts';
 
 export function help(name?: string): string {
@@ -78,7 +79,8 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`Error: ${err.message}\n\n${help(name)}`);
       return 2;
     }
-    const message = err instanceof Error ? err.message : String(err);
+    // A mistyped DATABASE_URL is named in its error: never with its password.
+    const message = redactCredentials(err instanceof Error ? err.message : String(err));
     process.stderr.write(`Error: ${message}\n`);
     return 1;
   }

@@ -21,15 +21,17 @@ export interface OpenOptions {
 export type Opened = DbContext;
 
 /**
- * SQLite runs in WAL mode with foreign keys on and a 5-second busy timeout. `synchronous` is
+ * SQLite runs in WAL mode with foreign keys on and a 5-second busy timeout (set first, so that
+ * everything after it waits for a lock rather than failing). `synchronous` is
  * FULL: every acknowledged write survives a crash of the machine, not only of the process;
  * the price (one fsync per commit) is small for a site whose writes are comments and ratings.
  */
 export const BUSY_TIMEOUT = 'busy_timeout = 5000';
+/** Set in this order, the busy timeout first; `journal_mode = WAL` by switchToWal. */
 export const SQLITE_PRAGMAS = [
+  BUSY_TIMEOUT,
   'journal_mode = WAL',
   'foreign_keys = ON',
-  BUSY_TIMEOUT,
   'synchronous = FULL',
   // After a checkpoint that starts the WAL over, its file shrinks back to this size.
   'journal_size_limit = 8388608',
@@ -73,12 +75,50 @@ export function cachingStatements(sqlite: SqliteDatabase): SqliteDialectDatabase
   };
 }
 
+/** How long opening waits for other processes to let go of a file it switches to WAL. */
+export const WAL_SWITCH_WAIT_MS = 60_000;
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+/** Opening is synchronous (better-sqlite3): the wait is too. It happens before serving. */
+const sleepSync = (ms: number) => Atomics.wait(pause, 0, 0, ms);
+
+/**
+ * `journal_mode = WAL`, waiting for the lock it needs. A fresh file is switched by the first
+ * connection that asks, which needs the file to itself: SQLite answers SQLITE_BUSY at once,
+ * without the busy timeout, while another process has it open (several instances started
+ * together on a fresh file; issue 30, item 8). Tried again with short growing pauses until it
+ * reports WAL, so that a start waits instead of exiting with `database is locked`.
+ */
+function switchToWal(sqlite: SqliteDatabase, file: string): void {
+  if (sqlite.memory) {
+    sqlite.pragma('journal_mode = WAL');
+    return;
+  }
+  const deadline = Date.now() + WAL_SWITCH_WAIT_MS;
+  for (let wait = 5; ; wait = Math.min(wait * 2, 250)) {
+    try {
+      if (sqlite.pragma('journal_mode = WAL', { simple: true }) === 'wal') return;
+    } catch (err) {
+      if (!String((err as { code?: unknown }).code).startsWith('SQLITE_BUSY')) throw err;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(
+        `${file} could not be switched to WAL in ${WAL_SWITCH_WAIT_MS / 1000} s: another process holds it`,
+      );
+    }
+    sleepSync(wait + Math.random() * wait);
+  }
+}
+
 export function openDatabase(url: string, options: OpenOptions = {}): Opened {
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length);
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     const sqlite = new SqliteDatabase(file);
-    for (const pragma of SQLITE_PRAGMAS) sqlite.pragma(pragma);
+    for (const pragma of SQLITE_PRAGMAS) {
+      if (pragma === 'journal_mode = WAL') switchToWal(sqlite, file);
+      else sqlite.pragma(pragma);
+    }
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
     return dbContext(db, 'sqlite', { sqlite });
   }

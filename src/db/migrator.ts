@@ -25,7 +25,7 @@ export async function migrateToLatest(db: AnyDb): Promise<string[]> {
   const { error, results }: MigrationResultSet = isSqlite(db)
     ? await migrateSqlite(db)
     : // PostgreSQL: Kysely runs the migrations in one transaction holding an advisory lock.
-      await (await migrator(db)).migrateToLatest();
+      await (await migrator(db, await renameReleased(db))).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) throw new MigrationError(failed?.migrationName, error ?? 'unknown error');
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
@@ -43,7 +43,7 @@ async function migrateSqlite(db: AnyDb): Promise<MigrationResultSet> {
     try {
       await beginImmediate(conn);
       try {
-        const result = await (await migrator(conn)).migrateToLatest();
+        const result = await (await migrator(conn, await renameReleased(conn))).migrateToLatest();
         const broken = await sql`pragma foreign_key_check`.execute(conn);
         if (result.error || result.results?.some((r) => r.status === 'Error') || broken.rows.length > 0) {
           await sql`rollback`.execute(conn);
@@ -76,7 +76,74 @@ async function beginImmediate(conn: AnyDb): Promise<void> {
   }
 }
 
-async function migrator(db: AnyDb): Promise<Migrator> {
+/**
+ * Migrations renamed after a release had run them, old name to new: never again
+ * (test/migration-history.test.ts fails when a name that was on main disappears). `007-reaching-out`
+ * became `010-reaching-out` when main's 008 and 009 came first; a database that ran it under
+ * its old name stopped every later start ("previously executed migration 007-reaching-out is
+ * missing").
+ */
+export const RENAMED_MIGRATIONS: Readonly<Record<string, string>> = Object.freeze({
+  '007-reaching-out': '010-reaching-out',
+});
+
+/**
+ * Gives migrations that ran under an old name their new one. Answers whether the run must
+ * allow migrations out of their order: when migrations numbered before a renamed one are still
+ * pending (008 and 009 before 010), or ran after it (Kysely orders what ran by its time, and
+ * would then find 010 before 008 on every start). Asked of the table, not of this run's
+ * rename, so that an instance that finds the rename already made by another does the same.
+ */
+async function renameReleased(db: AnyDb): Promise<boolean> {
+  const exists = isSqlite(db)
+    ? (await sql`select 1 from sqlite_schema where type = 'table' and name = 'kysely_migration'`.execute(db))
+        .rows
+    : (
+        await sql`select 1 from information_schema.tables where table_schema = current_schema() and table_name = 'kysely_migration'`.execute(
+          db,
+        )
+      ).rows;
+  if (exists.length === 0) return false;
+  for (const [from, to] of Object.entries(RENAMED_MIGRATIONS)) {
+    await sql`update kysely_migration set name = ${to}
+      where name = ${from} and not exists (select 1 from kysely_migration where name = ${to})`.execute(db);
+  }
+  const { rows } = await sql<{
+    name: string;
+    timestamp: string;
+  }>`select name, timestamp from kysely_migration`.execute(db);
+  const byTime = rows
+    .sort(
+      (a, b) =>
+        new Date(a.timestamp).getTime() - new Date(b.timestamp).getTime() || a.name.localeCompare(b.name),
+    )
+    .map((r) => r.name);
+  return Object.values(RENAMED_MIGRATIONS).some((renamed) => {
+    const at = byTime.indexOf(renamed);
+    if (at < 0) return false;
+    const pendingBefore = Object.keys(migrations).some((m) => m < renamed && !byTime.includes(m));
+    const ranAfter = byTime.slice(at + 1).some((m) => m < renamed);
+    return pendingBefore || ranAfter;
+  });
+}
+
+/** The newest migration applied to the database, or null before the first (/healthz?detail=1). */
+export async function latestApplied(db: AnyDb): Promise<string | null> {
+  try {
+    const { rows } = await sql<{
+      name: string;
+    }>`select name from kysely_migration order by name desc limit 1`.execute(db);
+    return rows[0]?.name ?? null;
+  } catch (err) {
+    if (isUnavailable(err)) throw err;
+    return null;
+  }
+}
+
+/** The newest migration this build knows. */
+export const latestKnown = (): string => Object.keys(migrations).sort().at(-1) ?? '';
+
+async function migrator(db: AnyDb, unordered = false): Promise<Migrator> {
   // On PostgreSQL the bookkeeping tables live in the schema in use; Kysely would otherwise
   // mistake another schema's tables for ours.
   const schema = isSqlite(db)
@@ -86,5 +153,6 @@ async function migrator(db: AnyDb): Promise<Migrator> {
     db,
     provider: { getMigrations: async () => migrations },
     ...(schema ? { migrationTableSchema: schema } : {}),
+    ...(unordered ? { allowUnorderedMigrations: true } : {}),
   });
 }

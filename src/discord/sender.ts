@@ -3,6 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
+import { OutageLog } from '../lib/outage-log.ts';
 import { SITE_NAME } from '../lib/site.ts';
 import { releaseLease, takeLease } from '../sync/lease.ts';
 import { type PostResult, postJson } from './http.ts';
@@ -105,8 +106,11 @@ export class DiscordSender {
   /** Webhooks waiting for a rate limit (epoch ms); key 0 is Discord's global limit. */
   readonly #pausedUntil = new Map<number, number>();
   #prunedAt = 0;
+  /** Reading the outbox, every second: its failures logged once, and its recovery. */
+  readonly #outbox: OutageLog;
 
   constructor(private readonly opts: SenderOptions) {
+    this.#outbox = new OutageLog(opts.log, 'discord: reading the outbox');
     this.#pollMs = opts.pollMs ?? 1000;
     this.#leaseMs = opts.leaseMs ?? 10_000;
     this.#timeoutMs = opts.timeoutMs ?? SEND_TIMEOUT_MS;
@@ -136,7 +140,10 @@ export class DiscordSender {
   /** Looks for due deliveries and starts a lane for each webhook that has some (tests call it). */
   look(): Promise<void> {
     this.#looking ??= this.#look()
-      .catch((err: unknown) => this.opts.log.warn({ err }, 'discord: cannot read the outbox'))
+      .then(
+        () => this.#outbox.worked(),
+        (err: unknown) => this.#outbox.failed(err),
+      )
       .finally(() => {
         this.#looking = null;
       });

@@ -1,9 +1,9 @@
 import { foldName } from '../lib/names.ts';
 
-/** Names no guest may take in any spelling (DECISIONS.md "Third wave"). */
-const RESERVED = new Set(['admin', 'administrator', 'moderator']);
+/** Names no guest may take in any spelling (DECISIONS.md "Third wave", "Names and limits"). */
+const RESERVED = new Set(['admin', 'administrator', 'moderator'].map(foldName));
 /** The default guest name stays allowed, even if a user goes by it. */
-const DEFAULT_GUEST = 'anonym';
+const DEFAULT_GUEST = foldName('Anonym');
 
 /**
  * A guest's name as the rules see it (guests/rules.ts): reserved outright, or folded to compare

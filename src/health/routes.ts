@@ -1,11 +1,44 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import { makeAnswer } from '../cache/answer.ts';
 import { sendAnswer } from '../cache/sender.ts';
+import { latestApplied, latestKnown } from '../db/migrator.ts';
 import { fail } from '../errors.ts';
-import { errors, Ok } from '../lib/schemas.ts';
+import { flag } from '../lib/input.ts';
+import { errors, FlagDoc, Ok, Param } from '../lib/schemas.ts';
+import { VERSION } from '../lib/version.ts';
 import type { HealthCheck } from './check.ts';
 
-/** `GET /healthz`: 200 when the database answers, 503 otherwise (for load balancers). */
+const Detail = Type.Object(
+  {
+    ok: Type.Unsafe<true>({ type: 'boolean', const: true }),
+    version: Type.String({
+      description: "This instance's version (package.json, CHANGELOG.md)",
+      examples: ['0.4.0'],
+    }),
+    migrations: Type.Object(
+      {
+        database: Type.Union([Type.String(), Type.Null()], {
+          description: 'The newest migration applied to the database (null before the first)',
+          examples: ['011-name-skeletons'],
+        }),
+        build: Type.String({
+          description:
+            'The newest migration this instance knows: a newer database means a newer instance migrated it',
+          examples: ['011-name-skeletons'],
+        }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { title: 'HealthDetail', additionalProperties: false },
+);
+
+/**
+ * `GET /healthz`: 200 when the database answers, 503 otherwise (for load balancers). With
+ * `?detail=1` also the version and the migrations, for an operator checking an upgrade
+ * (docs/decisions.md "Versions"): facts of the public source, nothing of the configuration.
+ */
 export const healthRoutes: FastifyPluginAsyncTypebox<{ check: HealthCheck }> = async (app, { check }) => {
   const healthy = await makeAnswer('{"ok":true}', {
     type: 'application/json; charset=utf-8',
@@ -26,12 +59,22 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ check: HealthCheck }> = a
       config: { guard: 'public', session: false },
       schema: {
         summary: 'Health: 200 while the database answers, else 503',
-        response: { 200: Ok, ...errors(503) },
+        querystring: Type.Object({
+          detail: Param(FlagDoc('The version and the migrations of the database and of this instance too')),
+        }),
+        response: { 200: Type.Union([Detail, Ok]), ...errors(503) },
       },
     },
     async (request, reply) => {
       try {
         await check();
+        if (flag(request.query.detail)) {
+          return {
+            ok: true as const,
+            version: VERSION,
+            migrations: { database: await latestApplied(app.db), build: latestKnown() },
+          };
+        }
       } catch (err) {
         request.log.warn({ err }, 'health check: database unavailable');
         throw fail('service_unavailable', { 'retry-after': '5' });

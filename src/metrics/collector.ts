@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Provider } from '../shared/rules.ts';
+import { VERSION } from '../lib/version.ts';
 
 /** Upper bounds of the request-duration buckets, in seconds. */
 export const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -25,6 +26,34 @@ interface HistogramStore {
     string,
     { labels: object; bucketValues: Record<number, number>; sum: number; count: number }
   >;
+}
+
+/**
+ * prom-client's default gauges named `_total` under names `promtool check metrics` accepts
+ * (`_total` is for counters): `nodejs_active_handles_all` and the like, with the same value,
+ * read from the original gauge when scraped. Their by-type siblings (`nodejs_active_handles`)
+ * stay as they are.
+ */
+export const RENAMED_DEFAULTS = {
+  nodejs_active_handles_total: 'nodejs_active_handles_all',
+  nodejs_active_requests_total: 'nodejs_active_requests_all',
+  nodejs_active_resources_total: 'nodejs_active_resources_all',
+} as const;
+
+function renameTotalGauges(registry: Registry): void {
+  for (const [from, to] of Object.entries(RENAMED_DEFAULTS)) {
+    const original = registry.getSingleMetric(from);
+    if (!original) continue;
+    registry.removeSingleMetric(from);
+    new Gauge({
+      name: to,
+      help: `${(original as unknown as { help: string }).help} (prom-client's ${from})`,
+      registers: [registry],
+      async collect() {
+        this.set((await original.get()).values[0]?.value ?? 0);
+      },
+    });
+  }
 }
 
 /**
@@ -86,8 +115,32 @@ export class Metrics {
         },
       });
     }
+    // What runs: the version as a label, the value 1 (a Prometheus convention; alert or join on it).
+    new Gauge({
+      name: 'build_info',
+      help: "This instance's version (package.json); the value is always 1",
+      labelNames: ['version'] as const,
+      registers: [this.registry],
+    }).set({ version: VERSION }, 1);
     // process_resident_memory_bytes, nodejs_eventloop_lag_seconds, heap, GC, handles...
     collectDefaultMetrics({ register: this.registry });
+    renameTotalGauges(this.registry);
+  }
+
+  /**
+   * `backup_last_success_timestamp_seconds`: when the newest complete copy in the backup
+   * directory was made (0 while there is none), read when scraped, so every instance on the
+   * file reports the copies whichever instance made them (backup/plugin.ts).
+   */
+  watchBackups(newest: () => Promise<Date | null>): void {
+    new Gauge({
+      name: 'backup_last_success_timestamp_seconds',
+      help: 'When the newest complete scheduled backup was made (Unix time; 0 before the first)',
+      registers: [this.registry],
+      async collect() {
+        this.set(((await newest())?.getTime() ?? 0) / 1000);
+      },
+    });
   }
 
   /** One answered request: its route pattern (or UNMATCHED), method, status and duration. */

@@ -5,6 +5,7 @@ import { type Provider, PROVIDERS } from '../shared/rules.ts';
 import { fail } from '../errors.ts';
 import { httpsDetected } from '../lib/https.ts';
 import { errors, Redirect } from '../lib/schemas.ts';
+import { pageKey } from '../shared/pages.ts';
 import { limit } from '../plugins/rate-limits.ts';
 import { upsertUser } from '../users/queries.ts';
 import type { SignInFlow } from './flow.ts';
@@ -17,10 +18,29 @@ const flows: Record<Provider, SignInFlow> = { provider_a: providerA, provider_b:
 
 const isProvider = (p: string | undefined): p is Provider => PROVIDERS.includes(p as Provider);
 
-/** A same-origin page path (`/s/3-name`), never `//host` or a URL: else null. */
+/** Resolves return addresses: any origin would do, it only has to be one no address can name. */
+const RETURN_BASE = new URL('http://return.invalid');
+
+/**
+ * One of the page's own addresses (`/`, `/s/3-name`, `/admin/teams`, with their query), else
+ * null. The address is first made what a browser makes of it (backslashes are slashes, dot
+ * segments resolved, `%2e%2e` included), and its path is compared decoded (so `%2F` is a
+ * slash), so that `/./api/oauth/logout`, `/..//evil.example` or `/%2e%2e//evil.example`
+ * cannot pass for a page and become an API call or another host (issue 30, item 5).
+ */
 export function returnPath(value: string | undefined): string | null {
-  if (!value || value.length > 200) return null;
-  return /^\/(?![/\\])[\w\-./~%?=&+,]*$/.test(value) && !value.startsWith('/api/') ? value : null;
+  if (!value || value.length > 200 || !/^[\w\-./~%?=&+,\\]*$/.test(value)) return null;
+  if (!value.startsWith('/') && !value.startsWith('\\')) return null;
+  let url: URL;
+  let path: string;
+  try {
+    url = new URL(value.replaceAll('\\', '/'), RETURN_BASE);
+    path = decodeURIComponent(url.pathname);
+  } catch {
+    return null;
+  }
+  if (url.origin !== RETURN_BASE.origin || pageKey(path) === null) return null;
+  return url.pathname + url.search;
 }
 
 /** A refused sign-in goes back to the page it started from, the code in `auth_error`. */

@@ -4,6 +4,7 @@ import { afterAll } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { type Config, parseConfig } from '../../src/config/config.ts';
 import { migrateToLatest } from '../../src/db/migrator.ts';
+import type { ConnectionPolicy } from '../../src/http/connections.ts';
 import type { Db } from '../../src/db/schema.ts';
 import type { Clock } from '../../src/lib/clock.ts';
 import type { LoopDelaySource } from '../../src/plugins/load-shedding.ts';
@@ -111,7 +112,7 @@ let counter = 0;
  */
 export async function startApp(
   env: Record<string, string> = {},
-  opts: { database?: TestDatabase; logLevel?: string } = {},
+  opts: { database?: TestDatabase; logLevel?: string; connections?: Partial<ConnectionPolicy> } = {},
 ): Promise<TestApp> {
   const database = opts.database ?? (await createTestDatabase());
   await migrateToLatest(database.db);
@@ -138,6 +139,7 @@ export async function startApp(
     clock,
     loopDelay: loopDelay.source,
     logger: { level: config.logLevel, stream: { write: (line: string) => void logs.push(line) } },
+    ...(opts.connections ? { connections: opts.connections } : {}),
   });
   await app.listen({ host: '127.0.0.1', port });
   const url = `http://127.0.0.1:${port}`;

@@ -8,7 +8,8 @@ import { findUserByLogin, listUsers, setAdmin, setBanned, setModerator } from '.
 import { type CommandArgs, UsageError } from '../command.ts';
 import { cliAudit, withDb } from '../database.ts';
 
-const USER_ACTIONS = {
+/** Every action of `users`; its help in cli/command.ts names each (test/cli.test.ts). */
+export const USER_ACTIONS = {
   ban: { banned: true },
   unban: { banned: false },
   mod: { is_mod: true },

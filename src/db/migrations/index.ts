@@ -8,6 +8,7 @@ import * as openCommunity from './006-open-community.ts';
 import * as takingPart from './008-taking-part.ts';
 import * as auditParams from './009-audit-params.ts';
 import * as reachingOut from './010-reaching-out.ts';
+import * as nameSkeletons from './011-name-skeletons.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '008-taking-part': takingPart,
   '009-audit-params': auditParams,
   '010-reaching-out': reachingOut,
+  '011-name-skeletons': nameSkeletons,
 };

@@ -1,0 +1,98 @@
+import type { Server, ServerOptions } from 'node:http';
+import { BlockList, isIPv6 } from 'node:net';
+import { clientNetwork } from '../plugins/guest-tag.ts';
+
+/**
+ * How long a client may take and how many connections it may hold (issue 30, item 2;
+ * docs/decisions.md "Connections"). Without these a client that sends its headers and then
+ * trickles the body, or opens connections and sends nothing, holds them for good.
+ */
+export interface ConnectionPolicy {
+  /** The request's head must be in within this many ms of its start; a connection that sends nothing is closed after it too. */
+  headersTimeout: number;
+  /** The whole request, head and body, within this many ms: a trickled body is cut off (408). */
+  requestTimeout: number;
+  /** A kept-alive connection waiting for its next request is closed after this many ms. */
+  keepAliveTimeout: number;
+  /** A connection on which nothing moves either way for this many ms is closed (a client that stopped reading). */
+  idleTimeout: number;
+  /** How often Node looks for requests past their time, in ms: the two timeouts above are this late at most. */
+  checkInterval: number;
+  /** Open connections per client (an IPv6 client by its /64), except from TRUST_PROXY's addresses. */
+  perAddress: number;
+  /** Open connections in all; past it a new connection is closed at once. */
+  total: number;
+}
+
+export const CONNECTION_POLICY: Readonly<ConnectionPolicy> = Object.freeze({
+  headersTimeout: 10_000,
+  requestTimeout: 30_000,
+  keepAliveTimeout: 72_000,
+  idleTimeout: 120_000,
+  checkInterval: 1_000,
+  perAddress: 256,
+  total: 2_048,
+});
+
+/**
+ * Fastify's server options that carry the timeouts. `http` reaches Node's `createServer`, so
+ * they hold from the server's creation: on Node.js 20 a `requestTimeout` set later, below
+ * the `headersTimeout`, is not enforced, and the check interval (30 s by default) is read
+ * only when the server is created. The other three are what Fastify sets on the server again
+ * after creating it (cache/fast-answers.ts does as Fastify does): the same values.
+ */
+export function serverOptions(policy: ConnectionPolicy, http: ServerOptions = {}) {
+  return {
+    http: {
+      ...http,
+      headersTimeout: policy.headersTimeout,
+      requestTimeout: policy.requestTimeout,
+      keepAliveTimeout: policy.keepAliveTimeout,
+      connectionsCheckingInterval: policy.checkInterval,
+    } satisfies ServerOptions,
+    requestTimeout: policy.requestTimeout,
+    keepAliveTimeout: policy.keepAliveTimeout,
+    connectionTimeout: policy.idleTimeout,
+  };
+}
+
+/** TRUST_PROXY's addresses and ranges, to be told apart from clients. */
+function proxyList(trusted: readonly string[]): BlockList {
+  const list = new BlockList();
+  for (const entry of trusted) {
+    const [address = '', bits] = entry.split('/');
+    const family = isIPv6(address) ? 'ipv6' : 'ipv4';
+    if (bits === undefined) list.addAddress(address, family);
+    else list.addSubnet(address, Number(bits), family);
+  }
+  return list;
+}
+
+/**
+ * Limits the open connections of a server: `total` in all (Node's `maxConnections`, which
+ * closes a connection past it before anything reads from it), and `perAddress` per client;
+ * a connection past its client's share is closed at once. A trusted proxy (TRUST_PROXY)
+ * carries many visitors on its connections, so it counts only toward the total; the proxy
+ * limits its own clients (docs/deploy.md).
+ */
+export function limitConnections(server: Server, policy: ConnectionPolicy, trusted: readonly string[]): void {
+  server.maxConnections = policy.total;
+  const proxies = proxyList(trusted);
+  const open = new Map<string, number>();
+  server.on('connection', (socket) => {
+    const address = (socket.remoteAddress ?? '').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+    if (address === '' || proxies.check(address, isIPv6(address) ? 'ipv6' : 'ipv4')) return;
+    const client = clientNetwork(address);
+    const count = open.get(client) ?? 0;
+    if (count >= policy.perAddress) {
+      socket.destroy();
+      return;
+    }
+    open.set(client, count + 1);
+    socket.once('close', () => {
+      const left = (open.get(client) ?? 1) - 1;
+      if (left > 0) open.set(client, left);
+      else open.delete(client);
+    });
+  });
+}

@@ -1,0 +1,112 @@
+/**
+ * Issue 30, item 2: time limits on a request's head and body, and limits on the connections a
+ * client may hold. Raw sockets, as an attacker's would be; the app's limits are made small
+ * (its options), so that each limit shows by an event: the server closes the connection.
+ */
+import { connect, type Socket } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startApp } from './helpers/app.ts';
+
+const slow = await startApp(
+  {},
+  { connections: { headersTimeout: 300, requestTimeout: 600, checkInterval: 50 } },
+);
+const few = await startApp({}, { connections: { perAddress: 4, total: 100 } });
+const proxied = await startApp({ TRUST_PROXY: '127.0.0.1' }, { connections: { perAddress: 2, total: 5 } });
+afterAll(async () => {
+  for (const s of sockets) s.destroy();
+  await Promise.all([slow.close(), few.close(), proxied.close()]);
+});
+
+const sockets: Socket[] = [];
+
+/** A connected raw socket and everything it receives until the server closes it. */
+async function open(url: string): Promise<{ socket: Socket; closed: Promise<string> }> {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  sockets.push(socket);
+  let received = '';
+  socket.on('data', (d: Buffer) => (received += d.toString()));
+  socket.on('error', () => undefined);
+  const closed = new Promise<string>((resolve) => socket.once('close', () => resolve(received)));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('close', () => reject(new Error('closed before connecting')));
+  });
+  return { socket, closed };
+}
+
+/** Writes `text` one character at a time, a character every 20 ms, until the socket closes. */
+function trickle(socket: Socket, text: string): void {
+  let i = 0;
+  const timer = setInterval(() => {
+    if (socket.destroyed || i >= text.length) clearInterval(timer);
+    else socket.write(text[i++]!);
+  }, 20);
+  socket.once('close', () => clearInterval(timer));
+}
+
+/** A GET on a kept-alive raw socket: resolves with the status line of its answer. */
+function get(socket: Socket, path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let answer = '';
+    const onData = (d: Buffer) => {
+      answer += d.toString();
+      if (answer.includes('\r\n')) {
+        socket.off('data', onData);
+        resolve(answer.split('\r\n')[0]!);
+      }
+    };
+    socket.on('data', onData);
+    socket.once('close', () => reject(new Error('closed without an answer')));
+    socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+  });
+}
+
+describe('time limits', () => {
+  it('a body trickled a byte at a time is cut off at the request timeout with 408', async () => {
+    const { socket, closed } = await open(slow.url);
+    socket.write(
+      'POST /api/comments HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n',
+    );
+    trickle(socket, '{"streamer_id":1,"body":"' + 'x'.repeat(4000));
+    expect(await closed).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
+  it('a head trickled a header at a time is cut off at the headers timeout', async () => {
+    const { socket, closed } = await open(slow.url);
+    socket.write('GET /api/streamers HTTP/1.1\r\n');
+    trickle(socket, 'X-Slow: 1\r\n'.repeat(500));
+    expect(await closed).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
+  it('connections that send nothing are closed at the headers timeout, every one of them', async () => {
+    const idle = await Promise.all(Array.from({ length: 20 }, () => open(slow.url)));
+    const answers = await Promise.all(idle.map((c) => c.closed));
+    expect(answers.every((a) => a === '' || a.startsWith('HTTP/1.1 408 '))).toBe(true);
+  });
+});
+
+describe('connections per client and in total', () => {
+  it("a client's connections past its share are closed at once; a closed one frees its place", async () => {
+    const held = await Promise.all(Array.from({ length: 4 }, () => open(few.url)));
+    // Every held connection works...
+    for (const { socket } of held) expect(await get(socket, '/healthz')).toBe('HTTP/1.1 200 OK');
+    // ...and one more from the same address is closed without an answer.
+    const extra = await open(few.url).catch(() => null);
+    if (extra) expect(await extra.closed).toBe('');
+    held[0]!.socket.destroy();
+    await held[0]!.closed;
+    const again = await open(few.url);
+    expect(await get(again.socket, '/healthz')).toBe('HTTP/1.1 200 OK');
+    for (const c of [...held, again]) c.socket.destroy();
+  });
+
+  it('a trusted proxy carries many visitors: only the total limits it', async () => {
+    const held = await Promise.all(Array.from({ length: 5 }, () => open(proxied.url)));
+    for (const { socket } of held) expect(await get(socket, '/healthz')).toBe('HTTP/1.1 200 OK');
+    const extra = await open(proxied.url).catch(() => null);
+    if (extra) expect(await extra.closed).toBe('');
+    for (const c of held) c.socket.destroy();
+  });
+});

@@ -1,0 +1,140 @@
+/**
+ * Issue 30, item 13: a start writes JSON lines only, from its first line (the configuration,
+ * the database, the migrations) to "listening on", the first start's password included; a
+ * mistyped DATABASE_URL never reaches the log with its password.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from './helpers/app.ts';
+import { dbKind } from './helpers/database.ts';
+
+const MAIN = ['--import', 'tsx', 'src/main.ts'];
+const SECRET = 's3cr3t-pw-0f-the-database';
+const dir = mkdtempSync(join(tmpdir(), 'start-log-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Line {
+  level: number;
+  msg: string;
+  [field: string]: unknown;
+}
+
+/** Every line of `out` as JSON: a line that is not JSON fails the test. */
+function jsonLines(out: string): Line[] {
+  return out
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => {
+      expect(() => JSON.parse(l), `not a JSON line: ${l}`).not.toThrow();
+      return JSON.parse(l) as Line;
+    });
+}
+
+const env = (extra: Record<string, string>) => ({
+  PATH: process.env.PATH ?? '',
+  HOME: process.env.HOME ?? '',
+  BASE_URL: 'http://localhost:1',
+  ...extra,
+});
+
+describe.runIf(dbKind === 'sqlite')('what a start logs', { timeout: 60_000 }, () => {
+  it('a mistyped DATABASE_URL: one fatal JSON line naming the variable, exit 1, the password nowhere', () => {
+    const run = spawnSync(process.execPath, MAIN, {
+      env: env({ DATABASE_URL: `postgress://rating:${SECRET}@db.example/rating` }),
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe('');
+    const lines = jsonLines(run.stdout);
+    expect(lines.map((l) => l.level)).toEqual([60]);
+    expect(lines[0]!.msg).toMatch(/DATABASE_URL .*postgress:\/\/rating:\*\*\*@db\.example\/rating/);
+    expect(run.stdout).not.toContain(SECRET);
+  });
+
+  it('a database that does not answer: JSON warnings, without the password of its URL', async () => {
+    const child = spawn(process.execPath, MAIN, {
+      env: env({ DATABASE_URL: `postgres://rating:${SECRET}@127.0.0.1:${await freePort()}/rating` }),
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    try {
+      await expect.poll(() => out, { timeout: 30_000 }).toMatch(/database not reachable[^\n]*\n/);
+    } finally {
+      child.kill('SIGKILL');
+    }
+    expect(err).toBe('');
+    const lines = jsonLines(out);
+    expect(lines[0]).toMatchObject({ level: 40, msg: expect.stringMatching(/^database not reachable/) });
+    expect(out).not.toContain(SECRET);
+  });
+
+  it('a first start: the password once as a field of one line even at LOG_LEVEL=error, and every line JSON', async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, MAIN, {
+      env: env({
+        DATABASE_URL: `sqlite:${join(dir, 'first.db')}`,
+        PORT: String(port),
+        LOG_LEVEL: 'error',
+        MAX_EVENT_LOOP_DELAY_MS: '0',
+      }),
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    try {
+      await expect.poll(() => out, { timeout: 30_000 }).toContain('admin_password');
+      const login = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: 'http://localhost:1' },
+        body: JSON.stringify({ password: jsonLines(out).find((l) => l.admin_password)!.admin_password }),
+      });
+      expect(login.status).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    await new Promise((resolve) => child.once('exit', resolve));
+    expect(err).toBe('');
+    const lines = jsonLines(out);
+    expect(lines.filter((l) => l.admin_password)).toEqual([
+      expect.objectContaining({ level: 30, msg: expect.stringMatching(/^Administrator password/) }),
+    ]);
+  });
+
+  it("a start says which migrations it applied, or that there were none (the upgrade notes' check)", async () => {
+    const start = async () => {
+      const child = spawn(process.execPath, MAIN, {
+        env: env({
+          DATABASE_URL: `sqlite:${join(dir, 'upgrade.db')}`,
+          PORT: String(await freePort()),
+          ADMIN_PASSWORD: 'a start-log test password',
+          MAX_EVENT_LOOP_DELAY_MS: '0',
+        }),
+      });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      try {
+        await expect.poll(() => out, { timeout: 30_000 }).toContain('listening on');
+      } finally {
+        child.kill('SIGTERM');
+      }
+      await new Promise((resolve) => child.once('exit', resolve));
+      return jsonLines(out).filter((l) => /migrations/.test(l.msg));
+    };
+    const [first] = await start();
+    expect(first).toMatchObject({
+      level: 30,
+      msg: expect.stringMatching(/^applied migrations: 001-initial, 002-audit-log, /),
+    });
+    expect(first!.migrations).toContain('011-name-skeletons');
+    expect(await start()).toEqual([
+      expect.objectContaining({ level: 30, msg: 'no migrations to apply', migrations: [] }),
+    ]);
+  });
+});
