@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { insertCommentGroup } from '../src/comments/batch.ts';
 import { DB_RULES } from '../src/comments/rules.ts';
+import { guestName } from '../src/guests/names.ts';
 import type { ErrorCode } from '../src/errors.ts';
 import { type TestApp, useApp } from './helpers/app.ts';
 import type { Client } from './helpers/client.ts';
@@ -117,7 +118,7 @@ describe('the rules of a new comment that ask the database', () => {
             guest_tag: error === 'address_blocked' ? await lastBlockedTag() : `tag-${error}`,
             reply_to: null,
             guest: true,
-            name_fold: body.author ? body.author.toLowerCase() : null,
+            name_fold: body.author ? guestName(body.author).fold : null,
           };
           const good = {
             ...row,
