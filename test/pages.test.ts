@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { decodePath, routeOf } from '../src/shared/pages.ts';
 import { useApp } from './helpers/app.ts';
 
 /** DECISIONS.md "Streamer pages": the server answers page paths with the page's HTML. */
@@ -53,5 +54,37 @@ describe('streamer pages', () => {
     }
     expect((await page('/nothing-here')).status).toBe(404);
     expect((await page('/s/abc')).status).toBe(404);
+  });
+});
+
+describe("the page's addresses are the service's (src/shared/pages.ts)", () => {
+  it('an address the page routes is one the service answers with the page, and every other one 404', async () => {
+    const paths = [
+      '/',
+      '/suggest',
+      '/privacy',
+      '/your-data',
+      '/team',
+      '/admin',
+      '/admin/teams',
+      `/s/${rated}`,
+      `/s/${rated}-any-slug`,
+      `/s/${rated}-a%2Fb`,
+      '/s/999999',
+      '/suggest/',
+      '/index.html',
+      '/s/12/x',
+      '/admin/Teams',
+      '/admin/teams/x',
+      '/nothing-here',
+    ];
+    for (const path of paths) {
+      const res = await fetch(t.url + path, { headers: { accept: 'text/html' } });
+      const route = routeOf(decodePath(path));
+      // The service answers an unknown streamer id with the page too (404, the page says so).
+      const expected = route.name === 'notFound' || path === '/s/999999' ? 404 : 200;
+      expect(res.status, path).toBe(expected);
+      await res.arrayBuffer();
+    }
   });
 });

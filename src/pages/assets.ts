@@ -7,6 +7,7 @@ import { type Answer, makeAnswer } from '../cache/answer.ts';
 import { sendAnswer } from '../cache/sender.ts';
 import { errorBody } from '../errors.ts';
 import { errors, NotModified } from '../lib/schemas.ts';
+import { decodePath } from '../shared/pages.ts';
 import { compressible, prebuilt, typeOf, walk } from './precompress.ts';
 
 /** The built page lives in `<project>/dist/web`, wherever this module runs from. */
@@ -45,15 +46,6 @@ export async function loadAssets(root: string): Promise<Map<string, Answer>> {
   return assets;
 }
 
-/** A path as text; a malformed percent-escape names no page or file. */
-export function safeDecode(path: string): string {
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    return '\u0000';
-  }
-}
-
 /** The page's built files: `/assets/<hashed name>` and the files at the top (favicon, manifest). */
 export async function assetRoutes(app: FastifyInstance, opts: { assets: Map<string, Answer> }) {
   for (const [url, answer] of opts.assets) app.answers.pin(assetKey(url), answer);
@@ -74,7 +66,7 @@ export async function assetRoutes(app: FastifyInstance, opts: { assets: Map<stri
     },
   });
   const sendFile = (request: FastifyRequest, reply: FastifyReply) => {
-    const path = safeDecode(request.url.split('?')[0] ?? '');
+    const path = decodePath(request.url.split('?')[0] ?? '');
     const answer = path !== '/index.html' ? app.answers.peek(assetKey(path)) : undefined;
     if (!answer) return reply.code(404).send(errorBody('not_found'));
     return sendAnswer(request, reply, answer);

@@ -6,8 +6,8 @@ import { errorBody } from '../errors.ts';
 import { DOCUMENTED, ErrorBody, Html, NotModified } from '../lib/schemas.ts';
 import { SITE_DESCRIPTION, SITE_NAME } from '../lib/site.ts';
 import { itemsOf, renderedView } from '../streamers/views.ts';
-import { assetRoutes, loadAssets, safeDecode, webRoot } from './assets.ts';
-import { pageKey, PLAIN_PAGES, type PlainPage } from '../shared/pages.ts';
+import { assetRoutes, loadAssets, webRoot } from './assets.ts';
+import { decodePath, pageKey, PLAIN_PAGES, type PlainPage } from '../shared/pages.ts';
 import { isPageAddress, loadRenderer, NOT_FOUND_KEY, pageHtml } from './first-view.ts';
 import { type Head, pageFor, withHead } from './pages.ts';
 
@@ -88,14 +88,14 @@ export async function pageRoutes(app: FastifyInstance, opts: { root?: string }) 
 
   /** A page path: the page's HTML with its title, Open Graph tags and first view. */
   const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {
-    const key = pageKey(safeDecode(request.url.split('?')[0] ?? ''));
+    const key = pageKey(decodePath(request.url.split('?')[0] ?? ''));
     if (key !== null) return sendKey(request, reply, key);
     return notFound(request, reply) ?? reply.code(404).send(errorBody('not_found'));
   };
 
   // Any other address a browser may ask for gets the site's "not found" page.
   const notFound = (request: FastifyRequest, reply: FastifyReply) =>
-    isPageAddress(request.method, safeDecode(request.url.split('?')[0] ?? ''), request.headers.accept ?? '')
+    isPageAddress(request.method, decodePath(request.url.split('?')[0] ?? ''), request.headers.accept ?? '')
       ? sendKey(request, reply, NOT_FOUND_KEY)
       : null;
   app.notFoundPage.answer = notFound;
@@ -104,7 +104,7 @@ export async function pageRoutes(app: FastifyInstance, opts: { root?: string }) 
   // to a visitor without a cookie and for an address without a query.
   const early = (url: string): Answer | undefined => {
     if (url.includes('?')) return undefined;
-    const key = pageKey(safeDecode(url));
+    const key = pageKey(decodePath(url));
     return key === null ? undefined : app.answers.peek(pageCacheKey(key));
   };
   const route = (name: string) => ({

@@ -34,9 +34,9 @@ const BY_PATH = new Map<string, PlainPage>(
   Object.entries(PLAIN_PAGES).map(([name, path]) => [path, name as PlainPage]),
 );
 
-/** The route of a path (no query); an address that is none of the page's is the "not found" page. */
+/** The route of a path (decoded, no query); an address that is none of the page's is the "not found" page. */
 export function routeOf(path: string): Route {
-  const plain = BY_PATH.get(path === '/index.html' ? '/' : path);
+  const plain = BY_PATH.get(path);
   if (plain) return { name: plain };
   const streamer = STREAMER.exec(path);
   if (streamer) return { name: 'streamer', id: Number(streamer[1]) };
@@ -52,8 +52,16 @@ export function routeOf(path: string): Route {
 export function pageKey(path: string): string | null {
   const route = routeOf(path);
   if (route.name === 'notFound') return null;
-  if (route.name === 'streamer') return `/s/${route.id}`;
-  return path === '/index.html' ? null : path;
+  return route.name === 'streamer' ? `/s/${route.id}` : path;
+}
+
+/** A path as sent (percent-encoded) read as text, as the service reads it; a malformed escape names no page. */
+export function decodePath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return '\u0000';
+  }
 }
 
 /** The page's links. */

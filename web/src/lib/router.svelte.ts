@@ -1,4 +1,4 @@
-import { href, type Route, routeOf } from '../../../src/shared/pages.ts';
+import { decodePath, href, type Route, routeOf as routeOfPath } from '../../../src/shared/pages.ts';
 import type { Provider } from '../../../src/shared/rules.ts';
 import { pageAddress } from './api.ts';
 
@@ -8,6 +8,9 @@ import { pageAddress } from './api.ts';
  */
 export type { Route };
 export { href };
+
+/** What the address in the browser shows: read as the service reads it (decoded), so both agree. */
+const routeOf = (path: string): Route => routeOfPath(decodePath(path));
 
 /** Rendering on the server (ssr.ts): there is no window, and the path is given. */
 const inBrowser = typeof window !== 'undefined';
