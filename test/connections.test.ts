@@ -13,9 +13,11 @@ const slow = await startApp(
 );
 const few = await startApp({}, { connections: { perAddress: 4, total: 100 } });
 const proxied = await startApp({ TRUST_PROXY: '127.0.0.1' }, { connections: { perAddress: 2, total: 5 } });
+// Kept-alive connections wait 72 s and heads 10 s: only the idle sweep closes before that.
+const idling = await startApp({}, { connections: { idleTimeout: 200 } });
 afterAll(async () => {
   for (const s of sockets) s.destroy();
-  await Promise.all([slow.close(), few.close(), proxied.close()]);
+  await Promise.all([slow.close(), few.close(), proxied.close(), idling.close()]);
 });
 
 const sockets: Socket[] = [];
@@ -84,6 +86,14 @@ describe('time limits', () => {
     const idle = await Promise.all(Array.from({ length: 20 }, () => open(slow.url)));
     const answers = await Promise.all(idle.map((c) => c.closed));
     expect(answers.every((a) => a === '' || a.startsWith('HTTP/1.1 408 '))).toBe(true);
+  });
+});
+
+describe('idle connections', () => {
+  it('a connection on which nothing moves is closed by the idle sweep, after its answers', async () => {
+    const { socket, closed } = await open(idling.url);
+    expect(await get(socket, '/healthz')).toBe('HTTP/1.1 200 OK');
+    expect(await closed).toMatch(/^HTTP\/1\.1 200 /);
   });
 });
 

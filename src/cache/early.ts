@@ -96,7 +96,6 @@ interface ServerSettings {
   http?: ServerOptions;
   keepAliveTimeout?: number;
   requestTimeout?: number;
-  connectionTimeout?: number;
   maxRequestsPerSocket?: number | null;
 }
 
@@ -111,7 +110,6 @@ export function serverWithEarlyAnswers(early: EarlyAnswers) {
     });
     server.keepAliveTimeout = options.keepAliveTimeout ?? 72_000;
     server.requestTimeout = options.requestTimeout ?? 0;
-    server.setTimeout(options.connectionTimeout ?? 0);
     if (options.maxRequestsPerSocket) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
     return server;
   };

@@ -1,5 +1,5 @@
 import type { Server, ServerOptions } from 'node:http';
-import { BlockList, isIPv6 } from 'node:net';
+import { BlockList, isIPv6, type Socket } from 'node:net';
 import { clientNetwork } from '../plugins/guest-tag.ts';
 
 /**
@@ -14,7 +14,10 @@ export interface ConnectionPolicy {
   requestTimeout: number;
   /** A kept-alive connection waiting for its next request is closed after this many ms. */
   keepAliveTimeout: number;
-  /** A connection on which nothing moves either way for this many ms is closed (a client that stopped reading). */
+  /**
+   * A connection on which nothing moves either way for this many ms is closed (a client that
+   * stopped reading); found by a sweep every quarter of it, so up to a quarter later.
+   */
   idleTimeout: number;
   /** How often Node looks for requests past their time, in ms: the two timeouts above are this late at most. */
   checkInterval: number;
@@ -38,8 +41,10 @@ export const CONNECTION_POLICY: Readonly<ConnectionPolicy> = Object.freeze({
  * Fastify's server options that carry the timeouts. `http` reaches Node's `createServer`, so
  * they hold from the server's creation: on Node.js 20 a `requestTimeout` set later, below
  * the `headersTimeout`, is not enforced, and the check interval (30 s by default) is read
- * only when the server is created. The other three are what Fastify sets on the server again
- * after creating it (cache/fast-answers.ts does as Fastify does): the same values.
+ * only when the server is created. The other two are what Fastify sets on the server again
+ * after creating it (cache/early.ts does as Fastify does): the same values. The idle timeout
+ * is not Fastify's `connectionTimeout` (Node's `socket.setTimeout`, a timer re-armed on every
+ * read and write, which cost a third of a small answer's time): limitConnections sweeps.
  */
 export function serverOptions(policy: ConnectionPolicy, http: ServerOptions = {}) {
   return {
@@ -52,7 +57,6 @@ export function serverOptions(policy: ConnectionPolicy, http: ServerOptions = {}
     } satisfies ServerOptions,
     requestTimeout: policy.requestTimeout,
     keepAliveTimeout: policy.keepAliveTimeout,
-    connectionTimeout: policy.idleTimeout,
   };
 }
 
@@ -73,10 +77,11 @@ function proxyList(trusted: readonly string[]): BlockList {
  * closes a connection past it before anything reads from it), and `perAddress` per client;
  * a connection past its client's share is closed at once. A trusted proxy (TRUST_PROXY)
  * carries many visitors on its connections, so it counts only toward the total; the proxy
- * limits its own clients (docs/deploy.md).
+ * limits its own clients (docs/deploy.md). Connections idle for `idleTimeout` are closed.
  */
 export function limitConnections(server: Server, policy: ConnectionPolicy, trusted: readonly string[]): void {
   server.maxConnections = policy.total;
+  closeIdle(server, policy.idleTimeout);
   const proxies = proxyList(trusted);
   const open = new Map<string, number>();
   server.on('connection', (socket) => {
@@ -95,4 +100,29 @@ export function limitConnections(server: Server, policy: ConnectionPolicy, trust
       else open.delete(client);
     });
   });
+}
+
+/**
+ * Closes the connections on which no byte moved either way for `idleMs`: every quarter of it
+ * a sweep compares each connection's byte counts with the last sweep's. One timer for the
+ * server instead of one per connection re-armed on every read and write.
+ */
+function closeIdle(server: Server, idleMs: number): void {
+  const moved = new Map<Socket, { bytes: number; still: number }>();
+  server.on('connection', (socket: Socket) => {
+    moved.set(socket, { bytes: 0, still: 0 });
+    socket.once('close', () => moved.delete(socket));
+  });
+  const sweeps = 4;
+  const sweep = setInterval(() => {
+    for (const [socket, seen] of moved) {
+      const bytes = socket.bytesRead + socket.bytesWritten;
+      if (bytes !== seen.bytes) {
+        seen.bytes = bytes;
+        seen.still = 0;
+      } else if (++seen.still >= sweeps) socket.destroy();
+    }
+  }, idleMs / sweeps);
+  sweep.unref();
+  server.once('close', () => clearInterval(sweep));
 }

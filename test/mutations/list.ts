@@ -984,4 +984,11 @@ export const MUTATIONS: Mutation[] = [
     to: '',
     tests: ['test/deploy.test.ts'],
   },
+  {
+    name: 'idle connections are never closed',
+    file: 'src/http/connections.ts',
+    from: '  closeIdle(server, policy.idleTimeout);',
+    to: '',
+    tests: ['test/connections.test.ts'],
+  },
 ];
