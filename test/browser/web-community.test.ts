@@ -48,7 +48,7 @@ describe.runIf(runBrowser(import.meta.url))('community rating, audit log, themes
           })
           .textContent(),
       )
-      .toContain('total 45 / 70');
+      .toContain('· 6.4 / 10');
     await visitor.context.close();
     await page.reload();
     await page.getByText('Ratings are locked for this streamer, so yours cannot change now.').waitFor();

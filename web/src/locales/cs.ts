@@ -85,7 +85,8 @@ export const cs: Record<MessageKey, string> = {
   'streamer.scores': 'Hodnocení',
   'streamer.chart': 'Hodnocení streamera {name} v sedmi kritériích, z 10 bodů',
   'streamer.notRated': 'Zatím neohodnoceno.',
-  'streamer.channel': 'Kanál na {platform}',
+  'streamer.channel.provider_a': 'Kanál na Twitchi',
+  'streamer.channel.provider_b': 'Kanál na Kicku',
   'streamer.notes': 'Poznámky',
   'streamer.locked': 'Komunitní hodnocení tohoto streamera je uzamčeno.',
   'streamer.team': 'Tým: {name}',
@@ -132,7 +133,7 @@ export const cs: Record<MessageKey, string> = {
   'suggest.send': 'Odeslat návrh',
   'suggest.thanks': 'Děkujeme! Streamer {name} byl navržen.',
   'community.title': 'Komunitní hodnocení',
-  'community.summary': '{count} hodnocení od členů týmu · celkem {total} / 70',
+  'community.summary': '{count} hodnocení od členů týmu · {total} / 10',
   'community.none': 'Zatím žádné komunitní hodnocení.',
   'community.yours': 'Vaše hodnocení za tým {team}',
   'community.save': 'Uložit moje hodnocení',
@@ -243,8 +244,8 @@ export const cs: Record<MessageKey, string> = {
   'criteria.rewardHelp':
     'Odměna (0–130) je to, co tým za recenzi vyplatí; výchozí je 30 + součet / 70 × 100.',
   'comments.anonymous': 'Anonym',
-  'community.summary.one': '{count} hodnocení od členů týmu · celkem {total} / 70',
-  'community.summary.few': '{count} hodnocení od členů týmu · celkem {total} / 70',
+  'community.summary.one': '{count} hodnocení od členů týmu · {total} / 10',
+  'community.summary.few': '{count} hodnocení od členů týmu · {total} / 10',
   'audit.action.comment.delete': 'Smazán komentář',
   'audit.action.comment.hide': 'Skrytý komentář',
   'audit.action.member.add': 'Přidán člen',
@@ -417,7 +418,7 @@ export const cs: Record<MessageKey, string> = {
   'myteam.title': 'Váš tým',
   'myteam.none': 'Nejste v žádném týmu. Do týmu vás přidá jeho vlastník nebo administrátor.',
   'myteam.signIn': 'Přihlaste se, abyste viděli svůj tým.',
-  'myteam.team': 'Tým {name}',
+  'myteam.team': 'Váš tým: {name}',
   'myteam.streamer': 'Streamer vašeho týmu',
   'myteam.noStreamer': 'Tým zatím nemá streamera. Až mu ho administrátor přidělí, ohodnotíte ho tady.',
   'myteam.onlyOwn': 'Hodnotíte jen streamera svého týmu: {name}.',
@@ -502,6 +503,14 @@ export const cs: Record<MessageKey, string> = {
   'admin.submitterNone': 'Navrženo bez jména',
   'admin.channel': 'Kanál: {channel}',
   'admin.channelDefault': '{channel} (ze jména)',
+  // Issue 30 (items 19, 20, 21)
+  'badge.share': 'Sdílet odznak',
+  'scales.staff': 'Redakce',
+  'scales.audience': 'Diváci',
+  'scales.teams': 'Týmy',
+  'scales.value': '{score} / 10',
+  'nav.adminShort': 'Admin',
+  'account.typeLogin': 'Napište přesně svůj login {login}.',
 };
 
 /** The service's errors by code (src/errors.ts), as the user should read them. */

@@ -85,7 +85,8 @@ export const en = {
   'streamer.scores': 'Scores',
   'streamer.chart': 'Scores of {name} on seven criteria, out of 10',
   'streamer.notRated': 'Not rated yet.',
-  'streamer.channel': 'Channel on {platform}',
+  'streamer.channel.provider_a': 'Channel on Twitch',
+  'streamer.channel.provider_b': 'Channel on Kick',
   'streamer.notes': 'Notes',
   'streamer.locked': 'Community ratings are locked for this streamer.',
   'streamer.team': 'Team: {name}',
@@ -132,7 +133,7 @@ export const en = {
   'suggest.send': 'Send suggestion',
   'suggest.thanks': 'Thank you! {name} was suggested.',
   'community.title': 'Community rating',
-  'community.summary': '{count} ratings from team members · total {total} / 70',
+  'community.summary': '{count} ratings from team members · {total} / 10',
   'community.none': 'No community ratings yet.',
   'community.yours': 'Your rating for team {team}',
   'community.save': 'Save my rating',
@@ -243,8 +244,8 @@ export const en = {
   'criteria.rewardHelp':
     'The reward (0–130) is what the team pays for the review; by default 30 + total / 70 × 100.',
   'comments.anonymous': 'Anonymous',
-  'community.summary.one': '{count} rating from team members · total {total} / 70',
-  'community.summary.few': '{count} ratings from team members · total {total} / 70',
+  'community.summary.one': '{count} rating from team members · {total} / 10',
+  'community.summary.few': '{count} ratings from team members · {total} / 10',
   'audit.action.comment.delete': 'Comment deleted',
   'audit.action.comment.hide': 'Comment hidden',
   'audit.action.member.add': 'Member added',
@@ -419,7 +420,7 @@ export const en = {
   'myteam.title': 'Your team',
   'myteam.none': 'You are in no team. A team’s owner or the administrator adds you.',
   'myteam.signIn': 'Sign in to see your team.',
-  'myteam.team': 'Team {name}',
+  'myteam.team': 'Your team: {name}',
   'myteam.streamer': "Your team's streamer",
   'myteam.noStreamer': 'The team has no streamer yet. When the administrator assigns one, you rate it here.',
   'myteam.onlyOwn': "You rate only your team's streamer: {name}.",
@@ -506,6 +507,14 @@ export const en = {
   'admin.submitterNone': 'Suggested without a name',
   'admin.channel': 'Channel: {channel}',
   'admin.channelDefault': '{channel} (from the name)',
+  // Issue 30 (items 19, 20, 21)
+  'badge.share': 'Share the badge',
+  'scales.staff': 'Staff',
+  'scales.audience': 'Audience',
+  'scales.teams': 'Teams',
+  'scales.value': '{score} / 10',
+  'nav.adminShort': 'Admin',
+  'account.typeLogin': 'Type your login {login} exactly.',
 } as const;
 
 export type MessageKey = keyof typeof en;
