@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS, onTen, TOTAL_MAX } from '../../src/shared/rules.ts';
-import { adminLogin, axe, type Env, newPage, sampleStreamers, shot, runBrowser, useBrowser } from './browser.ts';
+import {
+  adminLogin,
+  axe,
+  type Env,
+  newPage,
+  sampleStreamers,
+  shot,
+  runBrowser,
+  useBrowser,
+} from './browser.ts';
 import type { TestApp } from '../helpers/app.ts';
 
 /** Issue 30 "found in a community's week", items 14, 15, 19, 20, 21. */
@@ -31,13 +40,19 @@ async function seed(t: TestApp): Promise<void> {
   });
   expect(member.status, member.text).toBeLessThan(300);
   for (const streamer_id of [ids.long, ids.alpha]) {
-    const posted = await t.client().post('/api/comments', { streamer_id, body: LONG_BODY, author: LONG_AUTHOR });
+    const posted = await t
+      .client()
+      .post('/api/comments', { streamer_id, body: LONG_BODY, author: LONG_AUTHOR });
     expect(posted.status, posted.text).toBe(201);
   }
   ids.cookie = (await t.signedIn(user)).cookies.get('sid')!;
   // A picture that fails to load, in the server-rendered first view (item 15): the inline
   // handler Svelte's server renderer writes for `onerror` was refused by the security policy.
-  await t.db.updateTable('streamers').set({ avatar: '/missing-avatar.png' }).where('id', '=', ids.long).execute();
+  await t.db
+    .updateTable('streamers')
+    .set({ avatar: '/missing-avatar.png' })
+    .where('id', '=', ids.long)
+    .execute();
 }
 
 describe.runIf(runBrowser(import.meta.url))("issue 30: a community's week", () => {
@@ -96,7 +111,9 @@ describe.runIf(runBrowser(import.meta.url))("issue 30: a community's week", () =
     await page.goto(`${env.base}/s/${ids.alpha}`);
     const scales = page.locator('.scales');
     // Alpha: 9+9+8+9+9+7+9 = 60 of 70.
-    await expect.poll(() => scales.locator('[data-scale="staff"] dd').textContent()).toBe(`${onTen(60, TOTAL_MAX)} / 10`);
+    await expect
+      .poll(() => scales.locator('[data-scale="staff"] dd').textContent())
+      .toBe(`${onTen(60, TOTAL_MAX)} / 10`);
     expect(onTen(60, TOTAL_MAX)).toBe(8.6);
     expect(await scales.locator('[data-scale="teams"] dd').textContent()).toBe('–');
     await context.close();
@@ -145,7 +162,10 @@ describe.runIf(runBrowser(import.meta.url))("issue 30: a community's week", () =
     await axe(env, page, 'account mismatch');
     await page.getByLabel(/napište své přihlašovací jméno/).fill('Leaver');
     await page.getByRole('button', { name: 'Trvale smazat účet' }).click();
-    await page.getByRole('dialog').getByText(/Opravdu trvale smazat účet leaver/).waitFor();
+    await page
+      .getByRole('dialog')
+      .getByText(/Opravdu trvale smazat účet leaver/)
+      .waitFor();
     await context.close();
   });
 });
