@@ -143,7 +143,10 @@ describe.runIf(runBrowser(import.meta.url))("issue 30: a community's week", () =
     const team = await admin.post('/api/rater_groups', { name: 'Tým Alfa', streamer_id: ids.alpha });
     expect(team.status, team.text).toBe(201);
     const user = await env.t.user({ login: 'alfan', display_name: 'Alfan' });
-    await admin.post('/api/rater_groups?members=1', { group_id: (team.body as { id: number }).id, login: 'alfan' });
+    await admin.post('/api/rater_groups?members=1', {
+      group_id: (team.body as { id: number }).id,
+      login: 'alfan',
+    });
     const cookie = (await env.t.signedIn(user)).cookies.get('sid')!;
     for (const path of ['/', '/team', `/s/${ids.alpha}`]) {
       const { page, context } = await newPage(env, { phone: true });
