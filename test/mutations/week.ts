@@ -19,6 +19,14 @@ export const WEEK_MUTATIONS: Mutation[] = [
     web: true,
   },
   {
+    name: 'week: an onerror attribute again, seen in the first view HTML',
+    file: 'web/src/components/Avatar.svelte',
+    from: '{@attach watch} />',
+    to: 'onerror={() => (broken = true)} />',
+    tests: ['test/first-view-handlers.test.ts'],
+    web: true,
+  },
+  {
     name: "week: the badge's embed box open for every visitor",
     file: 'web/src/components/BadgeShare.svelte',
     from: '<details class="card badge-share">',
