@@ -116,7 +116,14 @@ describe.runIf(runBrowser(import.meta.url))("issue 30: a community's week", () =
       .toBe(`${onTen(60, TOTAL_MAX)} / 10`);
     expect(onTen(60, TOTAL_MAX)).toBe(8.6);
     expect(await scales.locator('[data-scale="teams"] dd').textContent()).toBe('–');
+    await axe(env, page, 'scores out of 10');
     await context.close();
+    const dark = await newPage(env, { phone: true, dark: true });
+    await dark.page.goto(`${env.base}/s/${ids.alpha}`);
+    await dark.page.locator('.scales [data-scale="audience"]').waitFor();
+    await shot(dark.page, 'week-scales-phone-dark');
+    await axe(env, dark.page, 'scores out of 10, phone, dark');
+    await dark.context.close();
   });
 
   for (const phone of [true, false]) {
