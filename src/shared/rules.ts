@@ -64,6 +64,17 @@ export const SESSION_DAYS = { idle: 14, absolute: 30 } as const;
 
 export const scoreSum = (scores: Scores): number => SCORE_KEYS.reduce((sum, k) => sum + scores[k], 0);
 
+/** The most a total of all criteria can be: the staff's and a team's totals are out of this (70). */
+export const TOTAL_MAX = SCORE_KEYS.length * LIMITS.score;
+
+/**
+ * A score out of `outOf` on the page's one scale, out of 10 (`LIMITS.score`) to one decimal,
+ * half up (issue 30, item 20): the staff's total (/70), the audience's average (/10) and the
+ * teams' total (/70) side by side. The API keeps each on its own scale.
+ */
+export const onTen = (value: number, outOf: number): number =>
+  Math.round((value * LIMITS.score * 10) / outOf + 1e-9) / 10;
+
 /**
  * An average to one decimal, half up, in integers (no float drift): floor((20*sum + count) /
  * (2*count)) tenths. DECISIONS.md rounds community and audience averages this way.

@@ -124,6 +124,13 @@ export async function newPage(
   page.on('pageerror', (err) => {
     throw err;
   });
+  // Any console error fails the test (issue 30, item 15: the security policy's refusals are
+  // logged there). A network answer the test provokes (a wrong password's 401, a missing
+  // picture's 404) is logged by the browser as "Failed to load resource" and is not the page's.
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource'))
+      throw new Error(`console error on ${page.url()}: ${msg.text()}`);
+  });
   return { page, context };
 }
 

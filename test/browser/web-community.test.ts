@@ -14,7 +14,7 @@ describe.runIf(runBrowser(import.meta.url))('community rating, audit log, themes
     await signIn(env, page, 'provider_a');
     await admin.post('/api/rater_groups?members=1', { group_id: team.body.id, login: 'twitchdev' });
     await page.goto(`${env.base}/#/s/${gamma.id}`);
-    await page.getByRole('heading', { name: 'Your rating for team Gamma Team' }).waitFor();
+    await page.getByRole('heading', { name: 'Your rating: Gamma Team' }).waitFor();
     const form = page.locator('form', { has: page.getByRole('button', { name: 'Save my rating' }) });
     for (const label of [
       'Statistics',
@@ -48,7 +48,7 @@ describe.runIf(runBrowser(import.meta.url))('community rating, audit log, themes
           })
           .textContent(),
       )
-      .toContain('total 45 / 70');
+      .toContain('· 6.4 / 10');
     await visitor.context.close();
     await page.reload();
     await page.getByText('Ratings are locked for this streamer, so yours cannot change now.').waitFor();

@@ -200,12 +200,12 @@ describe.runIf(walked)('taking part: the streamer page, the ranking and the edit
       });
     }
     await page.goto(`${env.base}/s/${await idOf(env.t, 'Jirka Král')}`);
-    expect(await page.getByRole('link', { name: 'Kanál na Twitch' }).getAttribute('href')).toBe(
+    expect(await page.getByRole('link', { name: 'Kanál na Twitchi' }).getAttribute('href')).toBe(
       'https://www.twitch.tv/jirka_k',
     );
     await page.goto(`${env.base}/s/${await idOf(env.t, 'Žofie Šťastná')}`);
     // No login given: the name without spaces and diacritics.
-    expect(await page.getByRole('link', { name: 'Kanál na Twitch' }).getAttribute('href')).toBe(
+    expect(await page.getByRole('link', { name: 'Kanál na Twitchi' }).getAttribute('href')).toBe(
       'https://www.twitch.tv/zofiestastna',
     );
     await context.close();

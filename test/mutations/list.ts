@@ -1,3 +1,5 @@
+import { WEEK_MUTATIONS } from './week.ts';
+
 /** The rules broken on purpose by `npm run mutations`, and the tests that must notice. */
 export interface Mutation {
   name: string;
@@ -991,4 +993,5 @@ export const MUTATIONS: Mutation[] = [
     to: '',
     tests: ['test/connections.test.ts'],
   },
+  ...WEEK_MUTATIONS,
 ];

@@ -1,0 +1,9 @@
+import { searchKey } from '../../../src/shared/rules.ts';
+import { t } from './i18n.svelte.ts';
+
+/**
+ * A team's name as a title: "Tým {name}", unless the name already says it ("Tým Alfa", "Gamma
+ * Team"), which read "Tým Tým Alfa" (issue 30, item 21). Compared without case and accents.
+ */
+export const teamTitle = (name: string): string =>
+  searchKey(name).includes(searchKey(t('list.team'))) ? name : t('myteam.team', { name });
