@@ -52,6 +52,7 @@ import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { viewerPlugin } from './plugins/viewer.ts';
 import { moderationRoutes } from './moderation/routes.ts';
+import { notificationRoutes } from './notifications/routes.ts';
 import { reportRoutes } from './reports/routes.ts';
 import { sessionRoutes } from './sessions/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
@@ -188,6 +189,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(sessionRoutes);
   await app.register(voteRoutes);
   await app.register(accountRoutes);
+  await app.register(notificationRoutes);
   await app.register(liveSyncPlugin);
   await app.register(syncRoutes);
   await app.register(backupPlugin, { sqlite: opts.database.sqlite });

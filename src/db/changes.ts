@@ -21,9 +21,15 @@ export class ContentVersion {
   current = 1;
   /** Moves with every content change and every session write (sessions/store.ts's cache). */
   sessions = 1;
+  readonly #onBump: (() => void)[] = [];
   bump(): void {
     this.current++;
     this.sessions++;
+    for (const f of this.#onBump) f();
+  }
+  /** Called after every move of the version (events/bus.ts: SQLite's events wait for the commit). */
+  onBump(f: () => void): void {
+    this.#onBump.push(f);
   }
   bumpSessions(): void {
     this.sessions++;
@@ -62,6 +68,7 @@ export function watchChanges(
   ctx: DbContext,
   connectionString: string | null,
   warn: (err: unknown, message: string) => void,
+  events?: { channel: string; deliver: (payload: string) => void },
 ): Watcher {
   const version = ctx.changes;
   if (ctx.sqlite) {
@@ -94,10 +101,16 @@ export function watchChanges(
       if (client === c) client = null;
       retry();
     });
-    c.on('notification', (n) => (n.payload === SESSIONS ? version.bumpSessions() : version.bump()));
+    c.on('notification', (n) => {
+      if (events && n.channel === events.channel) events.deliver(n.payload ?? '');
+      else if (n.payload === SESSIONS) version.bumpSessions();
+      else version.bump();
+    });
     try {
       await c.connect();
       await c.query(`listen ${CONTENT_CHANNEL}`);
+      // Live events (events/bus.ts) ride on the same connection.
+      if (events) await c.query(`listen ${events.channel}`);
       client = c;
       delay = 500;
       version.bump();
