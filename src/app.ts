@@ -53,6 +53,7 @@ import { sessionPlugin } from './plugins/session.ts';
 import { viewerPlugin } from './plugins/viewer.ts';
 import { moderationRoutes } from './moderation/routes.ts';
 import { notificationRoutes } from './notifications/routes.ts';
+import { eventRoutes } from './events/routes.ts';
 import { reportRoutes } from './reports/routes.ts';
 import { sessionRoutes } from './sessions/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
@@ -190,6 +191,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(voteRoutes);
   await app.register(accountRoutes);
   await app.register(notificationRoutes);
+  await app.register(eventRoutes);
   await app.register(liveSyncPlugin);
   await app.register(syncRoutes);
   await app.register(backupPlugin, { sqlite: opts.database.sqlite });

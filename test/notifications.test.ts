@@ -40,7 +40,10 @@ describe('who is notified, and of what', () => {
     const b = await person();
     const top = await comment(a.c, sid);
     const second = await comment(b.c, sid, 'second in thread', { reply_to: top });
-    const guestReply = await comment(t.client(), sid, 'a guest answers', { reply_to: second, author: 'Pepa' });
+    const guestReply = await comment(t.client(), sid, 'a guest answers', {
+      reply_to: second,
+      author: 'Pepa',
+    });
     const aBox = await inbox(a.c);
     expect(aBox.unread).toBe(2);
     expect(aBox.items).toEqual([
@@ -187,11 +190,18 @@ describe('abuse: at most the contract’s notifications', () => {
     const b = await person();
     const id = await comment(a.c, sid);
     await b.c.put(`/api/comments?id=${id}&like=1`, { liked: true });
-    const row = await t.db.selectFrom('notifications').selectAll().where('comment_id', '=', id).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('notifications')
+      .selectAll()
+      .where('comment_id', '=', id)
+      .executeTakeFirstOrThrow();
     const { id: _, ...copy } = row;
     await expect(t.db.insertInto('notifications').values(copy).execute()).rejects.toThrow();
     await expect(
-      t.db.insertInto('notifications').values({ ...copy, kind: 'hidden', actor_user_id: a.user.id }).execute(),
+      t.db
+        .insertInto('notifications')
+        .values({ ...copy, kind: 'hidden', actor_user_id: a.user.id })
+        .execute(),
     ).rejects.toThrow();
   });
 });
@@ -218,9 +228,7 @@ describe('reading and marking', () => {
     expect(first.items).toHaveLength(2);
     expect(first.unread).toBe(5);
     const next = await inbox(a.c, `?limit=100&before=${first.items[1].id}`);
-    expect(next.items.map((n) => n.id)).toEqual(
-      [...next.items.map((n) => n.id)].sort((x, y) => y - x),
-    );
+    expect(next.items.map((n) => n.id)).toEqual([...next.items.map((n) => n.id)].sort((x, y) => y - x));
     expect(next.items).toHaveLength(3);
     expect(Math.max(...next.items.map((n) => n.id))).toBeLessThan(first.items[1].id);
   });
@@ -241,7 +249,12 @@ describe('reading and marking', () => {
     expect(res.body).toEqual({ ok: true, unread: 2 });
     expect((await inbox(a.c)).items.map((n) => n.read)).toEqual([true, false, false]);
     expect((await inbox(b.c)).unread).toBe(1);
-    for (const body of [{}, { read: [] }, { read: Array.from({ length: 101 }, (_, i) => i + 1) }, { read: 'x' }]) {
+    for (const body of [
+      {},
+      { read: [] },
+      { read: Array.from({ length: 101 }, (_, i) => i + 1) },
+      { read: 'x' },
+    ]) {
       expect((await a.c.put('/api/notifications', body)).status).toBe(400);
     }
     expect((await a.c.put('/api/notifications', { all: true })).body).toEqual({ ok: true, unread: 0 });
@@ -258,7 +271,14 @@ describe('your data', () => {
     await b.c.put(`/api/comments?id=${id}&like=1`, { liked: true });
     const exported = await a.c.get('/api/account/export');
     expect(exported.body.notifications).toEqual([
-      { id: expect.any(Number), kind: 'like', streamer_id: sid, comment_id: id, created_at: expect.any(String), read: false },
+      {
+        id: expect.any(Number),
+        kind: 'like',
+        streamer_id: sid,
+        comment_id: id,
+        created_at: expect.any(String),
+        read: false,
+      },
     ]);
     const gone = await a.c.request('DELETE', '/api/account', { body: { confirm: name } });
     expect(gone.status).toBe(200);

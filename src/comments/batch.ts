@@ -86,11 +86,11 @@ with v as (
   on conflict do nothing
   returning user_id
 ), e as (
-  select count(pg_notify(${sql.lit(EVENTS_CHANNEL)}, json_build_object('type', 'notification', 'user_id', user_id)::text)) as sent
+  select count(pg_notify(${sql.lit(`${EVENTS_CHANNEL}:`)} || current_schema(), json_build_object('type', 'notification', 'user_id', user_id)::text)) as sent
   from (select distinct user_id from m) r
 )
 select n::int as n, id, pg_notify(${sql.lit(CONTENT_CHANNEL)}, '') as notified,
-  pg_notify(${sql.lit(EVENTS_CHANNEL)}, json_build_object('type', 'comment', 'id', id, 'streamer_id', streamer_id)::text) as told
+  pg_notify(${sql.lit(`${EVENTS_CHANNEL}:`)} || current_schema(), json_build_object('type', 'comment', 'id', id, 'streamer_id', streamer_id)::text) as told
 from v cross join e`.compile(db).sql;
   return statement;
 }

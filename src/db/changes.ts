@@ -101,16 +101,22 @@ export function watchChanges(
       if (client === c) client = null;
       retry();
     });
+    let eventsChannel: string | null = null;
     c.on('notification', (n) => {
-      if (events && n.channel === events.channel) events.deliver(n.payload ?? '');
+      if (n.channel === eventsChannel) events?.deliver(n.payload ?? '');
       else if (n.payload === SESSIONS) version.bumpSessions();
       else version.bump();
     });
     try {
       await c.connect();
       await c.query(`listen ${CONTENT_CHANNEL}`);
-      // Live events (events/bus.ts) ride on the same connection.
-      if (events) await c.query(`listen ${events.channel}`);
+      // Live events (events/bus.ts) ride on the same connection, on a channel of this schema:
+      // databases shared by several services (or tests) in their own schemas hear only theirs.
+      if (events) {
+        const { rows } = await c.query<{ s: string }>('select current_schema() as s');
+        eventsChannel = `${events.channel}:${rows[0]?.s ?? 'public'}`;
+        await c.query(`listen "${eventsChannel.replace(/"/g, '""')}"`);
+      }
       client = c;
       delay = 500;
       version.bump();

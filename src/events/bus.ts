@@ -14,8 +14,12 @@ export type LiveEvent =
   | { type: 'live'; streamer_id: number; status: string; viewers: number }
   | { type: 'notification'; user_id: number };
 
-/** The NOTIFY channel of live events (PostgreSQL), beside the content version's. */
+/**
+ * The NOTIFY channel of live events (PostgreSQL), beside the content version's, suffixed with
+ * `:<schema>` (db/changes.ts listens on its own schema's): one database may hold several.
+ */
 export const EVENTS_CHANNEL = 'streamer_rating_events';
+export const EVENTS_CHANNEL_OF_SCHEMA = sql`${EVENTS_CHANNEL + ':'} || current_schema()`;
 
 type Listener = (event: LiveEvent) => void;
 
@@ -90,7 +94,7 @@ export async function publish(database: DbContext, trx: Db, events: LiveEvent[])
     local(database).pending.push(...events);
     return;
   }
-  await sql`select pg_notify(${EVENTS_CHANNEL}, e) from unnest(${events.map((e) => JSON.stringify(e))}::text[]) as e`.execute(
+  await sql`select pg_notify(${EVENTS_CHANNEL_OF_SCHEMA}, e) from unnest(${events.map((e) => JSON.stringify(e))}::text[]) as e`.execute(
     trx,
   );
 }

@@ -74,7 +74,8 @@ export const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const targets = await bulkTargets(trx, action, selector);
       if (action === 'delete') await notifyDeleted(database, trx, targets);
       const changed = await bulkAction(trx, action, selector, now.toISOString());
-      if (action === 'hide') await notifyHidden(database, trx, targets, request.viewer.user?.id ?? null, now.toISOString());
+      if (action === 'hide')
+        await notifyHidden(database, trx, targets, request.viewer.user?.id ?? null, now.toISOString());
       if (action === 'show') await notifyShown(database, trx, targets);
       await audit(trx, actorOf(request.viewer, now), {
         action: 'comment.bulk',

@@ -20,7 +20,12 @@ export async function notifyComment(
   c: { id: number; streamer_id: number; user_id: number | null; body: string; created_at: string },
   answered: number[],
 ): Promise<void> {
-  const base = { streamer_id: c.streamer_id, comment_id: c.id, actor_user_id: c.user_id, created_at: c.created_at };
+  const base = {
+    streamer_id: c.streamer_id,
+    comment_id: c.id,
+    actor_user_id: c.user_id,
+    created_at: c.created_at,
+  };
   const rows: NewNotification[] = [];
   if (answered.length > 0) {
     const authors = await trx
@@ -91,7 +96,10 @@ export async function notifyHidden(
   }
   const notified = await insertNotifications(trx, rows);
   const dropped = await countsThatDrop(trx, comments);
-  await publish(database, trx, [...removed(comments), ...unreadChanged([...new Set([...notified, ...dropped])])]);
+  await publish(database, trx, [
+    ...removed(comments),
+    ...unreadChanged([...new Set([...notified, ...dropped])]),
+  ]);
 }
 
 /** Comments deleted (call before the delete): they leave the pages and the counts. */

@@ -33,10 +33,7 @@ export const listSchema = {
     before: Param(IdDoc('Notifications with an id below this one')),
   }),
   response: {
-    200: Type.Object(
-      { unread: Unread, items: Type.Array(NotificationItem) },
-      { title: 'Notifications' },
-    ),
+    200: Type.Object({ unread: Unread, items: Type.Array(NotificationItem) }, { title: 'Notifications' }),
     ...errors(400, 401),
   },
 };
@@ -45,7 +42,11 @@ export const markSchema = {
   summary: `Mark notifications read: \`read\` (1-${NOTIFICATION_LIMITS.readIds} of your ids; others' are ignored) or \`all: true\``,
   body: Input({
     read: Lenient(
-      Type.Array(IdDoc(), { minItems: 1, maxItems: NOTIFICATION_LIMITS.readIds, description: 'These notifications' }),
+      Type.Array(IdDoc(), {
+        minItems: 1,
+        maxItems: NOTIFICATION_LIMITS.readIds,
+        description: 'These notifications',
+      }),
     ),
     all: Lenient(Type.Boolean({ description: 'All of yours' })),
   }),

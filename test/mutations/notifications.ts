@@ -31,4 +31,25 @@ export const NOTIFICATION_MUTATIONS: Mutation[] = [
     tests: ['test/notifications.test.ts'],
     project: 'postgres',
   },
+  {
+    name: 'events: a comment event carries the comment text',
+    file: 'src/notifications/notify.ts',
+    from: "{ type: 'comment', id: c.id, streamer_id: c.streamer_id },",
+    to: "{ type: 'comment', id: c.id, streamer_id: c.streamer_id, body: c.body } as LiveEvent,",
+    tests: ['test/events.test.ts'],
+  },
+  {
+    name: 'events: no limit of open streams per client address',
+    file: 'src/events/streams.ts',
+    from: 'return (this.#perAddress.get(address) ?? 0) < this.limits.perAddress;',
+    to: 'return address !== null;',
+    tests: ['test/events.test.ts'],
+  },
+  {
+    name: 'events: a reader that stops reading is kept however far behind',
+    file: 'src/events/streams.ts',
+    from: 'if (res.writableLength > this.limits.maxBuffered) {',
+    to: 'if (res.writableLength < 0) {',
+    tests: ['test/events.test.ts'],
+  },
 ];
