@@ -54,6 +54,7 @@ import { viewerPlugin } from './plugins/viewer.ts';
 import { moderationRoutes } from './moderation/routes.ts';
 import { notificationRoutes } from './notifications/routes.ts';
 import { eventRoutes } from './events/routes.ts';
+import { feedRoutes } from './feeds/routes.ts';
 import { reportRoutes } from './reports/routes.ts';
 import { sessionRoutes } from './sessions/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
@@ -192,6 +193,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(accountRoutes);
   await app.register(notificationRoutes);
   await app.register(eventRoutes);
+  await app.register(feedRoutes);
   await app.register(liveSyncPlugin);
   await app.register(syncRoutes);
   await app.register(backupPlugin, { sqlite: opts.database.sqlite });

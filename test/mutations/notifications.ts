@@ -52,4 +52,18 @@ export const NOTIFICATION_MUTATIONS: Mutation[] = [
     to: 'if (res.writableLength < 0) {',
     tests: ['test/events.test.ts'],
   },
+  {
+    name: 'feeds: a comment body written into the feed as HTML',
+    file: 'src/feeds/atom.ts',
+    from: "content: escapeHtml(e.text).replace(/\\n/g, '<br>')",
+    to: 'content: e.text',
+    tests: ['test/feeds.test.ts'],
+  },
+  {
+    name: 'feeds: a rating saved with the same total is an event',
+    file: 'src/feeds/queries.ts',
+    from: "eb('h.before', '<>', eb.ref('h.sum'))",
+    to: "eb('h.before', 'is not', null)",
+    tests: ['test/feeds.test.ts'],
+  },
 ];
