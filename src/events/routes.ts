@@ -54,9 +54,9 @@ const events: FastifyPluginAsyncTypebox = async (app) => {
       ...(reply.getHeaders() as Record<string, string>),
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
-      // Proxies (nginx) pass each event on at once.
-      'x-accel-buffering': 'no',
     });
+    // HEAD (Fastify's automatic twin) learns the head and no more.
+    if (request.method === 'HEAD') return void res.end();
     res.flushHeaders();
     // A stream may stay quiet longer than the server's idle timeout: the heartbeat keeps it moving.
     request.raw.socket.setTimeout(0);
