@@ -33,7 +33,16 @@ async function send(
   const headers: Record<string, string> = { ...opts.headers };
   if (client.cookies.size > 0) headers.cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   const res = await fetch(t.url + url, { method, headers, body: opts.body, redirect: 'manual' });
-  const exchange = { method, url, status: res.status, headers: res.headers, text: await res.text() };
+  // An event stream never ends by itself: its head is the answer.
+  const stream = res.headers.get('content-type')?.startsWith('text/event-stream') === true;
+  if (stream) await res.body?.cancel();
+  const exchange = {
+    method,
+    url,
+    status: res.status,
+    headers: res.headers,
+    text: stream ? '' : await res.text(),
+  };
   seen.push({ exchange, problems: violations(doc, exchange), role });
   return exchange;
 }

@@ -4,10 +4,11 @@ import { DEFAULT_AUTHOR } from '../shared/rules.ts';
 import type { Db } from '../db/schema.ts';
 import { foldCase } from '../shared/rules.ts';
 import { foldName } from '../lib/names.ts';
+import { notificationsOf } from '../notifications/queries.ts';
 
 /**
  * Everything the service keeps that is tied to one user (DECISIONS.md "Your data"): the user
- * record, comments, likes, votes, reports, team memberships and community ratings. Sessions
+ * record, comments, likes, votes, reports, team memberships, community ratings and notifications. Sessions
  * appear only as when they began and were last used (their keys are secrets of the service).
  */
 export async function accountData(db: Db, userId: number) {
@@ -88,6 +89,7 @@ export async function accountData(db: Db, userId: number) {
       .where('user_id', '=', userId)
       .orderBy('id')
       .execute(),
+    notifications: await notificationsOf(db, userId),
     sessions: await db
       .selectFrom('sessions')
       .select(['created_at', 'seen_at'])
@@ -124,7 +126,7 @@ export async function confirmsOwnLogin(
 
 /**
  * Deletes a user and everything tied to them (likes, votes, reports, memberships, community
- * ratings and moderator record go with the user row by their foreign keys; sessions here).
+ * ratings, notifications and moderator record go with the user row by their foreign keys; sessions here).
  * Their comments stay as guest comments by `Anonym`, or are deleted with `deleteComments`.
  * The audit log keeps what was done, not by or to whom.
  */

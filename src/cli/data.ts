@@ -25,6 +25,7 @@ export const EXPORTED_TABLES = [
   'audit_log',
   'reports',
   'address_blocks',
+  'notifications',
 ] as const satisfies readonly (keyof Database)[];
 type Table = (typeof EXPORTED_TABLES)[number];
 
@@ -39,10 +40,11 @@ const SERIAL_TABLES: Table[] = [
   'audit_log',
   'reports',
   'address_blocks',
+  'notifications',
 ];
 
 /** Tables that files exported by earlier versions do not have. */
-const ADDED_LATER: ReadonlySet<Table> = new Set(['reports', 'address_blocks']);
+const ADDED_LATER: ReadonlySet<Table> = new Set(['reports', 'address_blocks', 'notifications']);
 
 export const EXPORT_FORMAT = 'streamer-rating-export';
 
@@ -67,6 +69,7 @@ const ORDER_BY: Record<Table, string> = {
   audit_log: 'id',
   reports: 'id',
   address_blocks: 'id',
+  notifications: 'id',
 };
 
 /**

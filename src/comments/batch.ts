@@ -1,6 +1,8 @@
 import { CompiledQuery, type Expression, sql } from 'kysely';
 import { CONTENT_CHANNEL } from '../db/changes.ts';
 import type { DbContext } from '../db/context.ts';
+import { EVENTS_CHANNEL } from '../events/bus.ts';
+import { NOTIFICATION_LIMITS } from '../shared/notifications.ts';
 import type { Db } from '../db/schema.ts';
 import { BatchWriter } from '../db/transaction.ts';
 import type { NewComment } from './queries.ts';
@@ -14,6 +16,8 @@ import { type CommentRule, type CommentValue, DB_RULES } from './rules.ts';
 export interface GroupedComment extends NewComment {
   guest: boolean;
   name_fold: string | null;
+  /** The logins its body mentions, folded, in order, space-separated (shared/notifications.ts). */
+  mentions?: string;
 }
 
 /** The row's columns, for the rules' conditions. */
@@ -42,12 +46,16 @@ const COLUMNS = [
   ['guest_tag', 'text'],
   ['guest', 'bool'],
   ['name_fold', 'text'],
+  ['mentions', 'text'],
 ] as const;
 
 /**
  * ONE statement for a group of comments, every rule of rules.ts `DB_RULES` in its WHERE (the
  * rows that break one are left out), with the NOTIFY that tells other instances (db/changes.ts).
- * Built once from the rules, at first use.
+ * Built once from the rules, at first use. A top-level comment notifies whom it mentions, as
+ * notifications/queries.ts `mentionRecipients` chooses them (the first few mentioned, in order,
+ * never the author; test/notifications.test.ts runs both), and publishes its live events
+ * (events/bus.ts) in the same statement.
  */
 let statement: string | undefined;
 function groupStatement(db: Db): string {
@@ -66,8 +74,24 @@ with v as (
   where ${kept}
 ), ins as (
   insert into comments (${sql.raw(inserted)}) select ${sql.raw(inserted)} from v
+), m as (
+  insert into notifications (user_id, kind, streamer_id, comment_id, actor_user_id, created_at)
+  select u.id, 'mention', v.streamer_id, v.id, v.user_id, v.created_at
+  from v cross join lateral (
+    select u.id from unnest(string_to_array(v.mentions, ' ')) with ordinality as t(login, k)
+    join users u on u.login_key = t.login
+    where u.id is distinct from v.user_id
+    order by t.k, u.id limit ${sql.lit(NOTIFICATION_LIMITS.mentions)}
+  ) u
+  on conflict do nothing
+  returning user_id
+), e as (
+  select count(pg_notify(${sql.lit(`${EVENTS_CHANNEL}:`)} || current_schema(), json_build_object('type', 'notification', 'user_id', user_id)::text)) as sent
+  from (select distinct user_id from m) r
 )
-select n::int as n, id, pg_notify(${sql.lit(CONTENT_CHANNEL)}, '') as notified from v`.compile(db).sql;
+select n::int as n, id, pg_notify(${sql.lit(CONTENT_CHANNEL)}, '') as notified,
+  pg_notify(${sql.lit(`${EVENTS_CHANNEL}:`)} || current_schema(), json_build_object('type', 'comment', 'id', id, 'streamer_id', streamer_id)::text) as told
+from v cross join e`.compile(db).sql;
   return statement;
 }
 

@@ -4,6 +4,7 @@ import { writeTransaction } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
 import { truthy } from '../lib/input.ts';
 import { shortTag } from '../plugins/guest-tag.ts';
+import { notifyDeleted, notifyHidden, notifyLike, notifyShown } from '../notifications/notify.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { editWindowOpen, hiddenBy, isOwn, mayLike, maySetHidden } from './policy.ts';
 import { deleteComment, editBody, findComment, setHidden, setLiked } from './queries.ts';
@@ -18,7 +19,10 @@ export async function likeComment(app: Ops, viewer: Viewer, id: number, liked: u
   return writeTransaction(app.database, async (trx) => {
     const comment = await findComment(trx, id);
     if (!comment || comment.hidden === 1) throw fail('comment_not_found');
-    return setLiked(trx, id, user.id, truthy(liked), app.clock.now().toISOString());
+    const now = app.clock.now().toISOString();
+    const likes = await setLiked(trx, id, user.id, truthy(liked), now);
+    if (truthy(liked)) await notifyLike(app.database, trx, comment, user.id, now);
+    return likes;
   });
 }
 
@@ -51,6 +55,11 @@ export async function changeComment(
         });
       }
       await setHidden(trx, id, hidden, by);
+      const was = comment.hidden === 1;
+      if (hidden && !was && by === 'staff') {
+        await notifyHidden(app.database, trx, [comment], viewer.user?.id ?? null, now.toISOString());
+      } else if (hidden && !was) await notifyDeleted(app.database, trx, [comment]);
+      else if (!hidden && was) await notifyShown(app.database, trx, [comment]);
     }
     if (body !== undefined) {
       if (!isOwn(viewer, comment)) throw fail('not_your_comment');
@@ -64,6 +73,7 @@ export async function changeComment(
 export async function removeComment(app: Ops, viewer: Viewer, id: number): Promise<void> {
   await writeTransaction(app.database, async (trx) => {
     const comment = await findComment(trx, id);
+    if (comment) await notifyDeleted(app.database, trx, [comment]);
     if (!comment || !(await deleteComment(trx, id))) throw fail('comment_not_found');
     await audit(trx, actorOf(viewer, app.clock.now()), {
       action: 'comment.delete',

@@ -5,22 +5,32 @@ import { fail } from '../errors.ts';
 import { parseId } from '../lib/input.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import type { GroupedComment } from './batch.ts';
+import { notifyComment } from '../notifications/notify.ts';
+import { mentionedLogins } from '../shared/notifications.ts';
 import { findComment, insertComment, type NewComment } from './queries.ts';
 import { checkComment, type Draft, draftOf, type PostInput } from './rules.ts';
 
 /**
  * The thread a reply joins (DECISIONS.md "Taking part"): a visible comment of the same
  * streamer; a reply to a reply joins that reply's thread, so threads stay one level deep.
- * No `reply_to` (absent, 0, not a number) is a top-level comment.
+ * No `reply_to` (absent, 0, not a number) is a top-level comment. `answered` holds the
+ * comment named as sent and the thread's top (whose authors a reply notifies).
  */
-async function threadOf(db: Db, value: unknown, streamerId: number | null): Promise<number | null> {
+async function threadOf(
+  db: Db,
+  value: unknown,
+  streamerId: number | null,
+  answered: number[],
+): Promise<number | null> {
   const parentId = parseId(value);
   if (parentId === null) return null;
   const parent = await findComment(db, parentId);
   if (!parent || parent.hidden === 1 || parent.streamer_id !== streamerId) throw fail('invalid_reply_to');
+  answered.push(parent.id);
   if (parent.reply_to === null) return parent.id;
   const top = await findComment(db, parent.reply_to);
   if (!top || top.hidden === 1) throw fail('invalid_reply_to');
+  answered.push(top.id);
   return top.id;
 }
 
@@ -72,13 +82,17 @@ export async function postComment(
     reply_to: null as number | null,
   };
   if (app.commentWriter && groupable(d, input)) {
-    const id = await app.commentWriter.run({ ...comment, guest: d.guest, name_fold: d.nameFold });
+    const mentions = mentionedLogins(d.body).join(' ');
+    const id = await app.commentWriter.run({ ...comment, guest: d.guest, name_fold: d.nameFold, mentions });
     if (id !== null) return answerOf(id, comment, viewer);
   }
   const id = await writeTransaction(app.database, async (trx) => {
-    const checked = await checkComment(trx, d, () => threadOf(trx, input.reply_to, d.streamerId));
+    const answered: number[] = [];
+    const checked = await checkComment(trx, d, () => threadOf(trx, input.reply_to, d.streamerId, answered));
     Object.assign(comment, { streamer_id: checked.streamerId, reply_to: checked.replyTo });
-    return insertComment(trx, comment);
+    const inserted = await insertComment(trx, comment);
+    await notifyComment(app.database, trx, { ...comment, id: inserted }, answered);
+    return inserted;
   });
   return answerOf(id, comment, viewer);
 }

@@ -21,9 +21,15 @@ export class ContentVersion {
   current = 1;
   /** Moves with every content change and every session write (sessions/store.ts's cache). */
   sessions = 1;
+  readonly #onBump: (() => void)[] = [];
   bump(): void {
     this.current++;
     this.sessions++;
+    for (const f of this.#onBump) f();
+  }
+  /** Called after every move of the version (events/bus.ts: SQLite's events wait for the commit). */
+  onBump(f: () => void): void {
+    this.#onBump.push(f);
   }
   bumpSessions(): void {
     this.sessions++;
@@ -62,6 +68,7 @@ export function watchChanges(
   ctx: DbContext,
   connectionString: string | null,
   warn: (err: unknown, message: string) => void,
+  events?: { channel: string; deliver: (payload: string) => void },
 ): Watcher {
   const version = ctx.changes;
   if (ctx.sqlite) {
@@ -94,10 +101,22 @@ export function watchChanges(
       if (client === c) client = null;
       retry();
     });
-    c.on('notification', (n) => (n.payload === SESSIONS ? version.bumpSessions() : version.bump()));
+    let eventsChannel: string | null = null;
+    c.on('notification', (n) => {
+      if (n.channel === eventsChannel) events?.deliver(n.payload ?? '');
+      else if (n.payload === SESSIONS) version.bumpSessions();
+      else version.bump();
+    });
     try {
       await c.connect();
       await c.query(`listen ${CONTENT_CHANNEL}`);
+      // Live events (events/bus.ts) ride on the same connection, on a channel of this schema:
+      // databases shared by several services (or tests) in their own schemas hear only theirs.
+      if (events) {
+        const { rows } = await c.query<{ s: string }>('select current_schema() as s');
+        eventsChannel = `${events.channel}:${rows[0]?.s ?? 'public'}`;
+        await c.query(`listen "${eventsChannel.replace(/"/g, '""')}"`);
+      }
       client = c;
       delay = 500;
       version.bump();

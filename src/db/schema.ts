@@ -7,6 +7,7 @@ import type {
   ReportsTable,
 } from './schema/comments.ts';
 import type { DiscordOutboxTable, DiscordWebhooksTable } from './schema/discord.ts';
+import type { NotificationsTable } from './schema/notifications.ts';
 import type { CommunityRatingsTable, RaterGroupMembersTable, RaterGroupsTable } from './schema/groups.ts';
 import type { AuditLogTable, SettingsTable, SyncLeaseTable, SyncStateTable } from './schema/service.ts';
 import type { RatingHistoryTable, RatingsTable, StreamersTable, VotesTable } from './schema/streamers.ts';
@@ -42,6 +43,7 @@ export interface Database {
   rating_history: RatingHistoryTable;
   discord_webhooks: DiscordWebhooksTable;
   discord_outbox: DiscordOutboxTable;
+  notifications: NotificationsTable;
 }
 
 export type Db = Kysely<Database>;
@@ -50,6 +52,7 @@ export type * from './schema/access.ts';
 export type * from './schema/comments.ts';
 export type * from './schema/discord.ts';
 export type * from './schema/groups.ts';
+export type * from './schema/notifications.ts';
 export type * from './schema/service.ts';
 export type * from './schema/streamers.ts';
 export type * from './schema/users.ts';

@@ -5,11 +5,18 @@ export interface Clock {
   now(): Date;
   /** Resolves after `ms` milliseconds of this clock's time. */
   sleep(ms: number): Promise<void>;
+  /** Calls `fn` every `ms` milliseconds of this clock's time (heartbeats); answers the stop. */
+  every(ms: number, fn: () => void): () => void;
 }
 
 export const systemClock: Clock = {
   now: () => new Date(),
   sleep: async (ms) => void (await wait(ms)),
+  every: (ms, fn) => {
+    const timer = setInterval(fn, ms);
+    timer.unref();
+    return () => clearInterval(timer);
+  },
 };
 
 export const iso = (clock: Clock): string => clock.now().toISOString();

@@ -53,6 +53,18 @@ function selected(eb: OnComments, selector: Selector): Expression<SqlBool> {
   ]);
 }
 
+/** The comments a bulk action would change, taken before it acts (for their notifications and events). */
+export async function bulkTargets(trx: Db, action: ModerationAction, selector: Selector) {
+  if (action === 'dismiss') return [];
+  let q = trx
+    .selectFrom('comments')
+    .select(['comments.id', 'comments.streamer_id', 'comments.user_id'])
+    .where((eb) => selected(eb, selector));
+  if (action === 'hide') q = q.where('comments.hidden', '=', 0);
+  if (action === 'show') q = q.where('comments.hidden', '=', 1);
+  return q.execute();
+}
+
 /**
  * One bulk action, inside the caller's transaction: each statement takes its rows at once, so a
  * comment posted meanwhile is either in the action or untouched, never half done. Answers how

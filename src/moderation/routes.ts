@@ -10,7 +10,8 @@ import { shortTag } from '../plugins/guest-tag.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { LIMITS, MODERATION_ACTIONS, type ModerationAction } from '../shared/rules.ts';
 import { deleteBlock, findBlock, insertBlock, listBlocks } from './block-queries.ts';
-import { bulkAction, moderationQueue, type Selector } from './queries.ts';
+import { notifyDeleted, notifyHidden, notifyShown } from '../notifications/notify.ts';
+import { bulkAction, bulkTargets, moderationQueue, type Selector } from './queries.ts';
 import {
   bulkSchema,
   createBlockSchema,
@@ -70,7 +71,12 @@ export const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (!selector) throw fail('invalid_selector');
     const now = clock.now();
     const count = await writeTransaction(database, async (trx) => {
+      const targets = await bulkTargets(trx, action, selector);
+      if (action === 'delete') await notifyDeleted(database, trx, targets);
       const changed = await bulkAction(trx, action, selector, now.toISOString());
+      if (action === 'hide')
+        await notifyHidden(database, trx, targets, request.viewer.user?.id ?? null, now.toISOString());
+      if (action === 'show') await notifyShown(database, trx, targets);
       await audit(trx, actorOf(request.viewer, now), {
         action: 'comment.bulk',
         target_id: 'user_id' in selector ? selector.user_id : null,

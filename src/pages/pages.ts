@@ -3,7 +3,7 @@ import { escapeHtml } from '../lib/html.ts';
 import { SITE_DESCRIPTION, SITE_NAME } from '../lib/site.ts';
 import { CARD_HEIGHT, CARD_WIDTH } from '../images/card.ts';
 import { routeOf } from '../shared/pages.ts';
-import { cardPath, scoreSum, streamerPath } from '../shared/rules.ts';
+import { cardPath, commentsFeedPath, FEED_PATH, scoreSum, streamerPath } from '../shared/rules.ts';
 import { itemsOf, renderedView } from '../streamers/views.ts';
 import { streamerExists } from '../streamers/queries.ts';
 
@@ -22,6 +22,8 @@ export interface Head {
   url: string;
   /** The share card's absolute address (DECISIONS.md "Reaching out"), for streamers in the Public view. */
   image?: string;
+  /** The Atom feeds of the page (DECISIONS.md "Feeds"), absolute. */
+  feeds?: { title: string; href: string }[];
 }
 
 /** The index HTML with `head`'s title and Open Graph tags in place of the built title. */
@@ -45,6 +47,10 @@ export function withHead(index: string, head: Head): string {
         ]
       : [`<meta name="twitter:card" content="summary" />`]),
     `<meta name="twitter:title" content="${escapeHtml(head.title)}" />`,
+    ...(head.feeds ?? []).map(
+      (f) =>
+        `<link rel="alternate" type="application/atom+xml" title="${escapeHtml(f.title)}" href="${escapeHtml(f.href)}" />`,
+    ),
   ].join('\n    ');
   return index.replace(/<title>[^<]*<\/title>/, () => tags);
 }
@@ -53,9 +59,10 @@ type PageAnswer = { status: 200 | 404; head: Head } | null;
 
 /** What a page path answers: its status and head, or null when it is not a page path. */
 export async function pageFor(app: FastifyInstance, path: string, baseUrl: string): Promise<PageAnswer> {
+  const ratings = { title: GENERIC_TITLE, href: baseUrl + FEED_PATH };
   const generic = (status: 200 | 404, p = path): PageAnswer => ({
     status,
-    head: { title: GENERIC_TITLE, description: GENERIC_DESCRIPTION, url: baseUrl + p },
+    head: { title: GENERIC_TITLE, description: GENERIC_DESCRIPTION, url: baseUrl + p, feeds: [ratings] },
   });
   const route = routeOf(path);
   if (route.name === 'notFound') return null;
@@ -71,6 +78,7 @@ export async function pageFor(app: FastifyInstance, path: string, baseUrl: strin
       description: `${item.name} (${platform}): hodnocení ${scoreSum(item.r)} / 70, odměna ${item.reward}. ${GENERIC_DESCRIPTION}.`,
       url: baseUrl + streamerPath(item.id, item.name),
       image: baseUrl + cardPath(item.id),
+      feeds: [ratings, { title: `${item.name} – komentáře`, href: baseUrl + commentsFeedPath(item.id) }],
     },
   };
 }

@@ -3,11 +3,14 @@ import fp from 'fastify-plugin';
 import { AnswerCache } from '../cache/answers.ts';
 import { watchChanges } from '../db/changes.ts';
 import type { DbContext } from '../db/context.ts';
+import { EVENTS_CHANNEL, EventBus } from '../events/bus.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The answers kept in memory (cache/answers.ts): lists, comments, pages, images, the API document. */
     answers: AnswerCache;
+    /** Live events of every instance (events/bus.ts), heard on the same watcher. */
+    liveEvents: EventBus;
   }
 }
 
@@ -19,15 +22,24 @@ export const ANSWER_CACHE_BYTES = 64 * 2 ** 20;
 
 /**
  * The answer cache, and the watcher that tells this instance about other instances' changes
- * (PostgreSQL LISTEN, or SQLite's data_version) so its kept answers follow them.
+ * (PostgreSQL LISTEN, or SQLite's data_version) so its kept answers follow them; the same
+ * LISTEN connection hears the live events that every instance publishes (events/bus.ts).
  */
 export const answerCachePlugin = fp(
   async (app: FastifyInstance, opts: { database: DbContext; postgresUrl: string | null }) => {
     app.decorate('answers', new AnswerCache(opts.database.changes, ANSWER_CACHE_BYTES));
-    const watcher = watchChanges(opts.database, opts.postgresUrl, (err, message) =>
-      app.log.warn({ err }, message),
+    const bus = new EventBus(opts.database);
+    app.decorate('liveEvents', bus);
+    const watcher = watchChanges(
+      opts.database,
+      opts.postgresUrl,
+      (err, message) => app.log.warn({ err }, message),
+      { channel: EVENTS_CHANNEL, deliver: (payload) => bus.deliverPayload(payload) },
     );
-    app.addHook('onClose', async () => watcher.stop());
+    app.addHook('onClose', async () => {
+      bus.detach(opts.database);
+      await watcher.stop();
+    });
   },
   { name: 'answer-cache' },
 );

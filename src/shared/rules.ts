@@ -146,3 +146,7 @@ export const badgePath = (id: number, format: 'svg' | 'png'): string => `/badge/
  * and `ärgerx` match on both).
  */
 export const foldCase = (s: string): string => s.normalize('NFC').toLowerCase();
+
+/** The Atom feeds (DECISIONS.md "Feeds"): the rating events, and a streamer's comments. */
+export const FEED_PATH = '/feed.xml';
+export const commentsFeedPath = (id: number): string => `/s/${id}/comments.xml`;

@@ -3,6 +3,7 @@ import { actorOf, audit } from '../audit/queries.ts';
 import { lockRow } from '../db/dialect.ts';
 import type { Db } from '../db/schema.ts';
 import { writeTransaction } from '../db/transaction.ts';
+import { publish } from '../events/bus.ts';
 import { ratedEmbed } from '../discord/events.ts';
 import { enqueueDiscordEvent } from '../discord/queries.ts';
 import { fail } from '../errors.ts';
@@ -135,6 +136,7 @@ export async function rateStreamer(
     // The record is written first: when the change then fails, both roll back together.
     await audit(trx, actorOf(request.viewer, now), auditEntry(id, before, rating, fields, details));
     await saveRating(trx, id, rating);
+    await publish(app.database, trx, [{ type: 'rating', streamer_id: id }]);
     await updateStreamer(trx, id, fields).catch((err: unknown) => writeFailure(err, request.log, NAME_TAKEN));
     const old = scoresOf(before);
     const oldSum = old && before.evaluated === 1 ? scoreSum(old) : null;

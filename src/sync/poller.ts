@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DbContext } from '../db/context.ts';
 import { writeTransaction } from '../db/transaction.ts';
+import { type LiveEvent, publish } from '../events/bus.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { Provider } from '../shared/rules.ts';
 import { SyncError } from './http.ts';
@@ -195,7 +196,12 @@ export class LivePoller {
     try {
       const answer = await provider.check(channels, wantAvatars);
       const now = clock.now().toISOString();
-      const n = await writeTransaction(database, (trx) => applyBatch(trx, provider.id, targets, answer, now));
+      const n = await writeTransaction(database, async (trx) => {
+        const events: LiveEvent[] = [];
+        const checked = await applyBatch(trx, provider.id, targets, answer, now, events);
+        await publish(database, trx, events);
+        return checked;
+      });
       await recordOk(db, provider.id, now);
       this.opts.onCheck?.(provider.id, 'ok');
       if (this.#failing.delete(provider.id)) log.info(`${label} works again`);

@@ -1,3 +1,4 @@
+import type { LiveEvent } from '../events/bus.ts';
 import type { Db, SyncStateTable } from '../db/schema.ts';
 import { liveEmbed } from '../discord/events.ts';
 import { enqueueDiscordEvent } from '../discord/queries.ts';
@@ -40,10 +41,12 @@ export async function applyBatch(
   targets: Target[],
   answer: BatchAnswer,
   now: string,
+  /** Filled with the live events of what changed (events/bus.ts), for the caller to publish. */
+  events: LiveEvent[] = [],
 ): Promise<number> {
   const rows = await trx
     .selectFrom('streamers')
-    .select(['id', 'name', 'provider_a', 'kick_name', 'status', 'live_since', 'sync_misses'])
+    .select(['id', 'name', 'provider_a', 'kick_name', 'status', 'live_since', 'sync_misses', 'viewers'])
     .where('platform', '=', provider)
     .where(
       'id',
@@ -76,6 +79,11 @@ export async function applyBatch(
         ? { ...common, status: 'offline' as const, viewers: null, live_since: null, sync_misses: misses }
         : { ...common, sync_misses: misses };
     await trx.updateTable('streamers').set(update).where('id', '=', row.id).execute();
+    const status = 'status' in update ? update.status : row.status;
+    const viewers = 'viewers' in update ? update.viewers : row.viewers;
+    if (status !== row.status || viewers !== row.viewers) {
+      events.push({ type: 'live', streamer_id: row.id, status, viewers: viewers ?? 0 });
+    }
     if (seen && row.status !== 'live') {
       const stream = {
         game: singleLine(seen.game, LIMITS.game),

@@ -40,8 +40,21 @@ export class TestClock implements Clock {
   freeze(): void {
     this.frozenAt ??= Date.now();
   }
+  private timers = new Set<{ next: number; ms: number; fn: () => void }>();
+  /** Repeats on this clock's time: each advance() calls `fn` once for every period it passed. */
+  every(ms: number, fn: () => void): () => void {
+    const timer = { next: this.offset + ms, ms, fn };
+    this.timers.add(timer);
+    return () => void this.timers.delete(timer);
+  }
   advance(ms: number): void {
     this.offset += ms;
+    for (const timer of [...this.timers]) {
+      while (this.timers.has(timer) && timer.next <= this.offset) {
+        timer.next += timer.ms;
+        timer.fn();
+      }
+    }
     const due = this.held.filter((s) => s.until <= this.offset);
     this.held = this.held.filter((s) => s.until > this.offset);
     for (const s of due) s.end();

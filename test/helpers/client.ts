@@ -1,4 +1,32 @@
+import http from 'node:http';
 import { checkAnswer } from './contract-live.ts';
+
+/**
+ * An event stream never ends by itself: its head is the answer, read over node:http and the
+ * connection closed (fetch's client would keep another connection open behind it).
+ */
+function streamHead(url: string, headers: Record<string, string>): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { headers }, (res) => {
+      const out = new Headers();
+      for (const [name, value] of Object.entries(res.headers)) {
+        for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value])
+          out.append(name, v);
+      }
+      const status = res.statusCode ?? 0;
+      if (String(res.headers['content-type']).startsWith('text/event-stream')) {
+        req.destroy();
+        resolve(new Response(null, { status, headers: out }));
+        return;
+      }
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve(new Response(text, { status, headers: out })));
+    });
+    req.on('error', reject);
+  });
+}
 
 /**
  * A small HTTP client that keeps the session cookie, like one browser. Every answer is held
@@ -46,12 +74,10 @@ export class Client {
     if (this.cookies.size > 0) {
       headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     }
-    const res = await fetch(this.baseUrl + path, {
-      method,
-      headers,
-      body,
-      redirect: opts.redirect ?? 'manual',
-    });
+    const res =
+      method === 'GET' && /^\/api\/events(\?|$)/.test(path)
+        ? await streamHead(this.baseUrl + path, headers)
+        : await fetch(this.baseUrl + path, { method, headers, body, redirect: opts.redirect ?? 'manual' });
     for (const line of res.headers.getSetCookie()) {
       const [pair = '', ...attrs] = line.split(';');
       const eq = pair.indexOf('=');

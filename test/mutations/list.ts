@@ -1,6 +1,8 @@
 import { WEEK_MUTATIONS } from './week.ts';
 
 /** The rules broken on purpose by `npm run mutations`, and the tests that must notice. */
+import { NOTIFICATION_MUTATIONS } from './notifications.ts';
+
 export interface Mutation {
   name: string;
   file: string;
@@ -994,4 +996,5 @@ export const MUTATIONS: Mutation[] = [
     tests: ['test/connections.test.ts'],
   },
   ...WEEK_MUTATIONS,
+  ...NOTIFICATION_MUTATIONS,
 ];

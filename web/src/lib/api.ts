@@ -23,6 +23,7 @@ export type AuditEntry = Schemas['AuditEntry'];
 export type CommunitySummary = Schemas['CommunitySummary'];
 export type SyncAnswer = Schemas['SyncState'];
 export type Settings = Schemas['Settings'];
+export type Notification = Schemas['Notification'];
 
 type Answer200<P extends keyof paths> = paths[P] extends {
   get: { responses: { 200: { content: { 'application/json': infer A } } } };

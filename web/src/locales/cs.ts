@@ -510,6 +510,22 @@ export const cs: Record<MessageKey, string> = {
   'scales.value': '{score} / 10',
   'nav.adminShort': 'Admin',
   'account.typeLogin': 'Napište přesně svůj login {login}.',
+  // Issue 27: upozornění a živé změny
+  'notify.title': 'Upozornění',
+  'notify.unread.one': '{n} nepřečtené',
+  'notify.unread.few': '{n} nepřečtená',
+  'notify.unread.other': '{n} nepřečtených',
+  'notify.empty': 'Zatím pro vás nic nového.',
+  'notify.markAll': 'Označit vše jako přečtené',
+  'notify.someone': 'Někdo',
+  'notify.kind.reply': '{actor} odpověděl(a) na váš komentář u streamera {streamer}',
+  'notify.kind.mention': '{actor} vás zmínil(a) u streamera {streamer}',
+  'notify.kind.like': '{actor} dal(a) like vašemu komentáři u streamera {streamer}',
+  'notify.kind.hidden': 'Moderátor skryl váš komentář u streamera {streamer}',
+  'notify.kind.rated': '{streamer} má nové hodnocení',
+  'live.newComments.one': '{n} nový komentář',
+  'live.newComments.few': '{n} nové komentáře',
+  'live.newComments.other': '{n} nových komentářů',
 };
 
 /** The service's errors by code (src/errors.ts), as the user should read them. */

@@ -514,6 +514,22 @@ export const en = {
   'scales.value': '{score} / 10',
   'nav.adminShort': 'Admin',
   'account.typeLogin': 'Type your login {login} exactly.',
+  // Issue 27: notifications and live updates
+  'notify.title': 'Notifications',
+  'notify.unread.one': '{n} unread',
+  'notify.unread.few': '{n} unread',
+  'notify.unread.other': '{n} unread',
+  'notify.empty': 'Nothing new for you yet.',
+  'notify.markAll': 'Mark all read',
+  'notify.someone': 'Someone',
+  'notify.kind.reply': '{actor} replied to your comment on {streamer}',
+  'notify.kind.mention': '{actor} mentioned you on {streamer}',
+  'notify.kind.like': '{actor} liked your comment on {streamer}',
+  'notify.kind.hidden': 'A moderator hid your comment on {streamer}',
+  'notify.kind.rated': '{streamer} has a new rating',
+  'live.newComments.one': '{n} new comment',
+  'live.newComments.few': '{n} new comments',
+  'live.newComments.other': '{n} new comments',
 } as const;
 
 export type MessageKey = keyof typeof en;

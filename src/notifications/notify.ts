@@ -1,0 +1,146 @@
+import type { DbContext } from '../db/context.ts';
+import type { Db } from '../db/schema.ts';
+import { type LiveEvent, publish } from '../events/bus.ts';
+import { COMMENT_KINDS, mentionedLogins } from '../shared/notifications.ts';
+import { insertNotifications, mentionRecipients, type NewNotification } from './queries.ts';
+
+/**
+ * The notifications a change causes (DECISIONS.md "Notifications"), each written inside the
+ * transaction of that change, with the live events it causes (events/bus.ts): a new visible
+ * comment, a comment gone, and each recipient's unread count.
+ */
+
+const unreadChanged = (users: number[]): LiveEvent[] =>
+  users.map((user_id) => ({ type: 'notification', user_id }));
+
+/** A comment posted: `reply` to the authors of the comment it answers (as sent) and of its thread; `mention`. */
+export async function notifyComment(
+  database: DbContext,
+  trx: Db,
+  c: { id: number; streamer_id: number; user_id: number | null; body: string; created_at: string },
+  answered: number[],
+): Promise<void> {
+  const base = {
+    streamer_id: c.streamer_id,
+    comment_id: c.id,
+    actor_user_id: c.user_id,
+    created_at: c.created_at,
+  };
+  const rows: NewNotification[] = [];
+  if (answered.length > 0) {
+    const authors = await trx
+      .selectFrom('comments')
+      .select('user_id')
+      .where('id', 'in', answered)
+      .where('user_id', 'is not', null)
+      .execute();
+    for (const user_id of new Set(authors.map((a) => a.user_id))) {
+      if (user_id !== null) rows.push({ ...base, user_id, kind: 'reply' });
+    }
+  }
+  for (const user_id of await mentionRecipients(trx, mentionedLogins(c.body), c.user_id)) {
+    rows.push({ ...base, user_id, kind: 'mention' });
+  }
+  const notified = await insertNotifications(trx, rows);
+  await publish(database, trx, [
+    { type: 'comment', id: c.id, streamer_id: c.streamer_id },
+    ...unreadChanged(notified),
+  ]);
+}
+
+/** A like: its comment's author hears of it once per liker, however often it is toggled. */
+export async function notifyLike(
+  database: DbContext,
+  trx: Db,
+  comment: { id: number; streamer_id: number; user_id: number | null },
+  likerId: number,
+  now: string,
+): Promise<void> {
+  if (comment.user_id === null) return;
+  const notified = await insertNotifications(trx, [
+    {
+      user_id: comment.user_id,
+      kind: 'like',
+      streamer_id: comment.streamer_id,
+      comment_id: comment.id,
+      actor_user_id: likerId,
+      created_at: now,
+    },
+  ]);
+  await publish(database, trx, unreadChanged(notified));
+}
+
+/**
+ * Comments hidden by staff (one, or a bulk action): `hidden` to each signed-in author but the
+ * staff member; the comments leave the pages, and their authors' counts may drop (the other
+ * notifications about them are left out from now on).
+ */
+export async function notifyHidden(
+  database: DbContext,
+  trx: Db,
+  comments: { id: number; streamer_id: number; user_id: number | null }[],
+  staffId: number | null,
+  now: string,
+): Promise<void> {
+  const rows: NewNotification[] = [];
+  for (const c of comments) {
+    if (c.user_id === null || c.user_id === staffId) continue;
+    rows.push({
+      user_id: c.user_id,
+      kind: 'hidden',
+      streamer_id: c.streamer_id,
+      comment_id: c.id,
+      actor_user_id: staffId,
+      created_at: now,
+    });
+  }
+  const notified = await insertNotifications(trx, rows);
+  const dropped = await countsThatDrop(trx, comments);
+  await publish(database, trx, [
+    ...removed(comments),
+    ...unreadChanged([...new Set([...notified, ...dropped])]),
+  ]);
+}
+
+/** Comments deleted (call before the delete): they leave the pages and the counts. */
+export async function notifyDeleted(
+  database: DbContext,
+  trx: Db,
+  comments: { id: number; streamer_id: number }[],
+): Promise<void> {
+  await publish(database, trx, [...removed(comments), ...unreadChanged(await countsThatDrop(trx, comments))]);
+}
+
+/** Comments shown again: back on the pages, and in the counts of those notified about them. */
+export async function notifyShown(
+  database: DbContext,
+  trx: Db,
+  comments: { id: number; streamer_id: number }[],
+): Promise<void> {
+  await publish(database, trx, [
+    ...comments.map((c): LiveEvent => ({ type: 'comment', id: c.id, streamer_id: c.streamer_id })),
+    ...unreadChanged(await countsThatDrop(trx, comments)),
+  ]);
+}
+
+/** The users with unread notifications about these comments, whose counts they leave or join. */
+async function countsThatDrop(trx: Db, comments: { id: number }[]): Promise<number[]> {
+  if (comments.length === 0) return [];
+  const rows = await trx
+    .selectFrom('notifications')
+    .select('user_id')
+    .distinct()
+    .where(
+      'comment_id',
+      'in',
+      comments.map((c) => c.id),
+    )
+    .where('kind', 'in', COMMENT_KINDS)
+    .where('read', '=', 0)
+    .execute();
+  return rows.map((r) => r.user_id);
+}
+
+/** Comments that left the pages (hidden, deleted). */
+const removed = (comments: { id: number; streamer_id: number }[]): LiveEvent[] =>
+  comments.map((c) => ({ type: 'comment_removed', id: c.id, streamer_id: c.streamer_id }));

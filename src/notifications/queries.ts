@@ -1,0 +1,157 @@
+import type { ExpressionBuilder } from 'kysely';
+import type { Database, Db } from '../db/schema.ts';
+import { COMMENT_KINDS, type NotificationKind, NOTIFICATION_LIMITS } from '../shared/notifications.ts';
+
+/** A notification to write: its recipient, what caused it, and the signed-in user who acted. */
+export interface NewNotification {
+  user_id: number;
+  kind: NotificationKind;
+  streamer_id: number;
+  comment_id: number | null;
+  actor_user_id: number | null;
+  created_at: string;
+}
+
+/**
+ * Writes notifications, inside the caller's transaction. "Nobody is notified of their own
+ * action" is left out here (and held by a CHECK); "never twice" is the partial unique indexes
+ * (migration 016), which `on conflict do nothing` meets. Answers the recipients notified.
+ */
+export async function insertNotifications(db: Db, rows: NewNotification[]): Promise<number[]> {
+  const own = (r: NewNotification) => r.actor_user_id !== null && r.actor_user_id === r.user_id;
+  const kept = rows.filter((r) => !own(r));
+  if (kept.length === 0) return [];
+  const inserted = await db
+    .insertInto('notifications')
+    .values(kept)
+    .onConflict((oc) => oc.doNothing())
+    .returning('user_id')
+    .execute();
+  return [...new Set(inserted.map((r) => r.user_id))];
+}
+
+type OnNotifications = ExpressionBuilder<Database, 'notifications'>;
+
+/**
+ * A notification the list and the count show: a `reply`, `mention` or `like` whose comment is
+ * gone or hidden is left out (DECISIONS.md); `hidden` and `rated` always show.
+ */
+export const shown = (eb: OnNotifications) =>
+  eb.or([
+    eb('notifications.kind', 'not in', COMMENT_KINDS),
+    eb.exists(
+      eb
+        .selectFrom('comments as c')
+        .select('c.id')
+        .whereRef('c.id', '=', 'notifications.comment_id')
+        .where('c.hidden', '=', 0),
+    ),
+  ]);
+
+/** The user's unread notifications, as the list counts them. */
+export async function unreadCount(db: Db, userId: number): Promise<number> {
+  const row = await db
+    .selectFrom('notifications')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('notifications.user_id', '=', userId)
+    .where('notifications.read', '=', 0)
+    .where(shown)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** One page of the user's notifications, newest first; `before` pages by id. */
+export async function listNotifications(
+  db: Db,
+  userId: number,
+  page: { limit: number; before: number | null },
+) {
+  let q = db
+    .selectFrom('notifications')
+    .innerJoin('streamers', 'streamers.id', 'notifications.streamer_id')
+    .leftJoin('comments', 'comments.id', 'notifications.comment_id')
+    .leftJoin('users as author', 'author.id', 'comments.user_id')
+    .leftJoin('users as actor', 'actor.id', 'notifications.actor_user_id')
+    .select([
+      'notifications.id',
+      'notifications.kind',
+      'notifications.created_at as at',
+      'notifications.read',
+      'notifications.streamer_id',
+      'streamers.name as streamer_name',
+      'notifications.comment_id',
+      'comments.author as comment_author',
+      'author.display_name as author_name',
+      'actor.display_name as actor_name',
+    ])
+    .where('notifications.user_id', '=', userId)
+    .where(shown);
+  if (page.before !== null) q = q.where('notifications.id', '<', page.before);
+  const rows = await q.orderBy('notifications.id', 'desc').limit(page.limit).execute();
+  return rows.map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    at: r.at,
+    read: r.read === 1,
+    streamer_id: r.streamer_id,
+    streamer_name: r.streamer_name,
+    comment_id: r.kind === 'rated' ? null : r.comment_id,
+    actor: actorOf(r),
+  }));
+}
+
+/** Who caused it: the liker, the author of a reply or mention; nobody for staff and ratings. */
+function actorOf(r: {
+  kind: NotificationKind;
+  comment_author: string | null;
+  author_name: string | null;
+  actor_name: string | null;
+}): string | null {
+  if (r.kind === 'like') return r.actor_name ?? null;
+  if (r.kind === 'reply' || r.kind === 'mention') return r.author_name ?? r.comment_author ?? null;
+  return null;
+}
+
+/** Marks the user's notifications read: these ids (others' are ignored), or all. */
+export async function markRead(db: Db, userId: number, which: { ids: number[] } | 'all'): Promise<boolean> {
+  let q = db
+    .updateTable('notifications')
+    .set({ read: 1 })
+    .where('user_id', '=', userId)
+    .where('read', '=', 0);
+  if (which !== 'all') q = q.where('id', 'in', which.ids.slice(0, NOTIFICATION_LIMITS.readIds));
+  const result = await q.executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** The recipients who get a `mention` from this body: the first few mentioned, never its author. */
+export async function mentionRecipients(
+  db: Db,
+  logins: string[],
+  authorId: number | null,
+): Promise<number[]> {
+  if (logins.length === 0) return [];
+  const users = await db
+    .selectFrom('users')
+    .select(['id', 'login_key'])
+    .where('login_key', 'in', logins)
+    .orderBy('id')
+    .execute();
+  const order = new Map(logins.map((l, i) => [l, i]));
+  return users
+    .filter((u) => u.id !== authorId)
+    .sort((a, b) => (order.get(a.login_key) ?? 0) - (order.get(b.login_key) ?? 0))
+    .slice(0, NOTIFICATION_LIMITS.mentions)
+    .map((u) => u.id);
+}
+
+/** The user's notifications, for the account export. */
+export async function notificationsOf(db: Db, userId: number) {
+  return db
+    .selectFrom('notifications')
+    .select(['id', 'kind', 'streamer_id', 'comment_id', 'created_at', 'read'])
+    .where('user_id', '=', userId)
+    .orderBy('id')
+    .execute()
+    .then((rows) => rows.map((r) => ({ ...r, read: r.read === 1 })));
+}

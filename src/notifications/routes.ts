@@ -1,0 +1,53 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { writeTransaction } from '../db/transaction.ts';
+import { DomainError, fail } from '../errors.ts';
+import { publish } from '../events/bus.ts';
+import { limitParam, parseId, truthy } from '../lib/input.ts';
+import { methodNotAllowed } from '../lib/method-not-allowed.ts';
+import { NOTIFICATION_LIMITS } from '../shared/notifications.ts';
+import { listNotifications, markRead, unreadCount } from './queries.ts';
+import { listSchema, markSchema } from './schemas.ts';
+import { NOTIFICATION_ROLES } from './policy.ts';
+
+const invalid = (field: string) => new DomainError('invalid_field', { message: `Invalid ${field}` });
+
+/** The ids of `{read: [ids]}`: 1 to 100 ids, else null. */
+function idsOf(value: unknown): number[] | null {
+  if (!Array.isArray(value) || value.length < 1 || value.length > NOTIFICATION_LIMITS.readIds) return null;
+  const ids = value.map(parseId);
+  return ids.every((id): id is number => id !== null) ? [...new Set(ids)] : null;
+}
+
+/** DECISIONS.md "Fourth wave" → "Notifications": a signed-in user's list and read marks. */
+export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db, database } = app;
+  const own = { guard: NOTIFICATION_ROLES.own };
+
+  app.get('/api/notifications', { config: own, schema: listSchema }, async (request, reply) => {
+    const user = request.viewer.user;
+    if (!user) throw fail('not_logged_in');
+    const { query } = request;
+    const limit = limitParam(query.limit, NOTIFICATION_LIMITS.listDefault, NOTIFICATION_LIMITS.listMax);
+    if (limit === null) throw invalid('limit');
+    const items = await listNotifications(db, user.id, { limit, before: parseId(query.before) });
+    reply.header('cache-control', 'no-store');
+    return { unread: await unreadCount(db, user.id), items };
+  });
+
+  app.put('/api/notifications', { config: own, schema: markSchema }, async (request) => {
+    const user = request.viewer.user;
+    if (!user) throw fail('not_logged_in');
+    const { body } = request;
+    const all = truthy(body.all);
+    const ids = all ? null : idsOf(body.read);
+    if (!all && ids === null) throw invalid('read');
+    const unread = await writeTransaction(database, async (trx) => {
+      const changed = await markRead(trx, user.id, ids === null ? 'all' : { ids });
+      if (changed) await publish(database, trx, [{ type: 'notification', user_id: user.id }]);
+      return unreadCount(trx, user.id);
+    });
+    return { ok: true as const, unread };
+  });
+
+  methodNotAllowed(app, '/api/notifications', ['GET', 'PUT']);
+};

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app.ts';
+import { newPage, runBrowser, signIn, useBrowser } from './browser.ts';
+
+/** Issue 27: the page without a reload (one EventSource), and the bell. */
+let sid = 0;
+async function seed(t: TestApp) {
+  sid = await t.streamer('Live Streamer', { s: 6, g: 6 });
+  await t.client().post('/api/comments', { streamer_id: sid, body: 'Already here', author: 'Fan' });
+}
+
+describe.runIf(runBrowser(import.meta.url))('live updates in the page', () => {
+  const env = useBrowser(seed);
+
+  it('a comment posted in a second page appears in the first as a pill, then in the list', async () => {
+    const first = await newPage(env, { lang: 'en' });
+    const second = await newPage(env, { lang: 'en' });
+    await first.page.goto(`${env.base}/s/${sid}`);
+    await second.page.goto(`${env.base}/s/${sid}`);
+    const bodies = first.page.locator('.comments .comment-body');
+    await expect.poll(() => bodies.count()).toBe(1);
+    await expect.poll(() => first.page.evaluate(() => document.readyState)).toBe('complete');
+    // The stream is open before the comment is posted.
+    await expect.poll(() => env.t.app.eventStreams.size).toBeGreaterThanOrEqual(2);
+    await second.page.getByLabel('Your name (optional)').fill('Visitor');
+    await second.page.getByLabel('Comment', { exact: true }).fill('Hello from the other tab');
+    await second.page.getByRole('button', { name: 'Post comment' }).click();
+    const pill = first.page.getByRole('button', { name: '1 new comment' });
+    await pill.waitFor();
+    expect(await bodies.count()).toBe(1); // offered, not jumped to
+    await pill.click();
+    await expect.poll(() => bodies.first().textContent()).toBe('Hello from the other tab');
+    expect(await pill.count()).toBe(0);
+    await first.context.close();
+    await second.context.close();
+  });
+
+  it('the bell counts a reply to my comment and marks all read (Czech)', async () => {
+    const { page, context } = await newPage(env, { lang: 'cs' });
+    await signIn(env, page, 'provider_a');
+    await page.goto(`${env.base}/s/${sid}`);
+    await page.getByLabel('Komentář', { exact: true }).fill('Můj komentář');
+    await page.getByRole('button', { name: 'Odeslat komentář' }).click();
+    const mine = (await env.t.client().get(`/api/comments?streamer_id=${sid}`)).body.find(
+      (c: { body: string }) => c.body === 'Můj komentář',
+    );
+    await env.t
+      .client()
+      .post('/api/comments', { streamer_id: sid, body: 'Odpověď', author: 'Pepa', reply_to: mine.id });
+    const count = page.locator('.bell .count');
+    await expect.poll(() => count.textContent(), { timeout: 10_000 }).toBe('1');
+    await page.locator('.bell summary').click();
+    await page
+      .getByRole('link', { name: 'Pepa odpověděl(a) na váš komentář u streamera Live Streamer' })
+      .waitFor();
+    await page.getByRole('button', { name: 'Označit vše jako přečtené' }).click();
+    await expect.poll(() => count.count()).toBe(0);
+    await context.close();
+  });
+});

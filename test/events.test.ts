@@ -1,0 +1,151 @@
+import net from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startApp, useApp } from './helpers/app.ts';
+import { dbKind, reopen } from './helpers/database.ts';
+import { openStream, type SseStream } from './helpers/sse.ts';
+
+/** DECISIONS.md "Fourth wave" → "Live updates": GET /api/events over raw HTTP. */
+const t = await useApp();
+const admin = await t.admin();
+const open: SseStream[] = [];
+const stream = async (path: string, headers: Record<string, string> = {}, url = t.url) => {
+  const s = await openStream(url, path, headers);
+  open.push(s);
+  return s;
+};
+afterAll(() => open.forEach((s) => s.close()));
+const cookieOf = (c: { cookies: Map<string, string> }) => ({
+  cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+});
+const FULL = { s: 5, g: 5, a: 5, v: 5, n: 5, ns: 5, o: 5 };
+
+describe('what a stream tells', () => {
+  it('comment, comment_removed and rating events of its streamer carry ids, never text', async () => {
+    const sid = await t.streamer();
+    const other = await t.streamer();
+    const s = await stream(`/api/events?streamer_id=${sid}`);
+    expect([s.status, s.headers['content-type']]).toEqual([200, 'text/event-stream; charset=utf-8']);
+    const posted = s.next('comment');
+    await t.client().post('/api/comments', { streamer_id: other, body: 'elsewhere, not here' });
+    const id = (await t.client().post('/api/comments', { streamer_id: sid, body: 'a secret text' })).body.id;
+    expect((await posted).data).toEqual({ id, streamer_id: sid });
+    const removed = s.next('comment_removed');
+    await admin.put(`/api/comments?id=${id}`, { hidden: true });
+    expect((await removed).data).toEqual({ id, streamer_id: sid });
+    const back = s.next('comment');
+    await admin.put(`/api/comments?id=${id}`, { hidden: false });
+    expect((await back).data).toEqual({ id, streamer_id: sid });
+    const deleted = s.next('comment_removed');
+    await admin.del(`/api/comments?id=${id}`);
+    expect((await deleted).data).toEqual({ id, streamer_id: sid });
+    const rating = s.next('rating');
+    await admin.put(`/api/streamers?id=${sid}`, { r: FULL });
+    expect((await rating).data).toEqual({ streamer_id: sid });
+    expect(JSON.stringify(s.events)).not.toContain('secret');
+    expect(
+      s.events.every((e) => e.event !== 'comment' || (e.data as { streamer_id: number }).streamer_id === sid),
+    ).toBe(true);
+  });
+
+  it('a signed-in stream hears its unread count change, with or without streamer_id', async () => {
+    const sid = await t.streamer();
+    const a = await t.user();
+    const ca = await t.signedIn(a);
+    const top = (await ca.post('/api/comments', { streamer_id: sid, body: 'my comment' })).body.id;
+    const s = await stream('/api/events', cookieOf(ca));
+    const anonymous = await stream(`/api/events?streamer_id=${sid}`);
+    const told = s.next('notification');
+    const seen = anonymous.next('comment');
+    await t.client().post('/api/comments', { streamer_id: sid, body: 'an answer', reply_to: top });
+    expect((await told).data).toEqual({ unread: 1 });
+    const read = s.next('notification');
+    await ca.put('/api/notifications', { all: true });
+    expect((await read).data).toEqual({ unread: 0 });
+    await seen;
+    expect(anonymous.events.some((e) => e.event === 'notification')).toBe(false);
+  });
+
+  it('a comment line at least every 30 seconds of the clock', async () => {
+    const s = await stream('/api/events');
+    await expect.poll(() => s.comments).toBe(1); // the opening one
+    t.clock.advance(29_000);
+    await expect.poll(() => s.comments).toBe(2);
+    t.clock.advance(29_000);
+    await expect.poll(() => s.comments).toBe(3);
+  });
+});
+
+describe('limits', () => {
+  it('an unknown streamer: 404 Streamer not found', async () => {
+    const s = await stream('/api/events?streamer_id=99999999');
+    expect([s.status, JSON.parse(s.body)]).toEqual([
+      404,
+      { error: 'Streamer not found', code: 'streamer_not_found' },
+    ]);
+  });
+
+  it('at most 20 open streams per client address: the 21st is 429 Too many requests with Retry-After', async () => {
+    const other = await startApp();
+    try {
+      const streams = await Promise.all(
+        Array.from({ length: 20 }, () => stream('/api/events', {}, other.url)),
+      );
+      expect(streams.map((s) => s.status)).toEqual(Array(20).fill(200));
+      const refused = await stream('/api/events', {}, other.url);
+      expect([refused.status, JSON.parse(refused.body).error]).toEqual([429, 'Too many requests']);
+      expect(refused.headers['retry-after']).toBeDefined();
+      streams[0]!.close();
+      await expect.poll(() => other.app.eventStreams.size).toBe(19);
+      expect((await stream('/api/events', {}, other.url)).status).toBe(200);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('a reader that stops reading is dropped once its buffer passes the bound', async () => {
+    const sid = await t.streamer();
+    const size = t.app.eventStreams.size;
+    const socket = net.connect(Number(new URL(t.url).port), '127.0.0.1');
+    await new Promise((r) => socket.once('connect', r));
+    socket.write(`GET /api/events?streamer_id=${sid} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    socket.pause();
+    await expect.poll(() => t.app.eventStreams.size).toBe(size + 1);
+    const dropped = t.app.eventStreams.dropped;
+    for (let i = 0; i < 200_000 && t.app.eventStreams.dropped === dropped; i++) {
+      t.app.liveEvents.deliver({ type: 'comment', id: i + 1, streamer_id: sid });
+    }
+    expect(t.app.eventStreams.dropped).toBe(dropped + 1);
+    expect(t.app.eventStreams.size).toBe(size);
+    socket.destroy();
+  });
+
+  it('closing the app ends its open streams and does not wait for them', async () => {
+    const other = await startApp();
+    const s = await stream('/api/events', {}, other.url);
+    expect(s.status).toBe(200);
+    await other.close();
+    await s.ended;
+  });
+});
+
+describe.runIf(dbKind === 'postgres')('across instances', () => {
+  it('every instance delivers every instance’s events (PostgreSQL LISTEN/NOTIFY)', async () => {
+    const second = await startApp({}, { database: reopen(t.database) });
+    try {
+      const sid = await t.streamer();
+      const onSecond = await stream(`/api/events?streamer_id=${sid}`, {}, second.url);
+      const onFirst = await stream(`/api/events?streamer_id=${sid}`);
+      const heardThere = onSecond.next('comment');
+      const heardHere = onFirst.next('comment');
+      const id = (await t.client().post('/api/comments', { streamer_id: sid, body: 'on the first' })).body.id;
+      expect((await heardThere).data).toEqual({ id, streamer_id: sid });
+      expect((await heardHere).data).toEqual({ id, streamer_id: sid });
+      const back = onFirst.next('comment_removed');
+      await (await second.admin()).put(`/api/comments?id=${id}`, { hidden: true });
+      expect((await back).data).toEqual({ id, streamer_id: sid });
+    } finally {
+      await second.close();
+      await second.database.cleanup();
+    }
+  });
+});

@@ -1,0 +1,103 @@
+import http from 'node:http';
+
+/** One server-sent event as a reader sees it; `comment` for a `:` line. */
+export interface SseEvent {
+  event: string;
+  data: unknown;
+}
+
+/**
+ * A raw reader of an event stream over node:http (the tests' client reads whole bodies). The
+ * events arrive in `events`; `next(type)` waits for the next of a kind (with a generous bound:
+ * another instance's change is an outside event).
+ */
+export interface SseStream {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** The body of an answer that is not a stream (an error). */
+  body: string;
+  events: SseEvent[];
+  comments: number;
+  next(event: string, timeoutMs?: number): Promise<SseEvent>;
+  /** Resolves when the server ends the stream. */
+  ended: Promise<void>;
+  close(): void;
+}
+
+export function openStream(
+  baseUrl: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<SseStream> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(baseUrl + path, { headers: { accept: 'text/event-stream', ...headers } }, (res) => {
+      const waiters: { event: string; seen: number; resolve: (e: SseEvent) => void }[] = [];
+      let buffer = '';
+      let endedResolve: () => void = () => undefined;
+      const ended = new Promise<void>((r) => (endedResolve = r));
+      const stream: SseStream = {
+        status: res.statusCode ?? 0,
+        headers: res.headers,
+        body: '',
+        events: [],
+        comments: 0,
+        ended,
+        next(event, timeoutMs = 5_000) {
+          const seen = stream.events.length;
+          return new Promise((ok, fail) => {
+            const timer = setTimeout(
+              () => fail(new Error(`no ${event} event within ${timeoutMs} ms`)),
+              timeoutMs,
+            );
+            waiters.push({
+              event,
+              seen,
+              resolve: (e) => {
+                clearTimeout(timer);
+                ok(e);
+              },
+            });
+          });
+        },
+        close: () => req.destroy(),
+      };
+      res.setEncoding('utf8');
+      const isStream = String(res.headers['content-type'] ?? '').startsWith('text/event-stream');
+      res.on('data', (chunk: string) => {
+        if (!isStream) {
+          stream.body += chunk;
+          return;
+        }
+        buffer += chunk;
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          let event = 'message';
+          const data: string[] = [];
+          let comment = false;
+          for (const line of block.split('\n')) {
+            if (line.startsWith(':')) comment = true;
+            else if (line.startsWith('event: ')) event = line.slice(7);
+            else if (line.startsWith('data: ')) data.push(line.slice(6));
+          }
+          if (data.length === 0) {
+            if (comment) stream.comments++;
+            continue;
+          }
+          const e = { event, data: JSON.parse(data.join('\n')) as unknown };
+          stream.events.push(e);
+          for (const w of waiters.splice(0)) {
+            if (w.event === event) w.resolve(e);
+            else waiters.push(w);
+          }
+        }
+      });
+      res.on('end', endedResolve);
+      res.on('close', endedResolve);
+      if (isStream) resolve(stream);
+      else res.on('end', () => resolve(stream));
+    });
+    req.on('error', reject);
+  });
+}

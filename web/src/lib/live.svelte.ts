@@ -1,0 +1,80 @@
+/**
+ * The page's one live connection (DECISIONS.md "Live updates"): one EventSource, on the open
+ * streamer's events when a streamer page is open, else on the signed-in user's own (the unread
+ * count), else none. The browser reconnects by itself after a dropped stream (the service
+ * asks for 3 s); when it gives up (an error answer, the network gone), this opens it again
+ * after a pause and as soon as the network is back.
+ */
+export const live = $state({ unread: 0, connected: false });
+
+export type LiveData = {
+  comment: { id: number; streamer_id: number };
+  comment_removed: { id: number; streamer_id: number };
+  rating: { streamer_id: number };
+  live: { streamer_id: number; status: string; viewers: number };
+  notification: { unread: number };
+};
+type Kind = keyof LiveData;
+const KINDS: Kind[] = ['comment', 'comment_removed', 'rating', 'live', 'notification'];
+
+const handlers = new Map<Kind, Set<(data: never) => void>>();
+let source: EventSource | null = null;
+let streamerId: number | null = null;
+let signedIn = false;
+let again: ReturnType<typeof setTimeout> | undefined;
+const REOPEN_MS = 5_000;
+
+/** Calls `fn` with each event of this kind; answers the way to stop (an $effect's cleanup). */
+export function onLive<K extends Kind>(kind: K, fn: (data: LiveData[K]) => void): () => void {
+  const set = handlers.get(kind) ?? new Set();
+  handlers.set(kind, set);
+  set.add(fn);
+  return () => set.delete(fn);
+}
+
+/** The streamer page open now (null when none). */
+export function watchStreamer(id: number | null): void {
+  if (id === streamerId) return;
+  streamerId = id;
+  open();
+}
+
+/** Whether someone is signed in (their own events come with or without a streamer). */
+export function setSignedIn(value: boolean): void {
+  if (value === signedIn) return;
+  signedIn = value;
+  open();
+}
+
+function open(): void {
+  clearTimeout(again);
+  source?.close();
+  source = null;
+  live.connected = false;
+  if (typeof EventSource === 'undefined' || (streamerId === null && !signedIn)) return;
+  const es = new EventSource(streamerId === null ? '/api/events' : `/api/events?streamer_id=${streamerId}`);
+  source = es;
+  es.onopen = () => (live.connected = true);
+  es.onerror = () => {
+    live.connected = false;
+    // CLOSED: the browser will not try again by itself.
+    if (es.readyState === EventSource.CLOSED && source === es) again = setTimeout(open, REOPEN_MS);
+  };
+  for (const kind of KINDS) {
+    es.addEventListener(kind, (e) => {
+      let data: unknown;
+      try {
+        data = JSON.parse((e as MessageEvent<string>).data);
+      } catch {
+        return;
+      }
+      for (const fn of handlers.get(kind) ?? []) fn(data as never);
+    });
+  }
+}
+
+if (typeof window !== 'undefined') {
+  window.addEventListener('online', () => {
+    if (!live.connected) open();
+  });
+}
