@@ -38,6 +38,7 @@ describe('migrations', () => {
         '009-audit-params',
         '010-reaching-out',
         '011-name-skeletons',
+        '016-notifications',
       ]);
       expect(await migrateToLatest(database.db)).toEqual([]);
     } finally {

@@ -1,0 +1,41 @@
+import { afterAll, expect, it } from 'vitest';
+import { useApp } from './helpers/app.ts';
+import { startFakeLive } from './helpers/fake-live.ts';
+import { openStream } from './helpers/sse.ts';
+
+/** DECISIONS.md "Live updates": `live` when live sync changes the status or the viewer count. */
+const fake = await startFakeLive();
+afterAll(() => fake.close());
+const t = await useApp(fake.env());
+const admin = await t.admin();
+const sync = async () => expect(await t.app.liveSync.runOnce()).toBe(true);
+
+it('live {streamer_id, status, viewers} when the status or the viewers change, and only then', async () => {
+  const res = await admin.post('/api/streamers?admin=1', {
+    name: 'Live events',
+    platform: 'provider_a',
+    provider_a: 'liveevents',
+  });
+  const id = res.body.id as number;
+  const s = await openStream(t.url, `/api/events?streamer_id=${id}`);
+  try {
+    const stream = { game: 'Chess', title: 'Blitz', viewers: 100, since: '2026-11-21T20:00:00Z' };
+    fake.a.live.set('liveevents', stream);
+    let next = s.next('live');
+    await sync();
+    expect((await next).data).toEqual({ streamer_id: id, status: 'live', viewers: 100 });
+    await sync(); // nothing changed
+    fake.a.live.set('liveevents', { ...stream, viewers: 150 });
+    next = s.next('live');
+    await sync();
+    expect((await next).data).toEqual({ streamer_id: id, status: 'live', viewers: 150 });
+    fake.a.live.clear();
+    next = s.next('live');
+    await sync(); // one miss: still live
+    await sync();
+    expect((await next).data).toEqual({ streamer_id: id, status: 'offline', viewers: 0 });
+    expect(s.events.filter((e) => e.event === 'live')).toHaveLength(3);
+  } finally {
+    s.close();
+  }
+});
