@@ -1,3 +1,5 @@
+import { ISSUE_30_F30A } from './issue-30-f30a.ts';
+
 /** The rules broken on purpose by `npm run mutations`, and the tests that must notice. */
 export interface Mutation {
   name: string;
@@ -984,4 +986,5 @@ export const MUTATIONS: Mutation[] = [
     to: '',
     tests: ['test/deploy.test.ts'],
   },
+  ...ISSUE_30_F30A,
 ];

@@ -1,0 +1,12 @@
+import type { Mutation } from './list.ts';
+
+/** Issue 30, items 7, 9, 11, 16, 17, 18, 22 (branch f30a): each rule broken on purpose. */
+export const ISSUE_30_F30A: Mutation[] = [
+  {
+    name: 'paging: a limit over the bound is let through',
+    file: 'src/lib/schemas.ts',
+    from: 'pattern: `^(?:${Array.from({ length: max }, (_, i) => i + 1).join(\'|\')})$`,',
+    to: "pattern: '^[0-9]+$',",
+    tests: ['test/paging-limits.test.ts'],
+  },
+];
