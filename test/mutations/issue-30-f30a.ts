@@ -9,4 +9,11 @@ export const ISSUE_30_F30A: Mutation[] = [
     to: "pattern: '^[0-9]+$',",
     tests: ['test/paging-limits.test.ts'],
   },
+  {
+    name: "team: a removed member's community rating stays in the averages",
+    file: 'src/groups/member-queries.ts',
+    from: "    .where('group_id', '=', member.group_id)\n    .where('user_id', '=', member.user_id)\n    .execute();",
+    to: "    .where('group_id', '=', -1)\n    .execute();",
+    tests: ['test/team-ratings.test.ts'],
+  },
 ];
