@@ -16,4 +16,11 @@ export const ISSUE_30_F30A: Mutation[] = [
     to: "    .where('group_id', '=', -1)\n    .execute();",
     tests: ['test/team-ratings.test.ts'],
   },
+  {
+    name: "staff: the password administrator's comment is by the guest's default name",
+    file: 'src/comments/rules.ts',
+    from: '      ? STAFF_AUTHOR\n',
+    to: '      ? DEFAULT_AUTHOR\n',
+    tests: ['test/staff-comments.test.ts'],
+  },
 ];

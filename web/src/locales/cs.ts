@@ -502,6 +502,8 @@ export const cs: Record<MessageKey, string> = {
   'admin.submitterNone': 'Navrženo bez jména',
   'admin.channel': 'Kanál: {channel}',
   'admin.channelDefault': '{channel} (ze jména)',
+  // Issue 30 (items 7, 9, 11, 16, 17, 18, 22)
+  'comments.administration': 'Administrace webu',
 };
 
 /** The service's errors by code (src/errors.ts), as the user should read them. */

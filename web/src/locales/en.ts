@@ -506,6 +506,8 @@ export const en = {
   'admin.submitterNone': 'Suggested without a name',
   'admin.channel': 'Channel: {channel}',
   'admin.channelDefault': '{channel} (from the name)',
+  // Issue 30 (items 7, 9, 11, 16, 17, 18, 22)
+  'comments.administration': 'Site administration',
 } as const;
 
 export type MessageKey = keyof typeof en;
