@@ -23,6 +23,8 @@ export const QueueItem = Type.Object(
     reports: Type.Integer(),
     /** The first 10 characters of the address tag of a guest comment; null for signed-in authors. */
     guest_tag: Nullable(Type.String()),
+    /** Guest comments: how many comments from this address a bulk action by `guest_tag` takes. */
+    address_comments: Nullable(Type.Integer()),
   },
   { title: 'QueuedComment' },
 );

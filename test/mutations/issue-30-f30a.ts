@@ -23,4 +23,11 @@ export const ISSUE_30_F30A: Mutation[] = [
     to: '      ? DEFAULT_AUTHOR\n',
     tests: ['test/staff-comments.test.ts'],
   },
+  {
+    name: "moderation: a guest's address count is one comment",
+    file: 'src/moderation/queries.ts',
+    from: "reach.set(tag, Number(row?.n ?? 0));",
+    to: "reach.set(tag, row ? 1 : 0);",
+    tests: ['test/moderation-address.test.ts'],
+  },
 ];

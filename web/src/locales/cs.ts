@@ -504,6 +504,10 @@ export const cs: Record<MessageKey, string> = {
   'admin.channelDefault': '{channel} (ze jména)',
   // Issue 30 (items 7, 9, 11, 16, 17, 18, 22)
   'comments.administration': 'Administrace webu',
+  'moderation.confirmAddress.hide': 'Skrýt všech {n} komentářů z adresy autora {author}? Pocházejí z jedné adresy a mohou být od více hostů.',
+  'moderation.confirmAddress.show': 'Znovu zobrazit všech {n} komentářů z adresy autora {author}? Pocházejí z jedné adresy a mohou být od více hostů.',
+  'moderation.confirmAddress.delete': 'Natrvalo smazat všech {n} komentářů z adresy autora {author}? Pocházejí z jedné adresy a mohou být od více hostů.',
+  'moderation.confirmAddress.dismiss': 'Zamítnout nahlášení všech {n} komentářů z adresy autora {author}? Pocházejí z jedné adresy a mohou být od více hostů.',
 };
 
 /** The service's errors by code (src/errors.ts), as the user should read them. */

@@ -508,6 +508,10 @@ export const en = {
   'admin.channelDefault': '{channel} (from the name)',
   // Issue 30 (items 7, 9, 11, 16, 17, 18, 22)
   'comments.administration': 'Site administration',
+  'moderation.confirmAddress.hide': 'Hide all {n} comments from the address of {author}? They come from one address and may be by several guests.',
+  'moderation.confirmAddress.show': 'Show all {n} comments from the address of {author} again? They come from one address and may be by several guests.',
+  'moderation.confirmAddress.delete': 'Delete all {n} comments from the address of {author} for good? They come from one address and may be by several guests.',
+  'moderation.confirmAddress.dismiss': 'Dismiss the reports of all {n} comments from the address of {author}? They come from one address and may be by several guests.',
 } as const;
 
 export type MessageKey = keyof typeof en;
