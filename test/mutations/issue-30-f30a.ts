@@ -30,4 +30,11 @@ export const ISSUE_30_F30A: Mutation[] = [
     to: "reach.set(tag, row ? 1 : 0);",
     tests: ['test/moderation-address.test.ts'],
   },
+  {
+    name: 'export: a table dropped from the export (votes)',
+    file: 'src/cli/data.ts',
+    from: "  'comment_likes',\n  'votes',\n  'rating_history',\n] as const",
+    to: "  'comment_likes',\n  'rating_history',\n] as const",
+    tests: ['test/export-tables.test.ts'],
+  },
 ];
