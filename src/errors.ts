@@ -51,6 +51,8 @@ export const ERRORS = {
   invalid_streamer_name: [400, 'Invalid streamer name'],
   /** A field of the wrong shape; the message names it (`Invalid kick_name`). */
   invalid_field: [400, 'Invalid <field>'],
+  /** A `limit` outside its range or not an integer; the message names the range (lib/schemas.ts `Limit`). */
+  invalid_limit: [400, 'limit must be an integer from 1 to <max>'],
   comment_too_short: [400, 'Komentář je příliš krátký'],
   comment_too_long: [400, 'Komentář je příliš dlouhý (max 1000 znaků)'],
   name_reserved: [400, 'Jméno je vyhrazeno'],

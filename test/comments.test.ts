@@ -68,7 +68,7 @@ describe('POST /api/comments', () => {
 
   it('is_admin is true when posted with an administrator session', async () => {
     const res = await post(admin, { streamer_id: sid, body: 'official word' });
-    expect(res.body).toMatchObject({ is_admin: true, author: 'Anonym' });
+    expect(res.body).toMatchObject({ is_admin: true, author: 'Administrace' });
     expect((await list()).find((x) => x.id === res.body.id).is_admin).toBe(true);
   });
 

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { clamp, parseId, toInt } from '../lib/input.ts';
+import { parseId } from '../lib/input.ts';
+import { pageLimit } from '../lib/schemas.ts';
 import { listAudit } from './queries.ts';
 import { listSchema } from './schemas.ts';
 import { AUDIT_ROLES } from './policy.ts';
@@ -10,7 +11,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { limit, before } = request.query;
     return listAudit(
       app.db,
-      limit === undefined ? 50 : clamp(toInt(limit), 1, 200),
+      pageLimit(limit, 50),
       parseId(before) ?? undefined,
     );
   });

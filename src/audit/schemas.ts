@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { errors, IdDoc, Input, Nullable, Param, StringEnum, Timestamp } from '../lib/schemas.ts';
+import { errors, IdDoc, Input, Limit, Nullable, Param, StringEnum, Timestamp } from '../lib/schemas.ts';
 import { AUDIT_ACTIONS, AUDIT_PARAMS, type AuditAction, type AuditParams } from './actions.ts';
 
 const common = {
@@ -41,8 +41,8 @@ export const Entry = Type.Unsafe<EntryAnswer>(
 export const listSchema = {
   summary: 'Audit log, newest first; page with `before` = the last id seen',
   querystring: Input({
-    limit: Param(Type.Integer({ minimum: 1, maximum: 200, description: 'Default 50' })),
+    limit: Limit('Default 50'),
     before: Param(IdDoc('Entries with an id below this one')),
   }),
-  response: { 200: Type.Array(Entry), ...errors(401) },
+  response: { 200: Type.Array(Entry), ...errors(400, 401) },
 };

@@ -25,8 +25,26 @@ export const EXPORTED_TABLES = [
   'audit_log',
   'reports',
   'address_blocks',
+  'comment_likes',
+  'votes',
+  'rating_history',
   'notifications',
 ] as const satisfies readonly (keyof Database)[];
+
+/**
+ * Tables deliberately left out of the export (test/export-tables.test.ts fails on a table in
+ * neither list, so a new table cannot be forgotten).
+ */
+export const NOT_EXPORTED: Readonly<Record<Exclude<keyof Database, (typeof EXPORTED_TABLES)[number]>, string>> = {
+  secrets: 'credentials (session secret, administrator password hash): set on the new server',
+  sessions: 'sign-ins end with the move; people sign in again',
+  oauth_states: 'sign-ins in progress, minutes long',
+  rate_limits: 'counters of the last minutes',
+  sync_state: 'live data, fetched again from the providers',
+  sync_lease: 'which instance polls now',
+  discord_webhooks: 'webhook addresses are credentials; set again in the settings',
+  discord_outbox: 'messages waiting to be sent, made for the old server',
+};
 type Table = (typeof EXPORTED_TABLES)[number];
 
 /** Tables whose `id` comes from a sequence on PostgreSQL. */
@@ -40,11 +58,19 @@ const SERIAL_TABLES: Table[] = [
   'audit_log',
   'reports',
   'address_blocks',
+  'rating_history',
   'notifications',
 ];
 
 /** Tables that files exported by earlier versions do not have. */
-const ADDED_LATER: ReadonlySet<Table> = new Set(['reports', 'address_blocks', 'notifications']);
+const ADDED_LATER: ReadonlySet<Table> = new Set([
+  'reports',
+  'address_blocks',
+  'comment_likes',
+  'votes',
+  'rating_history',
+  'notifications',
+]);
 
 export const EXPORT_FORMAT = 'streamer-rating-export';
 
@@ -69,6 +95,9 @@ const ORDER_BY: Record<Table, string> = {
   audit_log: 'id',
   reports: 'id',
   address_blocks: 'id',
+  comment_likes: 'comment_id',
+  votes: 'streamer_id',
+  rating_history: 'id',
   notifications: 'id',
 };
 

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { type Answer, jsonAnswer } from '../cache/answer.ts';
 import { fail } from '../errors.ts';
-import { clamp, parseId, toInt } from '../lib/input.ts';
+import { parseId } from '../lib/input.ts';
+import { pageLimit } from '../lib/schemas.ts';
 import { streamerExists } from '../streamers/queries.ts';
 import { listComments } from './queries.ts';
 
@@ -14,12 +15,12 @@ export function commentList(
   app: Pick<FastifyInstance, 'db' | 'answers'>,
   streamerId: number,
   staff: boolean,
-  query: { limit?: unknown; before?: unknown },
+  query: { limit?: string; before?: unknown },
 ): Promise<Answer> {
   const page =
     query.limit === undefined
       ? undefined
-      : { limit: clamp(toInt(query.limit), 1, 100), before: parseId(query.before) };
+      : { limit: pageLimit(query.limit, 0), before: parseId(query.before) };
   const key = `comments:${streamerId}:${staff ? 'all' : 'visible'}:${page ? `${page.limit}:${page.before}` : '-'}`;
   return app.answers.get(key, async (version) => {
     if (!(await streamerExists(app.db, streamerId))) throw fail('streamer_not_found');

@@ -1,3 +1,4 @@
+import { STAFF_AUTHOR } from '../shared/rules.ts';
 import { type ExpressionBuilder, type InferResult, type Insertable } from 'kysely';
 import { compiledOnce } from '../db/compiled.ts';
 import type { CommentsTable, Database, Db } from '../db/schema.ts';
@@ -120,7 +121,8 @@ export async function toItems(db: Db, rows: CommentRow[], staff: boolean): Promi
 function itemOf(row: CommentRow, teams: Map<number, number[]>, staff: boolean): CommentItem {
   return {
     id: row.id,
-    author: row.author,
+    // The administrator without an account, also on comments stored before they had a name.
+    author: row.user_id === null && row.is_admin === 1 ? STAFF_AUTHOR : row.author,
     body: row.body,
     is_admin: row.is_admin === 1,
     created_at: row.created_at,
@@ -133,7 +135,7 @@ function itemOf(row: CommentRow, teams: Map<number, number[]>, staff: boolean): 
     edited_at: row.edited_at,
     reply_to: row.reply_to,
     likes: Number(row.likes ?? 0),
-    user_role: roleOf(row),
+    user_role: row.user_id === null && row.is_admin === 1 ? 'admin' : roleOf(row),
     // Staff see open reports and a guest comment's tag as staff see it (its first 10 characters).
     ...(staff
       ? {

@@ -6,7 +6,7 @@ import { guestName } from '../guests/names.ts';
 import { ADDRESS_BLOCKED, type GuestValue, NAME_TAKEN } from '../guests/rules.ts';
 import { cleanText, codePointLength, parseId, singleLine } from '../lib/input.ts';
 import type { Viewer } from '../plugins/viewer.ts';
-import { DEFAULT_AUTHOR, LIMITS } from '../shared/rules.ts';
+import { DEFAULT_AUTHOR, LIMITS, STAFF_AUTHOR } from '../shared/rules.ts';
 
 /**
  * The rules of a new comment, written once (DECISIONS.md "Comments", "Guests, names and
@@ -68,7 +68,9 @@ export function draftOf(viewer: Viewer, input: PostInput, guestTag: string, now:
   const guest = !viewer.user && !viewer.isAdmin;
   const author = viewer.user
     ? viewer.user.display_name
-    : singleLine(input.author, LIMITS.author) || DEFAULT_AUTHOR;
+    : viewer.isAdmin
+      ? STAFF_AUTHOR
+      : singleLine(input.author, LIMITS.author) || DEFAULT_AUTHOR;
   const name = guest ? guestName(author) : { reserved: false, fold: null };
   const body = cleanText(input.body) ?? '';
   return {

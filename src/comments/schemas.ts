@@ -5,6 +5,7 @@ import {
   FlagDoc,
   IdDoc,
   Input,
+  Limit,
   Lenient,
   Nullable,
   Ok,
@@ -69,9 +70,7 @@ const commentBody = Type.String({
 export const ListQuery = Input(
   {
     streamer_id: Param(IdDoc()),
-    limit: Param(
-      Type.Integer({ minimum: 1, maximum: 100, description: 'A page of the newest top-level comments' }),
-    ),
+    limit: Limit('A page of the newest top-level comments'),
     before: Param(IdDoc('With `limit`: comments with an id below this one')),
     /** `mine=1`: the ids of this streamer's comments the signed-in user likes. */
     mine: Param(FlagDoc("Signed in: the ids of this streamer's comments you like")),

@@ -38,8 +38,21 @@ export async function upsertMember(
     .execute();
 }
 
-export async function deleteMember(db: Db, memberId: number): Promise<boolean> {
-  const result = await db.deleteFrom('rater_group_members').where('id', '=', memberId).executeTakeFirst();
+/**
+ * Removes a membership and, with it, the rater's community rating for that team (issue 30:
+ * a removed rater no longer counts in the team's averages). `db` is the caller's transaction,
+ * so both go or neither does. A deleted account's ratings go by their foreign key.
+ */
+export async function deleteMember(
+  db: Db,
+  member: { id: number; group_id: number; user_id: number },
+): Promise<boolean> {
+  const result = await db.deleteFrom('rater_group_members').where('id', '=', member.id).executeTakeFirst();
+  await db
+    .deleteFrom('community_ratings')
+    .where('group_id', '=', member.group_id)
+    .where('user_id', '=', member.user_id)
+    .execute();
   return Number(result.numDeletedRows) > 0;
 }
 
@@ -48,7 +61,7 @@ export async function findMember(db: Db, memberId: number) {
     .selectFrom('rater_group_members as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
     .innerJoin('rater_groups as g', 'g.id', 'm.group_id')
-    .select(['m.id', 'm.group_id', 'm.role', 'u.login', 'u.provider', 'g.name as group_name'])
+    .select(['m.id', 'm.group_id', 'm.user_id', 'm.role', 'u.login', 'u.provider', 'g.name as group_name'])
     .where('m.id', '=', memberId)
     .executeTakeFirst();
 }

@@ -69,7 +69,7 @@ export async function removeMember(
     ) {
       throw fail('owner_only');
     }
-    if (!(await deleteMember(trx, memberId))) throw fail('member_not_found');
+    if (!(await deleteMember(trx, member))) throw fail('member_not_found');
     await audit(trx, actor, {
       action: 'member.remove',
       target_id: member.group_id,

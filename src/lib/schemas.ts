@@ -53,6 +53,30 @@ export const Lenient = (doc: TSchema) => Type.Optional(Type.Unknown({ [DOCUMENTE
 export const Param = (doc: TSchema = Type.String()) =>
   Type.Optional(Type.String({ maxLength: MAX_TEXT, [DOCUMENTED]: doc }));
 
+/** The largest page any `limit` gives unless its route says otherwise (DECISIONS.md "Names and limits"). */
+export const PAGE_MAX = 100;
+
+/**
+ * A paged route's `limit` query parameter: an integer from 1 to `max` written in plain
+ * digits, else 400 `invalid_limit` naming the range (DECISIONS.md "Names and limits": no
+ * `limit` answers a whole table). Every paged route uses this one block and reads the value
+ * with `pageLimit`, so the bound is written once. The range is a pattern, as a query value is
+ * always text (plugins/parsers.ts) and the schema is what refuses.
+ */
+export const Limit = (description: string, max: number = PAGE_MAX) =>
+  Type.Optional(
+    Type.String({
+      pattern: `^(?:${Array.from({ length: max }, (_, i) => i + 1).join('|')})$`,
+      errorCode: 'invalid_limit' satisfies ErrorCode,
+      errorField: String(max),
+      [DOCUMENTED]: { ...Type.Integer({ minimum: 1, maximum: max, description }), 'x-error-code': 'invalid_limit' },
+    }),
+  );
+
+/** The value of a `Limit` parameter the schema has let through, or the route's default. */
+export const pageLimit = (raw: string | undefined, fallback: number): number =>
+  raw === undefined ? fallback : Number(raw);
+
 /** A query flag such as `?all=1` (lib/input.ts `flag`: present and not `0` or `false`). */
 export const FlagDoc = (description: string) =>
   Type.Unsafe<'1'>({ type: 'string', enum: ['1'], description });

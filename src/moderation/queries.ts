@@ -29,13 +29,34 @@ export async function moderationQueue(
   const rows = await q.limit(opts.limit).execute();
   const where = rows.map((r) => ({ streamer_id: r.streamer_id, streamer_name: r.streamer_name }));
   const items = await toItems(db, rows, true);
+  const reach = await addressReach(db, items.map((item) => item.guest_tag ?? null));
   return items.map((item, i) => ({
     ...item,
     streamer_id: where[i]?.streamer_id ?? 0,
     streamer_name: where[i]?.streamer_name ?? '',
     reports: item.reports ?? 0,
     guest_tag: item.guest_tag ?? null,
+    address_comments: item.guest_tag ? (reach.get(item.guest_tag) ?? 0) : null,
   }));
+}
+
+/**
+ * How many guest comments each tag (as staff see it) takes in a bulk action by `guest_tag`:
+ * every guest at that address, whatever name they gave (issue 30: the confirmation says so).
+ * Counted with the very condition the action uses (`selected`).
+ */
+async function addressReach(db: Db, tags: (string | null)[]): Promise<Map<string, number>> {
+  const reach = new Map<string, number>();
+  for (const tag of new Set(tags)) {
+    if (!tag) continue;
+    const row = await db
+      .selectFrom('comments')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where((eb) => selected(eb, { guest_tag: tag }))
+      .executeTakeFirst();
+    reach.set(tag, Number(row?.n ?? 0));
+  }
+  return reach;
 }
 
 /** Which comments a bulk action takes: by ids, by author, or by a guest's address tag. */

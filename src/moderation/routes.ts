@@ -5,7 +5,7 @@ import { writeTransaction } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
 import { clamp, parseId, toInt } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
-import { OK } from '../lib/schemas.ts';
+import { OK, pageLimit } from '../lib/schemas.ts';
 import { shortTag } from '../plugins/guest-tag.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { LIMITS, MODERATION_ACTIONS, type ModerationAction } from '../shared/rules.ts';
@@ -58,7 +58,7 @@ export const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { query } = request;
     return moderationQueue(db, {
       filter: query.filter === 'recent' ? 'recent' : 'reported',
-      limit: query.limit === undefined ? 50 : clamp(toInt(query.limit), 1, 100),
+      limit: pageLimit(query.limit, 50),
       before: parseId(query.before),
     });
   });

@@ -5,6 +5,7 @@ import {
   Field,
   IdDoc,
   Input,
+  Limit,
   Lenient,
   Nullable,
   Ok,
@@ -22,6 +23,8 @@ export const QueueItem = Type.Object(
     reports: Type.Integer(),
     /** The first 10 characters of the address tag of a guest comment; null for signed-in authors. */
     guest_tag: Nullable(Type.String()),
+    /** Guest comments: how many comments from this address a bulk action by `guest_tag` takes. */
+    address_comments: Nullable(Type.Integer()),
   },
   { title: 'QueuedComment' },
 );
@@ -34,10 +37,10 @@ export const queueSchema = {
     '`recent` (newest first, `before` pages by id); `limit` 1-100, default 50',
   querystring: Input({
     filter: Param(StringEnum(['reported', 'recent'], { description: 'Default reported' })),
-    limit: Param(Type.Integer({ minimum: 1, maximum: 100, description: 'Default 50' })),
+    limit: Limit('Default 50'),
     before: Param(IdDoc('With `recent`: comments with an id below this one')),
   }),
-  response: { 200: Type.Array(QueueItem), ...errors(401) },
+  response: { 200: Type.Array(QueueItem), ...errors(400, 401) },
 };
 
 export const bulkSchema = {

@@ -48,6 +48,12 @@ export const LIMITS = {
 /** A guest's comment without a name is by this author (SPEC.md). */
 export const DEFAULT_AUTHOR = 'Anonym';
 
+/**
+ * The shared-password administrator has no account: their comments are by the site's
+ * administration (issue 30), shown with the staff role `admin`, never as a guest "Anonym".
+ */
+export const STAFF_AUTHOR = 'Administrace';
+
 /** Why a comment is reported (POST /api/reports); anything else counts as `other`. */
 export const REPORT_REASONS = ['spam', 'abuse', 'other'] as const;
 export type ReportReason = (typeof REPORT_REASONS)[number];

@@ -1,4 +1,5 @@
 import { WEEK_MUTATIONS } from './week.ts';
+import { ISSUE_30_F30A } from './issue-30-f30a.ts';
 
 /** The rules broken on purpose by `npm run mutations`, and the tests that must notice. */
 import { NOTIFICATION_MUTATIONS } from './notifications.ts';
@@ -997,4 +998,5 @@ export const MUTATIONS: Mutation[] = [
   },
   ...WEEK_MUTATIONS,
   ...NOTIFICATION_MUTATIONS,
+  ...ISSUE_30_F30A,
 ];

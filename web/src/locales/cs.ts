@@ -526,6 +526,12 @@ export const cs: Record<MessageKey, string> = {
   'live.newComments.one': '{n} nový komentář',
   'live.newComments.few': '{n} nové komentáře',
   'live.newComments.other': '{n} nových komentářů',
+  // Issue 30 (items 7, 9, 11, 16, 17, 18, 22)
+  'comments.administration': 'Administrace webu',
+  'moderation.confirmAddress.hide': 'Skrýt všech {n} komentářů z adresy autora {author}? Pocházejí z jedné adresy a mohou být od více hostů.',
+  'moderation.confirmAddress.show': 'Znovu zobrazit všech {n} komentářů z adresy autora {author}? Pocházejí z jedné adresy a mohou být od více hostů.',
+  'moderation.confirmAddress.delete': 'Natrvalo smazat všech {n} komentářů z adresy autora {author}? Pocházejí z jedné adresy a mohou být od více hostů.',
+  'moderation.confirmAddress.dismiss': 'Zamítnout nahlášení všech {n} komentářů z adresy autora {author}? Pocházejí z jedné adresy a mohou být od více hostů.',
 };
 
 /** The service's errors by code (src/errors.ts), as the user should read them. */
@@ -600,6 +606,8 @@ export const csApiErrors: Record<ErrorCode, string> = {
   delivery_not_found: 'Zkušební zpráva už není známa. Pošlete další.',
   webhook_not_found: 'Tento kanál už není propojený.',
   too_many_webhooks: 'Propojit lze nejvýše 5 kanálů.',
+  // Issue 30 (items 7, 9, 11, 16, 17, 18, 22)
+  invalid_limit: 'Velikost stránky musí být celé číslo od 1 do 100.',
 };
 
 /** An empty login is a deleted account (the service forgets the person). */

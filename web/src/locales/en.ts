@@ -530,6 +530,12 @@ export const en = {
   'live.newComments.one': '{n} new comment',
   'live.newComments.few': '{n} new comments',
   'live.newComments.other': '{n} new comments',
+  // Issue 30 (items 7, 9, 11, 16, 17, 18, 22)
+  'comments.administration': 'Site administration',
+  'moderation.confirmAddress.hide': 'Hide all {n} comments from the address of {author}? They come from one address and may be by several guests.',
+  'moderation.confirmAddress.show': 'Show all {n} comments from the address of {author} again? They come from one address and may be by several guests.',
+  'moderation.confirmAddress.delete': 'Delete all {n} comments from the address of {author} for good? They come from one address and may be by several guests.',
+  'moderation.confirmAddress.dismiss': 'Dismiss the reports of all {n} comments from the address of {author}? They come from one address and may be by several guests.',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -606,6 +612,8 @@ export const enApiErrors: Record<ErrorCode, string> = {
   delivery_not_found: 'The test message is no longer known. Send another.',
   webhook_not_found: 'This channel is no longer connected.',
   too_many_webhooks: 'At most 5 channels can be connected.',
+  // Issue 30 (items 7, 9, 11, 16, 17, 18, 22)
+  invalid_limit: 'A page size must be a whole number from 1 to 100.',
 };
 
 /** An empty login is a deleted account (the service forgets the person). */
