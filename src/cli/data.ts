@@ -25,6 +25,7 @@ export const EXPORTED_TABLES = [
   'audit_log',
   'reports',
   'address_blocks',
+  'streamer_replies',
 ] as const satisfies readonly (keyof Database)[];
 type Table = (typeof EXPORTED_TABLES)[number];
 
@@ -42,7 +43,7 @@ const SERIAL_TABLES: Table[] = [
 ];
 
 /** Tables that files exported by earlier versions do not have. */
-const ADDED_LATER: ReadonlySet<Table> = new Set(['reports', 'address_blocks']);
+const ADDED_LATER: ReadonlySet<Table> = new Set(['reports', 'address_blocks', 'streamer_replies']);
 
 export const EXPORT_FORMAT = 'streamer-rating-export';
 
@@ -67,6 +68,7 @@ const ORDER_BY: Record<Table, string> = {
   audit_log: 'id',
   reports: 'id',
   address_blocks: 'id',
+  streamer_replies: 'streamer_id',
 };
 
 /**

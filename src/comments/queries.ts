@@ -1,3 +1,4 @@
+import { speakersOfIds } from '../streamers/speaks-for.ts';
 import { type ExpressionBuilder, type InferResult, type Insertable } from 'kysely';
 import { compiledOnce } from '../db/compiled.ts';
 import type { CommentsTable, Database, Db } from '../db/schema.ts';
@@ -22,6 +23,7 @@ export function selectComments(db: Db) {
     .leftJoin('moderators', 'moderators.user_id', 'comments.user_id')
     .select((eb) => [
       'comments.id',
+      'comments.streamer_id',
       'comments.author',
       'comments.body',
       'comments.is_admin',
@@ -109,15 +111,25 @@ export async function toItems(db: Db, rows: CommentRow[], staff: boolean): Promi
     db,
     rows.map((r) => r.user_id),
   );
+  // Whether the author speaks for the comment's streamer (issue 26, streamers/speaks-for.ts).
+  const speakers = await speakersOfIds(
+    db,
+    rows.map((r) => r.streamer_id),
+  );
   // Each row is let go as its item is made (taken from the end, the items reversed after): the
   // full list of a busy streamer is tens of thousands of rows, and holding every row and every
   // item at once doubled the memory peak of its rendering.
   const items: CommentItem[] = [];
-  for (let row = rows.pop(); row !== undefined; row = rows.pop()) items.push(itemOf(row, teams, staff));
+  for (let row = rows.pop(); row !== undefined; row = rows.pop()) items.push(itemOf(row, teams, staff, speakers));
   return items.reverse();
 }
 
-function itemOf(row: CommentRow, teams: Map<number, number[]>, staff: boolean): CommentItem {
+function itemOf(
+  row: CommentRow,
+  teams: Map<number, number[]>,
+  staff: boolean,
+  speakers: Map<number, number>,
+): CommentItem {
   return {
     id: row.id,
     author: row.author,
@@ -134,6 +146,7 @@ function itemOf(row: CommentRow, teams: Map<number, number[]>, staff: boolean): 
     reply_to: row.reply_to,
     likes: Number(row.likes ?? 0),
     user_role: roleOf(row),
+    is_streamer: row.user_id !== null && speakers.get(row.streamer_id) === row.user_id,
     // Staff see open reports and a guest comment's tag as staff see it (its first 10 characters).
     ...(staff
       ? {

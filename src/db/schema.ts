@@ -9,7 +9,13 @@ import type {
 import type { DiscordOutboxTable, DiscordWebhooksTable } from './schema/discord.ts';
 import type { CommunityRatingsTable, RaterGroupMembersTable, RaterGroupsTable } from './schema/groups.ts';
 import type { AuditLogTable, SettingsTable, SyncLeaseTable, SyncStateTable } from './schema/service.ts';
-import type { RatingHistoryTable, RatingsTable, StreamersTable, VotesTable } from './schema/streamers.ts';
+import type {
+  RatingHistoryTable,
+  RatingsTable,
+  StreamerRepliesTable,
+  StreamersTable,
+  VotesTable,
+} from './schema/streamers.ts';
 import type { ModeratorsTable, UsersTable } from './schema/users.ts';
 
 /**
@@ -42,6 +48,7 @@ export interface Database {
   rating_history: RatingHistoryTable;
   discord_webhooks: DiscordWebhooksTable;
   discord_outbox: DiscordOutboxTable;
+  streamer_replies: StreamerRepliesTable;
 }
 
 export type Db = Kysely<Database>;

@@ -5,7 +5,9 @@ import { foldCase } from '../shared/rules.ts';
 import { scoreSum } from '../shared/rules.ts';
 
 /** A streamer with its rating and team, as every list view starts from. */
-export type StreamerListRow = Omit<Streamer, 'created_at' | 'sync_misses' | 'guest_tag'> & {
+export type StreamerListRow = Omit<Streamer, 'created_at' | 'sync_misses' | 'guest_tag' | 'suggested_by'> & {
+  /** The signed-in account that suggested it, or null. */
+  suggested_by: { id: number; display_name: string } | null;
   has_rating: boolean;
   scores: Scores;
   reward: Rating['reward'];
@@ -17,6 +19,8 @@ export type StreamerListRow = Omit<Streamer, 'created_at' | 'sync_misses' | 'gue
   /** The audience's votes: their sum and count. */
   audience_sum: number;
   audience_votes: number;
+  /** The right of reply (issue 26), with who wrote it, or null. */
+  reply: { user_id: number; body: string; at: string; rating_at: string } | null;
 };
 
 const RATING_COLUMNS = [
@@ -37,6 +41,8 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
     .selectFrom('streamers')
     .leftJoin('ratings', 'ratings.streamer_id', 'streamers.id')
     .leftJoin('rater_groups', 'rater_groups.streamer_id', 'streamers.id')
+    .leftJoin('streamer_replies', 'streamer_replies.streamer_id', 'streamers.id')
+    .leftJoin('users as suggester', 'suggester.id', 'streamers.suggested_by')
     .leftJoin(
       (eb) =>
         eb
@@ -78,6 +84,14 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
       'streamers.community_locked',
       'streamers.added_by',
       'streamers.submitter',
+      'streamers.account_id',
+      'streamers.account_channel',
+      'suggester.id as suggester_id',
+      'suggester.display_name as suggester_name',
+      'streamer_replies.user_id as reply_user',
+      'streamer_replies.body as reply_body',
+      'streamer_replies.at as reply_at',
+      'streamer_replies.rating_at as reply_rating_at',
       'ratings.streamer_id as rated',
       ...RATING_COLUMNS,
       'rater_groups.id as team_id',
@@ -105,6 +119,12 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
     community_locked: r.community_locked,
     added_by: r.added_by,
     submitter: r.submitter,
+    account_id: r.account_id,
+    account_channel: r.account_channel,
+    suggested_by:
+      r.suggester_id === null || r.suggester_id === undefined
+        ? null
+        : { id: r.suggester_id, display_name: r.suggester_name ?? '' },
     has_rating: r.rated !== null,
     scores: {
       s: r.s ?? 0,
@@ -122,6 +142,15 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
     comment_count: Number(r.comment_count ?? 0),
     audience_sum: Number(r.audience_sum ?? 0),
     audience_votes: Number(r.audience_votes ?? 0),
+    reply:
+      r.reply_user === null || r.reply_user === undefined
+        ? null
+        : {
+            user_id: r.reply_user,
+            body: r.reply_body ?? '',
+            at: r.reply_at ?? '',
+            rating_at: r.reply_rating_at ?? '',
+          },
   }));
 }
 
@@ -133,7 +162,15 @@ export async function streamerExists(db: Db, id: number): Promise<boolean> {
 
 export type NewStreamer = Pick<
   Insertable<StreamersTable>,
-  'name' | 'platform' | 'kick_name' | 'provider_a' | 'added_by' | 'submitter' | 'created_at' | 'guest_tag'
+  | 'name'
+  | 'platform'
+  | 'kick_name'
+  | 'provider_a'
+  | 'added_by'
+  | 'submitter'
+  | 'created_at'
+  | 'guest_tag'
+  | 'suggested_by'
 >;
 
 export async function insertStreamer(db: Db, s: NewStreamer): Promise<number> {
