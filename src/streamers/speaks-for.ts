@@ -74,13 +74,13 @@ async function voicesFor(db: Db, streamers: readonly Channel[]): Promise<Voice[]
   const channels = [...new Set(streamers.map(channelName))];
   if (channels.length === 0) return [];
   const voices: Voice[] = [];
-  // login_key is the login lower-cased; the rule itself (speakerOf) decides.
+  // login_key is the login lower-cased (trimmed here); the rule itself (speakerOf) decides.
   for (let i = 0; i < channels.length; i += 500) {
     voices.push(
       ...(await db
         .selectFrom('users')
         .select(VOICE_COLUMNS)
-        .where('login_key', 'in', channels.slice(i, i + 500))
+        .where((eb) => eb(eb.fn<string>('trim', ['login_key']), 'in', channels.slice(i, i + 500)))
         .execute()),
     );
   }
