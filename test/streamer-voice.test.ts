@@ -123,21 +123,26 @@ describe('who speaks for a streamer', () => {
     expect(await publicItem(id)).toMatchObject({ verified: true });
   });
 
-  it('a channel renamed between two syncs: the id learnt first stays, the new holder of the login speaks for nobody', async () => {
-    const channel = uniq();
-    const id = await streamer('provider_a', channel);
-    live.a.ids.set(channel, '1001');
-    await sync();
-    const first = await signIn('provider_a', '1001', channel);
-    live.a.ids.set(channel, '2002'); // the login now belongs to another account
-    await sync();
-    const second = await signIn('provider_a', '2002', channel);
-    const [a, b] = await Promise.all([reply(first, id, 'From the owner'), reply(second, id, 'From the newcomer')]);
-    expect(a.status).toBe(200);
-    expect(b.status).toBe(403);
-    expect((await me(second)).speaks_for).toEqual([]);
-    expect((await item(id)).streamer_reply).toMatchObject({ body: 'From the owner' });
-  });
+  it.each(['provider_a', 'provider_b'] as const)(
+    'a channel renamed between two syncs (%s): the id learnt first stays, the new holder of the login speaks for nobody',
+    async (platform) => {
+      const channel = uniq();
+      const id = await streamer(platform, channel);
+      const api = platform === 'provider_a' ? live.a : live.b;
+      api.ids.set(channel, '1001');
+      await sync();
+      const first = await signIn(platform, '1001', channel);
+      api.ids.set(channel, '2002'); // the login now belongs to another account
+      await sync();
+      const second = await signIn(platform, '2002', channel);
+      const [a, b] = await Promise.all([reply(first, id, 'From the owner'), reply(second, id, 'From the newcomer')]);
+      expect(a.status).toBe(200);
+      expect(b.status).toBe(403);
+      expect((await me(second)).speaks_for).toEqual([]);
+      expect((await me(first)).speaks_for).toEqual([id]);
+      expect((await item(id)).streamer_reply).toMatchObject({ body: 'From the owner' });
+    },
+  );
 
   it('a sign-in through the provider makes the streamer verified at once (the kept list moves)', async () => {
     const channel = uniq();

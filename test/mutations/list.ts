@@ -1,4 +1,6 @@
 /** The rules broken on purpose by `npm run mutations`, and the tests that must notice. */
+import { STREAMER_VOICE_MUTATIONS } from './streamer-voice.ts';
+
 export interface Mutation {
   name: string;
   file: string;
@@ -984,4 +986,5 @@ export const MUTATIONS: Mutation[] = [
     to: '',
     tests: ['test/deploy.test.ts'],
   },
+  ...STREAMER_VOICE_MUTATIONS,
 ];

@@ -576,6 +576,8 @@ export const csApiErrors: Record<ErrorCode, string> = {
   delivery_not_found: 'Zkušební zpráva už není známa. Pošlete další.',
   webhook_not_found: 'Tento kanál už není propojený.',
   too_many_webhooks: 'Propojit lze nejvýše 5 kanálů.',
+  // Issue 26
+  not_your_channel: 'Odpovídat zde může jen streamer přihlášený tímto kanálem.',
 };
 
 /** An empty login is a deleted account (the service forgets the person). */
@@ -620,4 +622,6 @@ export const csAudit: AuditWords = {
   },
   'block.add': (p) => `Zablokována adresa hosta ${p.guest_tag} (${author(p.author)}) na ${p.days} dní`,
   'block.remove': (p) => `Zrušena blokace hosta ${p.guest_tag}`,
+  // Issue 26
+  'streamer.reply_remove': (p) => `Odstraněna odpověď streamera u ${p.name}`,
 };

@@ -506,6 +506,23 @@ export const en = {
   'admin.submitterNone': 'Suggested without a name',
   'admin.channel': 'Channel: {channel}',
   'admin.channelDefault': '{channel} (from the name)',
+  // Issue 26: streamers speak for themselves
+  'voice.verified': 'Verified',
+  'voice.verifiedTitle': 'The streamer has signed in here with this channel',
+  'voice.replyTitle': 'The reply of {name}',
+  'voice.ratingChanged': 'The rating has changed since this reply was written.',
+  'voice.remove': 'Remove the reply',
+  'voice.removeConfirm': "Remove the streamer's reply? They may write a new one.",
+  'voice.mineTitle': 'This is my channel',
+  'voice.mineHelp': 'You signed in with this channel, so you may answer the rating here, once, under your name.',
+  'voice.replyLabel': 'Your reply to the rating',
+  'voice.save': 'Save the reply',
+  'voice.saved': 'Your reply is saved.',
+  'voice.emptyRemoves': 'Saving an empty reply removes it.',
+  'voice.notRatedYet': 'You can reply once your channel has been rated.',
+  'voice.streamerLabel': 'Streamer',
+  'voice.streamerLabelTitle': 'Written by the streamer of this page',
+  'voice.suggestedByGuest': 'Suggested by a visitor who was not signed in',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -582,6 +599,8 @@ export const enApiErrors: Record<ErrorCode, string> = {
   delivery_not_found: 'The test message is no longer known. Send another.',
   webhook_not_found: 'This channel is no longer connected.',
   too_many_webhooks: 'At most 5 channels can be connected.',
+  // Issue 26
+  not_your_channel: 'Only the streamer signed in with this channel can reply here.',
 };
 
 /** An empty login is a deleted account (the service forgets the person). */
@@ -630,4 +649,6 @@ export const enAudit: AuditWords = {
   },
   'block.add': (p) => `Blocked the address of guest ${p.guest_tag} (${author(p.author)}) for ${p.days} days`,
   'block.remove': (p) => `Lifted the block of guest ${p.guest_tag}`,
+  // Issue 26
+  'streamer.reply_remove': (p) => `Removed the streamer's reply on ${p.name}`,
 };
