@@ -58,7 +58,8 @@ async function streamer(platform: P, channel: string, rated = true): Promise<num
   expect(res.status).toBe(201);
   // An administrator's PUT without the provider_b name empties it (DECISIONS.md "Streamers").
   const keep = platform === 'provider_b' ? { kick_name: channel } : {};
-  if (rated) expect((await admin.put(`/api/streamers?id=${res.body.id}`, { r: R(7), ...keep })).status).toBe(200);
+  if (rated)
+    expect((await admin.put(`/api/streamers?id=${res.body.id}`, { r: R(7), ...keep })).status).toBe(200);
   return res.body.id as number;
 }
 const item = async (id: number, c: Client = t.client()) => (await c.get(`/api/streamers?id=${id}`)).body;
@@ -99,7 +100,13 @@ describe('who speaks for a streamer', () => {
     const id = await streamer('provider_b', channel);
     live.b.ids.set(channel, '4242');
     await sync();
-    expect(await t.db.selectFrom('streamers').select(['account_id', 'account_channel']).where('id', '=', id).executeTakeFirst()).toEqual({
+    expect(
+      await t.db
+        .selectFrom('streamers')
+        .select(['account_id', 'account_channel'])
+        .where('id', '=', id)
+        .executeTakeFirst(),
+    ).toEqual({
       account_id: '4242',
       account_channel: `provider_b:${channel}`,
     });
@@ -135,7 +142,10 @@ describe('who speaks for a streamer', () => {
       api.ids.set(channel, '2002'); // the login now belongs to another account
       await sync();
       const second = await signIn(platform, '2002', channel);
-      const [a, b] = await Promise.all([reply(first, id, 'From the owner'), reply(second, id, 'From the newcomer')]);
+      const [a, b] = await Promise.all([
+        reply(first, id, 'From the owner'),
+        reply(second, id, 'From the newcomer'),
+      ]);
       expect(a.status).toBe(200);
       expect(b.status).toBe(403);
       expect((await me(second)).speaks_for).toEqual([]);
@@ -150,10 +160,17 @@ describe('who speaks for a streamer', () => {
     const created = await sAdmin.post('/api/streamers?admin=1', { name: `Signed ${n}`, provider_a: channel });
     const id = created.body.id as number;
     await sAdmin.put(`/api/streamers?id=${id}`, { r: R(5) });
-    const listed = async () => ((await s.client().get('/api/streamers')).body as any[]).find((x) => x.id === id);
+    const listed = async () =>
+      ((await s.client().get('/api/streamers')).body as any[]).find((x) => x.id === id);
     expect(await listed()).toMatchObject({ verified: false });
     const c = s.client();
-    expect((await c.get(await approve(c, 'provider_a', { id: `si-${channel}`, login: channel, display_name: 'X' }))).status).toBe(302);
+    expect(
+      (
+        await c.get(
+          await approve(c, 'provider_a', { id: `si-${channel}`, login: channel, display_name: 'X' }),
+        )
+      ).status,
+    ).toBe(302);
     expect((await c.get('/api/oauth/me')).body.speaks_for).toEqual([id]);
     expect(await listed()).toMatchObject({ verified: true });
   });
@@ -183,7 +200,11 @@ describe('who speaks for a streamer', () => {
     const id = await streamer('provider_a', channel);
     const c = await signIn('provider_a', `ban-${channel}`, channel);
     expect((await reply(c, id, 'Before the ban')).status).toBe(200);
-    const user = await t.db.selectFrom('users').select('id').where('provider_id', '=', `ban-${channel}`).executeTakeFirstOrThrow();
+    const user = await t.db
+      .selectFrom('users')
+      .select('id')
+      .where('provider_id', '=', `ban-${channel}`)
+      .executeTakeFirstOrThrow();
     expect((await admin.put(`/api/users?id=${user.id}`, { banned: true })).status).toBe(200);
     expect(await publicItem(id)).toMatchObject({ verified: false, streamer_reply: null });
     expect(await reply(c, id, 'After the ban')).toMatchObject({
@@ -199,9 +220,14 @@ describe('the right of reply', () => {
     const channel = uniq();
     const id = await streamer('provider_a', channel);
     const c = await signIn('provider_a', `r-${channel}`, channel);
-    const ratedAt = ((await admin.get(`/api/streamers?id=${id}&history=1`)).body as { at: string }[]).at(-1)!.at;
+    const ratedAt = ((await admin.get(`/api/streamers?id=${id}&history=1`)).body as { at: string }[]).at(
+      -1,
+    )!.at;
     t.clock.offset += 60_000;
-    expect(await reply(c, id, '  Thanks for the rating!  ')).toMatchObject({ status: 200, body: { ok: true } });
+    expect(await reply(c, id, '  Thanks for the rating!  ')).toMatchObject({
+      status: 200,
+      body: { ok: true },
+    });
     const first = (await item(id)).streamer_reply;
     expect(first).toEqual({ body: 'Thanks for the rating!', at: expect.any(String), rating_at: ratedAt });
     expect(first.at > ratedAt).toBe(true);
@@ -259,7 +285,10 @@ describe('the right of reply', () => {
     expect(await t.client().del(`/api/streamers?id=${id}&reply=1`)).toMatchObject({ status: 401 });
     const modUser = await t.user({ provider: 'provider_a', login: `dmod${n}` }, { mod: true });
     const mod = await t.signedIn(modUser);
-    expect(await mod.del(`/api/streamers?id=${id}&reply=1`)).toMatchObject({ status: 200, body: { ok: true } });
+    expect(await mod.del(`/api/streamers?id=${id}&reply=1`)).toMatchObject({
+      status: 200,
+      body: { ok: true },
+    });
     expect((await item(id)).streamer_reply).toBeNull();
     expect(await item(id)).toMatchObject({ id });
     expect((await admin.get('/api/audit?limit=1')).body[0]).toMatchObject({
@@ -304,7 +333,9 @@ describe('the streamer on comments, and the suggester', () => {
     const fan = await signIn('provider_a', `s-${login}`, login);
     const byFan = await fan.post('/api/streamers', { name: `Suggested ${++n}`, submitter: 'My label' });
     expect(byFan.status).toBe(201);
-    const byGuest = await t.client().post('/api/streamers', { name: `Guest suggested ${++n}`, submitter: 'Guest label' });
+    const byGuest = await t
+      .client()
+      .post('/api/streamers', { name: `Guest suggested ${++n}`, submitter: 'Guest label' });
     expect(byGuest.status).toBe(201);
     const all = (await admin.get('/api/streamers?all=1')).body as any[];
     for (const s of all) expect(s).not.toHaveProperty('submitter');

@@ -1,4 +1,4 @@
-import { speakersOfIds } from '../streamers/speaks-for.ts';
+import { markStreamers } from '../streamers/speaks-for.ts';
 import { type ExpressionBuilder, type InferResult, type Insertable } from 'kysely';
 import { compiledOnce } from '../db/compiled.ts';
 import type { CommentsTable, Database, Db } from '../db/schema.ts';
@@ -47,6 +47,7 @@ export function selectComments(db: Db) {
     ]);
 }
 
+type Unmarked = Omit<CommentItem, 'is_streamer'>;
 type CommentRow = InferResult<ReturnType<typeof selectComments>>[number];
 
 /**
@@ -102,34 +103,22 @@ export async function listComments(db: Db, streamerId: number, opts: ListOptions
 }
 
 /**
- * Rows become comment items: booleans, the author's teams and staff role, and for staff the
- * open reports and the guest tag as staff see it (the first 10 characters, on guest comments).
- * The rows are used up.
+ * Rows become comment items: booleans, the author's teams, staff role and whether they speak for
+ * the streamer (issue 26), and for staff the open reports and the guest tag as staff see it
+ * (the first 10 characters, on guest comments). The rows are used up.
  */
 export async function toItems(db: Db, rows: CommentRow[], staff: boolean): Promise<CommentItem[]> {
-  const teams = await teamsOf(
-    db,
-    rows.map((r) => r.user_id),
-  );
-  // Whether the author speaks for the comment's streamer (issue 26, streamers/speaks-for.ts).
-  const speakers = await speakersOfIds(
-    db,
-    rows.map((r) => r.streamer_id),
-  );
+  const [userIds, streamerIds] = [rows.map((r) => r.user_id), rows.map((r) => r.streamer_id)];
+  const teams = await teamsOf(db, userIds);
   // Each row is let go as its item is made (taken from the end, the items reversed after): the
   // full list of a busy streamer is tens of thousands of rows, and holding every row and every
   // item at once doubled the memory peak of its rendering.
-  const items: CommentItem[] = [];
-  for (let row = rows.pop(); row !== undefined; row = rows.pop()) items.push(itemOf(row, teams, staff, speakers));
-  return items.reverse();
+  const items: Unmarked[] = [];
+  for (let row = rows.pop(); row !== undefined; row = rows.pop()) items.push(itemOf(row, teams, staff));
+  return markStreamers(db, streamerIds, items.reverse());
 }
 
-function itemOf(
-  row: CommentRow,
-  teams: Map<number, number[]>,
-  staff: boolean,
-  speakers: Map<number, number>,
-): CommentItem {
+function itemOf(row: CommentRow, teams: Map<number, number[]>, staff: boolean): Unmarked {
   return {
     id: row.id,
     author: row.author,
@@ -146,7 +135,6 @@ function itemOf(
     reply_to: row.reply_to,
     likes: Number(row.likes ?? 0),
     user_role: roleOf(row),
-    is_streamer: row.user_id !== null && speakers.get(row.streamer_id) === row.user_id,
     // Staff see open reports and a guest comment's tag as staff see it (its first 10 characters).
     ...(staff
       ? {

@@ -19,8 +19,6 @@ export type StreamerListRow = Omit<Streamer, 'created_at' | 'sync_misses' | 'gue
   /** The audience's votes: their sum and count. */
   audience_sum: number;
   audience_votes: number;
-  /** The right of reply (issue 26), with who wrote it, or null. */
-  reply: { user_id: number; body: string; at: string; rating_at: string } | null;
 };
 
 const RATING_COLUMNS = [
@@ -41,7 +39,6 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
     .selectFrom('streamers')
     .leftJoin('ratings', 'ratings.streamer_id', 'streamers.id')
     .leftJoin('rater_groups', 'rater_groups.streamer_id', 'streamers.id')
-    .leftJoin('streamer_replies', 'streamer_replies.streamer_id', 'streamers.id')
     .leftJoin('users as suggester', 'suggester.id', 'streamers.suggested_by')
     .leftJoin(
       (eb) =>
@@ -88,10 +85,6 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
       'streamers.account_channel',
       'suggester.id as suggester_id',
       'suggester.display_name as suggester_name',
-      'streamer_replies.user_id as reply_user',
-      'streamer_replies.body as reply_body',
-      'streamer_replies.at as reply_at',
-      'streamer_replies.rating_at as reply_rating_at',
       'ratings.streamer_id as rated',
       ...RATING_COLUMNS,
       'rater_groups.id as team_id',
@@ -142,15 +135,6 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
     comment_count: Number(r.comment_count ?? 0),
     audience_sum: Number(r.audience_sum ?? 0),
     audience_votes: Number(r.audience_votes ?? 0),
-    reply:
-      r.reply_user === null || r.reply_user === undefined
-        ? null
-        : {
-            user_id: r.reply_user,
-            body: r.reply_body ?? '',
-            at: r.reply_at ?? '',
-            rating_at: r.reply_rating_at ?? '',
-          },
   }));
 }
 

@@ -55,6 +55,12 @@ export async function writeReply(app: Ops, viewer: Viewer, id: number, input: un
   });
 }
 
+/** Every stored reply with who wrote it, by streamer (the views show it while its author speaks). */
+export async function storedReplies(db: Db) {
+  const rows = await db.selectFrom('streamer_replies').selectAll().execute();
+  return new Map(rows.map((r) => [r.streamer_id, r]));
+}
+
 /** Staff remove a streamer's reply (audited); the streamer may write a new one. */
 export async function removeReply(app: Ops, viewer: Viewer, id: number): Promise<void> {
   await writeTransaction(app.database, async (trx) => {

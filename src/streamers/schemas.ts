@@ -76,7 +76,10 @@ export const StreamerItem = Type.Object(
       Nullable(
         Type.Object(
           { id: Type.Integer(), display_name: Type.String() },
-          { title: 'Suggester', description: 'Full view only: the signed-in account that suggested it, or null' },
+          {
+            title: 'Suggester',
+            description: 'Full view only: the signed-in account that suggested it, or null',
+          },
         ),
       ),
     ),
@@ -241,7 +244,7 @@ export const createSchema = {
 export const updateSchema = {
   summary:
     'Rate (and, for the administrator, edit) a streamer; with `lock` set the community lock. With `base_at`, ' +
-    'refused with 409 when the rating changed since. With `reply`, the streamer\'s own reply under the rating',
+    "refused with 409 when the rating changed since. With `reply`, the streamer's own reply under the rating",
   querystring: IdQuery,
   body: UpdateBody,
   response: { 200: Ok, ...errors(400, 401, 403, 404, 409) },

@@ -58,11 +58,7 @@ export function speakerOf(s: Channel, voices: readonly Voice[]): number | null {
   for (const u of voices) {
     if (u.provider !== s.platform || foldLogin(u.login) !== channel) continue;
     if (accountId !== null && u.provider_id !== accountId) continue;
-    if (
-      best === null ||
-      u.last_seen > best.last_seen ||
-      (u.last_seen === best.last_seen && u.id > best.id)
-    ) {
+    if (best === null || u.last_seen > best.last_seen || (u.last_seen === best.last_seen && u.id > best.id)) {
       best = u;
     }
   }
@@ -102,13 +98,21 @@ export async function speakersOf(db: Db, streamers: readonly Channel[]): Promise
 export async function speakersOfIds(db: Db, ids: readonly number[]): Promise<Map<number, number>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
-  const streamers = await db.selectFrom('streamers').select(CHANNEL_COLUMNS).where('id', 'in', unique).execute();
+  const streamers = await db
+    .selectFrom('streamers')
+    .select(CHANNEL_COLUMNS)
+    .where('id', 'in', unique)
+    .execute();
   return speakersOf(db, streamers);
 }
 
 /** The user who speaks for one streamer, or null (also when there is no such streamer). */
 export async function speakerOfStreamer(db: Db, streamerId: number): Promise<number | null> {
-  const s = await db.selectFrom('streamers').select(CHANNEL_COLUMNS).where('id', '=', streamerId).executeTakeFirst();
+  const s = await db
+    .selectFrom('streamers')
+    .select(CHANNEL_COLUMNS)
+    .where('id', '=', streamerId)
+    .executeTakeFirst();
   if (!s) return null;
   return (await speakersOf(db, [s])).get(s.id) ?? null;
 }
@@ -131,4 +135,17 @@ export async function streamersSpokenFor(db: Db, userId: number): Promise<number
     .filter((s) => speakers.get(s.id) === userId)
     .map((s) => s.id)
     .sort((a, b) => a - b);
+}
+
+/** Comment items (or any items by a user) marked with whether their author speaks for their streamer. */
+export async function markStreamers<T extends { user_id: number | null }>(
+  db: Db,
+  streamerIds: readonly number[],
+  items: T[],
+): Promise<(T & { is_streamer: boolean })[]> {
+  const speakers = await speakersOfIds(db, streamerIds);
+  return items.map((item, i) => ({
+    ...item,
+    is_streamer: item.user_id !== null && speakers.get(streamerIds[i] ?? 0) === item.user_id,
+  }));
 }

@@ -3,6 +3,7 @@ import { type Answer, jsonAnswer } from '../cache/answer.ts';
 import type { Db } from '../db/schema.ts';
 import { averageTenths, scoreSum } from '../shared/rules.ts';
 import { listStreamers, type StreamerListRow } from './queries.ts';
+import { storedReplies } from './reply.ts';
 import { speakersOf } from './speaks-for.ts';
 import type { StreamerItem } from './schemas.ts';
 
@@ -24,8 +25,13 @@ const byEvaluatedThenName = (a: StreamerListRow, b: StreamerListRow) =>
  * null; their reply is shown only while they still do (a reply of an account that lost its
  * channel or was banned is kept but not shown).
  */
-export function present(row: StreamerListRow, view: View, speaker: number | null): StreamerItem {
-  const reply = row.reply !== null && row.reply.user_id === speaker ? row.reply : null;
+export function present(
+  row: StreamerListRow,
+  view: View,
+  speaker: number | null,
+  stored?: { user_id: number; body: string; at: string; rating_at: string },
+): StreamerItem {
+  const reply = stored !== undefined && stored.user_id === speaker ? stored : null;
   return {
     id: row.id,
     name: row.name,
@@ -61,9 +67,9 @@ export function present(row: StreamerListRow, view: View, speaker: number | null
 
 /** The items of a view, in its order. */
 export async function listView(db: Db, view: View): Promise<StreamerItem[]> {
-  const rows = await listStreamers(db);
+  const [rows, replies] = await Promise.all([listStreamers(db), storedReplies(db)]);
   const speakers = await speakersOf(db, rows);
-  const item = (r: StreamerListRow) => present(r, view, speakers.get(r.id) ?? null);
+  const item = (r: StreamerListRow) => present(r, view, speakers.get(r.id) ?? null, replies.get(r.id));
   if (view !== 'public') return rows.sort(byEvaluatedThenName).map(item);
   return rows
     .filter((r) => r.evaluated === 1 && r.has_rating)

@@ -502,6 +502,23 @@ export const cs: Record<MessageKey, string> = {
   'admin.submitterNone': 'Navrženo bez jména',
   'admin.channel': 'Kanál: {channel}',
   'admin.channelDefault': '{channel} (ze jména)',
+  // Issue 26: streamers speak for themselves
+  'voice.verified': 'Ověřeno',
+  'voice.verifiedTitle': 'Streamer se zde přihlásil tímto kanálem',
+  'voice.replyTitle': 'Odpověď: {name}',
+  'voice.ratingChanged': 'Hodnocení se od napsání této odpovědi změnilo.',
+  'voice.remove': 'Odstranit odpověď',
+  'voice.removeConfirm': 'Odstranit odpověď streamera? Může napsat novou.',
+  'voice.mineTitle': 'Tohle je můj kanál',
+  'voice.mineHelp': 'Přihlásili jste se tímto kanálem, takže zde můžete na hodnocení odpovědět svým jménem.',
+  'voice.replyLabel': 'Vaše odpověď na hodnocení',
+  'voice.save': 'Uložit odpověď',
+  'voice.saved': 'Vaše odpověď je uložena.',
+  'voice.emptyRemoves': 'Uložením prázdné odpovědi ji odstraníte.',
+  'voice.notRatedYet': 'Odpovědět můžete, až bude váš kanál ohodnocen.',
+  'voice.streamerLabel': 'Streamer',
+  'voice.streamerLabelTitle': 'Napsal streamer této stránky',
+  'voice.suggestedByGuest': 'Navrhl(a) nepřihlášený návštěvník',
 };
 
 /** The service's errors by code (src/errors.ts), as the user should read them. */

@@ -514,7 +514,8 @@ export const en = {
   'voice.remove': 'Remove the reply',
   'voice.removeConfirm': "Remove the streamer's reply? They may write a new one.",
   'voice.mineTitle': 'This is my channel',
-  'voice.mineHelp': 'You signed in with this channel, so you may answer the rating here, once, under your name.',
+  'voice.mineHelp':
+    'You signed in with this channel, so you may answer the rating here, once, under your name.',
   'voice.replyLabel': 'Your reply to the rating',
   'voice.save': 'Save the reply',
   'voice.saved': 'Your reply is saved.',
