@@ -81,6 +81,8 @@ export const ERRORS = {
   sign_in_required: [401, 'Pro komentování je vyžadováno přihlášení'],
   not_a_member: [403, 'Not a member of this team'],
   not_your_comment: [403, 'Not your comment'],
+  /** The right of reply by someone who does not speak for the streamer (issue 26). */
+  not_your_channel: [403, 'Not your channel'],
   edit_window_closed: [403, 'Edit window closed'],
   community_locked: [423, 'Community ratings are locked'],
   streamer_exists: [409, 'Streamer already exists'],

@@ -127,6 +127,7 @@ describe('audit log', () => {
       'block.add': { guest_tag: 'abcdef0123', author: 'A (b)', days: 7 },
       'block.remove': { guest_tag: 'abcdef0123' },
       'settings.discord': { webhooks: [{ id: null, events: [] }] },
+      'streamer.reply_remove': { name: 'Pepa' },
     };
     for (const action of AUDIT_ACTIONS) {
       const params = samples[action];

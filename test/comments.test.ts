@@ -186,6 +186,7 @@ describe('GET /api/comments', () => {
         'hidden',
         'id',
         'is_admin',
+        'is_streamer',
         'likes',
         'reply_to',
         'team_ids',

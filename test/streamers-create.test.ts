@@ -26,7 +26,9 @@ describe('POST /api/streamers (suggest and add)', () => {
       team_id: null,
       team_name: null,
     });
-    expect(s).toHaveProperty('submitter', 'fan'); // staff see who suggested (issue 17)
+    // Issue 26 ("The changes"): the label is never returned; a guest's suggestion has no account.
+    expect(s).not.toHaveProperty('submitter');
+    expect(s).toHaveProperty('suggested_by', null);
     expect(s).not.toHaveProperty('notes');
   });
 
@@ -97,7 +99,7 @@ describe('POST /api/streamers (suggest and add)', () => {
     expect(await find(b.body.id)).toMatchObject({ platform: 'provider_b', provider_b: 'kb' });
   });
 
-  it('the submitter is trimmed, cut to 60 characters, shown to staff in the full view only', async () => {
+  it('the submitter is trimmed, cut to 60 characters, and never returned (issue 26)', async () => {
     const res = await t
       .client()
       .post('/api/streamers', { name: 'Submitted', submitter: `  ${'ž'.repeat(70)}  ` });
@@ -112,7 +114,8 @@ describe('POST /api/streamers (suggest and add)', () => {
     expect(JSON.stringify((await t.client().get(`/api/streamers?id=${res.body.id}`)).body)).not.toContain(
       'žžž',
     );
-    expect(await find(res.body.id)).toMatchObject({ added_by: 'viewer', submitter: 'ž'.repeat(60) });
+    expect(JSON.stringify((await admin.get('/api/streamers?all=1')).body)).not.toContain('žžž');
+    expect(await find(res.body.id)).toMatchObject({ added_by: 'viewer', suggested_by: null });
     // A streamer the administrator added carries no label at all.
     const added = await admin.post('/api/streamers?admin=1', { name: 'No Label' });
     expect(await find(added.body.id)).not.toHaveProperty('submitter');

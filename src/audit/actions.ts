@@ -63,6 +63,7 @@ export const AUDIT_PARAMS = {
   }),
   'block.add': Type.Object({ guest_tag: guestTag, author: Type.String(), days: Type.Integer() }),
   'block.remove': Type.Object({ guest_tag: guestTag }),
+  'streamer.reply_remove': Type.Object({ name }),
 } satisfies Record<string, TSchema>;
 
 export type AuditAction = keyof typeof AUDIT_PARAMS;
@@ -109,6 +110,7 @@ const ENGLISH: { [A in AuditAction]: (p: AuditParams<A>) => string } = {
   'comment.bulk': (p) => `Moderation: ${p.action} on ${p.count} comments (${selection(p.selector)})`,
   'block.add': (p) => `Blocked the address of guest ${p.guest_tag} (${p.author}) for ${p.days} days`,
   'block.remove': (p) => `Lifted the block of guest ${p.guest_tag}`,
+  'streamer.reply_remove': (p) => `Removed the streamer's reply on ${p.name}`,
 };
 
 export function describe<A extends AuditAction>(action: A, params: AuditParams<A>): string {

@@ -29,13 +29,16 @@ export const EXPORTED_TABLES = [
   'votes',
   'rating_history',
   'notifications',
+  'streamer_replies',
 ] as const satisfies readonly (keyof Database)[];
 
 /**
  * Tables deliberately left out of the export (test/export-tables.test.ts fails on a table in
  * neither list, so a new table cannot be forgotten).
  */
-export const NOT_EXPORTED: Readonly<Record<Exclude<keyof Database, (typeof EXPORTED_TABLES)[number]>, string>> = {
+export const NOT_EXPORTED: Readonly<
+  Record<Exclude<keyof Database, (typeof EXPORTED_TABLES)[number]>, string>
+> = {
   secrets: 'credentials (session secret, administrator password hash): set on the new server',
   sessions: 'sign-ins end with the move; people sign in again',
   oauth_states: 'sign-ins in progress, minutes long',
@@ -70,6 +73,7 @@ const ADDED_LATER: ReadonlySet<Table> = new Set([
   'votes',
   'rating_history',
   'notifications',
+  'streamer_replies',
 ]);
 
 export const EXPORT_FORMAT = 'streamer-rating-export';
@@ -99,6 +103,7 @@ const ORDER_BY: Record<Table, string> = {
   votes: 'streamer_id',
   rating_history: 'id',
   notifications: 'id',
+  streamer_replies: 'streamer_id',
 };
 
 /**

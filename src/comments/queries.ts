@@ -1,4 +1,5 @@
 import { STAFF_AUTHOR } from '../shared/rules.ts';
+import { markStreamers } from '../streamers/speaks-for.ts';
 import { type ExpressionBuilder, type InferResult, type Insertable } from 'kysely';
 import { compiledOnce } from '../db/compiled.ts';
 import type { CommentsTable, Database, Db } from '../db/schema.ts';
@@ -23,6 +24,7 @@ export function selectComments(db: Db) {
     .leftJoin('moderators', 'moderators.user_id', 'comments.user_id')
     .select((eb) => [
       'comments.id',
+      'comments.streamer_id',
       'comments.author',
       'comments.body',
       'comments.is_admin',
@@ -46,6 +48,7 @@ export function selectComments(db: Db) {
     ]);
 }
 
+type Unmarked = Omit<CommentItem, 'is_streamer'>;
 type CommentRow = InferResult<ReturnType<typeof selectComments>>[number];
 
 /**
@@ -101,24 +104,22 @@ export async function listComments(db: Db, streamerId: number, opts: ListOptions
 }
 
 /**
- * Rows become comment items: booleans, the author's teams and staff role, and for staff the
- * open reports and the guest tag as staff see it (the first 10 characters, on guest comments).
- * The rows are used up.
+ * Rows become comment items: booleans, the author's teams, staff role and whether they speak for
+ * the streamer (issue 26), and for staff the open reports and the guest tag as staff see it
+ * (the first 10 characters, on guest comments). The rows are used up.
  */
 export async function toItems(db: Db, rows: CommentRow[], staff: boolean): Promise<CommentItem[]> {
-  const teams = await teamsOf(
-    db,
-    rows.map((r) => r.user_id),
-  );
+  const [userIds, streamerIds] = [rows.map((r) => r.user_id), rows.map((r) => r.streamer_id)];
+  const teams = await teamsOf(db, userIds);
   // Each row is let go as its item is made (taken from the end, the items reversed after): the
   // full list of a busy streamer is tens of thousands of rows, and holding every row and every
   // item at once doubled the memory peak of its rendering.
-  const items: CommentItem[] = [];
+  const items: Unmarked[] = [];
   for (let row = rows.pop(); row !== undefined; row = rows.pop()) items.push(itemOf(row, teams, staff));
-  return items.reverse();
+  return markStreamers(db, streamerIds, items.reverse());
 }
 
-function itemOf(row: CommentRow, teams: Map<number, number[]>, staff: boolean): CommentItem {
+function itemOf(row: CommentRow, teams: Map<number, number[]>, staff: boolean): Unmarked {
   return {
     id: row.id,
     // The administrator without an account, also on comments stored before they had a name.

@@ -35,6 +35,8 @@ export const CommentItem = Type.Object(
     likes: Type.Integer(),
     /** The author's staff role now (an administrator account or a moderator), for the page's badges. */
     user_role: Nullable(StringEnum(['admin', 'moderator'])),
+    /** The author speaks for the comment's streamer (issue 26). */
+    is_streamer: Type.Boolean(),
     /** Staff only: open reports. */
     reports: Type.Optional(Type.Integer({ description: 'Staff only: open reports' })),
     /** Staff only: the first 10 characters of a guest comment's address tag; null for signed-in authors. */

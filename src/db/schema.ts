@@ -10,7 +10,13 @@ import type { DiscordOutboxTable, DiscordWebhooksTable } from './schema/discord.
 import type { NotificationsTable } from './schema/notifications.ts';
 import type { CommunityRatingsTable, RaterGroupMembersTable, RaterGroupsTable } from './schema/groups.ts';
 import type { AuditLogTable, SettingsTable, SyncLeaseTable, SyncStateTable } from './schema/service.ts';
-import type { RatingHistoryTable, RatingsTable, StreamersTable, VotesTable } from './schema/streamers.ts';
+import type {
+  RatingHistoryTable,
+  RatingsTable,
+  StreamerRepliesTable,
+  StreamersTable,
+  VotesTable,
+} from './schema/streamers.ts';
 import type { ModeratorsTable, UsersTable } from './schema/users.ts';
 
 /**
@@ -44,6 +50,7 @@ export interface Database {
   discord_webhooks: DiscordWebhooksTable;
   discord_outbox: DiscordOutboxTable;
   notifications: NotificationsTable;
+  streamer_replies: StreamerRepliesTable;
 }
 
 export type Db = Kysely<Database>;

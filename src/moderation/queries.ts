@@ -16,7 +16,7 @@ export async function moderationQueue(
 ) {
   let q = selectComments(db)
     .innerJoin('streamers', 'streamers.id', 'comments.streamer_id')
-    .select(['comments.streamer_id', 'streamers.name as streamer_name']);
+    .select(['streamers.name as streamer_name']);
   if (opts.filter === 'reported') {
     q = q
       .where(hasOpenReports)

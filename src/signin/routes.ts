@@ -7,6 +7,8 @@ import { httpsDetected } from '../lib/https.ts';
 import { errors, Redirect } from '../lib/schemas.ts';
 import { pageKey } from '../shared/pages.ts';
 import { limit } from '../plugins/rate-limits.ts';
+import { writeTransaction } from '../db/transaction.ts';
+import { streamersSpokenFor } from '../streamers/speaks-for.ts';
 import { upsertUser } from '../users/queries.ts';
 import type { SignInFlow } from './flow.ts';
 import { providerA } from './provider-a.ts';
@@ -82,7 +84,10 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
       request.log.info({ provider, auth_error: result.error }, 'sign-in failed');
       return back(refusedPath(target, result.error));
     }
-    const user = await upsertUser(db, result.profile, clock.now().toISOString());
+    // A sign-in can make a streamer verified (issue 26): one write that moves the content version.
+    const user = await writeTransaction(app.database, (trx) =>
+      upsertUser(trx, result.profile, clock.now().toISOString()),
+    );
     request.session.regenerate();
     request.session.set('oauth_user', user);
     // A ban mark belonged to the user who was banned; the viewer sets it again if this one is.
@@ -102,6 +107,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
       is_admin: viewer.isAdmin,
       is_mod: user !== null && viewer.isMod,
       banned: viewer.bannedUser,
+      speaks_for: viewer.user ? await streamersSpokenFor(db, viewer.user.id) : [],
     };
   }
 

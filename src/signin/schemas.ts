@@ -47,6 +47,10 @@ export const Me = Type.Object(
     is_admin: Type.Boolean(),
     is_mod: Type.Boolean(),
     banned: Type.Boolean(),
+    /** The streamers this user speaks for (issue 26), ids ascending; empty when signed out. */
+    speaks_for: Type.Array(Type.Integer(), {
+      description: 'The streamers the signed-in user speaks for, ids ascending; empty when signed out',
+    }),
   },
   { title: 'Me' },
 );

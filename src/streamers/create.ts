@@ -68,6 +68,7 @@ export async function createStreamer(
         submitter,
         created_at: at,
         guest_tag: byAdmin ? null : request.guestTag,
+        suggested_by: byAdmin ? null : (request.viewer.user?.id ?? null),
       });
       if (byAdmin) {
         await audit(trx, actorOf(request.viewer, now), {

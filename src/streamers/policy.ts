@@ -11,6 +11,13 @@ export const STREAMER_ROLES = {
   add: 'admin',
   rate: 'adminOrModerator',
   delete: 'admin',
+  /**
+   * The right of reply (issue 26) is open to the route: who speaks for the streamer is a rule
+   * of the data (speaks-for.ts), which the operation checks, answering 401, 403 `banned` or 403
+   * `not_your_channel` as DECISIONS.md orders them; staff remove a reply.
+   */
+  reply: 'public',
+  removeReply: 'adminOrModerator',
 } as const satisfies Record<string, Role>;
 
 /** SPEC.md's three views of the list. */
@@ -43,3 +50,10 @@ export const mayEditDetails = (who: Who): boolean => who.isAdmin;
 
 /** Locking community ratings is the administrator's (a moderator gets `Admin only`). */
 export const mayLock = (who: Who): boolean => who.isAdmin;
+
+/** Staff may remove a streamer's reply; the streamer's own reply is the streamer's (issue 26). */
+export const mayRemoveReply = (who: Who): boolean => allows(STREAMER_ROLES.removeReply, who);
+
+/** Whether this caller may write the reply of a streamer, given the streamers it speaks for. */
+export const mayReply = (who: Who, speaksFor: readonly number[], streamerId: number): boolean =>
+  !isStaff(who) && who.user !== null && speaksFor.includes(streamerId);

@@ -5,7 +5,9 @@ import { foldCase } from '../shared/rules.ts';
 import { scoreSum } from '../shared/rules.ts';
 
 /** A streamer with its rating and team, as every list view starts from. */
-export type StreamerListRow = Omit<Streamer, 'created_at' | 'sync_misses' | 'guest_tag'> & {
+export type StreamerListRow = Omit<Streamer, 'created_at' | 'sync_misses' | 'guest_tag' | 'suggested_by'> & {
+  /** The signed-in account that suggested it, or null. */
+  suggested_by: { id: number; display_name: string } | null;
   has_rating: boolean;
   scores: Scores;
   reward: Rating['reward'];
@@ -37,6 +39,7 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
     .selectFrom('streamers')
     .leftJoin('ratings', 'ratings.streamer_id', 'streamers.id')
     .leftJoin('rater_groups', 'rater_groups.streamer_id', 'streamers.id')
+    .leftJoin('users as suggester', 'suggester.id', 'streamers.suggested_by')
     .leftJoin(
       (eb) =>
         eb
@@ -78,6 +81,10 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
       'streamers.community_locked',
       'streamers.added_by',
       'streamers.submitter',
+      'streamers.account_id',
+      'streamers.account_channel',
+      'suggester.id as suggester_id',
+      'suggester.display_name as suggester_name',
       'ratings.streamer_id as rated',
       ...RATING_COLUMNS,
       'rater_groups.id as team_id',
@@ -105,6 +112,12 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
     community_locked: r.community_locked,
     added_by: r.added_by,
     submitter: r.submitter,
+    account_id: r.account_id,
+    account_channel: r.account_channel,
+    suggested_by:
+      r.suggester_id === null || r.suggester_id === undefined
+        ? null
+        : { id: r.suggester_id, display_name: r.suggester_name ?? '' },
     has_rating: r.rated !== null,
     scores: {
       s: r.s ?? 0,
@@ -133,7 +146,15 @@ export async function streamerExists(db: Db, id: number): Promise<boolean> {
 
 export type NewStreamer = Pick<
   Insertable<StreamersTable>,
-  'name' | 'platform' | 'kick_name' | 'provider_a' | 'added_by' | 'submitter' | 'created_at' | 'guest_tag'
+  | 'name'
+  | 'platform'
+  | 'kick_name'
+  | 'provider_a'
+  | 'added_by'
+  | 'submitter'
+  | 'created_at'
+  | 'guest_tag'
+  | 'suggested_by'
 >;
 
 export async function insertStreamer(db: Db, s: NewStreamer): Promise<number> {

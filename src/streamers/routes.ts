@@ -11,6 +11,7 @@ import { lockStreamer, removeStreamer } from './manage.ts';
 import { mayLock, STREAMER_ROLES, teamViewPossible, viewOf } from './policy.ts';
 import { isInAnyGroup, ratingHistory } from './queries.ts';
 import { rateStreamer } from './rate.ts';
+import { removeReply, writeReply } from './reply.ts';
 import { createSchema, deleteSchema, listSchema, updateSchema } from './schemas.ts';
 import { itemsOf, renderedView, viewKey } from './views.ts';
 
@@ -64,9 +65,18 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/api/streamers',
-    { config: { guard: STREAMER_ROLES.rate }, schema: updateSchema },
+    {
+      config: { guard: (query) => (flag(query.reply) ? STREAMER_ROLES.reply : STREAMER_ROLES.rate) },
+      schema: updateSchema,
+    },
     async (request) => {
       const { viewer, query, body } = request;
+      if (flag(query.reply)) {
+        const id = parseId(query.id);
+        if (id === null) throw fail('missing_id');
+        await writeReply(app, viewer, id, body.body);
+        return OK;
+      }
       if (flag(query.lock) && !mayLock(viewer)) throw fail('admin_only');
       const id = parseId(query.id);
       if (id === null) throw fail('missing_id');
@@ -78,11 +88,17 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/api/streamers',
-    { config: { guard: STREAMER_ROLES.delete }, schema: deleteSchema },
+    {
+      config: {
+        guard: (query) => (flag(query.reply) ? STREAMER_ROLES.removeReply : STREAMER_ROLES.delete),
+      },
+      schema: deleteSchema,
+    },
     async (request) => {
       const id = parseId(request.query.id);
       if (id === null) throw fail('missing_id');
-      await removeStreamer(app, request.viewer, id);
+      if (flag(request.query.reply)) await removeReply(app, request.viewer, id);
+      else await removeStreamer(app, request.viewer, id);
       return OK;
     },
   );

@@ -31,6 +31,18 @@ export const ScoresInput = Type.Object(
 /** A channel name on a provider: sanitized, cut to 100 characters. */
 const channel = (description: string) => Type.String({ maxLength: LIMITS.name, description });
 
+/** The streamer's own word under the staff rating (DECISIONS.md "Streamers speak for themselves"). */
+export const StreamerReply = Type.Object(
+  {
+    body: Type.String(),
+    at: Timestamp(),
+    /** The `at` of the rating-history row the reply was written under: the rating changed since when it differs. */
+    rating_at: Timestamp(),
+  },
+  { title: 'StreamerReply' },
+);
+export type StreamerReply = Static<typeof StreamerReply>;
+
 export const StreamerItem = Type.Object(
   {
     id: Type.Integer(),
@@ -59,11 +71,22 @@ export const StreamerItem = Type.Object(
     team_id: Nullable(Type.Integer()),
     team_name: Nullable(Type.String()),
     notes: Type.Optional(Type.String({ description: 'Full view only, when notes were ever stored' })),
-    submitter: Type.Optional(
-      Type.String({
-        description: "Full view only, a visitor's suggestion: the label its sender gave ('' none)",
-      }),
+    /** Full view only: the signed-in account that suggested it (issue 26; the label is never returned). */
+    suggested_by: Type.Optional(
+      Nullable(
+        Type.Object(
+          { id: Type.Integer(), display_name: Type.String() },
+          {
+            title: 'Suggester',
+            description: 'Full view only: the signed-in account that suggested it, or null',
+          },
+        ),
+      ),
     ),
+    /** A user who speaks for the streamer has signed in (issue 26). */
+    verified: Type.Boolean(),
+    /** The streamer's right of reply (issue 26), or null. */
+    streamer_reply: Nullable(StreamerReply),
     /** Visible comments (DECISIONS.md "Second wave"). */
     comment_count: Type.Integer(),
     /** The visitors' score (DECISIONS.md "Taking part"): the average vote to one decimal, null with none. */
@@ -125,11 +148,22 @@ export const IdQuery = Input(
   {
     id: Param(IdDoc()),
     lock: Param(FlagDoc('Set the community lock (administrator): the body is `{community_locked}`')),
+    reply: Param(FlagDoc("The streamer's right of reply (who speaks for it): the body is `{body}`")),
   },
   ['id'],
 );
-export const DeleteQuery = Input({ id: Param(IdDoc()) }, ['id']);
+export const DeleteQuery = Input(
+  { id: Param(IdDoc()), reply: Param(FlagDoc("Staff: remove the streamer's reply, not the streamer")) },
+  ['id'],
+);
 export const UpdateBody = Input({
+  /** With `reply`: the streamer's reply, trimmed, 2 to 1000 characters; empty removes it. */
+  body: Lenient(
+    Type.String({
+      maxLength: LIMITS.commentMax,
+      description: 'With `reply`: trimmed, 2 to 1000 characters; empty removes the reply',
+    }),
+  ),
   r: Lenient(ScoresInput),
   notes: Field(
     'invalid_field',
@@ -210,13 +244,14 @@ export const createSchema = {
 export const updateSchema = {
   summary:
     'Rate (and, for the administrator, edit) a streamer; with `lock` set the community lock. With `base_at`, ' +
-    'refused with 409 when the rating changed since',
+    "refused with 409 when the rating changed since. With `reply`, the streamer's own reply under the rating",
   querystring: IdQuery,
   body: UpdateBody,
   response: { 200: Ok, ...errors(400, 401, 403, 404, 409) },
 };
 export const deleteSchema = {
-  summary: 'Delete a streamer with its rating, comments and community ratings',
+  summary:
+    "Delete a streamer with its rating, comments and community ratings; with `reply`, staff remove the streamer's reply",
   querystring: DeleteQuery,
   response: { 200: Ok, ...errors(400, 401, 404) },
 };

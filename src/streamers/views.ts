@@ -3,6 +3,8 @@ import { type Answer, jsonAnswer } from '../cache/answer.ts';
 import type { Db } from '../db/schema.ts';
 import { averageTenths, scoreSum } from '../shared/rules.ts';
 import { listStreamers, type StreamerListRow } from './queries.ts';
+import { storedReplies } from './reply.ts';
+import { speakersOf } from './speaks-for.ts';
 import type { StreamerItem } from './schemas.ts';
 
 import type { View } from './policy.ts';
@@ -18,7 +20,18 @@ const compareNames = (a: StreamerListRow, b: StreamerListRow) =>
 const byEvaluatedThenName = (a: StreamerListRow, b: StreamerListRow) =>
   b.evaluated - a.evaluated || compareNames(a, b);
 
-export function present(row: StreamerListRow, view: View): StreamerItem {
+/**
+ * One item of a view. `speaker`: the user who speaks for the streamer (speaks-for.ts), or
+ * null; their reply is shown only while they still do (a reply of an account that lost its
+ * channel or was banned is kept but not shown).
+ */
+export function present(
+  row: StreamerListRow,
+  view: View,
+  speaker: number | null,
+  stored?: { user_id: number; body: string; at: string; rating_at: string },
+): StreamerItem {
+  const reply = stored !== undefined && stored.user_id === speaker ? stored : null;
   return {
     id: row.id,
     name: row.name,
@@ -44,21 +57,25 @@ export function present(row: StreamerListRow, view: View): StreamerItem {
     audience_score:
       row.audience_votes === 0 ? null : averageTenths(row.audience_sum, row.audience_votes) / 10,
     audience_votes: row.audience_votes,
+    verified: speaker !== null,
+    streamer_reply: reply === null ? null : { body: reply.body, at: reply.at, rating_at: reply.rating_at },
     ...(view === 'full' && row.notes !== null ? { notes: row.notes } : {}),
-    // Staff read a visitor's suggestion with who sent it (issue 17); nobody else sees the label.
-    ...(view === 'full' && row.added_by === 'viewer' ? { submitter: row.submitter } : {}),
+    // Staff see the signed-in account that suggested it; the label is never returned (issue 26).
+    ...(view === 'full' ? { suggested_by: row.suggested_by } : {}),
   };
 }
 
 /** The items of a view, in its order. */
 export async function listView(db: Db, view: View): Promise<StreamerItem[]> {
-  const rows = await listStreamers(db);
-  if (view !== 'public') return rows.sort(byEvaluatedThenName).map((r) => present(r, view));
+  const [rows, replies] = await Promise.all([listStreamers(db), storedReplies(db)]);
+  const speakers = await speakersOf(db, rows);
+  const item = (r: StreamerListRow) => present(r, view, speakers.get(r.id) ?? null, replies.get(r.id));
+  if (view !== 'public') return rows.sort(byEvaluatedThenName).map(item);
   return rows
     .filter((r) => r.evaluated === 1 && r.has_rating)
     .map((r) => ({ row: r, sum: scoreSum(r.scores) }))
     .sort((a, b) => b.sum - a.sum || compareNames(a.row, b.row))
-    .map(({ row }) => present(row, view));
+    .map(({ row }) => item(row));
 }
 
 /** The answer cache's key of a view (cache/answers.ts). */

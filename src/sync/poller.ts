@@ -192,9 +192,9 @@ export class LivePoller {
     const { db } = database;
     const label = `live sync of ${provider.id} (${PROVIDER_NAMES[provider.id]})`;
     const channels = [...new Set(targets.map((t) => t.channel))];
-    const wantAvatars = [...new Set(targets.filter((t) => t.needsAvatar).map((t) => t.channel))];
+    const wantProfiles = [...new Set(targets.filter((t) => t.needsProfile).map((t) => t.channel))];
     try {
-      const answer = await provider.check(channels, wantAvatars);
+      const answer = await provider.check(channels, wantProfiles);
       const now = clock.now().toISOString();
       const n = await writeTransaction(database, async (trx) => {
         const events: LiveEvent[] = [];

@@ -19,7 +19,7 @@ export function providerB(config: Config, clock: Clock): LiveProvider {
     async check(channels) {
       const asked = new Set(channels);
       const query = new URLSearchParams(channels.map((c): [string, string] => ['slug', c]));
-      const answer: BatchAnswer = { live: new Map(), avatars: new Map() };
+      const answer: BatchAnswer = { live: new Map(), avatars: new Map(), ids: new Map() };
       for (const item of dataList((await client.get(`/channels?${query}`)).json)) {
         const slug = textOf(member(item, 'slug')).toLowerCase();
         if (!asked.has(slug)) {
@@ -28,6 +28,10 @@ export function providerB(config: Config, clock: Clock): LiveProvider {
             'wrong_data',
           );
         }
+        // Every channel's account id (an integer at Kick), live or not (issue 26).
+        const id = member(item, 'broadcaster_user_id');
+        if (typeof id === 'number' && Number.isSafeInteger(id)) answer.ids.set(slug, String(id));
+        else if (typeof id === 'string' && /^\d+$/.test(id)) answer.ids.set(slug, id);
         const stream = member(item, 'stream');
         if (member(stream, 'is_live') !== true) continue;
         answer.live.set(slug, {

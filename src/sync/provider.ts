@@ -16,6 +16,8 @@ export interface LiveStream {
 export interface BatchAnswer {
   live: Map<string, LiveStream>;
   avatars: Map<string, string>;
+  /** The channels' account ids at the provider, where the answer carried them (issue 26). */
+  ids: Map<string, string>;
 }
 
 /** A provider's live-status API behind one small interface (provider-a.ts, provider-b.ts). */
@@ -30,9 +32,9 @@ export interface LiveProvider {
   readonly channelPattern: RegExp;
   readonly client: ProviderClient;
   /**
-   * Checks up to `batchSize` lower-cased channels, with the avatars of `wantAvatars` (a
-   * subset) where the provider has them. Throws a SyncError when anything fails: a batch
+   * Checks up to `batchSize` lower-cased channels, with the avatars and account ids of
+   * `wantProfiles` (a subset) where the provider has them (Kick answers every channel's id). Throws a SyncError when anything fails: a batch
    * counts whole or not at all.
    */
-  check(channels: string[], wantAvatars: string[]): Promise<BatchAnswer>;
+  check(channels: string[], wantProfiles: string[]): Promise<BatchAnswer>;
 }

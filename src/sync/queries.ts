@@ -4,13 +4,15 @@ import { liveEmbed } from '../discord/events.ts';
 import { enqueueDiscordEvent } from '../discord/queries.ts';
 import { singleLine } from '../lib/input.ts';
 import { LIMITS, type Provider, channelOf } from '../shared/rules.ts';
+import { type Channel, channelKey, channelName, learntAccountId } from '../streamers/speaks-for.ts';
 import type { BatchAnswer } from './provider.ts';
 
 /** A streamer as live sync checks it. */
 export interface Target {
   id: number;
   channel: string;
-  needsAvatar: boolean;
+  /** Its avatar or its channel's account id (issue 26) is not known yet. */
+  needsProfile: boolean;
 }
 
 const CHANNEL_COLUMN = { provider_a: 'provider_a', provider_b: 'kick_name' } as const;
@@ -19,14 +21,14 @@ const CHANNEL_COLUMN = { provider_a: 'provider_a', provider_b: 'kick_name' } as 
 export async function syncTargets(db: Db, provider: Provider): Promise<Target[]> {
   const rows = await db
     .selectFrom('streamers')
-    .select(['id', 'name', 'provider_a', 'kick_name', 'avatar'])
+    .select(['id', 'name', 'platform', 'provider_a', 'kick_name', 'avatar', 'account_id', 'account_channel'])
     .where('platform', '=', provider)
     .orderBy('id')
     .execute();
   return rows.map((r) => ({
     id: r.id,
     channel: channelOf(r.name, r[CHANNEL_COLUMN[provider]]),
-    needsAvatar: r.avatar === '',
+    needsProfile: r.avatar === '' || learntAccountId(r) === null,
   }));
 }
 
@@ -46,7 +48,19 @@ export async function applyBatch(
 ): Promise<number> {
   const rows = await trx
     .selectFrom('streamers')
-    .select(['id', 'name', 'provider_a', 'kick_name', 'status', 'live_since', 'sync_misses', 'viewers'])
+    .select([
+      'viewers',
+      'id',
+      'name',
+      'platform',
+      'provider_a',
+      'kick_name',
+      'status',
+      'live_since',
+      'sync_misses',
+      'account_id',
+      'account_channel',
+    ])
     .where('platform', '=', provider)
     .where(
       'id',
@@ -62,7 +76,7 @@ export async function applyBatch(
     checked++;
     const avatar = answer.avatars.get(channel);
     const seen = answer.live.get(channel);
-    const common = { synced_at: now, ...(avatar === undefined ? {} : { avatar }) };
+    const common = { synced_at: now, ...(avatar === undefined ? {} : { avatar }), ...learnt(row, answer) };
     const misses = seen ? 0 : row.sync_misses + 1;
     const update = seen
       ? {
@@ -98,6 +112,20 @@ export async function applyBatch(
     }
   }
   return checked;
+}
+
+/**
+ * The channel's account id, learnt the first time an answer carries it for the streamer's
+ * current channel (issue 26). Once learnt it stays: an answer with another id for the same
+ * channel means the login now belongs to another account (a rename, a re-registered login),
+ * which must not take the page over (docs/decisions.md "Issue 26"). When the administrator
+ * gives the streamer another channel, the id learnt for the old one no longer counts and the
+ * next check learns the new one.
+ */
+function learnt(row: Channel, answer: BatchAnswer): { account_id?: string; account_channel?: string } {
+  const id = answer.ids.get(channelName(row));
+  if (id === undefined || learntAccountId(row) !== null) return {};
+  return { account_id: id, account_channel: channelKey(row) };
 }
 
 async function upsertState(db: Db, provider: Provider, values: Partial<Omit<SyncStateTable, 'provider'>>) {

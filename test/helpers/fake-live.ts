@@ -40,6 +40,21 @@ export interface FakeApi {
   issued: string[];
   /** Unix time (seconds) sent as Ratelimit-Reset with a 429. */
   resetAt: number;
+  /**
+   * The account id behind a channel (lower-cased login or slug), as the provider answers it:
+   * Twitch's `/users` `id` (a string), Kick's `broadcaster_user_id` (an integer). A channel not
+   * set here has a stable id made from its name.
+   */
+  ids: Map<string, string>;
+}
+
+/** The account id the fake answers for a channel. */
+export function accountIdOf(api: FakeApi, channel: string): string {
+  const set = api.ids.get(channel);
+  if (set !== undefined) return set;
+  let h = 7;
+  for (const ch of channel) h = (h * 31 + (ch.codePointAt(0) ?? 0)) % 1_000_000_007;
+  return String(100_000 + h);
 }
 
 export interface FakeLive {
@@ -63,6 +78,7 @@ const fresh = (id: string): FakeApi => ({
   tokenCalls: 0,
   issued: [],
   resetAt: 0,
+  ids: new Map(),
 });
 
 const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -143,7 +159,7 @@ export async function startFakeLive(): Promise<FakeLive> {
         return s
           ? [
               {
-                user_id: '1',
+                user_id: accountIdOf(a, login),
                 user_login: login,
                 user_name: login,
                 game_name: s.game,
@@ -168,7 +184,7 @@ export async function startFakeLive(): Promise<FakeLive> {
     }
     if (path === '/users') {
       const data = asked.map((login) => ({
-        id: '1',
+        id: accountIdOf(a, login),
         login,
         display_name: login,
         profile_image_url: `https://cdn.example/${login}.png`,
@@ -180,7 +196,7 @@ export async function startFakeLive(): Promise<FakeLive> {
       const data = slugs.map((slug) => {
         const s = b.live.get(slug);
         return {
-          broadcaster_user_id: 1,
+          broadcaster_user_id: Number(accountIdOf(b, slug)),
           slug,
           stream_title: s?.title ?? '',
           category: { id: 1, name: s?.game ?? '' },
@@ -224,6 +240,7 @@ export async function startFakeLive(): Promise<FakeLive> {
         api.live.clear();
         api.calls = [];
         api.tokenCalls = 0;
+        api.ids.clear();
       }
     },
     close: async () => {

@@ -3,6 +3,7 @@ import { ISSUE_30_F30A } from './issue-30-f30a.ts';
 
 /** The rules broken on purpose by `npm run mutations`, and the tests that must notice. */
 import { NOTIFICATION_MUTATIONS } from './notifications.ts';
+import { STREAMER_VOICE_MUTATIONS } from './streamer-voice.ts';
 
 export interface Mutation {
   name: string;
@@ -999,4 +1000,5 @@ export const MUTATIONS: Mutation[] = [
   ...WEEK_MUTATIONS,
   ...NOTIFICATION_MUTATIONS,
   ...ISSUE_30_F30A,
+  ...STREAMER_VOICE_MUTATIONS,
 ];

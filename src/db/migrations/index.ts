@@ -10,6 +10,7 @@ import * as auditParams from './009-audit-params.ts';
 import * as reachingOut from './010-reaching-out.ts';
 import * as nameSkeletons from './011-name-skeletons.ts';
 import * as notifications from './016-notifications.ts';
+import * as streamerVoice from './012-streamer-voice.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '010-reaching-out': reachingOut,
   '011-name-skeletons': nameSkeletons,
   '016-notifications': notifications,
+  '012-streamer-voice': streamerVoice,
 };

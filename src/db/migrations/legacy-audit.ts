@@ -38,6 +38,8 @@ const SHAPES: { [A in AuditAction]: RegExp } = {
   // Written with its parameters from the first (migration 010 came after parameters); the
   // count alone reads back, the webhooks' events do not.
   'settings.discord': /^Set (\d+) Discord webhook\(s\)$/,
+  // Issue 26: written with its parameters from the first.
+  'streamer.reply_remove': /^Removed the streamer's reply on (.*)$/s,
 };
 
 const provider = (s: string | undefined) => (s === 'provider_b' ? 'provider_b' : 'provider_a');
@@ -92,6 +94,7 @@ const READ: Reader = {
   'settings.discord': (m) => ({
     webhooks: Array.from({ length: Number(m[1]) }, () => ({ id: null, events: [] })),
   }),
+  'streamer.reply_remove': (m) => ({ name: s(m[1]) }),
 };
 
 const isAction = (action: string): action is AuditAction => Object.hasOwn(SHAPES, action);

@@ -30,6 +30,22 @@ export interface StreamersTable {
   sync_misses: Generated<number>;
   /** The suggester's guest tag (lib/guest-tag.ts); null for older rows. */
   guest_tag: string | null;
+  /** The channel's account id at the provider, as live sync learnt it (issue 26), or null. */
+  account_id: string | null;
+  /** `<platform>:<channel>` the account id was learnt for: it counts only while that is still the channel. */
+  account_channel: string | null;
+  /** The signed-in user who suggested it (issue 26, "The changes"), or null. */
+  suggested_by: number | null;
+}
+
+/** A streamer's right of reply (issue 26): one per streamer. */
+export interface StreamerRepliesTable {
+  streamer_id: number;
+  user_id: number;
+  body: string;
+  at: string;
+  /** The `at` of the rating-history row the reply was written under. */
+  rating_at: string;
 }
 
 export interface RatingsTable {

@@ -7,6 +7,7 @@ export const session = $state<Me & { loaded: boolean; settings: Settings }>({
   is_admin: false,
   is_mod: false,
   banned: false,
+  speaks_for: [],
   loaded: false,
   settings: { auth_enabled: false },
 });

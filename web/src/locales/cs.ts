@@ -532,6 +532,23 @@ export const cs: Record<MessageKey, string> = {
   'moderation.confirmAddress.show': 'Znovu zobrazit všech {n} komentářů z adresy autora {author}? Pocházejí z jedné adresy a mohou být od více hostů.',
   'moderation.confirmAddress.delete': 'Natrvalo smazat všech {n} komentářů z adresy autora {author}? Pocházejí z jedné adresy a mohou být od více hostů.',
   'moderation.confirmAddress.dismiss': 'Zamítnout nahlášení všech {n} komentářů z adresy autora {author}? Pocházejí z jedné adresy a mohou být od více hostů.',
+  // Issue 26: streamers speak for themselves
+  'voice.verified': 'Ověřeno',
+  'voice.verifiedTitle': 'Streamer se zde přihlásil tímto kanálem',
+  'voice.replyTitle': 'Odpověď: {name}',
+  'voice.ratingChanged': 'Hodnocení se od napsání této odpovědi změnilo.',
+  'voice.remove': 'Odstranit odpověď',
+  'voice.removeConfirm': 'Odstranit odpověď streamera? Může napsat novou.',
+  'voice.mineTitle': 'Tohle je můj kanál',
+  'voice.mineHelp': 'Přihlásili jste se tímto kanálem, takže zde můžete na hodnocení odpovědět svým jménem.',
+  'voice.replyLabel': 'Vaše odpověď na hodnocení',
+  'voice.save': 'Uložit odpověď',
+  'voice.saved': 'Vaše odpověď je uložena.',
+  'voice.emptyRemoves': 'Uložením prázdné odpovědi ji odstraníte.',
+  'voice.notRatedYet': 'Odpovědět můžete, až bude váš kanál ohodnocen.',
+  'voice.streamerLabel': 'Streamer',
+  'voice.streamerLabelTitle': 'Napsal streamer této stránky',
+  'voice.suggestedByGuest': 'Navrhl(a) nepřihlášený návštěvník',
 };
 
 /** The service's errors by code (src/errors.ts), as the user should read them. */
@@ -608,6 +625,8 @@ export const csApiErrors: Record<ErrorCode, string> = {
   too_many_webhooks: 'Propojit lze nejvýše 5 kanálů.',
   // Issue 30 (items 7, 9, 11, 16, 17, 18, 22)
   invalid_limit: 'Velikost stránky musí být celé číslo od 1 do 100.',
+  // Issue 26
+  not_your_channel: 'Odpovídat zde může jen streamer přihlášený tímto kanálem.',
 };
 
 /** An empty login is a deleted account (the service forgets the person). */
@@ -652,4 +671,6 @@ export const csAudit: AuditWords = {
   },
   'block.add': (p) => `Zablokována adresa hosta ${p.guest_tag} (${author(p.author)}) na ${p.days} dní`,
   'block.remove': (p) => `Zrušena blokace hosta ${p.guest_tag}`,
+  // Issue 26
+  'streamer.reply_remove': (p) => `Odstraněna odpověď streamera u ${p.name}`,
 };

@@ -536,6 +536,24 @@ export const en = {
   'moderation.confirmAddress.show': 'Show all {n} comments from the address of {author} again? They come from one address and may be by several guests.',
   'moderation.confirmAddress.delete': 'Delete all {n} comments from the address of {author} for good? They come from one address and may be by several guests.',
   'moderation.confirmAddress.dismiss': 'Dismiss the reports of all {n} comments from the address of {author}? They come from one address and may be by several guests.',
+  // Issue 26: streamers speak for themselves
+  'voice.verified': 'Verified',
+  'voice.verifiedTitle': 'The streamer has signed in here with this channel',
+  'voice.replyTitle': 'The reply of {name}',
+  'voice.ratingChanged': 'The rating has changed since this reply was written.',
+  'voice.remove': 'Remove the reply',
+  'voice.removeConfirm': "Remove the streamer's reply? They may write a new one.",
+  'voice.mineTitle': 'This is my channel',
+  'voice.mineHelp':
+    'You signed in with this channel, so you may answer the rating here, once, under your name.',
+  'voice.replyLabel': 'Your reply to the rating',
+  'voice.save': 'Save the reply',
+  'voice.saved': 'Your reply is saved.',
+  'voice.emptyRemoves': 'Saving an empty reply removes it.',
+  'voice.notRatedYet': 'You can reply once your channel has been rated.',
+  'voice.streamerLabel': 'Streamer',
+  'voice.streamerLabelTitle': 'Written by the streamer of this page',
+  'voice.suggestedByGuest': 'Suggested by a visitor who was not signed in',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -614,6 +632,8 @@ export const enApiErrors: Record<ErrorCode, string> = {
   too_many_webhooks: 'At most 5 channels can be connected.',
   // Issue 30 (items 7, 9, 11, 16, 17, 18, 22)
   invalid_limit: 'A page size must be a whole number from 1 to 100.',
+  // Issue 26
+  not_your_channel: 'Only the streamer signed in with this channel can reply here.',
 };
 
 /** An empty login is a deleted account (the service forgets the person). */
@@ -662,4 +682,6 @@ export const enAudit: AuditWords = {
   },
   'block.add': (p) => `Blocked the address of guest ${p.guest_tag} (${author(p.author)}) for ${p.days} days`,
   'block.remove': (p) => `Lifted the block of guest ${p.guest_tag}`,
+  // Issue 26
+  'streamer.reply_remove': (p) => `Removed the streamer's reply on ${p.name}`,
 };

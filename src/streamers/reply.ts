@@ -1,0 +1,82 @@
+import type { FastifyInstance } from 'fastify';
+import { actorOf, audit } from '../audit/queries.ts';
+import { commentBody } from '../comments/rules.ts';
+import { writeTransaction } from '../db/transaction.ts';
+import type { Db } from '../db/schema.ts';
+import { fail } from '../errors.ts';
+import { cleanText } from '../lib/input.ts';
+import type { Viewer } from '../plugins/viewer.ts';
+import { isStaff } from '../shared/roles.ts';
+import { lastRatedAt } from './queries.ts';
+import { speakerOfStreamer } from './speaks-for.ts';
+
+type Ops = Pick<FastifyInstance, 'database' | 'clock'>;
+
+/** Whether the streamer is in the Public view: evaluated and rated. */
+async function isPublic(db: Db, id: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('streamers')
+    .innerJoin('ratings', 'ratings.streamer_id', 'streamers.id')
+    .select('streamers.id')
+    .where('streamers.id', '=', id)
+    .where('streamers.evaluated', '=', 1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * The right of reply (DECISIONS.md "Streamers speak for themselves"): the user who speaks for
+ * the streamer writes, replaces or (with an empty body) removes the one reply under the staff
+ * rating. Who speaks is decided inside the write transaction, so a sign-in or a sync that
+ * changes it cannot slip between the check and the write.
+ */
+export async function writeReply(app: Ops, viewer: Viewer, id: number, input: unknown): Promise<void> {
+  if (viewer.bannedUser) throw fail('banned');
+  if (!viewer.user && !viewer.isAdmin) throw fail('not_logged_in');
+  if (isStaff(viewer) || !viewer.user) throw fail('not_your_channel');
+  const userId = viewer.user.id;
+  const text = cleanText(input) ?? '';
+  const at = app.clock.now().toISOString();
+  await writeTransaction(app.database, async (trx) => {
+    if ((await speakerOfStreamer(trx, id)) !== userId) throw fail('not_your_channel');
+    const body = text === '' ? null : commentBody(text);
+    const ratingAt = await lastRatedAt(trx, id);
+    if (ratingAt === null || !(await isPublic(trx, id))) throw fail('streamer_not_found');
+    if (body === null) {
+      await trx.deleteFrom('streamer_replies').where('streamer_id', '=', id).execute();
+      return;
+    }
+    const values = { user_id: userId, body, at, rating_at: ratingAt };
+    await trx
+      .insertInto('streamer_replies')
+      .values({ streamer_id: id, ...values })
+      .onConflict((oc) => oc.column('streamer_id').doUpdateSet(values))
+      .execute();
+  });
+}
+
+/** Every stored reply with who wrote it, by streamer (the views show it while its author speaks). */
+export async function storedReplies(db: Db) {
+  const rows = await db.selectFrom('streamer_replies').selectAll().execute();
+  return new Map(rows.map((r) => [r.streamer_id, r]));
+}
+
+/** Staff remove a streamer's reply (audited); the streamer may write a new one. */
+export async function removeReply(app: Ops, viewer: Viewer, id: number): Promise<void> {
+  await writeTransaction(app.database, async (trx) => {
+    const streamer = await trx.selectFrom('streamers').select('name').where('id', '=', id).executeTakeFirst();
+    if (!streamer) throw fail('streamer_not_found');
+    const removed = await trx
+      .deleteFrom('streamer_replies')
+      .where('streamer_id', '=', id)
+      .returning('body')
+      .executeTakeFirst();
+    if (removed === undefined) return;
+    await audit(trx, actorOf(viewer, app.clock.now()), {
+      action: 'streamer.reply_remove',
+      target_id: id,
+      params: { name: streamer.name },
+      details: { body: removed.body },
+    });
+  });
+}
