@@ -51,6 +51,8 @@ export const ERRORS = {
   invalid_streamer_name: [400, 'Invalid streamer name'],
   /** A field of the wrong shape; the message names it (`Invalid kick_name`). */
   invalid_field: [400, 'Invalid <field>'],
+  /** A `limit` query parameter outside 1 to 100 or not an integer (issue 28, "Names and limits"). */
+  invalid_limit: [400, 'Invalid limit: an integer from 1 to 100'],
   comment_too_short: [400, 'Komentář je příliš krátký'],
   comment_too_long: [400, 'Komentář je příliš dlouhý (max 1000 znaků)'],
   name_reserved: [400, 'Jméno je vyhrazeno'],

@@ -10,6 +10,7 @@ import type { DiscordOutboxTable, DiscordWebhooksTable } from './schema/discord.
 import type { CommunityRatingsTable, RaterGroupMembersTable, RaterGroupsTable } from './schema/groups.ts';
 import type { AuditLogTable, SettingsTable, SyncLeaseTable, SyncStateTable } from './schema/service.ts';
 import type { RatingHistoryTable, RatingsTable, StreamersTable, VotesTable } from './schema/streamers.ts';
+import type { StreamSamplesTable, StreamStatsTable, StreamsTable } from './schema/streams.ts';
 import type { ModeratorsTable, UsersTable } from './schema/users.ts';
 
 /**
@@ -42,6 +43,9 @@ export interface Database {
   rating_history: RatingHistoryTable;
   discord_webhooks: DiscordWebhooksTable;
   discord_outbox: DiscordOutboxTable;
+  streams: StreamsTable;
+  stream_samples: StreamSamplesTable;
+  stream_stats: StreamStatsTable;
 }
 
 export type Db = Kysely<Database>;
@@ -52,5 +56,6 @@ export type * from './schema/discord.ts';
 export type * from './schema/groups.ts';
 export type * from './schema/service.ts';
 export type * from './schema/streamers.ts';
+export type * from './schema/streams.ts';
 export type * from './schema/users.ts';
 export { SCORE_KEYS, type ScoreKey, type Scores } from '../shared/rules.ts';

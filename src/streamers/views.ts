@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { type Answer, jsonAnswer } from '../cache/answer.ts';
 import type { Db } from '../db/schema.ts';
+import { statsOf } from '../history/stats.ts';
 import { averageTenths, scoreSum } from '../shared/rules.ts';
 import { listStreamers, type StreamerListRow } from './queries.ts';
 import type { StreamerItem } from './schemas.ts';
@@ -44,6 +45,7 @@ export function present(row: StreamerListRow, view: View): StreamerItem {
     audience_score:
       row.audience_votes === 0 ? null : averageTenths(row.audience_sum, row.audience_votes) / 10,
     audience_votes: row.audience_votes,
+    stats_30d: statsOf(row.stats),
     ...(view === 'full' && row.notes !== null ? { notes: row.notes } : {}),
     // Staff read a visitor's suggestion with who sent it (issue 17); nobody else sees the label.
     ...(view === 'full' && row.added_by === 'viewer' ? { submitter: row.submitter } : {}),

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DbContext } from '../db/context.ts';
 import { writeTransaction } from '../db/transaction.ts';
+import { maintainHistory } from '../history/prune.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { Provider } from '../shared/rules.ts';
 import { SyncError } from './http.ts';
@@ -174,6 +175,9 @@ export class LivePoller {
     }
     const now = clock.now().toISOString();
     for (const [provider, n] of checked) await recordRound(db, provider, n, now);
+    await maintainHistory(database, clock.now()).catch((err: unknown) =>
+      this.opts.log.warn({ err }, 'live sync: the stream history upkeep failed; the next round tries again'),
+    );
   }
 
   /** Sleeps unless stopped meanwhile; false when stopped. */

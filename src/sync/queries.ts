@@ -3,6 +3,7 @@ import { liveEmbed } from '../discord/events.ts';
 import { enqueueDiscordEvent } from '../discord/queries.ts';
 import { singleLine } from '../lib/input.ts';
 import { LIMITS, type Provider, channelOf } from '../shared/rules.ts';
+import { recordChecks, type Sighting } from '../history/record.ts';
 import type { BatchAnswer } from './provider.ts';
 
 /** A streamer as live sync checks it. */
@@ -53,6 +54,8 @@ export async function applyBatch(
     .execute();
   const asked = new Set(targets.map((t) => t.channel));
   let checked = 0;
+  const seenLive: Sighting[] = [];
+  const wentOffline: number[] = [];
   for (const row of rows) {
     const channel = channelOf(row.name, row[CHANNEL_COLUMN[provider]]);
     if (!asked.has(channel)) continue; // renamed since the batch was made: the next round checks it
@@ -61,34 +64,37 @@ export async function applyBatch(
     const seen = answer.live.get(channel);
     const common = { synced_at: now, ...(avatar === undefined ? {} : { avatar }) };
     const misses = seen ? 0 : row.sync_misses + 1;
+    // The offline rule, once: it ends the streamer's live status and its stream alike.
+    const offline = !seen && misses >= 2;
+    const game = seen ? singleLine(seen.game, LIMITS.game) : '';
+    const title = seen ? singleLine(seen.title, LIMITS.title) : '';
+    if (seen) seenLive.push({ streamerId: row.id, game, title, viewers: seen.viewers, since: seen.since });
+    if (offline) wentOffline.push(row.id);
     const update = seen
       ? {
           ...common,
           status: 'live' as const,
-          game: singleLine(seen.game, LIMITS.game),
-          title: singleLine(seen.title, LIMITS.title),
+          game,
+          title,
           viewers: seen.viewers,
           // Without a start time from the provider: since this service first saw it live.
           live_since: seen.since ?? (row.status === 'live' && row.live_since !== null ? row.live_since : now),
           sync_misses: 0,
         }
-      : misses >= 2
+      : offline
         ? { ...common, status: 'offline' as const, viewers: null, live_since: null, sync_misses: misses }
         : { ...common, sync_misses: misses };
     await trx.updateTable('streamers').set(update).where('id', '=', row.id).execute();
     if (seen && row.status !== 'live') {
-      const stream = {
-        game: singleLine(seen.game, LIMITS.game),
-        title: singleLine(seen.title, LIMITS.title),
-      };
       await enqueueDiscordEvent(
         trx,
         'live',
-        liveEmbed({ id: row.id, name: row.name, platform: provider }, stream, now),
+        liveEmbed({ id: row.id, name: row.name, platform: provider }, { game, title }, now),
         now,
       );
     }
   }
+  await recordChecks(trx, seenLive, wentOffline, now);
   return checked;
 }
 
