@@ -25,6 +25,9 @@ export const EXPORTED_TABLES = [
   'audit_log',
   'reports',
   'address_blocks',
+  'streams',
+  'stream_samples',
+  'stream_stats',
 ] as const satisfies readonly (keyof Database)[];
 type Table = (typeof EXPORTED_TABLES)[number];
 
@@ -39,10 +42,19 @@ const SERIAL_TABLES: Table[] = [
   'audit_log',
   'reports',
   'address_blocks',
+  'streams',
+  'stream_samples',
 ];
 
 /** Tables that files exported by earlier versions do not have. */
-const ADDED_LATER: ReadonlySet<Table> = new Set(['reports', 'address_blocks']);
+const ADDED_LATER: ReadonlySet<Table> = new Set([
+  'reports',
+  'address_blocks',
+  // Stream history (issue 28).
+  'streams',
+  'stream_samples',
+  'stream_stats',
+]);
 
 export const EXPORT_FORMAT = 'streamer-rating-export';
 
@@ -67,6 +79,9 @@ const ORDER_BY: Record<Table, string> = {
   audit_log: 'id',
   reports: 'id',
   address_blocks: 'id',
+  streams: 'id',
+  stream_samples: 'id',
+  stream_stats: 'streamer_id',
 };
 
 /**

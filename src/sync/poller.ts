@@ -147,6 +147,10 @@ export class LivePoller {
     const { db } = database;
     const started = clock.now().getTime();
     this.#nextRoundAt = started + intervalMs;
+    // Before the checks: a stream left open long ago is ended before a check could extend it.
+    await maintainHistory(database, clock.now()).catch((err: unknown) =>
+      this.opts.log.warn({ err }, 'live sync: the stream history upkeep failed; the next round tries again'),
+    );
     const batches: Batch[] = [];
     for (const provider of this.opts.providers) {
       const targets = (await syncTargets(db, provider.id)).filter((t) =>
@@ -175,9 +179,6 @@ export class LivePoller {
     }
     const now = clock.now().toISOString();
     for (const [provider, n] of checked) await recordRound(db, provider, n, now);
-    await maintainHistory(database, clock.now()).catch((err: unknown) =>
-      this.opts.log.warn({ err }, 'live sync: the stream history upkeep failed; the next round tries again'),
-    );
   }
 
   /** Sleeps unless stopped meanwhile; false when stopped. */

@@ -3,7 +3,7 @@ import { liveEmbed } from '../discord/events.ts';
 import { enqueueDiscordEvent } from '../discord/queries.ts';
 import { singleLine } from '../lib/input.ts';
 import { LIMITS, type Provider, channelOf } from '../shared/rules.ts';
-import { recordChecks, type Sighting } from '../history/record.ts';
+import { cleanViewers, recordChecks, type Sighting, startOf } from '../history/record.ts';
 import type { BatchAnswer } from './provider.ts';
 
 /** A streamer as live sync checks it. */
@@ -68,7 +68,8 @@ export async function applyBatch(
     const offline = !seen && misses >= 2;
     const game = seen ? singleLine(seen.game, LIMITS.game) : '';
     const title = seen ? singleLine(seen.title, LIMITS.title) : '';
-    if (seen) seenLive.push({ streamerId: row.id, game, title, viewers: seen.viewers, since: seen.since });
+    const viewers = seen ? cleanViewers(seen.viewers) : 0;
+    if (seen) seenLive.push({ streamerId: row.id, game, title, viewers, since: seen.since });
     if (offline) wentOffline.push(row.id);
     const update = seen
       ? {
@@ -76,9 +77,9 @@ export async function applyBatch(
           status: 'live' as const,
           game,
           title,
-          viewers: seen.viewers,
+          viewers,
           // Without a start time from the provider: since this service first saw it live.
-          live_since: seen.since ?? (row.status === 'live' && row.live_since !== null ? row.live_since : now),
+          live_since: seen.since !== null ? startOf(seen.since, now) : (row.status === 'live' && row.live_since !== null ? row.live_since : now),
           sync_misses: 0,
         }
       : offline
