@@ -70,7 +70,8 @@ export async function applyBatch(
     const title = seen ? singleLine(seen.title, LIMITS.title) : '';
     const viewers = seen ? cleanViewers(seen.viewers) : 0;
     if (seen) seenLive.push({ streamerId: row.id, game, title, viewers, since: seen.since });
-    if (offline) wentOffline.push(row.id);
+    // Its stream ends on the check that makes it offline (an open stream had a live check since).
+    if (offline && row.sync_misses < 2) wentOffline.push(row.id);
     const update = seen
       ? {
           ...common,
@@ -79,7 +80,12 @@ export async function applyBatch(
           title,
           viewers,
           // Without a start time from the provider: since this service first saw it live.
-          live_since: seen.since !== null ? startOf(seen.since, now) : (row.status === 'live' && row.live_since !== null ? row.live_since : now),
+          live_since:
+            seen.since !== null
+              ? startOf(seen.since, now)
+              : row.status === 'live' && row.live_since !== null
+                ? row.live_since
+                : now,
           sync_misses: 0,
         }
       : offline

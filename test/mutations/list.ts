@@ -1,3 +1,5 @@
+import { STREAM_HISTORY_MUTATIONS } from './stream-history.ts';
+
 /** The rules broken on purpose by `npm run mutations`, and the tests that must notice. */
 export interface Mutation {
   name: string;
@@ -984,4 +986,5 @@ export const MUTATIONS: Mutation[] = [
     to: '',
     tests: ['test/deploy.test.ts'],
   },
+  ...STREAM_HISTORY_MUTATIONS,
 ];

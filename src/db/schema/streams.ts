@@ -1,5 +1,5 @@
 /** Stream history (issue 28): streams seen by live sync, their samples, the last-30-days figures. */
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 export interface StreamsTable {
   id: Generated<number>;
@@ -8,13 +8,13 @@ export interface StreamsTable {
   /** Null while the stream is open (one open stream per streamer: a partial unique index). */
   ended_at: string | null;
   last_seen_at: string;
-  samples: number;
+  samples: Generated<number>;
   /** bigint on PostgreSQL: read through Number(). */
-  viewer_sum: number | string;
-  peak_viewers: number;
-  title: string;
+  viewer_sum: ColumnType<number | string, number | undefined, number>;
+  peak_viewers: Generated<number>;
+  title: Generated<string>;
   /** JSON: samples per game name. */
-  games: string;
+  games: Generated<string>;
 }
 
 export interface StreamSamplesTable {
@@ -31,7 +31,7 @@ export interface StreamStatsTable {
   streams: number;
   seconds: number;
   samples: number;
-  viewer_sum: number | string;
+  viewer_sum: ColumnType<number | string, number, number>;
   peak_viewers: number;
   top_game: string | null;
   oldest_start: string;
