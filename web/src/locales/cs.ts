@@ -502,6 +502,23 @@ export const cs: Record<MessageKey, string> = {
   'admin.submitterNone': 'Navrženo bez jména',
   'admin.channel': 'Kanál: {channel}',
   'admin.channelDefault': '{channel} (ze jména)',
+  // Issue 28: stream history.
+  'streams.title': 'Posledních 30 dní',
+  'streams.count': 'Streamy',
+  'streams.hours': 'Odstreamované hodiny',
+  'streams.avg': 'Průměr diváků',
+  'streams.peak': 'Nejvíc diváků',
+  'streams.topGame': 'Nejčastější hra',
+  'streams.none': 'Zatím nemáme zaznamenaný žádný stream.',
+  'streams.recent': 'Poslední streamy',
+  'streams.duration': '{h} h {m} min',
+  'streams.live': 'právě vysílá',
+  'streams.viewers': 'Diváci: průměrně {avg}, nejvíc {peak}',
+  'streams.chart': 'Diváci během streamu: {n} kontrol, průměrně {avg}, nejvíc {peak}',
+  'streams.table': 'Diváci v tabulce',
+  'streams.when': 'Čas',
+  'streams.viewersCol': 'Diváci',
+  'streams.sortHours': 'Odstreamované hodiny (30 dní)',
 };
 
 /** The service's errors by code (src/errors.ts), as the user should read them. */
@@ -576,6 +593,8 @@ export const csApiErrors: Record<ErrorCode, string> = {
   delivery_not_found: 'Zkušební zpráva už není známa. Pošlete další.',
   webhook_not_found: 'Tento kanál už není propojený.',
   too_many_webhooks: 'Propojit lze nejvýše 5 kanálů.',
+  // Issue 28.
+  invalid_limit: 'Počet položek musí být celé číslo od 1 do 100.',
 };
 
 /** An empty login is a deleted account (the service forgets the person). */

@@ -506,6 +506,23 @@ export const en = {
   'admin.submitterNone': 'Suggested without a name',
   'admin.channel': 'Channel: {channel}',
   'admin.channelDefault': '{channel} (from the name)',
+  // Issue 28: stream history.
+  'streams.title': 'Last 30 days',
+  'streams.count': 'Streams',
+  'streams.hours': 'Hours streamed',
+  'streams.avg': 'Average viewers',
+  'streams.peak': 'Peak viewers',
+  'streams.topGame': 'Top game',
+  'streams.none': 'No streams recorded yet.',
+  'streams.recent': 'Recent streams',
+  'streams.duration': '{h} h {m} min',
+  'streams.live': 'live now',
+  'streams.viewers': 'Viewers: {avg} on average, {peak} at the peak',
+  'streams.chart': 'Viewers during the stream: {n} checks, {avg} on average, {peak} at the peak',
+  'streams.table': 'Viewers as a table',
+  'streams.when': 'Time',
+  'streams.viewersCol': 'Viewers',
+  'streams.sortHours': 'Hours streamed (30 days)',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -582,6 +599,8 @@ export const enApiErrors: Record<ErrorCode, string> = {
   delivery_not_found: 'The test message is no longer known. Send another.',
   webhook_not_found: 'This channel is no longer connected.',
   too_many_webhooks: 'At most 5 channels can be connected.',
+  // Issue 28.
+  invalid_limit: 'The number of items asked for must be a whole number from 1 to 100.',
 };
 
 /** An empty login is a deleted account (the service forgets the person). */
