@@ -232,7 +232,7 @@ describe('stream history across a restart', () => {
     const database = await createTestDatabase();
     const first = await startApp(fake.env(), { database });
     first.clock.freeze();
-    const c = (await first.admin());
+    const c = await first.admin();
     const res = await c.post('/api/streamers?admin=1', {
       name: 'Restarted',
       platform: 'provider_a',

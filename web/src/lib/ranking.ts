@@ -23,7 +23,9 @@ export function filtersFromSearch(search: string): Filters {
   return {
     query: p.get('q') ?? '',
     sort:
-      sort === 'comments' || sort === 'hours' || (SCORE_KEYS as readonly string[]).includes(sort) ? (sort as SortKey) : 'total',
+      sort === 'comments' || sort === 'hours' || (SCORE_KEYS as readonly string[]).includes(sort)
+        ? (sort as SortKey)
+        : 'total',
     platform: platform === 'provider_a' || platform === 'provider_b' ? platform : '',
     liveOnly: p.get('live') === '1',
   };
