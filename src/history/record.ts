@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/schema.ts';
 import { HISTORY } from '../shared/history.ts';
 import { countGame, parseGames } from './games.ts';
@@ -68,22 +69,20 @@ export async function recordChecks(trx: Db, seen: Sighting[], ended: number[], n
       .execute();
     for (const m of made) streamOf.set(m.streamer_id, m.id);
   }
-  for (const s of seen) {
+  const going = seen.flatMap((s) => {
     const o = openOf.get(s.streamerId);
-    if (!o) continue;
+    if (!o) return [];
     const viewers = cleanViewers(s.viewers);
-    await trx
-      .updateTable('streams')
-      .set({
-        last_seen_at: now,
-        samples: o.samples + 1,
-        viewer_sum: Number(o.viewer_sum) + viewers,
-        peak_viewers: Math.max(o.peak_viewers, viewers),
-        title: s.title,
-        games: JSON.stringify(countGame(parseGames(o.games), s.game)),
-      })
-      .where('id', '=', o.id)
-      .execute();
+    const games = JSON.stringify(countGame(parseGames(o.games), s.game));
+    return [
+      sql`(cast(${o.id} as integer), cast(${o.samples + 1} as integer), cast(${Number(o.viewer_sum) + viewers} as bigint), cast(${Math.max(o.peak_viewers, viewers)} as integer), cast(${s.title} as text), cast(${games} as text))`,
+    ];
+  });
+  if (going.length > 0) {
+    // One statement for the batch's open streams (VALUES columns are column1.. on both databases).
+    await sql`update streams set last_seen_at = ${now}, samples = v.column2, viewer_sum = v.column3,
+      peak_viewers = v.column4, title = v.column5, games = v.column6
+      from (values ${sql.join(going)}) as v where streams.id = v.column1`.execute(trx);
   }
   if (seen.length > 0) {
     await trx
