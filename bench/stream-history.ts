@@ -48,7 +48,12 @@ try {
       const live = new Map<string, LiveStream>(
         batch.map((t, i) => [
           t.channel,
-          { game: `Game ${(i + r) % 7}`, title: `Title ${r}`, viewers: 100 + i + r, since: new Date(now0 - 60_000).toISOString() },
+          {
+            game: `Game ${(i + r) % 7}`,
+            title: `Title ${r}`,
+            viewers: 100 + i + r,
+            since: new Date(now0 - 60_000).toISOString(),
+          },
         ]),
       );
       const answer: BatchAnswer = { live, avatars: new Map() };
@@ -58,8 +63,14 @@ try {
   };
   const first = await round(0);
   const times = [await round(1), await round(2), await round(3)];
-  const samples = await database.db.selectFrom('stream_samples').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
-  const streams = await database.db.selectFrom('streams').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+  const samples = await database.db
+    .selectFrom('stream_samples')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirst();
+  const streams = await database.db
+    .selectFrom('streams')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirst();
   console.log(
     `${dbKind}: ${STREAMERS} streamers live, batches of ${BATCH}: first round (streams start) ${first.toFixed(0)} ms, ` +
       `next rounds ${times.map((t) => t.toFixed(0)).join(', ')} ms; ${String(streams?.n)} streams, ${String(samples?.n)} samples`,
