@@ -30,6 +30,9 @@ export const EXPORTED_TABLES = [
   'rating_history',
   'notifications',
   'streamer_replies',
+  'streams',
+  'stream_samples',
+  'stream_stats',
 ] as const satisfies readonly (keyof Database)[];
 
 /**
@@ -63,6 +66,8 @@ const SERIAL_TABLES: Table[] = [
   'address_blocks',
   'rating_history',
   'notifications',
+  'streams',
+  'stream_samples',
 ];
 
 /** Tables that files exported by earlier versions do not have. */
@@ -74,6 +79,10 @@ const ADDED_LATER: ReadonlySet<Table> = new Set([
   'rating_history',
   'notifications',
   'streamer_replies',
+  // Stream history (issue 28).
+  'streams',
+  'stream_samples',
+  'stream_stats',
 ]);
 
 export const EXPORT_FORMAT = 'streamer-rating-export';
@@ -104,6 +113,9 @@ const ORDER_BY: Record<Table, string> = {
   rating_history: 'id',
   notifications: 'id',
   streamer_replies: 'streamer_id',
+  streams: 'id',
+  stream_samples: 'id',
+  stream_stats: 'streamer_id',
 };
 
 /**

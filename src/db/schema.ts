@@ -17,6 +17,7 @@ import type {
   StreamersTable,
   VotesTable,
 } from './schema/streamers.ts';
+import type { StreamSamplesTable, StreamStatsTable, StreamsTable } from './schema/streams.ts';
 import type { ModeratorsTable, UsersTable } from './schema/users.ts';
 
 /**
@@ -51,6 +52,9 @@ export interface Database {
   discord_outbox: DiscordOutboxTable;
   notifications: NotificationsTable;
   streamer_replies: StreamerRepliesTable;
+  streams: StreamsTable;
+  stream_samples: StreamSamplesTable;
+  stream_stats: StreamStatsTable;
 }
 
 export type Db = Kysely<Database>;
@@ -62,5 +66,6 @@ export type * from './schema/groups.ts';
 export type * from './schema/notifications.ts';
 export type * from './schema/service.ts';
 export type * from './schema/streamers.ts';
+export type * from './schema/streams.ts';
 export type * from './schema/users.ts';
 export { SCORE_KEYS, type ScoreKey, type Scores } from '../shared/rules.ts';

@@ -19,6 +19,15 @@ export type StreamerListRow = Omit<Streamer, 'created_at' | 'sync_misses' | 'gue
   /** The audience's votes: their sum and count. */
   audience_sum: number;
   audience_votes: number;
+  /** The kept last-30-days figures (history/stats.ts), null without streams. */
+  stats: {
+    streams: number;
+    seconds: number;
+    samples: number;
+    viewer_sum: number;
+    peak_viewers: number;
+    top_game: string | null;
+  } | null;
 };
 
 const RATING_COLUMNS = [
@@ -63,6 +72,7 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
           .as('av'),
       (join) => join.onRef('av.streamer_id', '=', 'streamers.id'),
     )
+    .leftJoin('stream_stats as st', 'st.streamer_id', 'streamers.id')
     .select([
       'streamers.id',
       'streamers.name',
@@ -92,6 +102,12 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
       'cc.n as comment_count',
       'av.total as audience_sum',
       'av.n as audience_votes',
+      'st.streams as st_streams',
+      'st.seconds as st_seconds',
+      'st.samples as st_samples',
+      'st.viewer_sum as st_viewer_sum',
+      'st.peak_viewers as st_peak',
+      'st.top_game as st_top_game',
     ])
     .execute();
   return rows.map((r) => ({
@@ -135,6 +151,17 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
     comment_count: Number(r.comment_count ?? 0),
     audience_sum: Number(r.audience_sum ?? 0),
     audience_votes: Number(r.audience_votes ?? 0),
+    stats:
+      r.st_streams === null
+        ? null
+        : {
+            streams: Number(r.st_streams),
+            seconds: Number(r.st_seconds),
+            samples: Number(r.st_samples),
+            viewer_sum: Number(r.st_viewer_sum),
+            peak_viewers: Number(r.st_peak),
+            top_game: r.st_top_game ?? null,
+          },
   }));
 }
 

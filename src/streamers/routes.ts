@@ -2,7 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { jsonAnswer } from '../cache/answer.ts';
 import { sendAnswer } from '../cache/sender.ts';
 import { fail } from '../errors.ts';
+import { listStreams } from '../history/queries.ts';
 import { flag, parseId, truthy } from '../lib/input.ts';
+import { limitParam } from '../lib/limit.ts';
+import { HISTORY } from '../shared/history.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { OK } from '../lib/schemas.ts';
 import { limit } from '../plugins/rate-limits.ts';
@@ -30,6 +33,12 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { viewer, query } = request;
       const { user } = viewer;
+      const limit = limitParam(
+        query.limit,
+        HISTORY.streamsLimitDefault,
+        HISTORY.streamsLimitMin,
+        HISTORY.streamsLimitMax,
+      );
       const inTeam = teamViewPossible(viewer) && user !== null && (await isInAnyGroup(db, user.id));
       const view = viewOf(viewer, { all: flag(query.all), inTeam });
 
@@ -41,6 +50,7 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const item = itemsOf(list).find((s) => s.id === id);
       if (!item) throw fail('streamer_not_found');
       if (flag(query.history)) return ratingHistory(db, id);
+      if (flag(query.streams)) return listStreams(db, id, limit, app.clock.now());
       const one = await app.answers.get(`streamer:${view}:${id}`, (version) =>
         jsonAnswer(item, list.version ?? version),
       );

@@ -13,6 +13,8 @@ import {
   Timestamp,
 } from '../lib/schemas.ts';
 import { LIMITS, PROVIDERS, SCORE_KEYS } from '../shared/rules.ts';
+import { Stats30d, StreamEntry } from '../history/schemas.ts';
+import { HISTORY } from '../shared/history.ts';
 
 const score = () => Type.Integer({ minimum: 0, maximum: LIMITS.score });
 
@@ -94,6 +96,8 @@ export const StreamerItem = Type.Object(
       Type.Number({ minimum: 1, maximum: 10, description: 'The average vote, to one decimal' }),
     ),
     audience_votes: Type.Integer(),
+    /** Stream history (issue 28): kept by the sync write, read here. */
+    stats_30d: Stats30d,
   },
   { title: 'Streamer' },
 );
@@ -104,6 +108,15 @@ export const ListQuery = Input({
   id: Param(IdDoc("One item of the caller's view")),
   /** With `id`: how the streamer's rating moved. */
   history: Param(FlagDoc("With `id`: every write of the streamer's rating, oldest first")),
+  /** With `id`: the streams live sync recorded (issue 28). */
+  streams: Param(FlagDoc("With `id`: the streamer's streams, newest first")),
+  limit: Param(
+    Type.Integer({
+      minimum: HISTORY.streamsLimitMin,
+      maximum: HISTORY.streamsLimitMax,
+      description: `With \`streams=1\`: how many streams (default ${HISTORY.streamsLimitDefault})`,
+    }),
+  ),
 });
 
 export const HistoryEntry = Type.Object(
@@ -226,11 +239,17 @@ export const UpdateBody = Input({
 export const listSchema = {
   summary:
     'Public ranking, team view, or with `all=1` the full list for staff; with `id` the one item of that view, ' +
-    'and with `id` and `history=1` every rating write of it, oldest first. Answers carry an ETag; ' +
+    'and with `id` and `history=1` every rating write of it, oldest first, and with `id` and `streams=1` its ' +
+    'streams, newest first. Answers carry an ETag; ' +
     '`If-None-Match` gets 304',
   querystring: ListQuery,
   response: {
-    200: Type.Union([Type.Array(StreamerItem), StreamerItem, Type.Array(HistoryEntry)]),
+    200: Type.Union([
+      Type.Array(StreamerItem),
+      StreamerItem,
+      Type.Array(HistoryEntry),
+      Type.Array(StreamEntry),
+    ]),
     304: Type.Null(),
     ...errors(400, 404),
   },

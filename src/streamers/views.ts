@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { type Answer, jsonAnswer } from '../cache/answer.ts';
 import type { Db } from '../db/schema.ts';
+import { statsOf } from '../history/stats.ts';
 import { averageTenths, scoreSum } from '../shared/rules.ts';
 import { listStreamers, type StreamerListRow } from './queries.ts';
 import { storedReplies } from './reply.ts';
@@ -59,6 +60,7 @@ export function present(
     audience_votes: row.audience_votes,
     verified: speaker !== null,
     streamer_reply: reply === null ? null : { body: reply.body, at: reply.at, rating_at: reply.rating_at },
+    stats_30d: statsOf(row.stats),
     ...(view === 'full' && row.notes !== null ? { notes: row.notes } : {}),
     // Staff see the signed-in account that suggested it; the label is never returned (issue 26).
     ...(view === 'full' ? { suggested_by: row.suggested_by } : {}),

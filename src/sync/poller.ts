@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { DbContext } from '../db/context.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { type LiveEvent, publish } from '../events/bus.ts';
+import { maintainHistory } from '../history/prune.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { Provider } from '../shared/rules.ts';
 import { SyncError } from './http.ts';
@@ -147,6 +148,10 @@ export class LivePoller {
     const { db } = database;
     const started = clock.now().getTime();
     this.#nextRoundAt = started + intervalMs;
+    // Before the checks: a stream left open long ago is ended before a check could extend it.
+    await maintainHistory(database, clock.now()).catch((err: unknown) =>
+      this.opts.log.warn({ err }, 'live sync: the stream history upkeep failed; the next round tries again'),
+    );
     const batches: Batch[] = [];
     for (const provider of this.opts.providers) {
       const targets = (await syncTargets(db, provider.id)).filter((t) =>

@@ -5,6 +5,7 @@ import { enqueueDiscordEvent } from '../discord/queries.ts';
 import { singleLine } from '../lib/input.ts';
 import { LIMITS, type Provider, channelOf } from '../shared/rules.ts';
 import { type Channel, channelKey, channelName, learntAccountId } from '../streamers/speaks-for.ts';
+import { cleanViewers, recordChecks, type Sighting, startOf } from '../history/record.ts';
 import type { BatchAnswer } from './provider.ts';
 
 /** A streamer as live sync checks it. */
@@ -70,6 +71,8 @@ export async function applyBatch(
     .execute();
   const asked = new Set(targets.map((t) => t.channel));
   let checked = 0;
+  const seenLive: Sighting[] = [];
+  const wentOffline: number[] = [];
   for (const row of rows) {
     const channel = channelOf(row.name, row[CHANNEL_COLUMN[provider]]);
     if (!asked.has(channel)) continue; // renamed since the batch was made: the next round checks it
@@ -78,39 +81,49 @@ export async function applyBatch(
     const seen = answer.live.get(channel);
     const common = { synced_at: now, ...(avatar === undefined ? {} : { avatar }), ...learnt(row, answer) };
     const misses = seen ? 0 : row.sync_misses + 1;
+    // The offline rule, once: it ends the streamer's live status and its stream alike.
+    const offline = !seen && misses >= 2;
+    const game = seen ? singleLine(seen.game, LIMITS.game) : '';
+    const title = seen ? singleLine(seen.title, LIMITS.title) : '';
+    const viewers = seen ? cleanViewers(seen.viewers) : 0;
+    if (seen) seenLive.push({ streamerId: row.id, game, title, viewers, since: seen.since });
+    // Its stream ends on the check that makes it offline (an open stream had a live check since).
+    if (offline && row.sync_misses < 2) wentOffline.push(row.id);
     const update = seen
       ? {
           ...common,
           status: 'live' as const,
-          game: singleLine(seen.game, LIMITS.game),
-          title: singleLine(seen.title, LIMITS.title),
-          viewers: seen.viewers,
+          game,
+          title,
+          viewers,
           // Without a start time from the provider: since this service first saw it live.
-          live_since: seen.since ?? (row.status === 'live' && row.live_since !== null ? row.live_since : now),
+          live_since:
+            seen.since !== null
+              ? startOf(seen.since, now)
+              : row.status === 'live' && row.live_since !== null
+                ? row.live_since
+                : now,
           sync_misses: 0,
         }
-      : misses >= 2
+      : offline
         ? { ...common, status: 'offline' as const, viewers: null, live_since: null, sync_misses: misses }
         : { ...common, sync_misses: misses };
     await trx.updateTable('streamers').set(update).where('id', '=', row.id).execute();
     const status = 'status' in update ? update.status : row.status;
-    const viewers = 'viewers' in update ? update.viewers : row.viewers;
-    if (status !== row.status || viewers !== row.viewers) {
-      events.push({ type: 'live', streamer_id: row.id, status, viewers: viewers ?? 0 });
+    const shown = 'viewers' in update ? update.viewers : row.viewers;
+    if (status !== row.status || shown !== row.viewers) {
+      events.push({ type: 'live', streamer_id: row.id, status, viewers: shown ?? 0 });
     }
     if (seen && row.status !== 'live') {
-      const stream = {
-        game: singleLine(seen.game, LIMITS.game),
-        title: singleLine(seen.title, LIMITS.title),
-      };
       await enqueueDiscordEvent(
         trx,
         'live',
-        liveEmbed({ id: row.id, name: row.name, platform: provider }, stream, now),
+        liveEmbed({ id: row.id, name: row.name, platform: provider }, { game, title }, now),
         now,
       );
     }
   }
+  await recordChecks(trx, seenLive, wentOffline, now);
   return checked;
 }
 

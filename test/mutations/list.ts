@@ -1,5 +1,6 @@
 import { WEEK_MUTATIONS } from './week.ts';
 import { ISSUE_30_F30A } from './issue-30-f30a.ts';
+import { STREAM_HISTORY_MUTATIONS } from './stream-history.ts';
 
 /** The rules broken on purpose by `npm run mutations`, and the tests that must notice. */
 import { NOTIFICATION_MUTATIONS } from './notifications.ts';
@@ -1001,4 +1002,5 @@ export const MUTATIONS: Mutation[] = [
   ...NOTIFICATION_MUTATIONS,
   ...ISSUE_30_F30A,
   ...STREAMER_VOICE_MUTATIONS,
+  ...STREAM_HISTORY_MUTATIONS,
 ];

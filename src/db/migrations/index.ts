@@ -11,6 +11,7 @@ import * as reachingOut from './010-reaching-out.ts';
 import * as nameSkeletons from './011-name-skeletons.ts';
 import * as notifications from './016-notifications.ts';
 import * as streamerVoice from './012-streamer-voice.ts';
+import * as streamHistory from './014-stream-history.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '011-name-skeletons': nameSkeletons,
   '016-notifications': notifications,
   '012-streamer-voice': streamerVoice,
+  '014-stream-history': streamHistory,
 };

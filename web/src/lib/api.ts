@@ -43,6 +43,11 @@ export type RatingChange = Schemas['RatingHistoryEntry'];
 export const historyOf = (answer: Answer200<'/api/streamers'>): RatingChange[] =>
   Array.isArray(answer) ? answer.filter((x): x is RatingChange => 'at' in x) : [];
 
+/** The streams live sync recorded (`id` and `streams=1`, issue 28), newest first. */
+export type StreamEntry = Schemas['Stream'];
+export const streamsOf = (answer: Answer200<'/api/streamers'>): StreamEntry[] =>
+  Array.isArray(answer) ? answer.filter((x): x is StreamEntry => 'started_at' in x) : [];
+
 /** `GET /api/comments` answers the comments, or with `mine=1` the ids one likes. */
 export const commentsOf = (answer: Answer200<'/api/comments'>): Comment[] =>
   Array.isArray(answer) ? answer : [];

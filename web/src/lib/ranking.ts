@@ -2,7 +2,7 @@ import { SCORE_KEYS, scoreSum as sum, searchKey, type ScoreKey } from '../../../
 import type { Streamer } from './api.ts';
 
 /** The ranking's choices: what to sort by and which streamers to show. */
-export type SortKey = 'total' | ScoreKey | 'comments';
+export type SortKey = 'total' | ScoreKey | 'comments' | 'hours';
 export interface Filters {
   query: string;
   platform: '' | 'provider_a' | 'provider_b';
@@ -23,7 +23,9 @@ export function filtersFromSearch(search: string): Filters {
   return {
     query: p.get('q') ?? '',
     sort:
-      sort === 'comments' || (SCORE_KEYS as readonly string[]).includes(sort) ? (sort as SortKey) : 'total',
+      sort === 'comments' || sort === 'hours' || (SCORE_KEYS as readonly string[]).includes(sort)
+        ? (sort as SortKey)
+        : 'total',
     platform: platform === 'provider_a' || platform === 'provider_b' ? platform : '',
     liveOnly: p.get('live') === '1',
   };
@@ -56,7 +58,13 @@ export function rankAndFilter(list: Streamer[], f: Filters): Ranked[] {
   const ranks = new Map(rated.map((s, i) => [s.id, i + 1]));
   const q = searchKey(f.query.trim());
   const value = (s: Streamer) =>
-    f.sort === 'total' ? sum(s.r) : f.sort === 'comments' ? s.comment_count : s.r[f.sort];
+    f.sort === 'total'
+      ? sum(s.r)
+      : f.sort === 'comments'
+        ? s.comment_count
+        : f.sort === 'hours' // hours streamed in the last 30 days (issue 28)
+          ? s.stats_30d.hours
+          : s.r[f.sort];
   return list
     .map((s) => ({ s, rank: ranks.get(s.id) ?? null }))
     .filter(({ s }) => !q || searchKey(s.name).includes(q))

@@ -549,6 +549,23 @@ export const cs: Record<MessageKey, string> = {
   'voice.streamerLabel': 'Streamer',
   'voice.streamerLabelTitle': 'Napsal streamer této stránky',
   'voice.suggestedByGuest': 'Navrhl(a) nepřihlášený návštěvník',
+  // Issue 28: stream history.
+  'streams.title': 'Posledních 30 dní',
+  'streams.count': 'Streamy',
+  'streams.hours': 'Odstreamované hodiny',
+  'streams.avg': 'Průměr diváků',
+  'streams.peak': 'Nejvíc diváků',
+  'streams.topGame': 'Nejčastější hra',
+  'streams.none': 'Zatím nemáme zaznamenaný žádný stream.',
+  'streams.recent': 'Poslední streamy',
+  'streams.duration': '{h} h {m} min',
+  'streams.live': 'právě vysílá',
+  'streams.viewers': 'Diváci: průměrně {avg}, nejvíc {peak}',
+  'streams.chart': 'Diváci během streamu: {n} kontrol, průměrně {avg}, nejvíc {peak}',
+  'streams.table': 'Diváci v tabulce',
+  'streams.when': 'Čas',
+  'streams.viewersCol': 'Diváci',
+  'streams.sortHours': 'Odstreamované hodiny (30 dní)',
 };
 
 /** The service's errors by code (src/errors.ts), as the user should read them. */
@@ -627,6 +644,8 @@ export const csApiErrors: Record<ErrorCode, string> = {
   invalid_limit: 'Velikost stránky musí být celé číslo od 1 do 100.',
   // Issue 26
   not_your_channel: 'Odpovídat zde může jen streamer přihlášený tímto kanálem.',
+  // Issue 28.
+  invalid_limit: 'Počet položek musí být celé číslo od 1 do 100.',
 };
 
 /** An empty login is a deleted account (the service forgets the person). */

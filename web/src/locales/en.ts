@@ -554,6 +554,23 @@ export const en = {
   'voice.streamerLabel': 'Streamer',
   'voice.streamerLabelTitle': 'Written by the streamer of this page',
   'voice.suggestedByGuest': 'Suggested by a visitor who was not signed in',
+  // Issue 28: stream history.
+  'streams.title': 'Last 30 days',
+  'streams.count': 'Streams',
+  'streams.hours': 'Hours streamed',
+  'streams.avg': 'Average viewers',
+  'streams.peak': 'Peak viewers',
+  'streams.topGame': 'Top game',
+  'streams.none': 'No streams recorded yet.',
+  'streams.recent': 'Recent streams',
+  'streams.duration': '{h} h {m} min',
+  'streams.live': 'live now',
+  'streams.viewers': 'Viewers: {avg} on average, {peak} at the peak',
+  'streams.chart': 'Viewers during the stream: {n} checks, {avg} on average, {peak} at the peak',
+  'streams.table': 'Viewers as a table',
+  'streams.when': 'Time',
+  'streams.viewersCol': 'Viewers',
+  'streams.sortHours': 'Hours streamed (30 days)',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -634,6 +651,8 @@ export const enApiErrors: Record<ErrorCode, string> = {
   invalid_limit: 'A page size must be a whole number from 1 to 100.',
   // Issue 26
   not_your_channel: 'Only the streamer signed in with this channel can reply here.',
+  // Issue 28.
+  invalid_limit: 'The number of items asked for must be a whole number from 1 to 100.',
 };
 
 /** An empty login is a deleted account (the service forgets the person). */
