@@ -26,12 +26,15 @@ describe('paging (limit, before)', () => {
     expect((await list(t.client(), sid)).map((c) => c.id)).toEqual(ids);
   });
 
-  it('limit is kept within 1..100', async () => {
+  it('a limit outside 1..100 or not an integer is 400 (DECISIONS.md "Names and limits")', async () => {
     const sid = await t.streamer();
     for (let i = 0; i < 3; i++) await post(t.client(), sid, `c${i}x`);
-    expect(await list(t.client(), sid, '&limit=0')).toHaveLength(1);
-    expect(await list(t.client(), sid, '&limit=5000')).toHaveLength(3);
-    expect(await list(t.client(), sid, '&limit=junk')).toHaveLength(1);
+    for (const bad of ['0', '5000', 'junk']) {
+      const res = await t.client().get(`/api/comments?streamer_id=${sid}&limit=${bad}`);
+      expect(res.status, bad).toBe(400);
+      expect(res.body.code).toBe('invalid_limit');
+    }
+    expect(await list(t.client(), sid, '&limit=100')).toHaveLength(3);
   });
 });
 

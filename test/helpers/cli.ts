@@ -95,7 +95,7 @@ export async function answers(t: TestApp) {
     groups: (await adm.get('/api/rater_groups')).body,
     users: (await adm.get('/api/users')).body,
     settings: (await t.client().get('/api/settings')).body,
-    audit: (await adm.get('/api/audit?limit=200')).body,
+    audit: (await adm.get('/api/audit?limit=100')).body,
   };
   for (const s of streamers) {
     out[`comments ${s.id}`] = (await t.client().get(`/api/comments?streamer_id=${s.id}`)).body;
