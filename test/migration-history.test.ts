@@ -85,6 +85,7 @@ describe('a database that ran a migration under the name it had before its renam
         '008-taking-part',
         '009-audit-params',
         '011-name-skeletons',
+        '012-streamer-voice',
       ]);
       const names = (
         await sql<{ name: string }>`select name from kysely_migration order by name`.execute(database.db)
@@ -92,7 +93,7 @@ describe('a database that ran a migration under the name it had before its renam
       expect(names).toEqual(Object.keys(migrations).sort());
       expect(Object.keys(RENAMED_MIGRATIONS)).toContain('007-reaching-out');
       expect(await migrateToLatest(database.db)).toEqual([]);
-      expect(await latestApplied(database.db)).toBe('011-name-skeletons');
+      expect(await latestApplied(database.db)).toBe('012-streamer-voice');
     } finally {
       await database.cleanup();
     }
