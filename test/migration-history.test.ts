@@ -81,19 +81,19 @@ describe('a database that ran a migration under the name it had before its renam
       await sql`insert into kysely_migration (name, timestamp) values ('007-reaching-out', ${new Date().toISOString()})`.execute(
         database.db,
       );
-      expect(await migrateToLatest(database.db)).toEqual([
-        '008-taking-part',
-        '009-audit-params',
-        '011-name-skeletons',
-        '016-notifications',
-      ]);
+      // Every later migration, without reaching out again under its new name.
+      expect(await migrateToLatest(database.db)).toEqual(
+        Object.keys(migrations)
+          .sort()
+          .filter((name) => name > '007' && name !== '010-reaching-out'),
+      );
       const names = (
         await sql<{ name: string }>`select name from kysely_migration order by name`.execute(database.db)
       ).rows.map((r) => r.name);
       expect(names).toEqual(Object.keys(migrations).sort());
       expect(Object.keys(RENAMED_MIGRATIONS)).toContain('007-reaching-out');
       expect(await migrateToLatest(database.db)).toEqual([]);
-      expect(await latestApplied(database.db)).toBe('016-notifications');
+      expect(await latestApplied(database.db)).toBe(Object.keys(migrations).sort().at(-1));
     } finally {
       await database.cleanup();
     }

@@ -144,7 +144,11 @@ describe('API documentation', () => {
     expect(doc.paths['/api/auth/logout'].post.requestBody).toBeUndefined();
     expect(doc.paths['/api/auth'].post.requestBody.required).toBe(false);
     const ids = doc.paths['/api/streamers'].delete.parameters;
-    expect(ids).toEqual([expect.objectContaining({ name: 'id', in: 'query', required: true })]);
+    // Issue 26: `reply=1` removes the streamer's reply instead.
+    expect(ids).toEqual([
+      expect.objectContaining({ name: 'id', in: 'query', required: true }),
+      expect.objectContaining({ name: 'reply', in: 'query', required: false }),
+    ]);
     expect(ids[0].schema).toMatchObject({ type: 'integer', minimum: 1 });
   });
 

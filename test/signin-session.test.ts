@@ -41,18 +41,20 @@ describe('current user, logout and debug', () => {
       is_admin: false,
       is_mod: false,
       banned: true,
+      speaks_for: [],
     });
     expect((await c.get('/api/oauth/me')).body).toEqual({
       user: null,
       is_admin: false,
       is_mod: false,
       banned: false,
+      speaks_for: [],
     });
   });
 
   it('an anonymous visitor gets user null and all flags false, with no session created', async () => {
     const res = await t.client().get('/api/oauth/me');
-    expect(res.body).toEqual({ user: null, is_admin: false, is_mod: false, banned: false });
+    expect(res.body).toEqual({ user: null, is_admin: false, is_mod: false, banned: false, speaks_for: [] });
     expect(res.headers.get('set-cookie')).toBeNull();
   });
 
