@@ -25,6 +25,10 @@ export const EXPORTED_TABLES = [
   'audit_log',
   'reports',
   'address_blocks',
+  // Issue 29 / 30 item 1: where users signed in from, bans that outlive accounts.
+  'user_addresses',
+  'ban_tombstones',
+  'ban_addresses',
 ] as const satisfies readonly (keyof Database)[];
 type Table = (typeof EXPORTED_TABLES)[number];
 
@@ -39,10 +43,18 @@ const SERIAL_TABLES: Table[] = [
   'audit_log',
   'reports',
   'address_blocks',
+  'ban_tombstones',
+  'ban_addresses',
 ];
 
 /** Tables that files exported by earlier versions do not have. */
-const ADDED_LATER: ReadonlySet<Table> = new Set(['reports', 'address_blocks']);
+const ADDED_LATER: ReadonlySet<Table> = new Set([
+  'reports',
+  'address_blocks',
+  'user_addresses',
+  'ban_tombstones',
+  'ban_addresses',
+]);
 
 export const EXPORT_FORMAT = 'streamer-rating-export';
 
@@ -67,6 +79,9 @@ const ORDER_BY: Record<Table, string> = {
   audit_log: 'id',
   reports: 'id',
   address_blocks: 'id',
+  user_addresses: 'user_id',
+  ban_tombstones: 'id',
+  ban_addresses: 'id',
 };
 
 /**

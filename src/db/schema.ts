@@ -1,5 +1,11 @@
 import type { Kysely } from 'kysely';
-import type { OAuthStatesTable, RateLimitsTable, SecretsTable, SessionsTable } from './schema/access.ts';
+import type {
+  ChallengeUsesTable,
+  OAuthStatesTable,
+  RateLimitsTable,
+  SecretsTable,
+  SessionsTable,
+} from './schema/access.ts';
 import type {
   AddressBlocksTable,
   CommentLikesTable,
@@ -10,7 +16,13 @@ import type { DiscordOutboxTable, DiscordWebhooksTable } from './schema/discord.
 import type { CommunityRatingsTable, RaterGroupMembersTable, RaterGroupsTable } from './schema/groups.ts';
 import type { AuditLogTable, SettingsTable, SyncLeaseTable, SyncStateTable } from './schema/service.ts';
 import type { RatingHistoryTable, RatingsTable, StreamersTable, VotesTable } from './schema/streamers.ts';
-import type { ModeratorsTable, UsersTable } from './schema/users.ts';
+import type {
+  BanAddressesTable,
+  BanTombstonesTable,
+  ModeratorsTable,
+  UserAddressesTable,
+  UsersTable,
+} from './schema/users.ts';
 
 /**
  * The database: one interface per table, grouped by area in `schema/` (atproto's
@@ -42,6 +54,10 @@ export interface Database {
   rating_history: RatingHistoryTable;
   discord_webhooks: DiscordWebhooksTable;
   discord_outbox: DiscordOutboxTable;
+  user_addresses: UserAddressesTable;
+  ban_tombstones: BanTombstonesTable;
+  ban_addresses: BanAddressesTable;
+  challenge_uses: ChallengeUsesTable;
 }
 
 export type Db = Kysely<Database>;

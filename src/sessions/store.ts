@@ -19,6 +19,8 @@ export interface SessionUserRow {
   is_mod: boolean;
   /** A personal administrator account. */
   is_admin: boolean;
+  /** A moderator's time-out (issue 29): no writes until then. */
+  timeout_until: string | null;
 }
 
 export interface StoredSession {
@@ -58,6 +60,7 @@ function loadQuery(db: Db, key: string) {
       'u.avatar',
       'u.banned',
       'u.is_admin',
+      'u.timeout_until',
       'm.user_id as mod_id',
       'g.value as admin_gen',
     ])
@@ -95,6 +98,7 @@ export async function loadSession(db: Db, key: string): Promise<StoredSession | 
             banned: banned === 1,
             is_mod: mod_id !== null,
             is_admin: is_admin === 1 && banned !== 1,
+            timeout_until: user.timeout_until ?? null,
           },
   };
 }

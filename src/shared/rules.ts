@@ -43,6 +43,8 @@ export const LIMITS = {
   blockDaysDefault: 7,
   /** Comments one bulk moderation action names by id. */
   bulkIds: 100,
+  /** A moderator's time-out in hours (PUT /api/users `timeout_hours`, 0 lifts it; issue 29). */
+  timeoutHoursMax: 720,
 } as const;
 
 /** A guest's comment without a name is by this author (SPEC.md). */

@@ -7,7 +7,8 @@ import { httpsDetected } from '../lib/https.ts';
 import { errors, Redirect } from '../lib/schemas.ts';
 import { pageKey } from '../shared/pages.ts';
 import { limit } from '../plugins/rate-limits.ts';
-import { upsertUser } from '../users/queries.ts';
+import { writeTransaction } from '../db/transaction.ts';
+import { signInUser } from '../users/bans.ts';
 import type { SignInFlow } from './flow.ts';
 import { providerA } from './provider-a.ts';
 import { providerB } from './provider-b.ts';
@@ -82,7 +83,9 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
       request.log.info({ provider, auth_error: result.error }, 'sign-in failed');
       return back(refusedPath(target, result.error));
     }
-    const user = await upsertUser(db, result.profile, clock.now().toISOString());
+    const user = await writeTransaction(app.database, (trx) =>
+      signInUser(trx, result.profile, request.guestTag, clock.now()),
+    );
     request.session.regenerate();
     request.session.set('oauth_user', user);
     // A ban mark belonged to the user who was banned; the viewer sets it again if this one is.
@@ -102,6 +105,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
       is_admin: viewer.isAdmin,
       is_mod: user !== null && viewer.isMod,
       banned: viewer.bannedUser,
+      timeout_until: viewer.user?.timeout_until ?? null,
     };
   }
 

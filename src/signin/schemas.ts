@@ -47,6 +47,8 @@ export const Me = Type.Object(
     is_admin: Type.Boolean(),
     is_mod: Type.Boolean(),
     banned: Type.Boolean(),
+    /** A moderator's time-out of this user: no contributions until then (issue 29). */
+    timeout_until: Nullable(Timestamp()),
   },
   { title: 'Me' },
 );

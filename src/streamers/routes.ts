@@ -52,6 +52,7 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: {
         guard: (query) => (flag(query.admin) ? STREAMER_ROLES.add : STREAMER_ROLES.suggest),
+        contribution: true,
         ...limit('suggest', (query) => flag(query.admin)),
       },
       schema: createSchema,
@@ -64,7 +65,7 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/api/streamers',
-    { config: { guard: STREAMER_ROLES.rate }, schema: updateSchema },
+    { config: { guard: STREAMER_ROLES.rate, contribution: true }, schema: updateSchema },
     async (request) => {
       const { viewer, query, body } = request;
       if (flag(query.lock) && !mayLock(viewer)) throw fail('admin_only');

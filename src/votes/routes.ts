@@ -14,7 +14,7 @@ import { VOTE_ROLES } from './policy.ts';
 export const voteRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, database, clock } = app;
 
-  app.put('/api/votes', { config: { guard: VOTE_ROLES.vote }, schema: voteSchema }, async (request) => {
+  app.put('/api/votes', { config: { guard: VOTE_ROLES.vote, contribution: true }, schema: voteSchema }, async (request) => {
     const { viewer, query, body } = request;
     if (!viewer.user) throw fail('banned');
     const user = viewer.user;

@@ -9,6 +9,7 @@ import * as takingPart from './008-taking-part.ts';
 import * as auditParams from './009-audit-params.ts';
 import * as reachingOut from './010-reaching-out.ts';
 import * as nameSkeletons from './011-name-skeletons.ts';
+import * as earnedTrust from './013-earned-trust.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '009-audit-params': auditParams,
   '010-reaching-out': reachingOut,
   '011-name-skeletons': nameSkeletons,
+  '013-earned-trust': earnedTrust,
 };
