@@ -5,6 +5,8 @@ import { fail } from '../errors.ts';
 import { parseId } from '../lib/input.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import type { GroupedComment } from './batch.ts';
+import { guestHold } from '../settings/queries.ts';
+import { holdOf, isTrusted } from './hold.ts';
 import { findComment, insertComment, type NewComment } from './queries.ts';
 import { checkComment, type Draft, draftOf, type PostInput } from './rules.ts';
 
@@ -17,7 +19,9 @@ async function threadOf(db: Db, value: unknown, streamerId: number | null): Prom
   const parentId = parseId(value);
   if (parentId === null) return null;
   const parent = await findComment(db, parentId);
-  if (!parent || parent.hidden === 1 || parent.streamer_id !== streamerId) throw fail('invalid_reply_to');
+  if (!parent || parent.hidden === 1 || parent.pending === 1 || parent.streamer_id !== streamerId) {
+    throw fail('invalid_reply_to');
+  }
   if (parent.reply_to === null) return parent.id;
   const top = await findComment(db, parent.reply_to);
   if (!top || top.hidden === 1) throw fail('invalid_reply_to');
@@ -28,6 +32,7 @@ async function threadOf(db: Db, value: unknown, streamerId: number | null): Prom
 function answerOf(id: number, comment: NewComment, viewer: Viewer) {
   const { user } = viewer;
   return {
+    ...(comment.pending === 1 ? { pending: true } : {}),
     id,
     author: comment.author,
     body: comment.body,
@@ -61,6 +66,12 @@ export async function postComment(
   now: Date,
 ) {
   const d = draftOf(viewer, input, guestTag, now);
+  // Only a guest's post (or a held account's) reads the hold: the signed-in path asks nothing more.
+  const hold = holdOf(
+    { guest: d.guest, userHeld: viewer.user?.held ?? false },
+    d.guest ? await guestHold(app.database.db) : 'none',
+    d.body,
+  );
   const comment = {
     streamer_id: d.streamerId ?? 0,
     user_id: viewer.user?.id ?? null,
@@ -70,14 +81,17 @@ export async function postComment(
     created_at: d.createdAt,
     guest_tag: guestTag,
     reply_to: null as number | null,
+    pending: hold === true ? 1 : 0,
   };
-  if (app.commentWriter && groupable(d, input)) {
+  // A comment that may be held is checked one by one: the grouped insert publishes.
+  if (app.commentWriter && hold === false && groupable(d, input)) {
     const id = await app.commentWriter.run({ ...comment, guest: d.guest, name_fold: d.nameFold });
     if (id !== null) return answerOf(id, comment, viewer);
   }
   const id = await writeTransaction(app.database, async (trx) => {
     const checked = await checkComment(trx, d, () => threadOf(trx, input.reply_to, d.streamerId));
     Object.assign(comment, { streamer_id: checked.streamerId, reply_to: checked.replyTo });
+    if (hold === 'untrusted') comment.pending = (await isTrusted(trx, guestTag)) ? 0 : 1;
     return insertComment(trx, comment);
   });
   return answerOf(id, comment, viewer);

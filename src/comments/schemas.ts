@@ -40,6 +40,8 @@ export const CommentItem = Type.Object(
     guest_tag: Type.Optional(
       Nullable(Type.String({ description: "Staff only: a guest's address tag (10 characters)" })),
     ),
+    /** Staff only: held for a moderator (issue 29), in no other answer until approved. */
+    pending: Type.Optional(Type.Boolean({ description: 'Staff only: waits for approval' })),
   },
   { title: 'Comment' },
 );
@@ -56,6 +58,9 @@ export const Posted = Type.Object(
     user_display: Type.Optional(Type.String({ description: 'When posted by a signed-in user' })),
     user_avatar: Type.Optional(Type.String({ description: 'When posted by a signed-in user' })),
     user_provider: Type.Optional(StringEnum(PROVIDERS, { description: 'When posted by a signed-in user' })),
+    pending: Type.Optional(
+      Type.Boolean({ description: 'Held for a moderator: shown to nobody else until approved (issue 29)' }),
+    ),
   },
   { title: 'PostedComment' },
 );

@@ -56,7 +56,7 @@ export const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/api/moderation/comments', { config: staff, schema: queueSchema }, async (request) => {
     const { query } = request;
     return moderationQueue(db, {
-      filter: query.filter === 'recent' ? 'recent' : 'reported',
+      filter: query.filter === 'recent' || query.filter === 'pending' ? query.filter : 'reported',
       limit: query.limit === undefined ? 50 : clamp(toInt(query.limit), 1, 100),
       before: parseId(query.before),
     });

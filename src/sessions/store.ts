@@ -21,6 +21,8 @@ export interface SessionUserRow {
   is_admin: boolean;
   /** A moderator's time-out (issue 29): no writes until then. */
   timeout_until: string | null;
+  /** Maybe a banned user's return: comments held until staff approve one. */
+  held: boolean;
 }
 
 export interface StoredSession {
@@ -61,6 +63,7 @@ function loadQuery(db: Db, key: string) {
       'u.banned',
       'u.is_admin',
       'u.timeout_until',
+      'u.held',
       'm.user_id as mod_id',
       'g.value as admin_gen',
     ])
@@ -99,6 +102,7 @@ export async function loadSession(db: Db, key: string): Promise<StoredSession | 
             is_mod: mod_id !== null,
             is_admin: is_admin === 1 && banned !== 1,
             timeout_until: user.timeout_until ?? null,
+            held: user.held === 1,
           },
   };
 }
