@@ -14,6 +14,8 @@ import { type CommentRule, type CommentValue, DB_RULES } from './rules.ts';
 export interface GroupedComment extends NewComment {
   guest: boolean;
   name_fold: string | null;
+  /** Where the guest's burst of posts starts (guests/challenge.ts), null with rate limits off. */
+  burst_since: string | null;
 }
 
 /** The row's columns, for the rules' conditions. */
@@ -22,6 +24,7 @@ const ROW: Record<CommentValue, Expression<unknown>> = {
   guestTag: sql.ref('v.guest_tag'),
   createdAt: sql.ref('v.created_at'),
   nameFold: sql.ref('v.name_fold'),
+  burstSince: sql.ref('v.burst_since'),
 };
 
 const whom = (rule: CommentRule) =>
@@ -42,6 +45,7 @@ const COLUMNS = [
   ['guest_tag', 'text'],
   ['guest', 'bool'],
   ['name_fold', 'text'],
+  ['burst_since', 'text'],
 ] as const;
 
 /**

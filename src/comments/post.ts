@@ -5,6 +5,7 @@ import { fail } from '../errors.ts';
 import { parseId } from '../lib/input.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import type { GroupedComment } from './batch.ts';
+import { passChallenge } from '../guests/challenge.ts';
 import { guestHold } from '../settings/queries.ts';
 import { holdOf, isTrusted } from './hold.ts';
 import { findComment, insertComment, type NewComment } from './queries.ts';
@@ -59,13 +60,18 @@ const groupable = (d: Draft, input: PostInput): d is Draft & { streamerId: numbe
  * reply) is checked rule by rule inside its own transaction, which gives the error.
  */
 export async function postComment(
-  app: { database: DbContext; commentWriter: BatchWriter<GroupedComment, number | null> | null },
+  app: {
+    database: DbContext;
+    commentWriter: BatchWriter<GroupedComment, number | null> | null;
+    config: { rateLimit: boolean };
+    challengeKey: string;
+  },
   viewer: Viewer,
   input: PostInput,
   guestTag: string,
   now: Date,
 ) {
-  const d = draftOf(viewer, input, guestTag, now);
+  const d = draftOf(viewer, input, guestTag, now, app.config.rateLimit);
   // Only a guest's post (or a held account's) reads the hold: the signed-in path asks nothing more.
   const hold = holdOf(
     { guest: d.guest, userHeld: viewer.user?.held ?? false },
@@ -85,11 +91,21 @@ export async function postComment(
   };
   // A comment that may be held is checked one by one: the grouped insert publishes.
   if (app.commentWriter && hold === false && groupable(d, input)) {
-    const id = await app.commentWriter.run({ ...comment, guest: d.guest, name_fold: d.nameFold });
+    const id = await app.commentWriter.run({
+      ...comment,
+      guest: d.guest,
+      name_fold: d.nameFold,
+      burst_since: d.burstSince,
+    });
     if (id !== null) return answerOf(id, comment, viewer);
   }
   const id = await writeTransaction(app.database, async (trx) => {
-    const checked = await checkComment(trx, d, () => threadOf(trx, input.reply_to, d.streamerId));
+    const checked = await checkComment(
+      trx,
+      d,
+      () => threadOf(trx, input.reply_to, d.streamerId),
+      () => passChallenge(trx, app.challengeKey, input.altcha, now),
+    );
     Object.assign(comment, { streamer_id: checked.streamerId, reply_to: checked.replyTo });
     if (hold === 'untrusted') comment.pending = (await isTrusted(trx, guestTag)) ? 0 : 1;
     return insertComment(trx, comment);

@@ -93,6 +93,14 @@ export const PostBody = Input(
       'author',
     ),
     reply_to: Field('invalid_reply_to', IdDoc('A comment of the same streamer to answer')),
+    altcha: Field(
+      'challenge_invalid',
+      Type.String({
+        maxLength: 2000,
+        description:
+          "A guest's solution of the challenge (after 428): base64 of `{algorithm, challenge, number, salt, signature}`",
+      }),
+    ),
   },
   ['streamer_id', 'body'],
 );
@@ -122,7 +130,7 @@ export const listSchema = {
 export const postSchema = {
   summary: 'Post a comment (anonymous unless `auth_enabled`), or a reply with `reply_to`',
   body: PostBody,
-  response: { 201: Posted, ...errors(400, 401, 403, 404, 429) },
+  response: { 201: Posted, ...errors(400, 401, 403, 404, 428, 429) },
 };
 export const updateSchema = {
   summary:
