@@ -7,8 +7,9 @@ export const session = $state<Me & { loaded: boolean; settings: Settings }>({
   is_admin: false,
   is_mod: false,
   banned: false,
+  timeout_until: null,
   loaded: false,
-  settings: { auth_enabled: false },
+  settings: { auth_enabled: false, guest_hold: 'none', guest_challenge: 'burst' },
 });
 
 export async function refreshSession(): Promise<void> {
