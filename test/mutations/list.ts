@@ -1,3 +1,5 @@
+import { EARNED_TRUST_MUTATIONS } from './earned-trust.ts';
+
 /** The rules broken on purpose by `npm run mutations`, and the tests that must notice. */
 export interface Mutation {
   name: string;
@@ -984,4 +986,5 @@ export const MUTATIONS: Mutation[] = [
     to: '',
     tests: ['test/deploy.test.ts'],
   },
+  ...EARNED_TRUST_MUTATIONS,
 ];
