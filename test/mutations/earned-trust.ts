@@ -41,7 +41,7 @@ export const EARNED_TRUST_MUTATIONS: Mutation[] = [
     name: 'issue 29: a timed-out like stored',
     file: 'src/comments/routes.ts',
     from: 'guard: (query) => (flag(query.like) ? COMMENT_ROLES.like : COMMENT_ROLES.change),\n        contribution: true,',
-    to: 'guard: (query) => (flag(query.like) ? COMMENT_ROLES.like : COMMENT_ROLES.change),\n        contribution: (request) => !request.url.includes('like=1'),',
+    to: "guard: (query) => (flag(query.like) ? COMMENT_ROLES.like : COMMENT_ROLES.change),\n        contribution: (request) => !request.url.includes('like=1'),",
     tests: ['test/moderators-tools.test.ts'],
   },
   {
