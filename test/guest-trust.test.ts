@@ -67,7 +67,12 @@ describe('held comments', () => {
     try {
       const countBefore = await commentCount();
       const c = from(address());
-      for (const link of ['see HTTPS://x.example', 'www.example.cz here', 'join discord.gg/abc', 'http://a.b']) {
+      for (const link of [
+        'see HTTPS://x.example',
+        'www.example.cz here',
+        'join discord.gg/abc',
+        'http://a.b',
+      ]) {
         const res = await c.post('/api/comments', { streamer_id: sid, body: link });
         expect(res.status).toBe(201);
         expect(res.body.pending).toBe(true);
@@ -117,15 +122,17 @@ describe('held comments', () => {
       const c = from(address());
       const first = await c.post('/api/comments', { streamer_id: sid, body: 'hello, I am new' });
       expect(first.body.pending).toBe(true);
-      expect((await c.post('/api/comments', { streamer_id: sid, body: 'still new' })).body.pending).toBe(true);
+      expect((await c.post('/api/comments', { streamer_id: sid, body: 'still new' })).body.pending).toBe(
+        true,
+      );
       await admin.put('/api/moderation/comments', { ids: [first.body.id], action: 'approve' });
       const later = await c.post('/api/comments', { streamer_id: sid, body: 'now trusted' });
       expect(later.body.pending).toBeUndefined();
       expect(await publicBodies()).toContain('now trusted');
       // A link is still held under first.
-      expect((await c.post('/api/comments', { streamer_id: sid, body: 'www.spam.example' })).body.pending).toBe(
-        true,
-      );
+      expect(
+        (await c.post('/api/comments', { streamer_id: sid, body: 'www.spam.example' })).body.pending,
+      ).toBe(true);
     } finally {
       await setting({ guest_hold: 'none' });
     }
@@ -138,7 +145,11 @@ describe('held comments', () => {
       const held = await c.post('/api/comments', { streamer_id: sid, body: 'every one waits' });
       expect(held.body.pending).toBe(true);
       const u = await t.signedIn(await t.user());
-      const reply = await u.post('/api/comments', { streamer_id: sid, body: 'answering', reply_to: held.body.id });
+      const reply = await u.post('/api/comments', {
+        streamer_id: sid,
+        body: 'answering',
+        reply_to: held.body.id,
+      });
       expect(reply.body).toMatchObject({ code: 'invalid_reply_to' });
     } finally {
       await setting({ guest_hold: 'none' });
@@ -200,8 +211,12 @@ describe('the challenge', () => {
       ).toBe(201);
 
       const u = await t.signedIn(await t.user());
-      expect((await u.post('/api/comments', { streamer_id: sid, body: 'signed in, no work' })).status).toBe(201);
-      expect((await admin.post('/api/comments', { streamer_id: sid, body: 'staff, no work' })).status).toBe(201);
+      expect((await u.post('/api/comments', { streamer_id: sid, body: 'signed in, no work' })).status).toBe(
+        201,
+      );
+      expect((await admin.post('/api/comments', { streamer_id: sid, body: 'staff, no work' })).status).toBe(
+        201,
+      );
       const bodies = (await t.db.selectFrom('comments').select('body').execute()).map((r) => r.body);
       expect(bodies.filter((b) => b === 'solved it twice')).toEqual([]);
     } finally {
@@ -228,7 +243,11 @@ describe('the challenge', () => {
         expect(res.body, what).toEqual({ error: 'Invalid challenge', code: 'challenge_invalid' });
       }
       t.clock.advance(10 * 60_000 + 1000);
-      const late = await c.post('/api/comments', { streamer_id: sid, body: 'bad: expired', altcha: encode(good) });
+      const late = await c.post('/api/comments', {
+        streamer_id: sid,
+        body: 'bad: expired',
+        altcha: encode(good),
+      });
       expect(late.body).toEqual({ error: 'Invalid challenge', code: 'challenge_invalid' });
       const bodies = (await t.db.selectFrom('comments').select('body').execute()).map((r) => r.body);
       expect(bodies.filter((b) => b.startsWith('bad: '))).toEqual([]);
@@ -240,33 +259,42 @@ describe('the challenge', () => {
   it('off: never challenged', async () => {
     await setting({ guest_challenge: 'off' });
     try {
-      expect((await from(address()).post('/api/comments', { streamer_id: sid, body: 'free' })).status).toBe(201);
+      expect((await from(address()).post('/api/comments', { streamer_id: sid, body: 'free' })).status).toBe(
+        201,
+      );
     } finally {
       await setting({ guest_challenge: 'burst' });
     }
   });
 
-  it.runIf(t.database.kind === 'postgres')('one solution sent to two instances at once is used once', async () => {
-    await setting({ guest_challenge: 'always' });
-    const second = await startApp({ TRUST_PROXY: '127.0.0.1' }, { database: reopen(t.database) });
-    try {
-      const ip = address();
-      const altcha = await altchaFor(from(ip));
-      const answers = await Promise.all(
-        Array.from({ length: 6 }, (_, i) =>
-          from(ip, i % 2 ? second : t).post('/api/comments', { streamer_id: sid, body: `race ${i}`, altcha }),
-        ),
-      );
-      expect(answers.map((a) => a.status).sort()).toEqual([201, 400, 400, 400, 400, 400]);
-      const raced = (await t.db.selectFrom('comments').select('body').execute()).filter((r) =>
-        r.body.startsWith('race '),
-      );
-      expect(raced).toHaveLength(1);
-    } finally {
-      await second.close();
-      await setting({ guest_challenge: 'burst' });
-    }
-  });
+  it.runIf(t.database.kind === 'postgres')(
+    'one solution sent to two instances at once is used once',
+    async () => {
+      await setting({ guest_challenge: 'always' });
+      const second = await startApp({ TRUST_PROXY: '127.0.0.1' }, { database: reopen(t.database) });
+      try {
+        const ip = address();
+        const altcha = await altchaFor(from(ip));
+        const answers = await Promise.all(
+          Array.from({ length: 6 }, (_, i) =>
+            from(ip, i % 2 ? second : t).post('/api/comments', {
+              streamer_id: sid,
+              body: `race ${i}`,
+              altcha,
+            }),
+          ),
+        );
+        expect(answers.map((a) => a.status).sort()).toEqual([201, 400, 400, 400, 400, 400]);
+        const raced = (await t.db.selectFrom('comments').select('body').execute()).filter((r) =>
+          r.body.startsWith('race '),
+        );
+        expect(raced).toHaveLength(1);
+      } finally {
+        await second.close();
+        await setting({ guest_challenge: 'burst' });
+      }
+    },
+  );
 });
 
 describe('burst', () => {

@@ -84,7 +84,11 @@ describe('a ban outlives the account (issue 30, item 1)', () => {
     try {
       const later = { id: `ban-${++seq}`, login: `later${seq}` };
       await signIn('198.51.100.10', later);
-      const row = await t.db.selectFrom('users').select('held').where('login', '=', later.login).executeTakeFirst();
+      const row = await t.db
+        .selectFrom('users')
+        .select('held')
+        .where('login', '=', later.login)
+        .executeTakeFirst();
       expect(row?.held).toBe(0);
     } finally {
       t.clock.offset -= 31 * 24 * 3_600_000;
@@ -131,7 +135,11 @@ describe("moderators' tools", () => {
       expect(res.status, JSON.stringify(body)).toBe(403);
       expect(res.body).toEqual({ error: 'Admin only', code: 'admin_only' });
     }
-    expect(await userByLogin(other.login)).toMatchObject({ banned: false, timeout_until: null, is_mod: true });
+    expect(await userByLogin(other.login)).toMatchObject({
+      banned: false,
+      timeout_until: null,
+      is_mod: true,
+    });
     expect(await userByLogin(staffAdmin.login)).toMatchObject({ banned: false, is_admin: true });
     expect(await userByLogin(plain.login)).toMatchObject({ banned: false, is_mod: false, is_admin: false });
     // A user who is not staff stays out.
@@ -152,7 +160,10 @@ describe("moderators' tools", () => {
   it("a timed-out user's every contribution is refused, telling until when, nothing stored; reading works", async () => {
     const streamerId = await t.streamer('Timeout Stage', { s: 5, g: 5, a: 5, v: 5, n: 5, ns: 5, o: 5 });
     const author = await t.signedIn(await t.user());
-    const posted = await author.post('/api/comments', { streamer_id: streamerId, body: 'before the time-out' });
+    const posted = await author.post('/api/comments', {
+      streamer_id: streamerId,
+      body: 'before the time-out',
+    });
     expect(posted.status).toBe(201);
     const u = await t.user();
     const c = await t.signedIn(u);
@@ -162,16 +173,34 @@ describe("moderators' tools", () => {
     expect((await me(c)).timeout_until).toBe(until);
     const refused = { error: 'Účet je dočasně omezen', code: 'timed_out', timeout_until: until };
     const counts = async () => ({
-      comments: await t.db.selectFrom('comments').select(({ fn }) => fn.countAll().as('n')).executeTakeFirst(),
-      likes: await t.db.selectFrom('comment_likes').select(({ fn }) => fn.countAll().as('n')).executeTakeFirst(),
-      votes: await t.db.selectFrom('votes').select(({ fn }) => fn.countAll().as('n')).executeTakeFirst(),
-      reports: await t.db.selectFrom('reports').select(({ fn }) => fn.countAll().as('n')).executeTakeFirst(),
-      streamers: await t.db.selectFrom('streamers').select(({ fn }) => fn.countAll().as('n')).executeTakeFirst(),
+      comments: await t.db
+        .selectFrom('comments')
+        .select(({ fn }) => fn.countAll().as('n'))
+        .executeTakeFirst(),
+      likes: await t.db
+        .selectFrom('comment_likes')
+        .select(({ fn }) => fn.countAll().as('n'))
+        .executeTakeFirst(),
+      votes: await t.db
+        .selectFrom('votes')
+        .select(({ fn }) => fn.countAll().as('n'))
+        .executeTakeFirst(),
+      reports: await t.db
+        .selectFrom('reports')
+        .select(({ fn }) => fn.countAll().as('n'))
+        .executeTakeFirst(),
+      streamers: await t.db
+        .selectFrom('streamers')
+        .select(({ fn }) => fn.countAll().as('n'))
+        .executeTakeFirst(),
     });
     const before = await counts();
     const writes: [string, () => Promise<{ status: number; body: unknown }>][] = [
       ['comment', () => c.post('/api/comments', { streamer_id: streamerId, body: 'still here' })],
-      ['reply', () => c.post('/api/comments', { streamer_id: streamerId, body: 'a reply', reply_to: posted.body.id })],
+      [
+        'reply',
+        () => c.post('/api/comments', { streamer_id: streamerId, body: 'a reply', reply_to: posted.body.id }),
+      ],
       ['edit', () => c.put(`/api/comments?id=${own.body.id}`, { body: 'edited while timed out' })],
       ['like', () => c.put(`/api/comments?id=${posted.body.id}&like=1`, { liked: true })],
       ['vote', () => c.put(`/api/votes?streamer_id=${streamerId}`, { score: 7 })],
