@@ -58,7 +58,6 @@ export async function listComments(db: Db, streamerId: number, opts: ListOptions
   if (!opts.withHidden) {
     q = q
       .where('comments.hidden', '=', 0)
-      // Held for a moderator (issue 29): staff only until approved.
       .where('comments.pending', '=', 0)
       .where((eb) =>
         eb.or([
@@ -191,10 +190,7 @@ async function teamsOf(db: Db, userIds: (number | null)[]): Promise<Map<number, 
   return teams;
 }
 
-export type NewComment = Pick<
-  Insertable<CommentsTable>,
-  'streamer_id' | 'user_id' | 'author' | 'body' | 'is_admin' | 'created_at' | 'guest_tag' | 'reply_to' | 'pending'
->;
+export type NewComment = Omit<Insertable<CommentsTable>, 'id' | 'hidden' | 'hidden_by' | 'edited_at'>;
 
 const insertCommentQuery = compiledOnce((db) =>
   db

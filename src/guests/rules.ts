@@ -52,7 +52,8 @@ export async function checkGuestPost(
   if (viewer.user || viewer.isAdmin) return between();
   if (viewer.bannedUser || viewer.bannedSession) throw fail('banned');
   const name = guestName(post.name);
-  const rules = name.fold === null ? [ADDRESS_BLOCKED, CHALLENGE_DUE] : [ADDRESS_BLOCKED, NAME_TAKEN, CHALLENGE_DUE];
+  const rules =
+    name.fold === null ? [ADDRESS_BLOCKED, CHALLENGE_DUE] : [ADDRESS_BLOCKED, NAME_TAKEN, CHALLENGE_DUE];
   const { guestTag, createdAt, burstSince } = post;
   const refused = await refusedBy(db, rules, { guestTag, createdAt, burstSince, nameFold: name.fold });
   if (refused.has('address_blocked')) throw fail('address_blocked');

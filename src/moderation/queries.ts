@@ -60,7 +60,7 @@ async function reportReasons(db: Db, ids: number[]) {
     .execute();
   for (const r of rows) {
     const list = byComment.get(r.comment_id) ?? [];
-    list.push({ reason: r.reason as ReportReason, note: r.note, at: r.created_at });
+    list.push({ reason: r.reason, note: r.note, at: r.created_at });
     byComment.set(r.comment_id, list);
   }
   return byComment;

@@ -1,5 +1,16 @@
 import { Type } from 'typebox';
-import { errors, Field, IdDoc, Input, Lenient, Nullable, Ok, Param, StringEnum, Timestamp } from '../lib/schemas.ts';
+import {
+  errors,
+  Field,
+  IdDoc,
+  Input,
+  Lenient,
+  Nullable,
+  Ok,
+  Param,
+  StringEnum,
+  Timestamp,
+} from '../lib/schemas.ts';
 import { LIMITS, PROVIDERS } from '../shared/rules.ts';
 
 export const UserItem = Type.Object(
