@@ -11,6 +11,8 @@ import { accountRoutes } from './account/routes.ts';
 import { backupPlugin } from './backup/plugin.ts';
 import { adminAuthRoutes } from './auth/routes.ts';
 import { commentWriter } from './comments/batch.ts';
+import { challengeKey } from './guests/challenge.ts';
+import { challengeRoutes } from './guests/routes.ts';
 import { commentRoutes } from './comments/routes.ts';
 import { communityRoutes } from './community/routes.ts';
 import type { Config } from './config/config.ts';
@@ -167,6 +169,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(csrfPlugin, { origin: config.origin, allowed: config.corsOrigins });
   const secret = config.sessionSecret ?? (await sharedSecret(db, 'session_secret'));
   await app.register(guestTagPlugin, { secret });
+  app.decorate('challengeKey', challengeKey(secret));
   await app.register(sessionPlugin, { database, clock, https: config.https, secret });
   await app.register(viewerPlugin, { clock, passwordLogin: config.adminPasswordLogin });
   await app.register(guardsPlugin);
@@ -179,6 +182,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(adminAuthRoutes, { adminHash: await adminHashSource(config) });
   await app.register(streamerRoutes);
   await app.register(commentRoutes);
+  await app.register(challengeRoutes);
   await app.register(groupRoutes);
   await app.register(teamMemberRoutes);
   await app.register(communityRoutes);

@@ -28,6 +28,11 @@ export const ERRORS = {
   owner_only: [403, 'Owner only'],
   banned: [403, 'Účet je zablokován'],
   address_blocked: [403, 'Z této adresy nyní nelze přispívat'],
+  /** Issue 29: a moderator's time-out; the answer carries `timeout_until`. */
+  timed_out: [403, 'Účet je dočasně omezen'],
+  /** Issue 29: a guest must solve the challenge the answer carries (`challenge`). */
+  challenge_required: [428, 'Challenge required'],
+  challenge_invalid: [400, 'Invalid challenge'],
 
   // Administrator password
   password_required: [400, 'Password required'],
@@ -113,14 +118,20 @@ export class DomainError extends Error {
   readonly statusCode: number;
   readonly code: ErrorCode;
   readonly headers: Readonly<Record<string, string>>;
+  /** Members the answer carries beside `error` and `code` (`timeout_until`, `challenge`). */
+  readonly extra: Readonly<Record<string, unknown>>;
 
-  constructor(code: ErrorCode, opts: { headers?: Record<string, string>; message?: string } = {}) {
+  constructor(
+    code: ErrorCode,
+    opts: { headers?: Record<string, string>; message?: string; extra?: Record<string, unknown> } = {},
+  ) {
     const [status, message] = ERRORS[code];
     super(opts.message ?? message);
     this.name = 'DomainError';
     this.code = code;
     this.statusCode = status;
     this.headers = opts.headers ?? {};
+    this.extra = opts.extra ?? {};
   }
 }
 

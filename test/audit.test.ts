@@ -123,6 +123,7 @@ describe('audit log', () => {
       'auth.password': {},
       'user.admin': { login: 'l', provider: 'provider_a', admin: true },
       'user.sessions': { login: 'l (x)', provider: 'provider_b', count: 3 },
+      'user.timeout': { login: 'l (y)', provider: 'provider_a', hours: 24 },
       'comment.bulk': { action: 'dismiss', count: 2, selector: { guest_tag: '0123456789' } },
       'block.add': { guest_tag: 'abcdef0123', author: 'A (b)', days: 7 },
       'block.remove': { guest_tag: 'abcdef0123' },

@@ -62,6 +62,13 @@ const SCENARIOS: Partial<Record<ErrorCode, Scenario>> = {
     }),
     reply: true,
   },
+  // Issue 29: the guests' challenge, due for every guest under `always`.
+  challenge_required: {
+    post: () => ({ client: guest('198.51.100.6'), body: { streamer_id: sid, body: 'prove yourself' } }),
+    reply: true,
+    before: async () => void (await admin.put('/api/settings', { guest_challenge: 'always' })),
+    after: async () => void (await admin.put('/api/settings', { guest_challenge: 'burst' })),
+  },
   streamer_not_found: {
     post: () => ({ client: guest('198.51.100.5'), body: { streamer_id: 999_999, body: 'nobody here' } }),
     reply: false,
@@ -119,6 +126,7 @@ describe('the rules of a new comment that ask the database', () => {
             reply_to: null,
             guest: true,
             name_fold: body.author ? guestName(body.author).fold : null,
+            burst_since: null,
           };
           const good = {
             ...row,
@@ -129,7 +137,9 @@ describe('the rules of a new comment that ask the database', () => {
           };
           const ids = await insertCommentGroup(
             t.db,
-            error === 'sign_in_required' || error === 'address_blocked' ? [row] : [row, good],
+            error === 'sign_in_required' || error === 'address_blocked' || error === 'challenge_required'
+              ? [row]
+              : [row, good],
           );
           expect(ids[0]).toBeNull();
           if (ids.length > 1) expect(ids[1]).toEqual(expect.any(Number));

@@ -23,6 +23,8 @@ describe('/api/users', () => {
       banned: false,
       is_mod: false,
       is_admin: false,
+      timeout_until: null,
+      held: false,
     });
     expect((await admin.get('/api/users?q=FINDME')).body.map((x: any) => x.id)).toEqual([u.id]);
     expect((await admin.get('/api/users?q=zebra')).body.map((x: any) => x.id)).toEqual([u.id]);
@@ -66,17 +68,33 @@ describe('/api/users', () => {
 
 describe('/api/settings', () => {
   it('anyone reads auth_enabled; the administrator changes it', async () => {
-    expect((await t.client().get('/api/settings')).body).toEqual({ auth_enabled: false });
+    expect((await t.client().get('/api/settings')).body).toEqual({
+      auth_enabled: false,
+      guest_hold: 'none',
+      guest_challenge: 'burst',
+    });
     expect((await admin.put('/api/settings', { auth_enabled: true })).body).toEqual({ ok: true });
-    expect((await t.client().get('/api/settings')).body).toEqual({ auth_enabled: true });
+    expect((await t.client().get('/api/settings')).body).toEqual({
+      auth_enabled: true,
+      guest_hold: 'none',
+      guest_challenge: 'burst',
+    });
     await admin.put('/api/settings', { auth_enabled: 'false' });
-    expect((await t.client().get('/api/settings')).body).toEqual({ auth_enabled: false });
+    expect((await t.client().get('/api/settings')).body).toEqual({
+      auth_enabled: false,
+      guest_hold: 'none',
+      guest_challenge: 'burst',
+    });
   });
 
   it('a non-administrator gets 401 and the setting is unchanged; a missing value is 400', async () => {
     const res = await t.client().put('/api/settings', { auth_enabled: true });
     expect(res.status).toBe(401);
-    expect((await t.client().get('/api/settings')).body).toEqual({ auth_enabled: false });
+    expect((await t.client().get('/api/settings')).body).toEqual({
+      auth_enabled: false,
+      guest_hold: 'none',
+      guest_challenge: 'burst',
+    });
     expect((await admin.put('/api/settings', {})).body).toEqual({
       error: 'Missing auth_enabled',
       code: 'missing_auth_enabled',

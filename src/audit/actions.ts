@@ -43,6 +43,7 @@ export const AUDIT_PARAMS = {
   'member.remove': Type.Object({ ...who, team }),
   'user.ban': Type.Object({ ...who, banned: Type.Boolean() }),
   'user.moderator': Type.Object({ ...who, moderator: Type.Boolean() }),
+  'user.timeout': Type.Object({ ...who, hours: Type.Integer({ description: 'Hours; 0 lifts it' }) }),
   'settings.update': Type.Object({ key: StringEnum(['auth_enabled']), value: Type.Boolean() }),
   'settings.discord': Type.Object({
     webhooks: Type.Array(
@@ -99,6 +100,8 @@ const ENGLISH: { [A in AuditAction]: (p: AuditParams<A>) => string } = {
   'member.add': (p) => `Added ${account(p)} to team ${p.team} as ${p.role}`,
   'member.remove': (p) => `Removed ${account(p)} from team ${p.team}`,
   'user.ban': (p) => `${p.banned ? 'Banned' : 'Unbanned'} ${account(p)}`,
+  'user.timeout': (p) =>
+    p.hours === 0 ? `Lifted the time-out of ${account(p)}` : `Timed out ${account(p)} for ${p.hours} hours`,
   'user.moderator': (p) =>
     `${p.moderator ? 'Made' : 'Removed'} ${account(p)} ${p.moderator ? 'a moderator' : 'as moderator'}`,
   'settings.update': (p) => `Set ${p.key} to ${p.value}`,

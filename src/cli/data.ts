@@ -33,6 +33,10 @@ export const EXPORTED_TABLES = [
   'streams',
   'stream_samples',
   'stream_stats',
+  // Issue 29 / 30 item 1: where users signed in from, bans that outlive accounts.
+  'user_addresses',
+  'ban_tombstones',
+  'ban_addresses',
 ] as const satisfies readonly (keyof Database)[];
 
 /**
@@ -50,6 +54,7 @@ export const NOT_EXPORTED: Readonly<
   sync_lease: 'which instance polls now',
   discord_webhooks: 'webhook addresses are credentials; set again in the settings',
   discord_outbox: 'messages waiting to be sent, made for the old server',
+  challenge_uses: 'spent challenge solutions, which expire within 10 minutes anyway',
 };
 type Table = (typeof EXPORTED_TABLES)[number];
 
@@ -68,6 +73,8 @@ const SERIAL_TABLES: Table[] = [
   'notifications',
   'streams',
   'stream_samples',
+  'ban_tombstones',
+  'ban_addresses',
 ];
 
 /** Tables that files exported by earlier versions do not have. */
@@ -83,6 +90,9 @@ const ADDED_LATER: ReadonlySet<Table> = new Set([
   'streams',
   'stream_samples',
   'stream_stats',
+  'user_addresses',
+  'ban_tombstones',
+  'ban_addresses',
 ]);
 
 export const EXPORT_FORMAT = 'streamer-rating-export';
@@ -116,6 +126,9 @@ const ORDER_BY: Record<Table, string> = {
   streams: 'id',
   stream_samples: 'id',
   stream_stats: 'streamer_id',
+  user_addresses: 'user_id',
+  ban_tombstones: 'id',
+  ban_addresses: 'id',
 };
 
 /**

@@ -18,6 +18,8 @@ export interface GroupedComment extends NewComment {
   name_fold: string | null;
   /** The logins its body mentions, folded, in order, space-separated (shared/notifications.ts). */
   mentions?: string;
+  /** Where the guest's burst of posts starts (guests/challenge.ts), null with rate limits off. */
+  burst_since: string | null;
 }
 
 /** The row's columns, for the rules' conditions. */
@@ -26,6 +28,7 @@ const ROW: Record<CommentValue, Expression<unknown>> = {
   guestTag: sql.ref('v.guest_tag'),
   createdAt: sql.ref('v.created_at'),
   nameFold: sql.ref('v.name_fold'),
+  burstSince: sql.ref('v.burst_since'),
 };
 
 const whom = (rule: CommentRule) =>
@@ -47,6 +50,7 @@ const COLUMNS = [
   ['guest', 'bool'],
   ['name_fold', 'text'],
   ['mentions', 'text'],
+  ['burst_since', 'text'],
 ] as const;
 
 /**

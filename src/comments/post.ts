@@ -7,6 +7,9 @@ import type { Viewer } from '../plugins/viewer.ts';
 import type { GroupedComment } from './batch.ts';
 import { notifyComment } from '../notifications/notify.ts';
 import { mentionedLogins } from '../shared/notifications.ts';
+import { passChallenge } from '../guests/challenge.ts';
+import { guestHold } from '../settings/queries.ts';
+import { holdOf, isTrusted } from './hold.ts';
 import { findComment, insertComment, type NewComment } from './queries.ts';
 import { checkComment, type Draft, draftOf, type PostInput } from './rules.ts';
 
@@ -25,7 +28,9 @@ async function threadOf(
   const parentId = parseId(value);
   if (parentId === null) return null;
   const parent = await findComment(db, parentId);
-  if (!parent || parent.hidden === 1 || parent.streamer_id !== streamerId) throw fail('invalid_reply_to');
+  if (!parent || parent.hidden === 1 || parent.pending === 1 || parent.streamer_id !== streamerId) {
+    throw fail('invalid_reply_to');
+  }
   answered.push(parent.id);
   if (parent.reply_to === null) return parent.id;
   const top = await findComment(db, parent.reply_to);
@@ -38,6 +43,7 @@ async function threadOf(
 function answerOf(id: number, comment: NewComment, viewer: Viewer) {
   const { user } = viewer;
   return {
+    ...(comment.pending === 1 ? { pending: true } : {}),
     id,
     author: comment.author,
     body: comment.body,
@@ -64,13 +70,24 @@ const groupable = (d: Draft, input: PostInput): d is Draft & { streamerId: numbe
  * reply) is checked rule by rule inside its own transaction, which gives the error.
  */
 export async function postComment(
-  app: { database: DbContext; commentWriter: BatchWriter<GroupedComment, number | null> | null },
+  app: {
+    database: DbContext;
+    commentWriter: BatchWriter<GroupedComment, number | null> | null;
+    config: { rateLimit: boolean };
+    challengeKey: string;
+  },
   viewer: Viewer,
   input: PostInput,
   guestTag: string,
   now: Date,
 ) {
-  const d = draftOf(viewer, input, guestTag, now);
+  const d = draftOf(viewer, input, guestTag, now, app.config.rateLimit);
+  // Only a guest's post (or a held account's) reads the hold: the signed-in path asks nothing more.
+  const hold = holdOf(
+    { guest: d.guest, userHeld: viewer.user?.held ?? false },
+    d.guest ? await guestHold(app.database.db) : 'none',
+    d.body,
+  );
   const comment = {
     streamer_id: d.streamerId ?? 0,
     user_id: viewer.user?.id ?? null,
@@ -80,18 +97,33 @@ export async function postComment(
     created_at: d.createdAt,
     guest_tag: guestTag,
     reply_to: null as number | null,
+    pending: hold === true ? 1 : 0,
   };
-  if (app.commentWriter && groupable(d, input)) {
+  // A comment that may be held is checked one by one: the grouped insert publishes.
+  if (app.commentWriter && hold === false && groupable(d, input)) {
     const mentions = mentionedLogins(d.body).join(' ');
-    const id = await app.commentWriter.run({ ...comment, guest: d.guest, name_fold: d.nameFold, mentions });
+    const id = await app.commentWriter.run({
+      ...comment,
+      guest: d.guest,
+      name_fold: d.nameFold,
+      burst_since: d.burstSince,
+      mentions,
+    });
     if (id !== null) return answerOf(id, comment, viewer);
   }
   const id = await writeTransaction(app.database, async (trx) => {
     const answered: number[] = [];
-    const checked = await checkComment(trx, d, () => threadOf(trx, input.reply_to, d.streamerId, answered));
+    const checked = await checkComment(
+      trx,
+      d,
+      () => threadOf(trx, input.reply_to, d.streamerId, answered),
+      () => passChallenge(trx, app.challengeKey, input.altcha, now),
+    );
     Object.assign(comment, { streamer_id: checked.streamerId, reply_to: checked.replyTo });
+    if (hold === 'untrusted') comment.pending = (await isTrusted(trx, guestTag)) ? 0 : 1;
     const inserted = await insertComment(trx, comment);
-    await notifyComment(app.database, trx, { ...comment, id: inserted }, answered);
+    // A held comment notifies nobody until it is approved (moderation's approve does then).
+    if (comment.pending !== 1) await notifyComment(app.database, trx, { ...comment, id: inserted }, answered);
     return inserted;
   });
   return answerOf(id, comment, viewer);

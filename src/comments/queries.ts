@@ -34,6 +34,7 @@ export function selectComments(db: Db) {
       'comments.edited_at',
       'comments.guest_tag',
       'comments.reply_to',
+      'comments.pending',
       'users.display_name as user_display',
       'users.avatar as user_avatar',
       'users.provider as user_provider',
@@ -61,6 +62,7 @@ export async function listComments(db: Db, streamerId: number, opts: ListOptions
   if (!opts.withHidden) {
     q = q
       .where('comments.hidden', '=', 0)
+      .where('comments.pending', '=', 0)
       .where((eb) =>
         eb.or([
           eb('comments.reply_to', 'is', null),
@@ -142,6 +144,7 @@ function itemOf(row: CommentRow, teams: Map<number, number[]>, staff: boolean): 
       ? {
           reports: Number(row.reports ?? 0),
           guest_tag: row.user_id === null && row.guest_tag ? shortTag(row.guest_tag) : null,
+          pending: row.pending === 1,
         }
       : {}),
   };
@@ -190,10 +193,7 @@ async function teamsOf(db: Db, userIds: (number | null)[]): Promise<Map<number, 
   return teams;
 }
 
-export type NewComment = Pick<
-  Insertable<CommentsTable>,
-  'streamer_id' | 'user_id' | 'author' | 'body' | 'is_admin' | 'created_at' | 'guest_tag' | 'reply_to'
->;
+export type NewComment = Omit<Insertable<CommentsTable>, 'id' | 'hidden' | 'hidden_by' | 'edited_at'>;
 
 const insertCommentQuery = compiledOnce((db) =>
   db
@@ -207,6 +207,7 @@ const insertCommentQuery = compiledOnce((db) =>
       created_at: '',
       guest_tag: null,
       reply_to: null,
+      pending: 0,
     })
     .returning('id'),
 );
@@ -221,6 +222,7 @@ export async function insertComment(db: Db, c: NewComment): Promise<number> {
     c.created_at,
     c.guest_tag ?? null,
     c.reply_to ?? null,
+    c.pending ?? 0,
   ];
   const [row] = (await insertCommentQuery(db, params)).rows;
   if (!row) throw new Error('insert into comments returned no id');
@@ -246,6 +248,7 @@ export async function findComment(db: Db, id: number) {
       'hidden_by',
       'guest_tag',
       'reply_to',
+      'pending',
     ])
     .where('id', '=', id)
     .executeTakeFirst();

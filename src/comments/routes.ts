@@ -34,7 +34,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/api/comments',
-    { config: { guard: COMMENT_ROLES.post, ...limit('comment') }, schema: postSchema },
+    { config: { guard: COMMENT_ROLES.post, contribution: true, ...limit('comment') }, schema: postSchema },
     async (request, reply) =>
       reply
         .code(201)
@@ -44,7 +44,10 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/api/comments',
     {
-      config: { guard: (query) => (flag(query.like) ? COMMENT_ROLES.like : COMMENT_ROLES.change) },
+      config: {
+        guard: (query) => (flag(query.like) ? COMMENT_ROLES.like : COMMENT_ROLES.change),
+        contribution: true,
+      },
       schema: updateSchema,
     },
     async (request) => {

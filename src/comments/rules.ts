@@ -3,6 +3,7 @@ import { refusedBy, type SqlRule } from '../db/sql-rules.ts';
 import type { Db } from '../db/schema.ts';
 import { fail } from '../errors.ts';
 import { guestName } from '../guests/names.ts';
+import { burstSince, CHALLENGE_DUE } from '../guests/challenge.ts';
 import { ADDRESS_BLOCKED, type GuestValue, NAME_TAKEN } from '../guests/rules.ts';
 import { cleanText, codePointLength, parseId, singleLine } from '../lib/input.ts';
 import type { Viewer } from '../plugins/viewer.ts';
@@ -26,6 +27,8 @@ export interface PostInput {
   body?: unknown;
   author?: unknown;
   reply_to?: unknown;
+  /** A guest's solution of the challenge (guests/challenge.ts). */
+  altcha?: unknown;
 }
 
 /** A comment as posted, before the checks that ask the database. */
@@ -46,6 +49,8 @@ export interface Draft {
   nameReserved: boolean;
   guestTag: string;
   createdAt: string;
+  /** Where a guest's burst of posts starts (guests/challenge.ts), null with rate limits off. */
+  burstSince: string | null;
 }
 
 /** SPEC.md's body rules: trimmed, 2 to 1000 characters (code points). */
@@ -64,7 +69,13 @@ export function commentBody(value: unknown): string {
 }
 
 /** What a post says, with every check that needs no database already made. */
-export function draftOf(viewer: Viewer, input: PostInput, guestTag: string, now: Date): Draft {
+export function draftOf(
+  viewer: Viewer,
+  input: PostInput,
+  guestTag: string,
+  now: Date,
+  rateLimit: boolean,
+): Draft {
   const guest = !viewer.user && !viewer.isAdmin;
   const author = viewer.user
     ? viewer.user.display_name
@@ -84,6 +95,7 @@ export function draftOf(viewer: Viewer, input: PostInput, guestTag: string, now:
     nameReserved: name.reserved,
     guestTag,
     createdAt: now.toISOString(),
+    burstSince: burstSince(rateLimit, now),
   };
 }
 
@@ -113,6 +125,7 @@ export const DB_RULES: readonly CommentRule[] = [
   { ...ADDRESS_BLOCKED, to: 'guests' },
   { ...NAME_TAKEN, to: 'named' },
   NO_STREAMER,
+  { ...CHALLENGE_DUE, to: 'guests' },
 ];
 
 const appliesTo = (rule: CommentRule, d: Draft): boolean =>
@@ -126,11 +139,18 @@ export async function checkComment(
   db: Db,
   d: Draft,
   thread: () => Promise<number | null>,
+  challenge: () => Promise<void>,
 ): Promise<{ streamerId: number; body: string; replyTo: number | null }> {
   const refused = await refusedBy(
     db,
     DB_RULES.filter((rule) => appliesTo(rule, d)),
-    { streamerId: d.streamerId, guestTag: d.guestTag, createdAt: d.createdAt, nameFold: d.nameFold },
+    {
+      streamerId: d.streamerId,
+      guestTag: d.guestTag,
+      createdAt: d.createdAt,
+      nameFold: d.nameFold,
+      burstSince: d.burstSince,
+    },
   );
   if (refused.has('sign_in_required')) throw fail('sign_in_required');
   if (d.bannedSession) throw fail('banned');
@@ -140,5 +160,6 @@ export async function checkComment(
   const replyTo = await thread();
   if (d.nameReserved || refused.has('name_reserved')) throw fail('name_reserved');
   if (refused.has('streamer_not_found')) throw fail('streamer_not_found');
+  if (refused.has('challenge_required')) await challenge();
   return { streamerId: d.streamerId, body: d.body, replyTo };
 }

@@ -43,6 +43,8 @@ export const CommentItem = Type.Object(
     guest_tag: Type.Optional(
       Nullable(Type.String({ description: "Staff only: a guest's address tag (10 characters)" })),
     ),
+    /** Staff only: held for a moderator (issue 29), in no other answer until approved. */
+    pending: Type.Optional(Type.Boolean({ description: 'Staff only: waits for approval' })),
   },
   { title: 'Comment' },
 );
@@ -59,6 +61,9 @@ export const Posted = Type.Object(
     user_display: Type.Optional(Type.String({ description: 'When posted by a signed-in user' })),
     user_avatar: Type.Optional(Type.String({ description: 'When posted by a signed-in user' })),
     user_provider: Type.Optional(StringEnum(PROVIDERS, { description: 'When posted by a signed-in user' })),
+    pending: Type.Optional(
+      Type.Boolean({ description: 'Held for a moderator: shown to nobody else until approved (issue 29)' }),
+    ),
   },
   { title: 'PostedComment' },
 );
@@ -89,6 +94,14 @@ export const PostBody = Input(
       'author',
     ),
     reply_to: Field('invalid_reply_to', IdDoc('A comment of the same streamer to answer')),
+    altcha: Field(
+      'challenge_invalid',
+      Type.String({
+        maxLength: 2000,
+        description:
+          "A guest's solution of the challenge (after 428): base64 of `{algorithm, challenge, number, salt, signature}`",
+      }),
+    ),
   },
   ['streamer_id', 'body'],
 );
@@ -118,7 +131,7 @@ export const listSchema = {
 export const postSchema = {
   summary: 'Post a comment (anonymous unless `auth_enabled`), or a reply with `reply_to`',
   body: PostBody,
-  response: { 201: Posted, ...errors(400, 401, 403, 404, 429) },
+  response: { 201: Posted, ...errors(400, 401, 403, 404, 428, 429) },
 };
 export const updateSchema = {
   summary:

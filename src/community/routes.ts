@@ -39,7 +39,7 @@ export const communityRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/api/community_ratings',
-    { config: { guard: COMMUNITY_ROLES.rate }, schema: rateSchema },
+    { config: { guard: COMMUNITY_ROLES.rate, contribution: true }, schema: rateSchema },
     async (request) => {
       const { body, viewer } = request;
       const groupId = parseId(body.group_id);

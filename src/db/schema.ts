@@ -1,5 +1,11 @@
 import type { Kysely } from 'kysely';
-import type { OAuthStatesTable, RateLimitsTable, SecretsTable, SessionsTable } from './schema/access.ts';
+import type {
+  ChallengeUsesTable,
+  OAuthStatesTable,
+  RateLimitsTable,
+  SecretsTable,
+  SessionsTable,
+} from './schema/access.ts';
 import type {
   AddressBlocksTable,
   CommentLikesTable,
@@ -18,7 +24,13 @@ import type {
   VotesTable,
 } from './schema/streamers.ts';
 import type { StreamSamplesTable, StreamStatsTable, StreamsTable } from './schema/streams.ts';
-import type { ModeratorsTable, UsersTable } from './schema/users.ts';
+import type {
+  BanAddressesTable,
+  BanTombstonesTable,
+  ModeratorsTable,
+  UserAddressesTable,
+  UsersTable,
+} from './schema/users.ts';
 
 /**
  * The database: one interface per table, grouped by area in `schema/` (atproto's
@@ -55,6 +67,10 @@ export interface Database {
   streams: StreamsTable;
   stream_samples: StreamSamplesTable;
   stream_stats: StreamStatsTable;
+  user_addresses: UserAddressesTable;
+  ban_tombstones: BanTombstonesTable;
+  ban_addresses: BanAddressesTable;
+  challenge_uses: ChallengeUsesTable;
 }
 
 export type Db = Kysely<Database>;

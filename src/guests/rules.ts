@@ -3,6 +3,7 @@ import type { Db } from '../db/schema.ts';
 import { refusedBy, type SqlRule } from '../db/sql-rules.ts';
 import { fail } from '../errors.ts';
 import type { Viewer } from '../plugins/viewer.ts';
+import { CHALLENGE_DUE } from './challenge.ts';
 import { guestName } from './names.ts';
 
 /**
@@ -13,7 +14,7 @@ import { guestName } from './names.ts';
  */
 
 /** The values a guest's rules read. */
-export type GuestValue = 'guestTag' | 'createdAt' | 'nameFold';
+export type GuestValue = 'guestTag' | 'createdAt' | 'nameFold' | 'burstSince';
 
 export const ADDRESS_BLOCKED: SqlRule<GuestValue> = {
   error: 'address_blocked',
@@ -32,6 +33,10 @@ export interface GuestPost {
   createdAt: string;
   /** The name the guest gives (an author, a suggester's label), checked after `between`. */
   name: string;
+  /** Where the burst of posts starts, null with rate limits off (guests/challenge.ts). */
+  burstSince: string | null;
+  /** Asked last, when the challenge is due: passes, or throws 428 or 400. */
+  challenge: () => Promise<void>;
 }
 
 /**
@@ -47,9 +52,12 @@ export async function checkGuestPost(
   if (viewer.user || viewer.isAdmin) return between();
   if (viewer.bannedUser || viewer.bannedSession) throw fail('banned');
   const name = guestName(post.name);
-  const rules = name.fold === null ? [ADDRESS_BLOCKED] : [ADDRESS_BLOCKED, NAME_TAKEN];
-  const refused = await refusedBy(db, rules, { ...post, nameFold: name.fold });
+  const rules =
+    name.fold === null ? [ADDRESS_BLOCKED, CHALLENGE_DUE] : [ADDRESS_BLOCKED, NAME_TAKEN, CHALLENGE_DUE];
+  const { guestTag, createdAt, burstSince } = post;
+  const refused = await refusedBy(db, rules, { guestTag, createdAt, burstSince, nameFold: name.fold });
   if (refused.has('address_blocked')) throw fail('address_blocked');
   between();
   if (name.reserved || refused.has('name_reserved')) throw fail('name_reserved');
+  if (refused.has('challenge_required')) await post.challenge();
 }

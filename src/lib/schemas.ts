@@ -115,7 +115,23 @@ export const Timestamp = () =>
   Type.String({ format: 'date-time', description: 'ISO 8601 UTC, e.g. 2026-11-21T10:00:00.000Z' });
 
 export const ErrorBody = Type.Object(
-  { error: Type.String(), code: Type.String({ description: 'A stable lower_snake_case word (errors.ts)' }) },
+  {
+    error: Type.String(),
+    code: Type.String({ description: 'A stable lower_snake_case word (errors.ts)' }),
+    timeout_until: Type.Optional(Timestamp()),
+    challenge: Type.Optional(
+      Type.Object(
+        {
+          algorithm: Type.String(),
+          challenge: Type.String(),
+          salt: Type.String(),
+          maxnumber: Type.Integer(),
+          signature: Type.String(),
+        },
+        { description: 'With `challenge_required`: the ALTCHA challenge to solve' },
+      ),
+    ),
+  },
   { title: 'Error' },
 );
 export const Ok = Type.Object({ ok: Type.Unsafe<true>({ type: 'boolean', const: true }) }, { title: 'Ok' });

@@ -1,9 +1,9 @@
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import { hasOpenReports, openReports, selectComments, toItems } from '../comments/queries.ts';
 import type { CommentsTable, Database, Db } from '../db/schema.ts';
-import type { ModerationAction } from '../shared/rules.ts';
+import type { ModerationAction, ReportReason } from '../shared/rules.ts';
 
-export type QueueFilter = 'reported' | 'recent';
+export type QueueFilter = 'reported' | 'recent' | 'pending';
 
 /**
  * The moderation queue: comments of every streamer with the streamer's name. `reported`:
@@ -22,14 +22,24 @@ export async function moderationQueue(
       .where(hasOpenReports)
       .orderBy((eb) => openReports(eb), 'desc')
       .orderBy('comments.id', 'desc');
+  } else if (opts.filter === 'pending') {
+    // Held comments, oldest first (issue 29).
+    q = q.where('comments.pending', '=', 1).orderBy('comments.id');
   } else {
     if (opts.before !== null) q = q.where('comments.id', '<', opts.before);
     q = q.orderBy('comments.id', 'desc');
   }
   const rows = await q.limit(opts.limit).execute();
+  const reasons = await reportReasons(
+    db,
+    rows.map((r) => r.id),
+  );
   const where = rows.map((r) => ({ streamer_id: r.streamer_id, streamer_name: r.streamer_name }));
   const items = await toItems(db, rows, true);
-  const reach = await addressReach(db, items.map((item) => item.guest_tag ?? null));
+  const reach = await addressReach(
+    db,
+    items.map((item) => item.guest_tag ?? null),
+  );
   return items.map((item, i) => ({
     ...item,
     streamer_id: where[i]?.streamer_id ?? 0,
@@ -37,6 +47,7 @@ export async function moderationQueue(
     reports: item.reports ?? 0,
     guest_tag: item.guest_tag ?? null,
     address_comments: item.guest_tag ? (reach.get(item.guest_tag) ?? 0) : null,
+    report_reasons: reasons.get(item.id) ?? [],
   }));
 }
 
@@ -57,6 +68,26 @@ async function addressReach(db: Db, tags: (string | null)[]): Promise<Map<string
     reach.set(tag, Number(row?.n ?? 0));
   }
   return reach;
+}
+
+/** The open reports of each comment as staff see them: reason, note, when; newest first, no reporter. */
+async function reportReasons(db: Db, ids: number[]) {
+  const byComment = new Map<number, { reason: ReportReason; note: string; at: string }[]>();
+  if (ids.length === 0) return byComment;
+  const rows = await db
+    .selectFrom('reports')
+    .select(['comment_id', 'reason', 'note', 'created_at'])
+    .where('comment_id', 'in', ids)
+    .where('closed_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  for (const r of rows) {
+    const list = byComment.get(r.comment_id) ?? [];
+    list.push({ reason: r.reason, note: r.note, at: r.created_at });
+    byComment.set(r.comment_id, list);
+  }
+  return byComment;
 }
 
 /** Which comments a bulk action takes: by ids, by author, or by a guest's address tag. */
@@ -133,6 +164,21 @@ export async function bulkAction(
         .where((eb) => selected(eb, selector))
         .executeTakeFirst();
       return Number(result.numDeletedRows);
+    }
+    case 'approve': {
+      // Published with its original created_at; a held account is trusted from then on, and
+      // under `first` the guest's address is (hold.ts asks for a published comment).
+      const approved = await trx
+        .updateTable('comments')
+        .set({ pending: 0 })
+        .where((eb) => eb.and([selected(eb, selector), eb('comments.pending', '=', 1)]))
+        .returning('comments.user_id')
+        .execute();
+      const users = [...new Set(approved.flatMap((c) => (c.user_id === null ? [] : [c.user_id])))];
+      if (users.length > 0) {
+        await trx.updateTable('users').set({ held: 0 }).where('id', 'in', users).execute();
+      }
+      return approved.length;
     }
     case 'dismiss': {
       const reported = await trx

@@ -57,7 +57,7 @@ export const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/api/moderation/comments', { config: staff, schema: queueSchema }, async (request) => {
     const { query } = request;
     return moderationQueue(db, {
-      filter: query.filter === 'recent' ? 'recent' : 'reported',
+      filter: query.filter === 'recent' || query.filter === 'pending' ? query.filter : 'reported',
       limit: pageLimit(query.limit, 50),
       before: parseId(query.before),
     });

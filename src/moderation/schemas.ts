@@ -13,7 +13,7 @@ import {
   StringEnum,
   Timestamp,
 } from '../lib/schemas.ts';
-import { LIMITS, MODERATION_ACTIONS } from '../shared/rules.ts';
+import { LIMITS, MODERATION_ACTIONS, REPORT_REASONS } from '../shared/rules.ts';
 
 export const QueueItem = Type.Object(
   {
@@ -25,6 +25,10 @@ export const QueueItem = Type.Object(
     guest_tag: Nullable(Type.String()),
     /** Guest comments: how many comments from this address a bulk action by `guest_tag` takes. */
     address_comments: Nullable(Type.Integer()),
+    /** The open reports, newest first, without the reporters (issue 29). */
+    report_reasons: Type.Array(
+      Type.Object({ reason: StringEnum(REPORT_REASONS), note: Type.String(), at: Timestamp() }),
+    ),
   },
   { title: 'QueuedComment' },
 );
@@ -34,9 +38,10 @@ const guestTag = Type.String({ pattern: '^[0-9a-f]{10,64}$', description: 'A gue
 export const queueSchema = {
   summary:
     'Comments of every streamer for staff: `filter=reported` (default; open reports, most first) or ' +
-    '`recent` (newest first, `before` pages by id); `limit` 1-100, default 50',
+    '`recent` (newest first, `before` pages by id) or `pending` (held comments, oldest first); `limit` ' +
+    '1-100, default 50',
   querystring: Input({
-    filter: Param(StringEnum(['reported', 'recent'], { description: 'Default reported' })),
+    filter: Param(StringEnum(['reported', 'recent', 'pending'], { description: 'Default reported' })),
     limit: Limit('Default 50'),
     before: Param(IdDoc('With `recent`: comments with an id below this one')),
   }),
@@ -46,7 +51,8 @@ export const queueSchema = {
 export const bulkSchema = {
   summary:
     'Act on comments in bulk: exactly one selector (`ids`, 1-100; `user_id`; or `guest_tag`) and an ' +
-    '`action` (hide, show, delete, or dismiss: close the open reports). Answers how many changed',
+    '`action` (hide, show, delete, dismiss: close the open reports, or approve: publish held ones). ' +
+    'Answers how many changed',
   body: Input(
     {
       ids: Lenient(

@@ -92,7 +92,7 @@ export const errorsPlugin = fp(
         return reply
           .code(domain.statusCode)
           .headers(domain.headers)
-          .send({ error: domain.message, code: domain.code });
+          .send({ error: domain.message, code: domain.code, ...domain.extra });
       }
       const known = err.code ? FASTIFY_CLIENT_ERRORS[err.code] : undefined;
       if (known) return send(reply, known);

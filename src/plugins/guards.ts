@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { fail } from '../errors.ts';
+import { DomainError, fail } from '../errors.ts';
 import { type ParsedQuery, parsedQuery } from './parsers.ts';
 import { addRouteHook } from './route-hooks.ts';
 import { allows, type Role } from '../shared/roles.ts';
@@ -24,6 +24,12 @@ export interface RegisteredRoute {
 declare module 'fastify' {
   interface FastifyContextConfig {
     guard?: Guard;
+    /**
+     * A user's contribution (comment, reply, like, vote, report, suggestion, rating): refused
+     * with 403 `timed_out` while the signed-in user is timed out (DECISIONS.md "Moderators'
+     * tools"), or only for some requests of the route (`PUT /api/comments?like=1`).
+     */
+    contribution?: true | ((request: FastifyRequest) => boolean);
   }
   interface FastifyInstance {
     /** Every route with its guard, for the route walk test and the API document. */
@@ -53,6 +59,8 @@ export const guardsPlugin = fp(
       for (const method of methods) routeList.push({ method, url: route.url, guard });
       if (guard === 'metricsToken') addRouteHook(route, tokenHook(app.config.metricsToken));
       else if (guard !== 'public') addRouteHook(route, guardHook(guard));
+      const contribution = route.config?.contribution;
+      if (contribution) addRouteHook(route, timeoutHook(app, contribution));
     });
   },
   { name: 'guards', dependencies: ['viewer'] },
@@ -80,5 +88,22 @@ function guardHook(guard: Guard | undefined): onRequestHookHandler {
     const role = roleOf(guard, request);
     if (role && allows(role, request.viewer)) return done();
     done(fail(role === 'signedIn' || role === 'signedInOrBanned' ? 'not_logged_in' : 'unauthorized'));
+  };
+}
+
+/**
+ * A timed-out user's contributions are refused, nothing stored, with the time the time-out
+ * ends (`timeout_until`). Reads from the session already loaded: no query.
+ */
+function timeoutHook(
+  app: FastifyInstance,
+  applies: true | ((request: FastifyRequest) => boolean),
+): onRequestHookHandler {
+  return (request, _reply, done) => {
+    const until = request.viewer.user?.timeout_until;
+    if (!until || request.method === 'OPTIONS') return done();
+    if (Date.parse(until) <= app.clock.now().getTime()) return done();
+    if (applies !== true && !applies(request)) return done();
+    done(new DomainError('timed_out', { extra: { timeout_until: until } }));
   };
 }

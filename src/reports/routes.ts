@@ -23,7 +23,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/api/reports',
-    { config: { guard: REPORT_ROLES.report, ...limit('report') }, schema: reportSchema },
+    { config: { guard: REPORT_ROLES.report, contribution: true, ...limit('report') }, schema: reportSchema },
     async (request, reply) => {
       const { body, viewer } = request;
       const commentId = parseId(body.comment_id);

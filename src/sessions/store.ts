@@ -19,6 +19,10 @@ export interface SessionUserRow {
   is_mod: boolean;
   /** A personal administrator account. */
   is_admin: boolean;
+  /** A moderator's time-out (issue 29): no writes until then. */
+  timeout_until: string | null;
+  /** Maybe a banned user's return: comments held until staff approve one. */
+  held: boolean;
 }
 
 export interface StoredSession {
@@ -58,6 +62,8 @@ function loadQuery(db: Db, key: string) {
       'u.avatar',
       'u.banned',
       'u.is_admin',
+      'u.timeout_until',
+      'u.held',
       'm.user_id as mod_id',
       'g.value as admin_gen',
     ])
@@ -95,6 +101,8 @@ export async function loadSession(db: Db, key: string): Promise<StoredSession | 
             banned: banned === 1,
             is_mod: mod_id !== null,
             is_admin: is_admin === 1 && banned !== 1,
+            timeout_until: user.timeout_until ?? null,
+            held: user.held === 1,
           },
   };
 }

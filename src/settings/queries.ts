@@ -1,5 +1,6 @@
 import { compiledOnce } from '../db/compiled.ts';
 import type { Db } from '../db/schema.ts';
+import { GUEST_CHALLENGES, GUEST_HOLDS } from '../shared/rules.ts';
 
 const getSettingQuery = compiledOnce((db) => db.selectFrom('settings').select('value').where('key', '=', ''));
 
@@ -14,6 +15,15 @@ export async function setSetting(db: Db, key: string, value: string): Promise<vo
     .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
     .execute();
 }
+
+/** A setting of a closed set of words, its first word when unset or unknown. */
+export async function choiceSetting<T extends string>(db: Db, key: string, words: readonly T[]): Promise<T> {
+  const value = await getSetting(db, key);
+  return words.find((w) => w === value) ?? (words[0] as T);
+}
+
+export const guestHold = (db: Db) => choiceSetting(db, 'guest_hold', GUEST_HOLDS);
+export const guestChallenge = (db: Db) => choiceSetting(db, 'guest_challenge', GUEST_CHALLENGES);
 
 /** SPEC.md: commenting requires sign-in exactly when auth_enabled is the string `true`. */
 export async function authRequiredToComment(db: Db): Promise<boolean> {

@@ -10,13 +10,13 @@ import {
   type WebhookInput,
   webhookPrefixes,
 } from '../discord/webhooks.ts';
-import { fail } from '../errors.ts';
+import { DomainError, fail } from '../errors.ts';
 import { parseId, truthy } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { OK } from '../lib/schemas.ts';
 import { SITE_NAME } from '../lib/site.ts';
-import { DISCORD_EVENTS } from '../shared/rules.ts';
-import { authRequiredToComment, setSetting } from './queries.ts';
+import { DISCORD_EVENTS, GUEST_CHALLENGES, GUEST_HOLDS } from '../shared/rules.ts';
+import { authRequiredToComment, guestChallenge, guestHold, setSetting } from './queries.ts';
 import { SETTINGS_ROLES } from './policy.ts';
 import { deliverySchema, getSchema, putSchema, testSendSchema } from './schemas.ts';
 
@@ -29,9 +29,13 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const prefixes = webhookPrefixes(app.config.discordApiUrl);
 
   app.get('/api/settings', { config: { guard: SETTINGS_ROLES.read }, schema: getSchema }, async (request) => {
-    const auth_enabled = await authRequiredToComment(db);
-    if (!request.viewer.isAdmin) return { auth_enabled };
-    return { auth_enabled, discord_webhooks: await shownWebhooks(db) };
+    const shown = {
+      auth_enabled: await authRequiredToComment(db),
+      guest_hold: await guestHold(db),
+      guest_challenge: await guestChallenge(db),
+    };
+    if (!request.viewer.isAdmin) return shown;
+    return { ...shown, discord_webhooks: await shownWebhooks(db) };
   });
 
   app.put(
@@ -39,9 +43,24 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { config: { guard: SETTINGS_ROLES.change }, schema: putSchema },
     async (request) => {
       const { body } = request;
-      if (body.auth_enabled === undefined && body.discord_webhooks === undefined) {
+      const { guest_hold, guest_challenge } = body;
+      if (
+        body.auth_enabled === undefined &&
+        body.discord_webhooks === undefined &&
+        guest_hold === undefined &&
+        guest_challenge === undefined
+      ) {
         throw fail('missing_auth_enabled');
       }
+      const choice = (field: string, value: unknown, words: readonly string[]) => {
+        if (value === undefined || value === null) return null;
+        if (typeof value !== 'string' || !words.includes(value)) {
+          throw new DomainError('invalid_field', { message: `Invalid ${field}` });
+        }
+        return value;
+      };
+      const hold = choice('guest_hold', guest_hold, GUEST_HOLDS);
+      const challenge = choice('guest_challenge', guest_challenge, GUEST_CHALLENGES);
       const webhooks = body.discord_webhooks === undefined ? null : parseWebhookList(body.discord_webhooks);
       const value = truthy(body.auth_enabled) ? 'true' : 'false';
       const now = clock.now().toISOString();
@@ -54,6 +73,8 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
             params: { key: 'auth_enabled', value: value === 'true' },
           });
         }
+        if (hold !== null) await setSetting(trx, 'guest_hold', hold);
+        if (challenge !== null) await setSetting(trx, 'guest_challenge', challenge);
         if (webhooks === null) return;
         // Each item names a stored webhook (its full URL, or the cut one an answer showed) or a new URL.
         const stored = await storedWebhooks(trx);

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { errors, IdDoc, Input, Lenient, Nullable, Ok, Param, StringEnum } from '../lib/schemas.ts';
-import { DISCORD_EVENTS, MAX_WEBHOOKS } from '../shared/rules.ts';
+import { errors, Field, IdDoc, Input, Lenient, Nullable, Ok, Param, StringEnum } from '../lib/schemas.ts';
+import { DISCORD_EVENTS, GUEST_CHALLENGES, GUEST_HOLDS, MAX_WEBHOOKS } from '../shared/rules.ts';
 
 /** A Discord webhook as the administrator sees it (DECISIONS.md "Reaching out"). */
 export const Webhook = Type.Object(
@@ -22,13 +22,16 @@ export type Webhook = Static<typeof Webhook>;
 export const Settings = Type.Object(
   {
     auth_enabled: Type.Boolean({ description: 'Commenting requires sign-in' }),
+    guest_hold: StringEnum(GUEST_HOLDS, { description: 'Which guest comments wait for staff' }),
+    guest_challenge: StringEnum(GUEST_CHALLENGES, { description: 'When a guest must solve the challenge' }),
     discord_webhooks: Type.Optional(Type.Array(Webhook, { description: 'The administrator only' })),
   },
   { title: 'Settings' },
 );
 
 export const getSchema = {
-  summary: 'Settings: `{auth_enabled}`, and for an administrator `discord_webhooks` too',
+  summary:
+    'Settings: `{auth_enabled, guest_hold, guest_challenge}`, and for an administrator `discord_webhooks` too',
   response: { 200: Settings },
 };
 
@@ -46,9 +49,26 @@ const WebhookInput = Type.Object({
 });
 
 export const putSchema = {
-  summary: 'Change `auth_enabled` and/or the Discord webhooks (`discord_webhooks` replaces the list)',
+  summary:
+    'Change `auth_enabled`, `guest_hold`, `guest_challenge` and/or the Discord webhooks (`discord_webhooks` replaces the list)',
   body: Input({
     auth_enabled: Lenient(Type.Boolean({ description: 'true, 1, "1" or "true" turn it on' })),
+    guest_hold: Field(
+      'invalid_field',
+      StringEnum(GUEST_HOLDS, {
+        description:
+          'none; links (a guest comment with a link waits for staff); first (links, and a guest address ' +
+          'with nothing published yet); all',
+      }),
+      'guest_hold',
+    ),
+    guest_challenge: Field(
+      'invalid_field',
+      StringEnum(GUEST_CHALLENGES, {
+        description: 'burst (after 3 guest posts in 60 s, with rate limits on), always or off',
+      }),
+      'guest_challenge',
+    ),
     discord_webhooks: Lenient(
       Type.Array(WebhookInput, { maxItems: MAX_WEBHOOKS, description: `At most ${MAX_WEBHOOKS}` }),
     ),

@@ -43,7 +43,27 @@ export const LIMITS = {
   blockDaysDefault: 7,
   /** Comments one bulk moderation action names by id. */
   bulkIds: 100,
+  /** A moderator's time-out in hours (PUT /api/users `timeout_hours`, 0 lifts it; issue 29). */
+  timeoutHoursMax: 720,
 } as const;
+
+/**
+ * Issue 29 (DECISIONS.md "Guests earn trust"): which guest comments wait for staff, and when a
+ * guest must solve the challenge. The first of each is the default.
+ */
+export const GUEST_HOLDS = ['none', 'links', 'first', 'all'] as const;
+export type GuestHold = (typeof GUEST_HOLDS)[number];
+export const GUEST_CHALLENGES = ['burst', 'always', 'off'] as const;
+export type GuestChallenge = (typeof GUEST_CHALLENGES)[number];
+
+/**
+ * The guests' challenge: the largest number of its proof of work (a phone solves in about a
+ * second at this size: docs/benchmarks.md), and the burst that makes it due.
+ */
+export const CHALLENGE = { maxnumber: 100_000, burstPosts: 3, burstSeconds: 60 } as const;
+
+/** A link, as the `links` hold sees it: in any letter case. */
+export const hasLink = (body: string): boolean => /https?:\/\/|www\.|discord\.gg\//i.test(body);
 
 /** A guest's comment without a name is by this author (SPEC.md). */
 export const DEFAULT_AUTHOR = 'Anonym';
@@ -59,7 +79,7 @@ export const REPORT_REASONS = ['spam', 'abuse', 'other'] as const;
 export type ReportReason = (typeof REPORT_REASONS)[number];
 
 /** What staff do to comments in bulk (PUT /api/moderation/comments). */
-export const MODERATION_ACTIONS = ['hide', 'show', 'delete', 'dismiss'] as const;
+export const MODERATION_ACTIONS = ['hide', 'show', 'delete', 'dismiss', 'approve'] as const;
 export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
 
 /** An author may edit a comment this long after posting it (DECISIONS.md "Comments"). */

@@ -9,7 +9,7 @@ import { pageKey } from '../shared/pages.ts';
 import { limit } from '../plugins/rate-limits.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { streamersSpokenFor } from '../streamers/speaks-for.ts';
-import { upsertUser } from '../users/queries.ts';
+import { signInUser } from '../users/bans.ts';
 import type { SignInFlow } from './flow.ts';
 import { providerA } from './provider-a.ts';
 import { providerB } from './provider-b.ts';
@@ -86,7 +86,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
     // A sign-in can make a streamer verified (issue 26): one write that moves the content version.
     const user = await writeTransaction(app.database, (trx) =>
-      upsertUser(trx, result.profile, clock.now().toISOString()),
+      signInUser(trx, result.profile, request.guestTag, clock.now()),
     );
     request.session.regenerate();
     request.session.set('oauth_user', user);
@@ -108,6 +108,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
       is_mod: user !== null && viewer.isMod,
       banned: viewer.bannedUser,
       speaks_for: viewer.user ? await streamersSpokenFor(db, viewer.user.id) : [],
+      timeout_until: viewer.user?.timeout_until ?? null,
     };
   }
 

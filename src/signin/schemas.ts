@@ -51,6 +51,8 @@ export const Me = Type.Object(
     speaks_for: Type.Array(Type.Integer(), {
       description: 'The streamers the signed-in user speaks for, ids ascending; empty when signed out',
     }),
+    /** A moderator's time-out of this user: no contributions until then (issue 29). */
+    timeout_until: Nullable(Timestamp()),
   },
   { title: 'Me' },
 );

@@ -4,6 +4,7 @@ import { writeTransaction } from '../db/transaction.ts';
 import { suggestedEmbed } from '../discord/events.ts';
 import { enqueueDiscordEvent } from '../discord/queries.ts';
 import { fail } from '../errors.ts';
+import { burstSince, passChallenge } from '../guests/challenge.ts';
 import { checkGuestPost } from '../guests/rules.ts';
 import { writeFailure } from '../lib/db-errors.ts';
 import { codePointLength, sanitize, singleLine } from '../lib/input.ts';
@@ -11,7 +12,7 @@ import type { Viewer } from '../plugins/viewer.ts';
 import { LIMITS } from '../shared/rules.ts';
 import { insertStreamer } from './queries.ts';
 
-type Ops = Pick<FastifyInstance, 'db' | 'database' | 'clock'>;
+type Ops = Pick<FastifyInstance, 'db' | 'database' | 'clock' | 'config' | 'challengeKey'>;
 
 /** A streamer name that is taken answers SPEC.md's 409. */
 export const NAME_TAKEN = { name_key: 'streamer_exists' } as const;
@@ -30,6 +31,8 @@ export interface CreateInput {
   provider_a?: unknown;
   provider_b?: unknown;
   submitter?: unknown;
+  /** A guest's solution of the challenge (guests/challenge.ts). */
+  altcha?: unknown;
 }
 
 /**
@@ -53,7 +56,13 @@ export async function createStreamer(
     await checkGuestPost(
       app.db,
       request.viewer,
-      { guestTag: request.guestTag, createdAt: at, name: submitter },
+      {
+        guestTag: request.guestTag,
+        createdAt: at,
+        name: submitter,
+        burstSince: burstSince(app.config.rateLimit, now),
+        challenge: () => passChallenge(app.db, app.challengeKey, input.altcha, now),
+      },
       validate,
     );
   const platform = input.platform === 'provider_b' ? 'provider_b' : 'provider_a';

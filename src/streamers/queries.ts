@@ -55,6 +55,7 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
           .selectFrom('comments')
           .select(['comments.streamer_id', (e) => e.fn.countAll<number | string>().as('n')])
           .where('comments.hidden', '=', 0)
+          .where('comments.pending', '=', 0)
           .groupBy('comments.streamer_id')
           .as('cc'),
       (join) => join.onRef('cc.streamer_id', '=', 'streamers.id'),

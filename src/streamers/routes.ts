@@ -63,6 +63,7 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: {
         guard: (query) => (flag(query.admin) ? STREAMER_ROLES.add : STREAMER_ROLES.suggest),
+        contribution: true,
         ...limit('suggest', (query) => flag(query.admin)),
       },
       schema: createSchema,
@@ -76,7 +77,10 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/api/streamers',
     {
-      config: { guard: (query) => (flag(query.reply) ? STREAMER_ROLES.reply : STREAMER_ROLES.rate) },
+      config: {
+        guard: (query) => (flag(query.reply) ? STREAMER_ROLES.reply : STREAMER_ROLES.rate),
+        contribution: true,
+      },
       schema: updateSchema,
     },
     async (request) => {

@@ -152,6 +152,10 @@ export const CreateBody = Input(
       }),
       'submitter',
     ),
+    altcha: Field(
+      'challenge_invalid',
+      Type.String({ maxLength: 2000, description: "A guest's solution of the challenge (after 428)" }),
+    ),
   },
   ['name'],
 );
@@ -258,7 +262,7 @@ export const createSchema = {
   summary: 'Suggest a streamer, or with `admin=1` add one as administrator',
   querystring: CreateQuery,
   body: CreateBody,
-  response: { 201: Created, ...errors(400, 401, 409, 429, 500) },
+  response: { 201: Created, ...errors(400, 401, 403, 409, 428, 429, 500) },
 };
 export const updateSchema = {
   summary:

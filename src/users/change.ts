@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { actorOf, audit } from '../audit/queries.ts';
 import { writeTransaction } from '../db/transaction.ts';
-import { fail } from '../errors.ts';
+import { DomainError, fail } from '../errors.ts';
+import { HOUR } from '../lib/clock.ts';
 import { truthy } from '../lib/input.ts';
 import type { Viewer } from '../plugins/viewer.ts';
-import { findUser, setAdmin, setBanned, setModerator } from './queries.ts';
+import { LIMITS } from '../shared/rules.ts';
+import { findUser, setAdmin, setBanned, setModerator, setTimeoutUntil } from './queries.ts';
 
 type Ops = Pick<FastifyInstance, 'database' | 'clock'>;
 
@@ -12,26 +14,43 @@ export interface UserChange {
   banned?: unknown;
   is_mod?: unknown;
   is_admin?: unknown;
+  timeout_hours?: unknown;
+}
+
+/** `timeout_hours`: an integer from 0 (lifts the time-out) to 720; anything else is refused. */
+function timeoutHours(value: unknown): number {
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > LIMITS.timeoutHoursMax) {
+    throw new DomainError('invalid_field', { message: 'Invalid timeout_hours' });
+  }
+  return n;
 }
 
 /**
- * Changes a user's standing (DECISIONS.md "users, moderators and bans", "Staff accounts"):
- * banned, moderator, administrator, each audited, in one transaction. A banned user cannot be
- * made an administrator (and a ban clears the flag: users/queries.ts `setBanned`).
+ * Changes a user's standing (DECISIONS.md "users, moderators and bans", "Staff accounts",
+ * "Moderators' tools"): banned, time-out, moderator, administrator, each audited, in one
+ * transaction. A moderator only bans and times out users who are not staff; role grants and
+ * any change to staff are the administrator's (403 `Admin only`, nothing changed). A banned
+ * user cannot be made an administrator (and a ban clears the flag: users/queries.ts).
  */
 export async function changeUser(app: Ops, viewer: Viewer, id: number, change: UserChange): Promise<void> {
-  if (change.banned === undefined && change.is_mod === undefined && change.is_admin === undefined) {
+  const { banned: ban, is_mod, is_admin, timeout_hours } = change;
+  if (!viewer.isAdmin && (is_mod !== undefined || is_admin !== undefined)) throw fail('admin_only');
+  if (ban === undefined && is_mod === undefined && is_admin === undefined && timeout_hours === undefined) {
     throw fail('nothing_to_update');
   }
-  const actor = actorOf(viewer, app.clock.now());
+  const hours = timeout_hours === undefined ? undefined : timeoutHours(timeout_hours);
+  const now = app.clock.now();
+  const actor = actorOf(viewer, now);
   await writeTransaction(app.database, async (trx) => {
     const found = await findUser(trx, id);
     if (!found) throw fail('user_not_found');
-    const banned = change.banned === undefined ? found.banned : truthy(change.banned);
-    if (change.is_admin !== undefined && truthy(change.is_admin) && banned) throw fail('banned_user_admin');
+    if (!viewer.isAdmin && (found.is_mod || found.is_admin)) throw fail('admin_only');
+    const banned = ban === undefined ? found.banned : truthy(ban);
+    if (is_admin !== undefined && truthy(is_admin) && banned) throw fail('banned_user_admin');
     const who = { login: found.login, provider: found.provider };
-    if (change.banned !== undefined) {
-      await setBanned(trx, id, banned);
+    if (ban !== undefined) {
+      await setBanned(trx, id, banned, now);
       await audit(trx, actor, {
         action: 'user.ban',
         target_id: id,
@@ -39,8 +58,18 @@ export async function changeUser(app: Ops, viewer: Viewer, id: number, change: U
         details: { old: found.banned, new: banned },
       });
     }
-    if (change.is_mod !== undefined) {
-      const isMod = truthy(change.is_mod);
+    if (hours !== undefined) {
+      const until = hours === 0 ? null : new Date(now.getTime() + hours * HOUR).toISOString();
+      await setTimeoutUntil(trx, id, until);
+      await audit(trx, actor, {
+        action: 'user.timeout',
+        target_id: id,
+        params: { ...who, hours },
+        details: { old: found.timeout_until, new: until },
+      });
+    }
+    if (is_mod !== undefined) {
+      const isMod = truthy(is_mod);
       await setModerator(trx, id, isMod);
       await audit(trx, actor, {
         action: 'user.moderator',
@@ -49,8 +78,8 @@ export async function changeUser(app: Ops, viewer: Viewer, id: number, change: U
         details: { old: found.is_mod, new: isMod },
       });
     }
-    if (change.is_admin !== undefined) {
-      const isAdmin = truthy(change.is_admin);
+    if (is_admin !== undefined) {
+      const isAdmin = truthy(is_admin);
       await setAdmin(trx, id, isAdmin);
       await audit(trx, actor, {
         action: 'user.admin',

@@ -2,12 +2,13 @@ import { sql } from 'kysely';
 import type { Db, User } from '../db/schema.ts';
 import { foldCase } from '../shared/rules.ts';
 import { foldName } from '../lib/names.ts';
+import { forgetBan, rememberBan } from './bans.ts';
 
 /** A user for the administrator's list. */
 export type UserListItem = Pick<
   User,
   'id' | 'provider' | 'provider_id' | 'login' | 'display_name' | 'avatar' | 'last_seen'
-> & { banned: boolean; is_mod: boolean; is_admin: boolean };
+> & { banned: boolean; is_mod: boolean; is_admin: boolean; timeout_until: string | null; held: boolean };
 
 /** One user with the ban and moderator flags, or undefined. */
 export async function findUser(db: Db, id: number): Promise<UserListItem | undefined> {
@@ -28,6 +29,8 @@ function usersQuery(db: Db) {
       'users.last_seen',
       'users.banned',
       'users.is_admin',
+      'users.timeout_until',
+      'users.held',
       'moderators.user_id as mod_id',
     ]);
 }
@@ -36,11 +39,18 @@ const toItem = ({
   banned,
   is_admin,
   mod_id,
+  held,
   ...u
-}: { banned: number | null; is_admin: number; mod_id: number | null } & Omit<
+}: { banned: number | null; is_admin: number; mod_id: number | null; held: number } & Omit<
   UserListItem,
-  'banned' | 'is_mod' | 'is_admin'
->): UserListItem => ({ ...u, banned: banned === 1, is_mod: mod_id !== null, is_admin: is_admin === 1 });
+  'banned' | 'is_mod' | 'is_admin' | 'held'
+>): UserListItem => ({
+  ...u,
+  banned: banned === 1,
+  is_mod: mod_id !== null,
+  is_admin: is_admin === 1,
+  held: held === 1,
+});
 
 /** Users for the administrator, newest sign-in first; `q` matches login or display name. */
 export async function listUsers(db: Db, q?: string): Promise<UserListItem[]> {
@@ -58,13 +68,25 @@ export async function listUsers(db: Db, q?: string): Promise<UserListItem[]> {
   return rows.map(toItem);
 }
 
-/** Bans or unbans; a ban also clears the administrator flag (DECISIONS.md, and a CHECK). */
-export async function setBanned(db: Db, id: number, banned: boolean): Promise<void> {
-  await db
+/**
+ * Bans or unbans; a ban also clears the administrator flag (DECISIONS.md, and a CHECK) and is
+ * kept by the person at the provider so that it outlives the account (users/bans.ts).
+ */
+export async function setBanned(db: Db, id: number, banned: boolean, now: Date): Promise<void> {
+  const user = await db
     .updateTable('users')
     .set(banned ? { banned: 1, is_admin: 0 } : { banned: 0 })
     .where('id', '=', id)
-    .execute();
+    .returning(['id', 'provider', 'provider_id'])
+    .executeTakeFirst();
+  if (!user) return;
+  if (banned) await rememberBan(db, user, now);
+  else await forgetBan(db, user);
+}
+
+/** A time-out until `until` (ISO), or none. */
+export async function setTimeoutUntil(db: Db, id: number, until: string | null): Promise<void> {
+  await db.updateTable('users').set({ timeout_until: until }).where('id', '=', id).execute();
 }
 
 export async function setAdmin(db: Db, id: number, isAdmin: boolean): Promise<void> {

@@ -1,6 +1,17 @@
 import { Type } from 'typebox';
-import { errors, IdDoc, Input, Lenient, Ok, Param, StringEnum, Timestamp } from '../lib/schemas.ts';
-import { PROVIDERS } from '../shared/rules.ts';
+import {
+  errors,
+  Field,
+  IdDoc,
+  Input,
+  Lenient,
+  Nullable,
+  Ok,
+  Param,
+  StringEnum,
+  Timestamp,
+} from '../lib/schemas.ts';
+import { LIMITS, PROVIDERS } from '../shared/rules.ts';
 
 export const UserItem = Type.Object(
   {
@@ -15,6 +26,10 @@ export const UserItem = Type.Object(
     is_mod: Type.Boolean(),
     /** A personal administrator account. */
     is_admin: Type.Boolean(),
+    /** A moderator's time-out: no writes until then. */
+    timeout_until: Nullable(Timestamp()),
+    /** Maybe a banned user's return: first signed in from a banned user's address. */
+    held: Type.Boolean(),
   },
   { title: 'User' },
 );
@@ -32,18 +47,28 @@ export const listSchema = {
 };
 export const updateSchema = {
   summary:
-    'Ban or unban a user (a ban clears the administrator flag), make or unmake a moderator or an administrator',
+    'Ban, unban or time out a user (staff; a moderator only users who are not staff), make or unmake a moderator or an administrator (administrator only)',
   querystring: Input({ id: Param(IdDoc()) }, ['id']),
   body: Input({
     banned: Lenient(
       Type.Boolean({ description: 'Ban (the user is treated as signed out everywhere) or unban' }),
     ),
-    is_mod: Lenient(Type.Boolean({ description: 'Make or unmake a moderator' })),
+    is_mod: Lenient(Type.Boolean({ description: 'Make or unmake a moderator (administrator only)' })),
+    timeout_hours: Field(
+      'invalid_field',
+      Type.Integer({
+        minimum: 0,
+        maximum: LIMITS.timeoutHoursMax,
+        description: 'Time the user out for this many hours (no writes); 0 lifts it',
+      }),
+      'timeout_hours',
+    ),
     is_admin: Lenient(
       Type.Boolean({
-        description: 'Make or unmake a personal administrator account (not for a banned user)',
+        description:
+          'Make or unmake a personal administrator account (not for a banned user; administrator only)',
       }),
     ),
   }),
-  response: { 200: Ok, ...errors(400, 401, 404, 409) },
+  response: { 200: Ok, ...errors(400, 401, 403, 404, 409) },
 };

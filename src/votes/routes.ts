@@ -14,21 +14,25 @@ import { VOTE_ROLES } from './policy.ts';
 export const voteRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, database, clock } = app;
 
-  app.put('/api/votes', { config: { guard: VOTE_ROLES.vote }, schema: voteSchema }, async (request) => {
-    const { viewer, query, body } = request;
-    if (!viewer.user) throw fail('banned');
-    const user = viewer.user;
-    const streamerId = parseId(query.streamer_id);
-    if (streamerId === null) throw fail('missing_streamer_id');
-    const score = clamp(toInt(body.score), 0, LIMITS.score);
-    // Only streamers of the Public view take votes: the rendered view says which they are.
-    const list = await renderedView(app, 'public');
-    if (!list.value?.some((s) => s.id === streamerId)) throw fail('streamer_not_found');
-    await writeTransaction(database, (trx) =>
-      setVote(trx, streamerId, user.id, score, clock.now().toISOString()),
-    );
-    return OK;
-  });
+  app.put(
+    '/api/votes',
+    { config: { guard: VOTE_ROLES.vote, contribution: true }, schema: voteSchema },
+    async (request) => {
+      const { viewer, query, body } = request;
+      if (!viewer.user) throw fail('banned');
+      const user = viewer.user;
+      const streamerId = parseId(query.streamer_id);
+      if (streamerId === null) throw fail('missing_streamer_id');
+      const score = clamp(toInt(body.score), 0, LIMITS.score);
+      // Only streamers of the Public view take votes: the rendered view says which they are.
+      const list = await renderedView(app, 'public');
+      if (!list.value?.some((s) => s.id === streamerId)) throw fail('streamer_not_found');
+      await writeTransaction(database, (trx) =>
+        setVote(trx, streamerId, user.id, score, clock.now().toISOString()),
+      );
+      return OK;
+    },
+  );
 
   app.get('/api/votes', { config: { guard: VOTE_ROLES.mine }, schema: myVotesSchema }, async (request) => {
     const { user } = request.viewer;

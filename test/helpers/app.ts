@@ -190,7 +190,7 @@ export async function startApp(
         clock.now().toISOString(),
       );
       if (flags.mod) await setModerator(database.db, user.id, true);
-      if (flags.banned) await setBanned(database.db, user.id, true);
+      if (flags.banned) await setBanned(database.db, user.id, true, clock.now());
       return user;
     },
     signedIn: async (user, extra = {}) => {

@@ -64,7 +64,7 @@ async function change(
   const who = { login: user.login, provider: user.provider };
   await writeTransaction(database, async (trx) => {
     if ('banned' in change) {
-      await setBanned(trx, user.id, change.banned);
+      await setBanned(trx, user.id, change.banned, new Date());
       await cliAudit(trx, {
         action: 'user.ban',
         params: { ...who, banned: change.banned },

@@ -12,6 +12,7 @@ import * as nameSkeletons from './011-name-skeletons.ts';
 import * as notifications from './016-notifications.ts';
 import * as streamerVoice from './012-streamer-voice.ts';
 import * as streamHistory from './014-stream-history.ts';
+import * as earnedTrust from './013-earned-trust.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '016-notifications': notifications,
   '012-streamer-voice': streamerVoice,
   '014-stream-history': streamHistory,
+  '013-earned-trust': earnedTrust,
 };

@@ -31,6 +31,8 @@ const SHAPES: { [A in AuditAction]: RegExp } = {
   'user.admin':
     /^(?:Made (.*) \((provider_a|provider_b)\) an administrator|Removed (.*) \((provider_a|provider_b)\) as administrator)$/s,
   'user.sessions': /^Signed (.*) \((provider_a|provider_b)\) out everywhere$/s,
+  'user.timeout':
+    /^(?:Timed out (.*) \((provider_a|provider_b)\) for (\d+) hours|Lifted the time-out of (.*) \((provider_a|provider_b)\))$/s,
   'comment.bulk':
     /^Moderation: (hide|show|delete|dismiss) on (\d+) comments \((?:(\d+) selected|by user (\d+)|by guest ([0-9a-f]+))\)$/,
   'block.add': /^Blocked the address of guest ([0-9a-f]+) \((.*)\) for (\d+) days$/s,
@@ -77,6 +79,11 @@ const READ: Reader = {
     login: s(m[1] ?? m[3]),
     provider: provider(m[2] ?? m[4]),
     admin: m[1] !== undefined,
+  }),
+  'user.timeout': (m) => ({
+    login: s(m[1] ?? m[4]),
+    provider: provider(m[2] ?? m[5]),
+    hours: m[3] === undefined ? 0 : Number(m[3]),
   }),
   'user.sessions': (m, d) => ({ login: s(m[1]), provider: provider(m[2]), count: Number(d?.count ?? 0) }),
   'comment.bulk': (m, d) => {

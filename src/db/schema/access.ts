@@ -32,3 +32,9 @@ export interface RateLimitsTable {
   /** End of the current one-minute window (ISO text). */
   reset_at: string;
 }
+
+/** A used solution of the guests' challenge (its signature), kept until the challenge expires. */
+export interface ChallengeUsesTable {
+  signature: string;
+  expires_at: string;
+}

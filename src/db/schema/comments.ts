@@ -18,6 +18,8 @@ export interface CommentsTable {
   guest_tag: string | null;
   /** The top-level comment this one answers (threads are one level deep). */
   reply_to: number | null;
+  /** 1: held for a moderator (issue 29): in no public answer or count until approved. */
+  pending: Generated<number>;
 }
 
 export interface CommentLikesTable {

@@ -21,6 +21,33 @@ export interface UsersTable {
   display_fold: Generated<string>;
   /** 1: a personal administrator account (never while banned: a CHECK). */
   is_admin: Generated<number>;
+  /** A moderator's time-out: no writes until then (issue 29). */
+  timeout_until: string | null;
+  /** 1: maybe a banned user's return (signed in first from a banned address): comments held. */
+  held: Generated<number>;
+}
+
+/** The guest tags a user signed in from (a ban remembers those of the last 30 days). */
+export interface UserAddressesTable {
+  user_id: number;
+  guest_tag: string;
+  seen_at: string;
+}
+
+/** A ban kept by the person at the provider: it outlives the account (issue 30, item 1). */
+export interface BanTombstonesTable {
+  id: Generated<number>;
+  provider: string;
+  provider_id: string;
+  created_at: string;
+}
+
+/** An address a banned user came from: a new account from it is held, until `expires_at`. */
+export interface BanAddressesTable {
+  id: Generated<number>;
+  tombstone_id: number;
+  guest_tag: string;
+  expires_at: string;
 }
 
 export interface ModeratorsTable {

@@ -8,8 +8,9 @@ export const session = $state<Me & { loaded: boolean; settings: Settings }>({
   is_mod: false,
   banned: false,
   speaks_for: [],
+  timeout_until: null,
   loaded: false,
-  settings: { auth_enabled: false },
+  settings: { auth_enabled: false, guest_hold: 'none', guest_challenge: 'burst' },
 });
 
 export async function refreshSession(): Promise<void> {

@@ -566,6 +566,37 @@ export const cs: Record<MessageKey, string> = {
   'streams.when': 'Čas',
   'streams.viewersCol': 'Diváci',
   'streams.sortHours': 'Odstreamované hodiny (30 dní)',
+  // Issue 29: důvěru si host získává (zadržené komentáře, ověření hostů, nástroje moderátorů).
+  'trust.pending': 'Váš komentář čeká na moderátora. Dokud jej neschválí, vidíte ho tu jen vy.',
+  'trust.solving': 'Ověřujeme, že nejste robot… {percent} %',
+  'trust.timedOut': 'Máte dočasné omezení do {time}: číst můžete, psát ne.',
+  'trust.guestHold': 'Komentáře hostů čekající na moderátora',
+  'trust.guestHoldHint':
+    'Zvolte, které komentáře nepřihlášených návštěvníků počkají na schválení, než je uvidí ostatní.',
+  'trust.guestHold.none': 'Žádné',
+  'trust.guestHold.links': 'Ty s odkazem',
+  'trust.guestHold.first': 'Odkazy a první komentář z každé adresy',
+  'trust.guestHold.all': 'Všechny',
+  'trust.guestChallenge': 'Ověření hostů proti robotům',
+  'trust.guestChallengeHint':
+    'Prohlížeč hosta na pozadí vyřeší krátkou úlohu: po návalu příspěvků, vždy, nebo nikdy.',
+  'trust.guestChallenge.burst': 'Po návalu (3 příspěvky za minutu)',
+  'trust.guestChallenge.always': 'Vždy',
+  'trust.guestChallenge.off': 'Nikdy',
+  'moderation.waiting': 'Čekající',
+  'moderation.approve': 'Schválit',
+  'moderation.confirmIds.approve': 'Schválit vybrané komentáře ({n})?',
+  'moderation.confirmAuthor.approve': 'Schválit všechny čekající komentáře od {author}?',
+  'moderation.reasons': 'Důvody',
+  'trust.users.ban': 'Zablokovat',
+  'trust.users.timeout': 'Dočasně omezit',
+  'trust.users.timeout.hour': '1 hodina',
+  'trust.users.timeout.day': '1 den',
+  'trust.users.timeout.week': '1 týden',
+  'trust.users.timeout.custom': 'Hodin…',
+  'trust.users.timeout.lift': 'Zrušit omezení',
+  'trust.users.timeoutUntil': 'Omezen do {time}',
+  'trust.users.held': 'Možná návrat zablokovaného',
 };
 
 /** The service's errors by code (src/errors.ts), as the user should read them. */
@@ -646,6 +677,10 @@ export const csApiErrors: Record<ErrorCode, string> = {
   not_your_channel: 'Odpovídat zde může jen streamer přihlášený tímto kanálem.',
   // Issue 28.
   invalid_limit: 'Počet položek musí být celé číslo od 1 do 100.',
+  // Issue 29
+  timed_out: 'Účet je dočasně omezen: číst můžete, psát ne.',
+  challenge_required: 'Prohlížeč musí nejdřív projít krátkým ověřením proti robotům.',
+  challenge_invalid: 'Ověření proti robotům neprošlo. Zkuste to znovu.',
 };
 
 /** An empty login is a deleted account (the service forgets the person). */
@@ -676,10 +711,18 @@ export const csAudit: AuditWords = {
   'auth.password': () => 'Změněno heslo administrátora',
   'user.admin': (p, name) => `${account(p, name)} ${p.admin ? 'je administrátor' : 'už není administrátor'}`,
   'user.sessions': (p, name) => `${account(p, name)} odhlášen všude (relací: ${p.count})`,
+  'user.timeout': (p, name) =>
+    p.hours === 0
+      ? `Zrušeno omezení uživatele ${account(p, name)}`
+      : `${account(p, name)} dočasně omezen na ${p.hours} h`,
   'comment.bulk': (p) => {
-    const verb = { hide: 'Skryty', show: 'Zobrazeny', delete: 'Smazány', dismiss: 'Uzavřena hlášení' }[
-      p.action
-    ];
+    const verb = {
+      hide: 'Skryty',
+      show: 'Zobrazeny',
+      delete: 'Smazány',
+      dismiss: 'Uzavřena hlášení',
+      approve: 'Schváleny',
+    }[p.action];
     const which =
       'ids' in p.selector
         ? 'vybrané komentáře'

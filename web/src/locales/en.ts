@@ -571,6 +571,37 @@ export const en = {
   'streams.when': 'Time',
   'streams.viewersCol': 'Viewers',
   'streams.sortHours': 'Hours streamed (30 days)',
+  // Issue 29: trust is earned (held comments, the guests' challenge, moderators' tools).
+  'trust.pending': 'Your comment waits for a moderator. Until it is approved, only you see it here.',
+  'trust.solving': 'Checking that you are not a robot… {percent} %',
+  'trust.timedOut': 'You are timed out until {time}: you can read, but not write.',
+  'trust.guestHold': 'Guest comments waiting for a moderator',
+  'trust.guestHoldHint':
+    'Choose which comments of visitors who are not signed in wait for approval before anyone else sees them.',
+  'trust.guestHold.none': 'None',
+  'trust.guestHold.links': 'Those with a link',
+  'trust.guestHold.first': 'Links, and the first comment from each address',
+  'trust.guestHold.all': 'All',
+  'trust.guestChallenge': 'Robot check for guests',
+  'trust.guestChallengeHint':
+    'A guest’s browser solves a short puzzle in the background: after a burst of posts, always, or never.',
+  'trust.guestChallenge.burst': 'After a burst (3 posts in a minute)',
+  'trust.guestChallenge.always': 'Always',
+  'trust.guestChallenge.off': 'Never',
+  'moderation.waiting': 'Waiting',
+  'moderation.approve': 'Approve',
+  'moderation.confirmIds.approve': 'Approve the selected comments ({n})?',
+  'moderation.confirmAuthor.approve': 'Approve every waiting comment by {author}?',
+  'moderation.reasons': 'Reasons',
+  'trust.users.ban': 'Ban',
+  'trust.users.timeout': 'Time out',
+  'trust.users.timeout.hour': '1 hour',
+  'trust.users.timeout.day': '1 day',
+  'trust.users.timeout.week': '1 week',
+  'trust.users.timeout.custom': 'Hours…',
+  'trust.users.timeout.lift': 'Lift the time-out',
+  'trust.users.timeoutUntil': 'Timed out until {time}',
+  'trust.users.held': 'Maybe a banned user’s return',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -653,6 +684,10 @@ export const enApiErrors: Record<ErrorCode, string> = {
   not_your_channel: 'Only the streamer signed in with this channel can reply here.',
   // Issue 28.
   invalid_limit: 'The number of items asked for must be a whole number from 1 to 100.',
+  // Issue 29
+  timed_out: 'You are timed out for now: you can read, but not write.',
+  challenge_required: 'Your browser must first pass a short robot check.',
+  challenge_invalid: 'The robot check did not pass. Try again.',
 };
 
 /** An empty login is a deleted account (the service forgets the person). */
@@ -687,10 +722,18 @@ export const enAudit: AuditWords = {
       ? `Made ${account(p, name)} an administrator`
       : `${account(p, name)} is no longer an administrator`,
   'user.sessions': (p, name) => `Signed ${account(p, name)} out everywhere (${p.count} sessions)`,
+  'user.timeout': (p, name) =>
+    p.hours === 0
+      ? `Lifted the time-out of ${account(p, name)}`
+      : `Timed out ${account(p, name)} for ${p.hours} hours`,
   'comment.bulk': (p) => {
-    const verb = { hide: 'Hid', show: 'Showed', delete: 'Deleted', dismiss: 'Dismissed the reports of' }[
-      p.action
-    ];
+    const verb = {
+      hide: 'Hid',
+      show: 'Showed',
+      delete: 'Deleted',
+      dismiss: 'Dismissed the reports of',
+      approve: 'Approved',
+    }[p.action];
     const which =
       'ids' in p.selector
         ? 'selected'

@@ -1,0 +1,314 @@
+import { solveChallenge } from 'altcha-lib/v1';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp, useApp } from './helpers/app.ts';
+import type { Client } from './helpers/client.ts';
+import { reopen } from './helpers/database.ts';
+
+/**
+ * Issue 29 (DECISIONS.md "Guests earn trust"): held guest comments wait for staff, and guests
+ * solve a proof-of-work challenge (ALTCHA) when it is due.
+ */
+const t = await useApp({ TRUST_PROXY: '127.0.0.1' });
+t.clock.freeze();
+const admin = await t.admin();
+const from = (address: string, app: TestApp = t) => app.client({ 'x-forwarded-for': address });
+const sid = await t.streamer('Trust Stage', { s: 5, g: 5, a: 5, v: 5, n: 5, ns: 5, o: 5 });
+let n = 0;
+const address = () => `203.0.113.${++n}`;
+
+const setting = async (body: Record<string, string>) =>
+  expect((await admin.put('/api/settings', body)).status).toBe(200);
+const publicBodies = async () =>
+  ((await t.client().get(`/api/comments?streamer_id=${sid}`)).body as { body: string }[]).map((c) => c.body);
+const commentCount = async () =>
+  ((await t.client().get('/api/streamers')).body as { id: number; comment_count: number }[]).find(
+    (s) => s.id === sid,
+  )?.comment_count;
+const pendingQueue = async () =>
+  (await admin.get('/api/moderation/comments?filter=pending')).body as { id: number; body: string }[];
+
+/** Solves a challenge as a browser would, and answers the `altcha` field. */
+async function solve(challenge: { challenge: string; salt: string; maxnumber: number }, app: TestApp = t) {
+  const solution = await solveChallenge(challenge.challenge, challenge.salt, 'SHA-256', challenge.maxnumber)
+    .promise;
+  expect(solution).not.toBeNull();
+  void app;
+  return { ...challenge, algorithm: 'SHA-256', number: solution!.number };
+}
+const encode = (p: object) => Buffer.from(JSON.stringify(p)).toString('base64');
+async function altchaFor(c: Client) {
+  const challenge = (await c.get('/api/challenge')).body;
+  const { maxnumber: _, ...payload } = await solve(challenge);
+  return encode(payload);
+}
+
+describe('settings', () => {
+  it('guest_hold and guest_challenge are shown to everyone, defaults none and burst; unknown values 400', async () => {
+    expect((await t.client().get('/api/settings')).body).toMatchObject({
+      guest_hold: 'none',
+      guest_challenge: 'burst',
+    });
+    const bad = await admin.put('/api/settings', { guest_hold: 'some' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe('Invalid guest_hold');
+    expect((await admin.put('/api/settings', { guest_challenge: 'never' })).status).toBe(400);
+    await setting({ guest_hold: 'links', guest_challenge: 'off' });
+    expect((await t.client().get('/api/settings')).body).toMatchObject({
+      guest_hold: 'links',
+      guest_challenge: 'off',
+    });
+    await setting({ guest_hold: 'none', guest_challenge: 'burst' });
+  });
+});
+
+describe('held comments', () => {
+  it('links: a guest comment with a link is held, visible to staff only, outside counts, until approved', async () => {
+    await setting({ guest_hold: 'links' });
+    try {
+      const countBefore = await commentCount();
+      const c = from(address());
+      for (const link of [
+        'see HTTPS://x.example',
+        'www.example.cz here',
+        'join discord.gg/abc',
+        'http://a.b',
+      ]) {
+        const res = await c.post('/api/comments', { streamer_id: sid, body: link });
+        expect(res.status).toBe(201);
+        expect(res.body.pending).toBe(true);
+      }
+      const plain = await c.post('/api/comments', { streamer_id: sid, body: 'no link at all' });
+      expect(plain.status).toBe(201);
+      expect(plain.body.pending).toBeUndefined();
+      // A signed-in user's link is not held.
+      const u = await t.signedIn(await t.user());
+      const mine = await u.post('/api/comments', { streamer_id: sid, body: 'my https://link.example' });
+      expect(mine.body.pending).toBeUndefined();
+
+      expect(await publicBodies()).not.toContain('see HTTPS://x.example');
+      expect(await publicBodies()).toContain('no link at all');
+      expect(await commentCount()).toBe((countBefore ?? 0) + 2);
+      const staffList = (await admin.get(`/api/comments?streamer_id=${sid}`)).body as {
+        body: string;
+        pending: boolean;
+      }[];
+      expect(staffList.find((x) => x.body === 'see HTTPS://x.example')?.pending).toBe(true);
+      expect(staffList.find((x) => x.body === 'no link at all')?.pending).toBe(false);
+
+      const queue = await pendingQueue();
+      const held = queue.find((x) => x.body === 'see HTTPS://x.example')!;
+      expect(queue.map((x) => x.id)).toEqual([...queue.map((x) => x.id)].sort((a, b) => a - b));
+      const created = (await admin.get(`/api/comments?streamer_id=${sid}`)).body.find(
+        (x: { id: number }) => x.id === held.id,
+      ).created_at;
+      t.clock.advance(60_000);
+      const approved = await admin.put('/api/moderation/comments', { ids: [held.id], action: 'approve' });
+      expect(approved.body).toEqual({ ok: true, count: 1 });
+      const shown = (await t.client().get(`/api/comments?streamer_id=${sid}`)).body.find(
+        (x: { id: number }) => x.id === held.id,
+      );
+      expect(shown).toMatchObject({ body: 'see HTTPS://x.example', created_at: created });
+      expect(shown.pending).toBeUndefined();
+      expect(await commentCount()).toBe((countBefore ?? 0) + 3);
+      expect((await pendingQueue()).some((x) => x.id === held.id)).toBe(false);
+    } finally {
+      await setting({ guest_hold: 'none' });
+    }
+  });
+
+  it('first: a guest address with nothing published is held until staff approve one; then it is trusted', async () => {
+    await setting({ guest_hold: 'first' });
+    try {
+      const c = from(address());
+      const first = await c.post('/api/comments', { streamer_id: sid, body: 'hello, I am new' });
+      expect(first.body.pending).toBe(true);
+      expect((await c.post('/api/comments', { streamer_id: sid, body: 'still new' })).body.pending).toBe(
+        true,
+      );
+      await admin.put('/api/moderation/comments', { ids: [first.body.id], action: 'approve' });
+      const later = await c.post('/api/comments', { streamer_id: sid, body: 'now trusted' });
+      expect(later.body.pending).toBeUndefined();
+      expect(await publicBodies()).toContain('now trusted');
+      // A link is still held under first.
+      expect(
+        (await c.post('/api/comments', { streamer_id: sid, body: 'www.spam.example' })).body.pending,
+      ).toBe(true);
+    } finally {
+      await setting({ guest_hold: 'none' });
+    }
+  });
+
+  it('all: every guest comment is held; a reply to a held comment is refused to others', async () => {
+    await setting({ guest_hold: 'all' });
+    try {
+      const c = from(address());
+      const held = await c.post('/api/comments', { streamer_id: sid, body: 'every one waits' });
+      expect(held.body.pending).toBe(true);
+      const u = await t.signedIn(await t.user());
+      const reply = await u.post('/api/comments', {
+        streamer_id: sid,
+        body: 'answering',
+        reply_to: held.body.id,
+      });
+      expect(reply.body).toMatchObject({ code: 'invalid_reply_to' });
+    } finally {
+      await setting({ guest_hold: 'none' });
+    }
+  });
+
+  it("a held account's comments (a possible banned user's return) wait until staff approve one", async () => {
+    const u = await t.user();
+    await t.db.updateTable('users').set({ held: 1 }).where('id', '=', u.id).execute();
+    const c = await t.signedIn(u);
+    const first = await c.post('/api/comments', { streamer_id: sid, body: 'am I back?' });
+    expect(first.body.pending).toBe(true);
+    expect(await publicBodies()).not.toContain('am I back?');
+    await admin.put('/api/moderation/comments', { ids: [first.body.id], action: 'approve' });
+    expect((await admin.get(`/api/users?q=${u.login}`)).body[0].held).toBe(false);
+    const next = await (await t.signedIn(u)).post('/api/comments', { streamer_id: sid, body: 'trusted now' });
+    expect(next.body.pending).toBeUndefined();
+  });
+
+  it("the queue's items carry the open reports' reasons and notes, newest first, without reporters", async () => {
+    const c = from(address());
+    const posted = await c.post('/api/comments', { streamer_id: sid, body: 'report me please' });
+    await from(address()).post('/api/reports', { comment_id: posted.body.id, reason: 'spam', note: 'ads' });
+    t.clock.advance(1000);
+    await from(address()).post('/api/reports', { comment_id: posted.body.id, reason: 'abuse', note: 'rude' });
+    const item = (await admin.get('/api/moderation/comments?filter=reported')).body.find(
+      (x: { id: number }) => x.id === posted.body.id,
+    );
+    expect(item.report_reasons).toEqual([
+      { reason: 'abuse', note: 'rude', at: expect.any(String) },
+      { reason: 'spam', note: 'ads', at: expect.any(String) },
+    ]);
+  });
+});
+
+describe('the challenge', () => {
+  it('always: a guest gets 428 with a challenge; a solved one posts; signed-in users are never challenged', async () => {
+    await setting({ guest_challenge: 'always' });
+    try {
+      const c = from(address());
+      const asked = await c.post('/api/comments', { streamer_id: sid, body: 'let me in' });
+      expect(asked.status).toBe(428);
+      expect(asked.body).toMatchObject({ error: 'Challenge required', code: 'challenge_required' });
+      const { challenge } = asked.body;
+      expect(challenge).toMatchObject({ algorithm: 'SHA-256', maxnumber: expect.any(Number) });
+      expect(challenge.maxnumber).toBeLessThanOrEqual(1_000_000);
+      const { maxnumber: _, ...payload } = await solve(challenge);
+      const altcha = encode(payload);
+      const posted = await c.post('/api/comments', { streamer_id: sid, body: 'solved it', altcha });
+      expect(posted.status).toBe(201);
+      // Used once: again, 400 and nothing stored.
+      const again = await c.post('/api/comments', { streamer_id: sid, body: 'solved it twice', altcha });
+      expect(again.status).toBe(400);
+      expect(again.body).toEqual({ error: 'Invalid challenge', code: 'challenge_invalid' });
+      // Suggestions too.
+      expect((await c.post('/api/streamers', { name: 'Guest Suggestion' })).status).toBe(428);
+      expect(
+        (await c.post('/api/streamers', { name: 'Guest Suggestion', altcha: await altchaFor(c) })).status,
+      ).toBe(201);
+
+      const u = await t.signedIn(await t.user());
+      expect((await u.post('/api/comments', { streamer_id: sid, body: 'signed in, no work' })).status).toBe(
+        201,
+      );
+      expect((await admin.post('/api/comments', { streamer_id: sid, body: 'staff, no work' })).status).toBe(
+        201,
+      );
+      const bodies = (await t.db.selectFrom('comments').select('body').execute()).map((r) => r.body);
+      expect(bodies.filter((b) => b === 'solved it twice')).toEqual([]);
+    } finally {
+      await setting({ guest_challenge: 'burst' });
+    }
+  });
+
+  it('forged, mismatched, expired or garbled solutions: 400 Invalid challenge, nothing stored', async () => {
+    await setting({ guest_challenge: 'always' });
+    try {
+      const c = from(address());
+      const challenge = (await c.get('/api/challenge')).body;
+      const { maxnumber: _, ...good } = await solve(challenge);
+      const cases: [string, string][] = [
+        ['forged signature', encode({ ...good, signature: 'f'.repeat(64) })],
+        ['wrong number', encode({ ...good, number: good.number + 1 })],
+        ['other salt', encode({ ...good, salt: `${good.salt}x` })],
+        ['other algorithm', encode({ ...good, algorithm: 'SHA-1' })],
+        ['garbled', 'not base64 json'],
+      ];
+      for (const [what, altcha] of cases) {
+        const res = await c.post('/api/comments', { streamer_id: sid, body: `bad: ${what}`, altcha });
+        expect(res.status, what).toBe(400);
+        expect(res.body, what).toEqual({ error: 'Invalid challenge', code: 'challenge_invalid' });
+      }
+      t.clock.advance(10 * 60_000 + 1000);
+      const late = await c.post('/api/comments', {
+        streamer_id: sid,
+        body: 'bad: expired',
+        altcha: encode(good),
+      });
+      expect(late.body).toEqual({ error: 'Invalid challenge', code: 'challenge_invalid' });
+      const bodies = (await t.db.selectFrom('comments').select('body').execute()).map((r) => r.body);
+      expect(bodies.filter((b) => b.startsWith('bad: '))).toEqual([]);
+    } finally {
+      await setting({ guest_challenge: 'burst' });
+    }
+  });
+
+  it('off: never challenged', async () => {
+    await setting({ guest_challenge: 'off' });
+    try {
+      expect((await from(address()).post('/api/comments', { streamer_id: sid, body: 'free' })).status).toBe(
+        201,
+      );
+    } finally {
+      await setting({ guest_challenge: 'burst' });
+    }
+  });
+
+  it.runIf(t.database.kind === 'postgres')(
+    'one solution sent to two instances at once is used once',
+    async () => {
+      await setting({ guest_challenge: 'always' });
+      const second = await startApp({ TRUST_PROXY: '127.0.0.1' }, { database: reopen(t.database) });
+      try {
+        const ip = address();
+        const altcha = await altchaFor(from(ip));
+        const answers = await Promise.all(
+          Array.from({ length: 6 }, (_, i) =>
+            from(ip, i % 2 ? second : t).post('/api/comments', {
+              streamer_id: sid,
+              body: `race ${i}`,
+              altcha,
+            }),
+          ),
+        );
+        expect(answers.map((a) => a.status).sort()).toEqual([201, 400, 400, 400, 400, 400]);
+        const raced = (await t.db.selectFrom('comments').select('body').execute()).filter((r) =>
+          r.body.startsWith('race '),
+        );
+        expect(raced).toHaveLength(1);
+      } finally {
+        await second.close();
+        await setting({ guest_challenge: 'burst' });
+      }
+    },
+  );
+});
+
+describe('burst', () => {
+  it('with rate limits on, the fourth guest post within 60 seconds is challenged', async () => {
+    const limited = await startApp({ TRUST_PROXY: '127.0.0.1', RATE_LIMIT: 'on' });
+    afterAll(() => limited.close());
+    limited.clock.freeze();
+    const streamer = await limited.streamer('Burst Stage');
+    const c = from('192.0.2.50', limited);
+    for (let i = 0; i < 3; i++) {
+      expect((await c.post('/api/comments', { streamer_id: streamer, body: `burst ${i}` })).status).toBe(201);
+    }
+    expect((await c.post('/api/comments', { streamer_id: streamer, body: 'burst 3' })).status).toBe(428);
+    limited.clock.advance(61_000);
+    expect((await c.post('/api/comments', { streamer_id: streamer, body: 'burst 4' })).status).toBe(201);
+  });
+});
