@@ -113,7 +113,9 @@ export async function bulkTargets(trx: Db, action: ModerationAction, selector: S
     .select(['comments.id', 'comments.streamer_id', 'comments.user_id'])
     .where((eb) => selected(eb, selector));
   if (action === 'hide') q = q.where('comments.hidden', '=', 0);
-  if (action === 'show') q = q.where('comments.hidden', '=', 1);
+  // A held comment stays unseen when shown: only its approval publishes it (notify.ts).
+  if (action === 'show') q = q.where('comments.hidden', '=', 1).where('comments.pending', '=', 0);
+  if (action === 'approve') q = q.where('comments.pending', '=', 1).where('comments.hidden', '=', 0);
   return q.execute();
 }
 

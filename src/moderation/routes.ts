@@ -10,7 +10,7 @@ import { shortTag } from '../plugins/guest-tag.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { LIMITS, MODERATION_ACTIONS, type ModerationAction } from '../shared/rules.ts';
 import { deleteBlock, findBlock, insertBlock, listBlocks } from './block-queries.ts';
-import { notifyDeleted, notifyHidden, notifyShown } from '../notifications/notify.ts';
+import { notifyApproved, notifyDeleted, notifyHidden, notifyShown } from '../notifications/notify.ts';
 import { bulkAction, bulkTargets, moderationQueue, type Selector } from './queries.ts';
 import {
   bulkSchema,
@@ -77,6 +77,7 @@ export const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (action === 'hide')
         await notifyHidden(database, trx, targets, request.viewer.user?.id ?? null, now.toISOString());
       if (action === 'show') await notifyShown(database, trx, targets);
+      if (action === 'approve') await notifyApproved(database, trx, targets);
       await audit(trx, actorOf(request.viewer, now), {
         action: 'comment.bulk',
         target_id: 'user_id' in selector ? selector.user_id : null,

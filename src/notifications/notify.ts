@@ -48,6 +48,37 @@ export async function notifyComment(
   ]);
 }
 
+/**
+ * Held comments approved (issue 29): published now, so they notify as a posted comment does,
+ * and appear on the pages. The thread is read as the post reads it: the comment it answers
+ * and that comment's top-level comment.
+ */
+export async function notifyApproved(database: DbContext, trx: Db, comments: { id: number }[]): Promise<void> {
+  if (comments.length === 0) return;
+  const rows = await trx
+    .selectFrom('comments')
+    .leftJoin('comments as parent', 'parent.id', 'comments.reply_to')
+    .select([
+      'comments.id',
+      'comments.streamer_id',
+      'comments.user_id',
+      'comments.body',
+      'comments.created_at',
+      'comments.reply_to',
+      'parent.reply_to as top',
+    ])
+    .where(
+      'comments.id',
+      'in',
+      comments.map((c) => c.id),
+    )
+    .execute();
+  for (const c of rows) {
+    const answered = [c.reply_to, c.top].filter((id): id is number => id !== null);
+    await notifyComment(database, trx, c, answered);
+  }
+}
+
 /** A like: its comment's author hears of it once per liker, however often it is toggled. */
 export async function notifyLike(
   database: DbContext,
