@@ -185,7 +185,7 @@ describe('stream history: the rules around it', () => {
     for (const bad of ['0', '101', '-1', 'abc', '1.5', '']) {
       const res = await admin.get(`/api/streamers?id=${s.id}&streams=1&limit=${bad}`);
       expect(res.status, bad).toBe(400);
-      expect(res.body).toEqual({ error: 'Invalid limit: an integer from 1 to 100', code: 'invalid_limit' });
+      expect(res.body).toEqual({ error: 'limit must be an integer from 1 to 100', code: 'invalid_limit' });
     }
     // Input comes before the row: a bad limit for an unknown streamer is still 400.
     expect((await admin.get('/api/streamers?id=999999&streams=1&limit=0')).status).toBe(400);

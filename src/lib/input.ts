@@ -96,16 +96,3 @@ export function cleanText(value: unknown): string | undefined {
   const s = text(value);
   return s === undefined ? undefined : stripControls(s.normalize('NFC'), true).trim();
 }
-
-/**
- * A `limit` query parameter (DECISIONS.md "Names and limits"): absent gives `fallback`; an
- * integer from 1 to `max` is itself; anything else (out of range, not an integer) is null,
- * which the route answers 400.
- */
-export function limitParam(value: unknown, fallback: number, max = 100): number | null {
-  if (value === undefined) return fallback;
-  const s = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
-  if (!/^\+?\d{1,6}$/.test(s)) return null;
-  const n = Number(s);
-  return n >= 1 && n <= max ? n : null;
-}

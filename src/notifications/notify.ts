@@ -53,7 +53,11 @@ export async function notifyComment(
  * and appear on the pages. The thread is read as the post reads it: the comment it answers
  * and that comment's top-level comment.
  */
-export async function notifyApproved(database: DbContext, trx: Db, comments: { id: number }[]): Promise<void> {
+export async function notifyApproved(
+  database: DbContext,
+  trx: Db,
+  comments: { id: number }[],
+): Promise<void> {
   if (comments.length === 0) return;
   const rows = await trx
     .selectFrom('comments')

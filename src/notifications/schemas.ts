@@ -1,5 +1,16 @@
 import { Type } from 'typebox';
-import { errors, IdDoc, Input, Lenient, Nullable, Ok, Param, StringEnum, Timestamp } from '../lib/schemas.ts';
+import {
+  errors,
+  IdDoc,
+  Input,
+  Lenient,
+  Limit,
+  Nullable,
+  Ok,
+  Param,
+  StringEnum,
+  Timestamp,
+} from '../lib/schemas.ts';
 import { NOTIFICATION_KINDS, NOTIFICATION_LIMITS } from '../shared/notifications.ts';
 
 export const NotificationItem = Type.Object(
@@ -23,13 +34,7 @@ const Unread = Type.Integer({ minimum: 0, description: 'Unread notifications, as
 export const listSchema = {
   summary: `Your notifications, newest first: \`limit\` 1-${NOTIFICATION_LIMITS.listMax} (default ${NOTIFICATION_LIMITS.listDefault}), \`before\` pages by id`,
   querystring: Input({
-    limit: Param(
-      Type.Integer({
-        minimum: 1,
-        maximum: NOTIFICATION_LIMITS.listMax,
-        description: `Default ${NOTIFICATION_LIMITS.listDefault}`,
-      }),
-    ),
+    limit: Limit(`Default ${NOTIFICATION_LIMITS.listDefault}`, NOTIFICATION_LIMITS.listMax),
     before: Param(IdDoc('Notifications with an id below this one')),
   }),
   response: {

@@ -4,7 +4,6 @@
  */
 export const HISTORY = {
   /** `?streams=1&limit=L`: L from 1 to 100, 20 unless given. */
-  streamsLimitMin: 1,
   streamsLimitMax: 100,
   streamsLimitDefault: 20,
   /** `stats_30d` counts streams that started in the last this many days. */

@@ -4,10 +4,9 @@ import { sendAnswer } from '../cache/sender.ts';
 import { fail } from '../errors.ts';
 import { listStreams } from '../history/queries.ts';
 import { flag, parseId, truthy } from '../lib/input.ts';
-import { limitParam } from '../lib/limit.ts';
 import { HISTORY } from '../shared/history.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
-import { OK } from '../lib/schemas.ts';
+import { OK, pageLimit } from '../lib/schemas.ts';
 import { limit } from '../plugins/rate-limits.ts';
 import { createStreamer } from './create.ts';
 import { lockStreamer, removeStreamer } from './manage.ts';
@@ -33,12 +32,7 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { viewer, query } = request;
       const { user } = viewer;
-      const limit = limitParam(
-        query.limit,
-        HISTORY.streamsLimitDefault,
-        HISTORY.streamsLimitMin,
-        HISTORY.streamsLimitMax,
-      );
+      const limit = pageLimit(query.limit, HISTORY.streamsLimitDefault);
       const inTeam = teamViewPossible(viewer) && user !== null && (await isInAnyGroup(db, user.id));
       const view = viewOf(viewer, { all: flag(query.all), inTeam });
 

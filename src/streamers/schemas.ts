@@ -6,6 +6,7 @@ import {
   IdDoc,
   Input,
   Lenient,
+  Limit,
   Nullable,
   Ok,
   Param,
@@ -110,12 +111,9 @@ export const ListQuery = Input({
   history: Param(FlagDoc("With `id`: every write of the streamer's rating, oldest first")),
   /** With `id`: the streams live sync recorded (issue 28). */
   streams: Param(FlagDoc("With `id`: the streamer's streams, newest first")),
-  limit: Param(
-    Type.Integer({
-      minimum: HISTORY.streamsLimitMin,
-      maximum: HISTORY.streamsLimitMax,
-      description: `With \`streams=1\`: how many streams (default ${HISTORY.streamsLimitDefault})`,
-    }),
+  limit: Limit(
+    `With \`streams=1\`: how many streams (default ${HISTORY.streamsLimitDefault})`,
+    HISTORY.streamsLimitMax,
   ),
 });
 

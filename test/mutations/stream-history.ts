@@ -40,9 +40,9 @@ export const STREAM_HISTORY_MUTATIONS: Mutation[] = [
   },
   {
     name: 'stream history: limit above 100 accepted',
-    file: 'src/lib/limit.ts',
-    from: 'n >= min && n <= max',
-    to: 'n >= min',
+    file: 'src/streamers/schemas.ts',
+    from: '    HISTORY.streamsLimitMax,\n  ),',
+    to: '    1000,\n  ),',
     tests: ['test/stream-history.test.ts'],
   },
   {
