@@ -7,7 +7,8 @@ import { shortTag } from '../plugins/guest-tag.ts';
 import { notifyDeleted, notifyHidden, notifyLike, notifyShown } from '../notifications/notify.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { editWindowOpen, hiddenBy, isOwn, mayLike, maySetHidden } from './policy.ts';
-import { deleteComment, editBody, findComment, setHidden, setLiked } from './queries.ts';
+import { setLiked } from './likes.ts';
+import { deleteComment, editBody, findComment, setHidden } from './queries.ts';
 import { commentBody } from './rules.ts';
 
 type Ops = Pick<FastifyInstance, 'database' | 'clock'>;

@@ -10,7 +10,7 @@ import { changeComment, likeComment, removeComment } from './change.ts';
 import { commentList } from './list.ts';
 import { COMMENT_ROLES } from './policy.ts';
 import { postComment } from './post.ts';
-import { likedBy } from './queries.ts';
+import { likedBy } from './likes.ts';
 import { deleteSchema, listSchema, postSchema, updateSchema } from './schemas.ts';
 
 export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -2,7 +2,6 @@ import type { Db, RaterGroup, Rating, Scores, Streamer, StreamersTable } from '.
 import { compiledOnce } from '../db/compiled.ts';
 import type { Insertable, Updateable } from 'kysely';
 import { foldCase } from '../shared/rules.ts';
-import { scoreSum } from '../shared/rules.ts';
 
 /** A streamer with its rating and team, as every list view starts from. */
 export type StreamerListRow = Omit<Streamer, 'created_at' | 'sync_misses' | 'guest_tag' | 'suggested_by'> & {
@@ -204,52 +203,6 @@ export async function insertStreamer(db: Db, s: NewStreamer): Promise<number> {
 
 /** Case-insensitive identity of a streamer name (unique in the database). */
 export const nameKey = foldCase;
-
-export async function saveRating(
-  db: Db,
-  streamerId: number,
-  rating: { scores: Scores; reward: number; notes: string | null; updated_at: string },
-): Promise<void> {
-  const values = {
-    ...rating.scores,
-    reward: rating.reward,
-    notes: rating.notes,
-    updated_at: rating.updated_at,
-  };
-  await db
-    .insertInto('ratings')
-    .values({ streamer_id: streamerId, ...values })
-    .onConflict((oc) => oc.column('streamer_id').doUpdateSet(values))
-    .execute();
-  // Every rating write is history (DECISIONS.md "Taking part"); notes never are.
-  await db
-    .insertInto('rating_history')
-    .values({ streamer_id: streamerId, at: rating.updated_at, ...rating.scores, reward: rating.reward })
-    .execute();
-}
-
-/** How a streamer's rating moved: every write, oldest first. */
-export async function ratingHistory(db: Db, streamerId: number) {
-  const rows = await db
-    .selectFrom('rating_history')
-    .select(['at', 's', 'g', 'a', 'v', 'n', 'ns', 'o', 'reward'])
-    .where('streamer_id', '=', streamerId)
-    .orderBy('id')
-    .execute();
-  return rows.map(({ at, reward, ...r }) => ({ at, r, sum: scoreSum(r), reward }));
-}
-
-/** When the rating was last written (its last history row), or null: what an editor started from. */
-export async function lastRatedAt(db: Db, streamerId: number): Promise<string | null> {
-  const row = await db
-    .selectFrom('rating_history')
-    .select('at')
-    .where('streamer_id', '=', streamerId)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return row?.at ?? null;
-}
 
 export type StreamerUpdate = Pick<
   Updateable<StreamersTable>,

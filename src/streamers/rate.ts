@@ -14,13 +14,8 @@ import type { Viewer } from '../plugins/viewer.ts';
 import { LIMITS, moderatorReward, type Scores, scoreSum } from '../shared/rules.ts';
 import { NAME_TAKEN, streamerName } from './create.ts';
 import { mayEditDetails } from './policy.ts';
-import {
-  findStreamerState,
-  lastRatedAt,
-  saveRating,
-  type StreamerUpdate,
-  updateStreamer,
-} from './queries.ts';
+import { findStreamerState, type StreamerUpdate, updateStreamer } from './queries.ts';
+import { lastRatedAt, saveRating } from './rating-queries.ts';
 
 type Ops = Pick<FastifyInstance, 'database' | 'clock'>;
 

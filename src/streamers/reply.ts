@@ -7,7 +7,7 @@ import { fail } from '../errors.ts';
 import { cleanText } from '../lib/input.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { isStaff } from '../shared/roles.ts';
-import { lastRatedAt } from './queries.ts';
+import { lastRatedAt } from './rating-queries.ts';
 import { speakerOfStreamer } from './speaks-for.ts';
 
 type Ops = Pick<FastifyInstance, 'database' | 'clock'>;

@@ -347,7 +347,7 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: 'taking part: a rating write without its history row',
-    file: 'src/streamers/queries.ts',
+    file: 'src/streamers/rating-queries.ts',
     from: "    .insertInto('rating_history')",
     to: "    .selectFrom('rating_history').select('id')",
     tests: ['test/taking-part.test.ts'],
