@@ -17,9 +17,18 @@ afterAll(async () => {
 async function tablesOf(db: Db): Promise<string[]> {
   const rows =
     dbKind === 'sqlite'
-      ? await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`.execute(db)
-      : await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema()`.execute(db);
-  return rows.rows.map((r) => r.name).filter((n) => !n.startsWith('kysely_')).sort();
+      ? await sql<{
+          name: string;
+        }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`.execute(db)
+      : await sql<{
+          name: string;
+        }>`select table_name as name from information_schema.tables where table_schema = current_schema()`.execute(
+          db,
+        );
+  return rows.rows
+    .map((r) => r.name)
+    .filter((n) => !n.startsWith('kysely_'))
+    .sort();
 }
 
 const sorted = (rows: Record<string, unknown>[]) =>

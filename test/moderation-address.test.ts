@@ -12,7 +12,11 @@ describe('a bulk action by a guest tag', () => {
     const admin = await t.admin();
     const sid = await t.streamer();
     const guest = t.client();
-    for (const [author, body] of [['Pepa', 'first words'], ['Pepa', 'second words'], ['Jana', 'other guest']]) {
+    for (const [author, body] of [
+      ['Pepa', 'first words'],
+      ['Pepa', 'second words'],
+      ['Jana', 'other guest'],
+    ]) {
       expect((await guest.post('/api/comments', { streamer_id: sid, body, author })).status).toBe(201);
     }
     const queue = (await admin.get('/api/moderation/comments?filter=recent')).body;

@@ -138,7 +138,9 @@ describe('the moderation queue', () => {
     ]);
     // Issue 30: a limit outside 1..100 is refused, not clamped.
     expect((await admin.get('/api/moderation/comments?filter=recent&limit=0')).status).toBe(400);
-    expect((await admin.get('/api/moderation/comments?filter=recent&limit=500')).body.code).toBe('invalid_limit');
+    expect((await admin.get('/api/moderation/comments?filter=recent&limit=500')).body.code).toBe(
+      'invalid_limit',
+    );
   });
 
   it('is for staff only', async () => {

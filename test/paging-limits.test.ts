@@ -9,19 +9,30 @@ let sid: number;
 beforeAll(async () => {
   admin = await t.admin();
   sid = (await admin.post('/api/streamers?admin=1', { name: 'Paged Streamer' })).body.id;
-  for (let i = 0; i < 3; i++) await t.client().post('/api/comments', { streamer_id: sid, body: `comment ${i}` });
+  for (let i = 0; i < 3; i++)
+    await t.client().post('/api/comments', { streamer_id: sid, body: `comment ${i}` });
 });
 
-const PAGED = (s: () => number) => [`/api/comments?streamer_id=${s()}&`, '/api/audit?', '/api/moderation/comments?'];
+const PAGED = (s: () => number) => [
+  `/api/comments?streamer_id=${s()}&`,
+  '/api/audit?',
+  '/api/moderation/comments?',
+];
 
 describe('every limit is bounded', () => {
-  it.each(['0', '101', '100000', '-1', 'abc', '1.5', '', '2e1'])('limit=%s answers 400 naming the range', async (bad) => {
-    for (const path of PAGED(() => sid)) {
-      const res = await admin.get(`${path}limit=${encodeURIComponent(bad)}`);
-      expect(res.status, path).toBe(400);
-      expect(res.body, path).toEqual({ error: 'limit must be an integer from 1 to 100', code: 'invalid_limit' });
-    }
-  });
+  it.each(['0', '101', '100000', '-1', 'abc', '1.5', '', '2e1'])(
+    'limit=%s answers 400 naming the range',
+    async (bad) => {
+      for (const path of PAGED(() => sid)) {
+        const res = await admin.get(`${path}limit=${encodeURIComponent(bad)}`);
+        expect(res.status, path).toBe(400);
+        expect(res.body, path).toEqual({
+          error: 'limit must be an integer from 1 to 100',
+          code: 'invalid_limit',
+        });
+      }
+    },
+  );
 
   it('a limit from 1 to 100 pages', async () => {
     const one = await admin.get(`/api/comments?streamer_id=${sid}&limit=1`);

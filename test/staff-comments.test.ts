@@ -8,7 +8,11 @@ describe("the administrator's comments", () => {
   it('show as the site administration with the admin staff role, not as Anonym', async () => {
     const admin = await t.admin();
     const sid = await t.streamer();
-    const posted = await admin.post('/api/comments', { streamer_id: sid, body: 'from the staff', author: 'Pepa' });
+    const posted = await admin.post('/api/comments', {
+      streamer_id: sid,
+      body: 'from the staff',
+      author: 'Pepa',
+    });
     expect(posted.status).toBe(201);
     expect(posted.body).toMatchObject({ author: 'Administrace', is_admin: true });
     const item = (await t.client().get(`/api/comments?streamer_id=${sid}`)).body.find(

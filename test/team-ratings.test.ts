@@ -16,7 +16,8 @@ async function teamOfTwo() {
   const groupId = g.body.id as number;
   const stays = await t.user();
   const leaves = await t.user();
-  for (const u of [stays, leaves]) await admin.post('/api/rater_groups?members=1', { group_id: groupId, login: u.login });
+  for (const u of [stays, leaves])
+    await admin.post('/api/rater_groups?members=1', { group_id: groupId, login: u.login });
   await (await t.signedIn(stays)).put('/api/community_ratings', { group_id: groupId, r: R(2) });
   const leaving = await t.signedIn(leaves);
   await leaving.put('/api/community_ratings', { group_id: groupId, r: R(8) });
@@ -28,7 +29,9 @@ async function teamOfTwo() {
 describe('a rater who leaves the team leaves its averages', () => {
   it('removing a member removes their community rating', async () => {
     const { groupId, leaves, summary } = await teamOfTwo();
-    const members = (await admin.get('/api/rater_groups')).body.find((g: { id: number }) => g.id === groupId).members;
+    const members = (await admin.get('/api/rater_groups')).body.find(
+      (g: { id: number }) => g.id === groupId,
+    ).members;
     const memberId = members.find((m: { login: string }) => m.login === leaves.login).member_id;
     expect((await admin.del(`/api/rater_groups?member=${memberId}`)).body).toEqual({ ok: true });
     expect(await summary()).toMatchObject({ count: 1, avg: { s: 2 } });
@@ -36,7 +39,9 @@ describe('a rater who leaves the team leaves its averages', () => {
 
   it('a deleted account removes their community rating', async () => {
     const { leaves, leaving, summary } = await teamOfTwo();
-    expect((await leaving.del('/api/account', { body: { confirm: leaves.login } })).body).toEqual({ ok: true });
+    expect((await leaving.del('/api/account', { body: { confirm: leaves.login } })).body).toEqual({
+      ok: true,
+    });
     expect(await summary()).toMatchObject({ count: 1, avg: { s: 2 } });
   });
 });

@@ -9,10 +9,6 @@ import { AUDIT_ROLES } from './policy.ts';
 export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/api/audit', { config: { guard: AUDIT_ROLES.read }, schema: listSchema }, async (request) => {
     const { limit, before } = request.query;
-    return listAudit(
-      app.db,
-      pageLimit(limit, 50),
-      parseId(before) ?? undefined,
-    );
+    return listAudit(app.db, pageLimit(limit, 50), parseId(before) ?? undefined);
   });
 };

@@ -69,7 +69,10 @@ export const Limit = (description: string, max: number = PAGE_MAX) =>
       pattern: `^(?:${Array.from({ length: max }, (_, i) => i + 1).join('|')})$`,
       errorCode: 'invalid_limit' satisfies ErrorCode,
       errorField: String(max),
-      [DOCUMENTED]: { ...Type.Integer({ minimum: 1, maximum: max, description }), 'x-error-code': 'invalid_limit' },
+      [DOCUMENTED]: {
+        ...Type.Integer({ minimum: 1, maximum: max, description }),
+        'x-error-code': 'invalid_limit',
+      },
     }),
   );
 

@@ -50,7 +50,9 @@ export function schemaError(
     return new DomainError('invalid_field', { message: `Invalid ${found.errorField ?? 'input'}` });
   }
   if (found.errorCode === 'invalid_limit') {
-    return new DomainError('invalid_limit', { message: `limit must be an integer from 1 to ${found.errorField}` });
+    return new DomainError('invalid_limit', {
+      message: `limit must be an integer from 1 to ${found.errorField}`,
+    });
   }
   return new DomainError(found.errorCode);
 }

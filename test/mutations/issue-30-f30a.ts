@@ -5,7 +5,7 @@ export const ISSUE_30_F30A: Mutation[] = [
   {
     name: 'paging: a limit over the bound is let through',
     file: 'src/lib/schemas.ts',
-    from: 'pattern: `^(?:${Array.from({ length: max }, (_, i) => i + 1).join(\'|\')})$`,',
+    from: "pattern: `^(?:${Array.from({ length: max }, (_, i) => i + 1).join('|')})$`,",
     to: "pattern: '^[0-9]+$',",
     tests: ['test/paging-limits.test.ts'],
   },
@@ -26,15 +26,15 @@ export const ISSUE_30_F30A: Mutation[] = [
   {
     name: "moderation: a guest's address count is one comment",
     file: 'src/moderation/queries.ts',
-    from: "reach.set(tag, Number(row?.n ?? 0));",
-    to: "reach.set(tag, row ? 1 : 0);",
+    from: 'reach.set(tag, Number(row?.n ?? 0));',
+    to: 'reach.set(tag, row ? 1 : 0);',
     tests: ['test/moderation-address.test.ts'],
   },
   {
     name: 'export: a table dropped from the export (votes)',
     file: 'src/cli/data.ts',
-    from: "  'comment_likes',\n  'votes',\n  'rating_history',\n] as const",
-    to: "  'comment_likes',\n  'rating_history',\n] as const",
+    from: "  'votes',\n  'rating_history',\n  'notifications',\n  'streamer_replies',\n  'streams',",
+    to: "  'rating_history',\n  'notifications',\n  'streamer_replies',\n  'streams',",
     tests: ['test/export-tables.test.ts'],
   },
 ];

@@ -138,8 +138,8 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'live sync: offline on the first check that does not show the streamer live',
     file: 'src/sync/queries.ts',
-    from: ': misses >= 2',
-    to: ': misses >= 1',
+    from: 'const offline = !seen && misses >= 2;',
+    to: 'const offline = !seen && misses >= 1;',
     tests: ['test/live-sync.test.ts'],
   },
   {

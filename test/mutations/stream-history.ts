@@ -22,10 +22,10 @@ export const STREAM_HISTORY_MUTATIONS: Mutation[] = [
   {
     name: "stream history: a failed check counts as a sample (the provider's last answer is used again)",
     file: 'src/sync/poller.ts',
-    from: 'const answer = await provider.check(channels, wantAvatars);',
+    from: 'const answer = await provider.check(channels, wantProfiles);',
     to:
       'const last = ((globalThis as Record<string, unknown>).lastAnswers ??= new Map()) as Map<string, unknown>;\n' +
-      '      const answer = await provider.check(channels, wantAvatars).then(\n' +
+      '      const answer = await provider.check(channels, wantProfiles).then(\n' +
       '        (a) => (last.set(provider.id, a), a),\n' +
       '        (e: unknown) => { if (!last.has(provider.id)) throw e; return last.get(provider.id) as never; },\n' +
       '      );',

@@ -528,10 +528,14 @@ export const cs: Record<MessageKey, string> = {
   'live.newComments.other': '{n} nových komentářů',
   // Issue 30 (items 7, 9, 11, 16, 17, 18, 22)
   'comments.administration': 'Administrace webu',
-  'moderation.confirmAddress.hide': 'Skrýt všech {n} komentářů z adresy autora {author}? Pocházejí z jedné adresy a mohou být od více hostů.',
-  'moderation.confirmAddress.show': 'Znovu zobrazit všech {n} komentářů z adresy autora {author}? Pocházejí z jedné adresy a mohou být od více hostů.',
-  'moderation.confirmAddress.delete': 'Natrvalo smazat všech {n} komentářů z adresy autora {author}? Pocházejí z jedné adresy a mohou být od více hostů.',
-  'moderation.confirmAddress.dismiss': 'Zamítnout nahlášení všech {n} komentářů z adresy autora {author}? Pocházejí z jedné adresy a mohou být od více hostů.',
+  'moderation.confirmAddress.hide':
+    'Skrýt všech {n} komentářů z adresy autora {author}? Pocházejí z jedné adresy a mohou být od více hostů.',
+  'moderation.confirmAddress.show':
+    'Znovu zobrazit všech {n} komentářů z adresy autora {author}? Pocházejí z jedné adresy a mohou být od více hostů.',
+  'moderation.confirmAddress.delete':
+    'Natrvalo smazat všech {n} komentářů z adresy autora {author}? Pocházejí z jedné adresy a mohou být od více hostů.',
+  'moderation.confirmAddress.dismiss':
+    'Zamítnout nahlášení všech {n} komentářů z adresy autora {author}? Pocházejí z jedné adresy a mohou být od více hostů.',
   // Issue 26: streamers speak for themselves
   'voice.verified': 'Ověřeno',
   'voice.verifiedTitle': 'Streamer se zde přihlásil tímto kanálem',

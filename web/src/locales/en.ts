@@ -532,10 +532,14 @@ export const en = {
   'live.newComments.other': '{n} new comments',
   // Issue 30 (items 7, 9, 11, 16, 17, 18, 22)
   'comments.administration': 'Site administration',
-  'moderation.confirmAddress.hide': 'Hide all {n} comments from the address of {author}? They come from one address and may be by several guests.',
-  'moderation.confirmAddress.show': 'Show all {n} comments from the address of {author} again? They come from one address and may be by several guests.',
-  'moderation.confirmAddress.delete': 'Delete all {n} comments from the address of {author} for good? They come from one address and may be by several guests.',
-  'moderation.confirmAddress.dismiss': 'Dismiss the reports of all {n} comments from the address of {author}? They come from one address and may be by several guests.',
+  'moderation.confirmAddress.hide':
+    'Hide all {n} comments from the address of {author}? They come from one address and may be by several guests.',
+  'moderation.confirmAddress.show':
+    'Show all {n} comments from the address of {author} again? They come from one address and may be by several guests.',
+  'moderation.confirmAddress.delete':
+    'Delete all {n} comments from the address of {author} for good? They come from one address and may be by several guests.',
+  'moderation.confirmAddress.dismiss':
+    'Dismiss the reports of all {n} comments from the address of {author}? They come from one address and may be by several guests.',
   // Issue 26: streamers speak for themselves
   'voice.verified': 'Verified',
   'voice.verifiedTitle': 'The streamer has signed in here with this channel',
