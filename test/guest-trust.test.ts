@@ -116,6 +116,32 @@ describe('held comments', () => {
     }
   });
 
+  it('a held reply notifies nobody until it is approved; then its author hears of it once', async () => {
+    await setting({ guest_hold: 'all' });
+    try {
+      const u = await t.signedIn(await t.user());
+      const inbox = async () =>
+        ((await u.get('/api/notifications')).body as { items: { kind: string; comment_id: number }[] }).items;
+      const top = await u.post('/api/comments', { streamer_id: sid, body: 'answer me, guests' });
+      const held = await from(address()).post('/api/comments', {
+        streamer_id: sid,
+        body: 'a guest answers',
+        reply_to: top.body.id,
+      });
+      expect(held.body.pending).toBe(true);
+      expect(await inbox()).toEqual([]);
+      expect(
+        (await admin.put('/api/moderation/comments', { ids: [held.body.id], action: 'approve' })).body,
+      ).toEqual({
+        ok: true,
+        count: 1,
+      });
+      expect(await inbox()).toMatchObject([{ kind: 'reply', comment_id: held.body.id }]);
+    } finally {
+      await setting({ guest_hold: 'none' });
+    }
+  });
+
   it('first: a guest address with nothing published is held until staff approve one; then it is trusted', async () => {
     await setting({ guest_hold: 'first' });
     try {

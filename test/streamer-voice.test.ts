@@ -348,3 +348,24 @@ describe('the streamer on comments, and the suggester', () => {
     expect(await publicItem(byFan.body.id)).toBeUndefined();
   });
 });
+
+describe('rated notifications (issue 27, DECISIONS.md "Notifications")', () => {
+  it('the user who speaks for a streamer hears when it enters the Public view and when its total changes', async () => {
+    const channel = uniq();
+    const id = await streamer('provider_a', channel, false);
+    const c = await signIn('provider_a', `a-${channel}`, channel);
+    // The same login on the other platform speaks for nothing and hears nothing.
+    const other = await signIn('provider_b', `b-${channel}`, channel);
+    const inbox = async (x: Client) =>
+      ((await x.get('/api/notifications')).body as { items: Record<string, unknown>[] }).items;
+    expect(await inbox(c)).toEqual([]);
+    expect((await admin.put(`/api/streamers?id=${id}`, { r: R(7) })).status).toBe(200);
+    expect(await inbox(c)).toMatchObject([{ kind: 'rated', streamer_id: id, comment_id: null, actor: null }]);
+    // The same total again: nothing new; another total: one more.
+    expect((await admin.put(`/api/streamers?id=${id}`, { r: R(7) })).status).toBe(200);
+    expect(await inbox(c)).toHaveLength(1);
+    expect((await admin.put(`/api/streamers?id=${id}`, { r: R(8) })).status).toBe(200);
+    expect(await inbox(c)).toHaveLength(2);
+    expect(await inbox(other)).toEqual([]);
+  });
+});

@@ -2,6 +2,7 @@ import type { DbContext } from '../db/context.ts';
 import type { Db } from '../db/schema.ts';
 import { type LiveEvent, publish } from '../events/bus.ts';
 import { COMMENT_KINDS, mentionedLogins } from '../shared/notifications.ts';
+import { speakerOfStreamer } from '../streamers/speaks-for.ts';
 import { insertNotifications, mentionRecipients, type NewNotification } from './queries.ts';
 
 /**
@@ -81,6 +82,32 @@ export async function notifyApproved(
     const answered = [c.reply_to, c.top].filter((id): id is number => id !== null);
     await notifyComment(database, trx, c, answered);
   }
+}
+
+/**
+ * A streamer's rating entered the Public view or its total changed: `rated` to the user who
+ * speaks for it (streamers/speaks-for.ts), unless that user rated it.
+ */
+export async function notifyRated(
+  database: DbContext,
+  trx: Db,
+  streamerId: number,
+  raterId: number | null,
+  now: string,
+): Promise<void> {
+  const speaker = await speakerOfStreamer(trx, streamerId);
+  if (speaker === null || speaker === raterId) return;
+  const notified = await insertNotifications(trx, [
+    {
+      user_id: speaker,
+      kind: 'rated',
+      streamer_id: streamerId,
+      comment_id: null,
+      actor_user_id: null,
+      created_at: now,
+    },
+  ]);
+  await publish(database, trx, unreadChanged(notified));
 }
 
 /** A like: its comment's author hears of it once per liker, however often it is toggled. */

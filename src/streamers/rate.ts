@@ -4,6 +4,7 @@ import { lockRow } from '../db/dialect.ts';
 import type { Db } from '../db/schema.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { publish } from '../events/bus.ts';
+import { notifyRated } from '../notifications/notify.ts';
 import { ratedEmbed } from '../discord/events.ts';
 import { enqueueDiscordEvent } from '../discord/queries.ts';
 import { fail } from '../errors.ts';
@@ -135,7 +136,9 @@ export async function rateStreamer(
     await updateStreamer(trx, id, fields).catch((err: unknown) => writeFailure(err, request.log, NAME_TAKEN));
     const old = scoresOf(before);
     const oldSum = old && before.evaluated === 1 ? scoreSum(old) : null;
+    // Entering the Public view, or a new total: Discord hears of it, and so does the streamer.
     if (sum > 0 && oldSum !== sum) {
+      await notifyRated(app.database, trx, id, request.viewer.user?.id ?? null, rating.updated_at);
       const embed = ratedEmbed({ id, name: fields.name ?? before.name }, sum, oldSum, rating.updated_at);
       await enqueueDiscordEvent(trx, 'rated', embed, rating.updated_at);
     }

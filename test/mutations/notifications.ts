@@ -66,4 +66,19 @@ export const NOTIFICATION_MUTATIONS: Mutation[] = [
     to: "eb('h.before', 'is not', null)",
     tests: ['test/feeds.test.ts'],
   },
+  {
+    name: 'notifications: the streamer is not told of a new total (rated)',
+    file: 'src/streamers/rate.ts',
+    from: '      await notifyRated(app.database, trx, id, request.viewer.user?.id ?? null, rating.updated_at);\n',
+    to: '',
+    tests: ['test/streamer-voice.test.ts'],
+  },
+  {
+    name: 'notifications: a held comment notifies before it is approved',
+    file: 'src/comments/post.ts',
+    from: 'if (comment.pending !== 1) await notifyComment(',
+    to: 'await notifyComment(',
+    tests: ['test/guest-trust.test.ts'],
+  },
+
 ];

@@ -62,6 +62,19 @@ export async function up(db: Kysely<any>): Promise<void> {
     .columns(['guest_tag', 'expires_at'])
     .execute();
 
+  // A guest's burst (guests/challenge.ts) counts the address's posts since a minute ago: by tag
+  // and time, so the count reads that minute only, however much the address posted before.
+  await db.schema
+    .createIndex('comments_guest_burst_idx')
+    .on('comments')
+    .columns(['guest_tag', 'created_at'])
+    .execute();
+  await db.schema
+    .createIndex('streamers_guest_burst_idx')
+    .on('streamers')
+    .columns(['guest_tag', 'created_at'])
+    .execute();
+
   await db.schema
     .createTable('challenge_uses')
     .addColumn('signature', 'text', (c) => c.primaryKey())
