@@ -26,4 +26,11 @@ describe("the page's components", () => {
     }
     expect(wrong).toEqual([]);
   });
+
+  it('are at most 300 lines each, as the lint holds the TypeScript (issue 25)', () => {
+    const long = files('web/src')
+      .map((file) => `${file}: ${readFileSync(file, 'utf8').split('\n').length - 1}`)
+      .filter((line) => Number(line.split(': ')[1]) > 300);
+    expect(long).toEqual([]);
+  });
 });
