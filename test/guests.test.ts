@@ -307,6 +307,8 @@ describe('limits per account', () => {
   it('guests count per address; a forged X-Forwarded-For from an untrusted peer changes nothing', async () => {
     const app = await startApp({ RATE_LIMIT: 'on' });
     try {
+      // The burst challenge (issue 29) would ask from the fourth post: this is the rate limit alone.
+      await (await app.admin()).put('/api/settings', { guest_challenge: 'off' });
       const sid = await app.streamer();
       const statuses = [];
       for (let i = 0; i < 11; i++) statuses.push((await comment(from(`198.18.0.${i}`, app), sid)).status);

@@ -50,6 +50,14 @@ describe('every route states who may call it', () => {
         [{ admin: '1' }, STREAMER_ROLES.add],
         [{}, STREAMER_ROLES.suggest],
       ],
+      'PUT /api/streamers': [
+        [{ reply: '1' }, STREAMER_ROLES.reply],
+        [{}, STREAMER_ROLES.rate],
+      ],
+      'DELETE /api/streamers': [
+        [{ reply: '1' }, STREAMER_ROLES.removeReply],
+        [{}, STREAMER_ROLES.delete],
+      ],
       'GET /api/rater_groups': [
         [{ my: '1' }, TEAM_ROLES.mine],
         [{}, TEAM_ROLES.manage],
