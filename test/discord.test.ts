@@ -91,7 +91,11 @@ describe('webhooks in the settings', () => {
       },
     ]);
     const anonymous = await t.client().get('/api/settings');
-    expect(anonymous.body).toEqual({ auth_enabled: expect.any(Boolean) });
+    expect(anonymous.body).toEqual({
+      auth_enabled: expect.any(Boolean),
+      guest_hold: expect.any(String),
+      guest_challenge: expect.any(String),
+    });
     const user = await t.signedIn(await t.user());
     expect(Object.keys((await user.get('/api/settings')).body)).toEqual(['auth_enabled']);
   });

@@ -62,7 +62,11 @@ describe('answers that fail before routing keep the error shape and the headers'
     async (version) => {
       const res = await rawRequest(`GET /api/settings ${version}\r\nConnection: close\r\n\r\n`);
       expect(res.status).toBe(200);
-      expect(JSON.parse(res.body)).toEqual({ auth_enabled: false });
+      expect(JSON.parse(res.body)).toEqual({
+        auth_enabled: false,
+        guest_hold: 'none',
+        guest_challenge: 'burst',
+      });
       HEADERS((n) => res.headers.get(n));
     },
   );
@@ -85,7 +89,15 @@ describe('repeated query parameters never change who may call a route', () => {
       const res = await t.client().get(`/api/oauth?${q}`);
       if (q.startsWith('action=debug'))
         expect([res.status, res.body]).toEqual([401, { error: 'Unauthorized', code: 'unauthorized' }]);
-      else expect(res.body).toEqual({ user: null, is_admin: false, is_mod: false, banned: false });
+      else
+        expect(res.body).toEqual({
+          user: null,
+          is_admin: false,
+          is_mod: false,
+          banned: false,
+          speaks_for: [],
+          timeout_until: null,
+        });
     },
   );
 

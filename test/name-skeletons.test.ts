@@ -47,7 +47,7 @@ describe('migration 011: the stored folds of names', () => {
       .returning('id')
       .executeTakeFirstOrThrow();
 
-    expect(await migrateToLatest(database.db)).toEqual(['011-name-skeletons']);
+    expect((await migrateToLatest(database.db))[0]).toBe('011-name-skeletons');
     const row = await database.db
       .selectFrom('users')
       .select(['login_fold', 'display_fold'])

@@ -42,6 +42,7 @@ describe('current user, logout and debug', () => {
       is_mod: false,
       banned: true,
       speaks_for: [],
+      timeout_until: null,
     });
     expect((await c.get('/api/oauth/me')).body).toEqual({
       user: null,
@@ -49,12 +50,20 @@ describe('current user, logout and debug', () => {
       is_mod: false,
       banned: false,
       speaks_for: [],
+      timeout_until: null,
     });
   });
 
   it('an anonymous visitor gets user null and all flags false, with no session created', async () => {
     const res = await t.client().get('/api/oauth/me');
-    expect(res.body).toEqual({ user: null, is_admin: false, is_mod: false, banned: false, speaks_for: [] });
+    expect(res.body).toEqual({
+      user: null,
+      is_admin: false,
+      is_mod: false,
+      banned: false,
+      speaks_for: [],
+      timeout_until: null,
+    });
     expect(res.headers.get('set-cookie')).toBeNull();
   });
 
