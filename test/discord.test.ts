@@ -97,7 +97,11 @@ describe('webhooks in the settings', () => {
       guest_challenge: expect.any(String),
     });
     const user = await t.signedIn(await t.user());
-    expect(Object.keys((await user.get('/api/settings')).body)).toEqual(['auth_enabled']);
+    expect(Object.keys((await user.get('/api/settings')).body).sort()).toEqual([
+      'auth_enabled',
+      'guest_challenge',
+      'guest_hold',
+    ]);
   });
 
   it('accepts Discord addresses and DISCORD_API_URL only: else 400 Invalid webhook URL and nothing changes', async () => {
