@@ -45,6 +45,8 @@ describe('provider_a (Twitch)', () => {
       is_admin: false,
       is_mod: false,
       banned: false,
+      speaks_for: [],
+      timeout_until: null,
     });
   });
 
