@@ -59,9 +59,15 @@ describe.runIf(runBrowser(import.meta.url))('the first view', () => {
         });
         const lists: string[] = [];
         page.on('request', (r) => {
-          // The list or the streamer again (the rating history is its own answer, asked after).
+          // The list or the streamer again (the rating history and the streams are their own
+          // answers, asked after).
           const url = new URL(r.url());
-          if (url.pathname === '/api/streamers' && !url.searchParams.has('history')) lists.push(r.url());
+          if (
+            url.pathname === '/api/streamers' &&
+            !url.searchParams.has('history') &&
+            !url.searchParams.has('streams')
+          )
+            lists.push(r.url());
         });
         await page.goto(env.base + path);
         const label = `${name} ${phone ? 375 : 1366} ${dark ? 'dark' : 'light'}`;

@@ -1,5 +1,3 @@
-import { solveChallenge } from 'altcha-lib/v1';
-
 /** The challenge a 428 `challenge_required` answer carries (DECISIONS.md "Guests earn trust"). */
 export interface Challenge {
   algorithm: string;
@@ -15,9 +13,11 @@ const STEP = 5_000;
 /**
  * Solves a challenge on the main thread in small steps (altcha-lib's solver over a range each
  * time), reporting progress from 0 to 1, and answers the `altcha` field to send: base64 of
- * `{algorithm, challenge, number, salt, signature}`. Null when no number solves it.
+ * `{algorithm, challenge, number, salt, signature}`. Null when no number solves it. The solver
+ * is loaded when a challenge first comes: most visitors never meet one.
  */
 export async function solve(c: Challenge, progress: (done: number) => void): Promise<string | null> {
+  const { solveChallenge } = await import('altcha-lib/v1');
   for (let start = 0; start <= c.maxnumber; start += STEP) {
     const max = Math.min(start + STEP - 1, c.maxnumber);
     const found = await solveChallenge(c.challenge, c.salt, c.algorithm, max, start).promise;

@@ -536,6 +536,8 @@ export const cs: Record<MessageKey, string> = {
     'Natrvalo smazat všech {n} komentářů z adresy autora {author}? Pocházejí z jedné adresy a mohou být od více hostů.',
   'moderation.confirmAddress.dismiss':
     'Zamítnout nahlášení všech {n} komentářů z adresy autora {author}? Pocházejí z jedné adresy a mohou být od více hostů.',
+  'moderation.confirmAddress.approve':
+    'Schválit všech {n} čekajících komentářů z adresy autora {author}? Pocházejí z jedné adresy a mohou být od více hostů.',
   // Issue 26: streamers speak for themselves
   'voice.verified': 'Ověřeno',
   'voice.verifiedTitle': 'Streamer se zde přihlásil tímto kanálem',
@@ -679,8 +681,6 @@ export const csApiErrors: Record<ErrorCode, string> = {
   invalid_limit: 'Velikost stránky musí být celé číslo od 1 do 100.',
   // Issue 26
   not_your_channel: 'Odpovídat zde může jen streamer přihlášený tímto kanálem.',
-  // Issue 28.
-  invalid_limit: 'Počet položek musí být celé číslo od 1 do 100.',
   // Issue 29
   timed_out: 'Účet je dočasně omezen: číst můžete, psát ne.',
   challenge_required: 'Prohlížeč musí nejdřív projít krátkým ověřením proti robotům.',

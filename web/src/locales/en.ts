@@ -540,6 +540,8 @@ export const en = {
     'Delete all {n} comments from the address of {author} for good? They come from one address and may be by several guests.',
   'moderation.confirmAddress.dismiss':
     'Dismiss the reports of all {n} comments from the address of {author}? They come from one address and may be by several guests.',
+  'moderation.confirmAddress.approve':
+    'Approve all {n} waiting comments from the address of {author}? They come from one address and may be by several guests.',
   // Issue 26: streamers speak for themselves
   'voice.verified': 'Verified',
   'voice.verifiedTitle': 'The streamer has signed in here with this channel',
@@ -686,8 +688,6 @@ export const enApiErrors: Record<ErrorCode, string> = {
   invalid_limit: 'A page size must be a whole number from 1 to 100.',
   // Issue 26
   not_your_channel: 'Only the streamer signed in with this channel can reply here.',
-  // Issue 28.
-  invalid_limit: 'The number of items asked for must be a whole number from 1 to 100.',
   // Issue 29
   timed_out: 'You are timed out for now: you can read, but not write.',
   challenge_required: 'Your browser must first pass a short robot check.',
