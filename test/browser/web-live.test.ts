@@ -41,9 +41,13 @@ describe.runIf(runBrowser(import.meta.url))('live updates in the page', () => {
     await page.goto(`${env.base}/s/${sid}`);
     await page.getByLabel('Komentář', { exact: true }).fill('Můj komentář');
     await page.getByRole('button', { name: 'Odeslat komentář' }).click();
-    const mine = (await env.t.client().get(`/api/comments?streamer_id=${sid}`)).body.find(
-      (c: { body: string }) => c.body === 'Můj komentář',
-    );
+    // The comment as the service stored it, once the page's POST is answered.
+    const stored = async () =>
+      (
+        (await env.t.client().get(`/api/comments?streamer_id=${sid}`)).body as { id: number; body: string }[]
+      ).find((c) => c.body === 'Můj komentář');
+    await expect.poll(stored, { timeout: 10_000 }).toBeDefined();
+    const mine = (await stored())!;
     await env.t
       .client()
       .post('/api/comments', { streamer_id: sid, body: 'Odpověď', author: 'Pepa', reply_to: mine.id });
