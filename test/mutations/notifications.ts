@@ -80,5 +80,4 @@ export const NOTIFICATION_MUTATIONS: Mutation[] = [
     to: 'await notifyComment(',
     tests: ['test/guest-trust.test.ts'],
   },
-
 ];
