@@ -83,6 +83,20 @@ describe('who speaks for a streamer', () => {
     expect((await me(t.client())).speaks_for).toEqual([]);
   });
 
+  it('the share card shows the verified mark: a new ETag and other pixels once the streamer signs in', async () => {
+    const channel = uniq();
+    const id = await streamer('provider_a', channel);
+    const card = async () => {
+      const res = await fetch(`${t.url}/s/${id}/card.png`);
+      return { etag: res.headers.get('etag'), bytes: Buffer.from(await res.arrayBuffer()) };
+    };
+    const before = await card();
+    await signIn('provider_a', `a-${channel}`, channel);
+    const after = await card();
+    expect(after.etag).not.toBe(before.etag);
+    expect(after.bytes.equals(before.bytes)).toBe(false);
+  });
+
   it("another platform's account with the same login speaks for nobody", async () => {
     const channel = uniq();
     const id = await streamer('provider_a', channel);

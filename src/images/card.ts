@@ -15,11 +15,24 @@ export interface CardData {
   platform: Provider;
   r: Scores;
   siteName: string;
+  /** A user who speaks for the streamer has signed in (DECISIONS.md "Streamers speak for themselves"). */
+  verified: boolean;
 }
 
 const PAD = 72;
 const INNER = CARD_WIDTH - 2 * PAD;
 const PLATFORM: Record<Provider, string> = { provider_a: 'Twitch', provider_b: 'Kick' };
+/** The card speaks the site's language, as its criteria do. */
+const VERIFIED_CS = 'Ověřený kanál';
+
+/** The page's verified mark on the card: a green tick in a circle and its words, after the platform. */
+function verifiedMark(f: Fonts, parts: string[], x: number): void {
+  parts.push(
+    `<circle cx="${x + 14}" cy="238" r="14" fill="#16a34a"/>`,
+    `<path d="M${x + 7} 238l5 5l9-10" fill="none" stroke="#f8fafc" stroke-width="3.5" stroke-linecap="round" stroke-linejoin="round"/>`,
+    `<path fill="#4ade80" d="${f.path(VERIFIED_CS, x + 38, 248, 28, 'regular')}"/>`,
+  );
+}
 
 export function cardSvg(f: Fonts, data: CardData): string {
   const total = scoreSum(data.r);
@@ -39,6 +52,7 @@ export function cardSvg(f: Fonts, data: CardData): string {
   while (size > 44 && f.width(data.name, size, 'bold') > INNER) size -= 4;
   text(fit(f, data.name, INNER, size, 'bold'), PAD, 196, size, 'bold', '#f8fafc');
   text(PLATFORM[data.platform], PAD, 248, 28, 'regular', '#94a3b8');
+  if (data.verified) verifiedMark(f, parts, PAD + f.width(PLATFORM[data.platform], 28, 'regular') + 24);
 
   const totalText = String(total);
   text(totalText, PAD, 380, 120, 'bold', '#fbbf24');

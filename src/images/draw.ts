@@ -11,6 +11,7 @@ export interface DrawRequest {
   platform: Provider;
   r: Scores;
   siteName: string;
+  verified: boolean;
 }
 
 type Resvg = typeof import('@resvg/resvg-js');

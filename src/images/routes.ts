@@ -24,7 +24,14 @@ const TYPES: Record<Kind, string> = {
 
 /** What an image shows of a streamer: its ETag names exactly that (and the design). */
 function etagOf(kind: Kind, item: StreamerItem): string {
-  const shown = [DESIGN, kind, item.name, item.platform, ...SCORE_KEYS.map((k) => item.r[k])].join('\u0000');
+  const shown = [
+    DESIGN,
+    kind,
+    item.name,
+    item.platform,
+    item.verified,
+    ...SCORE_KEYS.map((k) => item.r[k]),
+  ].join('\u0000');
   return `"${createHash('sha256').update(shown).digest('base64url').slice(0, 27)}"`;
 }
 
@@ -80,6 +87,7 @@ export const imageRoutes: FastifyPluginAsyncTypebox = async (app) => {
             platform: item.platform,
             r: item.r,
             siteName: SITE_NAME,
+            verified: item.verified,
           }),
           options,
         ),

@@ -44,4 +44,18 @@ export const STREAMER_VOICE_MUTATIONS: Mutation[] = [
     to: 'if (id === undefined) return {};',
     tests: ['test/streamer-voice.test.ts'],
   },
+  {
+    name: 'the share card is kept under an ETag that ignores the verified mark',
+    file: 'src/images/routes.ts',
+    from: '    item.verified,\n',
+    to: '',
+    tests: ['test/streamer-voice.test.ts'],
+  },
+  {
+    name: 'the share card leaves the verified mark out',
+    file: 'src/images/card.ts',
+    from: 'if (data.verified) verifiedMark(',
+    to: 'if (!data) verifiedMark(',
+    tests: ['test/streamer-voice.test.ts'],
+  },
 ];
