@@ -9,6 +9,7 @@ import * as takingPart from './008-taking-part.ts';
 import * as auditParams from './009-audit-params.ts';
 import * as reachingOut from './010-reaching-out.ts';
 import * as nameSkeletons from './011-name-skeletons.ts';
+import * as idempotency from './015-idempotency.ts';
 import * as notifications from './016-notifications.ts';
 import * as streamerVoice from './012-streamer-voice.ts';
 import * as streamHistory from './014-stream-history.ts';
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '012-streamer-voice': streamerVoice,
   '014-stream-history': streamHistory,
   '013-earned-trust': earnedTrust,
+  '015-idempotency': idempotency,
 };
