@@ -45,4 +45,12 @@ export const IDEMPOTENCY_MUTATIONS: Mutation[] = [
     to: 'if (row.created_at <= iso(now.getTime() - 1000 * KEPT_FOR)) {',
     tests: ['test/idempotency.test.ts'],
   },
+  {
+    name: "idempotency: the page's retry of a lost answer goes without the first one's key",
+    file: 'web/src/lib/api.ts',
+    from: "  request.headers.set('Idempotency-Key', crypto.randomUUID());\n  const again = request.clone();\n",
+    to: "  const again = request.clone();\n  request.headers.set('Idempotency-Key', crypto.randomUUID());\n",
+    tests: ['test/browser/web-idempotency.test.ts'],
+    web: true,
+  },
 ];
