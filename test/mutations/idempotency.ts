@@ -1,6 +1,6 @@
 import type { Mutation } from './list.ts';
 
-/** Issue 30 item 11: Idempotency-Key on POST. */
+/** Issue 30 items 11 (Idempotency-Key on POST) and 9 (from SQLite to PostgreSQL). */
 export const IDEMPOTENCY_MUTATIONS: Mutation[] = [
   {
     name: 'idempotency: a retry runs again instead of getting the kept answer (replay ignored)',
@@ -52,5 +52,13 @@ export const IDEMPOTENCY_MUTATIONS: Mutation[] = [
     to: "  const again = request.clone();\n  request.headers.set('Idempotency-Key', crypto.randomUUID());\n",
     tests: ['test/browser/web-idempotency.test.ts'],
     web: true,
+  },
+  {
+    name: "export: an import into PostgreSQL leaves a table's id sequence behind its rows",
+    file: 'src/cli/data.ts',
+    from: "  'ban_addresses',\n];\n",
+    to: '];\n',
+    tests: ['test/export-to-postgres.test.ts'],
+    project: 'postgres',
   },
 ];
