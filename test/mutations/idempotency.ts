@@ -18,7 +18,7 @@ export const IDEMPOTENCY_MUTATIONS: Mutation[] = [
   },
   {
     name: 'idempotency: the claim is not atomic (no unique key under the insert-first claim)',
-    file: 'src/db/migrations/015-idempotency.ts',
+    file: 'src/db/migrations/017-idempotency.ts',
     from: "    .addPrimaryKeyConstraint('idempotency_keys_pk', ['sender', 'key'])\n",
     to: '',
     tests: ['test/idempotency.test.ts'],
@@ -32,7 +32,7 @@ export const IDEMPOTENCY_MUTATIONS: Mutation[] = [
   },
   {
     name: 'idempotency: instances claim without a shared unique key (PostgreSQL)',
-    file: 'src/db/migrations/015-idempotency.ts',
+    file: 'src/db/migrations/017-idempotency.ts',
     from: "    .addPrimaryKeyConstraint('idempotency_keys_pk', ['sender', 'key'])\n",
     to: '',
     tests: ['test/idempotency.test.ts'],
