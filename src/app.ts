@@ -24,6 +24,7 @@ import { registerOpenApi } from './openapi/openapi.ts';
 import { openApiRoutes } from './openapi/routes.ts';
 import { groupRoutes, teamMemberRoutes } from './groups/routes.ts';
 import { discordPlugin } from './discord/plugin.ts';
+import { idempotencyPlugin } from './idempotency/plugin.ts';
 import { imageRoutes } from './images/routes.ts';
 import { databaseCheck } from './health/check.ts';
 import {
@@ -165,6 +166,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(cacheControlPlugin);
   await app.register(parsersPlugin);
   await app.register(forwardedWarningPlugin);
+  // Before the kept plugins: its onSend keeps an answer before compression.
+  await app.register(idempotencyPlugin);
   await app.register(externalPlugins, { config, db, clock });
   await app.register(csrfPlugin, { origin: config.origin, allowed: config.corsOrigins });
   const secret = config.sessionSecret ?? (await sharedSecret(db, 'session_secret'));

@@ -33,6 +33,10 @@ export const ERRORS = {
   /** Issue 29: a guest must solve the challenge the answer carries (`challenge`). */
   challenge_required: [428, 'Challenge required'],
   challenge_invalid: [400, 'Invalid challenge'],
+  /** Issue 30 item 11: the `Idempotency-Key` header of a POST (idempotency/). */
+  invalid_idempotency_key: [400, 'Idempotency-Key must be 1 to 255 printable ASCII characters'],
+  idempotency_key_reused: [422, 'This Idempotency-Key was used for a different request'],
+  idempotency_key_in_use: [409, 'A request with this Idempotency-Key is still being processed'],
 
   // Administrator password
   password_required: [400, 'Password required'],

@@ -55,6 +55,7 @@ export const NOT_EXPORTED: Readonly<
   discord_webhooks: 'webhook addresses are credentials; set again in the settings',
   discord_outbox: 'messages waiting to be sent, made for the old server',
   challenge_uses: 'spent challenge solutions, which expire within 10 minutes anyway',
+  idempotency_keys: 'answers kept a day for retries of the same request',
 };
 type Table = (typeof EXPORTED_TABLES)[number];
 

@@ -15,7 +15,13 @@ import type {
 import type { DiscordOutboxTable, DiscordWebhooksTable } from './schema/discord.ts';
 import type { NotificationsTable } from './schema/notifications.ts';
 import type { CommunityRatingsTable, RaterGroupMembersTable, RaterGroupsTable } from './schema/groups.ts';
-import type { AuditLogTable, SettingsTable, SyncLeaseTable, SyncStateTable } from './schema/service.ts';
+import type {
+  AuditLogTable,
+  IdempotencyKeysTable,
+  SettingsTable,
+  SyncLeaseTable,
+  SyncStateTable,
+} from './schema/service.ts';
 import type {
   RatingHistoryTable,
   RatingsTable,
@@ -71,6 +77,7 @@ export interface Database {
   ban_tombstones: BanTombstonesTable;
   ban_addresses: BanAddressesTable;
   challenge_uses: ChallengeUsesTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export type Db = Kysely<Database>;

@@ -1,6 +1,7 @@
 import { ERRORS, type ErrorCode } from '../errors.ts';
 import { DOCUMENTED } from '../lib/schemas.ts';
 import type { Role } from '../plugins/guards.ts';
+import { HEADERS, IDEMPOTENCY_KEY } from './headers.ts';
 
 /**
  * The rules that give every operation of the API document the answers and headers the
@@ -9,7 +10,8 @@ import type { Role } from '../plugins/guards.ts';
  *
  * - every operation: 500 (`internal_error`) and 503 with `Retry-After` (load shedding, the
  *   database away); POST, PUT, PATCH and DELETE: 403 (the cross-site rule, before anything
- *   else, 405 included), 400 (`invalid_json`), 413 and 415 (plugins/parsers.ts); a path
+ *   else, 405 included), 400 (`invalid_json`), 413 and 415 (plugins/parsers.ts); POST: the
+ *   `Idempotency-Key` header, 409 and 422 and `Idempotent-Replayed` (idempotency/); a path
  *   parameter: 400 (not valid percent-encoding, or over 200 characters);
  * - a guard that is not public: 401; a rate limit: 429 with `Retry-After` and the rate-limit
  *   headers on every answer; a session read: the `session` security and `Set-Cookie`;
@@ -55,26 +57,6 @@ interface Document {
 }
 
 const UNSAFE = new Set(['post', 'put', 'patch', 'delete']);
-
-const HEADERS: Record<string, Json> = {
-  'Retry-After': {
-    description: 'Seconds to wait before trying again',
-    schema: { type: 'integer', minimum: 1 },
-  },
-  'Set-Cookie': {
-    description: 'The session cookie, when this request created, renewed or ended the session',
-    schema: { type: 'string' },
-  },
-  ETag: { description: 'Names this answer; send it back in `If-None-Match`', schema: { type: 'string' } },
-  Location: { description: 'Where the redirect leads', schema: { type: 'string' } },
-  Allow: { description: 'The methods this path supports', schema: { type: 'string' } },
-  'X-RateLimit-Limit': {
-    description: 'Requests allowed per window (with rate limits on)',
-    schema: { type: 'integer' },
-  },
-  'X-RateLimit-Remaining': { description: 'Requests left in this window', schema: { type: 'integer' } },
-  'X-RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer' } },
-};
 
 const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
 const refRequired = (name: string) => ({ ...HEADERS[name], required: true });
@@ -197,6 +179,11 @@ function addShared(method: string, path: string, op: Operation, facts: RouteFact
   add(500);
   add(503);
   if (UNSAFE.has(method)) for (const status of [400, 403, 413, 415]) add(status);
+  const keyed = method === 'post';
+  if (keyed) {
+    for (const status of [409, 422]) add(status);
+    op.parameters = [...(op.parameters ?? []), IDEMPOTENCY_KEY];
+  }
   // A path parameter that is not valid percent-encoded UTF-8, or longer than 200 characters.
   if (path.includes('{')) add(400);
   if (facts.roles.some((r) => r !== 'public')) add(401);
@@ -220,6 +207,7 @@ function addShared(method: string, path: string, op: Operation, facts: RouteFact
     if (code === 304) headers.ETag = refRequired('ETag');
     else if (responses['304'] && code >= 200 && code < 300) headers.ETag = ref('ETag');
     if (facts.session) headers['Set-Cookie'] = ref('Set-Cookie');
+    if (keyed && code >= 200 && code < 500) headers['Idempotent-Replayed'] = ref('Idempotent-Replayed');
     if (facts.limited) {
       headers['X-RateLimit-Limit'] = ref('X-RateLimit-Limit');
       headers['X-RateLimit-Remaining'] = ref('X-RateLimit-Remaining');

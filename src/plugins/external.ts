@@ -25,7 +25,8 @@ export const externalPlugins = fp(
         origin: (origin, callback) => callback(null, origin !== undefined && allowed.has(origin)),
         credentials: true,
         methods: ['GET', 'POST', 'PUT', 'DELETE'],
-        allowedHeaders: ['Content-Type'],
+        allowedHeaders: ['Content-Type', 'Idempotency-Key'],
+        exposedHeaders: ['Idempotent-Replayed'],
         maxAge: 600,
       });
     }

@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type { DbContext } from '../db/context.ts';
 import { type Clock, DAY, HOUR, MINUTE } from '../lib/clock.ts';
 import { httpsDetected } from '../lib/https.ts';
+import { pruneKeys } from '../idempotency/queries.ts';
 import { Session, type SessionData } from '../sessions/session.ts';
 import { SESSION_DAYS } from '../shared/rules.ts';
 import { addRouteHook } from './route-hooks.ts';
@@ -170,6 +171,8 @@ export const sessionPlugin = fp(
         new Date(now - IDLE_TIMEOUT).toISOString(),
         new Date(now - ABSOLUTE_TIMEOUT).toISOString(),
       );
+      // The hourly upkeep of what requests leave behind: idempotency keys past their day too.
+      await pruneKeys(opts.database.db, clock.now());
     };
     const timer = setInterval(
       () => void purge().catch((err: unknown) => app.log.warn({ err }, 'session purge')),

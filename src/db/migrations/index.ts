@@ -9,10 +9,11 @@ import * as takingPart from './008-taking-part.ts';
 import * as auditParams from './009-audit-params.ts';
 import * as reachingOut from './010-reaching-out.ts';
 import * as nameSkeletons from './011-name-skeletons.ts';
-import * as notifications from './016-notifications.ts';
 import * as streamerVoice from './012-streamer-voice.ts';
-import * as streamHistory from './014-stream-history.ts';
 import * as earnedTrust from './013-earned-trust.ts';
+import * as streamHistory from './014-stream-history.ts';
+import * as notifications from './016-notifications.ts';
+import * as idempotency from './017-idempotency.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
@@ -26,8 +27,9 @@ export const migrations: Record<string, Migration> = {
   '009-audit-params': auditParams,
   '010-reaching-out': reachingOut,
   '011-name-skeletons': nameSkeletons,
-  '016-notifications': notifications,
   '012-streamer-voice': streamerVoice,
-  '014-stream-history': streamHistory,
   '013-earned-trust': earnedTrust,
+  '014-stream-history': streamHistory,
+  '016-notifications': notifications,
+  '017-idempotency': idempotency,
 };

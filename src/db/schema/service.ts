@@ -41,3 +41,14 @@ export interface SyncLeaseTable {
   holder: string;
   expires_at: string;
 }
+
+/** A request's idempotency key and, once it has one, its answer (idempotency/). */
+export interface IdempotencyKeysTable {
+  sender: string;
+  key: string;
+  request: string;
+  status: number | null;
+  headers: string | null;
+  body: string | null;
+  created_at: string;
+}

@@ -75,7 +75,20 @@ export class ApiError extends Error {
   }
 }
 
-export const client = createClient<paths>({ baseUrl: '', credentials: 'same-origin' });
+/**
+ * Every POST carries an `Idempotency-Key` (issue 30 item 11): a write whose answer was lost on
+ * the way (a 502 or 504 from the proxy, a broken connection) is sent once more under the same
+ * key, and the service stores it once and answers the first answer.
+ */
+async function keyedFetch(request: Request): Promise<Response> {
+  if (request.method !== 'POST' || !globalThis.crypto?.randomUUID) return fetch(request);
+  request.headers.set('Idempotency-Key', crypto.randomUUID());
+  const again = request.clone();
+  const first = await fetch(request).catch(() => null);
+  return first && first.status !== 502 && first.status !== 504 ? first : fetch(again);
+}
+
+export const client = createClient<paths>({ baseUrl: '', credentials: 'same-origin', fetch: keyedFetch });
 
 interface Answer<T> {
   data?: T;

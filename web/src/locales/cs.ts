@@ -673,6 +673,11 @@ export const csApiErrors: Record<ErrorCode, string> = {
   no_guest_tag: 'Tento komentář nemá adresu, kterou by šlo zablokovat.',
   banned_user_admin: 'Zablokovaný uživatel nemůže být administrátorem.',
   rating_changed: 'Hodnocení mezitím změnil někdo jiný. Načtěte ho znovu a pak uložte.',
+  invalid_idempotency_key:
+    'Stránka poslala chybný klíč požadavku. Načtěte ji znovu a zkuste to ještě jednou.',
+  idempotency_key_reused:
+    'Stránka poslala klíč požadavku, který už byl použit pro něco jiného. Načtěte ji znovu a zkuste to ještě jednou.',
+  idempotency_key_in_use: 'Ještě se to ukládá. Chvíli počkejte a pak se podívejte, zda se to uložilo.',
   webhook_disabled: 'Na tento webhook se už nic neposílá.',
   delivery_not_found: 'Zkušební zpráva už není známa. Pošlete další.',
   webhook_not_found: 'Tento kanál už není propojený.',

@@ -680,6 +680,10 @@ export const enApiErrors: Record<ErrorCode, string> = {
   no_guest_tag: 'This comment has no address to block.',
   banned_user_admin: 'A banned user cannot be an administrator.',
   rating_changed: 'Someone else changed this rating meanwhile. Reload to see it, then save again.',
+  invalid_idempotency_key: 'The page sent a malformed request key. Reload the page and try again.',
+  idempotency_key_reused:
+    'The page sent a request key already used for something else. Reload the page and try again.',
+  idempotency_key_in_use: 'This is still being saved. Wait a moment, then check whether it was saved.',
   webhook_disabled: 'Nothing is sent to this webhook any more.',
   delivery_not_found: 'The test message is no longer known. Send another.',
   webhook_not_found: 'This channel is no longer connected.',

@@ -1,0 +1,36 @@
+/** The headers the API document names on many operations (openapi/rules.ts adds them). */
+export const HEADERS: Record<string, Record<string, unknown>> = {
+  'Retry-After': {
+    description: 'Seconds to wait before trying again',
+    schema: { type: 'integer', minimum: 1 },
+  },
+  'Set-Cookie': {
+    description: 'The session cookie, when this request created, renewed or ended the session',
+    schema: { type: 'string' },
+  },
+  ETag: { description: 'Names this answer; send it back in `If-None-Match`', schema: { type: 'string' } },
+  Location: { description: 'Where the redirect leads', schema: { type: 'string' } },
+  Allow: { description: 'The methods this path supports', schema: { type: 'string' } },
+  'X-RateLimit-Limit': {
+    description: 'Requests allowed per window (with rate limits on)',
+    schema: { type: 'integer' },
+  },
+  'X-RateLimit-Remaining': { description: 'Requests left in this window', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer' } },
+  'Idempotent-Replayed': {
+    description: '`true`: the kept answer of an earlier request with the same `Idempotency-Key`',
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
+
+/** The `Idempotency-Key` every POST accepts (idempotency/plugin.ts). */
+export const IDEMPOTENCY_KEY = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retry safe: a request with the same key and the same method, path and body within a day ' +
+    'gets the first answer again (2xx and 4xx are kept) with `Idempotent-Replayed: true`; the same key ' +
+    'for another request gets 422, while the first still runs 409. Keys are per sender.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+};
