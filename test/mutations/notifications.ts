@@ -80,4 +80,11 @@ export const NOTIFICATION_MUTATIONS: Mutation[] = [
     to: 'await notifyComment(',
     tests: ['test/guest-trust.test.ts'],
   },
+  {
+    name: "events: an administrator's status change by hand is not told",
+    file: 'src/streamers/rate.ts',
+    from: "[{ type: 'rating', streamer_id: id }, ...liveChange(id, before, fields)]",
+    to: "[{ type: 'rating', streamer_id: id }]",
+    tests: ['test/events-live.test.ts'],
+  },
 ];
