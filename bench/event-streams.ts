@@ -131,7 +131,7 @@ export async function eventStreamPaths(
     const rss = ctx.service.rssMiB();
     const grown = idle === null || rss === null ? null : rss - idle;
     ctx.log(
-      `event streams: ${COMMENTS} comments, arrival p50 ${ms(delays.sort((a, b) => a - b)[delays.length >> 1] ?? 0)}, ` +
+      `event streams: ${COMMENTS} comments, arrival min ${ms(Math.min(...delays))}, p50 ${ms(delays.sort((a, b) => a - b)[delays.length >> 1] ?? 0)}, ` +
         `p99 ${ms(p99)}, max ${ms(Math.max(...delays))}; RSS idle ${idle?.toFixed(0)} MiB, with the streams ${rss?.toFixed(0)} MiB`,
     );
     const notes = missing > 0 ? [`${missing} arrivals missing`] : [];

@@ -19,8 +19,8 @@ export const NOTIFICATION_MUTATIONS: Mutation[] = [
   {
     name: 'notifications: a hidden comment still notifies',
     file: 'src/notifications/queries.ts',
-    from: "        .where('c.hidden', '=', 0),",
-    to: '',
+    from: "eb('comments.hidden', '=', 0)",
+    to: "eb('comments.hidden', 'in', [0, 1])",
     tests: ['test/notifications.test.ts'],
   },
   {
