@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { compileChild } from './build.ts';
 import { etagOf, type CeilingOptions } from './ceilings.ts';
 import { compare, type Context, missedRow, probeOk, rowOf, selected } from './compare.ts';
-import { callJson } from './http.ts';
+import { callJson, closeIdle } from './http.ts';
 import { waitIdle } from './idle.ts';
 import type { HolderAnswer, HolderRequest } from './protocol.ts';
 import { DASH, ms, type Row } from './report.ts';
@@ -23,7 +23,8 @@ const PER_ADDRESS = 20;
 const COMMENTS = 3;
 /**
  * Connections of the loads run beside the streams: the service takes 2,048 connections in all
- * at its defaults (http/connections.ts), 2,000 of them streams; the ceiling gets the same.
+ * at its defaults (http/connections.ts), 2,000 of them streams, a few this process's own
+ * requests; the ceiling gets the same load.
  */
 const CONNECTIONS_BESIDE = 40;
 const OPEN = `${STREAMS.toLocaleString('en-US')} event streams open`;
@@ -113,6 +114,8 @@ export async function eventStreamPaths(
   const rows: Row[] = [];
   const fanPath = `${OPEN}: a new comment reaches each`;
   const rssPath = `${OPEN}: service RSS over idle`;
+  // The seeding's kept-alive connections would take places the streams and loads need.
+  closeIdle();
   await waitIdle(ctx.service);
   const idle = ctx.service.rssMiB();
   const holder = new Holder();
