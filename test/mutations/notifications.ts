@@ -83,8 +83,8 @@ export const NOTIFICATION_MUTATIONS: Mutation[] = [
   {
     name: "events: an administrator's status change by hand is not told",
     file: 'src/streamers/rate.ts',
-    from: "[{ type: 'rating', streamer_id: id }, ...liveChange(id, before, fields)]",
-    to: "[{ type: 'rating', streamer_id: id }]",
+    from: '      ...liveChange(id, before, fields),\n',
+    to: '',
     tests: ['test/events-live.test.ts'],
   },
 ];
