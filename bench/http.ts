@@ -21,6 +21,11 @@ export interface RequestOptions {
 
 const pool = new http.Agent({ keepAlive: true, maxSockets: 32 });
 
+/** Closes the pool's idle connections (they count toward the service's connection limits). */
+export function closeIdle(): void {
+  pool.destroy();
+}
+
 export function request(url: string, opts: RequestOptions = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const headers = { ...opts.headers };

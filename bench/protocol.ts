@@ -30,3 +30,11 @@ export interface LoadSummary {
 
 /** The ceiling servers; see ceiling-server.ts. */
 export type CeilingMode = 'static' | 'ok' | 'insert' | 'group-commit' | 'health';
+
+/** What the parent asks the stream holder (stream-holder.ts). */
+export type HolderRequest =
+  { open: { url: string; count: number; perAddress: number } } | { collect: number; timeoutMs: number };
+
+/** Its answers: to `open`, the streams open and the statuses; to `collect`, the arrival times. */
+export type HolderAnswer =
+  { opened: number; statuses: Record<string, number> } | { times: number[]; streams: number };

@@ -5,7 +5,9 @@
  */
 import { type CeilingOptions, startCeiling } from './ceilings.ts';
 import { type Context, type LoadSettings, selected } from './compare.ts';
+import { eventStreamPaths } from './event-streams.ts';
 import { imagePaths } from './image-paths.ts';
+import { notificationPaths } from './notifications.ts';
 import { waitIdle } from './idle.ts';
 import { readPaths } from './read-paths.ts';
 import { DASH, ms, ratio, type Row } from './report.ts';
@@ -37,7 +39,11 @@ export interface SuiteOptions {
 const COLD_STARTS = 3;
 
 /** The built service with `npm start`'s command line, timed from spawn to its first /healthz 200. */
-function startService(opts: SuiteOptions, name = 'service'): Promise<Service> {
+function startService(
+  opts: SuiteOptions,
+  name = 'service',
+  env: Record<string, string> = {},
+): Promise<Service> {
   return Service.start({
     name,
     from: 'dist',
@@ -47,7 +53,7 @@ function startService(opts: SuiteOptions, name = 'service'): Promise<Service> {
     databaseUrl: opts.databaseUrl,
     // LOG_LEVEL and LOG_REQUESTS unset: measured at the default settings (issue 18).
     testSettings: false,
-    env: { ADMIN_PASSWORD, RATE_LIMIT: 'off' },
+    env: { ADMIN_PASSWORD, RATE_LIMIT: 'off', ...env },
   });
 }
 
@@ -82,15 +88,36 @@ async function coldStart(opts: SuiteOptions, peaks: (number | null)[], row: Fixe
   };
 }
 
+/**
+ * The notifications list (issue 27) on a service of its own over the same database, started
+ * with the sign-in stand-in (bench/notifications.ts says why), after the main one stopped.
+ */
+async function notificationsRun(
+  opts: SuiteOptions,
+  peaks: (number | null)[],
+  streamerId: number,
+): Promise<Row[]> {
+  const service = await startService(opts, 'service (notifications)', { DEV_PROVIDERS: 'true' });
+  try {
+    const ctx: Context = { service, load: opts.load, enforce: opts.enforce, only: opts.only, log: opts.log };
+    return await notificationPaths(ctx, opts.dir, streamerId);
+  } finally {
+    peaks.push(service.peakRssMiB());
+    await service.stop();
+  }
+}
+
 export async function runSuite(opts: SuiteOptions): Promise<Row[]> {
   const rows: Row[] = [];
   const peaks: (number | null)[] = [];
-  let written: Written | undefined;
+  const written: { written: Written; beside: string }[] = [];
+  let streamerIds: number[] = [];
 
   const service = await startService(opts);
   try {
     opts.log(`service started in ${ms(service.startMs)}; seeding through the API`);
     const seeded = await seed(service.url, opts, opts.log);
+    streamerIds = seeded.streamerIds;
     await waitIdle(service);
     const ctx: Context = { service, load: opts.load, enforce: opts.enforce, only: opts.only, log: opts.log };
     rows.push(...(await readPaths(ctx, { ...opts, ...seeded })));
@@ -99,13 +126,28 @@ export async function runSuite(opts: SuiteOptions): Promise<Row[]> {
     if (selected(opts.only, 'POST /api/comments')) {
       const writes = await writePaths(ctx, seeded.streamerIds[1]!, database);
       rows.push(...writes.rows);
-      written = writes.written;
+      written.push({ written: writes.written, beside: '' });
+    }
+    if (selected(opts.only, 'event streams')) {
+      const [watchedId, postedId] = [seeded.streamerIds[2]!, seeded.streamerIds[3]!];
+      const live = await eventStreamPaths(ctx, {
+        dir: opts.dir,
+        watchedId,
+        postedId,
+        ceilingDatabase: database,
+      });
+      rows.push(...live.rows);
+      if (live.written) written.push({ written: live.written, beside: live.beside });
     }
   } finally {
     peaks.push(service.peakRssMiB());
     await service.stop();
   }
-  if (written) rows.push(storedRow(written, await opts.countStoredComments(written.streamerId)));
+  for (const w of written) {
+    rows.push(storedRow(w.written, await opts.countStoredComments(w.written.streamerId), w.beside));
+  }
+  if (selected(opts.only, 'notifications'))
+    rows.push(...(await notificationsRun(opts, peaks, streamerIds[4]!)));
 
   const row = { serviceP99: DASH, ceilingP99: DASH, enforced: opts.enforce, notes: [] };
   if (selected(opts.only, 'cold start')) rows.push(await coldStart(opts, peaks, row));

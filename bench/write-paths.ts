@@ -23,6 +23,8 @@ export async function writePaths(
   ctx: Context,
   streamerId: number,
   ceilingDatabase: (name: string) => CeilingOptions,
+  /** Said after the rows' path: what else goes on meanwhile. */
+  beside = '',
 ): Promise<{ rows: Row[]; written: Written }> {
   const post = {
     path: '/api/comments',
@@ -45,7 +47,7 @@ export async function writePaths(
   const insert = combine(perRequest);
   const group = combine(grouped);
   ctx.log(
-    `POST /api/comments: service ${figures(s, service)}; INSERT+fsync ceiling ${figures(insert, perRequest)}; ` +
+    `POST /api/comments${beside}: service ${figures(s, service)}; INSERT+fsync ceiling ${figures(insert, perRequest)}; ` +
       `group-commit ceiling ${figures(group, grouped)}; service ${ctx.service.memoryNote()}`,
   );
   // 201s as autocannon counts them, or wrk's 2xx and 3xx (a POST answers nothing else in that class).
@@ -57,7 +59,7 @@ export async function writePaths(
     {
       ...rowOf(
         ctx,
-        { path: 'POST /api/comments', service: s, ceiling: insert },
+        { path: `POST /api/comments${beside}`, service: s, ceiling: insert },
         {
           target: '>= 0.9x INSERT+fsync',
           minRatio: 0.9,
@@ -68,7 +70,7 @@ export async function writePaths(
     {
       ...rowOf(
         ctx,
-        { path: 'POST /api/comments vs group commit', service: s, ceiling: group },
+        { path: `POST /api/comments vs group commit${beside}`, service: s, ceiling: group },
         {
           target: '>= 0.5x (stretch)',
           minRatio: 0.5,
@@ -96,11 +98,11 @@ async function countViaApi(ctx: Context, streamerId: number): Promise<number> {
 }
 
 /** A lost write is a failure on either database. */
-export function storedRow(written: Written, storedInDb: number): Row {
+export function storedRow(written: Written, storedInDb: number, beside = ''): Row {
   const { acknowledged, storedViaApi } = written;
   const lost = Math.max(0, acknowledged - Math.min(storedViaApi, storedInDb));
   return {
-    path: 'POST /api/comments: every 201 stored',
+    path: `POST /api/comments${beside}: every 201 stored`,
     service: `${rps(storedInDb)} in db, ${rps(storedViaApi)} via API`,
     serviceP99: DASH,
     ceiling: `${rps(acknowledged)} acked`,

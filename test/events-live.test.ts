@@ -39,3 +39,24 @@ it('live {streamer_id, status, viewers} when the status or the viewers change, a
     s.close();
   }
 });
+
+it('an administrator who sets the status by hand sends the same live event, only when it changes', async () => {
+  const res = await admin.post('/api/streamers?admin=1', { name: 'Hand status', platform: 'provider_a' });
+  const id = res.body.id as number;
+  const s = await openStream(t.url, `/api/events?streamer_id=${id}`);
+  try {
+    const rate = (status: string) => admin.put(`/api/streamers?id=${id}`, { r: { s: 5 }, status });
+    let next = s.next('live');
+    expect((await rate('live')).status).toBe(200);
+    expect((await next).data).toEqual({ streamer_id: id, status: 'live', viewers: 0 });
+    next = s.next('rating');
+    await rate('live'); // the same status: a rating event, no live one
+    await next;
+    next = s.next('live');
+    await rate('offline');
+    expect((await next).data).toEqual({ streamer_id: id, status: 'offline', viewers: 0 });
+    expect(s.events.filter((e) => e.event === 'live')).toHaveLength(2);
+  } finally {
+    s.close();
+  }
+});

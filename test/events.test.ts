@@ -135,12 +135,13 @@ describe.runIf(dbKind === 'postgres')('across instances', () => {
       const sid = await t.streamer();
       const onSecond = await stream(`/api/events?streamer_id=${sid}`, {}, second.url);
       const onFirst = await stream(`/api/events?streamer_id=${sid}`);
-      const heardThere = onSecond.next('comment');
-      const heardHere = onFirst.next('comment');
+      // Within 2 seconds, as the contract says.
+      const heardThere = onSecond.next('comment', 2_000);
+      const heardHere = onFirst.next('comment', 2_000);
       const id = (await t.client().post('/api/comments', { streamer_id: sid, body: 'on the first' })).body.id;
       expect((await heardThere).data).toEqual({ id, streamer_id: sid });
       expect((await heardHere).data).toEqual({ id, streamer_id: sid });
-      const back = onFirst.next('comment_removed');
+      const back = onFirst.next('comment_removed', 2_000);
       await (await second.admin()).put(`/api/comments?id=${id}`, { hidden: true });
       expect((await back).data).toEqual({ id, streamer_id: sid });
     } finally {

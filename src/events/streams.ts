@@ -24,8 +24,22 @@ interface Stream {
   userId: number | null;
 }
 
+/** Adds to or takes from a set kept in a map by key (the map holds no empty set). */
+function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
+  const set = map.get(key);
+  if (set) set.add(value);
+  else map.set(key, new Set([value]));
+}
+function takeFrom<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
+  const set = map.get(key);
+  if (set?.delete(value) && set.size === 0) map.delete(key);
+}
+
 export class EventStreams {
   readonly #streams = new Set<Stream>();
+  /** The streams of each streamer and of each signed-in user: an event reaches its own without a scan of all. */
+  readonly #byStreamer = new Map<number, Set<Stream>>();
+  readonly #byUser = new Map<number, Set<Stream>>();
   readonly #perAddress = new Map<string, number>();
   readonly #stopHeartbeat: () => void;
   readonly #unsubscribe: () => void;
@@ -40,8 +54,9 @@ export class EventStreams {
     readonly limits: { perAddress: number; heartbeatMs: number; maxBuffered: number } = STREAM_LIMITS,
   ) {
     this.#unsubscribe = bus.subscribe((event) => this.#deliver(event));
+    const heartbeat = Buffer.from(':\n\n');
     this.#stopHeartbeat = clock.every(limits.heartbeatMs, () => {
-      for (const s of this.#streams) this.#write(s, ':\n\n');
+      for (const s of [...this.#streams]) this.#write(s, heartbeat);
     });
   }
 
@@ -58,6 +73,8 @@ export class EventStreams {
   open(res: ServerResponse, who: Omit<Stream, 'res'>): void {
     const stream: Stream = { res, ...who };
     this.#streams.add(stream);
+    if (who.streamerId !== null) addTo(this.#byStreamer, who.streamerId, stream);
+    if (who.userId !== null) addTo(this.#byUser, who.userId, stream);
     this.#perAddress.set(who.address, (this.#perAddress.get(who.address) ?? 0) + 1);
     res.once('close', () => this.#forget(stream));
     this.#write(stream, `retry: ${STREAM_LIMITS.retryMs}\n:\n\n`);
@@ -75,12 +92,14 @@ export class EventStreams {
 
   #forget(stream: Stream): void {
     if (!this.#streams.delete(stream)) return;
+    if (stream.streamerId !== null) takeFrom(this.#byStreamer, stream.streamerId, stream);
+    if (stream.userId !== null) takeFrom(this.#byUser, stream.userId, stream);
     const left = (this.#perAddress.get(stream.address) ?? 1) - 1;
     if (left > 0) this.#perAddress.set(stream.address, left);
     else this.#perAddress.delete(stream.address);
   }
 
-  #write(stream: Stream, text: string): void {
+  #write(stream: Stream, text: string | Buffer): void {
     const { res } = stream;
     if (res.destroyed || res.writableEnded) return this.#forget(stream);
     if (res.writableLength > this.limits.maxBuffered) {
@@ -97,21 +116,23 @@ export class EventStreams {
       void this.#notify(event.user_id);
       return;
     }
+    const listeners = this.#byStreamer.get(event.streamer_id);
+    if (!listeners) return;
     const { type, ...data } = event;
-    const text = `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
-    for (const s of this.#streams) if (s.streamerId === event.streamer_id) this.#write(s, text);
+    // Encoded once for all the streamer's streams, not once per stream.
+    const bytes = Buffer.from(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
+    for (const s of [...listeners]) this.#write(s, bytes);
   }
 
   async #notify(userId: number): Promise<void> {
-    const mine = [...this.#streams].filter((s) => s.userId === userId);
-    if (mine.length === 0) return;
+    if (!this.#byUser.has(userId)) return;
     let unread: number;
     try {
       unread = await this.unread(userId);
     } catch {
       return;
     }
-    const text = `event: notification\ndata: ${JSON.stringify({ unread })}\n\n`;
-    for (const s of mine) this.#write(s, text);
+    const bytes = Buffer.from(`event: notification\ndata: ${JSON.stringify({ unread })}\n\n`);
+    for (const s of [...(this.#byUser.get(userId) ?? [])]) this.#write(s, bytes);
   }
 }

@@ -260,6 +260,7 @@ export async function findStreamerState(db: Db, id: number) {
       'streamers.kick_name',
       'streamers.provider_a',
       'streamers.status',
+      'streamers.viewers',
       'streamers.game',
       'streamers.title',
       'streamers.community_locked',

@@ -3,7 +3,7 @@ import { actorOf, audit } from '../audit/queries.ts';
 import { lockRow } from '../db/dialect.ts';
 import type { Db } from '../db/schema.ts';
 import { writeTransaction } from '../db/transaction.ts';
-import { publish } from '../events/bus.ts';
+import { type LiveEvent, publish } from '../events/bus.ts';
 import { notifyRated } from '../notifications/notify.ts';
 import { ratedEmbed } from '../discord/events.ts';
 import { enqueueDiscordEvent } from '../discord/queries.ts';
@@ -101,6 +101,13 @@ function auditEntry(
   };
 }
 
+/** An administrator's status change is told as live sync's is (DECISIONS.md "Live updates"). */
+function liveChange(id: number, before: Before, fields: StreamerUpdate): LiveEvent[] {
+  if (fields.status === undefined || fields.status === before.status) return [];
+  const viewers = fields.status === 'offline' ? 0 : (before.viewers ?? 0);
+  return [{ type: 'live', streamer_id: id, status: fields.status, viewers }];
+}
+
 /** Two editors of one rating: the second, who started from an older rating, is told. */
 async function assertBase(trx: Db, id: number, base: unknown): Promise<void> {
   if (base === undefined) return;
@@ -132,7 +139,10 @@ export async function rateStreamer(
     // The record is written first: when the change then fails, both roll back together.
     await audit(trx, actorOf(request.viewer, now), auditEntry(id, before, rating, fields, details));
     await saveRating(trx, id, rating);
-    await publish(app.database, trx, [{ type: 'rating', streamer_id: id }]);
+    await publish(app.database, trx, [
+      { type: 'rating', streamer_id: id },
+      ...liveChange(id, before, fields),
+    ]);
     await updateStreamer(trx, id, fields).catch((err: unknown) => writeFailure(err, request.log, NAME_TAKEN));
     const old = scoresOf(before);
     const oldSum = old && before.evaluated === 1 ? scoreSum(old) : null;

@@ -35,6 +35,21 @@ describe.runIf(runBrowser(import.meta.url))('live updates in the page', () => {
     await second.context.close();
   });
 
+  it('after a network drop the page connects again and new comments appear as before', async () => {
+    const { page, context } = await newPage(env, { lang: 'en' });
+    await page.goto(`${env.base}/s/${sid}`);
+    await expect.poll(() => env.t.app.eventStreams.size).toBe(1);
+    // The network goes: every connection to the service is cut, and the browser is offline.
+    await context.setOffline(true);
+    env.t.app.server.closeAllConnections();
+    await expect.poll(() => env.t.app.eventStreams.size).toBe(0);
+    await context.setOffline(false);
+    await expect.poll(() => env.t.app.eventStreams.size, { timeout: 20_000 }).toBe(1);
+    await env.t.client().post('/api/comments', { streamer_id: sid, body: 'After the drop', author: 'Fan' });
+    await page.getByRole('button', { name: '1 new comment' }).waitFor();
+    await context.close();
+  });
+
   it('the bell counts a reply to my comment and marks all read (Czech)', async () => {
     const { page, context } = await newPage(env, { lang: 'cs' });
     await signIn(env, page, 'provider_a');

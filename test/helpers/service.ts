@@ -279,6 +279,11 @@ export class ServerProcess {
     return memoryMiB(this.pid, 'VmHWM');
   }
 
+  /** Resident memory now (VmRSS), MiB; null without /proc. */
+  rssMiB(): number | null {
+    return memoryMiB(this.pid, 'VmRSS');
+  }
+
   /** Resident memory now and at its peak, for a log line: "RSS 120 MiB (peak 256 MiB)". */
   memoryNote(): string {
     const now = memoryMiB(this.pid, 'VmRSS');

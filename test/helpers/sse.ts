@@ -28,9 +28,15 @@ export function openStream(
   baseUrl: string,
   path: string,
   headers: Record<string, string> = {},
+  /** The client's own address (any 127.0.0.x reaches a server on 127.0.0.1): a client of its own. */
+  localAddress?: string,
 ): Promise<SseStream> {
   return new Promise((resolve, reject) => {
-    const req = http.get(baseUrl + path, { headers: { accept: 'text/event-stream', ...headers } }, (res) => {
+    const options = {
+      headers: { accept: 'text/event-stream', ...headers },
+      ...(localAddress ? { localAddress } : {}),
+    };
+    const req = http.get(baseUrl + path, options, (res) => {
       const waiters: { event: string; seen: number; resolve: (e: SseEvent) => void }[] = [];
       let buffer = '';
       let endedResolve: () => void = () => undefined;

@@ -19,8 +19,8 @@ export const NOTIFICATION_MUTATIONS: Mutation[] = [
   {
     name: 'notifications: a hidden comment still notifies',
     file: 'src/notifications/queries.ts',
-    from: "        .where('c.hidden', '=', 0),",
-    to: '',
+    from: "eb('comments.hidden', '=', 0)",
+    to: "eb('comments.hidden', 'in', [0, 1])",
     tests: ['test/notifications.test.ts'],
   },
   {
@@ -79,5 +79,12 @@ export const NOTIFICATION_MUTATIONS: Mutation[] = [
     from: 'if (comment.pending !== 1) await notifyComment(',
     to: 'await notifyComment(',
     tests: ['test/guest-trust.test.ts'],
+  },
+  {
+    name: "events: an administrator's status change by hand is not told",
+    file: 'src/streamers/rate.ts',
+    from: '      ...liveChange(id, before, fields),\n',
+    to: '',
+    tests: ['test/events-live.test.ts'],
   },
 ];
