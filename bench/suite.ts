@@ -5,6 +5,7 @@
  */
 import { type CeilingOptions, startCeiling } from './ceilings.ts';
 import { type Context, type LoadSettings, selected } from './compare.ts';
+import { syncRoundRow } from './history-round.ts';
 import { imagePaths } from './image-paths.ts';
 import { waitIdle } from './idle.ts';
 import { readPaths } from './read-paths.ts';
@@ -107,6 +108,9 @@ export async function runSuite(opts: SuiteOptions): Promise<Row[]> {
   }
   if (written) rows.push(storedRow(written, await opts.countStoredComments(written.streamerId)));
 
+  if (selected(opts.only, 'sync round')) {
+    rows.push(await syncRoundRow(opts.ceilingDatabaseUrl('history'), opts.enforce, opts.log));
+  }
   const row = { serviceP99: DASH, ceilingP99: DASH, enforced: opts.enforce, notes: [] };
   if (selected(opts.only, 'cold start')) rows.push(await coldStart(opts, peaks, row));
   const known = peaks.filter((p): p is number => p !== null);

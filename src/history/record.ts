@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { Db } from '../db/schema.ts';
+import { updateMany } from '../db/update-many.ts';
 import { HISTORY } from '../shared/history.ts';
 import { countGame, parseGames } from './games.ts';
 import { refreshStats } from './stats.ts';
@@ -18,6 +18,15 @@ export interface Sighting {
 export const cleanViewers = (n: number): number =>
   Number.isFinite(n) ? Math.min(Math.max(Math.trunc(n), 0), HISTORY.maxViewers) : 0;
 
+const COUNTERS = {
+  last_seen_at: 'text',
+  samples: 'integer',
+  viewer_sum: 'bigint',
+  peak_viewers: 'integer',
+  title: 'text',
+  games: 'text',
+} as const;
+
 /** When a new stream started: the provider's time, unless missing or after this check. */
 export const startOf = (since: string | null, now: string): string =>
   since === null || since > now ? now : since;
@@ -26,8 +35,7 @@ export const startOf = (since: string | null, now: string): string =>
  * Records one successful check in the stream history, inside the sync write's transaction:
  * a sample for every streamer seen live (a new stream for those without an open one), the
  * end of the open stream of those that went offline by the offline rule (`ended`), and the
- * last-30-days figures of all of them made again. Statements are per batch, not per streamer,
- * except the open streams' counters (one update each).
+ * last-30-days figures of all of them made again. Statements are per batch, not per streamer.
  */
 export async function recordChecks(trx: Db, seen: Sighting[], ended: number[], now: string): Promise<void> {
   if (seen.length === 0 && ended.length === 0) return;
@@ -69,21 +77,22 @@ export async function recordChecks(trx: Db, seen: Sighting[], ended: number[], n
       .execute();
     for (const m of made) streamOf.set(m.streamer_id, m.id);
   }
+  // The open streams' counters: one statement for the batch (updateMany).
   const going = seen.flatMap((s) => {
     const o = openOf.get(s.streamerId);
     if (!o) return [];
     const viewers = cleanViewers(s.viewers);
-    const games = JSON.stringify(countGame(parseGames(o.games), s.game));
-    return [
-      sql`(cast(${o.id} as integer), cast(${o.samples + 1} as integer), cast(${Number(o.viewer_sum) + viewers} as bigint), cast(${Math.max(o.peak_viewers, viewers)} as integer), cast(${s.title} as text), cast(${games} as text))`,
-    ];
+    const set = {
+      last_seen_at: now,
+      samples: o.samples + 1,
+      viewer_sum: Number(o.viewer_sum) + viewers,
+      peak_viewers: Math.max(o.peak_viewers, viewers),
+      title: s.title,
+      games: JSON.stringify(countGame(parseGames(o.games), s.game)),
+    };
+    return [{ id: o.id, set }];
   });
-  if (going.length > 0) {
-    // One statement for the batch's open streams (VALUES columns are column1.. on both databases).
-    await sql`update streams set last_seen_at = ${now}, samples = v.column2, viewer_sum = v.column3,
-      peak_viewers = v.column4, title = v.column5, games = v.column6
-      from (values ${sql.join(going)}) as v where streams.id = v.column1`.execute(trx);
-  }
+  await updateMany(trx, 'streams', COUNTERS, going);
   if (seen.length > 0) {
     await trx
       .insertInto('stream_samples')
