@@ -6,6 +6,7 @@
 import { type CeilingOptions, startCeiling } from './ceilings.ts';
 import { type Context, type LoadSettings, selected } from './compare.ts';
 import { eventStreamPaths } from './event-streams.ts';
+import { syncRoundRow } from './history-round.ts';
 import { imagePaths } from './image-paths.ts';
 import { notificationPaths } from './notifications.ts';
 import { waitIdle } from './idle.ts';
@@ -149,6 +150,9 @@ export async function runSuite(opts: SuiteOptions): Promise<Row[]> {
   if (selected(opts.only, 'notifications'))
     rows.push(...(await notificationsRun(opts, peaks, streamerIds[4]!)));
 
+  if (selected(opts.only, 'sync round')) {
+    rows.push(await syncRoundRow(opts.ceilingDatabaseUrl('history'), opts.enforce, opts.log));
+  }
   const row = { serviceP99: DASH, ceilingP99: DASH, enforced: opts.enforce, notes: [] };
   if (selected(opts.only, 'cold start')) rows.push(await coldStart(opts, peaks, row));
   const known = peaks.filter((p): p is number => p !== null);

@@ -71,12 +71,17 @@ export async function storedWebhooks(db: Db) {
  * the event exists exactly when the change that causes it was committed. Returns how many
  * deliveries were queued. The reports code calls this for `reported` in its own transaction.
  */
-export async function enqueueDiscordEvent(
+export const enqueueDiscordEvent = (trx: Db, event: DiscordEvent, embed: EventEmbed, now: string) =>
+  enqueueDiscordEvents(trx, event, [embed], now);
+
+/** Queues several events of one kind at once (live sync's batch): one read, one insert. */
+export async function enqueueDiscordEvents(
   trx: Db,
   event: DiscordEvent,
-  embed: EventEmbed,
+  embeds: EventEmbed[],
   now: string,
 ): Promise<number> {
+  if (embeds.length === 0) return 0;
   const hooks = await trx
     .selectFrom('discord_webhooks')
     .select(['id', 'events'])
@@ -86,9 +91,9 @@ export async function enqueueDiscordEvent(
   if (targets.length === 0) return 0;
   await trx
     .insertInto('discord_outbox')
-    .values(targets.map((h) => outboxRow(h.id, event, embed, now)))
+    .values(embeds.flatMap((embed) => targets.map((h) => outboxRow(h.id, event, embed, now))))
     .execute();
-  return targets.length;
+  return targets.length * embeds.length;
 }
 
 /** A test message for one webhook (the administrator's test-send); its delivery id. */

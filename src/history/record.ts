@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
 import type { Db } from '../db/schema.ts';
+import { updateMany } from '../db/update-many.ts';
 import { HISTORY } from '../shared/history.ts';
 import { countGame, parseGames } from './games.ts';
-import { refreshStats } from './stats.ts';
+import { statsCutoff, writeStats } from './stats.ts';
 
 /** What one successful check saw of a live streamer, already cleaned (game and title cut). */
 export interface Sighting {
@@ -18,6 +18,15 @@ export interface Sighting {
 export const cleanViewers = (n: number): number =>
   Number.isFinite(n) ? Math.min(Math.max(Math.trunc(n), 0), HISTORY.maxViewers) : 0;
 
+const COUNTERS = {
+  last_seen_at: 'text',
+  samples: 'integer',
+  viewer_sum: 'bigint',
+  peak_viewers: 'integer',
+  title: 'text',
+  games: 'text',
+} as const;
+
 /** When a new stream started: the provider's time, unless missing or after this check. */
 export const startOf = (since: string | null, now: string): string =>
   since === null || since > now ? now : since;
@@ -26,64 +35,63 @@ export const startOf = (since: string | null, now: string): string =>
  * Records one successful check in the stream history, inside the sync write's transaction:
  * a sample for every streamer seen live (a new stream for those without an open one), the
  * end of the open stream of those that went offline by the offline rule (`ended`), and the
- * last-30-days figures of all of them made again. Statements are per batch, not per streamer,
- * except the open streams' counters (one update each).
+ * last-30-days figures of all of them made again. Statements are per batch, not per streamer.
  */
 export async function recordChecks(trx: Db, seen: Sighting[], ended: number[], now: string): Promise<void> {
   if (seen.length === 0 && ended.length === 0) return;
-  const open =
-    seen.length === 0
-      ? []
-      : await trx
-          .selectFrom('streams')
-          .select(['id', 'streamer_id', 'samples', 'viewer_sum', 'peak_viewers', 'games'])
-          .where(
-            'streamer_id',
-            'in',
-            seen.map((s) => s.streamerId),
-          )
-          .where('ended_at', 'is', null)
-          .execute();
-  const openOf = new Map(open.map((o) => [o.streamer_id, o]));
+  const streamerIds = [...new Set([...seen.map((s) => s.streamerId), ...ended])];
+  const cutoff = statsCutoff(new Date(now));
+  // One read for both uses: the open streams, and the streams the 30-day figures count.
+  const known = await trx
+    .selectFrom('streams')
+    .select(['id', 'streamer_id', 'started_at', 'last_seen_at', 'ended_at', 'samples', 'viewer_sum'])
+    .select(['peak_viewers', 'games'])
+    .where('streamer_id', 'in', streamerIds)
+    .where((eb) => eb.or([eb('ended_at', 'is', null), eb('started_at', '>=', cutoff)]))
+    .execute();
+  const openOf = new Map(known.filter((o) => o.ended_at === null).map((o) => [o.streamer_id, o]));
   const fresh = seen.filter((s) => !openOf.has(s.streamerId));
-  const streamOf = new Map(open.map((o) => [o.streamer_id, o.id]));
-  if (fresh.length > 0) {
-    const made = await trx
-      .insertInto('streams')
-      .values(
-        fresh.map((s) => {
-          const viewers = cleanViewers(s.viewers);
-          return {
-            streamer_id: s.streamerId,
-            started_at: startOf(s.since, now),
-            last_seen_at: now,
-            samples: 1,
-            viewer_sum: viewers,
-            peak_viewers: viewers,
-            title: s.title,
-            games: JSON.stringify(countGame({}, s.game)),
-          };
-        }),
-      )
-      .returning(['id', 'streamer_id'])
-      .execute();
+  const streamOf = new Map([...openOf].map(([streamer, o]) => [streamer, o.id]));
+  const started = fresh.map((s) => {
+    const viewers = cleanViewers(s.viewers);
+    return {
+      streamer_id: s.streamerId,
+      started_at: startOf(s.since, now),
+      last_seen_at: now,
+      samples: 1,
+      viewer_sum: viewers,
+      peak_viewers: viewers,
+      title: s.title,
+      games: JSON.stringify(countGame({}, s.game)),
+    };
+  });
+  if (started.length > 0) {
+    const made = await trx.insertInto('streams').values(started).returning(['id', 'streamer_id']).execute();
     for (const m of made) streamOf.set(m.streamer_id, m.id);
   }
-  const going = seen.flatMap((s) => {
-    const o = openOf.get(s.streamerId);
-    if (!o) return [];
-    const viewers = cleanViewers(s.viewers);
-    const games = JSON.stringify(countGame(parseGames(o.games), s.game));
-    return [
-      sql`(cast(${o.id} as integer), cast(${o.samples + 1} as integer), cast(${Number(o.viewer_sum) + viewers} as bigint), cast(${Math.max(o.peak_viewers, viewers)} as integer), cast(${s.title} as text), cast(${games} as text))`,
-    ];
-  });
-  if (going.length > 0) {
-    // One statement for the batch's open streams (VALUES columns are column1.. on both databases).
-    await sql`update streams set last_seen_at = ${now}, samples = v.column2, viewer_sum = v.column3,
-      peak_viewers = v.column4, title = v.column5, games = v.column6
-      from (values ${sql.join(going)}) as v where streams.id = v.column1`.execute(trx);
-  }
+  // The open streams' counters: one statement for the batch (updateMany).
+  const going = new Map(
+    seen.flatMap((s) => {
+      const o = openOf.get(s.streamerId);
+      if (!o) return [];
+      const viewers = cleanViewers(s.viewers);
+      const set = {
+        last_seen_at: now,
+        samples: o.samples + 1,
+        viewer_sum: Number(o.viewer_sum) + viewers,
+        peak_viewers: Math.max(o.peak_viewers, viewers),
+        title: s.title,
+        games: JSON.stringify(countGame(parseGames(o.games), s.game)),
+      };
+      return [[o.id, set] as const];
+    }),
+  );
+  await updateMany(
+    trx,
+    'streams',
+    COUNTERS,
+    [...going].map(([id, set]) => ({ id, set })),
+  );
   if (seen.length > 0) {
     await trx
       .insertInto('stream_samples')
@@ -106,5 +114,11 @@ export async function recordChecks(trx: Db, seen: Sighting[], ended: number[], n
       .where('ended_at', 'is', null)
       .execute();
   }
-  await refreshStats(trx, [...new Set([...seen.map((s) => s.streamerId), ...ended])], new Date(now));
+  // The figures from the streams as this check left them, without reading them again.
+  const counted = [...known.map((k) => ({ ...k, ...going.get(k.id) })), ...started];
+  await writeStats(
+    trx,
+    streamerIds,
+    counted.filter((k) => k.started_at >= cutoff),
+  );
 }

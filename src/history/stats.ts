@@ -1,4 +1,6 @@
+import type { Selectable } from 'kysely';
 import type { Db } from '../db/schema.ts';
+import type { StreamsTable } from '../db/schema/streams.ts';
 import { DAY } from '../lib/clock.ts';
 import { HISTORY, hoursOf, meanOf } from '../shared/history.ts';
 import { addGames, type GameCounts, parseGames, rankedGames } from './games.ts';
@@ -39,7 +41,22 @@ export async function refreshStats(trx: Db, streamerIds: number[], now: Date): P
     .where('streamer_id', 'in', streamerIds)
     .where('started_at', '>=', statsCutoff(now))
     .execute();
-  const byStreamer = new Map<number, typeof rows>();
+  await writeStats(trx, streamerIds, rows);
+}
+
+/** A stream as the figures count it. */
+type Counted = Pick<
+  Selectable<StreamsTable>,
+  'streamer_id' | 'started_at' | 'last_seen_at' | 'samples' | 'viewer_sum' | 'peak_viewers' | 'games'
+>;
+
+/**
+ * Writes the kept figures of `streamerIds` from `rows`, their streams that started since
+ * statsCutoff (refreshStats reads them; a sync batch has them in hand).
+ */
+export async function writeStats(trx: Db, streamerIds: number[], rows: Counted[]): Promise<void> {
+  if (streamerIds.length === 0) return;
+  const byStreamer = new Map<number, Counted[]>();
   for (const r of rows) byStreamer.set(r.streamer_id, [...(byStreamer.get(r.streamer_id) ?? []), r]);
   const values = [...byStreamer].map(([streamer_id, streams]) => {
     let games: GameCounts = {};

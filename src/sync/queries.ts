@@ -1,7 +1,8 @@
 import type { LiveEvent } from '../events/bus.ts';
 import type { Db, SyncStateTable } from '../db/schema.ts';
 import { liveEmbed } from '../discord/events.ts';
-import { enqueueDiscordEvent } from '../discord/queries.ts';
+import { enqueueDiscordEvents, type EventEmbed } from '../discord/queries.ts';
+import { type RowUpdate, updateMany } from '../db/update-many.ts';
 import { singleLine } from '../lib/input.ts';
 import { LIMITS, type Provider, channelOf } from '../shared/rules.ts';
 import { type Channel, channelKey, channelName, learntAccountId } from '../streamers/speaks-for.ts';
@@ -33,10 +34,26 @@ export async function syncTargets(db: Db, provider: Provider): Promise<Target[]>
   }));
 }
 
+/** The streamer columns live sync writes, as updateMany casts them. */
+const SYNCED = {
+  synced_at: 'text',
+  avatar: 'text',
+  account_id: 'text',
+  account_channel: 'text',
+  status: 'text',
+  game: 'text',
+  title: 'text',
+  viewers: 'integer',
+  live_since: 'text',
+  sync_misses: 'integer',
+} as const;
+
 /**
  * Applies one successful batch to its streamers, re-reading them inside the transaction (an
  * administrator may have changed one meanwhile). Live on the first check that shows it;
  * offline only on the second check in a row that does not. Returns how many were checked.
+ * The rule is decided here per streamer; the writes are batched: one statement per kind of
+ * write for the whole batch (updateMany, the Discord queue, the stream history).
  */
 export async function applyBatch(
   trx: Db,
@@ -73,6 +90,8 @@ export async function applyBatch(
   let checked = 0;
   const seenLive: Sighting[] = [];
   const wentOffline: number[] = [];
+  const updates: RowUpdate[] = [];
+  const announced: EventEmbed[] = [];
   for (const row of rows) {
     const channel = channelOf(row.name, row[CHANNEL_COLUMN[provider]]);
     if (!asked.has(channel)) continue; // renamed since the batch was made: the next round checks it
@@ -108,21 +127,18 @@ export async function applyBatch(
       : offline
         ? { ...common, status: 'offline' as const, viewers: null, live_since: null, sync_misses: misses }
         : { ...common, sync_misses: misses };
-    await trx.updateTable('streamers').set(update).where('id', '=', row.id).execute();
+    updates.push({ id: row.id, set: update });
     const status = 'status' in update ? update.status : row.status;
     const shown = 'viewers' in update ? update.viewers : row.viewers;
     if (status !== row.status || shown !== row.viewers) {
       events.push({ type: 'live', streamer_id: row.id, status, viewers: shown ?? 0 });
     }
     if (seen && row.status !== 'live') {
-      await enqueueDiscordEvent(
-        trx,
-        'live',
-        liveEmbed({ id: row.id, name: row.name, platform: provider }, { game, title }, now),
-        now,
-      );
+      announced.push(liveEmbed({ id: row.id, name: row.name, platform: provider }, { game, title }, now));
     }
   }
+  await updateMany(trx, 'streamers', SYNCED, updates);
+  await enqueueDiscordEvents(trx, 'live', announced, now);
   await recordChecks(trx, seenLive, wentOffline, now);
   return checked;
 }

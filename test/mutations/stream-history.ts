@@ -80,4 +80,26 @@ export const STREAM_HISTORY_MUTATIONS: Mutation[] = [
     to: 'before(now, HISTORY.staleHours * 1000 * HOUR)',
     tests: ['test/stream-history.test.ts'],
   },
+  {
+    name: 'live sync batch: SQLite writes only the first row of each kind of write',
+    file: 'src/db/update-many.ts',
+    from: 'for (const row of shaped) {',
+    to: 'for (const row of shaped.slice(0, 1)) {',
+    tests: ['test/live-sync.test.ts', 'test/stream-history.test.ts'],
+  },
+  {
+    name: 'live sync batch: PostgreSQL writes only the first row of each statement',
+    file: 'src/db/update-many.ts',
+    from: '.slice(k, k + perStatement)',
+    to: '.slice(k, k + 1)',
+    tests: ['test/live-sync.test.ts', 'test/stream-history.test.ts'],
+    project: 'postgres',
+  },
+  {
+    name: "stream history: a batch's 30-day figures made from the streams as they were before its check",
+    file: 'src/history/record.ts',
+    from: 'counted.filter((k) => k.started_at >= cutoff)',
+    to: 'known.filter((k) => k.started_at >= cutoff)',
+    tests: ['test/stream-history.test.ts'],
+  },
 ];
