@@ -79,4 +79,11 @@ export const EARNED_TRUST_MUTATIONS: Mutation[] = [
     to: "{ ...CHALLENGE_DUE, to: 'all' }",
     tests: ['test/guest-trust.test.ts'],
   },
+  {
+    name: 'issue 29: a change of guest_hold not audited',
+    file: 'src/settings/routes.ts',
+    from: "await audit(trx, actor, { action: 'settings.update', params: { key: 'guest_hold', value: hold } });",
+    to: '',
+    tests: ['test/audit.test.ts'],
+  },
 ];
