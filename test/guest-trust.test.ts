@@ -282,6 +282,47 @@ describe('the challenge', () => {
     }
   });
 
+  it('a solution sent with a post refused for another reason is not used up: nothing stored', async () => {
+    await setting({ guest_challenge: 'always' });
+    try {
+      const c = from(address());
+      const altcha = await altchaFor(c);
+      const uses = async () => (await t.db.selectFrom('challenge_uses').selectAll().execute()).length;
+      const before = await uses();
+      const refusals: [string, () => Promise<{ status: number; body: unknown }>, number, string][] = [
+        [
+          'too short',
+          () => c.post('/api/comments', { streamer_id: sid, body: 'x', altcha }),
+          400,
+          'Komentář je příliš krátký',
+        ],
+        [
+          'unknown streamer',
+          () => c.post('/api/comments', { streamer_id: 999999, body: 'hello there', altcha }),
+          404,
+          'Streamer not found',
+        ],
+        ['duplicate suggestion', () => c.post('/api/streamers', { name: 'Trust Stage', altcha }), 409, ''],
+        ['suggestion without a name', () => c.post('/api/streamers', { name: '', altcha }), 400, ''],
+      ];
+      for (const [what, send, status, error] of refusals) {
+        const res = await send();
+        expect(res.status, what).toBe(status);
+        if (error) expect(res.body, what).toMatchObject({ error });
+        expect(await uses(), what).toBe(before);
+      }
+      // The same solution then serves one accepted post, and only one.
+      const posted = await c.post('/api/comments', { streamer_id: sid, body: 'after the refusals', altcha });
+      expect(posted.status).toBe(201);
+      expect((await c.post('/api/streamers', { name: 'Reused Suggestion', altcha })).body).toEqual({
+        error: 'Invalid challenge',
+        code: 'challenge_invalid',
+      });
+    } finally {
+      await setting({ guest_challenge: 'burst' });
+    }
+  });
+
   it('off: never challenged', async () => {
     await setting({ guest_challenge: 'off' });
     try {
