@@ -3,6 +3,7 @@
  * paths against their ceilings, count the stored comments in the database itself, then time
  * cold starts on the existing database and report the peak memory.
  */
+import { challengeVerifyRow } from './challenge-verify.ts';
 import { type CeilingOptions, startCeiling } from './ceilings.ts';
 import { type Context, type LoadSettings, selected } from './compare.ts';
 import { imagePaths } from './image-paths.ts';
@@ -107,6 +108,9 @@ export async function runSuite(opts: SuiteOptions): Promise<Row[]> {
   }
   if (written) rows.push(storedRow(written, await opts.countStoredComments(written.streamerId)));
 
+  // In this process and without a database: once, in the enforced (SQLite) run.
+  if (opts.enforce && selected(opts.only, 'challenge solution verified'))
+    rows.push(await challengeVerifyRow());
   const row = { serviceP99: DASH, ceilingP99: DASH, enforced: opts.enforce, notes: [] };
   if (selected(opts.only, 'cold start')) rows.push(await coldStart(opts, peaks, row));
   const known = peaks.filter((p): p is number => p !== null);
