@@ -164,6 +164,36 @@ describe('held comments', () => {
     }
   });
 
+  it('first: a script rotating addresses is held every time; the held flood pages in the queue', async () => {
+    await setting({ guest_hold: 'first' });
+    try {
+      const publicBefore = await publicBodies();
+      const countBefore = await commentCount();
+      const queuedBefore = (await pendingQueue()).length;
+      for (let i = 0; i < 30; i++) {
+        const res = await from(address()).post('/api/comments', {
+          streamer_id: sid,
+          body: `rotating spam ${i}`,
+        });
+        expect(res.status).toBe(201);
+        expect(res.body.pending, `post ${i}`).toBe(true);
+      }
+      expect(await publicBodies()).toEqual(publicBefore);
+      expect(await commentCount()).toBe(countBefore);
+      // The queue answers a page, oldest first, however many wait.
+      const page = (await admin.get('/api/moderation/comments?filter=pending&limit=10')).body as {
+        id: number;
+      }[];
+      expect(page).toHaveLength(10);
+      expect(page.map((c) => c.id)).toEqual([...page.map((c) => c.id)].sort((a, b) => a - b));
+      expect((await pendingQueue()).length).toBe(Math.min(50, queuedBefore + 30));
+      const flood = (await pendingQueue()).filter((c) => c.body.startsWith('rotating spam '));
+      await admin.put('/api/moderation/comments', { ids: flood.map((c) => c.id), action: 'delete' });
+    } finally {
+      await setting({ guest_hold: 'none' });
+    }
+  });
+
   it('all: every guest comment is held; a reply to a held comment is refused to others', async () => {
     await setting({ guest_hold: 'all' });
     try {
@@ -256,8 +286,10 @@ describe('the challenge', () => {
       const c = from(address());
       const challenge = (await c.get('/api/challenge')).body;
       const { maxnumber: _, ...good } = await solve(challenge);
+      const other = (await c.get('/api/challenge')).body;
       const cases: [string, string][] = [
         ['forged signature', encode({ ...good, signature: 'f'.repeat(64) })],
+        ['signature of another challenge', encode({ ...good, signature: other.signature })],
         ['wrong number', encode({ ...good, number: good.number + 1 })],
         ['other salt', encode({ ...good, salt: `${good.salt}x` })],
         ['other algorithm', encode({ ...good, algorithm: 'SHA-1' })],
