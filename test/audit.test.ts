@@ -95,6 +95,24 @@ describe('audit log', () => {
       params: { key: 'auth_enabled', value: false },
       summary: 'Set auth_enabled to false',
     });
+    // Issue 29: the guests' hold and challenge are settings like the others, audited in the same words.
+    await admin.put('/api/settings', { guest_hold: 'first', guest_challenge: 'always' });
+    const [challenge, hold] = (await admin.get('/api/audit?limit=2')).body;
+    expect(hold).toMatchObject({
+      action: 'settings.update',
+      params: { key: 'guest_hold', value: 'first' },
+      summary: 'Set guest_hold to first',
+    });
+    expect(challenge).toMatchObject({
+      action: 'settings.update',
+      params: { key: 'guest_challenge', value: 'always' },
+      summary: 'Set guest_challenge to always',
+    });
+    // A refused value changes nothing and records nothing.
+    const before = (await latest()).id;
+    expect((await admin.put('/api/settings', { guest_hold: 'everything' })).status).toBe(400);
+    expect((await latest()).id).toBe(before);
+    await admin.put('/api/settings', { guest_hold: 'none', guest_challenge: 'burst' });
 
     await admin.del(`/api/streamers?id=${sid}`);
     expect(await latest()).toMatchObject({

@@ -164,6 +164,36 @@ describe('held comments', () => {
     }
   });
 
+  it('first: a script rotating addresses is held every time; the held flood pages in the queue', async () => {
+    await setting({ guest_hold: 'first' });
+    try {
+      const publicBefore = await publicBodies();
+      const countBefore = await commentCount();
+      const queuedBefore = (await pendingQueue()).length;
+      for (let i = 0; i < 30; i++) {
+        const res = await from(address()).post('/api/comments', {
+          streamer_id: sid,
+          body: `rotating spam ${i}`,
+        });
+        expect(res.status).toBe(201);
+        expect(res.body.pending, `post ${i}`).toBe(true);
+      }
+      expect(await publicBodies()).toEqual(publicBefore);
+      expect(await commentCount()).toBe(countBefore);
+      // The queue answers a page, oldest first, however many wait.
+      const page = (await admin.get('/api/moderation/comments?filter=pending&limit=10')).body as {
+        id: number;
+      }[];
+      expect(page).toHaveLength(10);
+      expect(page.map((c) => c.id)).toEqual([...page.map((c) => c.id)].sort((a, b) => a - b));
+      expect((await pendingQueue()).length).toBe(Math.min(50, queuedBefore + 30));
+      const flood = (await pendingQueue()).filter((c) => c.body.startsWith('rotating spam '));
+      await admin.put('/api/moderation/comments', { ids: flood.map((c) => c.id), action: 'delete' });
+    } finally {
+      await setting({ guest_hold: 'none' });
+    }
+  });
+
   it('all: every guest comment is held; a reply to a held comment is refused to others', async () => {
     await setting({ guest_hold: 'all' });
     try {
@@ -256,8 +286,10 @@ describe('the challenge', () => {
       const c = from(address());
       const challenge = (await c.get('/api/challenge')).body;
       const { maxnumber: _, ...good } = await solve(challenge);
+      const other = (await c.get('/api/challenge')).body;
       const cases: [string, string][] = [
         ['forged signature', encode({ ...good, signature: 'f'.repeat(64) })],
+        ['signature of another challenge', encode({ ...good, signature: other.signature })],
         ['wrong number', encode({ ...good, number: good.number + 1 })],
         ['other salt', encode({ ...good, salt: `${good.salt}x` })],
         ['other algorithm', encode({ ...good, algorithm: 'SHA-1' })],
@@ -277,6 +309,47 @@ describe('the challenge', () => {
       expect(late.body).toEqual({ error: 'Invalid challenge', code: 'challenge_invalid' });
       const bodies = (await t.db.selectFrom('comments').select('body').execute()).map((r) => r.body);
       expect(bodies.filter((b) => b.startsWith('bad: '))).toEqual([]);
+    } finally {
+      await setting({ guest_challenge: 'burst' });
+    }
+  });
+
+  it('a solution sent with a post refused for another reason is not used up: nothing stored', async () => {
+    await setting({ guest_challenge: 'always' });
+    try {
+      const c = from(address());
+      const altcha = await altchaFor(c);
+      const uses = async () => (await t.db.selectFrom('challenge_uses').selectAll().execute()).length;
+      const before = await uses();
+      const refusals: [string, () => Promise<{ status: number; body: unknown }>, number, string][] = [
+        [
+          'too short',
+          () => c.post('/api/comments', { streamer_id: sid, body: 'x', altcha }),
+          400,
+          'Komentář je příliš krátký',
+        ],
+        [
+          'unknown streamer',
+          () => c.post('/api/comments', { streamer_id: 999999, body: 'hello there', altcha }),
+          404,
+          'Streamer not found',
+        ],
+        ['duplicate suggestion', () => c.post('/api/streamers', { name: 'Trust Stage', altcha }), 409, ''],
+        ['suggestion without a name', () => c.post('/api/streamers', { name: '', altcha }), 400, ''],
+      ];
+      for (const [what, send, status, error] of refusals) {
+        const res = await send();
+        expect(res.status, what).toBe(status);
+        if (error) expect(res.body, what).toMatchObject({ error });
+        expect(await uses(), what).toBe(before);
+      }
+      // The same solution then serves one accepted post, and only one.
+      const posted = await c.post('/api/comments', { streamer_id: sid, body: 'after the refusals', altcha });
+      expect(posted.status).toBe(201);
+      expect((await c.post('/api/streamers', { name: 'Reused Suggestion', altcha })).body).toEqual({
+        error: 'Invalid challenge',
+        code: 'challenge_invalid',
+      });
     } finally {
       await setting({ guest_challenge: 'burst' });
     }

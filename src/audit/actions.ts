@@ -1,6 +1,12 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { Nullable, StringEnum } from '../lib/schemas.ts';
-import { DISCORD_EVENTS, MODERATION_ACTIONS, PROVIDERS } from '../shared/rules.ts';
+import {
+  DISCORD_EVENTS,
+  GUEST_CHALLENGES,
+  GUEST_HOLDS,
+  MODERATION_ACTIONS,
+  PROVIDERS,
+} from '../shared/rules.ts';
 
 /**
  * Every kind of audit entry and the parameters it carries. An entry is data (an action and
@@ -44,7 +50,12 @@ export const AUDIT_PARAMS = {
   'user.ban': Type.Object({ ...who, banned: Type.Boolean() }),
   'user.moderator': Type.Object({ ...who, moderator: Type.Boolean() }),
   'user.timeout': Type.Object({ ...who, hours: Type.Integer({ description: 'Hours; 0 lifts it' }) }),
-  'settings.update': Type.Object({ key: StringEnum(['auth_enabled']), value: Type.Boolean() }),
+  /** A public setting as set (issue 29: the guests' hold and challenge too), named as on the wire. */
+  'settings.update': Type.Union([
+    Type.Object({ key: Type.Literal('auth_enabled'), value: Type.Boolean() }),
+    Type.Object({ key: Type.Literal('guest_hold'), value: StringEnum(GUEST_HOLDS) }),
+    Type.Object({ key: Type.Literal('guest_challenge'), value: StringEnum(GUEST_CHALLENGES) }),
+  ]),
   'settings.discord': Type.Object({
     webhooks: Type.Array(
       Type.Object({

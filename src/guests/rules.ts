@@ -35,7 +35,10 @@ export interface GuestPost {
   name: string;
   /** Where the burst of posts starts, null with rate limits off (guests/challenge.ts). */
   burstSince: string | null;
-  /** Asked last, when the challenge is due: passes, or throws 428 or 400. */
+  /**
+   * Asked last, when the challenge is due: passes, or throws 428 or 400, or leaves it to the
+   * post's own transaction (a refused post must not use the solution up).
+   */
   challenge: () => Promise<void>;
 }
 

@@ -52,12 +52,11 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       ) {
         throw fail('missing_auth_enabled');
       }
-      const choice = (field: string, value: unknown, words: readonly string[]) => {
+      const choice = <W extends string>(field: string, value: unknown, words: readonly W[]): W | null => {
         if (value === undefined || value === null) return null;
-        if (typeof value !== 'string' || !words.includes(value)) {
-          throw new DomainError('invalid_field', { message: `Invalid ${field}` });
-        }
-        return value;
+        const word = words.find((w) => w === value);
+        if (word === undefined) throw new DomainError('invalid_field', { message: `Invalid ${field}` });
+        return word;
       };
       const hold = choice('guest_hold', guest_hold, GUEST_HOLDS);
       const challenge = choice('guest_challenge', guest_challenge, GUEST_CHALLENGES);
@@ -73,8 +72,17 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
             params: { key: 'auth_enabled', value: value === 'true' },
           });
         }
-        if (hold !== null) await setSetting(trx, 'guest_hold', hold);
-        if (challenge !== null) await setSetting(trx, 'guest_challenge', challenge);
+        if (hold !== null) {
+          await setSetting(trx, 'guest_hold', hold);
+          await audit(trx, actor, { action: 'settings.update', params: { key: 'guest_hold', value: hold } });
+        }
+        if (challenge !== null) {
+          await setSetting(trx, 'guest_challenge', challenge);
+          await audit(trx, actor, {
+            action: 'settings.update',
+            params: { key: 'guest_challenge', value: challenge },
+          });
+        }
         if (webhooks === null) return;
         // Each item names a stored webhook (its full URL, or the cut one an answer showed) or a new URL.
         const stored = await storedWebhooks(trx);

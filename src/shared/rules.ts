@@ -60,7 +60,7 @@ export type GuestChallenge = (typeof GUEST_CHALLENGES)[number];
  * The guests' challenge: the largest number of its proof of work (a phone solves in about a
  * second at this size: docs/benchmarks.md), and the burst that makes it due.
  */
-export const CHALLENGE = { maxnumber: 100_000, burstPosts: 3, burstSeconds: 60 } as const;
+export const CHALLENGE = { maxnumber: 20_000, burstPosts: 3, burstSeconds: 60 } as const;
 
 /** A link, as the `links` hold sees it: in any letter case. */
 export const hasLink = (body: string): boolean => /https?:\/\/|www\.|discord\.gg\//i.test(body);

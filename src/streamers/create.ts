@@ -50,6 +50,7 @@ export async function createStreamer(
   const at = now.toISOString();
   const submitter = singleLine(input.submitter, LIMITS.submitter);
   let name = '';
+  let challenged = false;
   const validate = () => void (name = streamerName(input.name));
   if (byAdmin) validate();
   else
@@ -61,13 +62,16 @@ export async function createStreamer(
         createdAt: at,
         name: submitter,
         burstSince: burstSince(app.config.rateLimit, now),
-        challenge: () => passChallenge(app.db, app.challengeKey, input.altcha, now),
+        challenge: async () => void (challenged = true),
       },
       validate,
     );
   const platform = input.platform === 'provider_b' ? 'provider_b' : 'provider_a';
   try {
     return await writeTransaction(app.database, async (trx) => {
+      // The solution is used up in the suggestion's own transaction: a suggestion refused
+      // after it (a name taken) stores nothing and leaves the solution usable.
+      if (challenged) await passChallenge(trx, app.challengeKey, input.altcha, now);
       const id = await insertStreamer(trx, {
         name,
         platform,

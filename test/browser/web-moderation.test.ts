@@ -210,7 +210,7 @@ describe.runIf(runBrowser(import.meta.url))('comments in an open community, and 
     expect(await rows.first().textContent()).toContain('Buy followers cheap');
     expect(await rows.first().textContent()).toContain('1 report');
     // A guest's comment: no account to ban.
-    expect(await rows.first().getByRole('button', { name: 'Ban user' }).count()).toBe(0);
+    expect(await rows.first().locator('details.restrict').count()).toBe(0);
     await shot(page, 'moderation-queue-desktop');
     await axe(env, page, 'moderation queue');
 
@@ -330,6 +330,8 @@ describe.runIf(runBrowser(import.meta.url))('comments in an open community, and 
       await page.goto(`${env.base}/admin/moderation`);
       await page.locator('.section-head').getByLabel('Show').selectOption('recent');
       const zoras = page.locator('.queue > li', { hasText: 'Great stream' });
+      // Ban sits with the time-outs in the author's menu (issue 29).
+      await zoras.getByText('Time out or ban').click();
       await zoras.getByRole('button', { name: 'Ban user' }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Ban user' }).click();
       await page.getByText('Zora is banned.').waitFor();

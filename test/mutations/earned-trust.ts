@@ -79,4 +79,18 @@ export const EARNED_TRUST_MUTATIONS: Mutation[] = [
     to: "{ ...CHALLENGE_DUE, to: 'all' }",
     tests: ['test/guest-trust.test.ts'],
   },
+  {
+    name: 'issue 29: a change of guest_hold not audited',
+    file: 'src/settings/routes.ts',
+    from: "await audit(trx, actor, { action: 'settings.update', params: { key: 'guest_hold', value: hold } });",
+    to: '',
+    tests: ['test/audit.test.ts'],
+  },
+  {
+    name: 'issue 29: a refused suggestion uses its challenge solution up',
+    file: 'src/streamers/create.ts',
+    from: 'challenge: async () => void (challenged = true),',
+    to: 'challenge: () => passChallenge(app.db, app.challengeKey, input.altcha, now),',
+    tests: ['test/guest-trust.test.ts'],
+  },
 ];

@@ -70,6 +70,8 @@ export class ApiError extends Error {
     readonly status: number,
     /** The service's error code; null when the answer was not one of its errors. */
     readonly code: ErrorCode | null,
+    /** Until when a timed-out user may not write (`timed_out` answers carry it). */
+    readonly until: string | null = null,
   ) {
     super(code ?? `HTTP ${status}`);
   }
@@ -101,6 +103,13 @@ const codeOf = (body: unknown): ErrorCode | null =>
   body !== null && typeof body === 'object' && 'code' in body && typeof body.code === 'string'
     ? (body.code as ErrorCode)
     : null;
+const untilOf = (body: unknown): string | null =>
+  body !== null &&
+  typeof body === 'object' &&
+  'timeout_until' in body &&
+  typeof body.timeout_until === 'string'
+    ? body.timeout_until
+    : null;
 
 /**
  * The answer of a call made with `client`, or an ApiError: `await call(client.GET(...))`.
@@ -113,7 +122,8 @@ export async function call<T>(request: Promise<Answer<T>>): Promise<T> {
   } catch {
     throw new ApiError(0, null);
   }
-  if (!answer.response.ok) throw new ApiError(answer.response.status, codeOf(answer.error));
+  if (!answer.response.ok)
+    throw new ApiError(answer.response.status, codeOf(answer.error), untilOf(answer.error));
   return answer.data as T;
 }
 

@@ -57,6 +57,7 @@ export function errorText(err: unknown, params: Record<string, string> = {}): st
     if (err.code) {
       const text: string = apiErrors[i18n.lang][err.code];
       const values: Record<string, string | number> = { ...ERROR_FACTS, ...params };
+      if (err.until) values.time = formatDate(err.until);
       return text.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name] ?? ''));
     }
     // An answer that is not one of the service's errors: its status, in this language.
@@ -64,6 +65,9 @@ export function errorText(err: unknown, params: Record<string, string> = {}): st
   }
   return t('error.generic', { message: String(err) });
 }
+
+/** A time-out as its user reads it: until when, in the page's language (issue 29). */
+export const timedOutText = (until: string): string => errorText(new ApiError(403, 'timed_out', until));
 
 export const providerName = (p: string): string => (p === 'provider_b' ? 'Kick' : 'Twitch');
 

@@ -575,7 +575,6 @@ export const cs: Record<MessageKey, string> = {
   // Issue 29: důvěru si host získává (zadržené komentáře, ověření hostů, nástroje moderátorů).
   'trust.pending': 'Váš komentář čeká na moderátora. Dokud jej neschválí, vidíte ho tu jen vy.',
   'trust.solving': 'Ověřujeme, že nejste robot… {percent} %',
-  'trust.timedOut': 'Máte dočasné omezení do {time}: číst můžete, psát ne.',
   'trust.guestHold': 'Komentáře hostů čekající na moderátora',
   'trust.guestHoldHint':
     'Zvolte, které komentáře nepřihlášených návštěvníků počkají na schválení, než je uvidí ostatní.',
@@ -596,6 +595,7 @@ export const cs: Record<MessageKey, string> = {
   'moderation.reasons': 'Důvody',
   'trust.users.ban': 'Zablokovat',
   'trust.users.timeout': 'Dočasně omezit',
+  'trust.users.restrict': 'Omezit nebo zablokovat',
   'trust.users.timeout.hour': '1 hodina',
   'trust.users.timeout.day': '1 den',
   'trust.users.timeout.week': '1 týden',
@@ -687,7 +687,7 @@ export const csApiErrors: Record<ErrorCode, string> = {
   // Issue 26
   not_your_channel: 'Odpovídat zde může jen streamer přihlášený tímto kanálem.',
   // Issue 29
-  timed_out: 'Účet je dočasně omezen: číst můžete, psát ne.',
+  timed_out: 'Účet je dočasně omezen do {time}: číst můžete, psát ne.',
   challenge_required: 'Prohlížeč musí nejdřív projít krátkým ověřením proti robotům.',
   challenge_invalid: 'Ověření proti robotům neprošlo. Zkuste to znovu.',
 };
@@ -715,7 +715,12 @@ export const csAudit: AuditWords = {
   'member.remove': (p, name) => `${account(p, name)} odebrán z týmu ${p.team}`,
   'user.ban': (p, name) => `${p.banned ? 'Zablokován' : 'Odblokován'} ${account(p, name)}`,
   'user.moderator': (p, name) => `${account(p, name)} ${p.moderator ? 'je moderátor' : 'už není moderátor'}`,
-  'settings.update': (p) => `Přihlášení ke komentování: ${p.value ? 'vyžadováno' : 'nevyžadováno'}`,
+  'settings.update': (p) =>
+    p.key === 'guest_hold'
+      ? `${cs['trust.guestHold']}: ${cs[`trust.guestHold.${p.value}`]}`
+      : p.key === 'guest_challenge'
+        ? `${cs['trust.guestChallenge']}: ${cs[`trust.guestChallenge.${p.value}`]}`
+        : `Přihlášení ke komentování: ${p.value ? 'vyžadováno' : 'nevyžadováno'}`,
   'settings.discord': (p) => `Discord: propojené kanály: ${p.webhooks.length}`,
   'auth.password': () => 'Změněno heslo administrátora',
   'user.admin': (p, name) => `${account(p, name)} ${p.admin ? 'je administrátor' : 'už není administrátor'}`,

@@ -580,7 +580,6 @@ export const en = {
   // Issue 29: trust is earned (held comments, the guests' challenge, moderators' tools).
   'trust.pending': 'Your comment waits for a moderator. Until it is approved, only you see it here.',
   'trust.solving': 'Checking that you are not a robot… {percent} %',
-  'trust.timedOut': 'You are timed out until {time}: you can read, but not write.',
   'trust.guestHold': 'Guest comments waiting for a moderator',
   'trust.guestHoldHint':
     'Choose which comments of visitors who are not signed in wait for approval before anyone else sees them.',
@@ -601,6 +600,7 @@ export const en = {
   'moderation.reasons': 'Reasons',
   'trust.users.ban': 'Ban',
   'trust.users.timeout': 'Time out',
+  'trust.users.restrict': 'Time out or ban',
   'trust.users.timeout.hour': '1 hour',
   'trust.users.timeout.day': '1 day',
   'trust.users.timeout.week': '1 week',
@@ -693,7 +693,7 @@ export const enApiErrors: Record<ErrorCode, string> = {
   // Issue 26
   not_your_channel: 'Only the streamer signed in with this channel can reply here.',
   // Issue 29
-  timed_out: 'You are timed out for now: you can read, but not write.',
+  timed_out: 'You are timed out until {time}: you can read, but not write.',
   challenge_required: 'Your browser must first pass a short robot check.',
   challenge_invalid: 'The robot check did not pass. Try again.',
 };
@@ -722,7 +722,12 @@ export const enAudit: AuditWords = {
   'user.ban': (p, name) => `${p.banned ? 'Banned' : 'Unbanned'} ${account(p, name)}`,
   'user.moderator': (p, name) =>
     p.moderator ? `Made ${account(p, name)} a moderator` : `${account(p, name)} is no longer a moderator`,
-  'settings.update': (p) => `Sign-in to comment: ${p.value ? 'required' : 'not required'}`,
+  'settings.update': (p) =>
+    p.key === 'guest_hold'
+      ? `${en['trust.guestHold']}: ${en[`trust.guestHold.${p.value}`]}`
+      : p.key === 'guest_challenge'
+        ? `${en['trust.guestChallenge']}: ${en[`trust.guestChallenge.${p.value}`]}`
+        : `Sign-in to comment: ${p.value ? 'required' : 'not required'}`,
   'settings.discord': (p) => `Discord: ${p.webhooks.length} connected channel(s)`,
   'auth.password': () => 'Changed the administrator password',
   'user.admin': (p, name) =>

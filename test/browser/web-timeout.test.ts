@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import type { TestApp, TestUser } from '../helpers/app.ts';
+import { axe, type Env, newPage, type PageOptions, runBrowser, shot, useBrowser } from './browser.ts';
+
+/**
+ * Issue 29 on the page: a moderator times out a commenter from the streamer page in two clicks
+ * (the menu loads for staff only), and the timed-out user reads until when, in their language,
+ * where a bare refusal would have been.
+ */
+
+let sid = 0;
+let kaja: TestUser; // a moderator
+let spammer: TestUser;
+
+async function seed(t: TestApp) {
+  sid = await t.streamer('Open Stream', { s: 8, g: 7 });
+  kaja = await t.user({ login: 'kaja', display_name: 'Kája' }, { mod: true });
+  spammer = await t.user({ login: 'spammer', display_name: 'Spammer' });
+  const res = await (
+    await t.signedIn(spammer)
+  ).post('/api/comments', { streamer_id: sid, body: 'Buy followers' });
+  expect(res.status).toBe(201);
+  expect(
+    (await (await t.signedIn(kaja)).post('/api/comments', { streamer_id: sid, body: 'Welcome' })).status,
+  ).toBe(201);
+}
+
+async function pageAs(env: Env, user: TestUser, opts: PageOptions) {
+  const opened = await newPage(env, opts);
+  const client = await env.t.signedIn(user);
+  await opened.context.addCookies([{ name: 'sid', value: client.cookies.get('sid')!, url: env.base }]);
+  return opened;
+}
+
+const timeoutOf = async (t: TestApp) => {
+  const users = (await (await t.admin()).get('/api/users')).body as {
+    id: number;
+    timeout_until: string | null;
+  }[];
+  return users.find((u) => u.id === spammer.id)?.timeout_until ?? null;
+};
+const commentCount = async (t: TestApp) =>
+  ((await t.client().get(`/api/comments?streamer_id=${sid}`)).body as unknown[]).length;
+
+describe.runIf(runBrowser(import.meta.url))(
+  'a moderator times out a commenter from the streamer page',
+  () => {
+    const env = useBrowser(seed);
+
+    it('two clicks on the comment; the user then reads until when, in Czech and in English', async () => {
+      const cases = [
+        {
+          phone: true,
+          lang: 'cs' as const,
+          hours: /1 den/,
+          until: /Účet je dočasně omezen do (.+): číst můžete/,
+        },
+        {
+          phone: false,
+          lang: 'en' as const,
+          hours: /1 day/,
+          until: /You are timed out until (.+): you can read/,
+        },
+      ];
+      for (const { phone, lang, hours, until } of cases) {
+        // The commenter's page is open before the time-out: their next write meets it.
+        const user = await pageAs(env, spammer, { phone, lang, dark: phone });
+        await user.page.goto(`${env.base}/s/${sid}`);
+        await user.page.locator('.comment', { hasText: 'Buy followers' }).waitFor();
+
+        const mod = await pageAs(env, kaja, { phone, lang, dark: !phone });
+        await mod.page.goto(`${env.base}/s/${sid}`);
+        const spam = mod.page.locator('.comment', { hasText: 'Buy followers' });
+        // Staff do not restrict staff: the moderator's own comment has no such menu.
+        await spam.locator('details.restrict summary').waitFor();
+        expect(
+          await mod.page.locator('.comment', { hasText: 'Welcome' }).locator('details.restrict').count(),
+        ).toBe(0);
+        await spam.getByText(phone ? 'Omezit nebo zablokovat' : 'Time out or ban').click();
+        await axe(env, mod.page, `time-out menu ${lang}`);
+        await shot(mod.page, `timeout-menu-${phone ? 'phone' : 'desktop'}`);
+        await spam.getByRole('button', { name: hours }).click();
+        await spam.getByRole('status').waitFor();
+        const stored = await timeoutOf(env.t);
+        expect(stored).not.toBeNull();
+        const hoursAhead = (Date.parse(stored!) - env.t.clock.now().getTime()) / 3_600_000;
+        expect(hoursAhead).toBeGreaterThan(23.9);
+        expect(hoursAhead).toBeLessThanOrEqual(24);
+
+        // The stale page posts: the refusal says until when, and nothing is stored.
+        const before = await commentCount(env.t);
+        await user.page.locator('form.comment-form textarea').first().fill('One more offer');
+        await user.page.locator('form.comment-form button[type=submit]').first().click();
+        const refusal = user.page.getByRole('alert').filter({ hasText: until });
+        await refusal.waitFor();
+        const shown = until.exec((await refusal.textContent()) ?? '')![1]!;
+        expect(shown).toMatch(/\d/);
+        expect(await commentCount(env.t)).toBe(before);
+        // A fresh load says it above the form, before anything is written.
+        await user.page.reload();
+        await user.page.getByRole('status').filter({ hasText: until }).waitFor();
+        await axe(env, user.page, `timed-out user ${lang}`);
+        await shot(user.page, `timed-out-${phone ? 'phone' : 'desktop'}`);
+
+        expect(
+          (await (await env.t.admin()).put(`/api/users?id=${spammer.id}`, { timeout_hours: 0 })).status,
+        ).toBe(200);
+        await user.context.close();
+        await mod.context.close();
+      }
+    }, 120_000);
+  },
+);
