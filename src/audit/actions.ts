@@ -45,6 +45,10 @@ export const AUDIT_PARAMS = {
   'user.moderator': Type.Object({ ...who, moderator: Type.Boolean() }),
   'user.timeout': Type.Object({ ...who, hours: Type.Integer({ description: 'Hours; 0 lifts it' }) }),
   'settings.update': Type.Object({ key: StringEnum(['auth_enabled']), value: Type.Boolean() }),
+  'settings.operator': Type.Object({
+    name: Nullable(Type.String({ description: "The operator's name now; null when unset" })),
+    contact: Nullable(Type.String({ description: "The operator's contact now; null when unset" })),
+  }),
   'settings.discord': Type.Object({
     webhooks: Type.Array(
       Type.Object({
@@ -105,6 +109,8 @@ const ENGLISH: { [A in AuditAction]: (p: AuditParams<A>) => string } = {
   'user.moderator': (p) =>
     `${p.moderator ? 'Made' : 'Removed'} ${account(p)} ${p.moderator ? 'a moderator' : 'as moderator'}`,
   'settings.update': (p) => `Set ${p.key} to ${p.value}`,
+  'settings.operator': (p) =>
+    `Set the privacy page's operator to ${JSON.stringify(p.name)}, contact ${JSON.stringify(p.contact)}`,
   'settings.discord': (p) => `Set ${p.webhooks.length} Discord webhook(s)`,
   'auth.password': () => 'Changed the administrator password',
   'user.admin': (p) =>
