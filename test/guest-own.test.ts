@@ -69,7 +69,10 @@ describe('a guest deletes their own comments', () => {
     expect(await stored(id)).toBe(true);
     expect(await publicIds()).toContain(id);
     expect((await mine(other)).own).toEqual([otherId]);
-    expect((await mine(t.client())).own).toEqual([]);
+    // A visitor whose browser posted nothing is not signed in, as before.
+    const fresh = await t.client().get(`/api/comments?streamer_id=${sid}&mine=1`);
+    expect(fresh.status).toBe(401);
+    expect(fresh.body.error).toBe('Not logged in');
   });
 
   it('a signed-in author has no guest comments to delete (they hide their own); the administrator deletes any', async () => {
@@ -93,7 +96,10 @@ describe("the author's own held comment", () => {
     expect((await mine(g)).own).toContain(held.id);
     // Nobody else: not another guest, not the shared list (its author's request fills the answer
     // cache first, which then serves the visitor), not the count.
-    expect((await mine(guest())).held).toEqual([]);
+    const other = guest();
+    const theirs = await post(other, 'Another held one');
+    expect((await mine(other)).held.map((c) => c.id)).toEqual([theirs.id]);
+    expect((await mine(g)).held.map((c) => c.id)).toEqual([held.id]);
     expect(await publicIds(g)).not.toContain(held.id);
     expect(await publicIds()).not.toContain(held.id);
     const page = await g.get(`/api/comments?streamer_id=${sid}&limit=5`);

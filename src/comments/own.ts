@@ -19,6 +19,9 @@ import type { CommentItem } from './schemas.ts';
 /** The ids of the comments this browser posted as a guest, the newest last. */
 export const guestComments = (session: Session): number[] => session.data.guest_comments ?? [];
 
+/** This browser has posted as a guest (what it posted may since be deleted). */
+export const postedAsGuest = (session: Session): boolean => session.data.guest_comments !== undefined;
+
 /** Remembers a comment posted as a guest: one small change of the session, written with the answer. */
 export function rememberGuestComment(session: Session, id: number): void {
   session.set('guest_comments', [...guestComments(session), id].slice(-GUEST_COMMENTS_KEPT));

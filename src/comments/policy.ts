@@ -9,7 +9,10 @@ import { COMMENT_EDIT_WINDOW_MS } from '../shared/rules.ts';
 /** Each operation's guard. */
 export const COMMENT_ROLES = {
   list: 'public',
-  /** `mine=1`: the comments one likes, posted from this browser as a guest, or waiting (own.ts). */
+  /**
+   * `mine=1`: the comments one likes, posted from this browser as a guest, or waiting (own.ts):
+   * signed-in users, and guests whose session holds comments (the route asks the session).
+   */
   mine: 'public',
   post: 'public',
   /** Hide, show or edit (who, of which comment: the rules below). */

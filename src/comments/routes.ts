@@ -8,7 +8,7 @@ import { limit } from '../plugins/rate-limits.ts';
 import { isStaff } from '../shared/roles.ts';
 import { changeComment, likeComment, removeComment } from './change.ts';
 import { commentList } from './list.ts';
-import { guestComments, mineOf, rememberGuestComment, removeGuestComment } from './own.ts';
+import { guestComments, mineOf, postedAsGuest, rememberGuestComment, removeGuestComment } from './own.ts';
 import { COMMENT_ROLES, mayDelete, mayDeleteComment } from './policy.ts';
 import { postComment } from './post.ts';
 import { deleteSchema, listSchema, postSchema, updateSchema } from './schemas.ts';
@@ -27,7 +27,11 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const streamerId = parseId(query.streamer_id);
       if (streamerId === null) throw fail('missing_streamer_id');
       // What is this viewer's comes apart from the shared list, which stays cacheable for all.
-      if (flag(query.mine)) return mineOf(db, streamerId, viewer, request.session);
+      if (flag(query.mine)) {
+        // Signed-in users, and guests whose browser has posted (a fresh visitor: as before, 401).
+        if (!viewer.user && !postedAsGuest(request.session)) throw fail('not_logged_in');
+        return mineOf(db, streamerId, viewer, request.session);
+      }
       return sendAnswer(request, reply, await commentList(app, streamerId, isStaff(viewer), query));
     },
   );
