@@ -2,6 +2,7 @@ import { WEEK_MUTATIONS } from './week.ts';
 import { ISSUE_30_F30A } from './issue-30-f30a.ts';
 import { STREAM_HISTORY_MUTATIONS } from './stream-history.ts';
 import { EARNED_TRUST_MUTATIONS } from './earned-trust.ts';
+import { GUEST_OWN_MUTATIONS } from './guest-own.ts';
 
 /** The rules broken on purpose by `npm run mutations`, and the tests that must notice. */
 import { NOTIFICATION_MUTATIONS } from './notifications.ts';
@@ -1005,4 +1006,5 @@ export const MUTATIONS: Mutation[] = [
   ...STREAMER_VOICE_MUTATIONS,
   ...STREAM_HISTORY_MUTATIONS,
   ...EARNED_TRUST_MUTATIONS,
+  ...GUEST_OWN_MUTATIONS,
 ];
