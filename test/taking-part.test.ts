@@ -80,12 +80,20 @@ describe('likes', () => {
       likes: 2,
     });
     expect((await list(sid))[0].likes).toBe(2);
-    expect((await u.get(`/api/comments?streamer_id=${sid}&mine=1`)).body).toEqual({ liked: [id] });
+    expect((await u.get(`/api/comments?streamer_id=${sid}&mine=1`)).body).toEqual({
+      liked: [id],
+      own: [],
+      held: [],
+    });
     expect((await u.put(`/api/comments?id=${id}&like=1`, { liked: false })).body).toEqual({
       ok: true,
       likes: 1,
     });
-    expect((await u.get(`/api/comments?streamer_id=${sid}&mine=1`)).body).toEqual({ liked: [] });
+    expect((await u.get(`/api/comments?streamer_id=${sid}&mine=1`)).body).toEqual({
+      liked: [],
+      own: [],
+      held: [],
+    });
   });
 
   it('concurrent likes by one user count once', async () => {

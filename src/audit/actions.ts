@@ -56,6 +56,10 @@ export const AUDIT_PARAMS = {
     Type.Object({ key: Type.Literal('guest_hold'), value: StringEnum(GUEST_HOLDS) }),
     Type.Object({ key: Type.Literal('guest_challenge'), value: StringEnum(GUEST_CHALLENGES) }),
   ]),
+  'settings.operator': Type.Object({
+    name: Nullable(Type.String({ description: "The operator's name now; null when unset" })),
+    contact: Nullable(Type.String({ description: "The operator's contact now; null when unset" })),
+  }),
   'settings.discord': Type.Object({
     webhooks: Type.Array(
       Type.Object({
@@ -116,6 +120,8 @@ const ENGLISH: { [A in AuditAction]: (p: AuditParams<A>) => string } = {
   'user.moderator': (p) =>
     `${p.moderator ? 'Made' : 'Removed'} ${account(p)} ${p.moderator ? 'a moderator' : 'as moderator'}`,
   'settings.update': (p) => `Set ${p.key} to ${p.value}`,
+  'settings.operator': (p) =>
+    `Set the privacy page's operator to ${JSON.stringify(p.name)}, contact ${JSON.stringify(p.contact)}`,
   'settings.discord': (p) => `Set ${p.webhooks.length} Discord webhook(s)`,
   'auth.password': () => 'Changed the administrator password',
   'user.admin': (p) =>

@@ -9,14 +9,18 @@ import { COMMENT_EDIT_WINDOW_MS } from '../shared/rules.ts';
 /** Each operation's guard. */
 export const COMMENT_ROLES = {
   list: 'public',
-  /** `mine=1`: the comments one likes. */
-  mine: 'signedIn',
+  /**
+   * `mine=1`: the comments one likes, posted from this browser as a guest, or waiting (own.ts):
+   * signed-in users, and guests whose session holds comments (the route asks the session).
+   */
+  mine: 'public',
   post: 'public',
   /** Hide, show or edit (who, of which comment: the rules below). */
   change: 'signedInOrAdmin',
   /** `like=1`: a banned user's session reaches the route, which answers `banned`. */
   like: 'signedInOrBanned',
-  delete: 'admin',
+  /** The administrator any comment, a guest what this browser posted (`mayDeleteComment`). */
+  delete: 'public',
 } as const satisfies Record<string, Role>;
 
 /** What the rules need to know of a comment. */
@@ -49,7 +53,15 @@ export const maySetHidden = (who: Who, c: CommentFacts, hidden: boolean): boolea
 export const hiddenBy = (who: Who, c: CommentFacts): 'author' | 'staff' =>
   isStaff(who) && !isOwn(who, c) ? 'staff' : 'author';
 
-export const mayDelete = (who: Who): boolean => allows(COMMENT_ROLES.delete, who);
+/** The administrator deletes any comment. */
+export const mayDelete = (who: Who): boolean => allows('admin', who);
+
+/**
+ * Delete this comment: the administrator any, a guest one this browser posted (its session's
+ * `guest_comments`, which the page gets as `own` from `mine=1`).
+ */
+export const mayDeleteComment = (who: Who, ownIds: readonly number[], id: number): boolean =>
+  mayDelete(who) || ownIds.includes(id);
 
 /** With `auth_enabled`, only a signed-in user or the administrator comments. */
 export const mustSignInToComment = (who: Who, authEnabled: boolean): boolean =>

@@ -8,9 +8,9 @@ import { limit } from '../plugins/rate-limits.ts';
 import { isStaff } from '../shared/roles.ts';
 import { changeComment, likeComment, removeComment } from './change.ts';
 import { commentList } from './list.ts';
-import { COMMENT_ROLES } from './policy.ts';
+import { guestComments, mineOf, postedAsGuest, rememberGuestComment, removeGuestComment } from './own.ts';
+import { COMMENT_ROLES, mayDelete, mayDeleteComment } from './policy.ts';
 import { postComment } from './post.ts';
-import { likedBy } from './likes.ts';
 import { deleteSchema, listSchema, postSchema, updateSchema } from './schemas.ts';
 
 export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -26,8 +26,12 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { query, viewer } = request;
       const streamerId = parseId(query.streamer_id);
       if (streamerId === null) throw fail('missing_streamer_id');
-      // What this user likes comes apart from the shared list, which stays cacheable for all.
-      if (flag(query.mine) && viewer.user) return { liked: await likedBy(db, streamerId, viewer.user.id) };
+      // What is this viewer's comes apart from the shared list, which stays cacheable for all.
+      if (flag(query.mine)) {
+        // Signed-in users, and guests whose browser has posted (a fresh visitor: as before, 401).
+        if (!viewer.user && !postedAsGuest(request.session)) throw fail('not_logged_in');
+        return mineOf(db, streamerId, viewer, request.session);
+      }
       return sendAnswer(request, reply, await commentList(app, streamerId, isStaff(viewer), query));
     },
   );
@@ -35,10 +39,11 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/comments',
     { config: { guard: COMMENT_ROLES.post, contribution: true, ...limit('comment') }, schema: postSchema },
-    async (request, reply) =>
-      reply
-        .code(201)
-        .send(await postComment(app, request.viewer, request.body, request.guestTag, clock.now())),
+    async (request, reply) => {
+      const posted = await postComment(app, request.viewer, request.body, request.guestTag, clock.now());
+      if (!request.viewer.user) rememberGuestComment(request.session, posted.id);
+      return reply.code(201).send(posted);
+    },
   );
 
   app.put(
@@ -68,9 +73,15 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/comments',
     { config: { guard: COMMENT_ROLES.delete }, schema: deleteSchema },
     async (request) => {
+      const { viewer, session } = request;
+      const own = guestComments(session);
+      // Whoever is neither the administrator nor a guest with comments here gets the guard's answer.
+      if (!mayDelete(viewer) && own.length === 0) throw fail('unauthorized');
       const id = parseId(request.query.id);
       if (id === null) throw fail('missing_id');
-      await removeComment(app, request.viewer, id);
+      if (!mayDeleteComment(viewer, own, id)) throw fail('unauthorized');
+      if (mayDelete(viewer)) await removeComment(app, viewer, id);
+      else await removeGuestComment(app, session, id);
       return OK;
     },
   );

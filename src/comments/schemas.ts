@@ -44,7 +44,9 @@ export const CommentItem = Type.Object(
       Nullable(Type.String({ description: "Staff only: a guest's address tag (10 characters)" })),
     ),
     /** Staff only: held for a moderator (issue 29), in no other answer until approved. */
-    pending: Type.Optional(Type.Boolean({ description: 'Staff only: waits for approval' })),
+    pending: Type.Optional(
+      Type.Boolean({ description: "Waits for approval: for staff, and in its own author's `mine=1` answer" }),
+    ),
   },
   { title: 'Comment' },
 );
@@ -117,16 +119,28 @@ export const UpdateBody = Input({
   liked: Lenient(Type.Boolean({ description: 'With `like=1`: like (true) or unlike (false)' })),
 });
 
-export const Liked = Type.Object({ liked: Type.Array(Type.Integer()) }, { title: 'LikedComments' });
+export const Mine = Type.Object(
+  {
+    liked: Type.Array(Type.Integer(), { description: 'The comments this signed-in user likes' }),
+    own: Type.Array(Type.Integer(), {
+      description: "This browser's guest comments here (its session keeps the last 100): it may delete them",
+    }),
+    held: Type.Array(CommentItem, {
+      description:
+        "This viewer's own comments waiting for a moderator, with `pending: true`; shown to nobody else",
+    }),
+  },
+  { title: 'MyComments' },
+);
 export const LikeAnswer = Type.Object({ ok: Ok.properties.ok, likes: Type.Integer() }, { title: 'Liked' });
 
 export const listSchema = {
   summary:
     'Comments of a streamer, oldest first; with `limit` (1-100) the newest page of top-level comments ' +
     'below `before`, each with its replies. Answers carry an ETag; `If-None-Match` gets 304. With ' +
-    '`mine=1` (signed in): `{liked: [comment ids]}`',
+    "`mine=1`: what is this viewer's, `{liked, own, held}`",
   querystring: ListQuery,
-  response: { 200: Type.Union([Type.Array(CommentItem), Liked]), 304: Type.Null(), ...errors(400, 401, 404) },
+  response: { 200: Type.Union([Type.Array(CommentItem), Mine]), 304: Type.Null(), ...errors(400, 401, 404) },
 };
 export const postSchema = {
   summary: 'Post a comment (anonymous unless `auth_enabled`), or a reply with `reply_to`',
@@ -142,7 +156,7 @@ export const updateSchema = {
   response: { 200: Type.Union([LikeAnswer, Ok]), ...errors(400, 401, 403, 404) },
 };
 export const deleteSchema = {
-  summary: 'Delete a comment',
+  summary: 'Delete a comment: the administrator any, a guest one this browser posted (`own` in `mine=1`)',
   querystring: IdQuery,
   response: { 200: Ok, ...errors(400, 401, 404) },
 };

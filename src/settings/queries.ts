@@ -29,3 +29,18 @@ export const guestChallenge = (db: Db) => choiceSetting(db, 'guest_challenge', G
 export async function authRequiredToComment(db: Db): Promise<boolean> {
   return (await getSetting(db, 'auth_enabled')) === 'true';
 }
+
+/** A text setting, null when unset or emptied. */
+export async function textSetting(db: Db, key: string): Promise<string | null> {
+  return (await getSetting(db, key)) || null;
+}
+
+/** Who runs the site and how to reach them (the privacy page, issue 30 item 22). */
+export async function operatorOf(
+  db: Db,
+): Promise<{ operator_name: string | null; operator_contact: string | null }> {
+  return {
+    operator_name: await textSetting(db, 'operator_name'),
+    operator_contact: await textSetting(db, 'operator_contact'),
+  };
+}

@@ -16,7 +16,8 @@ import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { OK } from '../lib/schemas.ts';
 import { SITE_NAME } from '../lib/site.ts';
 import { DISCORD_EVENTS, GUEST_CHALLENGES, GUEST_HOLDS } from '../shared/rules.ts';
-import { authRequiredToComment, guestChallenge, guestHold, setSetting } from './queries.ts';
+import { operatorInput } from './operator.ts';
+import { authRequiredToComment, guestChallenge, guestHold, operatorOf, setSetting } from './queries.ts';
 import { SETTINGS_ROLES } from './policy.ts';
 import { deliverySchema, getSchema, putSchema, testSendSchema } from './schemas.ts';
 
@@ -33,6 +34,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       auth_enabled: await authRequiredToComment(db),
       guest_hold: await guestHold(db),
       guest_challenge: await guestChallenge(db),
+      ...(await operatorOf(db)),
     };
     if (!request.viewer.isAdmin) return shown;
     return { ...shown, discord_webhooks: await shownWebhooks(db) };
@@ -48,7 +50,9 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body.auth_enabled === undefined &&
         body.discord_webhooks === undefined &&
         guest_hold === undefined &&
-        guest_challenge === undefined
+        guest_challenge === undefined &&
+        body.operator_name === undefined &&
+        body.operator_contact === undefined
       ) {
         throw fail('missing_auth_enabled');
       }
@@ -60,6 +64,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       };
       const hold = choice('guest_hold', guest_hold, GUEST_HOLDS);
       const challenge = choice('guest_challenge', guest_challenge, GUEST_CHALLENGES);
+      const operator = operatorInput(body);
       const webhooks = body.discord_webhooks === undefined ? null : parseWebhookList(body.discord_webhooks);
       const value = truthy(body.auth_enabled) ? 'true' : 'false';
       const now = clock.now().toISOString();
@@ -81,6 +86,16 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
           await audit(trx, actor, {
             action: 'settings.update',
             params: { key: 'guest_challenge', value: challenge },
+          });
+        }
+        if (operator.name !== undefined || operator.contact !== undefined) {
+          if (operator.name !== undefined) await setSetting(trx, 'operator_name', operator.name);
+          if (operator.contact !== undefined) await setSetting(trx, 'operator_contact', operator.contact);
+          // The entry names the operator as now set: both texts are public on the privacy page.
+          const set = await operatorOf(trx);
+          await audit(trx, actor, {
+            action: 'settings.operator',
+            params: { name: set.operator_name, contact: set.operator_contact },
           });
         }
         if (webhooks === null) return;

@@ -1,6 +1,13 @@
 import { type Static, Type } from 'typebox';
 import { errors, Field, IdDoc, Input, Lenient, Nullable, Ok, Param, StringEnum } from '../lib/schemas.ts';
-import { DISCORD_EVENTS, GUEST_CHALLENGES, GUEST_HOLDS, MAX_WEBHOOKS } from '../shared/rules.ts';
+import {
+  DISCORD_EVENTS,
+  GUEST_CHALLENGES,
+  GUEST_HOLDS,
+  MAX_WEBHOOKS,
+  OPERATOR_CONTACT_MAX,
+  OPERATOR_NAME_MAX,
+} from '../shared/rules.ts';
 
 /** A Discord webhook as the administrator sees it (DECISIONS.md "Reaching out"). */
 export const Webhook = Type.Object(
@@ -24,6 +31,14 @@ export const Settings = Type.Object(
     auth_enabled: Type.Boolean({ description: 'Commenting requires sign-in' }),
     guest_hold: StringEnum(GUEST_HOLDS, { description: 'Which guest comments wait for staff' }),
     guest_challenge: StringEnum(GUEST_CHALLENGES, { description: 'When a guest must solve the challenge' }),
+    operator_name: Nullable(
+      Type.String({ description: 'Who runs the site (the privacy page); null when unset' }),
+    ),
+    operator_contact: Nullable(
+      Type.String({
+        description: 'How to reach them: an e-mail address, a URL or other text; null when unset',
+      }),
+    ),
     discord_webhooks: Type.Optional(Type.Array(Webhook, { description: 'The administrator only' })),
   },
   { title: 'Settings' },
@@ -31,7 +46,8 @@ export const Settings = Type.Object(
 
 export const getSchema = {
   summary:
-    'Settings: `{auth_enabled, guest_hold, guest_challenge}`, and for an administrator `discord_webhooks` too',
+    'Settings: `{auth_enabled, guest_hold, guest_challenge, operator_name, operator_contact}`, and for an ' +
+    'administrator `discord_webhooks` too',
   response: { 200: Settings },
 };
 
@@ -50,7 +66,8 @@ const WebhookInput = Type.Object({
 
 export const putSchema = {
   summary:
-    'Change `auth_enabled`, `guest_hold`, `guest_challenge` and/or the Discord webhooks (`discord_webhooks` replaces the list)',
+    'Change `auth_enabled`, `guest_hold`, `guest_challenge`, `operator_name`, `operator_contact` and/or ' +
+    'the Discord webhooks (`discord_webhooks` replaces the list)',
   body: Input({
     auth_enabled: Lenient(Type.Boolean({ description: 'true, 1, "1" or "true" turn it on' })),
     guest_hold: Field(
@@ -68,6 +85,22 @@ export const putSchema = {
         description: 'burst (after 3 guest posts in 60 s, with rate limits on), always or off',
       }),
       'guest_challenge',
+    ),
+    operator_name: Field(
+      'invalid_field',
+      Type.String({
+        maxLength: OPERATOR_NAME_MAX,
+        description: `Who runs the site, plain text on one line, at most ${OPERATOR_NAME_MAX} characters; empty or null unsets it`,
+      }),
+      'operator_name',
+    ),
+    operator_contact: Field(
+      'invalid_field',
+      Type.String({
+        maxLength: OPERATOR_CONTACT_MAX,
+        description: `How to reach them (an e-mail address or a URL is shown as a link), at most ${OPERATOR_CONTACT_MAX} characters; empty or null unsets it`,
+      }),
+      'operator_contact',
     ),
     discord_webhooks: Lenient(
       Type.Array(WebhookInput, { maxItems: MAX_WEBHOOKS, description: `At most ${MAX_WEBHOOKS}` }),

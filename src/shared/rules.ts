@@ -85,6 +85,13 @@ export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
 /** An author may edit a comment this long after posting it (DECISIONS.md "Comments"). */
 export const COMMENT_EDIT_WINDOW_MS = 15 * 60_000;
 
+/** How many of the comments a browser posted as a guest its session remembers (the newest). */
+export const GUEST_COMMENTS_KEPT = 100;
+
+/** The site's operator, named by the administrator on the privacy page: the longest texts. */
+export const OPERATOR_NAME_MAX = 100;
+export const OPERATOR_CONTACT_MAX = 200;
+
 /** A session ends after this many days unused, and at the latest this many after sign-in. */
 export const SESSION_DAYS = { idle: 14, absolute: 30 } as const;
 

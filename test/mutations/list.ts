@@ -3,6 +3,7 @@ import { ISSUE_30_F30A } from './issue-30-f30a.ts';
 import { STREAM_HISTORY_MUTATIONS } from './stream-history.ts';
 import { EARNED_TRUST_MUTATIONS } from './earned-trust.ts';
 import { IDEMPOTENCY_MUTATIONS } from './idempotency.ts';
+import { GUEST_OWN_MUTATIONS } from './guest-own.ts';
 
 /** The rules broken on purpose by `npm run mutations`, and the tests that must notice. */
 import { NOTIFICATION_MUTATIONS } from './notifications.ts';
@@ -1007,4 +1008,5 @@ export const MUTATIONS: Mutation[] = [
   ...STREAM_HISTORY_MUTATIONS,
   ...EARNED_TRUST_MUTATIONS,
   ...IDEMPOTENCY_MUTATIONS,
+  ...GUEST_OWN_MUTATIONS,
 ];

@@ -42,6 +42,9 @@ const SHAPES: { [A in AuditAction]: RegExp } = {
   'settings.discord': /^Set (\d+) Discord webhook\(s\)$/,
   // Issue 26: written with its parameters from the first.
   'streamer.reply_remove': /^Removed the streamer's reply on (.*)$/s,
+  // Issue 30: written with its parameters from the first; its texts are JSON in the summary.
+  'settings.operator':
+    /^Set the privacy page's operator to ("(?:[^"\\]|\\.)*"|null), contact ("(?:[^"\\]|\\.)*"|null)$/s,
 };
 
 const provider = (s: string | undefined) => (s === 'provider_b' ? 'provider_b' : 'provider_a');
@@ -102,7 +105,10 @@ const READ: Reader = {
     webhooks: Array.from({ length: Number(m[1]) }, () => ({ id: null, events: [] })),
   }),
   'streamer.reply_remove': (m) => ({ name: s(m[1]) }),
+  'settings.operator': (m) => ({ name: json(m[1]), contact: json(m[2]) }),
 };
+
+const json = (value: string | undefined): string | null => JSON.parse(value ?? 'null') as string | null;
 
 const isAction = (action: string): action is AuditAction => Object.hasOwn(SHAPES, action);
 

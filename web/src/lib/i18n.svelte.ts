@@ -24,10 +24,13 @@ export function setLang(lang: Lang): void {
   document.documentElement.lang = lang;
 }
 
+/** A text with its `{name}` placeholders filled. */
+export const fill = (text: string, params: Record<string, string | number> = {}): string =>
+  text.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? `{${name}}`));
+
 /** The text for `key` in the current language, with `{name}` placeholders filled. */
 export function t(key: MessageKey, params: Record<string, string | number> = {}): string {
-  const text: string = dictionaries[i18n.lang][key] ?? en[key];
-  return text.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? `{${name}}`));
+  return fill(dictionaries[i18n.lang][key] ?? en[key], params);
 }
 
 /** A count with its plural form: `${key}.one`, `.few` (Czech) or `.other`, `{n}` filled. */

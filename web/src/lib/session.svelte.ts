@@ -10,7 +10,13 @@ export const session = $state<Me & { loaded: boolean; settings: Settings }>({
   speaks_for: [],
   timeout_until: null,
   loaded: false,
-  settings: { auth_enabled: false, guest_hold: 'none', guest_challenge: 'burst' },
+  settings: {
+    auth_enabled: false,
+    guest_hold: 'none',
+    guest_challenge: 'burst',
+    operator_name: null,
+    operator_contact: null,
+  },
 });
 
 export async function refreshSession(): Promise<void> {

@@ -215,6 +215,10 @@ export const cs: Record<MessageKey, string> = {
   'users.empty': 'Žádní uživatelé. Objeví se tu po prvním přihlášení.',
   'settings.authEnabled': 'Komentovat mohou jen přihlášení',
   'settings.authHint': 'Je-li zapnuto, komentovat mohou jen přihlášení uživatelé (a administrátor).',
+  'settings.operatorName': 'Jméno provozovatele',
+  'settings.operatorContact': 'Kontakt (e-mailová nebo webová adresa)',
+  'settings.operatorHint':
+    'Kdo stránku provozuje a jak ho kontaktovat ve věci osobních údajů: uvidí to každý na stránce o soukromí. Prázdné pole údaj zruší.',
   'error.network': 'Server není dostupný. Zkontrolujte připojení a zkuste to znovu.',
   'error.generic': 'Něco se nepovedlo: {message}',
   'list.viewers': '{n} diváků',
@@ -250,6 +254,7 @@ export const cs: Record<MessageKey, string> = {
   'audit.action.member.add': 'Přidán člen',
   'audit.action.member.remove': 'Odebrán člen',
   'audit.action.settings.update': 'Změna nastavení',
+  'audit.action.settings.operator': 'Změna provozovatele',
   'audit.action.streamer.add': 'Přidán streamer',
   'audit.action.streamer.delete': 'Smazán streamer',
   'audit.action.streamer.lock': 'Zamčení hodnocení',
@@ -264,6 +269,7 @@ export const cs: Record<MessageKey, string> = {
   'admin.newName': 'Nové jméno',
   'comments.edited': 'upraveno',
   'comments.hiddenBadge': 'skryto',
+  'comments.waiting': 'čeká na moderátora',
   'comments.hide': 'Skrýt',
   'comments.show': 'Znovu zobrazit',
   'comments.newest': 'Nejnovější',
@@ -364,6 +370,7 @@ export const cs: Record<MessageKey, string> = {
   'menu.yourData': 'Vaše data',
   'menu.yourTeam': 'Váš tým',
   'menu.privacy': 'Soukromí',
+  'privacy.title': 'Soukromí: co web ukládá',
   'menu.signOutEverywhere': 'Odhlásit všude',
   'menu.confirmEverywhere': 'Odhlásit vás na všech zařízeních a v prohlížečích, včetně tohoto?',
   'menu.signOutButton': 'Odhlásit všude',
@@ -389,31 +396,6 @@ export const cs: Record<MessageKey, string> = {
   'account.deleteButton': 'Trvale smazat účet',
   'account.confirmDelete': 'Opravdu trvale smazat účet {login}? Tohle nejde vrátit.',
   'account.deleted': 'Váš účet byl smazán. Děkujeme, že jste tu byli.',
-  'privacy.title': 'Soukromí: co web ukládá',
-  'privacy.intro':
-    'Web slouží komunitě v EU. Ukládá jen to, co potřebuje k hodnocení streamerů a k diskusi, nikomu to neprodává ani nepředává a nepoužívá reklamní ani analytické cookies.',
-  'privacy.accountTitle': 'Účet z Twitche nebo Kicku',
-  'privacy.account':
-    'Když se přihlásíte, uložíme z vašeho profilu u poskytovatele jen id, přihlašovací jméno, zobrazované jméno a odkaz na avatar, a kdy jste se naposledy přihlásili. E-mail ani heslo od poskytovatele neukládáme.',
-  'privacy.contribTitle': 'Co na webu děláte',
-  'privacy.contrib':
-    'Komentáře (se jménem a časem), lajky, hodnocení diváků, nahlášení komentářů a, jste-li v týmu, komunitní hodnocení a členství v týmu.',
-  'privacy.guestTitle': 'Příspěvky bez přihlášení',
-  'privacy.guest':
-    'U komentáře nebo návrhu hosta uložíme štítek hosta: klíčovaný otisk (HMAC) vaší adresy IP, nikdy adresu samotnou – ta není v databázi ani v záznamech serveru. Štítek slouží jen proti spamu (limity příspěvků, blokace adresy na 1 až 365 dní); moderátoři vidí jeho prvních 10 znaků.',
-  'privacy.sessionsTitle': 'Přihlášení',
-  'privacy.sessions':
-    'Jedna nezbytná cookie drží vaše přihlášení. Přihlášení končí odhlášením, po {idle} dnech nepoužívání a nejpozději po {absolute} dnech; ukládáme, kdy začalo a kdy bylo naposledy použito. Jazyk a vzhled si pamatuje jen váš prohlížeč.',
-  'privacy.auditTitle': 'Záznam změn',
-  'privacy.audit':
-    'Co udělají správci, moderátoři a vlastníci týmů, se zapisuje do záznamu změn, aby za to někdo odpovídal. Smažete-li účet, zůstane v záznamu jen samotná akce, ne vaše jméno.',
-  'privacy.keepTitle': 'Jak dlouho',
-  'privacy.keep':
-    'Komentáře, lajky, hlasy a hodnocení držíme, dokud je nezměníte nebo nesmažete vy nebo moderátor, nebo dokud nesmažete účet. Zálohy, zapne-li je provozovatel, drží stejná data, dokud je nenahradí novější.',
-  'privacy.leaveTitle': 'Jak odejít',
-  'privacy.leave':
-    'V nabídce vpravo nahoře otevřete Vaše data: stáhnete si vše, co o vás ukládáme (soubor JSON), nebo účet smažete. Komentáře můžete nechat jako „Anonym“, nebo je smazat s účtem.',
-  'privacy.leaveLink': 'Přejít na Vaše data',
   'myteam.title': 'Váš tým',
   'myteam.none': 'Nejste v žádném týmu. Do týmu vás přidá jeho vlastník nebo administrátor.',
   'myteam.signIn': 'Přihlaste se, abyste viděli svůj tým.',
@@ -722,6 +704,8 @@ export const csAudit: AuditWords = {
         ? `${cs['trust.guestChallenge']}: ${cs[`trust.guestChallenge.${p.value}`]}`
         : `Přihlášení ke komentování: ${p.value ? 'vyžadováno' : 'nevyžadováno'}`,
   'settings.discord': (p) => `Discord: propojené kanály: ${p.webhooks.length}`,
+  'settings.operator': (p) =>
+    `Provozovatel na stránce o soukromí: ${p.name ?? '(neuveden)'}, kontakt ${p.contact ?? '(žádný)'}`,
   'auth.password': () => 'Změněno heslo administrátora',
   'user.admin': (p, name) => `${account(p, name)} ${p.admin ? 'je administrátor' : 'už není administrátor'}`,
   'user.sessions': (p, name) => `${account(p, name)} odhlášen všude (relací: ${p.count})`,

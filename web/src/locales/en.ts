@@ -215,6 +215,10 @@ export const en = {
   'users.empty': 'No users found. Users appear here after they sign in.',
   'settings.authEnabled': 'Require sign-in to comment',
   'settings.authHint': 'When on, only signed-in users (and the administrator) can comment.',
+  'settings.operatorName': "Operator's name",
+  'settings.operatorContact': 'Contact (an e-mail address or a web address)',
+  'settings.operatorHint':
+    'Who runs the site and how to reach them about personal data: shown to everyone on the privacy page. Leave empty to unset.',
   'error.network': 'The server could not be reached. Check your connection and try again.',
   'error.generic': 'Something went wrong: {message}',
   'list.viewers': '{n} watching',
@@ -250,6 +254,7 @@ export const en = {
   'audit.action.member.add': 'Member added',
   'audit.action.member.remove': 'Member removed',
   'audit.action.settings.update': 'Settings changed',
+  'audit.action.settings.operator': 'Operator changed',
   'audit.action.streamer.add': 'Streamer added',
   'audit.action.streamer.delete': 'Streamer deleted',
   'audit.action.streamer.lock': 'Ratings locked',
@@ -265,6 +270,7 @@ export const en = {
   'admin.newName': 'New name',
   'comments.edited': 'edited',
   'comments.hiddenBadge': 'hidden',
+  'comments.waiting': 'waiting for a moderator',
   'comments.hide': 'Hide',
   'comments.show': 'Show again',
   'comments.newest': 'Newest first',
@@ -365,6 +371,7 @@ export const en = {
   'menu.yourData': 'Your data',
   'menu.yourTeam': 'Your team',
   'menu.privacy': 'Privacy',
+  'privacy.title': 'Privacy: what the site stores',
   'menu.signOutEverywhere': 'Sign out everywhere',
   'menu.confirmEverywhere': 'Sign you out on every device and browser, this one included?',
   'menu.signOutButton': 'Sign out everywhere',
@@ -391,31 +398,6 @@ export const en = {
   'account.deleteButton': 'Delete my account for good',
   'account.confirmDelete': 'Really delete the account {login} for good? This cannot be undone.',
   'account.deleted': 'Your account was deleted. Thank you for being here.',
-  'privacy.title': 'Privacy: what the site stores',
-  'privacy.intro':
-    'The site serves a community in the EU. It stores only what it needs to rate streamers and to talk about them, sells or passes on nothing, and uses no advertising or analytics cookies.',
-  'privacy.accountTitle': 'An account from Twitch or Kick',
-  'privacy.account':
-    "When you sign in we keep only your id, login, display name and avatar address from the provider's profile, and when you last signed in. We do not store an e-mail address or a password from the provider.",
-  'privacy.contribTitle': 'What you do here',
-  'privacy.contrib':
-    'Comments (with name and time), likes, audience scores, reports of comments and, in a team, your community ratings and membership.',
-  'privacy.guestTitle': 'Posting without signing in',
-  'privacy.guest':
-    'With a guest comment or suggestion we store a guest tag: a keyed hash (HMAC) of your IP address, never the address itself – it is in neither the database nor the server logs. The tag only stops spam (posting limits, blocking an address for 1 to 365 days); moderators see its first 10 characters.',
-  'privacy.sessionsTitle': 'Sessions',
-  'privacy.sessions':
-    'One necessary cookie keeps you signed in. A session ends when you sign out, after {idle} days unused, and at the latest after {absolute} days; we store when it began and when it was last used. Your language and theme are kept by your browser only.',
-  'privacy.auditTitle': 'Audit log',
-  'privacy.audit':
-    'What administrators, moderators and team owners do is written to the audit log, so that someone answers for it. When you delete your account, only the action stays there, not your name.',
-  'privacy.keepTitle': 'For how long',
-  'privacy.keep':
-    'Comments, likes, votes and ratings stay until you or a moderator change or delete them, or until you delete your account. Backups, when the operator turns them on, hold the same data until newer ones replace them.',
-  'privacy.leaveTitle': 'How to leave',
-  'privacy.leave':
-    'Open Your data in the menu at the top right: download everything we store about you (a JSON file) or delete your account. Your comments can stay as “Anonym” or go with the account.',
-  'privacy.leaveLink': 'Go to Your data',
   'myteam.title': 'Your team',
   'myteam.none': 'You are in no team. A team’s owner or the administrator adds you.',
   'myteam.signIn': 'Sign in to see your team.',
@@ -729,6 +711,8 @@ export const enAudit: AuditWords = {
         ? `${en['trust.guestChallenge']}: ${en[`trust.guestChallenge.${p.value}`]}`
         : `Sign-in to comment: ${p.value ? 'required' : 'not required'}`,
   'settings.discord': (p) => `Discord: ${p.webhooks.length} connected channel(s)`,
+  'settings.operator': (p) =>
+    `Operator on the privacy page: ${p.name ?? '(none)'}, contact ${p.contact ?? '(none)'}`,
   'auth.password': () => 'Changed the administrator password',
   'user.admin': (p, name) =>
     p.admin

@@ -1,0 +1,26 @@
+import type { Mutation } from './list.ts';
+
+/** Issue 30 item 22 and issue 29: a guest's own comments, and the held comment shown to its author. */
+export const GUEST_OWN_MUTATIONS: Mutation[] = [
+  {
+    name: 'issue 30: a guest deletes a comment not in its session',
+    file: 'src/comments/policy.ts',
+    from: 'mayDelete(who) || ownIds.includes(id);',
+    to: 'mayDelete(who) || ownIds.length > 0;',
+    tests: ['test/guest-own.test.ts'],
+  },
+  {
+    name: "issue 29: an author's own held comment shown to others",
+    file: 'src/comments/own.ts',
+    from: "eb('comments.user_id', '=', userId)",
+    to: "eb('comments.user_id', 'is not', null)",
+    tests: ['test/guest-own.test.ts'],
+  },
+  {
+    name: "issue 29: an author's own held comment counted",
+    file: 'src/streamers/queries.ts',
+    from: ".where('comments.pending', '=', 0)",
+    to: '',
+    tests: ['test/guest-own.test.ts'],
+  },
+];

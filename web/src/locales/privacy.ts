@@ -1,0 +1,71 @@
+/**
+ * The privacy page's texts (Privacy.svelte, loaded when opened): apart from the locales of
+ * the first view, which stay within its size budget.
+ */
+export const privacyEn = {
+  'privacy.intro':
+    'The site serves a community in the EU. It stores only what it needs to rate streamers and to talk about them, sells or passes on nothing, and uses no advertising or analytics cookies.',
+  'privacy.accountTitle': 'An account from Twitch or Kick',
+  'privacy.account':
+    "When you sign in we keep only your id, login, display name and avatar address from the provider's profile, and when you last signed in. We do not store an e-mail address or a password from the provider.",
+  'privacy.contribTitle': 'What you do here',
+  'privacy.contrib':
+    'Comments (with name and time), likes, audience scores, reports of comments and, in a team, your community ratings and membership.',
+  'privacy.guestTitle': 'Posting without signing in',
+  'privacy.guest':
+    'With a guest comment or suggestion we store a guest tag: a keyed hash (HMAC) of your IP address, never the address itself – it is in neither the database nor the server logs. The tag only stops spam (posting limits, blocking an address for 1 to 365 days); moderators see its first 10 characters.',
+  'privacy.sessionsTitle': 'Sessions',
+  'privacy.sessions':
+    'One necessary cookie keeps you signed in. A session ends when you sign out, after {idle} days unused, and at the latest after {absolute} days; we store when it began and when it was last used. Your language and theme are kept by your browser only.',
+  'privacy.auditTitle': 'Audit log',
+  'privacy.audit':
+    'What administrators, moderators and team owners do is written to the audit log, so that someone answers for it. When you delete your account, only the action stays there, not your name.',
+  'privacy.keepTitle': 'For how long',
+  'privacy.keep':
+    'Comments, likes, votes and ratings stay until you or a moderator change or delete them, or until you delete your account. Backups, when the operator turns them on, hold the same data until newer ones replace them.',
+  'privacy.leaveTitle': 'How to leave',
+  'privacy.leave':
+    'Open Your data in the menu at the top right: download everything we store about you (a JSON file) or delete your account. Your comments can stay as “Anonym” or go with the account.',
+  'privacy.leaveLink': 'Go to Your data',
+  'privacy.operatorTitle': 'Who runs this site',
+  'privacy.operator': 'This site is run by {name}.',
+  'privacy.operatorContact': 'Contact:',
+  'privacy.operatorUnset': 'The operator of this site has not named themselves here yet.',
+  'privacy.ownTitle': 'Deleting your guest comments',
+  'privacy.own':
+    'A comment you posted without signing in can be deleted from the same browser: it shows a Delete button while your session lasts (up to {absolute} days). From another browser, ask the operator.',
+};
+
+export const privacyCs: Record<keyof typeof privacyEn, string> = {
+  'privacy.intro':
+    'Web slouží komunitě v EU. Ukládá jen to, co potřebuje k hodnocení streamerů a k diskusi, nikomu to neprodává ani nepředává a nepoužívá reklamní ani analytické cookies.',
+  'privacy.accountTitle': 'Účet z Twitche nebo Kicku',
+  'privacy.account':
+    'Když se přihlásíte, uložíme z vašeho profilu u poskytovatele jen id, přihlašovací jméno, zobrazované jméno a odkaz na avatar, a kdy jste se naposledy přihlásili. E-mail ani heslo od poskytovatele neukládáme.',
+  'privacy.contribTitle': 'Co na webu děláte',
+  'privacy.contrib':
+    'Komentáře (se jménem a časem), lajky, hodnocení diváků, nahlášení komentářů a, jste-li v týmu, komunitní hodnocení a členství v týmu.',
+  'privacy.guestTitle': 'Příspěvky bez přihlášení',
+  'privacy.guest':
+    'U komentáře nebo návrhu hosta uložíme štítek hosta: klíčovaný otisk (HMAC) vaší adresy IP, nikdy adresu samotnou – ta není v databázi ani v záznamech serveru. Štítek slouží jen proti spamu (limity příspěvků, blokace adresy na 1 až 365 dní); moderátoři vidí jeho prvních 10 znaků.',
+  'privacy.sessionsTitle': 'Přihlášení',
+  'privacy.sessions':
+    'Jedna nezbytná cookie drží vaše přihlášení. Přihlášení končí odhlášením, po {idle} dnech nepoužívání a nejpozději po {absolute} dnech; ukládáme, kdy začalo a kdy bylo naposledy použito. Jazyk a vzhled si pamatuje jen váš prohlížeč.',
+  'privacy.auditTitle': 'Záznam změn',
+  'privacy.audit':
+    'Co udělají správci, moderátoři a vlastníci týmů, se zapisuje do záznamu změn, aby za to někdo odpovídal. Smažete-li účet, zůstane v záznamu jen samotná akce, ne vaše jméno.',
+  'privacy.keepTitle': 'Jak dlouho',
+  'privacy.keep':
+    'Komentáře, lajky, hlasy a hodnocení držíme, dokud je nezměníte nebo nesmažete vy nebo moderátor, nebo dokud nesmažete účet. Zálohy, zapne-li je provozovatel, drží stejná data, dokud je nenahradí novější.',
+  'privacy.leaveTitle': 'Jak odejít',
+  'privacy.leave':
+    'V nabídce vpravo nahoře otevřete Vaše data: stáhnete si vše, co o vás ukládáme (soubor JSON), nebo účet smažete. Komentáře můžete nechat jako „Anonym“, nebo je smazat s účtem.',
+  'privacy.leaveLink': 'Přejít na Vaše data',
+  'privacy.operatorTitle': 'Kdo stránku provozuje',
+  'privacy.operator': 'Stránku provozuje {name}.',
+  'privacy.operatorContact': 'Kontakt:',
+  'privacy.operatorUnset': 'Provozovatel této stránky se tu zatím neuvedl.',
+  'privacy.ownTitle': 'Smazání vlastních komentářů bez přihlášení',
+  'privacy.own':
+    'Komentář napsaný bez přihlášení smažete ze stejného prohlížeče: dokud trvá vaše relace (nejvýše {absolute} dní), je u něj tlačítko Smazat. Z jiného prohlížeče požádejte provozovatele.',
+};
