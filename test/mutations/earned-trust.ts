@@ -93,4 +93,12 @@ export const EARNED_TRUST_MUTATIONS: Mutation[] = [
     to: 'challenge: () => passChallenge(app.db, app.challengeKey, input.altcha, now),',
     tests: ['test/guest-trust.test.ts'],
   },
+  {
+    name: 'issue 29: a timed-out user reads a bare refusal, without until when',
+    file: 'web/src/lib/i18n.svelte.ts',
+    from: 'if (err.until) values.time = formatDate(err.until);',
+    to: '',
+    tests: ['test/browser/web-timeout.test.ts'],
+    web: true,
+  },
 ];
