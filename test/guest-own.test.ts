@@ -138,11 +138,13 @@ describe("the author's own held comment", () => {
 });
 
 describe('the operator on the privacy page', () => {
-  it('unset: null for everyone', async () => {
-    expect((await t.client().get('/api/settings')).body).toMatchObject({
+  it('unset: null for everyone, in an answer of their own (GET /api/settings keeps the contract)', async () => {
+    expect((await t.client().get('/api/settings/operator')).body).toEqual({
       operator_name: null,
       operator_contact: null,
     });
+    expect((await t.client().get('/api/settings')).body).not.toHaveProperty('operator_name');
+    expect((await admin.get('/api/settings')).body).not.toHaveProperty('operator_name');
   });
 
   it('the administrator names the operator and a contact: shown to everyone, audited; empty unsets', async () => {
@@ -151,7 +153,7 @@ describe('the operator on the privacy page', () => {
       operator_contact: 'privacy@example.org',
     });
     expect(res.status).toBe(200);
-    expect((await t.client().get('/api/settings')).body).toMatchObject({
+    expect((await t.client().get('/api/settings/operator')).body).toMatchObject({
       operator_name: 'Spolek Streamy, z. s.',
       operator_contact: 'privacy@example.org',
     });
@@ -161,7 +163,7 @@ describe('the operator on the privacy page', () => {
       params: { name: 'Spolek Streamy, z. s.', contact: 'privacy@example.org' },
     });
     expect((await admin.put('/api/settings', { operator_contact: '' })).status).toBe(200);
-    expect((await t.client().get('/api/settings')).body).toMatchObject({
+    expect((await t.client().get('/api/settings/operator')).body).toMatchObject({
       operator_name: 'Spolek Streamy, z. s.',
       operator_contact: null,
     });
@@ -172,7 +174,7 @@ describe('the operator on the privacy page', () => {
       const res = await c.put('/api/settings', { operator_name: 'Mallory' });
       expect(res.status).toBe(401);
     }
-    expect((await t.client().get('/api/settings')).body.operator_name).toBe('Spolek Streamy, z. s.');
+    expect((await t.client().get('/api/settings/operator')).body.operator_name).toBe('Spolek Streamy, z. s.');
   });
 
   it('too long, more than one line, or not text: 400 naming the field, nothing changed', async () => {
@@ -190,6 +192,8 @@ describe('the operator on the privacy page', () => {
     expect((await admin.put('/api/settings', { operator_name: 'n'.repeat(OPERATOR_NAME_MAX) })).status).toBe(
       200,
     );
-    expect((await t.client().get('/api/settings')).body.operator_name).toBe('n'.repeat(OPERATOR_NAME_MAX));
+    expect((await t.client().get('/api/settings/operator')).body.operator_name).toBe(
+      'n'.repeat(OPERATOR_NAME_MAX),
+    );
   });
 });

@@ -19,7 +19,7 @@ import { DISCORD_EVENTS, GUEST_CHALLENGES, GUEST_HOLDS } from '../shared/rules.t
 import { operatorInput } from './operator.ts';
 import { authRequiredToComment, guestChallenge, guestHold, operatorOf, setSetting } from './queries.ts';
 import { SETTINGS_ROLES } from './policy.ts';
-import { deliverySchema, getSchema, putSchema, testSendSchema } from './schemas.ts';
+import { deliverySchema, getSchema, operatorSchema, putSchema, testSendSchema } from './schemas.ts';
 
 /**
  * DECISIONS.md: the public `auth_enabled` setting, and the administrator's Discord webhooks
@@ -34,11 +34,18 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       auth_enabled: await authRequiredToComment(db),
       guest_hold: await guestHold(db),
       guest_challenge: await guestChallenge(db),
-      ...(await operatorOf(db)),
     };
     if (!request.viewer.isAdmin) return shown;
     return { ...shown, discord_webhooks: await shownWebhooks(db) };
   });
+
+  // The operator's name and contact (issue 30, item 22) for the privacy page: an answer of their
+  // own, so that GET /api/settings keeps exactly the contract's members.
+  app.get(
+    '/api/settings/operator',
+    { config: { guard: SETTINGS_ROLES.read }, schema: operatorSchema },
+    async () => operatorOf(db),
+  );
 
   app.put(
     '/api/settings',
@@ -149,6 +156,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   methodNotAllowed(app, '/api/settings', ['GET', 'PUT']);
+  methodNotAllowed(app, '/api/settings/operator', ['GET']);
   methodNotAllowed(app, '/api/settings/discord/test', ['GET', 'POST']);
 };
 

@@ -31,6 +31,13 @@ export const Settings = Type.Object(
     auth_enabled: Type.Boolean({ description: 'Commenting requires sign-in' }),
     guest_hold: StringEnum(GUEST_HOLDS, { description: 'Which guest comments wait for staff' }),
     guest_challenge: StringEnum(GUEST_CHALLENGES, { description: 'When a guest must solve the challenge' }),
+    discord_webhooks: Type.Optional(Type.Array(Webhook, { description: 'The administrator only' })),
+  },
+  { title: 'Settings' },
+);
+
+export const Operator = Type.Object(
+  {
     operator_name: Nullable(
       Type.String({ description: 'Who runs the site (the privacy page); null when unset' }),
     ),
@@ -39,14 +46,18 @@ export const Settings = Type.Object(
         description: 'How to reach them: an e-mail address, a URL or other text; null when unset',
       }),
     ),
-    discord_webhooks: Type.Optional(Type.Array(Webhook, { description: 'The administrator only' })),
   },
-  { title: 'Settings' },
+  { title: 'Operator' },
 );
+
+export const operatorSchema = {
+  summary: 'Who runs the site and how to reach them (the privacy page): `{operator_name, operator_contact}`',
+  response: { 200: Operator },
+};
 
 export const getSchema = {
   summary:
-    'Settings: `{auth_enabled, guest_hold, guest_challenge, operator_name, operator_contact}`, and for an ' +
+    'Settings: `{auth_enabled, guest_hold, guest_challenge}`, and for an ' +
     'administrator `discord_webhooks` too',
   response: { 200: Settings },
 };

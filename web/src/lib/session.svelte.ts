@@ -14,8 +14,6 @@ export const session = $state<Me & { loaded: boolean; settings: Settings }>({
     auth_enabled: false,
     guest_hold: 'none',
     guest_challenge: 'burst',
-    operator_name: null,
-    operator_contact: null,
   },
 });
 

@@ -1,0 +1,11 @@
+import { call, client } from './api.ts';
+
+/** Who runs the site and how to reach them (issue 30, item 22), read when a page shows them. */
+export const operator = $state<{ operator_name: string | null; operator_contact: string | null }>({
+  operator_name: null,
+  operator_contact: null,
+});
+
+export async function loadOperator(): Promise<void> {
+  Object.assign(operator, await call(client.GET('/api/settings/operator')));
+}
