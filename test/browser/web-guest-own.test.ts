@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app.ts';
+import { axe, newPage, runBrowser, shot, useBrowser } from './browser.ts';
+
+/**
+ * Issue 30 item 22 and issue 29, in the page: a guest sees their held comment, marked as
+ * waiting for a moderator, after a reload too (and nobody else sees it); a guest deletes their
+ * own comment from the same browser; the privacy page names the operator.
+ */
+let sid = 0;
+async function seed(t: TestApp) {
+  sid = await t.streamer('Guest Own Stage', { s: 6, g: 6 });
+  await t
+    .client()
+    .post('/api/comments', { streamer_id: sid, body: 'Somebody else wrote this', author: 'Other' });
+  const admin = await t.admin();
+  await admin.put('/api/settings', { guest_hold: 'all', guest_challenge: 'off' });
+}
+
+describe.runIf(runBrowser(import.meta.url))("a guest's own comments", () => {
+  const env = useBrowser(seed);
+
+  it('at 375 px: the held comment waits for a moderator, after a reload too, for its browser only; the guest deletes their own', async () => {
+    const { page, context } = await newPage(env, { lang: 'en', phone: true });
+    await page.goto(`${env.base}/s/${sid}`);
+    await page.getByLabel('Comment', { exact: true }).fill('My held words');
+    await page.getByRole('button', { name: 'Post comment' }).click();
+    await page.getByText('Your comment waits for a moderator.').waitFor();
+    const held = page.locator('.comments > li', { hasText: 'My held words' });
+    await held.getByText('waiting for a moderator').waitFor();
+    await page.reload();
+    await held.getByText('waiting for a moderator').waitFor();
+    expect(await held.getByRole('button', { name: 'Delete' }).count()).toBe(1);
+    // Someone else's comment offers no Delete to a guest.
+    const other = page.locator('.comments > li', { hasText: 'Somebody else wrote this' });
+    expect(await other.getByRole('button', { name: 'Delete' }).count()).toBe(0);
+    await shot(page, 'guest-own-held-phone');
+    await axe(env, page, 'guest own held, phone');
+
+    // Another visitor sees neither the held comment nor its label.
+    const stranger = await newPage(env, { lang: 'en', phone: true, dark: true });
+    await stranger.page.goto(`${env.base}/s/${sid}`);
+    await stranger.page.getByText('Somebody else wrote this').waitFor();
+    expect(await stranger.page.getByText('My held words').count()).toBe(0);
+    await stranger.context.close();
+
+    // Published now: the guest's next comment, deleted from the same browser.
+    await (await env.t.admin()).put('/api/settings', { guest_hold: 'none' });
+    await page.getByLabel('Comment', { exact: true }).fill('Words I take back');
+    await page.getByRole('button', { name: 'Post comment' }).click();
+    const mine = page.locator('.comments > li', { hasText: 'Words I take back' });
+    await mine.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => mine.count()).toBe(0);
+    const list = (await env.t.client().get(`/api/comments?streamer_id=${sid}`)).body as { body: string }[];
+    expect(list.map((c) => c.body)).toEqual(['Somebody else wrote this']);
+    await context.close();
+  });
+
+  it('the privacy page says plainly that the operator is not named, then names them with a contact link', async () => {
+    const { page, context } = await newPage(env, { lang: 'cs', phone: true });
+    await page.goto(`${env.base}/privacy`);
+    await page.getByText('Provozovatel této stránky se tu zatím neuvedl.').waitFor();
+    await (
+      await env.t.admin()
+    ).put('/api/settings', {
+      operator_name: 'Spolek <b>Streamy</b>',
+      operator_contact: 'soukromi@example.org',
+    });
+    await page.reload();
+    await page.getByText('Stránku provozuje Spolek <b>Streamy</b>.').waitFor();
+    const link = page.getByRole('link', { name: 'soukromi@example.org' });
+    expect(await link.getAttribute('href')).toBe('mailto:soukromi@example.org');
+    await axe(env, page, 'privacy with operator, phone');
+    await context.close();
+
+    const desktop = await newPage(env, { lang: 'en', dark: true });
+    await desktop.page.goto(`${env.base}/privacy`);
+    await desktop.page.getByText('This site is run by Spolek <b>Streamy</b>.').waitFor();
+    await axe(env, desktop.page, 'privacy with operator, desktop dark');
+    await desktop.context.close();
+  });
+});
