@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { useApp, type TestUser } from './helpers/app.ts';
+import { migrateToLatest } from '../src/db/migrator.ts';
+import { startApp, useApp, type TestUser } from './helpers/app.ts';
+import { createTestDatabase } from './helpers/database.ts';
 import type { Client } from './helpers/client.ts';
 
 /** DECISIONS.md "Fourth wave" → "Notifications", over HTTP on SQLite and PostgreSQL. */
@@ -153,6 +155,100 @@ describe('who is notified, and of what', () => {
       ['mention', reply],
       ['reply', reply],
     ]);
+  });
+
+  it('every path that hides, shows or deletes a comment keeps the list and the count: its author, bulk moderation, an account that leaves with its comments', async () => {
+    const sid = await t.streamer();
+    const a = await person();
+    const bName = login();
+    const b = await person(bName);
+    const mod = await person();
+    await t.db.insertInto('moderators').values({ user_id: mod.user.id }).execute();
+    const top = await comment(a.c, sid);
+    const [r1, r2, r3] = [
+      await comment(b.c, sid, 'first answer', { reply_to: top }),
+      await comment(b.c, sid, 'second answer', { reply_to: top }),
+      await comment(b.c, sid, 'third answer', { reply_to: top }),
+    ];
+    const seen = async () => {
+      const { unread, items } = await inbox(a.c);
+      return { unread, ids: items.map((n) => n.comment_id) };
+    };
+    expect(await seen()).toEqual({ unread: 3, ids: [r3, r2, r1] });
+    // The author hides their own answer, then shows it again.
+    expect((await b.c.put(`/api/comments?id=${r1}`, { hidden: true })).status).toBe(200);
+    expect(await seen()).toEqual({ unread: 2, ids: [r3, r2] });
+    await b.c.put(`/api/comments?id=${r1}`, { hidden: false });
+    expect(await seen()).toEqual({ unread: 3, ids: [r3, r2, r1] });
+    // Staff in bulk: hide two, show one back, delete it.
+    const bulk = (action: string, ids: number[]) => mod.c.put('/api/moderation/comments', { action, ids });
+    expect((await bulk('hide', [r1, r2])).body).toEqual({ ok: true, count: 2 });
+    expect(await seen()).toEqual({ unread: 1, ids: [r3] });
+    expect((await bulk('show', [r1])).body).toEqual({ ok: true, count: 1 });
+    expect(await seen()).toEqual({ unread: 2, ids: [r3, r1] });
+    expect((await bulk('delete', [r1])).body).toEqual({ ok: true, count: 1 });
+    expect(await seen()).toEqual({ unread: 1, ids: [r3] });
+    // Read ones leave the list too, and the count stays.
+    await a.c.put('/api/notifications', { all: true });
+    expect((await bulk('show', [r2])).body).toEqual({ ok: true, count: 1 });
+    expect(await seen()).toEqual({ unread: 0, ids: [r3, r2] });
+    await b.c.put(`/api/comments?id=${r3}`, { hidden: true });
+    expect(await seen()).toEqual({ unread: 0, ids: [r2] });
+    // The answers' author leaves and takes their comments along.
+    const r4 = await comment(b.c, sid, 'fourth answer', { reply_to: top });
+    expect(await seen()).toEqual({ unread: 1, ids: [r4, r2] });
+    const gone = await b.c.request('DELETE', '/api/account', {
+      body: { confirm: bName, delete_comments: true },
+    });
+    expect(gone.status).toBe(200);
+    expect(await seen()).toEqual({ unread: 0, ids: [] });
+  });
+
+  it('migration 018 marks the notifications about comments already hidden or deleted', async () => {
+    const database = await createTestDatabase();
+    const other = await startApp({}, { database });
+    try {
+      const sid = await other.streamer();
+      const a = await other.user();
+      const b = await other.user();
+      const [ac, bc] = [await other.signedIn(a), await other.signedIn(b)];
+      const top = await comment(ac, sid);
+      const kept = await comment(bc, sid, 'kept', { reply_to: top });
+      const hidden = await comment(bc, sid, 'hidden', { reply_to: top });
+      const deleted = await comment(bc, sid, 'deleted', { reply_to: top });
+      await bc.put(`/api/comments?id=${top}&like=1`, { liked: true });
+      const staff = await other.admin();
+      await staff.put(`/api/comments?id=${hidden}`, { hidden: true });
+      await staff.del(`/api/comments?id=${deleted}`);
+      await staff.put(`/api/comments?id=${top}`, { hidden: true });
+      // The database as it was before 018, with every notification of that time.
+      const db = database.db;
+      await db.schema.dropIndex('notifications_unread').execute();
+      await db.schema.alterTable('notifications').dropColumn('shown').execute();
+      await db
+        .deleteFrom('kysely_migration' as never)
+        .where('name' as never, '=', '018-notification-shown' as never)
+        .execute();
+      await migrateToLatest(db);
+      const flags = await db
+        .selectFrom('notifications')
+        .select(['kind', 'comment_id', 'shown'])
+        .where('user_id', 'in', [a.id, b.id])
+        .orderBy('id')
+        .execute();
+      expect(flags).toEqual([
+        { kind: 'reply', comment_id: kept, shown: 1 },
+        { kind: 'reply', comment_id: hidden, shown: 0 },
+        { kind: 'reply', comment_id: null, shown: 0 },
+        { kind: 'like', comment_id: top, shown: 0 },
+        { kind: 'hidden', comment_id: hidden, shown: 1 },
+        { kind: 'hidden', comment_id: top, shown: 1 },
+      ]);
+      expect((await inbox(ac)).unread).toBe(2);
+    } finally {
+      await other.close();
+      await database.cleanup();
+    }
   });
 });
 

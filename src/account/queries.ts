@@ -4,7 +4,7 @@ import { DEFAULT_AUTHOR } from '../shared/rules.ts';
 import type { Db } from '../db/schema.ts';
 import { foldCase } from '../shared/rules.ts';
 import { foldName } from '../lib/names.ts';
-import { notificationsOf } from '../notifications/queries.ts';
+import { notificationsOf, setShown } from '../notifications/queries.ts';
 
 /**
  * Everything the service keeps that is tied to one user (DECISIONS.md "Your data"): the user
@@ -137,6 +137,7 @@ export async function deleteAccount(
 ): Promise<void> {
   const userId = user.id;
   if (deleteComments) {
+    await setShown(db, { authorId: userId }, false);
     await db.deleteFrom('comments').where('user_id', '=', userId).execute();
   } else {
     await db

@@ -1,9 +1,9 @@
 import type { DbContext } from '../db/context.ts';
 import type { Db } from '../db/schema.ts';
 import { type LiveEvent, publish } from '../events/bus.ts';
-import { COMMENT_KINDS, mentionedLogins } from '../shared/notifications.ts';
+import { mentionedLogins } from '../shared/notifications.ts';
 import { speakerOfStreamer } from '../streamers/speaks-for.ts';
-import { insertNotifications, mentionRecipients, type NewNotification } from './queries.ts';
+import { insertNotifications, mentionRecipients, type NewNotification, setShown } from './queries.ts';
 
 /**
  * The notifications a change causes (DECISIONS.md "Notifications"), each written inside the
@@ -157,20 +157,21 @@ export async function notifyHidden(
     });
   }
   const notified = await insertNotifications(trx, rows);
-  const dropped = await countsThatDrop(trx, comments);
+  const dropped = await setShown(trx, ids(comments), false);
   await publish(database, trx, [
     ...removed(comments),
     ...unreadChanged([...new Set([...notified, ...dropped])]),
   ]);
 }
 
-/** Comments deleted (call before the delete): they leave the pages and the counts. */
+/** Comments deleted (call before the delete) or hidden by their author: they leave the pages and the counts. */
 export async function notifyDeleted(
   database: DbContext,
   trx: Db,
   comments: { id: number; streamer_id: number }[],
 ): Promise<void> {
-  await publish(database, trx, [...removed(comments), ...unreadChanged(await countsThatDrop(trx, comments))]);
+  const dropped = await setShown(trx, ids(comments), false);
+  await publish(database, trx, [...removed(comments), ...unreadChanged(dropped)]);
 }
 
 /** Comments shown again: back on the pages, and in the counts of those notified about them. */
@@ -181,27 +182,11 @@ export async function notifyShown(
 ): Promise<void> {
   await publish(database, trx, [
     ...comments.map((c): LiveEvent => ({ type: 'comment', id: c.id, streamer_id: c.streamer_id })),
-    ...unreadChanged(await countsThatDrop(trx, comments)),
+    ...unreadChanged(await setShown(trx, ids(comments), true)),
   ]);
 }
 
-/** The users with unread notifications about these comments, whose counts they leave or join. */
-async function countsThatDrop(trx: Db, comments: { id: number }[]): Promise<number[]> {
-  if (comments.length === 0) return [];
-  const rows = await trx
-    .selectFrom('notifications')
-    .select('user_id')
-    .distinct()
-    .where(
-      'comment_id',
-      'in',
-      comments.map((c) => c.id),
-    )
-    .where('kind', 'in', COMMENT_KINDS)
-    .where('read', '=', 0)
-    .execute();
-  return rows.map((r) => r.user_id);
-}
+const ids = (comments: { id: number }[]) => comments.map((c) => c.id);
 
 /** Comments that left the pages (hidden, deleted). */
 const removed = (comments: { id: number; streamer_id: number }[]): LiveEvent[] =>

@@ -1,5 +1,4 @@
-import type { ExpressionBuilder } from 'kysely';
-import type { Database, Db } from '../db/schema.ts';
+import type { Db } from '../db/schema.ts';
 import { COMMENT_KINDS, type NotificationKind, NOTIFICATION_LIMITS } from '../shared/notifications.ts';
 
 /** A notification to write: its recipient, what caused it, and the signed-in user who acted. */
@@ -30,31 +29,44 @@ export async function insertNotifications(db: Db, rows: NewNotification[]): Prom
   return [...new Set(inserted.map((r) => r.user_id))];
 }
 
-type OnNotifications = ExpressionBuilder<Database, 'notifications' | 'comments'>;
-
 /**
- * A notification the list and the count show: a `reply`, `mention` or `like` whose comment is
- * gone or hidden is left out (DECISIONS.md); `hidden` and `rated` always show. Read over
- * `comments` left-joined on the notification's comment (`withComment`), never as EXISTS: under
- * OR, PostgreSQL hashed an EXISTS over every comment of the site for each request, where a
- * join lets it look up the page's own comments, or hash the user's in one pass for the count.
+ * Keeps `shown` (migration 018) as DECISIONS.md words it, inside the transaction that hides,
+ * shows or deletes these comments: a `reply`, `mention` or `like` about a hidden or deleted
+ * comment is left out of the list and the count; `hidden` and `rated` always show. Answers
+ * the users with unread notifications among those changed, whose counts moved.
  */
-export const shown = (eb: OnNotifications) =>
-  eb.or([eb('notifications.kind', 'not in', COMMENT_KINDS), eb('comments.hidden', '=', 0)]);
+export async function setShown(
+  db: Db,
+  comments: number[] | { authorId: number },
+  shown: boolean,
+): Promise<number[]> {
+  if (Array.isArray(comments) && comments.length === 0) return [];
+  const flag = shown ? 1 : 0;
+  const rows = await db
+    .updateTable('notifications')
+    .set({ shown: flag })
+    .where(
+      'comment_id',
+      'in',
+      Array.isArray(comments)
+        ? comments
+        : db.selectFrom('comments').select('id').where('user_id', '=', comments.authorId),
+    )
+    .where('kind', 'in', COMMENT_KINDS)
+    .where('shown', '<>', flag)
+    .returning(['user_id', 'read'])
+    .execute();
+  return [...new Set(rows.filter((r) => r.read === 0).map((r) => r.user_id))];
+}
 
-/** The user's notifications with their comment (none when it was deleted), as `shown` reads them. */
-const withComment = (db: Db, userId: number) =>
-  db
-    .selectFrom('notifications')
-    .leftJoin('comments', 'comments.id', 'notifications.comment_id')
-    .where('notifications.user_id', '=', userId);
-
-/** The user's unread notifications, as the list counts them. */
+/** The user's unread notifications, as the list counts them: one range of `notifications_unread`. */
 export async function unreadCount(db: Db, userId: number): Promise<number> {
-  const row = await withComment(db, userId)
+  const row = await db
+    .selectFrom('notifications')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('notifications.read', '=', 0)
-    .where(shown)
+    .where('user_id', '=', userId)
+    .where('read', '=', 0)
+    .where('shown', '=', 1)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
@@ -65,7 +77,9 @@ export async function listNotifications(
   userId: number,
   page: { limit: number; before: number | null },
 ) {
-  let q = withComment(db, userId)
+  let q = db
+    .selectFrom('notifications')
+    .leftJoin('comments', 'comments.id', 'notifications.comment_id')
     .innerJoin('streamers', 'streamers.id', 'notifications.streamer_id')
     .leftJoin('users as author', 'author.id', 'comments.user_id')
     .leftJoin('users as actor', 'actor.id', 'notifications.actor_user_id')
@@ -81,7 +95,8 @@ export async function listNotifications(
       'author.display_name as author_name',
       'actor.display_name as actor_name',
     ])
-    .where(shown);
+    .where('notifications.user_id', '=', userId)
+    .where('notifications.shown', '=', 1);
   if (page.before !== null) q = q.where('notifications.id', '<', page.before);
   const rows = await q.orderBy('notifications.id', 'desc').limit(page.limit).execute();
   return rows.map((r) => ({

@@ -14,4 +14,6 @@ export interface NotificationsTable {
   actor_user_id: number | null;
   created_at: string;
   read: Generated<number>;
+  /** 0 once a `reply`, `mention` or `like` is about a hidden or deleted comment (migration 018). */
+  shown: Generated<number>;
 }
