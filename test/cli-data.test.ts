@@ -88,6 +88,34 @@ describe('streamer-rating export, import and backup', { timeout: 120_000 }, () =
     expect(cli(target, ['users', 'mod', 'provider_b', 'Kick_Karel']).code).toBe(0);
   });
 
+  it("import makes the notifications' shown flag again (a file from before migration 018)", async () => {
+    const source = await database();
+    cli(source, ['demo']);
+    const a = await app(source);
+    const [x, y] = [await a.user({ login: 'asked' }), await a.user({ login: 'answered' })];
+    const [xc, yc] = [await a.signedIn(x), await a.signedIn(y)];
+    const sid = (await a.client().get('/api/streamers')).body[0].id;
+    const post = async (c: typeof xc, body: string, extra = {}) =>
+      (await c.post('/api/comments', { streamer_id: sid, body, ...extra })).body.id as number;
+    const top = await post(xc, 'a question here');
+    const kept = await post(yc, 'an answer', { reply_to: top });
+    const hidden = await post(yc, 'another answer', { reply_to: top });
+    await (await a.admin()).put(`/api/comments?id=${hidden}`, { hidden: true });
+    const before = (await xc.get('/api/notifications')).body;
+    expect(before).toMatchObject({ unread: 1, items: [{ kind: 'reply', comment_id: kept }] });
+    const file = join(dir, 'shown.json');
+    expect(cli(source, ['export', file]).code).toBe(0);
+    const data = JSON.parse(readFileSync(file, 'utf8'));
+    for (const row of data.tables.notifications) delete row.shown;
+    writeFileSync(file, JSON.stringify(data));
+
+    const target = await database();
+    const imp = cli(target, ['import', file]);
+    expect(imp.code, imp.err).toBe(0);
+    const b = await app(target);
+    expect((await (await b.signedIn(x)).get('/api/notifications')).body).toEqual(before);
+  });
+
   it('import refuses a file with a column the database has not, and changes nothing', async () => {
     const d = await database();
     cli(d, ['demo']);

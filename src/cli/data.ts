@@ -6,6 +6,7 @@ import { writeTransaction } from '../db/transaction.ts';
 import { foldCase } from '../shared/rules.ts';
 import { foldName } from '../lib/names.ts';
 import { nameKey } from '../streamers/queries.ts';
+import { deriveShown } from '../notifications/queries.ts';
 import { legacyParams } from '../db/migrations/legacy-audit.ts';
 
 /**
@@ -237,6 +238,8 @@ export async function importData(
       counts[table] = rows[table].length;
     }
     for (const table of SERIAL_TABLES) await moveIdsPastRows(trx, table);
+    // Derived from other tables, not from the row: a notification about a hidden comment.
+    await deriveShown(trx);
   });
   return counts;
 }

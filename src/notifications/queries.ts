@@ -59,6 +59,32 @@ export async function setShown(
   return [...new Set(rows.filter((r) => r.read === 0).map((r) => r.user_id))];
 }
 
+/**
+ * `shown` made again from the comments as they are (an import, whose file may be older than
+ * migration 018): the same rule as `setShown`, over every notification.
+ */
+export async function deriveShown(db: Db): Promise<void> {
+  await db
+    .updateTable('notifications')
+    .set((eb) => ({
+      shown: eb
+        .case()
+        .when(
+          eb.and([
+            eb('kind', 'in', COMMENT_KINDS),
+            eb.or([
+              eb('comment_id', 'is', null),
+              eb('comment_id', 'in', eb.selectFrom('comments').select('id').where('hidden', '=', 1)),
+            ]),
+          ]),
+        )
+        .then(0)
+        .else(1)
+        .end(),
+    }))
+    .execute();
+}
+
 /** The user's unread notifications, as the list counts them: one range of `notifications_unread`. */
 export async function unreadCount(db: Db, userId: number): Promise<number> {
   const row = await db

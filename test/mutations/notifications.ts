@@ -73,6 +73,13 @@ export const NOTIFICATION_MUTATIONS: Mutation[] = [
     tests: ['test/notifications.test.ts'],
   },
   {
+    name: 'notifications: an import from before migration 018 shows those about hidden comments',
+    file: 'src/cli/data.ts',
+    from: '    await deriveShown(trx);\n',
+    to: '',
+    tests: ['test/cli-data.test.ts'],
+  },
+  {
     name: "notifications: PostgreSQL's grouped insert mentions everyone named",
     file: 'src/comments/batch.ts',
     from: 'order by t.k, u.id limit ${sql.lit(NOTIFICATION_LIMITS.mentions)}',
