@@ -224,6 +224,12 @@ describe('who is notified, and of what', () => {
       // The database as it was before 018, with every notification of that time.
       const db = database.db;
       await db.schema.dropIndex('notifications_unread').execute();
+      await db.schema.dropIndex('notifications_list').execute();
+      await db.schema
+        .createIndex('notifications_user')
+        .on('notifications')
+        .columns(['user_id', 'id'])
+        .execute();
       await db.schema.alterTable('notifications').dropColumn('shown').execute();
       await db
         .deleteFrom('kysely_migration' as never)

@@ -30,4 +30,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('notifications')
     .columns(['user_id', 'read', 'shown'])
     .execute();
+  // The list, newest first: the user's shown ones in the order of their ids. It replaces the
+  // index on (user_id, id), which SQLite then passed over for the one above and sorted all.
+  await db.schema
+    .createIndex('notifications_list')
+    .on('notifications')
+    .columns(['user_id', 'shown', 'id'])
+    .execute();
+  await db.schema.dropIndex('notifications_user').execute();
 }
