@@ -29,9 +29,13 @@ export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (!user) throw fail('not_logged_in');
     const { query } = request;
     const limit = pageLimit(query.limit, NOTIFICATION_LIMITS.listDefault);
-    const items = await listNotifications(db, user.id, { limit, before: parseId(query.before) });
+    // Side by side: on PostgreSQL two connections of the pool, one round trip of waiting, not two.
+    const [items, unread] = await Promise.all([
+      listNotifications(db, user.id, { limit, before: parseId(query.before) }),
+      unreadCount(db, user.id),
+    ]);
     reply.header('cache-control', 'no-store');
-    return { unread: await unreadCount(db, user.id), items };
+    return { unread, items };
   });
 
   app.put('/api/notifications', { config: own, schema: markSchema }, async (request) => {
