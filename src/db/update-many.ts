@@ -14,7 +14,7 @@ export interface RowUpdate {
 }
 
 /** Parameters per statement: below SQLite's 32,766 and PostgreSQL's 65,535. */
-const MAX_PARAMETERS = 30_000;
+export const MAX_PARAMETERS = 30_000;
 
 /**
  * Writes many rows of `table` at once: each row's `set` to the row with its id. What to write
@@ -31,6 +31,19 @@ export async function updateMany<T extends keyof Database>(
   types: Partial<Record<keyof Database[T] & string, ColumnType>>,
   rows: RowUpdate[],
 ): Promise<void> {
+  for (const query of updateManyQueries(trx, table, types, rows)) await trx.executeQuery(query);
+}
+
+/**
+ * updateMany's statements, compiled and not run: for a caller that runs them with its other
+ * writes (db/write-together.ts).
+ */
+export function updateManyQueries<T extends keyof Database>(
+  trx: Db,
+  table: T,
+  types: Partial<Record<keyof Database[T] & string, ColumnType>>,
+  rows: RowUpdate[],
+): CompiledQuery[] {
   const shapes = new Map<string, { columns: string[]; rows: RowUpdate[] }>();
   for (const row of rows) {
     const columns = Object.keys(row.set)
@@ -47,13 +60,14 @@ export async function updateMany<T extends keyof Database>(
     if (type === undefined) throw new Error(`updateMany: no type given for ${table}.${column}`);
     return type;
   };
+  const queries: CompiledQuery[] = [];
   for (const { columns, rows: shaped } of shapes.values()) {
     if (isSqlite(trx)) {
       const sets = columns.map((c) => sql`${sql.ref(c)} = ${null}`);
       const { sql: text } =
         sql`update ${sql.table(table)} set ${sql.join(sets)} where ${sql.ref('id')} = ${0}`.compile(trx);
       for (const row of shaped) {
-        await trx.executeQuery(CompiledQuery.raw(text, [...columns.map((c) => row.set[c] ?? null), row.id]));
+        queries.push(CompiledQuery.raw(text, [...columns.map((c) => row.set[c] ?? null), row.id]));
       }
       continue;
     }
@@ -69,8 +83,11 @@ export async function updateMany<T extends keyof Database>(
             )})`,
         );
       const sets = columns.map((c, i) => sql`${sql.ref(c)} = ${sql.ref(`v.column${i + 2}`)}`);
-      await sql`update ${sql.table(table)} set ${sql.join(sets)}
-        from (values ${sql.join(values)}) as v where ${sql.ref(`${table}.id`)} = v.column1`.execute(trx);
+      queries.push(
+        sql`update ${sql.table(table)} set ${sql.join(sets)}
+        from (values ${sql.join(values)}) as v where ${sql.ref(`${table}.id`)} = v.column1`.compile(trx),
+      );
     }
   }
+  return queries;
 }
