@@ -14,6 +14,7 @@ import * as earnedTrust from './013-earned-trust.ts';
 import * as streamHistory from './014-stream-history.ts';
 import * as notifications from './016-notifications.ts';
 import * as idempotency from './017-idempotency.ts';
+import * as streamSamplesCovering from './019-stream-samples-covering.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '014-stream-history': streamHistory,
   '016-notifications': notifications,
   '017-idempotency': idempotency,
+  '019-stream-samples-covering': streamSamplesCovering,
 };
