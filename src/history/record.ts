@@ -1,6 +1,6 @@
 import type { CompiledQuery } from 'kysely';
 import type { Db } from '../db/schema.ts';
-import { updateManyQueries } from '../db/update-many.ts';
+import { insertManyQueries, updateManyQueries } from '../db/update-many.ts';
 import { writeTogether } from '../db/write-together.ts';
 import { HISTORY } from '../shared/history.ts';
 import { countGame, parseGames } from './games.ts';
@@ -28,6 +28,9 @@ const COUNTERS = {
   title: 'text',
   games: 'text',
 } as const;
+
+/** A sample's columns, as insertManyQueries casts them. */
+const SAMPLE = { stream_id: 'integer', at: 'text', viewers: 'integer', game: 'text', title: 'text' } as const;
 
 /** When a new stream started: the provider's time, unless missing or after this check. */
 export const startOf = (since: string | null, now: string): string =>
@@ -107,22 +110,20 @@ export async function checkWrites(
     COUNTERS,
     [...going].map(([id, set]) => ({ id, set })),
   );
-  if (seen.length > 0) {
-    writes.push(
-      trx
-        .insertInto('stream_samples')
-        .values(
-          seen.map((s) => ({
-            stream_id: streamOf.get(s.streamerId) ?? 0,
-            at: now,
-            viewers: cleanViewers(s.viewers),
-            game: s.game,
-            title: s.title,
-          })),
-        )
-        .compile(),
-    );
-  }
+  writes.push(
+    ...insertManyQueries(
+      trx,
+      'stream_samples',
+      SAMPLE,
+      seen.map((s) => ({
+        stream_id: streamOf.get(s.streamerId) ?? 0,
+        at: now,
+        viewers: cleanViewers(s.viewers),
+        game: s.game,
+        title: s.title,
+      })),
+    ),
+  );
   if (ended.length > 0) {
     // Disjoint from the counters' rows: a stream that ends was not seen by this check.
     writes.push(

@@ -1,4 +1,5 @@
 import type { CompiledQuery, Selectable } from 'kysely';
+import { insertManyQueries } from '../db/update-many.ts';
 import { writeTogether } from '../db/write-together.ts';
 import type { Db } from '../db/schema.ts';
 import type { StreamsTable } from '../db/schema/streams.ts';
@@ -45,6 +46,18 @@ export async function refreshStats(trx: Db, streamerIds: number[], now: Date): P
   await writeStats(trx, streamerIds, rows);
 }
 
+/** The kept figures' columns, as insertManyQueries casts them. */
+const FIGURES = {
+  streamer_id: 'integer',
+  streams: 'integer',
+  seconds: 'integer',
+  samples: 'integer',
+  viewer_sum: 'bigint',
+  peak_viewers: 'integer',
+  top_game: 'text',
+  oldest_start: 'text',
+} as const;
+
 /** A stream as the figures count it. */
 type Counted = Pick<
   Selectable<StreamsTable>,
@@ -86,23 +99,7 @@ export function statsWrites(trx: Db, streamerIds: number[], rows: Counted[]): Co
   if (without.length > 0)
     writes.push(trx.deleteFrom('stream_stats').where('streamer_id', 'in', without).compile());
   if (values.length === 0) return writes;
-  writes.push(
-    trx
-      .insertInto('stream_stats')
-      .values(values)
-      .onConflict((oc) =>
-        oc.column('streamer_id').doUpdateSet((eb) => ({
-          streams: eb.ref('excluded.streams'),
-          seconds: eb.ref('excluded.seconds'),
-          samples: eb.ref('excluded.samples'),
-          viewer_sum: eb.ref('excluded.viewer_sum'),
-          peak_viewers: eb.ref('excluded.peak_viewers'),
-          top_game: eb.ref('excluded.top_game'),
-          oldest_start: eb.ref('excluded.oldest_start'),
-        })),
-      )
-      .compile(),
-  );
+  writes.push(...insertManyQueries(trx, 'stream_stats', FIGURES, values, 'streamer_id'));
   return writes;
 }
 
