@@ -1,4 +1,5 @@
 import type { CompiledQuery } from 'kysely';
+import { inIds } from '../db/dialect.ts';
 import type { Db } from '../db/schema.ts';
 import { insertManyQueries, updateManyQueries } from '../db/update-many.ts';
 import { writeTogether } from '../db/write-together.ts';
@@ -64,7 +65,7 @@ export async function checkWrites(
     .selectFrom('streams')
     .select(['id', 'streamer_id', 'started_at', 'last_seen_at', 'ended_at', 'samples', 'viewer_sum'])
     .select(['peak_viewers', 'games'])
-    .where('streamer_id', 'in', streamerIds)
+    .where(inIds(trx, 'streamer_id', streamerIds))
     .where((eb) => eb.or([eb('ended_at', 'is', null), eb('started_at', '>=', cutoff)]))
     .execute();
   const openOf = new Map(known.filter((o) => o.ended_at === null).map((o) => [o.streamer_id, o]));

@@ -2,6 +2,7 @@ import type { LiveEvent } from '../events/bus.ts';
 import type { Db, SyncStateTable } from '../db/schema.ts';
 import { liveEmbed } from '../discord/events.ts';
 import { enqueueDiscordEvents, type EventEmbed } from '../discord/queries.ts';
+import { inIds } from '../db/dialect.ts';
 import { type RowUpdate, updateManyQueries } from '../db/update-many.ts';
 import { writeTogether } from '../db/write-together.ts';
 import { singleLine } from '../lib/input.ts';
@@ -83,9 +84,11 @@ export async function applyBatch(
     ])
     .where('platform', '=', provider)
     .where(
-      'id',
-      'in',
-      targets.map((t) => t.id),
+      inIds(
+        trx,
+        'id',
+        targets.map((t) => t.id),
+      ),
     )
     .execute();
   const asked = new Set(targets.map((t) => t.channel));
