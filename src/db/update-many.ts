@@ -120,12 +120,19 @@ export function insertManyQueries<T extends keyof Database>(
     return [sql`${into} select * from unnest(${sql.join(arrays)})${conflict}`.compile(trx)];
   }
   const perStatement = Math.floor(SQLITE_MAX_PARAMETERS / columns.length);
+  // The text made once, the rows only as parameters (no query objects per value).
+  const head = into.compile(trx).sql;
+  const tail = conflict.compile(trx).sql;
+  const row = `(${columns.map(() => '?').join(', ')})`;
   const queries: CompiledQuery[] = [];
   for (let k = 0; k < rows.length; k += perStatement) {
-    const values = rows
-      .slice(k, k + perStatement)
-      .map((row) => sql`(${sql.join(columns.map((c) => sql`${row[c] ?? null}`))})`);
-    queries.push(sql`${into} values ${sql.join(values)}${conflict}`.compile(trx));
+    const chunk = rows.slice(k, k + perStatement);
+    queries.push(
+      CompiledQuery.raw(
+        `${head} values ${chunk.map(() => row).join(', ')}${tail}`,
+        chunk.flatMap((r) => columns.map((c) => r[c] ?? null)),
+      ),
+    );
   }
   return queries;
 }
