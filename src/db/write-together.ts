@@ -20,7 +20,8 @@ export async function writeTogether(trx: Db, writes: CompiledQuery[]): Promise<v
   let group: CompiledQuery[] = [];
   let parameters = 0;
   const flush = async () => {
-    if (group.length === 1) await trx.executeQuery(group[0]!);
+    const [only] = group;
+    if (group.length === 1 && only) await trx.executeQuery(only);
     else if (group.length > 1) await trx.executeQuery(combined(group));
     group = [];
     parameters = 0;
