@@ -15,7 +15,9 @@
  * BENCH_SERVICE_NODE_ARGS (extra node arguments for the service, e.g. `--cpu-prof`),
  * BENCH_ONLY (comma-separated words: only the paths whose names contain one, e.g.
  * `healthz,oauth/me,cold start`; the peak RSS row is always printed),
- * BENCH_COMMENTS (comments seeded on the busy streamer, default 10000).
+ * BENCH_COMMENTS (comments seeded on the busy streamer, default 10000),
+ * BENCH_HISTORY_DAYS (the days of stream history the "a year of history" rows seed, default
+ * 365; shorter, the file's size is not judged: bench/history-year.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';

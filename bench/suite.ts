@@ -7,6 +7,7 @@ import { type CeilingOptions, startCeiling } from './ceilings.ts';
 import { type Context, type LoadSettings, selected } from './compare.ts';
 import { eventStreamPaths } from './event-streams.ts';
 import { syncRoundRow } from './history-round.ts';
+import { historyYearRows } from './history-year.ts';
 import { imagePaths } from './image-paths.ts';
 import { notificationPaths } from './notifications.ts';
 import { waitIdle } from './idle.ts';
@@ -150,6 +151,10 @@ export async function runSuite(opts: SuiteOptions): Promise<Row[]> {
   if (selected(opts.only, 'notifications'))
     rows.push(...(await notificationsRun(opts, peaks, streamerIds[4]!)));
 
+  // SQLite only: the target is the file's size, and the seeding writes the file directly.
+  if (opts.databaseUrl.startsWith('sqlite:') && selected(opts.only, 'year of history')) {
+    rows.push(...(await historyYearRows(opts, startService, peaks)));
+  }
   if (selected(opts.only, 'sync round')) {
     rows.push(await syncRoundRow(opts.ceilingDatabaseUrl('history'), opts.enforce, opts.log));
   }

@@ -20,6 +20,16 @@ export function idColumn(db: AnyDb) {
     : (['serial', (c: ColumnDefinitionBuilder) => c.primaryKey()] as const);
 }
 
+/**
+ * `column in (ids)` for a batch's ids: on PostgreSQL `= any(array)`, one parameter (a small
+ * statement to parse and plan, whatever the batch's size), on SQLite an `in` list.
+ */
+export function inIds(db: AnyDb, column: string, ids: readonly number[]) {
+  return isSqlite(db)
+    ? sql<boolean>`${sql.ref(column)} in (${sql.join(ids)})`
+    : sql<boolean>`${sql.ref(column)} = any(cast(${ids} as integer[]))`;
+}
+
 interface DriverError {
   code?: unknown;
   message?: unknown;

@@ -13,14 +13,11 @@ export interface RowUpdate {
   set: Record<string, Value | undefined>;
 }
 
-/** Parameters per statement: below SQLite's 32,766 and PostgreSQL's 65,535. */
-const MAX_PARAMETERS = 30_000;
-
 /**
  * Writes many rows of `table` at once: each row's `set` to the row with its id. What to write
  * is the caller's rule; this only writes it, grouped by shape (the set of columns written).
- * PostgreSQL: one `update ... from (values ...)` statement per shape and chunk of rows, so a
- * batch costs one round trip, not one per row. SQLite (in process, no round trips): one
+ * PostgreSQL: one `update ... from unnest(arrays)` statement per shape, so a batch costs one
+ * round trip, not one per row. SQLite (in process, no round trips): one
  * prepared statement per shape, run for each row inside the caller's transaction (the
  * handle keeps statements by their text, db/connect.ts), which is faster there than a join
  * against a VALUES list.
@@ -31,6 +28,19 @@ export async function updateMany<T extends keyof Database>(
   types: Partial<Record<keyof Database[T] & string, ColumnType>>,
   rows: RowUpdate[],
 ): Promise<void> {
+  for (const query of updateManyQueries(trx, table, types, rows)) await trx.executeQuery(query);
+}
+
+/**
+ * updateMany's statements, compiled and not run: for a caller that runs them with its other
+ * writes (db/write-together.ts).
+ */
+export function updateManyQueries<T extends keyof Database>(
+  trx: Db,
+  table: T,
+  types: Partial<Record<keyof Database[T] & string, ColumnType>>,
+  rows: RowUpdate[],
+): CompiledQuery[] {
   const shapes = new Map<string, { columns: string[]; rows: RowUpdate[] }>();
   for (const row of rows) {
     const columns = Object.keys(row.set)
@@ -47,30 +57,82 @@ export async function updateMany<T extends keyof Database>(
     if (type === undefined) throw new Error(`updateMany: no type given for ${table}.${column}`);
     return type;
   };
+  const queries: CompiledQuery[] = [];
   for (const { columns, rows: shaped } of shapes.values()) {
     if (isSqlite(trx)) {
       const sets = columns.map((c) => sql`${sql.ref(c)} = ${null}`);
       const { sql: text } =
         sql`update ${sql.table(table)} set ${sql.join(sets)} where ${sql.ref('id')} = ${0}`.compile(trx);
       for (const row of shaped) {
-        await trx.executeQuery(CompiledQuery.raw(text, [...columns.map((c) => row.set[c] ?? null), row.id]));
+        queries.push(CompiledQuery.raw(text, [...columns.map((c) => row.set[c] ?? null), row.id]));
       }
       continue;
     }
-    const casts = columns.map((c) => sql.raw(typeOf(c)));
-    const perStatement = Math.floor(MAX_PARAMETERS / (columns.length + 1));
-    for (let k = 0; k < shaped.length; k += perStatement) {
-      const values = shaped
-        .slice(k, k + perStatement)
-        .map(
-          (row) =>
-            sql`(cast(${row.id} as integer), ${sql.join(
-              columns.map((c, i) => sql`cast(${row.set[c] ?? null} as ${casts[i]})`),
-            )})`,
-        );
-      const sets = columns.map((c, i) => sql`${sql.ref(c)} = ${sql.ref(`v.column${i + 2}`)}`);
-      await sql`update ${sql.table(table)} set ${sql.join(sets)}
-        from (values ${sql.join(values)}) as v where ${sql.ref(`${table}.id`)} = v.column1`.execute(trx);
-    }
+    // One array per column, unnested into rows: a handful of parameters whatever the batch's
+    // size, so PostgreSQL parses and plans a small statement (a VALUES list of 100 rows of 11
+    // casts cost it more than the update itself).
+    const arrays = [
+      sql`cast(${shaped.map((row) => row.id)} as integer[])`,
+      ...columns.map(
+        (c) => sql`cast(${shaped.map((row) => row.set[c] ?? null)} as ${sql.raw(`${typeOf(c)}[]`)})`,
+      ),
+    ];
+    const names = sql.raw(['id', ...columns.map((_, i) => `c${i}`)].join(', '));
+    const sets = columns.map((c, i) => sql`${sql.ref(c)} = ${sql.ref(`v.c${i}`)}`);
+    queries.push(
+      sql`update ${sql.table(table)} set ${sql.join(sets)}
+        from unnest(${sql.join(arrays)}) as v(${names}) where ${sql.ref(`${table}.id`)} = v.id`.compile(trx),
+    );
   }
+  return queries;
+}
+
+/** SQLite's parameters per statement: below its 32,766. */
+const SQLITE_MAX_PARAMETERS = 30_000;
+
+/**
+ * Inserts many rows of `table` (compiled, not run), the columns of `types` in its order. With
+ * `upsertOn`, a row whose `upsertOn` column conflicts sets the others instead. PostgreSQL: one
+ * `insert ... select * from unnest(arrays)`, a parameter per column whatever the rows (small to
+ * parse and plan); SQLite: `insert ... values (...), (...)`, chunked under its parameter limit.
+ */
+export function insertManyQueries<T extends keyof Database>(
+  trx: Db,
+  table: T,
+  types: Partial<Record<keyof Database[T] & string, ColumnType>>,
+  rows: Record<string, Value>[],
+  upsertOn?: keyof Database[T] & string,
+): CompiledQuery[] {
+  if (rows.length === 0) return [];
+  const columns = Object.keys(types);
+  const typed = types as Record<string, ColumnType>;
+  const into = sql`insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))})`;
+  const conflict =
+    upsertOn === undefined
+      ? sql``
+      : sql` on conflict (${sql.ref(upsertOn)}) do update set ${sql.join(
+          columns.filter((c) => c !== upsertOn).map((c) => sql`${sql.ref(c)} = ${sql.ref(`excluded.${c}`)}`),
+        )}`;
+  if (!isSqlite(trx)) {
+    const arrays = columns.map(
+      (c) => sql`cast(${rows.map((row) => row[c] ?? null)} as ${sql.raw(`${typed[c]}[]`)})`,
+    );
+    return [sql`${into} select * from unnest(${sql.join(arrays)})${conflict}`.compile(trx)];
+  }
+  const perStatement = Math.floor(SQLITE_MAX_PARAMETERS / columns.length);
+  // The text made once, the rows only as parameters (no query objects per value).
+  const head = into.compile(trx).sql;
+  const tail = conflict.compile(trx).sql;
+  const row = `(${columns.map(() => '?').join(', ')})`;
+  const queries: CompiledQuery[] = [];
+  for (let k = 0; k < rows.length; k += perStatement) {
+    const chunk = rows.slice(k, k + perStatement);
+    queries.push(
+      CompiledQuery.raw(
+        `${head} values ${chunk.map(() => row).join(', ')}${tail}`,
+        chunk.flatMap((r) => columns.map((c) => r[c] ?? null)),
+      ),
+    );
+  }
+  return queries;
 }

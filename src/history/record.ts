@@ -1,8 +1,11 @@
+import type { CompiledQuery } from 'kysely';
+import { inIds } from '../db/dialect.ts';
 import type { Db } from '../db/schema.ts';
-import { updateMany } from '../db/update-many.ts';
+import { insertManyQueries, updateManyQueries } from '../db/update-many.ts';
+import { writeTogether } from '../db/write-together.ts';
 import { HISTORY } from '../shared/history.ts';
 import { countGame, parseGames } from './games.ts';
-import { statsCutoff, writeStats } from './stats.ts';
+import { statsCutoff, statsWrites } from './stats.ts';
 
 /** What one successful check saw of a live streamer, already cleaned (game and title cut). */
 export interface Sighting {
@@ -27,6 +30,9 @@ const COUNTERS = {
   games: 'text',
 } as const;
 
+/** A sample's columns, as insertManyQueries casts them. */
+const SAMPLE = { stream_id: 'integer', at: 'text', viewers: 'integer', game: 'text', title: 'text' } as const;
+
 /** When a new stream started: the provider's time, unless missing or after this check. */
 export const startOf = (since: string | null, now: string): string =>
   since === null || since > now ? now : since;
@@ -38,7 +44,20 @@ export const startOf = (since: string | null, now: string): string =>
  * last-30-days figures of all of them made again. Statements are per batch, not per streamer.
  */
 export async function recordChecks(trx: Db, seen: Sighting[], ended: number[], now: string): Promise<void> {
-  if (seen.length === 0 && ended.length === 0) return;
+  await writeTogether(trx, await checkWrites(trx, seen, ended, now));
+}
+
+/**
+ * recordChecks's reads and the streams it starts (their ids are needed), then its other
+ * writes compiled and not run: the sync batch runs them with its own (db/write-together.ts).
+ */
+export async function checkWrites(
+  trx: Db,
+  seen: Sighting[],
+  ended: number[],
+  now: string,
+): Promise<CompiledQuery[]> {
+  if (seen.length === 0 && ended.length === 0) return [];
   const streamerIds = [...new Set([...seen.map((s) => s.streamerId), ...ended])];
   const cutoff = statsCutoff(new Date(now));
   // One read for both uses: the open streams, and the streams the 30-day figures count.
@@ -46,7 +65,7 @@ export async function recordChecks(trx: Db, seen: Sighting[], ended: number[], n
     .selectFrom('streams')
     .select(['id', 'streamer_id', 'started_at', 'last_seen_at', 'ended_at', 'samples', 'viewer_sum'])
     .select(['peak_viewers', 'games'])
-    .where('streamer_id', 'in', streamerIds)
+    .where(inIds(trx, 'streamer_id', streamerIds))
     .where((eb) => eb.or([eb('ended_at', 'is', null), eb('started_at', '>=', cutoff)]))
     .execute();
   const openOf = new Map(known.filter((o) => o.ended_at === null).map((o) => [o.streamer_id, o]));
@@ -86,39 +105,45 @@ export async function recordChecks(trx: Db, seen: Sighting[], ended: number[], n
       return [[o.id, set] as const];
     }),
   );
-  await updateMany(
+  const writes = updateManyQueries(
     trx,
     'streams',
     COUNTERS,
     [...going].map(([id, set]) => ({ id, set })),
   );
-  if (seen.length > 0) {
-    await trx
-      .insertInto('stream_samples')
-      .values(
-        seen.map((s) => ({
-          stream_id: streamOf.get(s.streamerId) ?? 0,
-          at: now,
-          viewers: cleanViewers(s.viewers),
-          game: s.game,
-          title: s.title,
-        })),
-      )
-      .execute();
-  }
+  writes.push(
+    ...insertManyQueries(
+      trx,
+      'stream_samples',
+      SAMPLE,
+      seen.map((s) => ({
+        stream_id: streamOf.get(s.streamerId) ?? 0,
+        at: now,
+        viewers: cleanViewers(s.viewers),
+        game: s.game,
+        title: s.title,
+      })),
+    ),
+  );
   if (ended.length > 0) {
-    await trx
-      .updateTable('streams')
-      .set((eb) => ({ ended_at: eb.ref('last_seen_at') }))
-      .where('streamer_id', 'in', ended)
-      .where('ended_at', 'is', null)
-      .execute();
+    // Disjoint from the counters' rows: a stream that ends was not seen by this check.
+    writes.push(
+      trx
+        .updateTable('streams')
+        .set((eb) => ({ ended_at: eb.ref('last_seen_at') }))
+        .where('streamer_id', 'in', ended)
+        .where('ended_at', 'is', null)
+        .compile(),
+    );
   }
   // The figures from the streams as this check left them, without reading them again.
   const counted = [...known.map((k) => ({ ...k, ...going.get(k.id) })), ...started];
-  await writeStats(
-    trx,
-    streamerIds,
-    counted.filter((k) => k.started_at >= cutoff),
+  writes.push(
+    ...statsWrites(
+      trx,
+      streamerIds,
+      counted.filter((k) => k.started_at >= cutoff),
+    ),
   );
+  return writes;
 }

@@ -31,3 +31,6 @@ export const StreamEntry = Type.Object(
   { title: 'Stream' },
 );
 export type StreamEntry = Static<typeof StreamEntry>;
+
+/** The answer of `?streams=1`. */
+export const StreamList = Type.Array(StreamEntry);

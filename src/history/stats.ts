@@ -1,4 +1,6 @@
-import type { Selectable } from 'kysely';
+import type { CompiledQuery, Selectable } from 'kysely';
+import { insertManyQueries } from '../db/update-many.ts';
+import { writeTogether } from '../db/write-together.ts';
 import type { Db } from '../db/schema.ts';
 import type { StreamsTable } from '../db/schema/streams.ts';
 import { DAY } from '../lib/clock.ts';
@@ -44,6 +46,18 @@ export async function refreshStats(trx: Db, streamerIds: number[], now: Date): P
   await writeStats(trx, streamerIds, rows);
 }
 
+/** The kept figures' columns, as insertManyQueries casts them. */
+const FIGURES = {
+  streamer_id: 'integer',
+  streams: 'integer',
+  seconds: 'integer',
+  samples: 'integer',
+  viewer_sum: 'bigint',
+  peak_viewers: 'integer',
+  top_game: 'text',
+  oldest_start: 'text',
+} as const;
+
 /** A stream as the figures count it. */
 type Counted = Pick<
   Selectable<StreamsTable>,
@@ -55,7 +69,12 @@ type Counted = Pick<
  * statsCutoff (refreshStats reads them; a sync batch has them in hand).
  */
 export async function writeStats(trx: Db, streamerIds: number[], rows: Counted[]): Promise<void> {
-  if (streamerIds.length === 0) return;
+  await writeTogether(trx, statsWrites(trx, streamerIds, rows));
+}
+
+/** writeStats's statements, compiled and not run (the sync batch runs them with its others). */
+export function statsWrites(trx: Db, streamerIds: number[], rows: Counted[]): CompiledQuery[] {
+  if (streamerIds.length === 0) return [];
   const byStreamer = new Map<number, Counted[]>();
   for (const r of rows) byStreamer.set(r.streamer_id, [...(byStreamer.get(r.streamer_id) ?? []), r]);
   const values = [...byStreamer].map(([streamer_id, streams]) => {
@@ -76,23 +95,12 @@ export async function writeStats(trx: Db, streamerIds: number[], rows: Counted[]
     };
   });
   const without = streamerIds.filter((id) => !byStreamer.has(id));
-  if (without.length > 0) await trx.deleteFrom('stream_stats').where('streamer_id', 'in', without).execute();
-  if (values.length === 0) return;
-  await trx
-    .insertInto('stream_stats')
-    .values(values)
-    .onConflict((oc) =>
-      oc.column('streamer_id').doUpdateSet((eb) => ({
-        streams: eb.ref('excluded.streams'),
-        seconds: eb.ref('excluded.seconds'),
-        samples: eb.ref('excluded.samples'),
-        viewer_sum: eb.ref('excluded.viewer_sum'),
-        peak_viewers: eb.ref('excluded.peak_viewers'),
-        top_game: eb.ref('excluded.top_game'),
-        oldest_start: eb.ref('excluded.oldest_start'),
-      })),
-    )
-    .execute();
+  const writes: CompiledQuery[] = [];
+  if (without.length > 0)
+    writes.push(trx.deleteFrom('stream_stats').where('streamer_id', 'in', without).compile());
+  if (values.length === 0) return writes;
+  writes.push(...insertManyQueries(trx, 'stream_stats', FIGURES, values, 'streamer_id'));
+  return writes;
 }
 
 /** A kept row as the streamer items carry it (null: no streams in the window). */

@@ -14,7 +14,7 @@ import {
   Timestamp,
 } from '../lib/schemas.ts';
 import { LIMITS, PROVIDERS, SCORE_KEYS } from '../shared/rules.ts';
-import { Stats30d, StreamEntry } from '../history/schemas.ts';
+import { Stats30d, StreamList } from '../history/schemas.ts';
 import { HISTORY } from '../shared/history.ts';
 
 const score = () => Type.Integer({ minimum: 0, maximum: LIMITS.score });
@@ -246,12 +246,7 @@ export const listSchema = {
     '`If-None-Match` gets 304',
   querystring: ListQuery,
   response: {
-    200: Type.Union([
-      Type.Array(StreamerItem),
-      StreamerItem,
-      Type.Array(HistoryEntry),
-      Type.Array(StreamEntry),
-    ]),
+    200: Type.Union([Type.Array(StreamerItem), StreamerItem, Type.Array(HistoryEntry), StreamList]),
     304: Type.Null(),
     ...errors(400, 404),
   },

@@ -205,9 +205,10 @@ export class LivePoller {
         const events: LiveEvent[] = [];
         const checked = await applyBatch(trx, provider.id, targets, answer, now, events);
         await publish(database, trx, events);
+        // In the batch's transaction: one commit a batch, not two (the sync round's cost, issue 28).
+        await recordOk(trx, provider.id, now);
         return checked;
       });
-      await recordOk(db, provider.id, now);
       this.opts.onCheck?.(provider.id, 'ok');
       if (this.#failing.delete(provider.id)) log.info(`${label} works again`);
       this.#htmlWarned.delete(provider.id);

@@ -2,11 +2,13 @@ import type { LiveEvent } from '../events/bus.ts';
 import type { Db, SyncStateTable } from '../db/schema.ts';
 import { liveEmbed } from '../discord/events.ts';
 import { enqueueDiscordEvents, type EventEmbed } from '../discord/queries.ts';
-import { type RowUpdate, updateMany } from '../db/update-many.ts';
+import { inIds } from '../db/dialect.ts';
+import { type RowUpdate, updateManyQueries } from '../db/update-many.ts';
+import { writeTogether } from '../db/write-together.ts';
 import { singleLine } from '../lib/input.ts';
 import { LIMITS, type Provider, channelOf } from '../shared/rules.ts';
 import { type Channel, channelKey, channelName, learntAccountId } from '../streamers/speaks-for.ts';
-import { cleanViewers, recordChecks, type Sighting, startOf } from '../history/record.ts';
+import { checkWrites, cleanViewers, type Sighting, startOf } from '../history/record.ts';
 import type { BatchAnswer } from './provider.ts';
 
 /** A streamer as live sync checks it. */
@@ -53,7 +55,8 @@ const SYNCED = {
  * administrator may have changed one meanwhile). Live on the first check that shows it;
  * offline only on the second check in a row that does not. Returns how many were checked.
  * The rule is decided here per streamer; the writes are batched: one statement per kind of
- * write for the whole batch (updateMany, the Discord queue, the stream history).
+ * write for the whole batch (updateMany, the Discord queue, the stream history), and on
+ * PostgreSQL those statements as one (db/write-together.ts).
  */
 export async function applyBatch(
   trx: Db,
@@ -81,9 +84,11 @@ export async function applyBatch(
     ])
     .where('platform', '=', provider)
     .where(
-      'id',
-      'in',
-      targets.map((t) => t.id),
+      inIds(
+        trx,
+        'id',
+        targets.map((t) => t.id),
+      ),
     )
     .execute();
   const asked = new Set(targets.map((t) => t.channel));
@@ -137,9 +142,12 @@ export async function applyBatch(
       announced.push(liveEmbed({ id: row.id, name: row.name, platform: provider }, { game, title }, now));
     }
   }
-  await updateMany(trx, 'streamers', SYNCED, updates);
   await enqueueDiscordEvents(trx, 'live', announced, now);
-  await recordChecks(trx, seenLive, wentOffline, now);
+  // The streamers' rows and the history's writes: on PostgreSQL one statement (one round trip).
+  await writeTogether(trx, [
+    ...updateManyQueries(trx, 'streamers', SYNCED, updates),
+    ...(await checkWrites(trx, seenLive, wentOffline, now)),
+  ]);
   return checked;
 }
 

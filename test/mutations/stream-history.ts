@@ -32,6 +32,13 @@ export const STREAM_HISTORY_MUTATIONS: Mutation[] = [
     tests: ['test/stream-history.test.ts'],
   },
   {
+    name: "stream history: a check's upsert of the kept figures sets only the count (hours and viewers stay old)",
+    file: 'src/db/update-many.ts',
+    from: 'columns.filter((c) => c !== upsertOn).map(',
+    to: "columns.filter((c) => c === 'streams').map(",
+    tests: ['test/stream-history.test.ts'],
+  },
+  {
     name: 'stream history: hours rounded down instead of half up',
     file: 'src/shared/history.ts',
     from: '(seconds * 10 + 1800) / 3600',

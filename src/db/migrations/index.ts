@@ -15,6 +15,7 @@ import * as streamHistory from './014-stream-history.ts';
 import * as notifications from './016-notifications.ts';
 import * as idempotency from './017-idempotency.ts';
 import * as notificationShown from './018-notification-shown.ts';
+import * as streamSamplesCovering from './019-stream-samples-covering.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '016-notifications': notifications,
   '017-idempotency': idempotency,
   '018-notification-shown': notificationShown,
+  '019-stream-samples-covering': streamSamplesCovering,
 };
