@@ -3,10 +3,24 @@ import type { Mutation } from './list.ts';
 /** Issue 30 item 22 and issue 29: a guest's own comments, and the held comment shown to its author. */
 export const GUEST_OWN_MUTATIONS: Mutation[] = [
   {
-    name: 'issue 30: a guest deletes a comment not in its session',
+    name: 'issue 30: a guest deletes a comment not in its cookie',
     file: 'src/comments/policy.ts',
     from: 'mayDelete(who) || ownIds.includes(id);',
     to: 'mayDelete(who) || ownIds.length > 0;',
+    tests: ['test/guest-own.test.ts'],
+  },
+  {
+    name: "issue 30: a guest's own-comments cookie with a forged signature accepted",
+    file: 'src/comments/own-cookie.ts',
+    from: 'if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;',
+    to: 'if (given.length !== expected.length) return null;',
+    tests: ['test/guest-own.test.ts'],
+  },
+  {
+    name: "issue 30: a guest's own-comments cookie past its time still owns",
+    file: 'src/comments/own-cookie.ts',
+    from: 'if (Number(until) * 1000 < opts.clock.now().getTime()) return null;',
+    to: '',
     tests: ['test/guest-own.test.ts'],
   },
   {
