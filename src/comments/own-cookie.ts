@@ -13,7 +13,7 @@ declare module 'fastify' {
 
 /**
  * The comments a browser posted as a guest, kept in a cookie of its own signed by the service
- * (docs/decisions.md "A guest's own comments in a signed cookie"): posting writes no session
+ * (docs/decisions.md "A guest's own comments and the operator"): posting writes no session
  * row, so a guest's post stays one transaction and one fsync. The value is
  * `<until>.<id>-<id>-...<id>.<mac>`: until when it counts (epoch seconds, the sessions' idle
  * timeout after its last change), the newest GUEST_COMMENTS_KEPT ids, newest last, and an

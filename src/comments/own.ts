@@ -11,8 +11,8 @@ import type { CommentItem } from './schemas.ts';
 /**
  * A viewer's own comments (issue 30 item 22, issue 29): the comments this browser posted as a
  * guest, which its signed cookie remembers (own-cookie.ts), and a signed-in author's by their
- * user id. They come
- * apart from the shared list (`GET /api/comments?mine=1`), which stays one answer for all.
+ * user id. They come apart from the shared list (`GET /api/comments?mine=1`), which stays one
+ * answer for all.
  */
 
 /**
