@@ -1,6 +1,9 @@
 import type { Mutation } from './list.ts';
 
-/** Issue 30 item 22 and issue 29: a guest's own comments, and the held comment shown to its author. */
+/**
+ * Issue 30 item 22 and issue 29: a guest's own comments, and the held comment shown to its
+ * author; stop 34: what may keep the session cache.
+ */
 export const GUEST_OWN_MUTATIONS: Mutation[] = [
   {
     name: 'issue 30: a guest deletes a comment not in its cookie',
@@ -36,5 +39,12 @@ export const GUEST_OWN_MUTATIONS: Mutation[] = [
     from: ".where('comments.pending', '=', 0)",
     to: '',
     tests: ['test/guest-own.test.ts'],
+  },
+  {
+    name: 'stop 34: every content change keeps the session cache (a ban or a lost flag seen late)',
+    file: 'src/db/changes.ts',
+    from: '    this.sessions++;\n    this.bumpContent();',
+    to: '    this.bumpContent();',
+    tests: ['test/staff-accounts.test.ts'],
   },
 ];
