@@ -2,40 +2,18 @@
  * Issue 27's notifications list: a user with 10,000 notifications (a comment of theirs answered
  * 10,000 times by guests, through the API), the first page of their list timed on one
  * connection (p99 under 20 ms), against the same bytes from a bare server. The service runs
- * with its development sign-in stand-in (DEV_PROVIDERS) for this one measure: a visitor's
- * sign-in needs an identity provider, and the stand-in is the service's own.
+ * with its development sign-in stand-in (DEV_PROVIDERS, sign-in.ts).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compare, type Context, probeOk, rowOf } from './compare.ts';
-import { callJson, inParallel, request } from './http.ts';
+import { callJson, inParallel } from './http.ts';
 import { waitIdle } from './idle.ts';
 import type { Row } from './report.ts';
+import { signIn } from './sign-in.ts';
 
 export const NOTIFICATIONS = 10_000;
 const PARALLEL = 16;
-
-/** Signs in through the service's own stand-in provider; answers the session's cookie header. */
-async function signIn(base: string, login: string): Promise<string> {
-  const jar = new Map<string, string>();
-  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-  let url = `${base}/api/oauth/login/provider_a`;
-  for (let hop = 0; hop < 5; hop++) {
-    const answer = await request(url, { headers: { cookie: cookie() } });
-    for (const line of [answer.headers['set-cookie'] ?? []].flat()) {
-      const [pair = ''] = line.split(';');
-      const at = pair.indexOf('=');
-      if (at > 0) jar.set(pair.slice(0, at), pair.slice(at + 1));
-    }
-    const location = answer.headers.location;
-    if (answer.status !== 302 || !location) break;
-    const next = new URL(location, url);
-    if (next.pathname.startsWith('/dev/')) next.searchParams.set('login', login);
-    url = next.toString();
-  }
-  if (!jar.get('sid')) throw new Error('the stand-in sign-in set no session cookie');
-  return `sid=${jar.get('sid')}`;
-}
 
 export async function notificationPaths(ctx: Context, dir: string, streamerId: number): Promise<Row[]> {
   const base = ctx.service.url;

@@ -12,6 +12,7 @@ import { imagePaths } from './image-paths.ts';
 import { notificationPaths } from './notifications.ts';
 import { waitIdle } from './idle.ts';
 import { readPaths } from './read-paths.ts';
+import { signIn } from './sign-in.ts';
 import { DASH, ms, ratio, type Row } from './report.ts';
 import { ADMIN_PASSWORD, seed } from './seed.ts';
 import { storedRow, type Written, writePaths } from './write-paths.ts';
@@ -90,23 +91,44 @@ async function coldStart(opts: SuiteOptions, peaks: (number | null)[], row: Fixe
   };
 }
 
+/** The rows measured on the service started with the sign-in stand-in (signedInRun). */
+const SIGNED_IN_POSTING = 'POST /api/comments, signed-in user';
+
 /**
- * The notifications list (issue 27) on a service of its own over the same database, started
- * with the sign-in stand-in (bench/notifications.ts says why), after the main one stopped.
+ * What needs a signed-in visitor, on a service of its own over the same database started with
+ * the sign-in stand-in (bench/sign-in.ts says why), after the main one stopped: comment posting
+ * by a signed-in user (issue 29) and the notifications list (issue 27).
  */
-async function notificationsRun(
+async function signedInRun(
   opts: SuiteOptions,
   peaks: (number | null)[],
-  streamerId: number,
+  written: { written: Written; beside: string }[],
+  streamerIds: number[],
 ): Promise<Row[]> {
-  const service = await startService(opts, 'service (notifications)', { DEV_PROVIDERS: 'true' });
+  const rows: Row[] = [];
+  const service = await startService(opts, 'service (signed-in users)', { DEV_PROVIDERS: 'true' });
   try {
     const ctx: Context = { service, load: opts.load, enforce: opts.enforce, only: opts.only, log: opts.log };
-    return await notificationPaths(ctx, opts.dir, streamerId);
+    if (selected(opts.only, SIGNED_IN_POSTING)) {
+      // One user: with rate limits off (as the bench runs) no per-user rule refuses a post, and
+      // any answer but 201 shows in the row's notes.
+      const cookie = await signIn(service.url, 'benchposter');
+      const beside = SIGNED_IN_POSTING.slice('POST /api/comments'.length);
+      const database = (name: string): CeilingOptions => ({ databaseUrl: opts.ceilingDatabaseUrl(name) });
+      const writes = await writePaths(ctx, streamerIds[5]!, database, beside, {
+        cookie,
+        origin: service.url,
+      });
+      rows.push(...writes.rows);
+      written.push({ written: writes.written, beside });
+    }
+    if (selected(opts.only, 'notifications'))
+      rows.push(...(await notificationPaths(ctx, opts.dir, streamerIds[4]!)));
   } finally {
     peaks.push(service.peakRssMiB());
     await service.stop();
   }
+  return rows;
 }
 
 export async function runSuite(opts: SuiteOptions): Promise<Row[]> {
@@ -145,11 +167,11 @@ export async function runSuite(opts: SuiteOptions): Promise<Row[]> {
     peaks.push(service.peakRssMiB());
     await service.stop();
   }
+  if (selected(opts.only, 'notifications') || selected(opts.only, SIGNED_IN_POSTING))
+    rows.push(...(await signedInRun(opts, peaks, written, streamerIds)));
   for (const w of written) {
     rows.push(storedRow(w.written, await opts.countStoredComments(w.written.streamerId), w.beside));
   }
-  if (selected(opts.only, 'notifications'))
-    rows.push(...(await notificationsRun(opts, peaks, streamerIds[4]!)));
 
   // SQLite only: the target is the file's size, and the seeding writes the file directly.
   if (opts.databaseUrl.startsWith('sqlite:') && selected(opts.only, 'year of history')) {

@@ -23,13 +23,15 @@ export async function writePaths(
   ctx: Context,
   streamerId: number,
   ceilingDatabase: (name: string) => CeilingOptions,
-  /** Said after the rows' path: what else goes on meanwhile. */
+  /** Said after the rows' path: who posts (a guest when empty), what else goes on meanwhile. */
   beside = '',
+  /** The poster's own headers: a signed-in user's session cookie and the page's origin. */
+  poster: Record<string, string> = {},
 ): Promise<{ rows: Row[]; written: Written }> {
   const post = {
     path: '/api/comments',
     method: 'POST' as const,
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...poster },
     body: JSON.stringify({ streamer_id: streamerId, body: 'A benchmark comment, posted under load.' }),
     expect: [201],
   };

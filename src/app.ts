@@ -12,6 +12,7 @@ import { backupPlugin } from './backup/plugin.ts';
 import { adminAuthRoutes } from './auth/routes.ts';
 import { commentWriter } from './comments/batch.ts';
 import { challengeKey } from './guests/challenge.ts';
+import { ownCommentsKey } from './comments/own-cookie.ts';
 import { challengeRoutes } from './guests/routes.ts';
 import { commentRoutes } from './comments/routes.ts';
 import { communityRoutes } from './community/routes.ts';
@@ -173,6 +174,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const secret = config.sessionSecret ?? (await sharedSecret(db, 'session_secret'));
   await app.register(guestTagPlugin, { secret });
   app.decorate('challengeKey', challengeKey(secret));
+  app.decorate('ownCommentsKey', ownCommentsKey(secret));
   await app.register(sessionPlugin, { database, clock, https: config.https, secret });
   await app.register(viewerPlugin, { clock, passwordLogin: config.adminPasswordLogin });
   await app.register(guardsPlugin);

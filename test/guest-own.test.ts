@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { OWN_TTL_MS } from '../src/comments/own-cookie.ts';
 import { OPERATOR_CONTACT_MAX, OPERATOR_NAME_MAX } from '../src/shared/rules.ts';
 import { useApp } from './helpers/app.ts';
 import type { Client } from './helpers/client.ts';
@@ -44,7 +45,9 @@ describe('a guest deletes their own comments', () => {
   it('the browser that posted a guest comment sees it as its own and deletes it: gone from the list and the count', async () => {
     const g = guest();
     const { id } = await post(g, 'Mine to take back');
-    expect(g.sid).toBeDefined();
+    // Remembered in the browser's own signed cookie: the post writes no session (one write, one fsync).
+    expect(g.cookies.get('own')).toMatch(/\.\d+\./);
+    expect(g.sid).toBeUndefined();
     expect((await mine(g)).own).toEqual([id]);
     const before = await commentCount();
     const res = await g.del(`/api/comments?id=${id}`);
@@ -73,6 +76,28 @@ describe('a guest deletes their own comments', () => {
     const fresh = await t.client().get(`/api/comments?streamer_id=${sid}&mine=1`);
     expect(fresh.status).toBe(401);
     expect(fresh.body.error).toBe('Not logged in');
+  });
+
+  it("a forged cookie owns nothing: another guest's comment id with a made-up or borrowed signature gets 401, nothing deleted", async () => {
+    const author = guest();
+    const { id } = await post(author, 'Signed for me only');
+    const forger = guest();
+    const { id: forgerId } = await post(forger, 'My own one');
+    const [until, , mac] = forger.cookies.get('own')!.split('.');
+    const attempts = [
+      `${until}.${forgerId}-${id}.${mac}`, // the forger's own signature over a longer list
+      `${until}.${id}.${'A'.repeat(43)}`,
+      `${Number(until) + 1}.${id}.${author.cookies.get('own')!.split('.')[2]}`, // the author's signature, another time
+    ];
+    for (const value of attempts) {
+      forger.cookies.set('own', value);
+      const res = await forger.del(`/api/comments?id=${id}`);
+      expect(res.status, value).toBe(401);
+      expect(res.body.error).toBe('Unauthorized');
+    }
+    expect(await stored(id)).toBe(true);
+    // The author's cookie, copied as it is, is the author's: it still deletes.
+    expect((await author.del(`/api/comments?id=${id}`)).status).toBe(200);
   });
 
   it('a signed-in author has no guest comments to delete (they hide their own); the administrator deletes any', async () => {
@@ -195,5 +220,17 @@ describe('the operator on the privacy page', () => {
     expect((await t.client().get('/api/settings/operator')).body.operator_name).toBe(
       'n'.repeat(OPERATOR_NAME_MAX),
     );
+  });
+});
+
+// Last: moving the clock past the idle time ends the administrator's session too.
+describe("a guest's own comments, later", () => {
+  it("the cookie lapses after the idle time of a session since its last change: its comments are nobody's", async () => {
+    const g = guest();
+    const { id } = await post(g, 'Left behind');
+    t.clock.advance(OWN_TTL_MS + 1000);
+    expect((await g.del(`/api/comments?id=${id}`)).status).toBe(401);
+    expect((await g.get(`/api/comments?streamer_id=${sid}&mine=1`)).status).toBe(401);
+    expect(await stored(id)).toBe(true);
   });
 });

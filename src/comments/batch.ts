@@ -1,5 +1,5 @@
 import { CompiledQuery, type Expression, sql } from 'kysely';
-import { CONTENT_CHANNEL } from '../db/changes.ts';
+import { CONTENT_CHANNEL, CONTENT_ONLY } from '../db/changes.ts';
 import type { DbContext } from '../db/context.ts';
 import { EVENTS_CHANNEL } from '../events/bus.ts';
 import { NOTIFICATION_LIMITS } from '../shared/notifications.ts';
@@ -93,7 +93,7 @@ with v as (
   select count(pg_notify(${sql.lit(`${EVENTS_CHANNEL}:`)} || current_schema(), json_build_object('type', 'notification', 'user_id', user_id)::text)) as sent
   from (select distinct user_id from m) r
 )
-select n::int as n, id, pg_notify(${sql.lit(CONTENT_CHANNEL)}, '') as notified,
+select n::int as n, id, pg_notify(${sql.lit(CONTENT_CHANNEL)}, ${sql.lit(CONTENT_ONLY)}) as notified,
   pg_notify(${sql.lit(`${EVENTS_CHANNEL}:`)} || current_schema(), json_build_object('type', 'comment', 'id', id, 'streamer_id', streamer_id)::text) as told
 from v cross join e`.compile(db).sql;
   return statement;
@@ -123,5 +123,5 @@ declare module 'fastify' {
 
 /** PostgreSQL's group commit of top-level comments (null on SQLite, whose writes all group). */
 export function commentWriter(database: DbContext): BatchWriter<GroupedComment, number | null> | null {
-  return database.kind === 'postgres' ? new BatchWriter(database, insertCommentGroup) : null;
+  return database.kind === 'postgres' ? new BatchWriter(database, insertCommentGroup, 'content') : null;
 }

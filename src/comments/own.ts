@@ -4,48 +4,28 @@ import { writeTransaction } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
 import { notifyDeleted } from '../notifications/notify.ts';
 import type { Viewer } from '../plugins/viewer.ts';
-import type { Session } from '../sessions/session.ts';
-import { GUEST_COMMENTS_KEPT } from '../shared/rules.ts';
 import { likedBy } from './likes.ts';
 import { deleteComment, findComment, selectComments, toItems } from './queries.ts';
 import type { CommentItem } from './schemas.ts';
 
 /**
  * A viewer's own comments (issue 30 item 22, issue 29): the comments this browser posted as a
- * guest, which its session remembers, and a signed-in author's by their user id. They come
- * apart from the shared list (`GET /api/comments?mine=1`), which stays one answer for all.
+ * guest, which its signed cookie remembers (own-cookie.ts), and a signed-in author's by their
+ * user id. They come apart from the shared list (`GET /api/comments?mine=1`), which stays one
+ * answer for all.
  */
-
-/** The ids of the comments this browser posted as a guest, the newest last. */
-export const guestComments = (session: Session): number[] => session.data.guest_comments ?? [];
-
-/** This browser has posted as a guest (what it posted may since be deleted). */
-export const postedAsGuest = (session: Session): boolean => session.data.guest_comments !== undefined;
-
-/** Remembers a comment posted as a guest: one small change of the session, written with the answer. */
-export function rememberGuestComment(session: Session, id: number): void {
-  session.set('guest_comments', [...guestComments(session), id].slice(-GUEST_COMMENTS_KEPT));
-}
 
 /**
  * Deletes a guest comment for the browser that posted it: the same removal as staff's (the
  * page drops it, the notifications about it go), without an audit entry keeping its words.
  */
-export async function removeGuestComment(
-  app: Pick<FastifyInstance, 'database'>,
-  session: Session,
-  id: number,
-): Promise<void> {
+export async function removeGuestComment(app: Pick<FastifyInstance, 'database'>, id: number): Promise<void> {
   await writeTransaction(app.database, async (trx) => {
     const comment = await findComment(trx, id);
     if (!comment || comment.user_id !== null) throw fail('comment_not_found');
     await notifyDeleted(app.database, trx, [comment]);
     await deleteComment(trx, id);
   });
-  session.set(
-    'guest_comments',
-    guestComments(session).filter((own) => own !== id),
-  );
 }
 
 /** What is this viewer's on a streamer's page: liked, deletable as theirs, waiting for a moderator. */
@@ -55,8 +35,12 @@ export interface Mine {
   held: CommentItem[];
 }
 
-export async function mineOf(db: Db, streamerId: number, viewer: Viewer, session: Session): Promise<Mine> {
-  const ids = guestComments(session);
+export async function mineOf(
+  db: Db,
+  streamerId: number,
+  viewer: Viewer,
+  ids: readonly number[],
+): Promise<Mine> {
   const userId = viewer.user?.id ?? null;
   const liked = userId === null ? [] : await likedBy(db, streamerId, userId);
   if (ids.length === 0 && userId === null) return { liked, own: [], held: [] };

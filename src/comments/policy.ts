@@ -57,8 +57,8 @@ export const hiddenBy = (who: Who, c: CommentFacts): 'author' | 'staff' =>
 export const mayDelete = (who: Who): boolean => allows('admin', who);
 
 /**
- * Delete this comment: the administrator any, a guest one this browser posted (its session's
- * `guest_comments`, which the page gets as `own` from `mine=1`).
+ * Delete this comment: the administrator any, a guest one this browser posted (its signed
+ * cookie's ids, own-cookie.ts, which the page gets as `own` from `mine=1`).
  */
 export const mayDeleteComment = (who: Who, ownIds: readonly number[], id: number): boolean =>
   mayDelete(who) || ownIds.includes(id);

@@ -8,13 +8,15 @@ import { limit } from '../plugins/rate-limits.ts';
 import { isStaff } from '../shared/roles.ts';
 import { changeComment, likeComment, removeComment } from './change.ts';
 import { commentList } from './list.ts';
-import { guestComments, mineOf, postedAsGuest, rememberGuestComment, removeGuestComment } from './own.ts';
+import { mineOf, removeGuestComment } from './own.ts';
+import { ownCookie } from './own-cookie.ts';
 import { COMMENT_ROLES, mayDelete, mayDeleteComment } from './policy.ts';
 import { postComment } from './post.ts';
 import { deleteSchema, listSchema, postSchema, updateSchema } from './schemas.ts';
 
 export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, clock } = app;
+  const own = ownCookie({ key: app.ownCommentsKey, https: app.config.https, clock });
 
   app.get(
     '/api/comments',
@@ -29,8 +31,9 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // What is this viewer's comes apart from the shared list, which stays cacheable for all.
       if (flag(query.mine)) {
         // Signed-in users, and guests whose browser has posted (a fresh visitor: as before, 401).
-        if (!viewer.user && !postedAsGuest(request.session)) throw fail('not_logged_in');
-        return mineOf(db, streamerId, viewer, request.session);
+        const ownIds = own.read(request);
+        if (!viewer.user && ownIds === null) throw fail('not_logged_in');
+        return mineOf(db, streamerId, viewer, ownIds ?? []);
       }
       return sendAnswer(request, reply, await commentList(app, streamerId, isStaff(viewer), query));
     },
@@ -41,7 +44,8 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { config: { guard: COMMENT_ROLES.post, contribution: true, ...limit('comment') }, schema: postSchema },
     async (request, reply) => {
       const posted = await postComment(app, request.viewer, request.body, request.guestTag, clock.now());
-      if (!request.viewer.user) rememberGuestComment(request.session, posted.id);
+      // A guest's browser remembers its comment in its own signed cookie: no second write.
+      if (!request.viewer.user) own.write(request, reply, [...(own.read(request) ?? []), posted.id]);
       return reply.code(201).send(posted);
     },
   );
@@ -72,16 +76,22 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/api/comments',
     { config: { guard: COMMENT_ROLES.delete }, schema: deleteSchema },
-    async (request) => {
-      const { viewer, session } = request;
-      const own = guestComments(session);
+    async (request, reply) => {
+      const { viewer } = request;
+      const ownIds = own.read(request) ?? [];
       // Whoever is neither the administrator nor a guest with comments here gets the guard's answer.
-      if (!mayDelete(viewer) && own.length === 0) throw fail('unauthorized');
+      if (!mayDelete(viewer) && ownIds.length === 0) throw fail('unauthorized');
       const id = parseId(request.query.id);
       if (id === null) throw fail('missing_id');
-      if (!mayDeleteComment(viewer, own, id)) throw fail('unauthorized');
+      if (!mayDeleteComment(viewer, ownIds, id)) throw fail('unauthorized');
       if (mayDelete(viewer)) await removeComment(app, viewer, id);
-      else await removeGuestComment(app, session, id);
+      else await removeGuestComment(app, id);
+      if (ownIds.includes(id))
+        own.write(
+          request,
+          reply,
+          ownIds.filter((x) => x !== id),
+        );
       return OK;
     },
   );

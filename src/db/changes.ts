@@ -23,8 +23,16 @@ export class ContentVersion {
   sessions = 1;
   readonly #onBump: (() => void)[] = [];
   bump(): void {
-    this.current++;
     this.sessions++;
+    this.bumpContent();
+  }
+  /**
+   * A content change that no session row, its user or the password's generation shows (a
+   * group of new comments, comments/batch.ts): the session cache stays, so signed-in writers
+   * are not each read again from the database after every post.
+   */
+  bumpContent(): void {
+    this.current++;
     for (const f of this.#onBump) f();
   }
   /** Called after every move of the version (events/bus.ts: SQLite's events wait for the commit). */
@@ -38,6 +46,8 @@ export class ContentVersion {
 
 /** The NOTIFY channel of content changes (PostgreSQL). */
 export const CONTENT_CHANNEL = 'streamer_rating_content';
+/** Its payload for a change of content only (ContentVersion.bumpContent). */
+export const CONTENT_ONLY = 'content';
 
 /** Inside a write transaction: tell other instances, on commit, that content changed. */
 export async function announceChange(trx: Db): Promise<void> {
@@ -105,6 +115,7 @@ export function watchChanges(
     c.on('notification', (n) => {
       if (n.channel === eventsChannel) events?.deliver(n.payload ?? '');
       else if (n.payload === SESSIONS) version.bumpSessions();
+      else if (n.payload === CONTENT_ONLY) version.bumpContent();
       else version.bump();
     });
     try {

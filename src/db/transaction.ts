@@ -126,6 +126,11 @@ export class BatchWriter<I, O> {
   constructor(
     readonly ctx: DbContext,
     readonly write: (db: Db, inputs: I[]) => Promise<O[]>,
+    /**
+     * What the writes change: `content` when no session row, its user or the password's
+     * generation can change (the session cache stays, db/changes.ts `bumpContent`).
+     */
+    readonly changes: 'all' | 'content' = 'all',
     readonly maxBatch = 500,
   ) {}
 
@@ -164,7 +169,8 @@ export class BatchWriter<I, O> {
     }
     this.groups++;
     this.written += group.length;
-    this.ctx.changes.bump();
+    if (this.changes === 'content') this.ctx.changes.bumpContent();
+    else this.ctx.changes.bump();
     group.forEach((p, i) => p.resolve(outputs[i] as O));
   }
 }

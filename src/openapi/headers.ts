@@ -5,7 +5,8 @@ export const HEADERS: Record<string, Record<string, unknown>> = {
     schema: { type: 'integer', minimum: 1 },
   },
   'Set-Cookie': {
-    description: 'The session cookie, when this request created, renewed or ended the session',
+    description:
+      'The session cookie, when this request created, renewed or ended the session; the `own` cookie (the comments this browser posted as a guest) when a guest posted or deleted a comment',
     schema: { type: 'string' },
   },
   ETag: { description: 'Names this answer; send it back in `If-None-Match`', schema: { type: 'string' } },

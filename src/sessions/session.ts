@@ -31,11 +31,6 @@ export interface SessionData {
   provider_b_state?: string;
   /** Diagnostics of a provider_b failure without a message. */
   provider_b_diag?: unknown;
-  /**
-   * The comments this browser posted as a guest, the newest last (issue 30 item 22): the
-   * guest may delete them and sees them while they wait for a moderator (comments/own.ts).
-   */
-  guest_comments?: number[];
 }
 
 /**

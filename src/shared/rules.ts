@@ -85,7 +85,7 @@ export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
 /** An author may edit a comment this long after posting it (DECISIONS.md "Comments"). */
 export const COMMENT_EDIT_WINDOW_MS = 15 * 60_000;
 
-/** How many of the comments a browser posted as a guest its session remembers (the newest). */
+/** How many of the comments a browser posted as a guest its signed cookie remembers (the newest). */
 export const GUEST_COMMENTS_KEPT = 100;
 
 /** The site's operator, named by the administrator on the privacy page: the longest texts. */

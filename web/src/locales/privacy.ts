@@ -16,7 +16,7 @@ export const privacyEn = {
     'With a guest comment or suggestion we store a guest tag: a keyed hash (HMAC) of your IP address, never the address itself – it is in neither the database nor the server logs. The tag only stops spam (posting limits, blocking an address for 1 to 365 days); moderators see its first 10 characters.',
   'privacy.sessionsTitle': 'Sessions',
   'privacy.sessions':
-    'One necessary cookie keeps you signed in. A session ends when you sign out, after {idle} days unused, and at the latest after {absolute} days; we store when it began and when it was last used. Your language and theme are kept by your browser only.',
+    'One necessary cookie keeps you signed in. A session ends when you sign out, after {idle} days unused, and at the latest after {absolute} days; we store when it began and when it was last used. A comment posted as a guest sets a second necessary cookie: the numbers of the comments this browser posted as a guest, so that you can delete them; it lapses {idle} days after the last one. Your language and theme are kept by your browser only.',
   'privacy.auditTitle': 'Audit log',
   'privacy.audit':
     'What administrators, moderators and team owners do is written to the audit log, so that someone answers for it. When you delete your account, only the action stays there, not your name.',
@@ -50,7 +50,7 @@ export const privacyCs: Record<keyof typeof privacyEn, string> = {
     'U komentáře nebo návrhu hosta uložíme štítek hosta: klíčovaný otisk (HMAC) vaší adresy IP, nikdy adresu samotnou – ta není v databázi ani v záznamech serveru. Štítek slouží jen proti spamu (limity příspěvků, blokace adresy na 1 až 365 dní); moderátoři vidí jeho prvních 10 znaků.',
   'privacy.sessionsTitle': 'Přihlášení',
   'privacy.sessions':
-    'Jedna nezbytná cookie drží vaše přihlášení. Přihlášení končí odhlášením, po {idle} dnech nepoužívání a nejpozději po {absolute} dnech; ukládáme, kdy začalo a kdy bylo naposledy použito. Jazyk a vzhled si pamatuje jen váš prohlížeč.',
+    'Jedna nezbytná cookie drží vaše přihlášení. Přihlášení končí odhlášením, po {idle} dnech nepoužívání a nejpozději po {absolute} dnech; ukládáme, kdy začalo a kdy bylo naposledy použito. Komentář hosta nastaví druhou nezbytnou cookie: čísla komentářů, které tento prohlížeč odeslal jako host, abyste je mohli smazat; platí {idle} dní od posledního z nich. Jazyk a vzhled si pamatuje jen váš prohlížeč.',
   'privacy.auditTitle': 'Záznam změn',
   'privacy.audit':
     'Co udělají správci, moderátoři a vlastníci týmů, se zapisuje do záznamu změn, aby za to někdo odpovídal. Smažete-li účet, zůstane v záznamu jen samotná akce, ne vaše jméno.',
