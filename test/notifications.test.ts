@@ -231,9 +231,16 @@ describe('who is notified, and of what', () => {
         .columns(['user_id', 'id'])
         .execute();
       await db.schema.alterTable('notifications').dropColumn('shown').execute();
+      // ... and before 019, which came later (a database runs its migrations in order).
+      await db.schema.dropIndex('stream_samples_read').execute();
+      await db.schema
+        .createIndex('stream_samples_by_stream')
+        .on('stream_samples')
+        .columns(['stream_id', 'at'])
+        .execute();
       await db
         .deleteFrom('kysely_migration' as never)
-        .where('name' as never, '=', '018-notification-shown' as never)
+        .where('name' as never, 'in', ['018-notification-shown', '019-stream-samples-covering'] as never)
         .execute();
       await migrateToLatest(db);
       const flags = await db

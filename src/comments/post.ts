@@ -111,20 +111,26 @@ export async function postComment(
     });
     if (id !== null) return answerOf(id, comment, viewer);
   }
-  const id = await writeTransaction(app.database, async (trx) => {
-    const answered: number[] = [];
-    const checked = await checkComment(
-      trx,
-      d,
-      () => threadOf(trx, input.reply_to, d.streamerId, answered),
-      () => passChallenge(trx, app.challengeKey, input.altcha, now),
-    );
-    Object.assign(comment, { streamer_id: checked.streamerId, reply_to: checked.replyTo });
-    if (hold === 'untrusted') comment.pending = (await isTrusted(trx, guestTag)) ? 0 : 1;
-    const inserted = await insertComment(trx, comment);
-    // A held comment notifies nobody until it is approved (moderation's approve does then).
-    if (comment.pending !== 1) await notifyComment(app.database, trx, { ...comment, id: inserted }, answered);
-    return inserted;
-  });
+  const id = await writeTransaction(
+    app.database,
+    async (trx) => {
+      const answered: number[] = [];
+      const checked = await checkComment(
+        trx,
+        d,
+        () => threadOf(trx, input.reply_to, d.streamerId, answered),
+        () => passChallenge(trx, app.challengeKey, input.altcha, now),
+      );
+      Object.assign(comment, { streamer_id: checked.streamerId, reply_to: checked.replyTo });
+      if (hold === 'untrusted') comment.pending = (await isTrusted(trx, guestTag)) ? 0 : 1;
+      const inserted = await insertComment(trx, comment);
+      // A held comment notifies nobody until it is approved (moderation's approve does then).
+      if (comment.pending !== 1)
+        await notifyComment(app.database, trx, { ...comment, id: inserted }, answered);
+      return inserted;
+    },
+    // A comment, its challenge's use and its notifications: no session row or user changes.
+    'content',
+  );
   return answerOf(id, comment, viewer);
 }

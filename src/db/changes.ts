@@ -49,9 +49,17 @@ export const CONTENT_CHANNEL = 'streamer_rating_content';
 /** Its payload for a change of content only (ContentVersion.bumpContent). */
 export const CONTENT_ONLY = 'content';
 
+/**
+ * What a write changes: `content` when no session row, its user or the password's generation
+ * can change (a new comment and its notifications), so the session cache stays
+ * (`ContentVersion.bumpContent`); `all` otherwise.
+ */
+export type WriteChanges = 'all' | 'content';
+
 /** Inside a write transaction: tell other instances, on commit, that content changed. */
-export async function announceChange(trx: Db): Promise<void> {
-  if (!isSqlite(trx)) await sql`select pg_notify(${CONTENT_CHANNEL}, '')`.execute(trx);
+export async function announceChange(trx: Db, changes: WriteChanges = 'all'): Promise<void> {
+  const payload = changes === 'content' ? CONTENT_ONLY : '';
+  if (!isSqlite(trx)) await sql`select pg_notify(${CONTENT_CHANNEL}, ${payload})`.execute(trx);
 }
 
 const SESSIONS = 'sessions';

@@ -1,5 +1,5 @@
 import { CompiledQuery } from 'kysely';
-import { announceChange } from './changes.ts';
+import { announceChange, type WriteChanges } from './changes.ts';
 import type { DbContext } from './context.ts';
 import type { Db } from './schema.ts';
 
@@ -16,15 +16,20 @@ import type { Db } from './schema.ts';
  * write of the group fails. The transaction begins IMMEDIATE: it takes the write lock up
  * front, so another process waits on the busy timeout instead of failing with SQLITE_BUSY.
  */
-export async function writeTransaction<T>(ctx: DbContext, fn: (trx: Db) => Promise<T>): Promise<T> {
+export async function writeTransaction<T>(
+  ctx: DbContext,
+  fn: (trx: Db) => Promise<T>,
+  changes: WriteChanges = 'all',
+): Promise<T> {
   const result = ctx.groupCommit
     ? await ctx.groupCommit.run(fn)
     : await ctx.db.transaction().execute(async (trx) => {
         const value = await fn(trx);
-        await announceChange(trx);
+        await announceChange(trx, changes);
         return value;
       });
-  ctx.changes.bump();
+  if (changes === 'content') ctx.changes.bumpContent();
+  else ctx.changes.bump();
   return result;
 }
 
@@ -126,11 +131,7 @@ export class BatchWriter<I, O> {
   constructor(
     readonly ctx: DbContext,
     readonly write: (db: Db, inputs: I[]) => Promise<O[]>,
-    /**
-     * What the writes change: `content` when no session row, its user or the password's
-     * generation can change (the session cache stays, db/changes.ts `bumpContent`).
-     */
-    readonly changes: 'all' | 'content' = 'all',
+    readonly changes: WriteChanges = 'all',
     readonly maxBatch = 500,
   ) {}
 
