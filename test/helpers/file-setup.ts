@@ -1,0 +1,5 @@
+import { afterAll } from 'vitest';
+import { runFileEnd } from './file-end.ts';
+
+// A setup file runs again for every test file, so this hook is each file's own.
+afterAll(runFileEnd);
