@@ -108,6 +108,49 @@ export async function createMigratedDatabase(): Promise<TestDatabase> {
   return database;
 }
 
+/**
+ * PostgreSQL: each test worker works in a database of its own, `<TEST_DATABASE_URL's>_w<N>`,
+ * made at its first file (file-setup.ts) and dropped at the end of the run (global-setup.ts);
+ * process.env.TEST_DATABASE_URL is pointed at it, so everything the tests start (apps,
+ * second instances, the command-line tool) uses it. Files run side by side (vitest.config.ts),
+ * and Kysely's migrator reads the tables of every schema in the database
+ * (`has_schema_privilege` on each): a schema another file dropped meanwhile failed the
+ * migration with `schema "t_..." does not exist`.
+ */
+export async function useWorkerDatabase(): Promise<void> {
+  const base = (process.env.TEST_DATABASE_URL_RUN ??= process.env.TEST_DATABASE_URL);
+  if (dbKind !== 'postgres' || !base) return;
+  const url = new URL(base);
+  const name = `${url.pathname.slice(1)}_w${process.env.VITEST_POOL_ID ?? process.pid}`;
+  url.pathname = `/${name}`;
+  if (process.env.TEST_DATABASE_URL === url.toString()) return;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  try {
+    const { rowCount } = await admin.query('select 1 from pg_database where datname = $1', [name]);
+    if (!rowCount) await admin.query(`create database "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  process.env.TEST_DATABASE_URL = url.toString();
+}
+
+/** Drops the workers' databases (the end of the run). */
+export async function dropWorkerDatabases(base: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  try {
+    const prefix = `${new URL(base).pathname.slice(1)}_w`;
+    const { rows } = await admin.query<{ datname: string }>(
+      'select datname from pg_database where starts_with(datname, $1)',
+      [prefix],
+    );
+    for (const { datname } of rows) await admin.query(`drop database if exists "${datname}" with (force)`);
+  } finally {
+    await admin.end();
+  }
+}
+
 /** A connection string whose sessions use `schema` (for child processes). */
 function withSearchPath(base: string, schema: string): string {
   const u = new URL(base);

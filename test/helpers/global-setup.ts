@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { makeSqliteTemplate } from './database.ts';
+import { dropWorkerDatabases, makeSqliteTemplate } from './database.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -8,9 +8,16 @@ declare module 'vitest' {
   }
 }
 
-/** Once per run: the migrated SQLite file the tests' apps start from; removed at the end. */
-export default async function setup(project: TestProject): Promise<() => void> {
+/**
+ * Once per run and project: the migrated SQLite file the tests' apps start from, removed at
+ * the end, as are the PostgreSQL workers' databases (database.ts useWorkerDatabase).
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const template = await makeSqliteTemplate();
   project.provide('sqliteTemplate', template.file);
-  return template.remove;
+  return async () => {
+    template.remove();
+    const base = process.env.TEST_DATABASE_URL;
+    if (project.name === 'postgres' && base) await dropWorkerDatabases(base);
+  };
 }
