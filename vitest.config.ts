@@ -7,11 +7,11 @@ if (!postgres) {
   );
 }
 
-const BROWSER = ['test/browser/**'];
+const ALL = ['test/**/*.test.ts'];
+const BROWSER = ['test/browser/**/*.test.ts'];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
@@ -31,7 +31,7 @@ export default defineConfig({
     setupFiles: ['test/helpers/contract-setup.ts', 'test/helpers/file-setup.ts'],
     reporters: ['default', './test/helpers/summary-reporter.ts'],
     projects: [
-      { extends: true, test: { name: 'sqlite', exclude: BROWSER, env: { TEST_DB: 'sqlite' } } },
+      { extends: true, test: { name: 'sqlite', include: ALL, exclude: BROWSER, env: { TEST_DB: 'sqlite' } } },
       // The browser walks, on SQLite only (test/browser/browser.ts). Chromium shares the cores
       // with the files beside it, so a walk gets more time before it counts as hung.
       {
@@ -42,7 +42,7 @@ export default defineConfig({
         ? [
             {
               extends: true as const,
-              test: { name: 'postgres', exclude: BROWSER, env: { TEST_DB: 'postgres' } },
+              test: { name: 'postgres', include: ALL, exclude: BROWSER, env: { TEST_DB: 'postgres' } },
             },
           ]
         : []),
