@@ -7,19 +7,44 @@ if (!postgres) {
   );
 }
 
+const ALL = ['test/**/*.test.ts'];
+const BROWSER = ['test/browser/**/*.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default on 2 cores is one file at a time (cores - 1); the files wait on
+    // sockets, PostgreSQL and child processes much of the time, so more run side by side
+    // (docs/benchmarks.md "The suite's time"). TEST_WORKERS overrides.
+    maxWorkers: Number(process.env.TEST_WORKERS) || 3,
+    // A worker keeps the modules it loaded from one file to the next (of its project: the two
+    // databases never share one). Loading Fastify, Kysely and the app anew for every file was
+    // a third of the suite's time. No test mocks modules or stubs globals; every app a file
+    // starts is closed after it.
+    isolate: false,
+    // The migrated SQLite file every app's database starts as (test/helpers/database.ts).
+    globalSetup: ['test/helpers/global-setup.ts'],
     // Every answer the tests' client receives is held against the API document.
-    setupFiles: ['test/helpers/contract-setup.ts'],
+    // Each file's own cleanups run after it (test/helpers/file-end.ts).
+    setupFiles: ['test/helpers/contract-setup.ts', 'test/helpers/file-setup.ts'],
     reporters: ['default', './test/helpers/summary-reporter.ts'],
     projects: [
-      { extends: true, test: { name: 'sqlite', env: { TEST_DB: 'sqlite' } } },
+      { extends: true, test: { name: 'sqlite', include: ALL, exclude: BROWSER, env: { TEST_DB: 'sqlite' } } },
+      // The browser walks, on SQLite only (test/browser/browser.ts). Chromium shares the cores
+      // with the files beside it, so a walk gets more time before it counts as hung.
+      {
+        extends: true,
+        test: { name: 'browser', include: BROWSER, testTimeout: 90_000, env: { TEST_DB: 'sqlite' } },
+      },
       ...(postgres
-        ? [{ extends: true as const, test: { name: 'postgres', env: { TEST_DB: 'postgres' } } }]
+        ? [
+            {
+              extends: true as const,
+              test: { name: 'postgres', include: ALL, exclude: BROWSER, env: { TEST_DB: 'postgres' } },
+            },
+          ]
         : []),
     ],
   },

@@ -13,7 +13,7 @@ import { type ProviderProfile, setBanned, setModerator, upsertUser } from '../..
 import { freePort } from '../soak/lib/net.ts';
 import { Client } from './client.ts';
 import { registerDocument, unregisterDocument } from './contract-live.ts';
-import { createTestDatabase, type TestDatabase } from './database.ts';
+import { createMigratedDatabase, type TestDatabase } from './database.ts';
 
 export const ADMIN_PASSWORD = 'correct horse battery staple';
 export const SESSION_SECRET = 'test-session-secret-0123456789abcdef';
@@ -127,7 +127,8 @@ export async function startApp(
   env: Record<string, string> = {},
   opts: { database?: TestDatabase; logLevel?: string; connections?: Partial<ConnectionPolicy> } = {},
 ): Promise<TestApp> {
-  const database = opts.database ?? (await createTestDatabase());
+  const database = opts.database ?? (await createMigratedDatabase());
+  // A database of the test's own may need them; a migrated one finds nothing to do.
   await migrateToLatest(database.db);
   const port = await freePort();
   const config = parseConfig({

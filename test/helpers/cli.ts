@@ -3,25 +3,22 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import { startApp, type TestApp } from './app.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
+import { atFileEnd } from './file-end.ts';
 
 export const dir = mkdtempSync(join(tmpdir(), 'cli-test-'));
-const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c();
-});
 
 export async function database(): Promise<TestDatabase> {
   const d = await createTestDatabase();
-  cleanups.push(() => d.cleanup());
+  atFileEnd(() => d.cleanup());
   return d;
 }
 
 export async function app(d: TestDatabase, env: Record<string, string> = {}): Promise<TestApp> {
   const a = await startApp(env, { database: d });
-  cleanups.push(() => a.close());
+  atFileEnd(() => a.close());
   return a;
 }
 

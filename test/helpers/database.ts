@@ -1,8 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { openDatabase, type Opened } from '../../src/db/connect.ts';
+import { migrateToLatest } from '../../src/db/migrator.ts';
 
 export const dbKind = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
 
@@ -14,21 +16,17 @@ export interface TestDatabase extends Opened {
   cleanup(): Promise<void>;
 }
 
+/**
+ * Where the SQLite test files go: memory (/dev/shm) where there is one. The files are the
+ * same files with the same pragmas (`synchronous = FULL` included), but a commit's fsync
+ * costs nothing there: on this machine's disk it took 0.7-2 ms, and the suite commits
+ * tens of thousands of times (docs/benchmarks.md "The suite's time").
+ */
+const SQLITE_DIR = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
+
 /** A fresh, empty database: a temporary SQLite file, or a new schema in TEST_DATABASE_URL. */
 export async function createTestDatabase(): Promise<TestDatabase> {
-  if (dbKind === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'streamers-test-'));
-    const url = `sqlite:${join(dir, 'test.db')}`;
-    const opened = openDatabase(url);
-    return {
-      ...opened,
-      url,
-      cleanup: async () => {
-        await opened.db.destroy();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  }
+  if (dbKind === 'sqlite') return sqliteDatabase();
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
   const schema = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
@@ -50,6 +48,107 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await c.end();
     },
   };
+}
+
+/** A new SQLite file in its own directory, empty or a copy of `from`. */
+function sqliteDatabase(from?: string): TestDatabase {
+  const dir = mkdtempSync(join(SQLITE_DIR, 'streamers-test-'));
+  const file = join(dir, 'test.db');
+  if (from) copyFileSync(from, file);
+  const url = `sqlite:${file}`;
+  const opened = openDatabase(url);
+  return {
+    ...opened,
+    url,
+    cleanup: async () => {
+      await opened.db.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Migrates a new SQLite file, closed after (its WAL checkpointed in): complete on its own. */
+export async function makeSqliteTemplate(): Promise<{ file: string; remove: () => void }> {
+  const template = sqliteDatabase();
+  await migrateToLatest(template.db);
+  await template.db.destroy();
+  const file = template.url.slice('sqlite:'.length);
+  return { file, remove: () => rmSync(dirname(file), { recursive: true, force: true }) };
+}
+
+/** The run's template (test/helpers/global-setup.ts), or, outside vitest, this process's own. */
+let sqliteTemplate: Promise<string> | undefined;
+function templateFile(): Promise<string> {
+  return (sqliteTemplate ??= (async () => {
+    try {
+      const provided = inject('sqliteTemplate');
+      if (provided) return provided;
+    } catch {
+      // Not in a vitest worker (the bench): make one below.
+    }
+    const own = await makeSqliteTemplate();
+    process.once('exit', own.remove);
+    return own.file;
+  })());
+}
+
+/**
+ * A database with every migration applied, for the apps the tests start. SQLite: a copy of a
+ * file migrated once per run (copying takes well under a millisecond; the 17 migrations took
+ * 40 ms on a quiet machine, several times that when busy). The copy is the file the
+ * migrations made, their bookkeeping included, so the app's own migrateToLatest at start
+ * finds nothing left to do. PostgreSQL: a new schema, migrated (replaying a dump of a
+ * migrated schema cost about as much as migrating it). The migration tests use
+ * createTestDatabase and migrate from scratch.
+ */
+export async function createMigratedDatabase(): Promise<TestDatabase> {
+  if (dbKind === 'sqlite') return sqliteDatabase(await templateFile());
+  const database = await createTestDatabase();
+  await migrateToLatest(database.db);
+  return database;
+}
+
+/**
+ * PostgreSQL: each test worker works in a database of its own, `<TEST_DATABASE_URL's>_w<N>`,
+ * made at its first file (file-setup.ts) and dropped at the end of the run (global-setup.ts);
+ * process.env.TEST_DATABASE_URL is pointed at it, so everything the tests start (apps,
+ * second instances, the command-line tool) uses it. Files run side by side (vitest.config.ts),
+ * and Kysely's migrator reads the tables of every schema in the database
+ * (`has_schema_privilege` on each): a schema another file dropped meanwhile failed the
+ * migration with `schema "t_..." does not exist`.
+ */
+export async function useWorkerDatabase(): Promise<void> {
+  const base = (process.env.TEST_DATABASE_URL_RUN ??= process.env.TEST_DATABASE_URL);
+  if (dbKind !== 'postgres' || !base) return;
+  const url = new URL(base);
+  const name = `${url.pathname.slice(1)}_w${process.env.VITEST_POOL_ID ?? process.pid}`;
+  url.pathname = `/${name}`;
+  if (process.env.TEST_DATABASE_URL === url.toString()) return;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  try {
+    const { rowCount } = await admin.query('select 1 from pg_database where datname = $1', [name]);
+    if (!rowCount) await admin.query(`create database "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  process.env.TEST_DATABASE_URL = url.toString();
+}
+
+/** Drops the workers' databases (the end of the run). */
+export async function dropWorkerDatabases(base: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  try {
+    const prefix = `${new URL(base).pathname.slice(1)}_w`;
+    const { rows } = await admin.query<{ datname: string }>(
+      'select datname from pg_database where starts_with(datname, $1)',
+      [prefix],
+    );
+    for (const { datname } of rows) await admin.query(`drop database if exists "${datname}" with (force)`);
+  } finally {
+    await admin.end();
+  }
 }
 
 /** A connection string whose sessions use `schema` (for child processes). */

@@ -43,7 +43,8 @@ for (const m of MUTATIONS.filter((x) => !only || x.name.includes(only))) {
     survived++;
     continue;
   }
-  const run = spawnSync('npx', ['vitest', 'run', '--project', m.project ?? 'sqlite', ...m.tests], {
+  const projects = m.project ? [m.project] : ['sqlite', 'browser'];
+  const run = spawnSync('npx', ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]), ...m.tests], {
     encoding: 'utf8',
     env: { ...process.env },
   });
