@@ -1,7 +1,7 @@
 import { brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { jsonAnswer } from '../src/cache/answer.ts';
-import { AnswerCache } from '../src/cache/answers.ts';
+import { AnswerCache, SWEEP_EVERY_MS } from '../src/cache/answers.ts';
 import { HEALTH_FRESH_MS, sharedCheck } from '../src/health/check.ts';
 import { Session } from '../src/sessions/session.ts';
 import { expectSecurityHeaders } from './helpers/headers.ts';
@@ -288,5 +288,22 @@ describe('rendered answers', () => {
     expect(later.etag).toBe(etag);
     expect(JSON.parse(brotliDecompressSync(later.br!).toString())).toEqual(rows);
     expect(cache.bytes).toBe(later.identity.length + later.br!.length + later.gzip!.length);
+  });
+  it('made stale by a change are let go within a second of the app’s clock, not kept for nobody', async () => {
+    const app = await startApp({}, { logLevel: 'warn' });
+    try {
+      const id = await app.streamer('Kept Then Stale', { s: 5 });
+      await app.client().get('/api/streamers');
+      await app.client().get(`/api/comments?streamer_id=${id}`);
+      const held = app.app.answers.bytes;
+      expect(held).toBeGreaterThan(0);
+      await app.streamer('A Change');
+      expect(app.app.answers.bytes).toBe(held);
+      app.clock.advance(SWEEP_EVERY_MS);
+      expect(app.app.answers.bytes).toBeLessThan(held);
+      expect((await app.client().get('/api/streamers')).status).toBe(200);
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -1,9 +1,15 @@
+import type { Clock } from '../lib/clock.ts';
 import { type Answer, brotliBest, sizeOf } from './answer.ts';
 
 /** The content version the cache follows (db/changes.ts ContentVersion). */
 export interface Versioned {
   readonly current: number;
+  /** Called after every move of the version. */
+  onBump?(f: () => void): void;
 }
+
+/** How often answers made stale by a change are let go (when there was a change). */
+export const SWEEP_EVERY_MS = 1000;
 
 /** Answers between these sizes get their brotli form redone at quality 11 after they are kept. */
 const REFINE_FROM = 8 * 1024;
@@ -17,7 +23,10 @@ const REFINE_UP_TO = 2 ** 20;
  * on the next request. Answers that do not depend on content (version null: a drawn image
  * keyed by what it shows, the API document) stay until the byte budget pushes them out, the
  * least recently used first. Pinned answers (the page's built files) stay for good, outside
- * the budget. Concurrent misses of one key wait for one making of it.
+ * the budget. Concurrent misses of one key wait for one making of it. A stale answer is never
+ * kept: those a change made stale are let go within a second of it, on the app's clock (one
+ * sweep a second at most, however many writes), so a big answer nobody asks for again (a streamer's 10,000
+ * comments) does not hold its megabytes until the budget pushes it out.
  */
 export class AnswerCache {
   readonly #entries = new Map<string, Answer>();
@@ -26,11 +35,30 @@ export class AnswerCache {
   #bytes = 0;
   readonly #toRefine: { key: string; answer: Answer }[] = [];
   #refining: Promise<void> | null = null;
+  #changed = false;
+  /** Stops the sweeps (the app's close). */
+  readonly stop: () => void;
 
   constructor(
     readonly content: Versioned,
     readonly maxBytes: number,
-  ) {}
+    clock?: Clock,
+  ) {
+    content.onBump?.(() => void (this.#changed = true));
+    this.stop = clock?.every(SWEEP_EVERY_MS, () => this.#sweepStale()) ?? (() => undefined);
+  }
+
+  /** Lets go of every answer made at an older content version: none is answered again. */
+  #sweepStale(): void {
+    if (!this.#changed) return;
+    this.#changed = false;
+    for (const [key, entry] of this.#entries) {
+      if (entry.version !== null && entry.version !== this.content.current) {
+        this.#entries.delete(key);
+        this.#bytes -= sizeOf(entry);
+      }
+    }
+  }
 
   /** The answer kept under `key` if it is current; nothing is made, nothing waited for. */
   peek(key: string): Answer | undefined {
@@ -72,8 +100,9 @@ export class AnswerCache {
   }
 
   #store(key: string, answer: Answer): void {
+    // Made while the content changed: answered to those who waited for it, kept for nobody.
+    if (answer.version !== null && answer.version !== this.content.current) return;
     const old = this.#entries.get(key);
-    if (old && old.version !== null && answer.version !== null && old.version > answer.version) return;
     if (old) {
       this.#bytes -= sizeOf(old);
       this.#entries.delete(key);

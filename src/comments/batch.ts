@@ -3,6 +3,7 @@ import { CONTENT_CHANNEL, CONTENT_ONLY } from '../db/changes.ts';
 import type { DbContext } from '../db/context.ts';
 import { EVENTS_CHANNEL } from '../events/bus.ts';
 import { NOTIFICATION_LIMITS } from '../shared/notifications.ts';
+import { GUEST_HOLDS } from '../shared/rules.ts';
 import type { Db } from '../db/schema.ts';
 import { BatchWriter } from '../db/transaction.ts';
 import type { NewComment } from './queries.ts';
@@ -71,11 +72,15 @@ function groupStatement(db: Db): string {
     sql` and `,
   );
   const inserted = 'id, streamer_id, user_id, author, body, is_admin, created_at, guest_tag';
+  // Any `guest_hold` but the first word (`none`) may hold a guest's comment: post.ts decides.
+  const guestsHeld = sql`coalesce((select value from settings where key = 'guest_hold'), '') in (${sql.join(
+    GUEST_HOLDS.slice(1).map((word) => sql.lit(word)),
+  )})`;
   statement = sql`
 with v as (
   select nextval(pg_get_serial_sequence('comments', 'id'))::int as id, v.*
   from unnest(${arrays}) with ordinality as v(${names}, n)
-  where ${kept}
+  where ${kept} and not (v.guest and ${guestsHeld})
 ), ins as (
   insert into comments (${sql.raw(inserted)}) select ${sql.raw(inserted)} from v
 ), m as (

@@ -82,12 +82,7 @@ export async function postComment(
   now: Date,
 ) {
   const d = draftOf(viewer, input, guestTag, now, app.config.rateLimit);
-  // Only a guest's post (or a held account's) reads the hold: the signed-in path asks nothing more.
-  const hold = holdOf(
-    { guest: d.guest, userHeld: viewer.user?.held ?? false },
-    d.guest ? await guestHold(app.database.db) : 'none',
-    d.body,
-  );
+  const userHeld = viewer.user?.held ?? false;
   const comment = {
     streamer_id: d.streamerId ?? 0,
     user_id: viewer.user?.id ?? null,
@@ -97,10 +92,12 @@ export async function postComment(
     created_at: d.createdAt,
     guest_tag: guestTag,
     reply_to: null as number | null,
-    pending: hold === true ? 1 : 0,
+    pending: 0,
   };
-  // A comment that may be held is checked one by one: the grouped insert publishes.
-  if (app.commentWriter && hold === false && groupable(d, input)) {
+  // The grouped insert publishes: a held account's comment is checked one by one, and a
+  // guest's is left out by the statement itself unless `guest_hold` is `none` (batch.ts), so
+  // that a guest's post reads no setting of its own first.
+  if (app.commentWriter && !userHeld && groupable(d, input)) {
     const mentions = mentionedLogins(d.body).join(' ');
     const id = await app.commentWriter.run({
       ...comment,
@@ -111,6 +108,13 @@ export async function postComment(
     });
     if (id !== null) return answerOf(id, comment, viewer);
   }
+  // Only a guest's post (or a held account's) reads the hold: the signed-in path asks nothing more.
+  const hold = holdOf(
+    { guest: d.guest, userHeld },
+    d.guest ? await guestHold(app.database.db) : 'none',
+    d.body,
+  );
+  comment.pending = hold === true ? 1 : 0;
   const id = await writeTransaction(
     app.database,
     async (trx) => {

@@ -27,7 +27,7 @@ export const ANSWER_CACHE_BYTES = 64 * 2 ** 20;
  */
 export const answerCachePlugin = fp(
   async (app: FastifyInstance, opts: { database: DbContext; postgresUrl: string | null }) => {
-    app.decorate('answers', new AnswerCache(opts.database.changes, ANSWER_CACHE_BYTES));
+    app.decorate('answers', new AnswerCache(opts.database.changes, ANSWER_CACHE_BYTES, app.clock));
     const bus = new EventBus(opts.database);
     app.decorate('liveEvents', bus);
     const watcher = watchChanges(
@@ -37,6 +37,7 @@ export const answerCachePlugin = fp(
       { channel: EVENTS_CHANNEL, deliver: (payload) => bus.deliverPayload(payload) },
     );
     app.addHook('onClose', async () => {
+      app.answers.stop();
       bus.detach(opts.database);
       await watcher.stop();
     });

@@ -180,6 +180,21 @@ export const MUTATIONS: Mutation[] = [
     tests: ['test/live-sync-lease.test.ts'],
   },
   {
+    name: "guests earn trust: PostgreSQL's grouped insert publishes a guest's comment whatever guest_hold says",
+    file: 'src/comments/batch.ts',
+    from: 'where ${kept} and not (v.guest and ${guestsHeld})',
+    to: 'where ${kept}',
+    tests: ['test/guest-trust.test.ts'],
+    project: 'postgres',
+  },
+  {
+    name: 'hot paths: answers made stale by a change stay in memory until the budget pushes them out',
+    file: 'src/cache/answers.ts',
+    from: '    if (!this.#changed) return;',
+    to: '    return;',
+    tests: ['test/hot-paths.test.ts'],
+  },
+  {
     name: 'hot paths: a successful health check is remembered for good',
     file: 'src/health/check.ts',
     from: 'if (age >= 0 && age < HEALTH_FRESH_MS) return undefined;',
