@@ -12,6 +12,7 @@
  * rounds each way move far less; comment posting always runs at least 3),
  * BENCH_DATABASE_URL (PostgreSQL server for the throwaway database, default
  * postgres://postgres@127.0.0.1:5432/postgres; `off` skips PostgreSQL),
+ * BENCH_SQLITE (`off` skips SQLite, to measure PostgreSQL alone),
  * BENCH_SERVICE_NODE_ARGS (extra node arguments for the service, e.g. `--cpu-prof`),
  * BENCH_ONLY (comma-separated words: only the paths whose names contain one, e.g.
  * `healthz,oauth/me,cold start`; the peak RSS row is always printed),
@@ -65,7 +66,8 @@ const common = {
   log,
 };
 
-async function sqliteSuite(): Promise<Row[]> {
+async function sqliteSuite(): Promise<Row[] | string> {
+  if (process.env.BENCH_SQLITE === 'off') return 'skipped: BENCH_SQLITE=off';
   const dir = mkdtempSync(join(tmpdir(), 'bench-sqlite-'));
   const file = join(dir, 'service.db');
   try {

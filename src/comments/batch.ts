@@ -1,4 +1,5 @@
 import { CompiledQuery, type Expression, sql } from 'kysely';
+import type pg from 'pg';
 import { CONTENT_CHANNEL, CONTENT_ONLY } from '../db/changes.ts';
 import type { DbContext } from '../db/context.ts';
 import { EVENTS_CHANNEL } from '../events/bus.ts';
@@ -109,15 +110,30 @@ from v cross join e`.compile(db).sql;
  * commit); answers each comment's id, or null where a rule refused it: the post then runs the
  * rules one by one to give its error (post.ts).
  */
-export async function insertCommentGroup(db: Db, rows: GroupedComment[]): Promise<(number | null)[]> {
+export async function insertCommentGroup(
+  db: Db,
+  rows: GroupedComment[],
+  /** The pool to run it on as a prepared statement (parsed and planned once per connection). */
+  pool?: pg.Pool,
+): Promise<(number | null)[]> {
   const parameters = COLUMNS.map(([name]) => rows.map((r) => r[name] ?? null));
-  const result = await db.executeQuery<{ n: number; id: number }>(
-    CompiledQuery.raw(groupStatement(db), parameters),
-  );
+  const text = groupStatement(db);
+  const result = pool
+    ? await pool.query<{ n: number; id: number }>({ name: PREPARED, text, values: parameters })
+    : await db.executeQuery<{ n: number; id: number }>(CompiledQuery.raw(text, parameters));
   const ids: (number | null)[] = rows.map(() => null);
   for (const row of result.rows) ids[row.n - 1] = row.id;
   return ids;
 }
+
+/**
+ * Groups written at once: while one group's commit waits for its WAL flush, the next is
+ * executed on a second connection (docs/decisions.md "Comment posting on PostgreSQL").
+ */
+export const GROUPS_IN_FLIGHT = 2;
+
+/** The grouped insert's name as a prepared statement on each connection of the pool. */
+const PREPARED = 'comment_group';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -128,5 +144,13 @@ declare module 'fastify' {
 
 /** PostgreSQL's group commit of top-level comments (null on SQLite, whose writes all group). */
 export function commentWriter(database: DbContext): BatchWriter<GroupedComment, number | null> | null {
-  return database.kind === 'postgres' ? new BatchWriter(database, insertCommentGroup, 'content') : null;
+  return database.kind === 'postgres'
+    ? new BatchWriter(
+        database,
+        (db, rows) => insertCommentGroup(db, rows, database.pool),
+        'content',
+        500,
+        GROUPS_IN_FLIGHT,
+      )
+    : null;
 }

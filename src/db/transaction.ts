@@ -123,7 +123,9 @@ interface Pending<I, O> {
  */
 export class BatchWriter<I, O> {
   #queue: Pending<I, O>[] = [];
-  #busy = false;
+  /** Groups whose statement is on its way (at most `inFlight`). */
+  #writing = 0;
+  #scheduled = false;
   /** Statements that committed, and the writes in them (for tests and operators). */
   groups = 0;
   written = 0;
@@ -133,27 +135,49 @@ export class BatchWriter<I, O> {
     readonly write: (db: Db, inputs: I[]) => Promise<O[]>,
     readonly changes: WriteChanges = 'all',
     readonly maxBatch = 500,
+    /**
+     * Groups written at once, each on a connection of its own: while one waits for its commit's
+     * WAL flush, the next is executed, and PostgreSQL flushes their commits together.
+     */
+    readonly inFlight = 1,
   ) {}
 
   run(input: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
       this.#queue.push({ input, resolve, reject });
-      if (!this.#busy) {
-        this.#busy = true;
-        setImmediate(() => void this.#drain());
+      if (!this.#scheduled && this.#writing < this.inFlight) {
+        this.#scheduled = true;
+        setImmediate(() => {
+          this.#scheduled = false;
+          this.#start();
+        });
       }
     });
   }
 
-  async #drain(): Promise<void> {
-    while (this.#queue.length > 0) {
-      const group = this.#queue.splice(0, this.maxBatch);
-      await this.#writeGroup(group);
+  /** Starts groups with what is queued while fewer than `inFlight` are on their way; whether one started. */
+  #start(): boolean {
+    let started = false;
+    while (this.#queue.length > 0 && this.#writing < this.inFlight) {
+      this.#writing++;
+      void this.#writeGroup(this.#queue.splice(0, this.maxBatch));
+      started = true;
     }
-    this.#busy = false;
+    return started;
   }
 
   async #writeGroup(group: Pending<I, O>[]): Promise<void> {
+    const outcomes = await this.#written(group);
+    this.#writing--;
+    // The next group goes to the database before this one's requests are answered, so that
+    // the database writes while this process answers; they are answered in the next turn.
+    const acknowledge = () => outcomes.forEach((settle) => settle());
+    if (this.#start()) setImmediate(acknowledge);
+    else acknowledge();
+  }
+
+  /** Writes a group (one write at a time if its statement fails); how to settle each of its writes. */
+  async #written(group: Pending<I, O>[]): Promise<(() => void)[]> {
     let outputs: O[];
     try {
       outputs = await this.write(
@@ -161,17 +185,15 @@ export class BatchWriter<I, O> {
         group.map((p) => p.input),
       );
     } catch (err) {
-      if (group.length === 1) {
-        group[0]?.reject(err);
-        return;
-      }
-      for (const one of group) await this.#writeGroup([one]);
-      return;
+      if (group.length === 1) return [() => group[0]?.reject(err)];
+      const settled: (() => void)[] = [];
+      for (const one of group) settled.push(...(await this.#written([one])));
+      return settled;
     }
     this.groups++;
     this.written += group.length;
     if (this.changes === 'content') this.ctx.changes.bumpContent();
     else this.ctx.changes.bump();
-    group.forEach((p, i) => p.resolve(outputs[i] as O));
+    return group.map((p, i) => () => p.resolve(outputs[i] as O));
   }
 }
