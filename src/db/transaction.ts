@@ -113,11 +113,11 @@ interface Pending<I, O> {
 
 /**
  * Group commit for PostgreSQL, one statement per group: writes of one kind that arrive while
- * the previous group is in flight (or in the same turn of the event loop) are written
+ * `inFlight` groups are on their way (or in the same turn of the event loop) are written
  * together by `write`, which takes them all and answers one result per input, in order, in
- * ONE statement (one round trip, one commit, one WAL flush). Under load a group is as large
- * as the writes that arrived during one round trip; alone, a write waits one turn of the
- * event loop. Each write is acknowledged only after its group committed, and the content
+ * ONE statement (one round trip, one commit, one WAL flush). Under load a group holds its
+ * share of the writes that arrived during one round trip; alone, a write waits one turn of
+ * the event loop. Each write is acknowledged only after its group committed, and the content
  * version (db/changes.ts) moves before that. A group whose statement fails is retried one
  * write at a time, so that one bad write (a row deleted meanwhile) fails alone.
  */
@@ -136,8 +136,9 @@ export class BatchWriter<I, O> {
     readonly changes: WriteChanges = 'all',
     readonly maxBatch = 500,
     /**
-     * Groups written at once, each on a connection of its own: while one waits for its commit's
-     * WAL flush, the next is executed, and PostgreSQL flushes their commits together.
+     * Groups written at once, each on a connection of its own: the writes waiting are shared
+     * out among the free places, and PostgreSQL executes the groups side by side and flushes
+     * their commits together.
      */
     readonly inFlight = 1,
   ) {}
@@ -159,8 +160,11 @@ export class BatchWriter<I, O> {
   #start(): boolean {
     let started = false;
     while (this.#queue.length > 0 && this.#writing < this.inFlight) {
+      // What waits is shared out among the free places: groups side by side on their own
+      // connections commit sooner than one group as large as both.
+      const size = Math.min(this.maxBatch, Math.ceil(this.#queue.length / (this.inFlight - this.#writing)));
       this.#writing++;
-      void this.#writeGroup(this.#queue.splice(0, this.maxBatch));
+      void this.#writeGroup(this.#queue.splice(0, size));
       started = true;
     }
     return started;
@@ -169,10 +173,11 @@ export class BatchWriter<I, O> {
   async #writeGroup(group: Pending<I, O>[]): Promise<void> {
     const outcomes = await this.#written(group);
     this.#writing--;
-    // The next group goes to the database before this one's requests are answered, so that
-    // the database writes while this process answers; they are answered in the next turn.
+    // The next group goes to the database before this one's writes are acknowledged, so that
+    // the database writes while this process answers: the pool hands a connection over in a
+    // `process.nextTick` (pg-pool), and the acknowledgements queue behind it.
     const acknowledge = () => outcomes.forEach((settle) => settle());
-    if (this.#start()) setImmediate(acknowledge);
+    if (this.#start()) process.nextTick(acknowledge);
     else acknowledge();
   }
 
