@@ -110,6 +110,20 @@ export const MUTATIONS: Mutation[] = [
     tests: ['test/caching.test.ts'],
   },
   {
+    name: "PostgreSQL's group commit puts everything waiting into one group, leaving its other place idle",
+    file: 'src/db/transaction.ts',
+    from: 'Math.ceil(this.#queue.length / (this.inFlight - this.#writing))',
+    to: 'this.#queue.length',
+    tests: ['test/batch-writer.test.ts'],
+  },
+  {
+    name: "PostgreSQL's group commit has one group more in flight than it may",
+    file: 'src/db/transaction.ts',
+    from: 'while (this.#queue.length > 0 && this.#writing < this.inFlight)',
+    to: 'while (this.#queue.length > 0 && this.#writing <= this.inFlight)',
+    tests: ['test/batch-writer.test.ts'],
+  },
+  {
     name: 'hidden comments shown to everybody',
     file: 'src/comments/queries.ts',
     from: "  if (!opts.withHidden) {\n    q = q\n      .where('comments.hidden', '=', 0)\n",
