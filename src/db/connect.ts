@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { type SqliteDatabase as SqliteDialectDatabase, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type pg from 'pg';
 import { SqliteDatabase, type SqliteStatement } from './sqlite-driver.ts';
+import { preparingClient } from './compiled.ts';
 import { dbContext, type DbContext } from './context.ts';
 import type { Database } from './schema.ts';
 
@@ -123,7 +124,9 @@ export function openDatabase(url: string, options: OpenOptions = {}): Opened {
     return dbContext(db, 'sqlite', { sqlite });
   }
 
-  const pool = new (pgDriver().Pool)({
+  const driver = pgDriver();
+  const pool = new driver.Pool({
+    Client: preparingClient(driver),
     connectionString: url,
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: 5000,

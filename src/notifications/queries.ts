@@ -1,3 +1,5 @@
+import { sql } from 'kysely';
+import { compiledOnce } from '../db/compiled.ts';
 import type { Db } from '../db/schema.ts';
 import { COMMENT_KINDS, type NotificationKind, NOTIFICATION_LIMITS } from '../shared/notifications.ts';
 
@@ -85,25 +87,26 @@ export async function deriveShown(db: Db): Promise<void> {
     .execute();
 }
 
-/** The user's unread notifications, as the list counts them: one range of `notifications_unread`. */
-export async function unreadCount(db: Db, userId: number): Promise<number> {
-  const row = await db
+const unreadQuery = compiledOnce((db) =>
+  db
     .selectFrom('notifications')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('user_id', '=', userId)
+    .where('user_id', '=', 0)
     .where('read', '=', 0)
-    .where('shown', '=', 1)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+    .where('shown', '=', 1),
+);
+
+/** The user's unread notifications, as the list counts them: one range of `notifications_unread`. */
+export async function unreadCount(db: Db, userId: number): Promise<number> {
+  const [row] = (await unreadQuery(db, [userId, 0, 1])).rows;
+  return Number(row?.n ?? 0);
 }
 
-/** One page of the user's notifications, newest first; `before` pages by id. */
-export async function listNotifications(
-  db: Db,
-  userId: number,
-  page: { limit: number; before: number | null },
-) {
-  let q = db
+/** Past every id: the first page's `before` (compared as a bigint, beyond any integer key). */
+const FIRST_PAGE = Number.MAX_SAFE_INTEGER;
+
+const listQuery = compiledOnce((db) =>
+  db
     .selectFrom('notifications')
     .leftJoin('comments', 'comments.id', 'notifications.comment_id')
     .innerJoin('streamers', 'streamers.id', 'notifications.streamer_id')
@@ -121,10 +124,20 @@ export async function listNotifications(
       'author.display_name as author_name',
       'actor.display_name as actor_name',
     ])
-    .where('notifications.user_id', '=', userId)
-    .where('notifications.shown', '=', 1);
-  if (page.before !== null) q = q.where('notifications.id', '<', page.before);
-  const rows = await q.orderBy('notifications.id', 'desc').limit(page.limit).execute();
+    .where('notifications.user_id', '=', 0)
+    .where('notifications.shown', '=', 1)
+    .where('notifications.id', '<', sql<number>`cast(${0} as bigint)`)
+    .orderBy('notifications.id', 'desc')
+    .limit(0),
+);
+
+/** One page of the user's notifications, newest first; `before` pages by id. */
+export async function listNotifications(
+  db: Db,
+  userId: number,
+  page: { limit: number; before: number | null },
+) {
+  const { rows } = await listQuery(db, [userId, 1, page.before ?? FIRST_PAGE, page.limit]);
   return rows.map((r) => ({
     id: r.id,
     kind: r.kind,

@@ -124,6 +124,14 @@ export const MUTATIONS: Mutation[] = [
     tests: ['test/batch-writer.test.ts'],
   },
   {
+    name: 'PostgreSQL: queries compiled once are parsed and planned on every call (no prepared statement)',
+    file: 'src/db/compiled.ts',
+    from: '      if (!sqlite) prepared.set(compiled.sql, statementName(compiled.sql));\n',
+    to: '',
+    tests: ['test/database.test.ts'],
+    project: 'postgres',
+  },
+  {
     name: 'hidden comments shown to everybody',
     file: 'src/comments/queries.ts',
     from: "  if (!opts.withHidden) {\n    q = q\n      .where('comments.hidden', '=', 0)\n",
