@@ -231,7 +231,8 @@ describe('who is notified, and of what', () => {
         .columns(['user_id', 'id'])
         .execute();
       await db.schema.alterTable('notifications').dropColumn('shown').execute();
-      // ... and before 019, which came later (a database runs its migrations in order).
+      // ... and before 019 and 020, which came later (a database runs its migrations in order).
+      await db.schema.createIndex('comments_guest_tag_idx').on('comments').column('guest_tag').execute();
       await db.schema.dropIndex('stream_samples_read').execute();
       await db.schema
         .createIndex('stream_samples_by_stream')
@@ -240,7 +241,11 @@ describe('who is notified, and of what', () => {
         .execute();
       await db
         .deleteFrom('kysely_migration' as never)
-        .where('name' as never, 'in', ['018-notification-shown', '019-stream-samples-covering'] as never)
+        .where('name' as never, 'in', [
+          '018-notification-shown',
+          '019-stream-samples-covering',
+          '020-comments-guest-tag-index',
+        ] as never)
         .execute();
       await migrateToLatest(db);
       const flags = await db

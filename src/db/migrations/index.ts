@@ -16,6 +16,7 @@ import * as notifications from './016-notifications.ts';
 import * as idempotency from './017-idempotency.ts';
 import * as notificationShown from './018-notification-shown.ts';
 import * as streamSamplesCovering from './019-stream-samples-covering.ts';
+import * as commentsGuestTagIndex from './020-comments-guest-tag-index.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '017-idempotency': idempotency,
   '018-notification-shown': notificationShown,
   '019-stream-samples-covering': streamSamplesCovering,
+  '020-comments-guest-tag-index': commentsGuestTagIndex,
 };
