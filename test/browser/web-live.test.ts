@@ -15,39 +15,49 @@ describe.runIf(runBrowser(import.meta.url))('live updates in the page', () => {
   it('a comment posted in a second page appears in the first as a pill, then in the list', async () => {
     const first = await newPage(env, { lang: 'en' });
     const second = await newPage(env, { lang: 'en' });
-    await first.page.goto(`${env.base}/s/${sid}`);
-    await second.page.goto(`${env.base}/s/${sid}`);
-    const bodies = first.page.locator('.comments .comment-body');
-    await expect.poll(() => bodies.count()).toBe(1);
-    await expect.poll(() => first.page.evaluate(() => document.readyState)).toBe('complete');
-    // The stream is open before the comment is posted.
-    await expect.poll(() => env.t.app.eventStreams.size).toBeGreaterThanOrEqual(2);
-    await second.page.getByLabel('Your name (optional)').fill('Visitor');
-    await second.page.getByLabel('Comment', { exact: true }).fill('Hello from the other tab');
-    await second.page.getByRole('button', { name: 'Post comment' }).click();
-    const pill = first.page.getByRole('button', { name: '1 new comment' });
-    await pill.waitFor();
-    expect(await bodies.count()).toBe(1); // offered, not jumped to
-    await pill.click();
-    await expect.poll(() => bodies.first().textContent()).toBe('Hello from the other tab');
-    expect(await pill.count()).toBe(0);
-    await first.context.close();
-    await second.context.close();
+    try {
+      // The DOM, then the load polled: on a busy machine the load event may come late.
+      await first.page.goto(`${env.base}/s/${sid}`, { waitUntil: 'domcontentloaded' });
+      await second.page.goto(`${env.base}/s/${sid}`, { waitUntil: 'domcontentloaded' });
+      const bodies = first.page.locator('.comments .comment-body');
+      await expect.poll(() => bodies.count(), { timeout: 20_000 }).toBe(1);
+      await expect
+        .poll(() => first.page.evaluate(() => document.readyState), { timeout: 20_000 })
+        .toBe('complete');
+      // The stream is open before the comment is posted.
+      await expect.poll(() => env.t.app.eventStreams.size, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+      await second.page.getByLabel('Your name (optional)').fill('Visitor');
+      await second.page.getByLabel('Comment', { exact: true }).fill('Hello from the other tab');
+      await second.page.getByRole('button', { name: 'Post comment' }).click();
+      const pill = first.page.getByRole('button', { name: '1 new comment' });
+      await pill.waitFor();
+      expect(await bodies.count()).toBe(1); // offered, not jumped to
+      await pill.click();
+      await expect.poll(() => bodies.first().textContent()).toBe('Hello from the other tab');
+      expect(await pill.count()).toBe(0);
+    } finally {
+      // Closed even when a step fails, so that no stream of this test stays open for the next.
+      await first.context.close();
+      await second.context.close();
+    }
   });
 
   it('after a network drop the page connects again and new comments appear as before', async () => {
     const { page, context } = await newPage(env, { lang: 'en' });
-    await page.goto(`${env.base}/s/${sid}`);
-    await expect.poll(() => env.t.app.eventStreams.size).toBe(1);
-    // The network goes: every connection to the service is cut, and the browser is offline.
-    await context.setOffline(true);
-    env.t.app.server.closeAllConnections();
-    await expect.poll(() => env.t.app.eventStreams.size).toBe(0);
-    await context.setOffline(false);
-    await expect.poll(() => env.t.app.eventStreams.size, { timeout: 20_000 }).toBe(1);
-    await env.t.client().post('/api/comments', { streamer_id: sid, body: 'After the drop', author: 'Fan' });
-    await page.getByRole('button', { name: '1 new comment' }).waitFor();
-    await context.close();
+    try {
+      await page.goto(`${env.base}/s/${sid}`, { waitUntil: 'domcontentloaded' });
+      await expect.poll(() => env.t.app.eventStreams.size, { timeout: 20_000 }).toBe(1);
+      // The network goes: every connection to the service is cut, and the browser is offline.
+      await context.setOffline(true);
+      env.t.app.server.closeAllConnections();
+      await expect.poll(() => env.t.app.eventStreams.size).toBe(0);
+      await context.setOffline(false);
+      await expect.poll(() => env.t.app.eventStreams.size, { timeout: 20_000 }).toBe(1);
+      await env.t.client().post('/api/comments', { streamer_id: sid, body: 'After the drop', author: 'Fan' });
+      await page.getByRole('button', { name: '1 new comment' }).waitFor();
+    } finally {
+      await context.close();
+    }
   });
 
   it('the bell counts a reply to my comment and marks all read (Czech)', async () => {
