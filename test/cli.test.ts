@@ -95,7 +95,7 @@ describe('streamer-rating command-line tool', { timeout: 120_000 }, () => {
     for (const args of [['--help'], ['users', '--help'], ['import', '--help'], ['import', 'x', '--bogus']]) {
       const loaded = loadsOf(null, args);
       expect(
-        loaded.some((url) => url.endsWith('/src/cli/main.ts')),
+        loaded.some((url) => /\/src\/cli\/main\.[jt]s$/.test(url)),
         args.join(' '),
       ).toBe(true);
       expect(

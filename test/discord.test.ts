@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { exportData } from '../src/cli/data.ts';
 import { claimNext } from '../src/discord/queries.ts';
-import { startApp, useApp } from './helpers/app.ts';
+import { startApp, type TestApp, useApp } from './helpers/app.ts';
 import { reopen } from './helpers/database.ts';
 import { startFakeDiscord } from './helpers/fake-discord.ts';
 import { startFakeLive } from './helpers/fake-live.ts';
@@ -15,6 +15,8 @@ afterAll(async () => {
   await live.close();
 });
 const t = await useApp({ DISCORD_API_URL: discord.apiUrl, DISCORD_TIMEOUT_MS: '1500', ...live.env() });
+// The fake's rate-limit buckets run on the app's clock, which until() moves.
+discord.now = () => t.clock.now().getTime();
 const admin = await t.admin();
 const EVENTS = ['rated', 'suggested', 'live', 'reported'];
 
@@ -36,9 +38,26 @@ async function connect(...hooks: { url: string; events?: string[] }[]) {
   }[];
 }
 
-/** Waits (at most 10 s, DECISIONS.md) until `n` posts of the webhook were taken. */
-async function delivered(id: string, n: number) {
-  await expect.poll(() => discord.delivered(id).length, { timeout: 10_000, interval: 100 }).toBe(n);
+/**
+ * Runs the senders as their timer would (look, then wait for the lanes they started) and moves
+ * their clocks on a quarter second at a time until `done`: a backoff or a rate limit passes on
+ * the apps' clock, not the wall's. At most 10 s of that clock (DECISIONS.md: delivered within
+ * 10 s), whatever the machine's speed.
+ */
+async function until(done: () => boolean | Promise<boolean>, apps: TestApp[] = [t]) {
+  for (let elapsed = 0; ; elapsed += 250) {
+    for (const a of apps) await a.app.discord.look();
+    for (const a of apps) await a.app.discord.idle();
+    if (await done()) return;
+    if (elapsed >= 10_000) throw new Error('not done within 10 s of the clock');
+    for (const a of apps) a.clock.advance(250);
+  }
+}
+
+/** Waits until `n` posts of the webhook were taken. */
+async function delivered(id: string, n: number, apps?: TestApp[]) {
+  await until(() => discord.delivered(id).length >= n, apps);
+  expect(discord.delivered(id)).toHaveLength(n);
   return discord.delivered(id);
 }
 
@@ -306,13 +325,9 @@ describe("Discord's answers", () => {
       if (remove) discord.remove(gone.id);
       await t.client().post('/api/streamers', { name: `Gone ${status} A` });
       await delivered(fine.id, 1);
-      await expect
-        .poll(async () => (await admin.get('/api/settings')).body.discord_webhooks[0].disabled_reason, {
-          timeout: 10_000,
-        })
-        .toBe(
-          remove ? 'Discord answered 404: Unknown Webhook' : 'Discord answered 401: Invalid Webhook Token',
-        );
+      expect((await admin.get('/api/settings')).body.discord_webhooks[0].disabled_reason).toBe(
+        remove ? 'Discord answered 404: Unknown Webhook' : 'Discord answered 401: Invalid Webhook Token',
+      );
       await t.client().post('/api/streamers', { name: `Gone ${status} B` });
       await delivered(fine.id, 2);
       await settle();
@@ -345,7 +360,7 @@ describe("Discord's answers", () => {
       (await t.db.selectFrom('discord_outbox').select('state').where('event', '=', 'suggested').execute())
         .map((r) => r.state)
         .sort();
-    await expect.poll(state, { timeout: 15_000 }).toEqual(['failed', 'sent']);
+    await until(async () => (await state()).join() === 'failed,sent');
     await settle();
     expect(discord.posts.filter((p) => p.id === failing.id)).toHaveLength(4);
     expect(discord.posts.filter((p) => p.id === recovering.id).map((p) => p.status)).toEqual([500, 500, 204]);
@@ -358,6 +373,7 @@ describe("Discord's answers", () => {
     discord.script(hook.id, ['hang']);
     const id = await t.streamer('Slow Discord');
     expect((await rate(id, 4)).status).toBe(200);
+    await t.app.discord.look();
     await expect.poll(() => discord.hanging(), { timeout: 10_000 }).toBe(1);
     // Discord holds the post open; requests are answered meanwhile.
     expect((await t.client().post('/api/streamers', { name: 'Meanwhile' })).status).toBe(201);
@@ -368,7 +384,7 @@ describe("Discord's answers", () => {
       (await t.db.selectFrom('discord_outbox').select(['event', 'state']).orderBy('id').execute()).map(
         (r) => `${r.event}:${r.state}`,
       );
-    await expect.poll(states, { timeout: 10_000 }).toEqual(['rated:unknown', 'suggested:sent']);
+    expect(await states()).toEqual(['rated:unknown', 'suggested:sent']);
     t.clock.advance(1500); // a retry would be due after 1 s
     await settle();
     expect(await states()).toEqual(['rated:unknown', 'suggested:sent']);
@@ -388,11 +404,10 @@ describe('test-send', () => {
       username: 'Hodnocení streamerů',
       embeds: [{ url: `${t.config.baseUrl}/` }],
     });
-    await expect
-      .poll(
-        async () => (await admin.get(`/api/settings/discord/test?delivery_id=${res.body.delivery_id}`)).body,
-      )
-      .toEqual({ state: 'sent', error: null });
+    expect((await admin.get(`/api/settings/discord/test?delivery_id=${res.body.delivery_id}`)).body).toEqual({
+      state: 'sent',
+      error: null,
+    });
 
     expect((await admin.post('/api/settings/discord/test', { id: 999999 })).body.code).toBe(
       'webhook_not_found',
@@ -414,9 +429,7 @@ describe('webhook URLs are secrets (SECURITY.md 36)', () => {
     discord.remove(gone.id);
     await t.client().post('/api/streamers', { name: 'Secret Keeper' });
     await delivered(hook.id, 1);
-    await expect
-      .poll(async () => (await admin.get('/api/settings')).body.discord_webhooks[1].disabled_reason)
-      .not.toBe(null);
+    expect((await admin.get('/api/settings')).body.discord_webhooks[1].disabled_reason).not.toBe(null);
     const answers = [
       await admin.get('/api/settings'),
       await t.client().get('/api/settings'),
@@ -453,6 +466,8 @@ describe('one sender', () => {
       { DISCORD_API_URL: discord.apiUrl, DISCORD_TIMEOUT_MS: '1500' },
       { database: reopen(t.database) },
     );
+    // Both clocks tell the same time; until() moves them together.
+    second.clock.offset = t.clock.offset;
     try {
       const hook = discord.webhook();
       await connect({ url: hook.url, events: ['suggested'] });
@@ -461,7 +476,13 @@ describe('one sender', () => {
       for (let i = 0; i < 3; i++) {
         await (i % 2 ? t : second).client().post('/api/streamers', { name: `Two Instances ${i}` });
       }
-      await delivered(hook.id, 3);
+      // The first to look takes the lease and sends one; the other, with two due, sends nothing.
+      await t.app.discord.look();
+      await t.app.discord.idle();
+      await second.app.discord.look();
+      await second.app.discord.idle();
+      expect(discord.posts.filter((p) => p.id === hook.id).map((p) => p.status)).toEqual([204]);
+      await delivered(hook.id, 3, [t, second]);
       const holders = await t.db
         .selectFrom('discord_outbox')
         .select('claimed_by')

@@ -42,6 +42,8 @@ export interface FakeDiscord {
   hanging(): number;
   /** Bucket size per 2 seconds (Discord's webhooks: 5). */
   limit: number;
+  /** Its time, epoch ms (Date.now by default; a test that moves the app's clock passes that). */
+  now: () => number;
   reset(): void;
   close(): Promise<void>;
 }
@@ -62,6 +64,7 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     apiUrl: '',
     posts: [],
     limit: 5,
+    now: Date.now,
     webhook() {
       const id = String(next++);
       const token = randomBytes(34).toString('base64url');
@@ -95,7 +98,7 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     'x-ratelimit-limit': String(fake.limit),
     'x-ratelimit-remaining': String(remaining),
     'x-ratelimit-reset-after': resetAfter.toFixed(3),
-    'x-ratelimit-reset': ((Date.now() + resetAfter * 1000) / 1000).toFixed(3),
+    'x-ratelimit-reset': ((fake.now() + resetAfter * 1000) / 1000).toFixed(3),
     'x-ratelimit-bucket': `bucket-${id}`,
   });
 
@@ -111,7 +114,7 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     } catch {
       // recorded as text
     }
-    const record = (status: number) => fake.posts.push({ id, token, status, body, at: Date.now() });
+    const record = (status: number) => fake.posts.push({ id, token, status, body, at: fake.now() });
     const hook = hooks.get(id);
     if (!hook || hook.removed) {
       record(404);
@@ -133,7 +136,7 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
       record(500);
       return json(res, 500, { message: '500: Internal Server Error', code: 0 });
     }
-    const now = Date.now();
+    const now = fake.now();
     let bucket = buckets.get(id);
     if (!bucket || bucket.resetAt <= now) buckets.set(id, (bucket = { used: 0, resetAt: now + 2000 }));
     const resetAfter = (bucket.resetAt - now) / 1000;
