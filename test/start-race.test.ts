@@ -19,20 +19,25 @@ const TRIALS = 40;
 class Starter {
   readonly child: ChildProcessWithoutNullStreams;
   readonly #lines: Interface;
-  readonly #waiting: ((line: string) => void)[] = [];
+  readonly #waiting: { resolve: (line: string) => void; reject: (err: Error) => void }[] = [];
 
   constructor() {
     this.child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/start-child.ts'], {
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     this.#lines = createInterface({ input: this.child.stdout });
-    this.#lines.on('line', (line) => this.#waiting.shift()?.(line));
+    this.#lines.on('line', (line) => this.#waiting.shift()?.resolve(line));
+    // One listener for the process's life (one per line awaited passed Node's limit of 10).
+    this.child.once('exit', (code) => {
+      for (const w of this.#waiting.splice(0)) w.reject(new Error(`the start process exited (${code})`));
+    });
   }
 
   next(): Promise<string> {
     return new Promise((resolve, reject) => {
-      this.#waiting.push(resolve);
-      this.child.once('exit', (code) => reject(new Error(`the start process exited (${code})`)));
+      if (this.child.exitCode !== null)
+        reject(new Error(`the start process exited (${this.child.exitCode})`));
+      else this.#waiting.push({ resolve, reject });
     });
   }
 
