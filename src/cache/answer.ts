@@ -59,12 +59,18 @@ export interface AnswerOptions<T = unknown> {
 export const etagOf = (bytes: Buffer | string): string =>
   `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
 
-/** Brotli at quality 11 with a 1 MiB window: about 15% smaller than quality 6, ten times slower. */
+/**
+ * Brotli at quality 11 with a 1 MiB window: about 15% smaller than quality 6, ten times slower.
+ * Input blocks of 64 KiB (`LGBLOCK` 16; the encoder's default at quality 9 and above is
+ * 256 KiB) halve what the encoder holds while it works, 15 to 8 MiB for a 480 KB list, for
+ * output within 0.2% of the same size (docs/benchmarks.md "Stop 37").
+ */
 export function brotliBest(identity: Buffer): Promise<Buffer> {
   return brotli(identity, {
     params: {
       [constants.BROTLI_PARAM_QUALITY]: 11,
       [constants.BROTLI_PARAM_LGWIN]: 20,
+      [constants.BROTLI_PARAM_LGBLOCK]: 16,
       [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
       [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
     },
