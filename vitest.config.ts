@@ -15,6 +15,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // expect.poll waits for something that happens over a socket or in a page, never for time;
+    // it gave up after 1 s by default, and a browser write, its retried answer and the render
+    // once took longer with two other files beside Chromium (stop 37's CI run).
+    expect: { poll: { timeout: 10_000 } },
     // Vitest's default on 2 cores is one file at a time (cores - 1); the files wait on
     // sockets, PostgreSQL and child processes much of the time, so more run side by side
     // (docs/benchmarks.md "The suite's time"). TEST_WORKERS overrides.
@@ -36,7 +40,12 @@ export default defineConfig({
       // with the files beside it, so a walk gets more time before it counts as hung.
       {
         extends: true,
-        test: { name: 'browser', include: BROWSER, testTimeout: 90_000, env: { TEST_DB: 'sqlite' } },
+        test: {
+          name: 'browser',
+          include: BROWSER,
+          testTimeout: 90_000,
+          env: { TEST_DB: 'sqlite' },
+        },
       },
       ...(postgres
         ? [
