@@ -141,7 +141,7 @@ export class AnswerCache {
       if (this.#entries.get(key) !== answer) continue;
       this.#bytes -= answer.br.length - best.length;
       answer.br = best;
-      answer.headers = null;
+      answer.forms = null;
     }
   }
 

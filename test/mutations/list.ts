@@ -652,6 +652,13 @@ export const MUTATIONS: Mutation[] = [
     tests: ['test/contract.test.ts', 'test/caching.test.ts'],
   },
   {
+    name: 'answers before routing: a short body written as UTF-8 text rather than byte for byte',
+    file: 'src/cache/sender.ts',
+    from: "res.end(written.short, 'latin1');",
+    to: 'res.end(written.short);',
+    tests: ['test/images.test.ts', 'test/hot-paths.test.ts'],
+  },
+  {
     name: "contract: the rendered list's evaluated flag sent as a number, not its schema's boolean",
     file: 'src/streamers/views.ts',
     from: 'evaluated: row.evaluated === 1,',
