@@ -130,7 +130,10 @@ export async function compare(
   }
   const rounds = s.map((service, i) => ({ service, ceiling: c[i]! }));
   const comparison = { path, service: combine(s), ceiling: combine(c), rounds };
-  const each = rounds.length > 1 ? ` (rounds: ${rounds.map((r) => ratio(r.service.rps / r.ceiling.rps)).join(', ')})` : '';
+  const each =
+    rounds.length > 1
+      ? ` (rounds: ${rounds.map((r) => ratio(r.service.rps / r.ceiling.rps)).join(', ')})`
+      : '';
   ctx.log(
     `${path}: service ${figures(comparison.service, s)}; ceiling ${figures(comparison.ceiling, c)}; ` +
       `ratio ${ratio(ratioOf(comparison))}${each}; service ${ctx.service.memoryNote()}`,
