@@ -1039,6 +1039,13 @@ export const MUTATIONS: Mutation[] = [
     tests: ['test/deploy.test.ts'],
   },
   {
+    name: 'the start keeps no object of process.nextTick (V8 forgets their shape)',
+    file: 'src/main.ts',
+    from: 'await keepNextTickShape();',
+    to: '',
+    tests: ['test/next-tick.test.ts'],
+  },
+  {
     name: 'idle connections are never closed',
     file: 'src/http/connections.ts',
     from: '  closeIdle(server, policy.idleTimeout);',
