@@ -3,7 +3,7 @@
  * Node.js 20 a full garbage collection while none of them is alive otherwise makes V8 forget
  * it, and every answer afterwards adds their keys through V8's runtime (the small answers ran
  * at 0.84x of a bare Fastify). Read off V8 itself, after such a collection: `%DebugPrint` of
- * the function lists its feedback slots, each with its state (test/fixtures/print-next-tick.mjs).
+ * the function lists its feedback slots, each with its state (test/fixtures/print-next-tick.js).
  */
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,7 +15,7 @@ import { Service } from './helpers/service.ts';
 const temp = mkdtempSync(join(tmpdir(), 'next-tick-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
-const PRINT = join(process.cwd(), 'test', 'fixtures', 'print-next-tick.mjs');
+const PRINT = join(process.cwd(), 'test', 'fixtures', 'print-next-tick.js');
 
 /**
  * The literal's keyed slots in the first `%DebugPrint(process.nextTick)` of the output: each
