@@ -2,11 +2,7 @@
 import { loadDotEnv } from './config/dotenv.ts';
 import { parseConfig } from './config/config.ts';
 import { serviceLogger } from './lib/log.ts';
-import { keepNextTickShape } from './lib/next-tick.ts';
 import { startServer } from './server.ts';
-
-// Before anything else uses process.nextTick (lib/next-tick.ts says why).
-await keepNextTickShape();
 
 // One JSON logger from the first line: a configuration or migration failure is a log line
 // like any other (at info until the configuration names the level), its credentials redacted.

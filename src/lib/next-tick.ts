@@ -5,7 +5,8 @@ let kept: object | undefined;
 
 /**
  * Keeps one of the objects `process.nextTick` makes alive for good, so that V8 never forgets
- * their shape. Called first thing at the service's start.
+ * their shape. Called first thing by the service's start (server.ts `startServer`: `npm start`
+ * and `streamer-rating serve`).
  *
  * Every answer goes through `process.nextTick` several times (Node's streams end, finish and
  * destroy through it), and it makes an object literal with computed keys

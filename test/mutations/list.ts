@@ -1040,8 +1040,8 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: 'the start keeps no object of process.nextTick (V8 forgets their shape)',
-    file: 'src/main.ts',
-    from: 'await keepNextTickShape();',
+    file: 'src/server.ts',
+    from: '  await keepNextTickShape();\n',
     to: '',
     tests: ['test/next-tick.test.ts'],
   },
