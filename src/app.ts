@@ -10,7 +10,6 @@ import { auditRoutes } from './audit/routes.ts';
 import { accountRoutes } from './account/routes.ts';
 import { backupPlugin } from './backup/plugin.ts';
 import { adminAuthRoutes } from './auth/routes.ts';
-import { commentWriter } from './comments/batch.ts';
 import { challengeKey } from './guests/challenge.ts';
 import { ownCommentsKey } from './comments/own-cookie.ts';
 import { challengeRoutes } from './guests/routes.ts';
@@ -111,6 +110,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { config, database } = opts;
   const { db, sqlite } = database;
   const clock = opts.clock ?? systemClock;
+  // The database's writes stamp their events with the app's clock (events/log.ts).
+  database.clock = clock;
 
   const logger = opts.logger ?? { level: config.logLevel };
   const level =
@@ -156,7 +157,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('config', config);
   app.decorate('earlyAnswers', early);
   app.decorate('database', database);
-  app.decorate('commentWriter', commentWriter(database));
   app.decorate('db', db);
   app.decorate('clock', clock);
 
@@ -167,7 +167,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(cacheControlPlugin);
   await app.register(parsersPlugin);
   await app.register(forwardedWarningPlugin);
-  // Before the kept plugins: its onSend keeps an answer before compression.
+  // Before the routes: it adds its look-up to each POST route that takes an Idempotency-Key.
   await app.register(idempotencyPlugin);
   await app.register(externalPlugins, { config, db, clock });
   await app.register(csrfPlugin, { origin: config.origin, allowed: config.corsOrigins });

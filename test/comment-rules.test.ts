@@ -1,7 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { insertCommentGroup } from '../src/comments/batch.ts';
 import { DB_RULES } from '../src/comments/rules.ts';
-import { guestName } from '../src/guests/names.ts';
 import type { ErrorCode } from '../src/errors.ts';
 import { type TestApp, useApp } from './helpers/app.ts';
 import type { Client } from './helpers/client.ts';
@@ -108,55 +106,24 @@ describe('the rules of a new comment that ask the database', () => {
       }
     });
 
-    it.runIf(t.database.kind === 'postgres')(
-      "the grouped insert's statement refuses it by itself (PostgreSQL)",
-      async () => {
-        const { before, after, post } = scenario();
-        await before?.();
-        try {
-          const { body } = post();
-          const row = {
-            streamer_id: body.streamer_id,
-            user_id: null,
-            author: body.author ?? 'Anonym',
-            body: body.body,
-            is_admin: 0,
-            created_at: t.clock.now().toISOString(),
-            guest_tag: error === 'address_blocked' ? await lastBlockedTag() : `tag-${error}`,
-            reply_to: null,
-            guest: true,
-            name_fold: body.author ? guestName(body.author).fold : null,
-            burst_since: null,
-          };
-          const good = {
-            ...row,
-            streamer_id: sid,
-            author: 'Someone Else',
-            name_fold: 'someone else',
-            body: 'good one',
-          };
-          const ids = await insertCommentGroup(
-            t.db,
-            error === 'sign_in_required' || error === 'address_blocked' || error === 'challenge_required'
-              ? [row]
-              : [row, good],
-          );
-          expect(ids[0]).toBeNull();
-          if (ids.length > 1) expect(ids[1]).toEqual(expect.any(Number));
-        } finally {
-          await after?.();
-        }
-      },
-    );
+    it('refuses it inside a group commit while a good post of the same group is stored', async () => {
+      const { before, after, post } = scenario();
+      await before?.();
+      try {
+        const { client, body } = post();
+        // Sent in the same turn: both join one group (db/transaction.ts), each in its savepoint.
+        const [bad, good] = await Promise.all([
+          client.post('/api/comments', { ...body, body: `${body.body} (grouped)` }),
+          admin.post('/api/comments', { streamer_id: sid, body: `good one beside ${error}` }),
+        ]);
+        expect(bad.body).toMatchObject({ code: error });
+        expect(good.status).toBe(201);
+        const stored = await storedBodies();
+        expect(stored.filter((b) => b.startsWith(`${body.body} (grouped)`))).toEqual([]);
+        expect(stored).toContain(`good one beside ${error}`);
+      } finally {
+        await after?.();
+      }
+    });
   });
 });
-
-/** The guest tag of the newest address block. */
-async function lastBlockedTag(): Promise<string> {
-  const row = await t.db
-    .selectFrom('address_blocks')
-    .select('guest_tag')
-    .orderBy('id', 'desc')
-    .executeTakeFirst();
-  return row?.guest_tag ?? '';
-}

@@ -111,8 +111,18 @@ describe('limits', () => {
     socket.pause();
     await expect.poll(() => t.app.eventStreams.size).toBe(size + 1);
     const dropped = t.app.eventStreams.dropped;
-    for (let i = 0; i < 200_000 && t.app.eventStreams.dropped === dropped; i++) {
-      t.app.liveEvents.deliver({ type: 'comment', id: i + 1, streamer_id: sid });
+    // Events of the log, a thousand at a time, until the stream that reads none is dropped.
+    const at = t.clock.now().toISOString();
+    for (let round = 0; round < 200 && t.app.eventStreams.dropped === dropped; round++) {
+      const rows = Array.from({ length: 1_000 }, (_, i) => ({
+        type: 'comment' as const,
+        streamer_id: sid,
+        user_id: null,
+        data: JSON.stringify({ id: round * 1_000 + i + 1, streamer_id: sid }),
+        created_at: at,
+      }));
+      await t.db.insertInto('event_log').values(rows).execute();
+      await t.app.eventTail.wake();
     }
     expect(t.app.eventStreams.dropped).toBe(dropped + 1);
     expect(t.app.eventStreams.size).toBe(size);

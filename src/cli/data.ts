@@ -57,6 +57,8 @@ export const NOT_EXPORTED: Readonly<
   discord_outbox: 'messages waiting to be sent, made for the old server',
   challenge_uses: 'spent challenge solutions, which expire within 10 minutes anyway',
   idempotency_keys: 'answers kept a day for retries of the same request',
+  event_log: 'what happened in the last day, for live streams and deliverers of the old server',
+  log_cursors: 'how far the old server delivered its event log',
 };
 type Table = (typeof EXPORTED_TABLES)[number];
 

@@ -6,7 +6,7 @@ import { truthy } from '../lib/input.ts';
 import { shortTag } from '../plugins/guest-tag.ts';
 import { notifyDeleted, notifyHidden, notifyLike, notifyShown } from '../notifications/notify.ts';
 import type { Viewer } from '../plugins/viewer.ts';
-import { editWindowOpen, hiddenBy, isOwn, mayLike, maySetHidden } from './policy.ts';
+import { hiddenBy, isOwn, mayEdit, mayLike, maySetHidden } from './policy.ts';
 import { setLiked } from './likes.ts';
 import { deleteComment, editBody, findComment, setHidden } from './queries.ts';
 import { commentBody } from './rules.ts';
@@ -22,7 +22,7 @@ export async function likeComment(app: Ops, viewer: Viewer, id: number, liked: u
     if (!comment || comment.hidden === 1) throw fail('comment_not_found');
     const now = app.clock.now().toISOString();
     const likes = await setLiked(trx, id, user.id, truthy(liked), now);
-    if (truthy(liked)) await notifyLike(app.database, trx, comment, user.id, now);
+    if (truthy(liked)) await notifyLike(trx, comment, user.id, now);
     return likes;
   });
 }
@@ -58,13 +58,14 @@ export async function changeComment(
       await setHidden(trx, id, hidden, by);
       const was = comment.hidden === 1;
       if (hidden && !was && by === 'staff') {
-        await notifyHidden(app.database, trx, [comment], viewer.user?.id ?? null, now.toISOString());
-      } else if (hidden && !was) await notifyDeleted(app.database, trx, [comment]);
-      else if (!hidden && was) await notifyShown(app.database, trx, [comment]);
+        await notifyHidden(trx, [comment], viewer.user?.id ?? null, now.toISOString());
+      } else if (hidden && !was) await notifyDeleted(trx, [comment]);
+      else if (!hidden && was) await notifyShown(trx, [comment]);
     }
     if (body !== undefined) {
-      if (!isOwn(viewer, comment)) throw fail('not_your_comment');
-      if (!editWindowOpen(comment, now.getTime())) throw fail('edit_window_closed');
+      if (!mayEdit(viewer, comment, now.getTime())) {
+        throw fail(isOwn(viewer, comment) ? 'edit_window_closed' : 'not_your_comment');
+      }
       await editBody(trx, id, body, now.toISOString());
     }
   });
@@ -74,7 +75,7 @@ export async function changeComment(
 export async function removeComment(app: Ops, viewer: Viewer, id: number): Promise<void> {
   await writeTransaction(app.database, async (trx) => {
     const comment = await findComment(trx, id);
-    if (comment) await notifyDeleted(app.database, trx, [comment]);
+    if (comment) await notifyDeleted(trx, [comment]);
     if (!comment || !(await deleteComment(trx, id))) throw fail('comment_not_found');
     await audit(trx, actorOf(viewer, app.clock.now()), {
       action: 'comment.delete',

@@ -23,7 +23,7 @@ export async function removeGuestComment(app: Pick<FastifyInstance, 'database'>,
   await writeTransaction(app.database, async (trx) => {
     const comment = await findComment(trx, id);
     if (!comment || comment.user_id !== null) throw fail('comment_not_found');
-    await notifyDeleted(app.database, trx, [comment]);
+    await notifyDeleted(trx, [comment]);
     await deleteComment(trx, id);
   });
 }

@@ -1,17 +1,15 @@
 import type { DbContext } from '../db/context.ts';
 import type { Db } from '../db/schema.ts';
-import { type BatchWriter, writeTransaction } from '../db/transaction.ts';
+import { writeTransaction } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
 import { parseId } from '../lib/input.ts';
 import type { Viewer } from '../plugins/viewer.ts';
-import type { GroupedComment } from './batch.ts';
 import { notifyComment } from '../notifications/notify.ts';
-import { mentionedLogins } from '../shared/notifications.ts';
 import { passChallenge } from '../guests/challenge.ts';
 import { guestHold } from '../settings/queries.ts';
 import { holdOf, isTrusted } from './hold.ts';
 import { findComment, insertComment, type NewComment } from './queries.ts';
-import { checkComment, type Draft, draftOf, type PostInput } from './rules.ts';
+import { checkComment, draftOf, type PostInput } from './rules.ts';
 
 /**
  * The thread a reply joins (DECISIONS.md "Taking part"): a visible comment of the same
@@ -56,23 +54,14 @@ function answerOf(id: number, comment: NewComment, viewer: Viewer) {
   };
 }
 
-/** A draft whose every check left is one the grouped insert makes itself (batch.ts). */
-const groupable = (d: Draft, input: PostInput): d is Draft & { streamerId: number } =>
-  d.streamerId !== null &&
-  !d.bodyError &&
-  !d.bannedSession &&
-  !d.nameReserved &&
-  parseId(input.reply_to) === null;
-
 /**
- * Posts a comment: the rules of rules.ts, then one write. On PostgreSQL a top-level comment
- * goes into the grouped insert, whose statement applies the same rules; one it refuses (or a
- * reply) is checked rule by rule inside its own transaction, which gives the error.
+ * Posts a comment: the rules of rules.ts, then one write, the same on both databases. Posts
+ * share a group commit (db/transaction.ts `grouped`): each runs these very steps inside a
+ * savepoint of the group's transaction, so a refused one gives its own error.
  */
 export async function postComment(
   app: {
     database: DbContext;
-    commentWriter: BatchWriter<GroupedComment, number | null> | null;
     config: { rateLimit: boolean };
     challengeKey: string;
   },
@@ -94,20 +83,6 @@ export async function postComment(
     reply_to: null as number | null,
     pending: 0,
   };
-  // The grouped insert publishes: a held account's comment is checked one by one, and a
-  // guest's is left out by the statement itself unless `guest_hold` is `none` (batch.ts), so
-  // that a guest's post reads no setting of its own first.
-  if (app.commentWriter && !userHeld && groupable(d, input)) {
-    const mentions = mentionedLogins(d.body).join(' ');
-    const id = await app.commentWriter.run({
-      ...comment,
-      guest: d.guest,
-      name_fold: d.nameFold,
-      burst_since: d.burstSince,
-      mentions,
-    });
-    if (id !== null) return answerOf(id, comment, viewer);
-  }
   // Only a guest's post (or a held account's) reads the hold: the signed-in path asks nothing more.
   const hold = holdOf(
     { guest: d.guest, userHeld },
@@ -129,12 +104,11 @@ export async function postComment(
       if (hold === 'untrusted') comment.pending = (await isTrusted(trx, guestTag)) ? 0 : 1;
       const inserted = await insertComment(trx, comment);
       // A held comment notifies nobody until it is approved (moderation's approve does then).
-      if (comment.pending !== 1)
-        await notifyComment(app.database, trx, { ...comment, id: inserted }, answered);
+      if (comment.pending !== 1) await notifyComment(trx, { ...comment, id: inserted }, answered);
       return inserted;
     },
     // A comment, its challenge's use and its notifications: no session row or user changes.
-    'content',
+    { changes: 'content', grouped: true },
   );
   return answerOf(id, comment, viewer);
 }

@@ -21,7 +21,7 @@ export class ContentVersion {
   current = 1;
   /** Moves with every content change and every session write (sessions/store.ts's cache). */
   sessions = 1;
-  readonly #onBump: (() => void)[] = [];
+  readonly #onBump = new Set<() => void>();
   bump(): void {
     this.sessions++;
     this.bumpContent();
@@ -35,9 +35,10 @@ export class ContentVersion {
     this.current++;
     for (const f of this.#onBump) f();
   }
-  /** Called after every move of the version (events/bus.ts: SQLite's events wait for the commit). */
-  onBump(f: () => void): void {
-    this.#onBump.push(f);
+  /** Called after every move of the version (the answer cache, the event log's tail); answers the stop. */
+  onBump(f: () => void): () => void {
+    this.#onBump.add(f);
+    return () => void this.#onBump.delete(f);
   }
   bumpSessions(): void {
     this.sessions++;
@@ -86,7 +87,6 @@ export function watchChanges(
   ctx: DbContext,
   connectionString: string | null,
   warn: (err: unknown, message: string) => void,
-  events?: { channel: string; deliver: (payload: string) => void },
 ): Watcher {
   const version = ctx.changes;
   if (ctx.sqlite) {
@@ -119,23 +119,14 @@ export function watchChanges(
       if (client === c) client = null;
       retry();
     });
-    let eventsChannel: string | null = null;
     c.on('notification', (n) => {
-      if (n.channel === eventsChannel) events?.deliver(n.payload ?? '');
-      else if (n.payload === SESSIONS) version.bumpSessions();
+      if (n.payload === SESSIONS) version.bumpSessions();
       else if (n.payload === CONTENT_ONLY) version.bumpContent();
       else version.bump();
     });
     try {
       await c.connect();
       await c.query(`listen ${CONTENT_CHANNEL}`);
-      // Live events (events/bus.ts) ride on the same connection, on a channel of this schema:
-      // databases shared by several services (or tests) in their own schemas hear only theirs.
-      if (events) {
-        const { rows } = await c.query<{ s: string }>('select current_schema() as s');
-        eventsChannel = `${events.channel}:${rows[0]?.s ?? 'public'}`;
-        await c.query(`listen "${eventsChannel.replace(/"/g, '""')}"`);
-      }
       client = c;
       delay = 500;
       version.bump();

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { type Clock, systemClock } from '../lib/clock.ts';
 import { ContentVersion } from './changes.ts';
 import type { Db } from './schema.ts';
 import type { SqliteDatabase } from './sqlite-driver.ts';
@@ -19,21 +20,39 @@ export interface DbContext {
   /** The PostgreSQL pool, for its gauges (metrics/collector.ts). */
   readonly pool?: pg.Pool;
   readonly changes: ContentVersion;
-  /** SQLite's group commit; null on PostgreSQL, where each write is its own transaction. */
-  readonly groupCommit: GroupCommit | null;
+  /**
+   * The group commit: on SQLite every write joins it; on PostgreSQL the writes asked `grouped`
+   * (comment posts), two groups side by side (db/transaction.ts).
+   */
+  readonly groupCommit: GroupCommit;
+  /** The app's clock (buildApp sets it): when the events of a write were committed. */
+  clock: Clock;
 }
+
+/**
+ * PostgreSQL's groups in flight: while one group's commit waits for its WAL flush, the next is
+ * executed on a second connection (docs/decisions.md "Comment posting on PostgreSQL").
+ */
+export const GROUPS_IN_FLIGHT = 2;
 
 export function dbContext(
   db: Db,
   kind: 'sqlite' | 'postgres',
   handle: { sqlite?: SqliteDatabase; pool?: pg.Pool } = {},
 ): DbContext {
-  return {
+  const ctx: DbContext = {
     db,
     kind,
     ...(handle.sqlite ? { sqlite: handle.sqlite } : {}),
     ...(handle.pool ? { pool: handle.pool } : {}),
     changes: new ContentVersion(),
-    groupCommit: kind === 'sqlite' ? new GroupCommit(db) : null,
+    groupCommit: new GroupCommit(
+      db,
+      { now: () => ctx.clock.now() },
+      kind === 'sqlite',
+      kind === 'sqlite' ? 1 : GROUPS_IN_FLIGHT,
+    ),
+    clock: systemClock,
   };
+  return ctx;
 }

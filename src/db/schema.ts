@@ -17,7 +17,9 @@ import type { NotificationsTable } from './schema/notifications.ts';
 import type { CommunityRatingsTable, RaterGroupMembersTable, RaterGroupsTable } from './schema/groups.ts';
 import type {
   AuditLogTable,
+  EventLogTable,
   IdempotencyKeysTable,
+  LogCursorsTable,
   SettingsTable,
   SyncLeaseTable,
   SyncStateTable,
@@ -78,6 +80,8 @@ export interface Database {
   ban_addresses: BanAddressesTable;
   challenge_uses: ChallengeUsesTable;
   idempotency_keys: IdempotencyKeysTable;
+  event_log: EventLogTable;
+  log_cursors: LogCursorsTable;
 }
 
 export type Db = Kysely<Database>;

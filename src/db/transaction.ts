@@ -1,40 +1,66 @@
 import { CompiledQuery } from 'kysely';
+import { appendEvents, type LogEvent, openEvents, takeEvents } from '../events/log.ts';
 import { announceChange, type WriteChanges } from './changes.ts';
 import type { DbContext } from './context.ts';
 import type { Db } from './schema.ts';
 
+/** How a write is run: what it changes, and whether it may share a commit with others. */
+export interface WriteOptions {
+  /** What the write changes (db/changes.ts): `content` keeps the session cache. */
+  changes?: WriteChanges;
+  /**
+   * Many small writes of one kind (comment posts): on PostgreSQL they join a group commit too,
+   * as every write does on SQLite.
+   */
+  grouped?: boolean;
+}
+
 /**
  * Runs `fn` as one atomic write and, once it has committed, moves the content version
  * (db/changes.ts) so cached answers are rendered again. Every content write goes through
- * here; the answer to the client is sent only after the commit.
+ * here; the answer to the client is sent only after the commit. The events `fn` publishes
+ * (events/log.ts) are appended to the event log just before the commit, in the same
+ * transaction: a write that fails publishes nothing.
  *
- * PostgreSQL: a transaction of its own. SQLite: group commit. The writes that arrive in the
- * same turn of the event loop run one after another in ONE transaction, each inside a
- * savepoint (so each is still all-or-nothing on its own: a write that fails is rolled back
- * to its savepoint and rejected, the others go on), and one COMMIT makes them all durable
- * with one fsync. Each is acknowledged only after that commit; if the commit fails, every
- * write of the group fails. The transaction begins IMMEDIATE: it takes the write lock up
- * front, so another process waits on the busy timeout instead of failing with SQLITE_BUSY.
+ * PostgreSQL: a transaction of its own, or with `grouped`, a group commit. SQLite: group
+ * commit always. A group commit runs the writes that arrive in the same turn of the event loop
+ * one after another in ONE transaction, each inside a savepoint (so each is still
+ * all-or-nothing on its own: a write that fails is rolled back to its savepoint, its events
+ * dropped, and rejected; the others go on), and one COMMIT makes them all durable with one
+ * fsync. Each is acknowledged only after that commit; if the commit fails, every write of the
+ * group fails. SQLite's transaction begins IMMEDIATE: it takes the write lock up front, so
+ * another process waits on the busy timeout instead of failing with SQLITE_BUSY.
  */
 export async function writeTransaction<T>(
   ctx: DbContext,
   fn: (trx: Db) => Promise<T>,
-  changes: WriteChanges = 'all',
+  options: WriteChanges | WriteOptions = 'all',
 ): Promise<T> {
-  const result = ctx.groupCommit
-    ? await ctx.groupCommit.run(fn)
-    : await ctx.db.transaction().execute(async (trx) => {
-        const value = await fn(trx);
-        await announceChange(trx, changes);
-        return value;
-      });
+  const { changes = 'all', grouped = false } = typeof options === 'string' ? { changes: options } : options;
+  const result =
+    ctx.groupCommit.alwaysGroups || grouped
+      ? await ctx.groupCommit.run(fn, changes)
+      : await ctx.db.transaction().execute(async (trx) => {
+          openEvents(trx);
+          let events: LogEvent[];
+          try {
+            const value = await fn(trx);
+            events = takeEvents(trx);
+            await appendEvents(trx, events, ctx.clock.now().toISOString());
+            await announceChange(trx, changes);
+            return value;
+          } finally {
+            takeEvents(trx);
+          }
+        });
   if (changes === 'content') ctx.changes.bumpContent();
   else ctx.changes.bump();
   return result;
 }
 
 // The group's statements, compiled once (no query objects per write).
-const BEGIN = CompiledQuery.raw('begin immediate');
+const BEGIN_SQLITE = CompiledQuery.raw('begin immediate');
+const BEGIN = CompiledQuery.raw('begin');
 const SAVEPOINT = CompiledQuery.raw('savepoint write');
 const RELEASE = CompiledQuery.raw('release write');
 const ROLLBACK_TO = CompiledQuery.raw('rollback to write');
@@ -43,50 +69,89 @@ const ROLLBACK = CompiledQuery.raw('rollback');
 
 interface Job {
   fn: (trx: Db) => Promise<unknown>;
+  changes: WriteChanges;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
 }
 
-/** SQLite's group commit of one database (its context holds it, db/context.ts). */
+/** Writes one group takes at most. */
+const MAX_GROUP = 500;
+
+/**
+ * The group commit of one database (its context holds it, db/context.ts). SQLite: every write,
+ * one group at a time (one connection). PostgreSQL: the writes asked `grouped`, up to
+ * `inFlight` groups side by side, each on a connection of its own: while one group's commit
+ * waits for its WAL flush, the next is executed.
+ */
 export class GroupCommit {
   #queue: Job[] = [];
   #scheduled = false;
+  #running = 0;
+  /** Groups that committed, and the writes in them that succeeded (for tests and operators). */
+  groups = 0;
+  written = 0;
 
-  constructor(readonly db: Db) {}
+  constructor(
+    readonly db: Db,
+    readonly clock: { now(): Date },
+    /** SQLite: every write joins a group. */
+    readonly alwaysGroups: boolean,
+    readonly inFlight = 1,
+  ) {}
 
-  run<T>(fn: (trx: Db) => Promise<T>): Promise<T> {
+  run<T>(fn: (trx: Db) => Promise<T>, changes: WriteChanges = 'all'): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#queue.push({ fn, resolve: resolve as (v: unknown) => void, reject });
-      if (!this.#scheduled) {
-        this.#scheduled = true;
-        setImmediate(() => void this.#flush());
+      this.#queue.push({ fn, changes, resolve: resolve as (v: unknown) => void, reject });
+      this.#schedule();
+    });
+  }
+
+  #schedule(): void {
+    if (this.#scheduled || this.#running >= this.inFlight || this.#queue.length === 0) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      // What waits is shared out among the free places: groups side by side on their own
+      // connections commit sooner than one group as large as both.
+      while (this.#queue.length > 0 && this.#running < this.inFlight) {
+        const size = Math.min(MAX_GROUP, Math.ceil(this.#queue.length / (this.inFlight - this.#running)));
+        this.#running++;
+        void this.#flush(this.#queue.splice(0, size)).finally(() => {
+          this.#running--;
+          this.#schedule();
+        });
       }
     });
   }
 
-  async #flush(): Promise<void> {
-    const jobs = this.#queue;
-    this.#queue = [];
-    this.#scheduled = false;
-    const outcomes: [
-      job: (typeof jobs)[number],
-      outcome: { ok: true; value: unknown } | { ok: false; err: unknown },
-    ][] = [];
+  async #flush(jobs: Job[]): Promise<void> {
+    const outcomes: [job: Job, outcome: { ok: true; value: unknown } | { ok: false; err: unknown }][] = [];
     try {
       await this.db.connection().execute(async (conn) => {
-        await conn.executeQuery(BEGIN);
+        await conn.executeQuery(this.alwaysGroups ? BEGIN_SQLITE : BEGIN);
         try {
+          const events: LogEvent[] = [];
+          let changes: WriteChanges = 'content';
           for (const job of jobs) {
             await conn.executeQuery(SAVEPOINT);
+            openEvents(conn);
             try {
-              outcomes.push([job, { ok: true, value: await job.fn(conn) }]);
+              const value = await job.fn(conn);
+              events.push(...takeEvents(conn));
               await conn.executeQuery(RELEASE);
+              outcomes.push([job, { ok: true, value }]);
+              if (job.changes === 'all') changes = 'all';
             } catch (err) {
+              takeEvents(conn);
               await conn.executeQuery(ROLLBACK_TO);
               await conn.executeQuery(RELEASE);
               outcomes.push([job, { ok: false, err }]);
             }
           }
+          // The group's events in one insert, in the order of its writes, and the other
+          // instances told, as the last steps before the commit.
+          await appendEvents(conn, events, this.clock.now().toISOString());
+          if (outcomes.some(([, o]) => o.ok)) await announceChange(conn, changes);
           await conn.executeQuery(COMMIT);
         } catch (err) {
           await conn.executeQuery(ROLLBACK).catch(() => undefined);
@@ -98,107 +163,11 @@ export class GroupCommit {
       for (const job of jobs) job.reject(err);
       return;
     }
-    outcomes.forEach(([job, outcome]) => {
+    this.groups++;
+    for (const [job, outcome] of outcomes) {
+      if (outcome.ok) this.written++;
       if (outcome.ok) job.resolve(outcome.value);
       else job.reject(outcome.err);
-    });
-  }
-}
-
-interface Pending<I, O> {
-  input: I;
-  resolve: (value: O) => void;
-  reject: (err: unknown) => void;
-}
-
-/**
- * Group commit for PostgreSQL, one statement per group: writes of one kind that arrive while
- * `inFlight` groups are on their way (or in the same turn of the event loop) are written
- * together by `write`, which takes them all and answers one result per input, in order, in
- * ONE statement (one round trip, one commit, one WAL flush). Under load a group holds its
- * share of the writes that arrived during one round trip; alone, a write waits one turn of
- * the event loop. Each write is acknowledged only after its group committed, and the content
- * version (db/changes.ts) moves before that. A group whose statement fails is retried one
- * write at a time, so that one bad write (a row deleted meanwhile) fails alone.
- */
-export class BatchWriter<I, O> {
-  #queue: Pending<I, O>[] = [];
-  /** Groups whose statement is on its way (at most `inFlight`). */
-  #writing = 0;
-  #scheduled = false;
-  /** Statements that committed, and the writes in them (for tests and operators). */
-  groups = 0;
-  written = 0;
-
-  constructor(
-    readonly ctx: DbContext,
-    readonly write: (db: Db, inputs: I[]) => Promise<O[]>,
-    readonly changes: WriteChanges = 'all',
-    readonly maxBatch = 500,
-    /**
-     * Groups written at once, each on a connection of its own: the writes waiting are shared
-     * out among the free places, and PostgreSQL executes the groups side by side and flushes
-     * their commits together.
-     */
-    readonly inFlight = 1,
-  ) {}
-
-  run(input: I): Promise<O> {
-    return new Promise<O>((resolve, reject) => {
-      this.#queue.push({ input, resolve, reject });
-      if (!this.#scheduled && this.#writing < this.inFlight) {
-        this.#scheduled = true;
-        setImmediate(() => {
-          this.#scheduled = false;
-          this.#start();
-        });
-      }
-    });
-  }
-
-  /** Starts groups with what is queued while fewer than `inFlight` are on their way; whether one started. */
-  #start(): boolean {
-    let started = false;
-    while (this.#queue.length > 0 && this.#writing < this.inFlight) {
-      // What waits is shared out among the free places: groups side by side on their own
-      // connections commit sooner than one group as large as both.
-      const size = Math.min(this.maxBatch, Math.ceil(this.#queue.length / (this.inFlight - this.#writing)));
-      this.#writing++;
-      void this.#writeGroup(this.#queue.splice(0, size));
-      started = true;
     }
-    return started;
-  }
-
-  async #writeGroup(group: Pending<I, O>[]): Promise<void> {
-    const outcomes = await this.#written(group);
-    this.#writing--;
-    // The next group goes to the database before this one's writes are acknowledged, so that
-    // the database writes while this process answers: the pool hands a connection over in a
-    // `process.nextTick` (pg-pool), and the acknowledgements queue behind it.
-    const acknowledge = () => outcomes.forEach((settle) => settle());
-    if (this.#start()) process.nextTick(acknowledge);
-    else acknowledge();
-  }
-
-  /** Writes a group (one write at a time if its statement fails); how to settle each of its writes. */
-  async #written(group: Pending<I, O>[]): Promise<(() => void)[]> {
-    let outputs: O[];
-    try {
-      outputs = await this.write(
-        this.ctx.db,
-        group.map((p) => p.input),
-      );
-    } catch (err) {
-      if (group.length === 1) return [() => group[0]?.reject(err)];
-      const settled: (() => void)[] = [];
-      for (const one of group) settled.push(...(await this.#written([one])));
-      return settled;
-    }
-    this.groups++;
-    this.written += group.length;
-    if (this.changes === 'content') this.ctx.changes.bumpContent();
-    else this.ctx.changes.bump();
-    return group.map((p, i) => () => p.resolve(outputs[i] as O));
   }
 }

@@ -4,13 +4,8 @@ import { cutWebhookUrl, formatEvents, parseEvents, type WebhookInput } from './w
 import type { Selectable } from 'kysely';
 
 /** An event as stored in the outbox: the embed, whose `path` becomes a URL from BASE_URL when sent. */
-export interface EventEmbed {
-  title: string;
-  path: string;
-  description: string;
-  color: number;
-  timestamp: string;
-}
+export type { EventEmbed } from '../events/log.ts';
+import { type EventEmbed, publish } from '../events/log.ts';
 
 /** A webhook as the administrator sees it: the URL's token cut. */
 export interface ShownWebhook {
@@ -67,15 +62,22 @@ export async function storedWebhooks(db: Db) {
 }
 
 /**
- * Queues `event` for every enabled webhook that asked for it, inside the caller's transaction:
- * the event exists exactly when the change that causes it was committed. Returns how many
- * deliveries were queued. The reports code calls this for `reported` in its own transaction.
+ * Inside a write: tells Discord of `embeds` (one message each) through the event log
+ * (events/log.ts): they exist exactly when the change that causes them was committed, and
+ * the Discord deliverer (deliver.ts) queues them for the webhooks that asked for `event`.
  */
-export const enqueueDiscordEvent = (trx: Db, event: DiscordEvent, embed: EventEmbed, now: string) =>
-  enqueueDiscordEvents(trx, event, [embed], now);
+export function tellDiscord(trx: Db, event: DiscordEvent, embeds: EventEmbed[]): void {
+  publish(
+    trx,
+    embeds.map((embed) => ({ type: 'discord', kind: event, embed })),
+  );
+}
 
-/** Queues several events of one kind at once (live sync's batch): one read, one insert. */
-export async function enqueueDiscordEvents(
+/**
+ * Queues messages of one kind for every enabled webhook that asked for it (the deliverer's
+ * step from the log to the outbox, in its transaction); answers how many deliveries it queued.
+ */
+export async function queueDeliveries(
   trx: Db,
   event: DiscordEvent,
   embeds: EventEmbed[],

@@ -6,6 +6,9 @@ import type { Clock } from '../lib/clock.ts';
 import { OutageLog } from '../lib/outage-log.ts';
 import { SITE_NAME } from '../lib/site.ts';
 import { releaseLease, takeLease } from '../sync/lease.ts';
+import { hasNewEvents, takeFromLog } from '../events/deliverer.ts';
+import type { LoggedEvent } from '../events/log.ts';
+import type { DiscordEvent } from '../shared/rules.ts';
 import { type PostResult, postJson } from './http.ts';
 import {
   abandonStale,
@@ -14,6 +17,7 @@ import {
   dueWebhooks,
   type EventEmbed,
   pruneFinished,
+  queueDeliveries,
   settle,
 } from './queries.ts';
 
@@ -37,6 +41,16 @@ export interface SenderOptions {
   /** The lease's lifetime; the holder renews it at every look while there is work. */
   leaseMs?: number;
   timeoutMs?: number;
+}
+
+const DISCORD_EVENTS = ['discord'] as const;
+
+/** Queues the log's Discord messages, in the log's order. */
+async function queueFromLog(trx: Db, events: LoggedEvent[], now: string): Promise<void> {
+  for (const event of events) {
+    const { kind, embed } = JSON.parse(event.data) as { kind: DiscordEvent; embed: EventEmbed };
+    await queueDeliveries(trx, kind, [embed], now);
+  }
 }
 
 /** The body Discord's "execute webhook" takes (DECISIONS.md "Reaching out"). */
@@ -86,9 +100,11 @@ function reasonOf(status: number, body: string): string {
 const backoffMs = (attempt: number) => 1000 * 2 ** (attempt - 1);
 
 /**
- * Sends the outbox to Discord. Every instance looks for due deliveries every second (a read);
- * when there are some, it takes or renews the `discord` lease (sync/lease.ts), and only the
- * holder sends. Each webhook is a lane: its deliveries go one at a time, oldest first, while
+ * Delivers Discord's messages from the event log (events/deliverer.ts). Every instance looks
+ * every second for messages in the log past the `discord` cursor and for due deliveries (two
+ * reads); when there are some, it takes or renews the `discord` lease (sync/lease.ts), and only
+ * the holder queues the log's messages into the outbox (one row per webhook, in the
+ * transaction that moves the cursor) and sends. Each webhook is a lane: its deliveries go one at a time, oldest first, while
  * different webhooks go side by side. Each delivery is claimed in the database before it is
  * posted (claimNext), so nothing is sent twice even by two instances that both think they
  * hold the lease. Requests never wait for any of this: it runs after their commits.
@@ -159,14 +175,22 @@ export class DiscordSender {
     if (this.#stopped) return;
     const { db, clock } = this.opts;
     const now = clock.now();
-    const due = await dueWebhooks(db, now.toISOString());
-    if (due.length === 0) return;
+    let due = await dueWebhooks(db, now.toISOString());
+    const told = await hasNewEvents(db, LEASE, DISCORD_EVENTS);
+    if (due.length === 0 && !told) return;
     if (!(await takeLease(db, LEASE, this.holder, now, this.#leaseMs))) {
       this.#heldUntil = 0;
       return;
     }
     this.#heldUntil = now.getTime() + this.#leaseMs;
     const iso = now.toISOString();
+    if (told) {
+      // From the log to the outbox: each message queued once, for the webhooks that asked for it.
+      while (
+        (await takeFromLog(db, LEASE, DISCORD_EVENTS, (trx, events) => queueFromLog(trx, events, iso))) > 0
+      );
+      due = await dueWebhooks(db, iso);
+    }
     const stale = await abandonStale(db, new Date(now.getTime() - this.#timeoutMs - 5000).toISOString(), iso);
     if (stale > 0) {
       this.opts.log.warn(

@@ -8,21 +8,31 @@ import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { unreadCount } from '../notifications/queries.ts';
 import { clientNetwork } from '../plugins/guest-tag.ts';
 import { streamerExists } from '../streamers/queries.ts';
-import { EventStreams, STREAM_LIMITS } from './streams.ts';
+import { missedEvents, replayable } from './log.ts';
+import { EventStreams, sseEvent, STREAM_LIMITS } from './streams.ts';
+import { EventTail } from './tail.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** This app's open event streams (events/streams.ts). */
     eventStreams: EventStreams;
+    /** This instance's reader of the event log (events/tail.ts). */
+    eventTail: EventTail;
   }
 }
+
+/** A `Last-Event-ID` as the streams send them: a decimal id, else null. */
+const lastIdOf = (value: unknown): number | null =>
+  typeof value === 'string' && /^\d{1,15}$/.test(value.trim()) ? Number(value.trim()) : null;
 
 const eventsSchema = {
   summary:
     'Live updates as server-sent events: with `streamer_id`, `comment` and `comment_removed` `{id, ' +
     'streamer_id}`, `rating` `{streamer_id}` and `live` `{streamer_id, status, viewers}`; for a ' +
     'signed-in session, `notification` `{unread}`. Ids, never text; a `:` line at least every 30 s; ' +
-    `at most ${STREAM_LIMITS.perAddress} open streams per client address`,
+    `at most ${STREAM_LIMITS.perAddress} open streams per client address. Every event carries an SSE ` +
+    '`id`; a reconnection with `Last-Event-ID` first gets the events it missed (at most 10 minutes ' +
+    'or 1,000 events back), else one `reset` `{}`',
   querystring: Input({ streamer_id: Param(IdDoc('Events of this streamer')) }),
   response: {
     200: {
@@ -35,10 +45,40 @@ const eventsSchema = {
 
 /** DECISIONS.md "Fourth wave" → "Live updates": `GET /api/events`, for anyone. */
 const events: FastifyPluginAsyncTypebox = async (app) => {
-  const streams = new EventStreams(app.liveEvents, app.clock, (userId) => unreadCount(app.db, userId));
+  const tail = await EventTail.start(app.database, app.clock, app.log.child({ module: 'events' }));
+  const streams = new EventStreams(tail, app.clock, (userId) => unreadCount(app.db, userId));
+  app.decorate('eventTail', tail);
   app.decorate('eventStreams', streams);
   // Before the server waits for its connections: open streams would hold it for good.
   app.addHook('preClose', async () => streams.close());
+  app.addHook('onClose', async () => tail.stop());
+
+  /**
+   * What a reconnecting stream missed (DECISIONS.md "Live updates that resume"): its events
+   * after its last id up to the tail's cursor, each with its id, then an `id:` of the cursor so
+   * that its next reconnection starts there; or one `reset` when the id is too old, too far
+   * back or was never sent.
+   */
+  const catchUp =
+    (lastId: number | null, cursor: number, who: { streamerId: number | null; userId: number | null }) =>
+    async (): Promise<Buffer[]> => {
+      const reset = [sseEvent(cursor, 'reset', '{}')];
+      if (lastId === null || lastId > cursor || !(await replayable(app.db, lastId, app.clock.now())))
+        return reset;
+      const missed = await missedEvents(app.db, lastId, cursor, who);
+      const unread =
+        missed.some((e) => e.type === 'notification') && who.userId !== null
+          ? await unreadCount(app.db, who.userId)
+          : 0;
+      return [
+        ...missed.map((e) =>
+          e.type === 'notification'
+            ? sseEvent(e.id, 'notification', JSON.stringify({ unread }))
+            : sseEvent(e.id, e.type, e.data),
+        ),
+        ...(cursor > lastId ? [Buffer.from(`id: ${cursor}\n:\n\n`)] : []),
+      ];
+    };
 
   app.get('/api/events', { config: { guard: 'public' }, schema: eventsSchema }, async (request, reply) => {
     const address = clientNetwork(request.ip);
@@ -60,7 +100,11 @@ const events: FastifyPluginAsyncTypebox = async (app) => {
     res.flushHeaders();
     // A stream may stay quiet longer than the server's idle timeout: the heartbeat keeps it moving.
     request.raw.socket.setTimeout(0);
-    streams.open(res, { address, streamerId, userId: request.viewer.user?.id ?? null });
+    const who = { address, streamerId, userId: request.viewer.user?.id ?? null };
+    const header = request.headers['last-event-id'];
+    // The stream and its start are taken together: what the log brings after it goes live.
+    const cursor = tail.cursor;
+    streams.open(res, who, cursor, header === undefined ? undefined : catchUp(lastIdOf(header), cursor, who));
   });
 
   methodNotAllowed(app, '/api/events', ['GET']);

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Clock } from '../lib/clock.ts';
-import type { EventBus, LiveEvent } from './bus.ts';
+import type { LoggedEvent } from './log.ts';
+import type { EventTail } from './tail.ts';
 
 /**
  * The open event streams of one app (DECISIONS.md "Live updates"): each hears the bus and
@@ -22,7 +23,16 @@ interface Stream {
   address: string;
   streamerId: number | null;
   userId: number | null;
+  /** What the log brought while the stream was being replayed what it missed; null once live. */
+  held: Buffer[] | null;
 }
+
+/** The event types a stream shows, of those the log holds. */
+const STREAMED = new Set<LoggedEvent['type']>(['comment', 'comment_removed', 'rating', 'live']);
+
+/** An event as the stream sends it: its id from the log, its type, its fields. */
+export const sseEvent = (id: number, type: string, data: string): Buffer =>
+  Buffer.from(`id: ${id}\nevent: ${type}\ndata: ${data}\n\n`);
 
 /** Adds to or takes from a set kept in a map by key (the map holds no empty set). */
 function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
@@ -47,13 +57,13 @@ export class EventStreams {
   dropped = 0;
 
   constructor(
-    bus: EventBus,
+    tail: EventTail,
     clock: Clock,
     /** A user's unread count, asked once per change whatever the number of their streams. */
     readonly unread: (userId: number) => Promise<number>,
     readonly limits: { perAddress: number; heartbeatMs: number; maxBuffered: number } = STREAM_LIMITS,
   ) {
-    this.#unsubscribe = bus.subscribe((event) => this.#deliver(event));
+    this.#unsubscribe = tail.subscribe((events) => this.#deliver(events));
     const heartbeat = Buffer.from(':\n\n');
     this.#stopHeartbeat = clock.every(limits.heartbeatMs, () => {
       for (const s of [...this.#streams]) this.#write(s, heartbeat);
@@ -69,15 +79,39 @@ export class EventStreams {
     return (this.#perAddress.get(address) ?? 0) < this.limits.perAddress;
   }
 
-  /** Takes an answered request's response as a stream (its head already written). */
-  open(res: ServerResponse, who: Omit<Stream, 'res'>): void {
-    const stream: Stream = { res, ...who };
+  /**
+   * Takes an answered request's response as a stream (its head already written). With `catchUp`
+   * the stream first gets what it missed: what the log brings meanwhile is held back, and
+   * `catchUp` answers what to send before it (the replayed events, or a `reset`).
+   */
+  open(
+    res: ServerResponse,
+    who: Omit<Stream, 'res' | 'held'>,
+    /** The last id of the log this instance handed out: the stream's start. */
+    cursor: number,
+    catchUp?: () => Promise<Buffer[]>,
+  ): void {
+    const stream: Stream = { res, ...who, held: catchUp ? [] : null };
     this.#streams.add(stream);
     if (who.streamerId !== null) addTo(this.#byStreamer, who.streamerId, stream);
     if (who.userId !== null) addTo(this.#byUser, who.userId, stream);
     this.#perAddress.set(who.address, (this.#perAddress.get(who.address) ?? 0) + 1);
     res.once('close', () => this.#forget(stream));
-    this.#write(stream, `retry: ${STREAM_LIMITS.retryMs}\n:\n\n`);
+    // The log's id it starts at: a reconnection asks from there (an `id:` alone is no event).
+    this.#send(stream, `retry: ${STREAM_LIMITS.retryMs}\n${cursor > 0 ? `id: ${cursor}\n` : ''}:\n\n`);
+    if (!catchUp) return;
+    void catchUp().then(
+      (first) => {
+        const held = stream.held ?? [];
+        stream.held = null;
+        for (const bytes of [...first, ...held]) this.#send(stream, bytes);
+      },
+      () => {
+        stream.held = null;
+        this.#forget(stream);
+        res.destroy();
+      },
+    );
   }
 
   /** Ends every stream (the app is closing). */
@@ -99,7 +133,13 @@ export class EventStreams {
     else this.#perAddress.delete(stream.address);
   }
 
-  #write(stream: Stream, text: string | Buffer): void {
+  /** Writes to a stream, or holds it back while the stream is being replayed. */
+  #write(stream: Stream, bytes: string | Buffer): void {
+    if (stream.held) stream.held.push(typeof bytes === 'string' ? Buffer.from(bytes) : bytes);
+    else this.#send(stream, bytes);
+  }
+
+  #send(stream: Stream, text: string | Buffer): void {
     const { res } = stream;
     if (res.destroyed || res.writableEnded) return this.#forget(stream);
     if (res.writableLength > this.limits.maxBuffered) {
@@ -111,28 +151,42 @@ export class EventStreams {
     res.write(text);
   }
 
-  #deliver(event: LiveEvent): void {
-    if (event.type === 'notification') {
-      void this.#notify(event.user_id);
-      return;
+  /**
+   * A page of the log, in order. The streams each event goes to are taken when the page comes
+   * (a stream opened later replays it from the log). A user's unread count is asked once per
+   * page, whatever the number of their streams and events.
+   */
+  async #deliver(events: LoggedEvent[]): Promise<void> {
+    const targets = events.map((e) =>
+      e.type === 'notification'
+        ? this.#byUser.get(e.user_id ?? 0)
+        : STREAMED.has(e.type)
+          ? this.#byStreamer.get(e.streamer_id ?? 0)
+          : undefined,
+    );
+    const taken = targets.map((set) => (set ? [...set] : null));
+    const users = [
+      ...new Set(events.flatMap((e, i) => (e.type === 'notification' && taken[i] ? [e.user_id ?? 0] : []))),
+    ];
+    const unread = new Map<number, number>();
+    for (const user of users) {
+      try {
+        unread.set(user, await this.unread(user));
+      } catch {
+        // The count could not be read: this change is not told, the next one tells the count.
+      }
     }
-    const listeners = this.#byStreamer.get(event.streamer_id);
-    if (!listeners) return;
-    const { type, ...data } = event;
-    // Encoded once for all the streamer's streams, not once per stream.
-    const bytes = Buffer.from(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
-    for (const s of [...listeners]) this.#write(s, bytes);
-  }
-
-  async #notify(userId: number): Promise<void> {
-    if (!this.#byUser.has(userId)) return;
-    let unread: number;
-    try {
-      unread = await this.unread(userId);
-    } catch {
-      return;
-    }
-    const bytes = Buffer.from(`event: notification\ndata: ${JSON.stringify({ unread })}\n\n`);
-    for (const s of [...(this.#byUser.get(userId) ?? [])]) this.#write(s, bytes);
+    events.forEach((e, i) => {
+      const streams = taken[i];
+      if (!streams) return;
+      // Encoded once for all the streams it goes to, not once per stream.
+      let bytes: Buffer;
+      if (e.type === 'notification') {
+        const count = unread.get(e.user_id ?? 0);
+        if (count === undefined) return;
+        bytes = sseEvent(e.id, 'notification', JSON.stringify({ unread: count }));
+      } else bytes = sseEvent(e.id, e.type, e.data);
+      for (const s of streams) if (this.#streams.has(s)) this.#write(s, bytes);
+    });
   }
 }

@@ -3,6 +3,7 @@ import { actorOf, audit } from '../audit/queries.ts';
 import { findComment } from '../comments/queries.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
+import { keepAnswer } from '../idempotency/keep.ts';
 import { clamp, parseId, toInt } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { OK, pageLimit } from '../lib/schemas.ts';
@@ -19,7 +20,7 @@ import {
   listBlocksSchema,
   queueSchema,
 } from './schemas.ts';
-import { MODERATION_ROLES } from './policy.ts';
+import { mayBlockAuthorOf, mayModerate } from './policy.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -52,7 +53,7 @@ const staffName = (viewer: Viewer): string => viewer.user?.display_name ?? 'admi
  */
 export const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, database, clock } = app;
-  const staff = { guard: MODERATION_ROLES.moderate };
+  const staff = { guard: mayModerate };
 
   app.get('/api/moderation/comments', { config: staff, schema: queueSchema }, async (request) => {
     const { query } = request;
@@ -72,12 +73,12 @@ export const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const now = clock.now();
     const count = await writeTransaction(database, async (trx) => {
       const targets = await bulkTargets(trx, action, selector);
-      if (action === 'delete') await notifyDeleted(database, trx, targets);
+      if (action === 'delete') await notifyDeleted(trx, targets);
       const changed = await bulkAction(trx, action, selector, now.toISOString());
       if (action === 'hide')
-        await notifyHidden(database, trx, targets, request.viewer.user?.id ?? null, now.toISOString());
-      if (action === 'show') await notifyShown(database, trx, targets);
-      if (action === 'approve') await notifyApproved(database, trx, targets);
+        await notifyHidden(trx, targets, request.viewer.user?.id ?? null, now.toISOString());
+      if (action === 'show') await notifyShown(trx, targets);
+      if (action === 'approve') await notifyApproved(trx, targets);
       await audit(trx, actorOf(request.viewer, now), {
         action: 'comment.bulk',
         target_id: 'user_id' in selector ? selector.user_id : null,
@@ -88,38 +89,43 @@ export const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return { ok: true as const, count };
   });
 
-  app.post('/api/moderation/blocks', { config: staff, schema: createBlockSchema }, async (request, reply) => {
-    const { body, viewer } = request;
-    const commentId = parseId(body.comment_id);
-    if (commentId === null) throw fail('missing_comment_id');
-    const days =
-      body.days === undefined || body.days === null
-        ? LIMITS.blockDaysDefault
-        : clamp(toInt(body.days), 1, LIMITS.blockDaysMax);
-    const now = clock.now();
-    const id = await writeTransaction(database, async (trx) => {
-      const comment = await findComment(trx, commentId);
-      if (!comment) throw fail('comment_not_found');
-      if (comment.user_id !== null) throw fail('use_ban_for_users');
-      if (!comment.guest_tag) throw fail('no_guest_tag');
-      const blockId = await insertBlock(trx, {
-        guest_tag: comment.guest_tag,
-        created_at: now.toISOString(),
-        expires_at: new Date(now.getTime() + days * DAY_MS).toISOString(),
-        created_by: staffName(viewer),
-        created_by_user_id: viewer.user?.id ?? null,
-        comment_id: commentId,
+  app.post(
+    '/api/moderation/blocks',
+    { config: { ...staff, idempotencyKey: true }, schema: createBlockSchema },
+    async (request, reply) => {
+      const { body, viewer } = request;
+      const commentId = parseId(body.comment_id);
+      if (commentId === null) throw fail('missing_comment_id');
+      const days =
+        body.days === undefined || body.days === null
+          ? LIMITS.blockDaysDefault
+          : clamp(toInt(body.days), 1, LIMITS.blockDaysMax);
+      const now = clock.now();
+      const keep = keepAnswer(request, reply, 201);
+      const answer = await writeTransaction(database, async (trx) => {
+        const comment = await findComment(trx, commentId);
+        if (!comment) throw fail('comment_not_found');
+        if (!mayBlockAuthorOf(viewer, comment)) throw fail('use_ban_for_users');
+        if (!comment.guest_tag) throw fail('no_guest_tag');
+        const blockId = await insertBlock(trx, {
+          guest_tag: comment.guest_tag,
+          created_at: now.toISOString(),
+          expires_at: new Date(now.getTime() + days * DAY_MS).toISOString(),
+          created_by: staffName(viewer),
+          created_by_user_id: viewer.user?.id ?? null,
+          comment_id: commentId,
+        });
+        await audit(trx, actorOf(viewer, now), {
+          action: 'block.add',
+          target_id: blockId,
+          params: { guest_tag: shortTag(comment.guest_tag), author: comment.author, days },
+          details: { comment_id: commentId, days, guest_tag: shortTag(comment.guest_tag) },
+        });
+        return keep(trx, { ok: true as const, id: blockId });
       });
-      await audit(trx, actorOf(viewer, now), {
-        action: 'block.add',
-        target_id: blockId,
-        params: { guest_tag: shortTag(comment.guest_tag), author: comment.author, days },
-        details: { comment_id: commentId, days, guest_tag: shortTag(comment.guest_tag) },
-      });
-      return blockId;
-    });
-    return reply.code(201).send({ ok: true, id });
-  });
+      return reply.code(201).send(answer);
+    },
+  );
 
   app.get('/api/moderation/blocks', { config: staff, schema: listBlocksSchema }, async () =>
     (await listBlocks(db, clock.now().toISOString())).map((b) => ({

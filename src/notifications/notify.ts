@@ -1,13 +1,12 @@
-import type { DbContext } from '../db/context.ts';
 import type { Db } from '../db/schema.ts';
-import { type LiveEvent, publish } from '../events/bus.ts';
+import { type LiveEvent, publish } from '../events/log.ts';
 import { mentionedLogins } from '../shared/notifications.ts';
 import { speakerOfStreamer } from '../streamers/speaks-for.ts';
 import { insertNotifications, mentionRecipients, type NewNotification, setShown } from './queries.ts';
 
 /**
  * The notifications a change causes (DECISIONS.md "Notifications"), each written inside the
- * transaction of that change, with the live events it causes (events/bus.ts): a new visible
+ * transaction of that change, with the live events it causes (events/log.ts): a new visible
  * comment, a comment gone, and each recipient's unread count.
  */
 
@@ -16,7 +15,6 @@ const unreadChanged = (users: number[]): LiveEvent[] =>
 
 /** A comment posted: `reply` to the authors of the comment it answers (as sent) and of its thread; `mention`. */
 export async function notifyComment(
-  database: DbContext,
   trx: Db,
   c: { id: number; streamer_id: number; user_id: number | null; body: string; created_at: string },
   answered: number[],
@@ -43,10 +41,7 @@ export async function notifyComment(
     rows.push({ ...base, user_id, kind: 'mention' });
   }
   const notified = await insertNotifications(trx, rows);
-  await publish(database, trx, [
-    { type: 'comment', id: c.id, streamer_id: c.streamer_id },
-    ...unreadChanged(notified),
-  ]);
+  publish(trx, [{ type: 'comment', id: c.id, streamer_id: c.streamer_id }, ...unreadChanged(notified)]);
 }
 
 /**
@@ -54,11 +49,7 @@ export async function notifyComment(
  * and appear on the pages. The thread is read as the post reads it: the comment it answers
  * and that comment's top-level comment.
  */
-export async function notifyApproved(
-  database: DbContext,
-  trx: Db,
-  comments: { id: number }[],
-): Promise<void> {
+export async function notifyApproved(trx: Db, comments: { id: number }[]): Promise<void> {
   if (comments.length === 0) return;
   const rows = await trx
     .selectFrom('comments')
@@ -80,7 +71,7 @@ export async function notifyApproved(
     .execute();
   for (const c of rows) {
     const answered = [c.reply_to, c.top].filter((id): id is number => id !== null);
-    await notifyComment(database, trx, c, answered);
+    await notifyComment(trx, c, answered);
   }
 }
 
@@ -89,7 +80,6 @@ export async function notifyApproved(
  * speaks for it (streamers/speaks-for.ts), unless that user rated it.
  */
 export async function notifyRated(
-  database: DbContext,
   trx: Db,
   streamerId: number,
   raterId: number | null,
@@ -107,12 +97,11 @@ export async function notifyRated(
       created_at: now,
     },
   ]);
-  await publish(database, trx, unreadChanged(notified));
+  publish(trx, unreadChanged(notified));
 }
 
 /** A like: its comment's author hears of it once per liker, however often it is toggled. */
 export async function notifyLike(
-  database: DbContext,
   trx: Db,
   comment: { id: number; streamer_id: number; user_id: number | null },
   likerId: number,
@@ -129,7 +118,7 @@ export async function notifyLike(
       created_at: now,
     },
   ]);
-  await publish(database, trx, unreadChanged(notified));
+  publish(trx, unreadChanged(notified));
 }
 
 /**
@@ -138,7 +127,6 @@ export async function notifyLike(
  * notifications about them are left out from now on).
  */
 export async function notifyHidden(
-  database: DbContext,
   trx: Db,
   comments: { id: number; streamer_id: number; user_id: number | null }[],
   staffId: number | null,
@@ -158,29 +146,18 @@ export async function notifyHidden(
   }
   const notified = await insertNotifications(trx, rows);
   const dropped = await setShown(trx, ids(comments), false);
-  await publish(database, trx, [
-    ...removed(comments),
-    ...unreadChanged([...new Set([...notified, ...dropped])]),
-  ]);
+  publish(trx, [...removed(comments), ...unreadChanged([...new Set([...notified, ...dropped])])]);
 }
 
 /** Comments deleted (call before the delete) or hidden by their author: they leave the pages and the counts. */
-export async function notifyDeleted(
-  database: DbContext,
-  trx: Db,
-  comments: { id: number; streamer_id: number }[],
-): Promise<void> {
+export async function notifyDeleted(trx: Db, comments: { id: number; streamer_id: number }[]): Promise<void> {
   const dropped = await setShown(trx, ids(comments), false);
-  await publish(database, trx, [...removed(comments), ...unreadChanged(dropped)]);
+  publish(trx, [...removed(comments), ...unreadChanged(dropped)]);
 }
 
 /** Comments shown again: back on the pages, and in the counts of those notified about them. */
-export async function notifyShown(
-  database: DbContext,
-  trx: Db,
-  comments: { id: number; streamer_id: number }[],
-): Promise<void> {
-  await publish(database, trx, [
+export async function notifyShown(trx: Db, comments: { id: number; streamer_id: number }[]): Promise<void> {
+  publish(trx, [
     ...comments.map((c): LiveEvent => ({ type: 'comment', id: c.id, streamer_id: c.streamer_id })),
     ...unreadChanged(await setShown(trx, ids(comments), true)),
   ]);

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { writeTransaction } from '../db/transaction.ts';
 import { DomainError, fail } from '../errors.ts';
-import { publish } from '../events/bus.ts';
+import { publish } from '../events/log.ts';
 import { parseId, truthy } from '../lib/input.ts';
 import { pageLimit } from '../lib/schemas.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
@@ -47,7 +47,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (!all && ids === null) throw invalid('read');
     const unread = await writeTransaction(database, async (trx) => {
       const changed = await markRead(trx, user.id, ids === null ? 'all' : { ids });
-      if (changed) await publish(database, trx, [{ type: 'notification', user_id: user.id }]);
+      if (changed) publish(trx, [{ type: 'notification', user_id: user.id }]);
       return unreadCount(trx, user.id);
     });
     return { ok: true as const, unread };

@@ -3,14 +3,11 @@ import fp from 'fastify-plugin';
 import { AnswerCache } from '../cache/answers.ts';
 import { watchChanges } from '../db/changes.ts';
 import type { DbContext } from '../db/context.ts';
-import { EVENTS_CHANNEL, EventBus } from '../events/bus.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The answers kept in memory (cache/answers.ts): lists, comments, pages, images, the API document. */
     answers: AnswerCache;
-    /** Live events of every instance (events/bus.ts), heard on the same watcher. */
-    liveEvents: EventBus;
   }
 }
 
@@ -22,23 +19,17 @@ export const ANSWER_CACHE_BYTES = 64 * 2 ** 20;
 
 /**
  * The answer cache, and the watcher that tells this instance about other instances' changes
- * (PostgreSQL LISTEN, or SQLite's data_version) so its kept answers follow them; the same
- * LISTEN connection hears the live events that every instance publishes (events/bus.ts).
+ * (PostgreSQL LISTEN, or SQLite's data_version) so its kept answers follow them; each move of
+ * the content version also wakes the event log's reader (events/tail.ts).
  */
 export const answerCachePlugin = fp(
   async (app: FastifyInstance, opts: { database: DbContext; postgresUrl: string | null }) => {
     app.decorate('answers', new AnswerCache(opts.database.changes, ANSWER_CACHE_BYTES, app.clock));
-    const bus = new EventBus(opts.database);
-    app.decorate('liveEvents', bus);
-    const watcher = watchChanges(
-      opts.database,
-      opts.postgresUrl,
-      (err, message) => app.log.warn({ err }, message),
-      { channel: EVENTS_CHANNEL, deliver: (payload) => bus.deliverPayload(payload) },
+    const watcher = watchChanges(opts.database, opts.postgresUrl, (err, message) =>
+      app.log.warn({ err }, message),
     );
     app.addHook('onClose', async () => {
       app.answers.stop();
-      bus.detach(opts.database);
       await watcher.stop();
     });
   },

@@ -3,8 +3,9 @@ import { findComment } from '../comments/queries.ts';
 import { lockRow } from '../db/dialect.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { reportedEmbed } from '../discord/events.ts';
-import { enqueueDiscordEvent } from '../discord/queries.ts';
+import { tellDiscord } from '../discord/queries.ts';
 import { fail } from '../errors.ts';
+import { keepAnswer } from '../idempotency/keep.ts';
 import { cleanText, cut, parseId } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { limit } from '../plugins/rate-limits.ts';
@@ -23,13 +24,17 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/api/reports',
-    { config: { guard: REPORT_ROLES.report, contribution: true, ...limit('report') }, schema: reportSchema },
+    {
+      config: { guard: REPORT_ROLES.report, contribution: true, idempotencyKey: true, ...limit('report') },
+      schema: reportSchema,
+    },
     async (request, reply) => {
       const { body, viewer } = request;
       const commentId = parseId(body.comment_id);
       if (commentId === null) throw fail('missing_comment_id');
       const user = viewer.user;
-      await writeTransaction(database, async (trx) => {
+      const keep = keepAnswer(request, reply, 201);
+      const answer = await writeTransaction(database, async (trx) => {
         // Reports of one comment take turns, so exactly one of them is its first open report.
         await lockRow(trx, 'comments', commentId);
         const comment = await findComment(trx, commentId);
@@ -53,10 +58,11 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
             { ...comment, reason },
             now,
           );
-          await enqueueDiscordEvent(trx, 'reported', embed, now);
+          tellDiscord(trx, 'reported', [embed]);
         }
+        return keep(trx, { ok: true as const });
       });
-      return reply.code(201).send({ ok: true });
+      return reply.code(201).send(answer);
     },
   );
 

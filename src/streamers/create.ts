@@ -2,8 +2,9 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { actorOf, audit } from '../audit/queries.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { suggestedEmbed } from '../discord/events.ts';
-import { enqueueDiscordEvent } from '../discord/queries.ts';
+import { tellDiscord } from '../discord/queries.ts';
 import { fail } from '../errors.ts';
+import type { Keep } from '../idempotency/keep.ts';
 import { burstSince, passChallenge } from '../guests/challenge.ts';
 import { checkGuestPost } from '../guests/rules.ts';
 import { writeFailure } from '../lib/db-errors.ts';
@@ -38,14 +39,15 @@ export interface CreateInput {
 /**
  * Adds a streamer (administrator, audited) or takes a visitor's suggestion (a guest's rules:
  * guests/rules.ts; the label may not pass for staff or someone who signed in, as staff read it;
- * Discord hears of it). Answers the new id.
+ * Discord hears of it). Answers `{ok, id}`, kept by `keep` in the same transaction.
  */
 export async function createStreamer(
   app: Ops,
   request: { viewer: Viewer; guestTag: string; log: FastifyBaseLogger },
   input: CreateInput,
   byAdmin: boolean,
-): Promise<number> {
+  keep: Keep,
+): Promise<{ ok: true; id: number }> {
   const now = app.clock.now();
   const at = now.toISOString();
   const submitter = singleLine(input.submitter, LIMITS.submitter);
@@ -90,9 +92,9 @@ export async function createStreamer(
           params: { name },
         });
       } else {
-        await enqueueDiscordEvent(trx, 'suggested', suggestedEmbed({ id, name, platform }, at), at);
+        tellDiscord(trx, 'suggested', [suggestedEmbed({ id, name, platform }, at)]);
       }
-      return id;
+      return keep(trx, { ok: true as const, id });
     });
   } catch (err) {
     return writeFailure(err, request.log, NAME_TAKEN);

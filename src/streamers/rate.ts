@@ -3,10 +3,10 @@ import { actorOf, audit } from '../audit/queries.ts';
 import { lockRow } from '../db/dialect.ts';
 import type { Db } from '../db/schema.ts';
 import { writeTransaction } from '../db/transaction.ts';
-import { type LiveEvent, publish } from '../events/bus.ts';
+import { type LiveEvent, publish } from '../events/log.ts';
 import { notifyRated } from '../notifications/notify.ts';
 import { ratedEmbed } from '../discord/events.ts';
-import { enqueueDiscordEvent } from '../discord/queries.ts';
+import { tellDiscord } from '../discord/queries.ts';
 import { fail } from '../errors.ts';
 import { writeFailure } from '../lib/db-errors.ts';
 import { clamp, cleanText, cut, sanitize, singleLine, toInt } from '../lib/input.ts';
@@ -15,6 +15,7 @@ import type { Viewer } from '../plugins/viewer.ts';
 import { LIMITS, moderatorReward, type Scores, scoreSum } from '../shared/rules.ts';
 import { NAME_TAKEN, streamerName } from './create.ts';
 import { mayEditDetails } from './policy.ts';
+import { inPublicView } from './public-view.ts';
 import { findStreamerState, type StreamerUpdate, updateStreamer } from './queries.ts';
 import { lastRatedAt, saveRating } from './rating-queries.ts';
 
@@ -139,18 +140,15 @@ export async function rateStreamer(
     // The record is written first: when the change then fails, both roll back together.
     await audit(trx, actorOf(request.viewer, now), auditEntry(id, before, rating, fields, details));
     await saveRating(trx, id, rating);
-    await publish(app.database, trx, [
-      { type: 'rating', streamer_id: id },
-      ...liveChange(id, before, fields),
-    ]);
+    publish(trx, [{ type: 'rating', streamer_id: id }, ...liveChange(id, before, fields)]);
     await updateStreamer(trx, id, fields).catch((err: unknown) => writeFailure(err, request.log, NAME_TAKEN));
     const old = scoresOf(before);
-    const oldSum = old && before.evaluated === 1 ? scoreSum(old) : null;
+    const oldSum = old && inPublicView(before) ? scoreSum(old) : null;
     // Entering the Public view, or a new total: Discord hears of it, and so does the streamer.
     if (sum > 0 && oldSum !== sum) {
-      await notifyRated(app.database, trx, id, request.viewer.user?.id ?? null, rating.updated_at);
+      await notifyRated(trx, id, request.viewer.user?.id ?? null, rating.updated_at);
       const embed = ratedEmbed({ id, name: fields.name ?? before.name }, sum, oldSum, rating.updated_at);
-      await enqueueDiscordEvent(trx, 'rated', embed, rating.updated_at);
+      tellDiscord(trx, 'rated', [embed]);
     }
   });
 }

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DbContext } from '../db/context.ts';
 import { writeTransaction } from '../db/transaction.ts';
-import { type LiveEvent, publish } from '../events/bus.ts';
+import { type LiveEvent, publish } from '../events/log.ts';
 import { maintainHistory } from '../history/prune.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { Provider } from '../shared/rules.ts';
@@ -204,7 +204,7 @@ export class LivePoller {
       const n = await writeTransaction(database, async (trx) => {
         const events: LiveEvent[] = [];
         const checked = await applyBatch(trx, provider.id, targets, answer, now, events);
-        await publish(database, trx, events);
+        publish(trx, events);
         // In the batch's transaction: one commit a batch, not two (the sync round's cost, issue 28).
         await recordOk(trx, provider.id, now);
         return checked;

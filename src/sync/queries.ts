@@ -1,7 +1,7 @@
-import type { LiveEvent } from '../events/bus.ts';
+import type { LiveEvent } from '../events/log.ts';
 import type { Db, SyncStateTable } from '../db/schema.ts';
 import { liveEmbed } from '../discord/events.ts';
-import { enqueueDiscordEvents, type EventEmbed } from '../discord/queries.ts';
+import { type EventEmbed, tellDiscord } from '../discord/queries.ts';
 import { inIds } from '../db/dialect.ts';
 import { type RowUpdate, updateManyQueries } from '../db/update-many.ts';
 import { writeTogether } from '../db/write-together.ts';
@@ -64,7 +64,7 @@ export async function applyBatch(
   targets: Target[],
   answer: BatchAnswer,
   now: string,
-  /** Filled with the live events of what changed (events/bus.ts), for the caller to publish. */
+  /** Filled with the live events of what changed (events/log.ts), for the caller to publish. */
   events: LiveEvent[] = [],
 ): Promise<number> {
   const rows = await trx
@@ -142,7 +142,7 @@ export async function applyBatch(
       announced.push(liveEmbed({ id: row.id, name: row.name, platform: provider }, { game, title }, now));
     }
   }
-  await enqueueDiscordEvents(trx, 'live', announced, now);
+  tellDiscord(trx, 'live', announced);
   // The streamers' rows and the history's writes: on PostgreSQL one statement (one round trip).
   await writeTogether(trx, [
     ...updateManyQueries(trx, 'streamers', SYNCED, updates),

@@ -17,6 +17,7 @@ import * as idempotency from './017-idempotency.ts';
 import * as notificationShown from './018-notification-shown.ts';
 import * as streamSamplesCovering from './019-stream-samples-covering.ts';
 import * as commentsGuestTagIndex from './020-comments-guest-tag-index.ts';
+import * as eventLog from './021-event-log.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '018-notification-shown': notificationShown,
   '019-stream-samples-covering': streamSamplesCovering,
   '020-comments-guest-tag-index': commentsGuestTagIndex,
+  '021-event-log': eventLog,
 };

@@ -52,3 +52,20 @@ export interface IdempotencyKeysTable {
   body: string | null;
   created_at: string;
 }
+
+/** One event a committed write published (events/log.ts): the log every reader follows. */
+export interface EventLogTable {
+  id: Generated<number>;
+  type: 'comment' | 'comment_removed' | 'rating' | 'live' | 'notification' | 'discord';
+  streamer_id: number | null;
+  user_id: number | null;
+  /** JSON: the event's own fields. */
+  data: string;
+  created_at: string;
+}
+
+/** How far a deliverer of the log (Discord, ...) has delivered: the last id it handled. */
+export interface LogCursorsTable {
+  name: string;
+  last_id: number;
+}
