@@ -111,7 +111,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { db, sqlite } = database;
   const clock = opts.clock ?? systemClock;
   // The database's writes stamp their events with the app's clock (events/log.ts).
-  database.clock = clock;
+  database.groupCommit.clock = clock;
 
   const logger = opts.logger ?? { level: config.logLevel };
   const level =

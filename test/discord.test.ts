@@ -246,6 +246,24 @@ describe('events', () => {
     expect(discord.posts.filter((p) => p.id === other.id)).toEqual([]);
   });
 
+  it('a rating whose rename then fails (409) queues nothing; the same rating without it is told once (issue 40)', async () => {
+    const a = discord.webhook();
+    await connect({ url: a.url, events: ['rated'] });
+    const id = await t.streamer('Rated Then Refused');
+    await t.streamer('Name Already Taken');
+    const refused = await admin.put(`/api/streamers?id=${id}`, {
+      r: { s: 5, g: 5, a: 5, v: 5, n: 5, ns: 5, o: 5 },
+      name: 'name already TAKEN',
+    });
+    expect(refused.status).toBe(409);
+    await settle();
+    expect(discord.delivered(a.id)).toEqual([]);
+    expect((await rate(id, 5)).status).toBe(200);
+    await delivered(a.id, 1);
+    await settle();
+    expect(discord.delivered(a.id)).toHaveLength(1);
+  });
+
   it("suggested: a visitor's suggestion, not the administrator's add", async () => {
     const hook = discord.webhook();
     await connect({ url: hook.url, events: ['suggested'] });

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { type Clock, systemClock } from '../lib/clock.ts';
+import { systemClock } from '../lib/clock.ts';
 import { ContentVersion } from './changes.ts';
 import type { Db } from './schema.ts';
 import type { SqliteDatabase } from './sqlite-driver.ts';
@@ -25,8 +25,6 @@ export interface DbContext {
    * (comment posts), two groups side by side (db/transaction.ts).
    */
   readonly groupCommit: GroupCommit;
-  /** The app's clock (buildApp sets it): when the events of a write were committed. */
-  clock: Clock;
 }
 
 /**
@@ -40,19 +38,12 @@ export function dbContext(
   kind: 'sqlite' | 'postgres',
   handle: { sqlite?: SqliteDatabase; pool?: pg.Pool } = {},
 ): DbContext {
-  const ctx: DbContext = {
+  return {
     db,
     kind,
     ...(handle.sqlite ? { sqlite: handle.sqlite } : {}),
     ...(handle.pool ? { pool: handle.pool } : {}),
     changes: new ContentVersion(),
-    groupCommit: new GroupCommit(
-      db,
-      { now: () => ctx.clock.now() },
-      kind === 'sqlite',
-      kind === 'sqlite' ? 1 : GROUPS_IN_FLIGHT,
-    ),
-    clock: systemClock,
+    groupCommit: new GroupCommit(db, systemClock, kind === 'sqlite', kind === 'sqlite' ? 1 : GROUPS_IN_FLIGHT),
   };
-  return ctx;
 }

@@ -46,7 +46,7 @@ export async function writeTransaction<T>(
           try {
             const value = await fn(trx);
             events = takeEvents(trx);
-            await appendEvents(trx, events, ctx.clock.now().toISOString());
+            await appendEvents(trx, events, ctx.groupCommit.clock.now().toISOString());
             await announceChange(trx, changes);
             return value;
           } finally {
@@ -93,7 +93,8 @@ export class GroupCommit {
 
   constructor(
     readonly db: Db,
-    readonly clock: { now(): Date },
+    /** The app's clock (buildApp sets it): when the events of a write were committed. */
+    public clock: { now(): Date },
     /** SQLite: every write joins a group. */
     readonly alwaysGroups: boolean,
     readonly inFlight = 1,

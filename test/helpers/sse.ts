@@ -4,6 +4,8 @@ import http from 'node:http';
 export interface SseEvent {
   event: string;
   data: unknown;
+  /** The event's `id:` (the event log's id), or undefined when it had none. */
+  id?: number;
 }
 
 /**
@@ -18,6 +20,8 @@ export interface SseStream {
   body: string;
   events: SseEvent[];
   comments: number;
+  /** The last `id:` the stream sent, as a browser's EventSource keeps it for its reconnection. */
+  lastEventId: string;
   next(event: string, timeoutMs?: number): Promise<SseEvent>;
   /** Resolves when the server ends the stream. */
   ended: Promise<void>;
@@ -47,6 +51,7 @@ export function openStream(
         body: '',
         events: [],
         comments: 0,
+        lastEventId: '',
         ended,
         next(event, timeoutMs = 5_000) {
           const seen = stream.events.length;
@@ -82,16 +87,25 @@ export function openStream(
           let event = 'message';
           const data: string[] = [];
           let comment = false;
+          let id: number | undefined;
           for (const line of block.split('\n')) {
             if (line.startsWith(':')) comment = true;
             else if (line.startsWith('event: ')) event = line.slice(7);
             else if (line.startsWith('data: ')) data.push(line.slice(6));
+            else if (line.startsWith('id: ')) {
+              stream.lastEventId = line.slice(4);
+              id = Number(line.slice(4));
+            }
           }
           if (data.length === 0) {
             if (comment) stream.comments++;
             continue;
           }
-          const e = { event, data: JSON.parse(data.join('\n')) as unknown };
+          const e: SseEvent = {
+            event,
+            data: JSON.parse(data.join('\n')) as unknown,
+            ...(id === undefined ? {} : { id }),
+          };
           stream.events.push(e);
           for (const w of waiters.splice(0)) {
             if (w.event === event) w.resolve(e);

@@ -1,0 +1,253 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { REPLAY_MAX_EVENTS } from '../src/events/log.ts';
+import { startApp, useApp } from './helpers/app.ts';
+import { reopen } from './helpers/database.ts';
+import { openStream, type SseStream } from './helpers/sse.ts';
+
+/**
+ * Issue 40, "One log of what happened": events are rows of the write's own transaction, streams
+ * send their ids, and a reconnection with `Last-Event-ID` gets exactly what it missed
+ * (DECISIONS.md "Fifth wave" → "Live updates that resume").
+ */
+const t = await useApp();
+const admin = await t.admin();
+const open: SseStream[] = [];
+const stream = async (path: string, headers: Record<string, string> = {}, url = t.url) => {
+  const s = await openStream(url, path, headers);
+  open.push(s);
+  return s;
+};
+afterAll(() => open.forEach((s) => s.close()));
+const FULL = { s: 5, g: 5, a: 5, v: 5, n: 5, ns: 5, o: 5 };
+const cookieOf = (c: { cookies: Map<string, string> }) => ({
+  cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+});
+
+const logged = (streamerId: number, type?: string) => {
+  let q = t.db.selectFrom('event_log').selectAll().where('streamer_id', '=', streamerId);
+  if (type) q = q.where('type', '=', type as 'comment');
+  return q.orderBy('id').execute();
+};
+
+describe('a write that fails tells nobody', () => {
+  it('a rating whose rename then fails (409) sends no rating event, now or at the next commit, and logs no row', async () => {
+    const sid = await t.streamer();
+    await t.streamer('Already Here');
+    const other = await t.streamer();
+    const s = await stream(`/api/events?streamer_id=${sid}`);
+    const failed = await admin.put(`/api/streamers?id=${sid}`, { r: FULL, name: 'already HERE' });
+    expect(failed.body).toMatchObject({ code: 'streamer_exists' });
+    // An unrelated write commits after it (SQLite's old queue flushed at the next commit).
+    const seen = await stream(`/api/events?streamer_id=${other}`);
+    const later = seen.next('comment');
+    await t.client().post('/api/comments', { streamer_id: other, body: 'after the failed rating' });
+    await later;
+    // And then a write of the streamer itself: the first event the stream gets is that one.
+    const first = s.next('comment');
+    const id = (await t.client().post('/api/comments', { streamer_id: sid, body: 'the first real event' }))
+      .body.id as number;
+    expect((await first).data).toEqual({ id, streamer_id: sid });
+    expect(s.events.map((e) => e.event)).toEqual(['comment']);
+    expect((await logged(sid, 'rating')).length).toBe(0);
+  });
+});
+
+describe('ids and replay', () => {
+  it('every event carries the id of its row, growing', async () => {
+    const sid = await t.streamer();
+    const s = await stream(`/api/events?streamer_id=${sid}`);
+    const c = t.client();
+    for (let i = 0; i < 3; i++) {
+      const next = s.next('comment');
+      await c.post('/api/comments', { streamer_id: sid, body: `counted ${i}` });
+      await next;
+    }
+    const rows = await logged(sid, 'comment');
+    expect(s.events.map((e) => e.id)).toEqual(rows.map((r) => r.id));
+    expect([...s.events.map((e) => e.id)].sort((a, b) => a! - b!)).toEqual(s.events.map((e) => e.id));
+  });
+
+  it('Last-Event-ID replays exactly the missed events of its streamer, in order, each once, then goes live', async () => {
+    const sid = await t.streamer();
+    const elsewhere = await t.streamer();
+    const c = t.client();
+    const s = await stream(`/api/events?streamer_id=${sid}`);
+    const seen = s.next('comment');
+    await c.post('/api/comments', { streamer_id: sid, body: 'seen before leaving' });
+    await seen;
+    s.close();
+    const lastId = s.lastEventId;
+    const missed: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      missed.push(
+        (await c.post('/api/comments', { streamer_id: sid, body: `missed ${i}` })).body.id as number,
+      );
+      await c.post('/api/comments', { streamer_id: elsewhere, body: `not mine ${i}` });
+    }
+    const hidden = missed[1]!;
+    await admin.put(`/api/comments?id=${hidden}`, { hidden: true });
+    const back = await stream(`/api/events?streamer_id=${sid}`, { 'last-event-id': lastId });
+    await expect.poll(() => back.events.length).toBe(4);
+    expect(back.events.map((e) => [e.event, e.data])).toEqual([
+      ...missed.map((id) => ['comment', { id, streamer_id: sid }]),
+      ['comment_removed', { id: hidden, streamer_id: sid }],
+    ]);
+    const rows = await logged(sid);
+    expect(back.events.map((e) => e.id)).toEqual(rows.filter((r) => r.id > Number(lastId)).map((r) => r.id));
+    const live = back.next('comment');
+    const after = (await c.post('/api/comments', { streamer_id: sid, body: 'live again' })).body.id as number;
+    expect((await live).data).toEqual({ id: after, streamer_id: sid });
+    expect(back.events).toHaveLength(5);
+  });
+
+  it("a signed-in stream's missed notification is replayed with the current unread count", async () => {
+    const sid = await t.streamer();
+    const u = await t.user();
+    const cu = await t.signedIn(u);
+    const top = (await cu.post('/api/comments', { streamer_id: sid, body: 'my own comment' })).body
+      .id as number;
+    const s = await stream('/api/events', cookieOf(cu));
+    await expect.poll(() => s.lastEventId).not.toBe('');
+    s.close();
+    const lastId = s.lastEventId;
+    await t.client().post('/api/comments', { streamer_id: sid, body: 'an answer to you', reply_to: top });
+    const back = await stream('/api/events', { ...cookieOf(cu), 'last-event-id': lastId });
+    await expect.poll(() => back.events.length).toBe(1);
+    expect(back.events[0]).toMatchObject({ event: 'notification', data: { unread: 1 } });
+    expect(back.events[0]!.id).toBeGreaterThan(Number(lastId));
+  });
+
+  it('a stream that heard nothing still resumes: it is told the id it starts at', async () => {
+    const sid = await t.streamer();
+    await t.client().post('/api/comments', { streamer_id: await t.streamer(), body: 'moves the log' });
+    const s = await stream(`/api/events?streamer_id=${sid}`);
+    await expect.poll(() => s.lastEventId).not.toBe('');
+    s.close();
+    const id = (await t.client().post('/api/comments', { streamer_id: sid, body: 'while away' })).body
+      .id as number;
+    const back = await stream(`/api/events?streamer_id=${sid}`, { 'last-event-id': s.lastEventId });
+    await expect.poll(() => back.events.length).toBe(1);
+    expect(back.events[0]).toMatchObject({ event: 'comment', data: { id, streamer_id: sid } });
+  });
+});
+
+describe('reset', () => {
+  const resetFor = async (lastId: string) => {
+    const sid = await t.streamer();
+    const s = await stream(`/api/events?streamer_id=${sid}`, { 'last-event-id': lastId });
+    await expect.poll(() => s.events.length).toBe(1);
+    return s.events[0];
+  };
+
+  it('an id the service never sent, or not an id: one reset {} with an id', async () => {
+    const head = Number(
+      (
+        await t.db
+          .selectFrom('event_log')
+          .select((eb) => eb.fn.max('id').as('m'))
+          .executeTakeFirst()
+      )?.m ?? 0,
+    );
+    for (const id of [String(head + 1_000), 'abc', '-1']) {
+      const e = await resetFor(id);
+      expect(e).toMatchObject({ event: 'reset', data: {} });
+      expect(e?.id).toEqual(expect.any(Number));
+    }
+  });
+
+  it('an id older than 10 minutes of the clock: reset; younger: replay', async () => {
+    const sid = await t.streamer();
+    const s = await stream(`/api/events?streamer_id=${sid}`);
+    const first = s.next('comment');
+    await t.client().post('/api/comments', { streamer_id: sid, body: 'ten minutes ago' });
+    await first;
+    s.close();
+    t.clock.advance(9 * 60_000);
+    const young = await stream(`/api/events?streamer_id=${sid}`, { 'last-event-id': s.lastEventId });
+    await expect.poll(() => young.comments).toBeGreaterThan(0);
+    expect(young.events).toEqual([]);
+    t.clock.advance(2 * 60_000);
+    const old = await stream(`/api/events?streamer_id=${sid}`, { 'last-event-id': s.lastEventId });
+    await expect.poll(() => old.events.length).toBe(1);
+    expect(old.events[0]).toMatchObject({ event: 'reset', data: {} });
+  });
+
+  it(`more than ${REPLAY_MAX_EVENTS} events of the site after it: reset`, async () => {
+    const sid = await t.streamer();
+    const s = await stream(`/api/events?streamer_id=${sid}`);
+    const first = s.next('comment');
+    await t.client().post('/api/comments', { streamer_id: sid, body: 'long ago in events' });
+    await first;
+    s.close();
+    const at = t.clock.now().toISOString();
+    const rows = Array.from({ length: REPLAY_MAX_EVENTS + 1 }, () => ({
+      type: 'rating' as const,
+      streamer_id: sid + 1_000_000,
+      user_id: null,
+      data: '{}',
+      created_at: at,
+    }));
+    await t.db.insertInto('event_log').values(rows).execute();
+    await t.app.eventTail.wake();
+    const back = await stream(`/api/events?streamer_id=${sid}`, { 'last-event-id': s.lastEventId });
+    await expect.poll(() => back.events.length).toBe(1);
+    expect(back.events[0]).toMatchObject({ event: 'reset', data: {} });
+  });
+});
+
+describe('across instances', () => {
+  it("every instance sends every instance's events with the same ids; one stopped and started again replays what its page missed", async () => {
+    const sid = await t.streamer();
+    let second = await startApp({}, { database: reopen(t.database) });
+    try {
+      const there = await stream(`/api/events?streamer_id=${sid}`, {}, second.url);
+      const here = await stream(`/api/events?streamer_id=${sid}`);
+      const a = there.next('comment');
+      const b = here.next('comment');
+      await t.client().post('/api/comments', { streamer_id: sid, body: 'said on the first' });
+      const [ea, eb] = await Promise.all([a, b]);
+      expect(ea.id).toBe(eb.id);
+      const c2 = here.next('comment');
+      const c1 = there.next('comment');
+      await second.client().post('/api/comments', { streamer_id: sid, body: 'said on the second' });
+      expect((await c1).id).toBe((await c2).id);
+      expect((await c1).id).toBeGreaterThan(ea.id!);
+      // The second instance stops; its page is offline while the first goes on.
+      there.close();
+      const lastId = there.lastEventId;
+      await second.close();
+      const missed: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        missed.push(
+          (await t.client().post('/api/comments', { streamer_id: sid, body: `offline ${i}` })).body
+            .id as number,
+        );
+      }
+      second = await startApp({}, { database: reopen(t.database) });
+      const back = await stream(`/api/events?streamer_id=${sid}`, { 'last-event-id': lastId }, second.url);
+      await expect.poll(() => back.events.length).toBe(3);
+      expect(back.events.map((e) => (e.data as { id: number }).id)).toEqual(missed);
+      const live = back.next('comment');
+      await t.client().post('/api/comments', { streamer_id: sid, body: 'both again' });
+      await live;
+      expect(back.events).toHaveLength(4);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe('the log is pruned by age', () => {
+  it('rows older than a day go within the hour after; younger stay', async () => {
+    const sid = await t.streamer();
+    await admin.post('/api/comments', { streamer_id: sid, body: 'will be old' });
+    expect((await logged(sid)).length).toBe(1);
+    t.clock.advance(25 * 3_600_000);
+    await expect.poll(async () => (await logged(sid)).length).toBe(0);
+    // A day later the administrator signs in again.
+    const fresh = await (await t.admin()).post('/api/comments', { streamer_id: sid, body: 'fresh one' });
+    expect(fresh.status).toBe(201);
+    t.clock.advance(3_600_000);
+    await expect.poll(async () => (await logged(sid)).length).toBe(1);
+  });
+});
