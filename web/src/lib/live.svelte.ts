@@ -2,8 +2,11 @@
  * The page's one live connection (DECISIONS.md "Live updates"): one EventSource, on the open
  * streamer's events when a streamer page is open, else on the signed-in user's own (the unread
  * count), else none. The browser reconnects by itself after a dropped stream (the service
- * asks for 3 s); when it gives up (an error answer, the network gone), this opens it again
- * after a pause and as soon as the network is back.
+ * asks for 3 s) and sends the last id it heard: the service replays what it missed, or sends
+ * `reset` when it cannot ("Live updates that resume"), and then every part of the page loads
+ * again what it shows. When the browser gives up (an error answer, the network gone), this
+ * opens it again after a pause and as soon as the network is back, and that new stream starts
+ * with a `reset` of its own (a new EventSource has no last id to send).
  */
 export const live = $state({ unread: 0, connected: false });
 
@@ -13,9 +16,11 @@ export type LiveData = {
   rating: { streamer_id: number };
   live: { streamer_id: number; status: string; viewers: number };
   notification: { unread: number };
+  /** Events were missed: load again what is shown. */
+  reset: Record<string, never>;
 };
 type Kind = keyof LiveData;
-const KINDS: Kind[] = ['comment', 'comment_removed', 'rating', 'live', 'notification'];
+const KINDS: Kind[] = ['comment', 'comment_removed', 'rating', 'live', 'notification', 'reset'];
 
 const handlers = new Map<Kind, Set<(data: never) => void>>();
 let source: EventSource | null = null;
@@ -46,7 +51,11 @@ export function setSignedIn(value: boolean): void {
   open();
 }
 
-function open(): void {
+function tell<K extends Kind>(kind: K, data: LiveData[K]): void {
+  for (const fn of handlers.get(kind) ?? []) fn(data as never);
+}
+
+function open(reopened = false): void {
   clearTimeout(again);
   source?.close();
   source = null;
@@ -54,11 +63,17 @@ function open(): void {
   if (typeof EventSource === 'undefined' || (streamerId === null && !signedIn)) return;
   const es = new EventSource(streamerId === null ? '/api/events' : `/api/events?streamer_id=${streamerId}`);
   source = es;
-  es.onopen = () => (live.connected = true);
+  es.onopen = () => {
+    live.connected = true;
+    if (reopened) {
+      reopened = false;
+      tell('reset', {});
+    }
+  };
   es.onerror = () => {
     live.connected = false;
     // CLOSED: the browser will not try again by itself.
-    if (es.readyState === EventSource.CLOSED && source === es) again = setTimeout(open, REOPEN_MS);
+    if (es.readyState === EventSource.CLOSED && source === es) again = setTimeout(() => open(true), REOPEN_MS);
   };
   for (const kind of KINDS) {
     es.addEventListener(kind, (e) => {
@@ -68,13 +83,13 @@ function open(): void {
       } catch {
         return;
       }
-      for (const fn of handlers.get(kind) ?? []) fn(data as never);
+      tell(kind, data as LiveData[typeof kind]);
     });
   }
 }
 
 if (typeof window !== 'undefined') {
   window.addEventListener('online', () => {
-    if (!live.connected) open();
+    if (!live.connected) open(true);
   });
 }
