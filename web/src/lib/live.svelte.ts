@@ -73,7 +73,8 @@ function open(reopened = false): void {
   es.onerror = () => {
     live.connected = false;
     // CLOSED: the browser will not try again by itself.
-    if (es.readyState === EventSource.CLOSED && source === es) again = setTimeout(() => open(true), REOPEN_MS);
+    if (es.readyState === EventSource.CLOSED && source === es)
+      again = setTimeout(() => open(true), REOPEN_MS);
   };
   for (const kind of KINDS) {
     es.addEventListener(kind, (e) => {
