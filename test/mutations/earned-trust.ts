@@ -19,14 +19,14 @@ export const EARNED_TRUST_MUTATIONS: Mutation[] = [
   {
     name: 'issue 29: a moderator bans staff',
     file: 'src/users/change.ts',
-    from: "if (!viewer.isAdmin && (found.is_mod || found.is_admin)) throw fail('admin_only');",
+    from: "    if (!mayRestrict(viewer, found)) throw fail('admin_only');\n",
     to: '',
     tests: ['test/moderators-tools.test.ts'],
   },
   {
     name: 'issue 29: a moderator grants roles',
     file: 'src/users/change.ts',
-    from: "if (!viewer.isAdmin && (is_mod !== undefined || is_admin !== undefined)) throw fail('admin_only');",
+    from: "if (!mayGrantRoles(viewer) && (is_mod !== undefined || is_admin !== undefined)) throw fail('admin_only');",
     to: '',
     tests: ['test/moderators-tools.test.ts'],
   },

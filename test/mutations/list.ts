@@ -4,6 +4,7 @@ import { STREAM_HISTORY_MUTATIONS } from './stream-history.ts';
 import { EARNED_TRUST_MUTATIONS } from './earned-trust.ts';
 import { IDEMPOTENCY_MUTATIONS } from './idempotency.ts';
 import { GUEST_OWN_MUTATIONS } from './guest-own.ts';
+import { EVENT_LOG_MUTATIONS } from './event-log.ts';
 
 /** The rules broken on purpose by `npm run mutations`, and the tests that must notice. */
 import { NOTIFICATION_MUTATIONS } from './notifications.ts';
@@ -110,28 +111,6 @@ export const MUTATIONS: Mutation[] = [
     tests: ['test/caching.test.ts'],
   },
   {
-    name: "PostgreSQL's group commit puts everything waiting into one group, leaving its other place idle",
-    file: 'src/db/transaction.ts',
-    from: 'Math.ceil(this.#queue.length / (this.inFlight - this.#writing))',
-    to: 'this.#queue.length',
-    tests: ['test/batch-writer.test.ts'],
-  },
-  {
-    name: "PostgreSQL's group commit has one group more in flight than it may",
-    file: 'src/db/transaction.ts',
-    from: 'while (this.#queue.length > 0 && this.#writing < this.inFlight)',
-    to: 'while (this.#queue.length > 0 && this.#writing <= this.inFlight)',
-    tests: ['test/batch-writer.test.ts'],
-  },
-  {
-    name: 'PostgreSQL: queries compiled once are parsed and planned on every call (no prepared statement)',
-    file: 'src/db/compiled.ts',
-    from: '      if (!sqlite) prepared.set(compiled.sql, statementName(compiled.sql));\n',
-    to: '',
-    tests: ['test/database.test.ts'],
-    project: 'postgres',
-  },
-  {
     name: 'hidden comments shown to everybody',
     file: 'src/comments/queries.ts',
     from: "  if (!opts.withHidden) {\n    q = q\n      .where('comments.hidden', '=', 0)\n",
@@ -200,14 +179,6 @@ export const MUTATIONS: Mutation[] = [
     from: 'batchSize: 25,',
     to: 'batchSize: 50,',
     tests: ['test/live-sync-lease.test.ts'],
-  },
-  {
-    name: "guests earn trust: PostgreSQL's grouped insert publishes a guest's comment whatever guest_hold says",
-    file: 'src/comments/batch.ts',
-    from: 'where ${kept} and not (v.guest and ${guestsHeld})',
-    to: 'where ${kept}',
-    tests: ['test/guest-trust.test.ts'],
-    project: 'postgres',
   },
   {
     name: 'hot paths: answers made stale by a change stay in memory until the budget pushes them out',
@@ -652,13 +623,6 @@ export const MUTATIONS: Mutation[] = [
     tests: ['test/contract.test.ts', 'test/caching.test.ts'],
   },
   {
-    name: 'answers before routing: a short body written as UTF-8 text rather than byte for byte',
-    file: 'src/cache/sender.ts',
-    from: "res.end(written.short, 'latin1');",
-    to: 'res.end(written.short);',
-    tests: ['test/images.test.ts', 'test/hot-paths.test.ts'],
-  },
-  {
     name: "contract: the rendered list's evaluated flag sent as a number, not its schema's boolean",
     file: 'src/streamers/views.ts',
     from: 'evaluated: row.evaluated === 1,',
@@ -737,15 +701,15 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'runtime: the query guard of POST /api/streamers?admin=1 opened to everyone',
     file: 'src/streamers/routes.ts',
-    from: '(flag(query.admin) ? STREAMER_ROLES.add : STREAMER_ROLES.suggest)',
+    from: '(flag(query.admin) ? mayAdd : STREAMER_ROLES.suggest)',
     to: "(flag(query.admin) ? 'public' : STREAMER_ROLES.suggest)",
     tests: ['test/route-guards.test.ts'],
   },
   {
     name: 'runtime: the query guard of GET /api/rater_groups?my=1 opened to everyone',
     file: 'src/groups/routes.ts',
-    from: '(flag(query.my) ? TEAM_ROLES.mine : TEAM_ROLES.manage)',
-    to: "(flag(query.my) ? 'public' : TEAM_ROLES.manage)",
+    from: '(flag(query.my) ? TEAM_ROLES.mine : mayManageTeams)',
+    to: "(flag(query.my) ? 'public' : mayManageTeams)",
     tests: ['test/route-guards.test.ts'],
   },
   {
@@ -768,30 +732,6 @@ export const MUTATIONS: Mutation[] = [
     from: "logRequests: bool('LOG_REQUESTS', false)",
     to: "logRequests: bool('LOG_REQUESTS', true)",
     tests: ['test/hot-paths.test.ts'],
-  },
-  {
-    name: 'runtime: the grouped PostgreSQL comment insert skips the address blocks',
-    file: 'src/comments/batch.ts',
-    from: 'DB_RULES.map((rule) => sql`not (${whom(rule)} and ${rule.refuses(ROW)})`)',
-    to: "DB_RULES.filter((rule) => rule.error !== 'address_blocked').map((rule) => sql`not (${whom(rule)} and ${rule.refuses(ROW)})`)",
-    tests: ['test/guests.test.ts'],
-    project: 'postgres',
-  },
-  {
-    name: 'runtime: the grouped PostgreSQL comment insert skips the sign-in setting',
-    file: 'src/comments/batch.ts',
-    from: 'DB_RULES.map((rule) => sql`not (${whom(rule)} and ${rule.refuses(ROW)})`)',
-    to: "DB_RULES.filter((rule) => rule.error !== 'sign_in_required').map((rule) => sql`not (${whom(rule)} and ${rule.refuses(ROW)})`)",
-    tests: ['test/comments.test.ts'],
-    project: 'postgres',
-  },
-  {
-    name: "runtime: the grouped PostgreSQL comment insert skips the users' names",
-    file: 'src/comments/batch.ts',
-    from: 'DB_RULES.map((rule) => sql`not (${whom(rule)} and ${rule.refuses(ROW)})`)',
-    to: "DB_RULES.filter((rule) => rule.error !== 'name_reserved').map((rule) => sql`not (${whom(rule)} and ${rule.refuses(ROW)})`)",
-    tests: ['test/guests.test.ts'],
-    project: 'postgres',
   },
   {
     name: 'sender: a coding refused with q=0 is sent anyway',
@@ -1039,13 +979,6 @@ export const MUTATIONS: Mutation[] = [
     tests: ['test/deploy.test.ts'],
   },
   {
-    name: 'the start keeps no object of process.nextTick (V8 forgets their shape)',
-    file: 'src/server.ts',
-    from: '  await keepNextTickShape();\n',
-    to: '',
-    tests: ['test/next-tick.test.ts'],
-  },
-  {
     name: 'idle connections are never closed',
     file: 'src/http/connections.ts',
     from: '  closeIdle(server, policy.idleTimeout);',
@@ -1060,4 +993,5 @@ export const MUTATIONS: Mutation[] = [
   ...EARNED_TRUST_MUTATIONS,
   ...IDEMPOTENCY_MUTATIONS,
   ...GUEST_OWN_MUTATIONS,
+  ...EVENT_LOG_MUTATIONS,
 ];

@@ -80,14 +80,6 @@ export const NOTIFICATION_MUTATIONS: Mutation[] = [
     tests: ['test/cli-data.test.ts'],
   },
   {
-    name: "notifications: PostgreSQL's grouped insert mentions everyone named",
-    file: 'src/comments/batch.ts',
-    from: 'order by t.k, u.id limit ${sql.lit(NOTIFICATION_LIMITS.mentions)}',
-    to: 'order by t.k, u.id',
-    tests: ['test/notifications.test.ts'],
-    project: 'postgres',
-  },
-  {
     name: 'events: a comment event carries the comment text',
     file: 'src/notifications/notify.ts',
     from: "{ type: 'comment', id: c.id, streamer_id: c.streamer_id },",

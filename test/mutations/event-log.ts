@@ -1,0 +1,90 @@
+import type { Mutation } from './list.ts';
+
+/** Issue 40, "One log of what happened": events as rows, ids, replay, Discord from the log. */
+export const EVENT_LOG_MUTATIONS: Mutation[] = [
+  {
+    name: 'event log: a write of a group that fails keeps its events',
+    file: 'src/db/transaction.ts',
+    from: '            } catch (err) {\n              takeEvents(conn);',
+    to: '            } catch (err) {\n              events.push(...takeEvents(conn));',
+    tests: ['test/event-log.test.ts'],
+  },
+  {
+    name: 'event log: a stream sends events without their ids',
+    file: 'src/events/streams.ts',
+    from: 'Buffer.from(`id: ${id}\\nevent: ${type}',
+    to: 'Buffer.from(`event: ${type}',
+    tests: ['test/event-log.test.ts'],
+  },
+  {
+    name: 'event log: a new stream is not told the id it starts at',
+    file: 'src/events/streams.ts',
+    from: "${cursor > 0 ? `id: ${cursor}\\n` : ''}",
+    to: '',
+    tests: ['test/event-log.test.ts'],
+  },
+  {
+    name: 'event log: a replay reaches back further than 10 minutes',
+    file: 'src/events/log.ts',
+    from: 'if (!row || row.created_at < new Date(now.getTime() - REPLAY_WINDOW_MS).toISOString()) return false;',
+    to: 'if (!row) return false;',
+    tests: ['test/event-log.test.ts'],
+  },
+  {
+    name: 'event log: a replay reaches back further than 1,000 events',
+    file: 'src/events/log.ts',
+    from: '.offset(REPLAY_MAX_EVENTS)',
+    to: '.offset(REPLAY_MAX_EVENTS * 10)',
+    tests: ['test/event-log.test.ts'],
+  },
+  {
+    name: "event log: a replay sends other streamers' events",
+    file: 'src/events/log.ts',
+    from: "? [eb.and([eb('streamer_id', '=', who.streamerId), eb('type', '!=', 'discord')])]",
+    to: "? [eb('type', '!=', 'discord')]",
+    tests: ['test/event-log.test.ts'],
+  },
+  {
+    name: 'event log: an id the service never sent is replayed from',
+    file: 'src/events/routes.ts',
+    from: 'if (lastId === null || lastId > cursor || !(await replayable(app.db, lastId, app.clock.now())))',
+    to: 'if (lastId === null)',
+    tests: ['test/event-log.test.ts'],
+  },
+  {
+    name: 'event log: rows are kept for ever',
+    file: 'src/events/log.ts',
+    from: "eb.selectFrom('event_log').select('id').where('created_at', '<', cut)",
+    to: "eb.selectFrom('event_log').select('id').where('created_at', '<', '0')",
+    tests: ['test/event-log.test.ts'],
+  },
+  {
+    name: 'event log: rows are pruned however young',
+    file: 'src/events/log.ts',
+    from: 'export const LOG_KEPT_FOR = DAY;',
+    to: 'export const LOG_KEPT_FOR = 0;',
+    tests: ['test/event-log.test.ts'],
+  },
+  {
+    name: 'event log: Discord is told of nothing in the log',
+    file: 'src/discord/sender.ts',
+    from: 'if (due.length === 0 && !told) return;',
+    to: 'if (due.length === 0) return;',
+    tests: ['test/discord.test.ts'],
+  },
+  {
+    name: 'event log: a delivered Discord message is queued again (the cursor does not move)',
+    file: 'src/events/deliverer.ts',
+    from: '.set({ last_id: last })',
+    to: '.set({ last_id: cursor.last_id })',
+    tests: ['test/discord.test.ts'],
+  },
+  {
+    name: 'one comment path: posts do not share a group commit on PostgreSQL',
+    file: 'src/comments/post.ts',
+    from: "{ changes: 'content', grouped: true }",
+    to: "{ changes: 'content' }",
+    tests: ['test/races.test.ts'],
+    project: 'postgres',
+  },
+];
