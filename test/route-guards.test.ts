@@ -4,7 +4,7 @@ import { buildApp } from '../src/app.ts';
 import { COMMENT_ROLES } from '../src/comments/policy.ts';
 import { TEAM_ROLES } from '../src/groups/policy.ts';
 import { SESSION_ROLES } from '../src/sessions/policy.ts';
-import { allows, type Role } from '../src/shared/roles.ts';
+import { allows, isRolePolicy, type Role, type RolePolicy } from '../src/shared/roles.ts';
 import { STREAMER_ROLES } from '../src/streamers/policy.ts';
 import { useApp } from './helpers/app.ts';
 import { Client } from './helpers/client.ts';
@@ -14,9 +14,16 @@ const t = await useApp({
   METRICS_TOKEN: 'route-walk-metrics-token',
 });
 
+const queryDependent = (guard: unknown) => typeof guard === 'function' && !isRolePolicy(guard);
+
 describe('every route states who may call it', () => {
-  const roleOf = (guard: unknown, query: Record<string, string>): Role =>
-    typeof guard === 'function' ? (guard as (q: Record<string, string>) => Role)(query) : (guard as Role);
+  /** A guard's role for a query: a role, a role's policy (`mayReadAudit`), or either chosen by the query. */
+  const roleOf = (guard: unknown, query: Record<string, string>): Role => {
+    const choice = queryDependent(guard)
+      ? (guard as (q: Record<string, string>) => Role | RolePolicy)(query)
+      : guard;
+    return isRolePolicy(choice) ? choice.role : (choice as Role);
+  };
 
   it('walking every registered route as anonymous: guarded routes refuse with 401', async () => {
     const routes = t.app.routeList.filter((r) => r.method !== 'HEAD');
@@ -79,7 +86,7 @@ describe('every route states who may call it', () => {
         [{ action: 'me' }, 'public'],
       ],
     };
-    const dependent = t.app.routeList.filter((r) => typeof r.guard === 'function' && r.method !== 'HEAD');
+    const dependent = t.app.routeList.filter((r) => queryDependent(r.guard) && r.method !== 'HEAD');
     expect(dependent.map((r) => `${r.method} ${r.url}`).sort()).toEqual(Object.keys(expected).sort());
     for (const route of dependent) {
       for (const [query, role] of expected[`${route.method} ${route.url}`] ?? []) {

@@ -7,7 +7,7 @@ import { OK } from '../lib/schemas.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { accountData, confirmsOwnLogin, deleteAccount } from './queries.ts';
 import { deleteSchema, exportSchema } from './schemas.ts';
-import { ACCOUNT_ROLES } from './policy.ts';
+import { mayManageOwnAccount } from './policy.ts';
 
 /**
  * DECISIONS.md "Your data": a signed-in user exports or deletes what the service keeps about
@@ -27,7 +27,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/api/account/export',
-    { config: { guard: ACCOUNT_ROLES.own }, schema: exportSchema },
+    { config: { guard: mayManageOwnAccount }, schema: exportSchema },
     async (request, reply) => {
       const user = accountOf(request);
       const data = { exported_at: clock.now().toISOString(), ...(await accountData(db, user.id)) };
@@ -41,7 +41,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/api/account',
-    { config: { guard: ACCOUNT_ROLES.own }, schema: deleteSchema },
+    { config: { guard: mayManageOwnAccount }, schema: deleteSchema },
     async (request) => {
       const user = accountOf(request);
       const { body, session } = request;

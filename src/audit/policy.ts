@@ -1,6 +1,6 @@
-import { allows, type Role, type Who } from '../shared/roles.ts';
+import { type Role, rolePolicy } from '../shared/roles.ts';
 
 /** Who may read the audit log. Pure (the page imports it). */
 export const AUDIT_ROLES = { read: 'admin' } as const satisfies Record<string, Role>;
 
-export const mayReadAudit = (who: Who): boolean => allows(AUDIT_ROLES.read, who);
+export const mayReadAudit = rolePolicy(AUDIT_ROLES.read);

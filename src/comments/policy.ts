@@ -35,7 +35,7 @@ export interface CommentFacts {
 export const isOwn = (who: Who, c: CommentFacts): boolean => who.user !== null && c.user_id === who.user.id;
 
 /** The author may still edit a comment this old (DECISIONS.md: 15 minutes). */
-export const editWindowOpen = (c: CommentFacts, now: number): boolean =>
+const editWindowOpen = (c: CommentFacts, now: number): boolean =>
   now - Date.parse(c.created_at) <= COMMENT_EDIT_WINDOW_MS;
 
 /** The author edits their own comment within the window. */
@@ -63,9 +63,11 @@ export const mayDelete = (who: Who): boolean => allows('admin', who);
 export const mayDeleteComment = (who: Who, ownIds: readonly number[], id: number): boolean =>
   mayDelete(who) || ownIds.includes(id);
 
-/** With `auth_enabled`, only a signed-in user or the administrator comments. */
-export const mustSignInToComment = (who: Who, authEnabled: boolean): boolean =>
-  authEnabled && who.user === null && !who.isAdmin;
+/**
+ * Comments as a guest: neither a signed-in user nor the administrator. With `auth_enabled` a
+ * guest must sign in first (rules.ts `SIGN_IN`, which the page shows before one writes).
+ */
+export const commentsAsGuest = (who: Who): boolean => who.user === null && !who.isAdmin;
 
 /** Likes are by signed-in users who are not banned. */
 export const mayLike = (who: Who): boolean => who.user !== null;

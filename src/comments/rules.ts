@@ -8,6 +8,7 @@ import { ADDRESS_BLOCKED, type GuestValue, NAME_TAKEN } from '../guests/rules.ts
 import { cleanText, codePointLength, parseId, singleLine } from '../lib/input.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { DEFAULT_AUTHOR, LIMITS, STAFF_AUTHOR } from '../shared/rules.ts';
+import { commentsAsGuest } from './policy.ts';
 
 /**
  * The rules of a new comment, written once (DECISIONS.md "Comments", "Guests, names and
@@ -76,7 +77,7 @@ export function draftOf(
   now: Date,
   rateLimit: boolean,
 ): Draft {
-  const guest = !viewer.user && !viewer.isAdmin;
+  const guest = commentsAsGuest(viewer);
   const author = viewer.user
     ? viewer.user.display_name
     : viewer.isAdmin

@@ -9,7 +9,7 @@ import { clampScores } from '../lib/scores.ts';
 import { streamerExists } from '../streamers/queries.ts';
 import { communitySummary, isMember, isLocked, myCommunityRating, saveCommunityRating } from './queries.ts';
 import { mineSchema, rateSchema, summarySchema } from './schemas.ts';
-import { COMMUNITY_ROLES } from './policy.ts';
+import { COMMUNITY_ROLES, mayRateCommunity } from './policy.ts';
 
 /** Community ratings: team members rate their team's streamer (DECISIONS.md). */
 export const communityRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -49,9 +49,11 @@ export const communityRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await writeTransaction(database, async (trx) => {
         const group = await findGroup(trx, groupId);
         if (!group) throw fail('group_not_found');
-        if (!(await isMember(trx, groupId, user.id))) throw fail('not_a_member');
+        const member = await isMember(trx, groupId, user.id);
+        if (!member) throw fail('not_a_member');
         if (group.streamer_id === null) throw fail('team_has_no_streamer');
-        if (await isLocked(trx, group.streamer_id)) throw fail('community_locked');
+        const locked = await isLocked(trx, group.streamer_id);
+        if (!mayRateCommunity(viewer, { member, locked })) throw fail('community_locked');
         await saveCommunityRating(trx, {
           group_id: groupId,
           streamer_id: group.streamer_id,

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/schema.ts';
+import { IN_PUBLIC_VIEW } from '../streamers/public-view.ts';
 
 /** Entries a feed holds (DECISIONS.md "Feeds"). */
 export const FEED_ENTRIES = 50;
@@ -25,7 +26,7 @@ export async function ratingEvents(db: Db) {
     .selectFrom(history.as('h'))
     .innerJoin('streamers', 'streamers.id', 'h.streamer_id')
     .select(['h.id', 'h.streamer_id', 'h.at', 'h.sum', 'streamers.name'])
-    .where('streamers.evaluated', '=', 1)
+    .where(IN_PUBLIC_VIEW)
     .where('h.sum', '>', 0)
     .where((eb) => eb.or([eb('h.before', 'is', null), eb('h.before', '<>', eb.ref('h.sum'))]))
     .orderBy('h.id', 'desc')

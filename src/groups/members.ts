@@ -3,14 +3,22 @@ import { lockRow } from '../db/dialect.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { fail, userNotSignedIn } from '../errors.ts';
 import { parseId, text } from '../lib/input.ts';
+import type { Who } from '../shared/roles.ts';
 import { foldCase } from '../shared/rules.ts';
 import type { MemberRole } from '../db/schema.ts';
 import { deleteMember, findActiveUserByLogin, findMember, roleIn, upsertMember } from './member-queries.ts';
+import { mayManageRaters } from './policy.ts';
 import { findGroup } from './queries.ts';
 import type { GroupBody } from './schemas.ts';
 import type { TeamContext } from './teams.ts';
 
 /** The member operations of /api/rater_groups (`?members=1`, `?member=N`). */
+
+/** A team owner acting on their own team (/api/team_members): who they are, and their user id. */
+export interface ByOwner {
+  who: Who;
+  userId: number;
+}
 
 /**
  * SPEC.md's add-member. `byOwner` is a team owner acting on their own team (DECISIONS.md
@@ -19,7 +27,7 @@ import type { TeamContext } from './teams.ts';
 export async function addMember(
   { database, actor }: TeamContext,
   body: Pick<GroupBody, 'group_id' | 'login' | 'provider' | 'role'>,
-  byOwner?: { userId: number },
+  byOwner?: ByOwner,
 ) {
   const groupId = parseId(body.group_id);
   const login = foldCase((text(body.login) ?? '').trim());
@@ -29,7 +37,9 @@ export async function addMember(
   return writeTransaction(database, async (trx) => {
     // Concurrent changes of one team's members take turns, so "at most one owner" holds.
     await lockRow(trx, 'rater_groups', groupId);
-    if (byOwner && (await roleIn(trx, groupId, byOwner.userId)) !== 'owner') throw fail('owner_only');
+    if (byOwner && !mayManageRaters(byOwner.who, { role: await roleIn(trx, groupId, byOwner.userId) })) {
+      throw fail('owner_only');
+    }
     const group = await findGroup(trx, groupId);
     if (!group) throw fail('group_not_found');
     const user = await findActiveUserByLogin(trx, provider, login);
@@ -56,7 +66,7 @@ export async function addMember(
 export async function removeMember(
   { database, actor }: TeamContext,
   memberParam: unknown,
-  byOwner?: { userId: number },
+  byOwner?: ByOwner,
 ) {
   const memberId = parseId(memberParam);
   if (memberId === null) throw fail('missing_member_id');
@@ -65,7 +75,8 @@ export async function removeMember(
     if (!member) throw fail('member_not_found');
     if (
       byOwner &&
-      (member.role === 'owner' || (await roleIn(trx, member.group_id, byOwner.userId)) !== 'owner')
+      (member.role === 'owner' ||
+        !mayManageRaters(byOwner.who, { role: await roleIn(trx, member.group_id, byOwner.userId) }))
     ) {
       throw fail('owner_only');
     }

@@ -1,4 +1,4 @@
-import { allows, type Role, type Who } from '../shared/roles.ts';
+import { allows, type Role, rolePolicy, type Who } from '../shared/roles.ts';
 
 /** Who may do what with teams (routes.ts guards; the page's administration). Pure. */
 export const TEAM_ROLES = {
@@ -10,7 +10,7 @@ export const TEAM_ROLES = {
   owner: 'signedIn',
 } as const satisfies Record<string, Role>;
 
-export const mayManageTeams = (who: Who): boolean => allows(TEAM_ROLES.manage, who);
+export const mayManageTeams = rolePolicy(TEAM_ROLES.manage);
 
 /**
  * A team's owner adds and removes its raters (not its owner, not another team's members):

@@ -18,7 +18,7 @@ import {
   putSchema,
 } from './schemas.ts';
 import { createTeam, deleteTeam, type TeamContext, updateTeam } from './teams.ts';
-import { TEAM_ROLES } from './policy.ts';
+import { mayManageTeams, TEAM_ROLES } from './policy.ts';
 
 /**
  * /api/rater_groups: SPEC.md puts teams and their members behind one path, told apart by
@@ -37,7 +37,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/api/rater_groups',
     {
-      config: { guard: (query) => (flag(query.my) ? TEAM_ROLES.mine : TEAM_ROLES.manage) },
+      config: { guard: (query) => (flag(query.my) ? TEAM_ROLES.mine : mayManageTeams) },
       schema: listSchema,
     },
     async (request) => {
@@ -49,27 +49,23 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/api/rater_groups',
-    { config: { guard: TEAM_ROLES.manage }, schema: postSchema },
+    { config: { guard: mayManageTeams }, schema: postSchema },
     async (request, reply) => {
       if (flag(request.query.members)) return addMember(context(request), request.body);
       return reply.code(201).send(await createTeam(context(request), request.body));
     },
   );
 
-  app.put(
-    '/api/rater_groups',
-    { config: { guard: TEAM_ROLES.manage }, schema: putSchema },
-    async (request) => {
-      const id = parseId(request.query.id);
-      if (id === null) throw fail('missing_id');
-      await updateTeam(context(request), id, request.body);
-      return OK;
-    },
-  );
+  app.put('/api/rater_groups', { config: { guard: mayManageTeams }, schema: putSchema }, async (request) => {
+    const id = parseId(request.query.id);
+    if (id === null) throw fail('missing_id');
+    await updateTeam(context(request), id, request.body);
+    return OK;
+  });
 
   app.delete(
     '/api/rater_groups',
-    { config: { guard: TEAM_ROLES.manage }, schema: deleteSchema },
+    { config: { guard: mayManageTeams }, schema: deleteSchema },
     async (request) => {
       const { query } = request;
       if (query.member !== undefined) {
@@ -92,7 +88,7 @@ export const teamMemberRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const owner = (request: FastifyRequest) => {
     const { user } = request.viewer;
     if (!user) throw fail('not_logged_in');
-    return { userId: user.id };
+    return { who: request.viewer, userId: user.id };
   };
   const context = (request: FastifyRequest): TeamContext => ({
     database,

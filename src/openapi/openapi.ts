@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { Config } from '../config/config.ts';
 import type { Guard, Role } from '../plugins/guards.ts';
+import { isRolePolicy, roleOfChoice } from '../shared/roles.ts';
 import { documentedForm } from '../lib/schemas.ts';
 import { finishDocument, type RouteFacts, ROUTE_FACTS } from './rules.ts';
 
@@ -87,14 +88,14 @@ interface QueryDoc {
  */
 export function rolesOf(guard: Guard | undefined, querystring: unknown): { query: string; role: Role }[] {
   if (!guard) return [];
-  if (typeof guard === 'string') return [{ query: '', role: guard }];
+  if (typeof guard !== 'function' || isRolePolicy(guard)) return [{ query: '', role: roleOfChoice(guard) }];
   const params = (documentedForm(querystring as never) as QueryDoc | undefined)?.properties ?? {};
   const samples: [string, Record<string, string>][] = [['', {}]];
   for (const [name, schema] of Object.entries(params)) {
     const values = (schema.enum ?? ['1']).map(String);
     for (const value of values) samples.push([`${name}=${value}`, { [name]: value }]);
   }
-  return samples.map(([query, sample]) => ({ query, role: guard(sample) }));
+  return samples.map(([query, sample]) => ({ query, role: roleOfChoice(guard(sample)) }));
 }
 
 /** "Who may call" in words, from the roles the guard can ask for. */

@@ -4,16 +4,23 @@ import fp from 'fastify-plugin';
 import { DomainError, fail } from '../errors.ts';
 import { type ParsedQuery, parsedQuery } from './parsers.ts';
 import { addRouteHook } from './route-hooks.ts';
-import { allows, type Role } from '../shared/roles.ts';
+import { allows, isRolePolicy, type Role, type RolePolicy, roleOfChoice } from '../shared/roles.ts';
 
 export type { Role };
 
 /**
- * A fixed role, or one chosen from the query (e.g. `POST /api/streamers?admin=1`). The query
- * is the parsed one the handler gets too: one string per name (plugins/parsers.ts), so a
- * guard and its handler cannot read repeated parameters differently.
+ * A fixed role, a feature's policy that is one role (`mayReadAudit`: the guard calls the very
+ * function the page asks), or either chosen from the query (e.g. `POST /api/streamers?admin=1`).
+ * The query is the parsed one the handler gets too: one string per name (plugins/parsers.ts),
+ * so a guard and its handler cannot read repeated parameters differently.
  */
-export type Guard = Role | ((query: ParsedQuery) => Role);
+export type Guard = Role | PolicyGuard | ((query: ParsedQuery) => Role | PolicyGuard);
+
+/**
+ * A policy as a guard names it: only its role is typed, so that a guard written as a function
+ * of the query keeps its parameter's type; the hook calls the policy itself.
+ */
+type PolicyGuard = Pick<RolePolicy, 'role'>;
 
 export interface RegisteredRoute {
   method: string;
@@ -37,8 +44,9 @@ declare module 'fastify' {
   }
 }
 
-export function roleOf(guard: Guard | undefined, request: FastifyRequest): Role | undefined {
-  return typeof guard === 'function' ? guard(parsedQuery(request)) : guard;
+/** What the guard asks of this request's caller: a role, or a role's policy. */
+function choiceOf(guard: Guard | undefined, request: FastifyRequest): Role | PolicyGuard | undefined {
+  return typeof guard === 'function' && !isRolePolicy(guard) ? guard(parsedQuery(request)) : guard;
 }
 
 /**
@@ -85,8 +93,9 @@ export function tokenHook(token: string | null): onRequestHookHandler {
 function guardHook(guard: Guard | undefined): onRequestHookHandler {
   return (request, _reply, done) => {
     if (request.method === 'OPTIONS') return done();
-    const role = roleOf(guard, request);
-    if (role && allows(role, request.viewer)) return done();
+    const choice = choiceOf(guard, request);
+    const role = choice === undefined ? undefined : roleOfChoice(choice);
+    if (isRolePolicy(choice) ? choice(request.viewer) : role && allows(role, request.viewer)) return done();
     done(fail(role === 'signedIn' || role === 'signedInOrBanned' ? 'not_logged_in' : 'unauthorized'));
   };
 }

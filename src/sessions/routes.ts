@@ -8,7 +8,7 @@ import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { errors, FlagDoc, IdDoc, Input, Ok, Param } from '../lib/schemas.ts';
 import { findUser } from '../users/queries.ts';
 import { deleteUserSessions } from './store.ts';
-import { SESSION_ROLES } from './policy.ts';
+import { maySignOutAnyone, maySignOutEverywhere } from './policy.ts';
 
 const Ended = Type.Object({ ok: Ok.properties.ok, count: Type.Integer() }, { title: 'SessionsEnded' });
 
@@ -23,7 +23,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/api/sessions',
     {
-      config: { guard: (query) => (query.user_id !== undefined ? SESSION_ROLES.anyone : SESSION_ROLES.mine) },
+      config: { guard: (query) => (query.user_id !== undefined ? maySignOutAnyone : maySignOutEverywhere) },
       schema: {
         summary:
           'Sign out everywhere: `mine=1` ends every session of the signed-in user (this one included); ' +

@@ -1,6 +1,6 @@
-import { allows, type Role, type Who } from '../shared/roles.ts';
+import { type Role, rolePolicy } from '../shared/roles.ts';
 
 /** Who may read and change the settings. Pure (the page imports it). */
 export const SETTINGS_ROLES = { read: 'public', change: 'admin' } as const satisfies Record<string, Role>;
 
-export const mayChangeSettings = (who: Who): boolean => allows(SETTINGS_ROLES.change, who);
+export const mayChangeSettings = rolePolicy(SETTINGS_ROLES.change);

@@ -18,7 +18,7 @@ import { SITE_NAME } from '../lib/site.ts';
 import { DISCORD_EVENTS, GUEST_CHALLENGES, GUEST_HOLDS } from '../shared/rules.ts';
 import { operatorInput } from './operator.ts';
 import { authRequiredToComment, guestChallenge, guestHold, operatorOf, setSetting } from './queries.ts';
-import { SETTINGS_ROLES } from './policy.ts';
+import { mayChangeSettings, SETTINGS_ROLES } from './policy.ts';
 import { deliverySchema, getSchema, operatorSchema, putSchema, testSendSchema } from './schemas.ts';
 
 /**
@@ -47,89 +47,85 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async () => operatorOf(db),
   );
 
-  app.put(
-    '/api/settings',
-    { config: { guard: SETTINGS_ROLES.change }, schema: putSchema },
-    async (request) => {
-      const { body } = request;
-      const { guest_hold, guest_challenge } = body;
-      if (
-        body.auth_enabled === undefined &&
-        body.discord_webhooks === undefined &&
-        guest_hold === undefined &&
-        guest_challenge === undefined &&
-        body.operator_name === undefined &&
-        body.operator_contact === undefined
-      ) {
-        throw fail('missing_auth_enabled');
-      }
-      const choice = <W extends string>(field: string, value: unknown, words: readonly W[]): W | null => {
-        if (value === undefined || value === null) return null;
-        const word = words.find((w) => w === value);
-        if (word === undefined) throw new DomainError('invalid_field', { message: `Invalid ${field}` });
-        return word;
-      };
-      const hold = choice('guest_hold', guest_hold, GUEST_HOLDS);
-      const challenge = choice('guest_challenge', guest_challenge, GUEST_CHALLENGES);
-      const operator = operatorInput(body);
-      const webhooks = body.discord_webhooks === undefined ? null : parseWebhookList(body.discord_webhooks);
-      const value = truthy(body.auth_enabled) ? 'true' : 'false';
-      const now = clock.now().toISOString();
-      await writeTransaction(database, async (trx) => {
-        const actor = actorOf(request.viewer, clock.now());
-        if (body.auth_enabled !== undefined) {
-          await setSetting(trx, 'auth_enabled', value);
-          await audit(trx, actor, {
-            action: 'settings.update',
-            params: { key: 'auth_enabled', value: value === 'true' },
-          });
-        }
-        if (hold !== null) {
-          await setSetting(trx, 'guest_hold', hold);
-          await audit(trx, actor, { action: 'settings.update', params: { key: 'guest_hold', value: hold } });
-        }
-        if (challenge !== null) {
-          await setSetting(trx, 'guest_challenge', challenge);
-          await audit(trx, actor, {
-            action: 'settings.update',
-            params: { key: 'guest_challenge', value: challenge },
-          });
-        }
-        if (operator.name !== undefined || operator.contact !== undefined) {
-          if (operator.name !== undefined) await setSetting(trx, 'operator_name', operator.name);
-          if (operator.contact !== undefined) await setSetting(trx, 'operator_contact', operator.contact);
-          // The entry names the operator as now set: both texts are public on the privacy page.
-          const set = await operatorOf(trx);
-          await audit(trx, actor, {
-            action: 'settings.operator',
-            params: { name: set.operator_name, contact: set.operator_contact },
-          });
-        }
-        if (webhooks === null) return;
-        // Each item names a stored webhook (its full URL, or the cut one an answer showed) or a new URL.
-        const stored = await storedWebhooks(trx);
-        const resolved = webhooks.map((input) => {
-          const same = stored.find((w) => w.url === input.url);
-          if (same) return { input, id: same.id, reenable: true };
-          const shown = stored.find((w) => cutWebhookUrl(w.url) === input.url);
-          if (shown) return { input, id: shown.id, reenable: false };
-          if (!isWebhookUrl(input.url, prefixes)) throw fail('invalid_webhook_url');
-          return { input, id: null, reenable: false };
-        });
-        await replaceWebhooks(trx, mergeRepeats(resolved), now);
-        // The audit record names how many and which events, never a URL (a secret).
+  app.put('/api/settings', { config: { guard: mayChangeSettings }, schema: putSchema }, async (request) => {
+    const { body } = request;
+    const { guest_hold, guest_challenge } = body;
+    if (
+      body.auth_enabled === undefined &&
+      body.discord_webhooks === undefined &&
+      guest_hold === undefined &&
+      guest_challenge === undefined &&
+      body.operator_name === undefined &&
+      body.operator_contact === undefined
+    ) {
+      throw fail('missing_auth_enabled');
+    }
+    const choice = <W extends string>(field: string, value: unknown, words: readonly W[]): W | null => {
+      if (value === undefined || value === null) return null;
+      const word = words.find((w) => w === value);
+      if (word === undefined) throw new DomainError('invalid_field', { message: `Invalid ${field}` });
+      return word;
+    };
+    const hold = choice('guest_hold', guest_hold, GUEST_HOLDS);
+    const challenge = choice('guest_challenge', guest_challenge, GUEST_CHALLENGES);
+    const operator = operatorInput(body);
+    const webhooks = body.discord_webhooks === undefined ? null : parseWebhookList(body.discord_webhooks);
+    const value = truthy(body.auth_enabled) ? 'true' : 'false';
+    const now = clock.now().toISOString();
+    await writeTransaction(database, async (trx) => {
+      const actor = actorOf(request.viewer, clock.now());
+      if (body.auth_enabled !== undefined) {
+        await setSetting(trx, 'auth_enabled', value);
         await audit(trx, actor, {
-          action: 'settings.discord',
-          params: { webhooks: resolved.map((r) => ({ id: r.id, events: r.input.events })) },
+          action: 'settings.update',
+          params: { key: 'auth_enabled', value: value === 'true' },
         });
+      }
+      if (hold !== null) {
+        await setSetting(trx, 'guest_hold', hold);
+        await audit(trx, actor, { action: 'settings.update', params: { key: 'guest_hold', value: hold } });
+      }
+      if (challenge !== null) {
+        await setSetting(trx, 'guest_challenge', challenge);
+        await audit(trx, actor, {
+          action: 'settings.update',
+          params: { key: 'guest_challenge', value: challenge },
+        });
+      }
+      if (operator.name !== undefined || operator.contact !== undefined) {
+        if (operator.name !== undefined) await setSetting(trx, 'operator_name', operator.name);
+        if (operator.contact !== undefined) await setSetting(trx, 'operator_contact', operator.contact);
+        // The entry names the operator as now set: both texts are public on the privacy page.
+        const set = await operatorOf(trx);
+        await audit(trx, actor, {
+          action: 'settings.operator',
+          params: { name: set.operator_name, contact: set.operator_contact },
+        });
+      }
+      if (webhooks === null) return;
+      // Each item names a stored webhook (its full URL, or the cut one an answer showed) or a new URL.
+      const stored = await storedWebhooks(trx);
+      const resolved = webhooks.map((input) => {
+        const same = stored.find((w) => w.url === input.url);
+        if (same) return { input, id: same.id, reenable: true };
+        const shown = stored.find((w) => cutWebhookUrl(w.url) === input.url);
+        if (shown) return { input, id: shown.id, reenable: false };
+        if (!isWebhookUrl(input.url, prefixes)) throw fail('invalid_webhook_url');
+        return { input, id: null, reenable: false };
       });
-      return OK;
-    },
-  );
+      await replaceWebhooks(trx, mergeRepeats(resolved), now);
+      // The audit record names how many and which events, never a URL (a secret).
+      await audit(trx, actor, {
+        action: 'settings.discord',
+        params: { webhooks: resolved.map((r) => ({ id: r.id, events: r.input.events })) },
+      });
+    });
+    return OK;
+  });
 
   app.post(
     '/api/settings/discord/test',
-    { config: { guard: SETTINGS_ROLES.change }, schema: testSendSchema },
+    { config: { guard: mayChangeSettings }, schema: testSendSchema },
     async (request, reply) => {
       const id = parseId(request.body.id);
       if (id === null) throw fail('missing_id');
@@ -145,7 +141,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/api/settings/discord/test',
-    { config: { guard: SETTINGS_ROLES.change }, schema: deliverySchema },
+    { config: { guard: mayChangeSettings }, schema: deliverySchema },
     async (request) => {
       const id = parseId(request.query.delivery_id);
       if (id === null) throw fail('missing_id');

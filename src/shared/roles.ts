@@ -57,3 +57,22 @@ export function allows(role: Role, who: Who): boolean {
 
 /** An administrator or a moderator. */
 export const isStaff = (who: Who): boolean => allows('adminOrModerator', who);
+
+/**
+ * A permission that is one role (`mayReadAudit`): the page asks it of its session, and a route
+ * names it as its guard, which asks it of the viewer (plugins/guards.ts). One function for both.
+ */
+export interface RolePolicy {
+  (who: Who): boolean;
+  readonly role: Role;
+}
+
+export const rolePolicy = (role: Role): RolePolicy =>
+  Object.assign((who: Who) => allows(role, who), { role });
+
+export const isRolePolicy = (value: unknown): value is RolePolicy =>
+  typeof value === 'function' && 'role' in value;
+
+/** The role a guard asks for: itself, or its policy's. */
+export const roleOfChoice = (choice: Role | Pick<RolePolicy, 'role'>): Role =>
+  typeof choice === 'string' ? choice : choice.role;

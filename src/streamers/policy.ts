@@ -1,4 +1,4 @@
-import { allows, isStaff, type Role, type Who } from '../shared/roles.ts';
+import { isStaff, type Role, rolePolicy, type Who } from '../shared/roles.ts';
 
 /**
  * Who may do what with streamers: the routes (streamers/routes.ts) decide by these rules and
@@ -23,24 +23,24 @@ export const STREAMER_ROLES = {
 /** SPEC.md's three views of the list. */
 export type View = 'full' | 'team' | 'public';
 
-/**
- * The view a caller gets: staff asking for all get the full list; someone else signed in who
- * is in a team gets the team view; everyone else (staff without `all` included) the public one.
- */
-export function viewOf(who: Who, opts: { all: boolean; inTeam: boolean }): View {
-  if (isStaff(who)) return opts.all ? 'full' : 'public';
-  return who.user !== null && opts.inTeam ? 'team' : 'public';
-}
-
 /** Whether the team view depends on team membership (only for a signed-in non-staff caller). */
 export const teamViewPossible = (who: Who): boolean => !isStaff(who) && who.user !== null;
 
 /** Staff may ask for the full list (`all=1`) and see notes. */
 export const mayListAll = (who: Who): boolean => isStaff(who);
 
-export const mayAdd = (who: Who): boolean => allows(STREAMER_ROLES.add, who);
-export const mayRate = (who: Who): boolean => allows(STREAMER_ROLES.rate, who);
-export const mayDelete = (who: Who): boolean => allows(STREAMER_ROLES.delete, who);
+/**
+ * The view a caller gets: staff asking for all get the full list; someone else signed in who
+ * is in a team gets the team view; everyone else (staff without `all` included) the public one.
+ */
+export function viewOf(who: Who, opts: { all: boolean; inTeam: boolean }): View {
+  if (opts.all && mayListAll(who)) return 'full';
+  return opts.inTeam && teamViewPossible(who) ? 'team' : 'public';
+}
+
+export const mayAdd = rolePolicy(STREAMER_ROLES.add);
+export const mayRate = rolePolicy(STREAMER_ROLES.rate);
+export const mayDelete = rolePolicy(STREAMER_ROLES.delete);
 
 /**
  * The administrator edits everything (name, channels, status, game, title, reward); a
@@ -52,7 +52,7 @@ export const mayEditDetails = (who: Who): boolean => who.isAdmin;
 export const mayLock = (who: Who): boolean => who.isAdmin;
 
 /** Staff may remove a streamer's reply; the streamer's own reply is the streamer's (issue 26). */
-export const mayRemoveReply = (who: Who): boolean => allows(STREAMER_ROLES.removeReply, who);
+export const mayRemoveReply = rolePolicy(STREAMER_ROLES.removeReply);
 
 /** Whether this caller may write the reply of a streamer, given the streamers it speaks for. */
 export const mayReply = (who: Who, speaksFor: readonly number[], streamerId: number): boolean =>

@@ -2,12 +2,14 @@ import type { Db, RaterGroup, Rating, Scores, Streamer, StreamersTable } from '.
 import { compiledOnce } from '../db/compiled.ts';
 import type { Insertable, Updateable } from 'kysely';
 import { foldCase } from '../shared/rules.ts';
+import { IN_PUBLIC_VIEW, inPublicView } from './public-view.ts';
 
 /** A streamer with its rating and team, as every list view starts from. */
 export type StreamerListRow = Omit<Streamer, 'created_at' | 'sync_misses' | 'guest_tag' | 'suggested_by'> & {
   /** The signed-in account that suggested it, or null. */
   suggested_by: { id: number; display_name: string } | null;
-  has_rating: boolean;
+  /** In SPEC.md's Public view (public-view.ts). */
+  in_public_view: boolean;
   scores: Scores;
   reward: Rating['reward'];
   notes: Rating['notes'];
@@ -95,7 +97,7 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
       'streamers.account_channel',
       'suggester.id as suggester_id',
       'suggester.display_name as suggester_name',
-      'ratings.streamer_id as rated',
+      IN_PUBLIC_VIEW.as('in_public_view'),
       ...RATING_COLUMNS,
       'rater_groups.id as team_id',
       'rater_groups.name as team_name',
@@ -134,7 +136,7 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
       r.suggester_id === null || r.suggester_id === undefined
         ? null
         : { id: r.suggester_id, display_name: r.suggester_name ?? '' },
-    has_rating: r.rated !== null,
+    in_public_view: inPublicView(r),
     scores: {
       s: r.s ?? 0,
       g: r.g ?? 0,
@@ -265,6 +267,7 @@ export async function findStreamerState(db: Db, id: number) {
       'streamers.title',
       'streamers.community_locked',
       'streamers.evaluated',
+      IN_PUBLIC_VIEW.as('in_public_view'),
       ...RATING_COLUMNS,
     ])
     .where('streamers.id', '=', id)

@@ -6,20 +6,20 @@ import type { Db } from '../db/schema.ts';
 import { fail } from '../errors.ts';
 import { cleanText } from '../lib/input.ts';
 import type { Viewer } from '../plugins/viewer.ts';
-import { isStaff } from '../shared/roles.ts';
+import { mayReply } from './policy.ts';
+import { IN_PUBLIC_VIEW } from './public-view.ts';
 import { lastRatedAt } from './rating-queries.ts';
 import { speakerOfStreamer } from './speaks-for.ts';
 
 type Ops = Pick<FastifyInstance, 'database' | 'clock'>;
 
-/** Whether the streamer is in the Public view: evaluated and rated. */
+/** Whether the streamer is in the Public view (public-view.ts). */
 async function isPublic(db: Db, id: number): Promise<boolean> {
   const row = await db
     .selectFrom('streamers')
-    .innerJoin('ratings', 'ratings.streamer_id', 'streamers.id')
     .select('streamers.id')
     .where('streamers.id', '=', id)
-    .where('streamers.evaluated', '=', 1)
+    .where(IN_PUBLIC_VIEW)
     .executeTakeFirst();
   return row !== undefined;
 }
@@ -33,12 +33,14 @@ async function isPublic(db: Db, id: number): Promise<boolean> {
 export async function writeReply(app: Ops, viewer: Viewer, id: number, input: unknown): Promise<void> {
   if (viewer.bannedUser) throw fail('banned');
   if (!viewer.user && !viewer.isAdmin) throw fail('not_logged_in');
-  if (isStaff(viewer) || !viewer.user) throw fail('not_your_channel');
+  // The shared password's administrator has no account to speak with (staff: mayReply below).
+  if (!viewer.user) throw fail('not_your_channel');
   const userId = viewer.user.id;
   const text = cleanText(input) ?? '';
   const at = app.clock.now().toISOString();
   await writeTransaction(app.database, async (trx) => {
-    if ((await speakerOfStreamer(trx, id)) !== userId) throw fail('not_your_channel');
+    const speaksFor = (await speakerOfStreamer(trx, id)) === userId ? [id] : [];
+    if (!mayReply(viewer, speaksFor, id)) throw fail('not_your_channel');
     const body = text === '' ? null : commentBody(text);
     const ratingAt = await lastRatedAt(trx, id);
     if (ratingAt === null || !(await isPublic(trx, id))) throw fail('streamer_not_found');

@@ -11,7 +11,16 @@ import { OK, pageLimit } from '../lib/schemas.ts';
 import { limit } from '../plugins/rate-limits.ts';
 import { createStreamer } from './create.ts';
 import { lockStreamer, removeStreamer } from './manage.ts';
-import { mayLock, STREAMER_ROLES, teamViewPossible, viewOf } from './policy.ts';
+import {
+  mayAdd,
+  mayDelete,
+  mayLock,
+  mayRate,
+  mayRemoveReply,
+  STREAMER_ROLES,
+  teamViewPossible,
+  viewOf,
+} from './policy.ts';
 import { isInAnyGroup } from './queries.ts';
 import { ratingHistory } from './rating-queries.ts';
 import { rateStreamer } from './rate.ts';
@@ -70,7 +79,7 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/streamers',
     {
       config: {
-        guard: (query) => (flag(query.admin) ? STREAMER_ROLES.add : STREAMER_ROLES.suggest),
+        guard: (query) => (flag(query.admin) ? mayAdd : STREAMER_ROLES.suggest),
         contribution: true,
         ...limit('suggest', (query) => flag(query.admin)),
       },
@@ -86,7 +95,7 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/streamers',
     {
       config: {
-        guard: (query) => (flag(query.reply) ? STREAMER_ROLES.reply : STREAMER_ROLES.rate),
+        guard: (query) => (flag(query.reply) ? STREAMER_ROLES.reply : mayRate),
         contribution: true,
       },
       schema: updateSchema,
@@ -112,7 +121,7 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/streamers',
     {
       config: {
-        guard: (query) => (flag(query.reply) ? STREAMER_ROLES.removeReply : STREAMER_ROLES.delete),
+        guard: (query) => (flag(query.reply) ? mayRemoveReply : mayDelete),
       },
       schema: deleteSchema,
     },

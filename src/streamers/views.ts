@@ -74,7 +74,7 @@ export async function listView(db: Db, view: View): Promise<StreamerItem[]> {
   const item = (r: StreamerListRow) => present(r, view, speakers.get(r.id) ?? null, replies.get(r.id));
   if (view !== 'public') return rows.sort(byEvaluatedThenName).map(item);
   return rows
-    .filter((r) => r.evaluated === 1 && r.has_rating)
+    .filter((r) => r.in_public_view)
     .map((r) => ({ row: r, sum: scoreSum(r.scores) }))
     .sort((a, b) => b.sum - a.sum || compareNames(a.row, b.row))
     .map(({ row }) => item(row));

@@ -3,7 +3,7 @@ import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { PROVIDERS } from '../shared/rules.ts';
 import { readStates } from './queries.ts';
 import { type SyncAnswer, syncSchema } from './schemas.ts';
-import { SYNC_ROLES } from './policy.ts';
+import { mayReadSync } from './policy.ts';
 
 /** `GET /api/sync`: what the polling instance recorded, read from the database by any instance. */
 export const syncRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -11,7 +11,7 @@ export const syncRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/api/sync',
-    { config: { guard: SYNC_ROLES.read }, schema: syncSchema },
+    { config: { guard: mayReadSync }, schema: syncSchema },
     async (): Promise<SyncAnswer> => {
       const { state, streamers } = await readStates(db);
       const one = (provider: (typeof PROVIDERS)[number]) => {

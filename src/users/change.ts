@@ -6,6 +6,7 @@ import { HOUR } from '../lib/clock.ts';
 import { truthy } from '../lib/input.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { LIMITS } from '../shared/rules.ts';
+import { mayGrantRoles, mayRestrict } from './policy.ts';
 import { findUser, setAdmin, setBanned, setModerator, setTimeoutUntil } from './queries.ts';
 
 type Ops = Pick<FastifyInstance, 'database' | 'clock'>;
@@ -35,7 +36,7 @@ function timeoutHours(value: unknown): number {
  */
 export async function changeUser(app: Ops, viewer: Viewer, id: number, change: UserChange): Promise<void> {
   const { banned: ban, is_mod, is_admin, timeout_hours } = change;
-  if (!viewer.isAdmin && (is_mod !== undefined || is_admin !== undefined)) throw fail('admin_only');
+  if (!mayGrantRoles(viewer) && (is_mod !== undefined || is_admin !== undefined)) throw fail('admin_only');
   if (ban === undefined && is_mod === undefined && is_admin === undefined && timeout_hours === undefined) {
     throw fail('nothing_to_update');
   }
@@ -45,7 +46,7 @@ export async function changeUser(app: Ops, viewer: Viewer, id: number, change: U
   await writeTransaction(app.database, async (trx) => {
     const found = await findUser(trx, id);
     if (!found) throw fail('user_not_found');
-    if (!viewer.isAdmin && (found.is_mod || found.is_admin)) throw fail('admin_only');
+    if (!mayRestrict(viewer, found)) throw fail('admin_only');
     const banned = ban === undefined ? found.banned : truthy(ban);
     if (is_admin !== undefined && truthy(is_admin) && banned) throw fail('banned_user_admin');
     const who = { login: found.login, provider: found.provider };

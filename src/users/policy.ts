@@ -1,4 +1,4 @@
-import { allows, type Role, type Who } from '../shared/roles.ts';
+import { allows, type Role, rolePolicy, type Who } from '../shared/roles.ts';
 
 /**
  * Who may see users and change them: staff (DECISIONS.md "Moderators' tools"); a moderator bans
@@ -10,7 +10,7 @@ export const USER_ROLES = { list: 'adminOrModerator', change: 'adminOrModerator'
   Role
 >;
 
-export const mayManageUsers = (who: Who): boolean => allows(USER_ROLES.change, who);
+export const mayManageUsers = rolePolicy(USER_ROLES.change);
 
 /** Role grants (moderator, administrator) are the administrator's. */
 export const mayGrantRoles = (who: Who): boolean => allows('admin', who);

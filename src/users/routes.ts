@@ -4,7 +4,7 @@ import { cut, parseId } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { OK } from '../lib/schemas.ts';
 import { changeUser } from './change.ts';
-import { USER_ROLES } from './policy.ts';
+import { mayManageUsers, USER_ROLES } from './policy.ts';
 import { listUsers } from './queries.ts';
 import { listSchema, SEARCH_MAX, updateSchema } from './schemas.ts';
 
@@ -14,7 +14,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     listUsers(app.db, cut(request.query.q?.trim() ?? '', SEARCH_MAX)),
   );
 
-  app.put('/api/users', { config: { guard: USER_ROLES.change }, schema: updateSchema }, async (request) => {
+  app.put('/api/users', { config: { guard: mayManageUsers }, schema: updateSchema }, async (request) => {
     const id = parseId(request.query.id);
     if (id === null) throw fail('missing_id');
     await changeUser(app, request.viewer, id, request.body);

@@ -8,7 +8,7 @@ import { LIMITS } from '../shared/rules.ts';
 import { renderedView } from '../streamers/views.ts';
 import { setVote, votesOf } from './queries.ts';
 import { myVotesSchema, voteSchema } from './schemas.ts';
-import { VOTE_ROLES } from './policy.ts';
+import { mayVote, VOTE_ROLES } from './policy.ts';
 
 /** DECISIONS.md "Taking part": the audience score, beside the staff rating. */
 export const voteRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -19,8 +19,8 @@ export const voteRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { config: { guard: VOTE_ROLES.vote, contribution: true }, schema: voteSchema },
     async (request) => {
       const { viewer, query, body } = request;
-      if (!viewer.user) throw fail('banned');
       const user = viewer.user;
+      if (!mayVote(viewer) || !user) throw fail('banned');
       const streamerId = parseId(query.streamer_id);
       if (streamerId === null) throw fail('missing_streamer_id');
       const score = clamp(toInt(body.score), 0, LIMITS.score);

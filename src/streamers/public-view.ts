@@ -1,0 +1,12 @@
+import { type SqlBool, sql } from 'kysely';
+
+/**
+ * SPEC.md's Public view: the streamers that are evaluated and have a rating. Written once, as a
+ * condition on the `streamers` row of a query, and used by everything that asks: the list's
+ * views (a column of queries.ts `listStreamers`), whether a rating entered the view (rate.ts,
+ * by `findStreamerState`), a streamer's reply (reply.ts) and the rating feed (feeds/queries.ts).
+ */
+export const IN_PUBLIC_VIEW = sql<SqlBool>`(streamers.evaluated = 1 and exists (select 1 from ratings where ratings.streamer_id = streamers.id))`;
+
+/** The condition's answer as a row carries it: 1 or 0 on SQLite, a boolean on PostgreSQL. */
+export const inPublicView = (row: { in_public_view: SqlBool }): boolean => Boolean(row.in_public_view);
