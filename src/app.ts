@@ -56,6 +56,8 @@ import { sessionPlugin } from './plugins/session.ts';
 import { viewerPlugin } from './plugins/viewer.ts';
 import { moderationRoutes } from './moderation/routes.ts';
 import { notificationRoutes } from './notifications/routes.ts';
+import { unreadCount } from './notifications/queries.ts';
+import { streamerExists } from './streamers/queries.ts';
 import { eventRoutes } from './events/routes.ts';
 import { feedRoutes } from './feeds/routes.ts';
 import { reportRoutes } from './reports/routes.ts';
@@ -201,7 +203,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(voteRoutes);
   await app.register(accountRoutes);
   await app.register(notificationRoutes);
-  await app.register(eventRoutes);
+  await app.register(eventRoutes, {
+    unread: (userId) => unreadCount(db, userId),
+    streamerExists: (streamerId) => streamerExists(db, streamerId),
+  });
   await app.register(feedRoutes);
   await app.register(liveSyncPlugin);
   await app.register(syncRoutes);

@@ -5,9 +5,7 @@ import { fail } from '../errors.ts';
 import { errors, IdDoc, Input, Param } from '../lib/schemas.ts';
 import { parseId } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
-import { unreadCount } from '../notifications/queries.ts';
 import { clientNetwork } from '../plugins/guest-tag.ts';
-import { streamerExists } from '../streamers/queries.ts';
 import { missedEvents, replayable } from './log.ts';
 import { EventStreams, sseEvent, STREAM_LIMITS } from './streams.ts';
 import { EventTail } from './tail.ts';
@@ -43,10 +41,21 @@ const eventsSchema = {
   },
 };
 
+/** What the streams ask of the features (app.ts passes them: events/ imports no feature). */
+export interface EventSources {
+  /** A user's unread count (notifications). */
+  unread(userId: number): Promise<number>;
+  /** Whether a streamer's events may be asked for (streamers). */
+  streamerExists(streamerId: number): Promise<boolean>;
+}
+
 /** DECISIONS.md "Fourth wave" → "Live updates": `GET /api/events`, for anyone. */
-const events: FastifyPluginAsyncTypebox = async (app) => {
+const events: FastifyPluginAsyncTypebox<EventSources> = async (
+  app,
+  { unread: unreadCount, streamerExists },
+) => {
   const tail = await EventTail.start(app.database, app.clock, app.log.child({ module: 'events' }));
-  const streams = new EventStreams(tail, app.clock, (userId) => unreadCount(app.db, userId));
+  const streams = new EventStreams(tail, app.clock, unreadCount);
   app.decorate('eventTail', tail);
   app.decorate('eventStreams', streams);
   // Before the server waits for its connections: open streams would hold it for good.
@@ -68,7 +77,7 @@ const events: FastifyPluginAsyncTypebox = async (app) => {
       const missed = await missedEvents(app.db, lastId, cursor, who);
       const unread =
         missed.some((e) => e.type === 'notification') && who.userId !== null
-          ? await unreadCount(app.db, who.userId)
+          ? await unreadCount(who.userId)
           : 0;
       return [
         ...missed.map((e) =>
@@ -84,7 +93,7 @@ const events: FastifyPluginAsyncTypebox = async (app) => {
     const address = clientNetwork(request.ip);
     if (!streams.mayOpen(address)) throw fail('too_many_requests', { 'retry-after': '60' });
     const streamerId = parseId(request.query.streamer_id);
-    if (streamerId !== null && !(await streamerExists(app.db, streamerId))) throw fail('streamer_not_found');
+    if (streamerId !== null && !(await streamerExists(streamerId))) throw fail('streamer_not_found');
     // The address may have opened another meanwhile: asked again just before taking it.
     if (!streams.mayOpen(address)) throw fail('too_many_requests', { 'retry-after': '60' });
     reply.hijack();
