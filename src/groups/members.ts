@@ -2,6 +2,7 @@ import { audit } from '../audit/queries.ts';
 import { lockRow } from '../db/dialect.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { fail, userNotSignedIn } from '../errors.ts';
+import type { Keep } from '../idempotency/keep.ts';
 import { parseId, text } from '../lib/input.ts';
 import type { Who } from '../shared/roles.ts';
 import { foldCase } from '../shared/rules.ts';
@@ -27,6 +28,7 @@ export interface ByOwner {
 export async function addMember(
   { database, actor }: TeamContext,
   body: Pick<GroupBody, 'group_id' | 'login' | 'provider' | 'role'>,
+  keep: Keep,
   byOwner?: ByOwner,
 ) {
   const groupId = parseId(body.group_id);
@@ -47,7 +49,8 @@ export async function addMember(
     if (byOwner) {
       const current = await roleIn(trx, groupId, user.id);
       if (current === 'owner') throw fail('owner_only');
-      if (current === 'rater') return { ok: true as const, display_name: user.display_name, role: current };
+      if (current === 'rater')
+        return keep(trx, { ok: true as const, display_name: user.display_name, role: current });
     }
     await upsertMember(trx, { group_id: groupId, user_id: user.id, role, added_at: actor.at });
     await audit(trx, actor, {
@@ -55,7 +58,7 @@ export async function addMember(
       target_id: groupId,
       params: { login, provider, team: group.name, role },
     });
-    return { ok: true as const, display_name: user.display_name, role };
+    return keep(trx, { ok: true as const, display_name: user.display_name, role });
   });
 }
 

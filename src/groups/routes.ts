@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { actorOf } from '../audit/queries.ts';
 import { fail } from '../errors.ts';
+import { keepAnswer } from '../idempotency/keep.ts';
 import { flag, parseId } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { OK } from '../lib/schemas.ts';
@@ -49,10 +50,13 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/api/rater_groups',
-    { config: { guard: mayManageTeams }, schema: postSchema },
+    { config: { guard: mayManageTeams, idempotencyKey: true }, schema: postSchema },
     async (request, reply) => {
-      if (flag(request.query.members)) return addMember(context(request), request.body);
-      return reply.code(201).send(await createTeam(context(request), request.body));
+      if (flag(request.query.members)) {
+        return addMember(context(request), request.body, keepAnswer(request, reply, 200));
+      }
+      const team = await createTeam(context(request), request.body, keepAnswer(request, reply, 201));
+      return reply.code(201).send(team);
     },
   );
 
@@ -112,8 +116,9 @@ export const teamMemberRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/api/team_members',
-    { config: { guard: TEAM_ROLES.owner }, schema: ownerAddSchema },
-    async (request) => addMember(context(request), request.body, owner(request)),
+    { config: { guard: TEAM_ROLES.owner, idempotencyKey: true }, schema: ownerAddSchema },
+    async (request, reply) =>
+      addMember(context(request), request.body, keepAnswer(request, reply, 200), owner(request)),
   );
 
   app.delete(

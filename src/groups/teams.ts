@@ -4,6 +4,7 @@ import type { DbContext } from '../db/context.ts';
 import type { Db } from '../db/schema.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
+import type { Keep } from '../idempotency/keep.ts';
 import { writeFailure } from '../lib/db-errors.ts';
 import { parseId, singleLine } from '../lib/input.ts';
 import { LIMITS } from '../shared/rules.ts';
@@ -37,6 +38,7 @@ async function linkTarget(db: Db, value: unknown): Promise<number | null> {
 export async function createTeam(
   { database, db, actor, log }: TeamContext,
   body: GroupBody,
+  keep: Keep,
 ): Promise<GroupRow> {
   const name = groupName(body.name);
   if (name === '') throw fail('missing_name');
@@ -49,7 +51,7 @@ export async function createTeam(
       params: { team: name },
       details: { new: group },
     });
-    return group;
+    return keep(trx, group);
   }).catch((err: unknown) => writeFailure(err, log, CONFLICTS));
 }
 

@@ -1,13 +1,27 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  preValidationAsyncHookHandler,
+  RouteHandlerMethod,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import { fail } from '../errors.ts';
-import { type Claim, claimKey, forget, keepAnswer } from './queries.ts';
+import { findKey, type KeptAnswer, type PendingKey } from './queries.ts';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route takes an `Idempotency-Key`: its operation keeps its answer in its own write
+     * transaction (idempotency/keep.ts). A POST without it ignores the header (the sign-ins:
+     * no hash of a body that holds a password is ever stored).
+     */
+    idempotencyKey?: true;
+  }
   interface FastifyRequest {
-    /** The claimed `Idempotency-Key` of this request, whose answer is kept; null without one. */
-    idempotency: Claim | null;
+    /** The `Idempotency-Key` of this request that no answer is kept under yet; null without one. */
+    idempotency: PendingKey | null;
   }
 }
 
@@ -15,12 +29,6 @@ export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'idempotent-replayed';
 /** 1 to 255 printable ASCII characters. */
 const KEY = /^[\x20-\x7e]{1,255}$/;
-/** The headers of a kept answer that its replay carries (never a cookie). */
-const REPLAYED = ['content-type', 'location'] as const;
-/** 4xx answers that ask the client to try again (a challenge, a rate limit): not kept. */
-const RETRYABLE = new Set([408, 425, 428, 429]);
-
-const kept = (status: number) => status >= 200 && status < 500 && !RETRYABLE.has(status) && status !== 304;
 
 /**
  * Whose key it is, so that no client reads another's answer: the signed-in user, else the
@@ -38,21 +46,22 @@ const fingerprint = (request: FastifyRequest) =>
     .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
     .digest('hex');
 
-function replay(
-  reply: FastifyReply,
-  answer: { status: number; headers: Record<string, string>; body: string },
-) {
+function replay(reply: FastifyReply, answer: KeptAnswer) {
   reply.code(answer.status).headers(answer.headers).header(REPLAYED_HEADER, 'true');
   return reply.send(answer.body);
 }
 
 /**
- * `Idempotency-Key` on POST requests (issue 30 item 11; the IETF draft "The Idempotency-Key
- * HTTP Header Field"): the first request with a key claims it in the database, where every
- * instance sees it, and its answer (2xx or 4xx) is kept for a day; a retry of the same
- * request gets that answer again with `Idempotent-Replayed: true`. The same key for another
- * request: 422; while the first still runs: 409. A request without the header costs one
- * header lookup.
+ * `Idempotency-Key` on the POST routes that take it (issue 30 item 11; the IETF draft "The
+ * Idempotency-Key HTTP Header Field"; issue 40): a request whose key holds an answer kept
+ * within the day gets it again with `Idempotent-Replayed: true`, and the same key for another
+ * request gets 422; otherwise the request runs with its key pending, and its operation keeps
+ * its answer in the same transaction as its writes (keep.ts), so the key, the writes and the
+ * answer commit together or not at all. Only answers of operations that committed are kept:
+ * a 4xx, a 405 or a guard's 403 leaves nothing, and its retry runs again. A request that
+ * failed looks at its key once more: a duplicate sent at the same time may have committed
+ * meanwhile (its own insert of the key then failed and rolled its writes back), and its answer
+ * is this request's answer too. A request without the header costs one header lookup.
  */
 export const idempotencyPlugin = fp(
   async (app: FastifyInstance) => {
@@ -62,53 +71,41 @@ export const idempotencyPlugin = fp(
       const key = request.headers[IDEMPOTENCY_HEADER];
       if (key === undefined) return;
       if (typeof key !== 'string' || !KEY.test(key)) throw fail('invalid_idempotency_key');
-      const requestKey = {
+      const pending = {
         sender: senderOf(request, (id) => app.sessionTag(id)),
         key,
         request: fingerprint(request),
+        at: app.clock.now(),
       };
-      const outcome = await claimKey(app.db, requestKey, app.clock.now());
-      if (outcome.kind === 'claimed') request.idempotency = outcome.claim;
-      else if (outcome.kind === 'replay') return replay(reply, outcome.answer);
-      else throw fail(outcome.kind === 'reused' ? 'idempotency_key_reused' : 'idempotency_key_in_use');
+      const found = await findKey(app.db, pending);
+      if (found?.kind === 'replay') return replay(reply, found.answer);
+      if (found?.kind === 'reused') throw fail('idempotency_key_reused');
+      request.idempotency = pending;
     };
+
+    /** The route's handler, and for a failed request with a key, what its key holds by then. */
+    const keyed = (handler: RouteHandlerMethod): RouteHandlerMethod =>
+      async function (this: FastifyInstance, request, reply) {
+        try {
+          return await handler.call(this, request, reply);
+        } catch (err) {
+          const pending = request.idempotency;
+          if (pending === null) throw err;
+          const found = await findKey(app.db, pending).catch(() => null);
+          if (found?.kind === 'replay') return replay(reply, found.answer);
+          if (found?.kind === 'reused') throw fail('idempotency_key_reused');
+          throw err;
+        }
+      };
+
     app.addHook('onRoute', (route) => {
-      const methods = [route.method].flat();
-      if (!methods.includes('POST')) return;
+      if (route.config?.idempotencyKey !== true) return;
+      if (![route.method].flat().includes('POST'))
+        throw new Error(`${route.url}: an Idempotency-Key is for POST`);
       const current = route.preValidation;
       route.preValidation = current === undefined ? [check] : [...[current].flat(), check];
-    });
-
-    // Registered before compression (app.ts), so the answer is kept as the handler made it;
-    // the session and the guest tag it reads are there by the time a request comes.
-    app.addHook('onSend', (request, reply, payload, done) => {
-      const claim = request.idempotency;
-      if (claim === null) return done(null, payload);
-      request.idempotency = null;
-      const status = reply.statusCode;
-      const body = payload === undefined || payload === null ? '' : payload;
-      const work =
-        kept(status) && typeof body === 'string'
-          ? keepAnswer(app.db, claim, { status, headers: replayedHeaders(reply), body })
-          : forget(app.db, claim);
-      work.then(
-        () => done(null, payload),
-        (err: unknown) => {
-          // The answer still goes out; the claim is taken over after a minute.
-          request.log.warn({ err }, 'idempotency: answer not kept');
-          done(null, payload);
-        },
-      );
+      route.handler = keyed(route.handler);
     });
   },
   { name: 'idempotency' },
 );
-
-function replayedHeaders(reply: FastifyReply): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const name of REPLAYED) {
-    const value = reply.getHeader(name);
-    if (typeof value === 'string') headers[name] = value;
-  }
-  return headers;
-}

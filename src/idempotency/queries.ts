@@ -1,26 +1,20 @@
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import type { Db } from '../db/schema.ts';
-import { DAY, MINUTE } from '../lib/clock.ts';
+import { DAY } from '../lib/clock.ts';
+import { fail } from '../errors.ts';
 
 /** How long a key's answer is kept (issue 30 item 11: "kept for a day"). */
 export const KEPT_FOR = DAY;
-/**
- * A claim older than this whose request never answered (its instance died, or writing the
- * answer failed) is taken over by a retry, so that it cannot block the key for the day.
- */
-export const ABANDONED_AFTER = MINUTE;
 
-export interface RequestKey {
+/** A request that carries an `Idempotency-Key` no answer is kept under yet. */
+export interface PendingKey {
   /** Whose key it is (`user:<id>`, `session:<tag>`, `guest:<address tag>`). */
   sender: string;
   key: string;
   /** SHA-256 of the method, the path with its query and the body. */
   request: string;
-}
-
-/** A request that runs: its row, as claimed at `createdAt`. */
-export interface Claim extends RequestKey {
-  createdAt: string;
+  /** When the request came, by the app's clock: the kept answer's day starts then. */
+  at: Date;
 }
 
 export interface KeptAnswer {
@@ -29,82 +23,68 @@ export interface KeptAnswer {
   body: string;
 }
 
-export type Outcome =
-  | { kind: 'claimed'; claim: Claim }
-  | { kind: 'replay'; answer: KeptAnswer }
-  | { kind: 'reused' }
-  | { kind: 'in_use' };
+/** What the key's row says about a request with that key. */
+export type Found = { kind: 'replay'; answer: KeptAnswer } | { kind: 'reused' } | null;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
- * Claims a key for a request, or answers what its earlier use decides. The claim is an
- * insert that the primary key lets only one request win, whichever instance it runs on; a
- * loser reads the winner's row. An expired row is deleted and the claim tried once more.
+ * The answer kept under a request's key within the last day: to replay if it was kept for
+ * the same request, `reused` if for another; null when the key is free.
  */
-export async function claimKey(db: Db, request: RequestKey, now: Date): Promise<Outcome> {
-  const at = now.toISOString();
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const inserted = await db
-      .insertInto('idempotency_keys')
-      .values({ ...request, status: null, headers: null, body: null, created_at: at })
-      .onConflict((oc) => oc.columns(['sender', 'key']).doNothing())
-      .returning('created_at')
-      .executeTakeFirst();
-    if (inserted) return { kind: 'claimed', claim: { ...request, createdAt: at } };
-
-    const row = await db
-      .selectFrom('idempotency_keys')
-      .selectAll()
-      .where('sender', '=', request.sender)
-      .where('key', '=', request.key)
-      .executeTakeFirst();
-    if (!row) continue;
-    if (row.created_at <= iso(now.getTime() - KEPT_FOR)) {
-      await forget(db, { ...request, createdAt: row.created_at });
-      continue;
-    }
-    if (row.request !== request.request) return { kind: 'reused' };
-    if (row.status !== null && row.body !== null) {
-      const headers = JSON.parse(row.headers ?? '{}') as Record<string, string>;
-      return { kind: 'replay', answer: { status: row.status, headers, body: row.body } };
-    }
-    if (row.created_at > iso(now.getTime() - ABANDONED_AFTER)) return { kind: 'in_use' };
-    // An abandoned claim: taken over by whoever moves its time first.
-    const taken = await db
-      .updateTable('idempotency_keys')
-      .set({ created_at: at })
-      .where('sender', '=', request.sender)
-      .where('key', '=', request.key)
-      .where('status', 'is', null)
-      .where('created_at', '=', row.created_at)
-      .returning('created_at')
-      .executeTakeFirst();
-    return taken ? { kind: 'claimed', claim: { ...request, createdAt: at } } : { kind: 'in_use' };
-  }
-  return { kind: 'in_use' };
+export async function findKey(db: Db, pending: PendingKey): Promise<Found> {
+  const row = await db
+    .selectFrom('idempotency_keys')
+    .selectAll()
+    .where('sender', '=', pending.sender)
+    .where('key', '=', pending.key)
+    .where('created_at', '>', iso(pending.at.getTime() - KEPT_FOR))
+    .executeTakeFirst();
+  // A row without an answer (a claim written before issue 40) holds nothing: keepIn replaces it.
+  if (!row || row.status === null || row.body === null) return null;
+  if (row.request !== pending.request) return { kind: 'reused' };
+  const headers = JSON.parse(row.headers ?? '{}') as Record<string, string>;
+  return { kind: 'replay', answer: { status: row.status, headers, body: row.body } };
 }
 
-/** Keeps the answer of a claimed request (unless another request took the claim over). */
-export async function keepAnswer(db: Db, claim: Claim, answer: KeptAnswer): Promise<void> {
-  await db
-    .updateTable('idempotency_keys')
-    .set({ status: answer.status, headers: JSON.stringify(answer.headers), body: answer.body })
-    .where('sender', '=', claim.sender)
-    .where('key', '=', claim.key)
-    .where('created_at', '=', claim.createdAt)
-    .where('status', 'is', null)
-    .execute();
-}
-
-/** Gives a key back: the request answered with something not kept, or expired. */
-export async function forget(db: Db, claim: Claim): Promise<void> {
-  await db
-    .deleteFrom('idempotency_keys')
-    .where('sender', '=', claim.sender)
-    .where('key', '=', claim.key)
-    .where('created_at', '=', claim.createdAt)
-    .execute();
+/**
+ * Inside the operation's write transaction, as its last statement: keeps `answer` under the
+ * request's key, so that the key, the operation's writes and the answer commit together
+ * (issue 40), and a process that dies before the commit leaves none of them. Nothing to keep
+ * without a key. A key already taken (a duplicate sent at the same time committed first; on
+ * PostgreSQL the insert waits for it) throws 409 `idempotency_key_in_use`, which rolls this
+ * request's writes back; the plugin then answers with what the key holds. A row past its day
+ * (or a claim written before issue 40) is replaced.
+ */
+export async function keepIn(trx: Db, pending: PendingKey | null, answer: KeptAnswer): Promise<void> {
+  if (pending === null) return;
+  const { sender, key, request, at } = pending;
+  const row = {
+    sender,
+    key,
+    request,
+    status: answer.status,
+    headers: JSON.stringify(answer.headers),
+    body: answer.body,
+    created_at: at.toISOString(),
+  };
+  const kept = await trx
+    .insertInto('idempotency_keys')
+    .values(row)
+    .onConflict((oc) =>
+      oc
+        .columns(['sender', 'key'])
+        .doUpdateSet(row)
+        .where((eb) =>
+          eb.or([
+            eb('idempotency_keys.created_at', '<=', iso(at.getTime() - KEPT_FOR)),
+            eb('idempotency_keys.status', 'is', null),
+          ]),
+        ),
+    )
+    .returning('key')
+    .executeTakeFirst();
+  if (!kept) throw fail('idempotency_key_in_use');
 }
 
 /** Rows one statement of the upkeep deletes: small, so that no request waits on it. */

@@ -24,14 +24,16 @@ export const HEADERS: Record<string, Record<string, unknown>> = {
   },
 };
 
-/** The `Idempotency-Key` every POST accepts (idempotency/plugin.ts). */
+/** The `Idempotency-Key` of the POSTs that take one (idempotency/plugin.ts; not the sign-ins). */
 export const IDEMPOTENCY_KEY = {
   name: 'Idempotency-Key',
   in: 'header',
   required: false,
   description:
     'Makes a retry safe: a request with the same key and the same method, path and body within a day ' +
-    'gets the first answer again (2xx and 4xx are kept) with `Idempotent-Replayed: true`; the same key ' +
-    'for another request gets 422, while the first still runs 409. Keys are per sender.',
+    'gets the first answer again with `Idempotent-Replayed: true`, and the operation runs once. Only a ' +
+    'success is kept, in the same transaction as its writes: after an error (4xx, 5xx, a lost connection ' +
+    'before the commit) the retry runs again. The same key for another request gets 422; 409 when a ' +
+    'request with the key was refused while another one with it was being saved. Keys are per sender.',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
 };

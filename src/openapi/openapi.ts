@@ -157,6 +157,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         roles: [...new Set(roles.map((r) => r.role))],
         session: route.config?.session !== false,
         limited: Boolean((route.config as { rateLimit?: unknown } | undefined)?.rateLimit),
+        keyed: route.config?.idempotencyKey === true,
       };
       return {
         url,

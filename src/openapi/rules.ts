@@ -10,8 +10,8 @@ import { HEADERS, IDEMPOTENCY_KEY } from './headers.ts';
  *
  * - every operation: 500 (`internal_error`) and 503 with `Retry-After` (load shedding, the
  *   database away); POST, PUT, PATCH and DELETE: 403 (the cross-site rule, before anything
- *   else, 405 included), 400 (`invalid_json`), 413 and 415 (plugins/parsers.ts); POST: the
- *   `Idempotency-Key` header, 409 and 422 and `Idempotent-Replayed` (idempotency/); a path
+ *   else, 405 included), 400 (`invalid_json`), 413 and 415 (plugins/parsers.ts); a POST that
+ *   takes an `Idempotency-Key`: the header, 409 and 422 and `Idempotent-Replayed` (idempotency/); a path
  *   parameter: 400 (not valid percent-encoding, or over 200 characters);
  * - a guard that is not public: 401; a rate limit: 429 with `Retry-After` and the rate-limit
  *   headers on every answer; a session read: the `session` security and `Set-Cookie`;
@@ -34,6 +34,8 @@ export interface RouteFacts {
   session: boolean;
   /** It is rate limited (when RATE_LIMIT is on). */
   limited: boolean;
+  /** It takes an `Idempotency-Key` (idempotency/plugin.ts). */
+  keyed: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -179,7 +181,7 @@ function addShared(method: string, path: string, op: Operation, facts: RouteFact
   add(500);
   add(503);
   if (UNSAFE.has(method)) for (const status of [400, 403, 413, 415]) add(status);
-  const keyed = method === 'post';
+  const keyed = method === 'post' && facts.keyed;
   if (keyed) {
     for (const status of [409, 422]) add(status);
     op.parameters = [...(op.parameters ?? []), IDEMPOTENCY_KEY];
@@ -207,7 +209,7 @@ function addShared(method: string, path: string, op: Operation, facts: RouteFact
     if (code === 304) headers.ETag = refRequired('ETag');
     else if (responses['304'] && code >= 200 && code < 300) headers.ETag = ref('ETag');
     if (facts.session) headers['Set-Cookie'] = ref('Set-Cookie');
-    if (keyed && code >= 200 && code < 500) headers['Idempotent-Replayed'] = ref('Idempotent-Replayed');
+    if (keyed && code >= 200 && code < 300) headers['Idempotent-Replayed'] = ref('Idempotent-Replayed');
     if (facts.limited) {
       headers['X-RateLimit-Limit'] = ref('X-RateLimit-Limit');
       headers['X-RateLimit-Remaining'] = ref('X-RateLimit-Remaining');

@@ -11,6 +11,7 @@ import {
   webhookPrefixes,
 } from '../discord/webhooks.ts';
 import { DomainError, fail } from '../errors.ts';
+import { keepAnswer } from '../idempotency/keep.ts';
 import { parseId, truthy } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { OK } from '../lib/schemas.ts';
@@ -125,7 +126,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/api/settings/discord/test',
-    { config: { guard: mayChangeSettings }, schema: testSendSchema },
+    { config: { guard: mayChangeSettings, idempotencyKey: true }, schema: testSendSchema },
     async (request, reply) => {
       const id = parseId(request.body.id);
       if (id === null) throw fail('missing_id');
@@ -133,9 +134,17 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!webhook) throw fail('webhook_not_found');
       if (webhook.disabled_reason !== null) throw fail('webhook_disabled');
       const now = clock.now().toISOString();
-      const deliveryId = await enqueueTest(db, id, testEmbed(SITE_NAME, now), now);
+      const keep = keepAnswer(request, reply, 202);
+      const answer = await writeTransaction(
+        database,
+        async (trx) => {
+          const deliveryId = await enqueueTest(trx, id, testEmbed(SITE_NAME, now), now);
+          return keep(trx, { ok: true as const, delivery_id: deliveryId });
+        },
+        'content',
+      );
       void app.discord.look();
-      return reply.code(202).send({ ok: true, delivery_id: deliveryId });
+      return reply.code(202).send(answer);
     },
   );
 

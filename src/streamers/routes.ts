@@ -4,6 +4,7 @@ import { sendAnswer } from '../cache/sender.ts';
 import { fail } from '../errors.ts';
 import { listStreams } from '../history/queries.ts';
 import { StreamList } from '../history/schemas.ts';
+import { keepAnswer } from '../idempotency/keep.ts';
 import { flag, parseId, truthy } from '../lib/input.ts';
 import { HISTORY } from '../shared/history.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
@@ -81,13 +82,15 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: {
         guard: (query) => (flag(query.admin) ? mayAdd : STREAMER_ROLES.suggest),
         contribution: true,
+        idempotencyKey: true,
         ...limit('suggest', (query) => flag(query.admin)),
       },
       schema: createSchema,
     },
     async (request, reply) => {
-      const id = await createStreamer(app, request, request.body, flag(request.query.admin));
-      return reply.code(201).send({ ok: true, id });
+      const keep = keepAnswer(request, reply, 201);
+      const answer = await createStreamer(app, request, request.body, flag(request.query.admin), keep);
+      return reply.code(201).send(answer);
     },
   );
 
