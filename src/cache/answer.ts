@@ -36,15 +36,8 @@ export interface Answer<T = unknown> {
   readonly version: number | null;
   /** What it was made from, when asked to keep it (the streamer list: items looked up by id). */
   readonly value: T | undefined;
-  /** What each form writes, made once by the sender (sender.ts); cleared when `br` changes. */
-  forms: Map<string, Written> | null;
-}
-
-/** One form of an answer as the sender writes it (sender.ts). */
-export interface Written {
-  headers: Record<string, string>;
-  /** A short body as a latin1 string (byte for byte), written in one piece with the headers. */
-  short: string | null;
+  /** Every header of each form, made once by the sender (sender.ts); cleared when `br` changes. */
+  forms: Map<string, Record<string, string>> | null;
 }
 
 export interface AnswerOptions<T = unknown> {

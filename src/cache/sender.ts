@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Answer, Written } from './answer.ts';
+import type { Answer } from './answer.ts';
 
 /**
  * How a kept answer (answer.ts) is sent: the HTTP caching rules, written once, for the routes
@@ -112,21 +112,12 @@ export interface SecurityHeaders {
   resource: Record<string, string>;
 }
 
-/**
- * Bodies up to this long are also kept as a latin1 string, which maps each byte to one
- * character and back: Node.js writes a string body together with the header block as one
- * string, where a Buffer goes out as a second piece through the stream's buffered writev
- * path. For the short answers written before routing (`/healthz`, small badges) that second
- * piece was about a tenth of the time of a whole answer (docs/benchmarks.md "Stop 38").
- */
-export const SHORT_BODY = 2048;
-
-/** What this form of the answer writes: every header and the short body, made once per answer and form. */
-export function writtenOf(answer: Answer, form: Form, security: SecurityHeaders): Written {
+/** Every header of this form of the answer, made once per answer and form. */
+export function headersOf(answer: Answer, form: Form, security: SecurityHeaders): Record<string, string> {
   answer.forms ??= new Map();
-  let written = answer.forms.get(form);
-  if (written) return written;
-  const headers = { ...(answer.document ? security.document : security.resource) };
+  let headers = answer.forms.get(form);
+  if (headers) return headers;
+  headers = { ...(answer.document ? security.document : security.resource) };
   headers['cache-control'] = answer.cacheControl;
   if (answer.etag !== null) headers.etag = answer.etag;
   if (answer.varies) headers.vary = 'Accept-Encoding';
@@ -136,15 +127,9 @@ export function writtenOf(answer: Answer, form: Form, security: SecurityHeaders)
     if (form === 'br' || form === 'gzip') headers['content-encoding'] = form;
     headers['content-length'] = String(body.length);
   }
-  const short = body && body.length <= SHORT_BODY ? body.toString('latin1') : null;
-  written = { headers, short };
-  answer.forms.set(form, written);
-  return written;
+  answer.forms.set(form, headers);
+  return headers;
 }
-
-/** Every header of this form of the answer. */
-export const headersOf = (answer: Answer, form: Form, security: SecurityHeaders): Record<string, string> =>
-  writtenOf(answer, form, security).headers;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -174,9 +159,7 @@ export function writeAnswer(
 ): number {
   const form = formOf(answer, headers);
   const status = statusOf(answer, form);
-  const written = writtenOf(answer, form, security);
-  res.writeHead(status, written.headers);
-  if (written.short !== null) res.end(written.short, 'latin1');
-  else res.end(bodyOf(answer, form) ?? undefined);
+  res.writeHead(status, headersOf(answer, form, security));
+  res.end(bodyOf(answer, form) ?? undefined);
   return status;
 }
