@@ -90,6 +90,17 @@ describe('/feed.xml', () => {
     expect(again.length).toBeLessThanOrEqual(50);
   });
 
+  it('a streamer that left the Public view (scores set to 0) takes its rating events out of the feed', async () => {
+    const gone = await t.streamer('Feed Gone');
+    const titles = async () =>
+      entries(parse((await t.client().get('/feed.xml')).text)).map((e) => text(e, 'title'));
+    await rate(gone, 4);
+    expect(await titles()).toContain('Feed Gone: 28/70');
+    t.clock.advance(1000);
+    await rate(gone, 0);
+    expect(await titles()).not.toContain('Feed Gone: 28/70');
+  });
+
   it('answers with an ETag and 304 to a matching If-None-Match, a new tag after a change', async () => {
     const res = await t.client().get('/feed.xml');
     const etag = res.headers.get('etag')!;

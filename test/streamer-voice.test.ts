@@ -291,6 +291,18 @@ describe('the right of reply', () => {
     expect((await replyRows(id))[0]?.body).toBe('😀'.repeat(1000));
   });
 
+  it('a streamer whose scores were set to 0 (out of the Public view, its rating kept) takes no reply', async () => {
+    const channel = uniq();
+    const id = await streamer('provider_a', channel);
+    const c = await signIn('provider_a', `z-${channel}`, channel);
+    expect((await reply(c, id, 'While rated')).status).toBe(200);
+    expect((await admin.put(`/api/streamers?id=${id}`, { r: R(0) })).status).toBe(200);
+    expect(await reply(c, id, 'Out of the view')).toMatchObject({
+      status: 404,
+      body: { error: 'Streamer not found' },
+    });
+  });
+
   it('staff remove a reply (audited); the streamer may write a new one', async () => {
     const channel = uniq();
     const id = await streamer('provider_a', channel);

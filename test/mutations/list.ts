@@ -5,6 +5,7 @@ import { EARNED_TRUST_MUTATIONS } from './earned-trust.ts';
 import { IDEMPOTENCY_MUTATIONS } from './idempotency.ts';
 import { GUEST_OWN_MUTATIONS } from './guest-own.ts';
 import { EVENT_LOG_MUTATIONS } from './event-log.ts';
+import { POLICY_MUTATIONS } from './policies.ts';
 
 /** The rules broken on purpose by `npm run mutations`, and the tests that must notice. */
 import { NOTIFICATION_MUTATIONS } from './notifications.ts';
@@ -994,4 +995,5 @@ export const MUTATIONS: Mutation[] = [
   ...IDEMPOTENCY_MUTATIONS,
   ...GUEST_OWN_MUTATIONS,
   ...EVENT_LOG_MUTATIONS,
+  ...POLICY_MUTATIONS,
 ];
