@@ -1,12 +1,16 @@
 import type { Mutation } from './list.ts';
 
-/** Issue 30 items 11 (Idempotency-Key on POST) and 9 (from SQLite to PostgreSQL). */
+/**
+ * Issue 30 items 11 (Idempotency-Key on POST) and 9 (from SQLite to PostgreSQL); issue 40 (the key,
+ * the writes and the answer in one transaction); issue 45 items 2 and 3 (only answers of operations
+ * that ran; no key on the sign-ins).
+ */
 export const IDEMPOTENCY_MUTATIONS: Mutation[] = [
   {
     name: 'idempotency: a retry runs again instead of getting the kept answer (replay ignored)',
     file: 'src/idempotency/plugin.ts',
-    from: "else if (outcome.kind === 'replay') return replay(reply, outcome.answer);",
-    to: "else if (outcome.kind === 'replay') return;",
+    from: "      if (found?.kind === 'replay') return replay(reply, found.answer);\n      if (found?.kind === 'reused') throw fail('idempotency_key_reused');\n      request.idempotency = pending;\n",
+    to: "      if (found?.kind === 'reused') throw fail('idempotency_key_reused');\n      request.idempotency = pending;\n",
     tests: ['test/idempotency.test.ts'],
   },
   {
@@ -17,21 +21,14 @@ export const IDEMPOTENCY_MUTATIONS: Mutation[] = [
     tests: ['test/idempotency.test.ts'],
   },
   {
-    name: 'idempotency: the claim is not atomic (no unique key under the insert-first claim)',
+    name: 'idempotency: no unique key under the kept answers (two copies both commit)',
     file: 'src/db/migrations/017-idempotency.ts',
     from: "    .addPrimaryKeyConstraint('idempotency_keys_pk', ['sender', 'key'])\n",
     to: '',
     tests: ['test/idempotency.test.ts'],
   },
   {
-    name: 'idempotency: a claim in flight is taken over at once (two requests run)',
-    file: 'src/idempotency/queries.ts',
-    from: "    if (row.created_at > iso(now.getTime() - ABANDONED_AFTER)) return { kind: 'in_use' };\n",
-    to: '',
-    tests: ['test/idempotency.test.ts'],
-  },
-  {
-    name: 'idempotency: instances claim without a shared unique key (PostgreSQL)',
+    name: 'idempotency: instances keep answers without a shared unique key (PostgreSQL)',
     file: 'src/db/migrations/017-idempotency.ts',
     from: "    .addPrimaryKeyConstraint('idempotency_keys_pk', ['sender', 'key'])\n",
     to: '',
@@ -39,10 +36,60 @@ export const IDEMPOTENCY_MUTATIONS: Mutation[] = [
     project: 'postgres',
   },
   {
+    name: 'idempotency: a request whose key was taken meanwhile still commits its writes (issue 40)',
+    file: 'src/idempotency/queries.ts',
+    from: "  if (!kept) throw fail('idempotency_key_in_use');",
+    to: '  if (!kept) return;',
+    tests: ['test/idempotency.test.ts'],
+  },
+  {
+    name: 'idempotency: a request whose key was taken meanwhile still commits its writes (issue 40, PostgreSQL)',
+    file: 'src/idempotency/queries.ts',
+    from: "  if (!kept) throw fail('idempotency_key_in_use');",
+    to: '  if (!kept) return;',
+    tests: ['test/idempotency.test.ts'],
+    project: 'postgres',
+  },
+  {
+    name: "idempotency: a copy that failed on the winner's write answers its own error, not the kept answer",
+    file: 'src/idempotency/plugin.ts',
+    from: '          if (pending === null) throw err;\n',
+    to: '          throw err;\n',
+    tests: ['test/idempotency.test.ts'],
+  },
+  {
+    name: 'idempotency: the answer of another request under the same key is replayed (no 422)',
+    file: 'src/idempotency/queries.ts',
+    from: "  if (row.request !== pending.request) return { kind: 'reused' };\n",
+    to: '',
+    tests: ['test/idempotency.test.ts'],
+  },
+  {
+    name: 'idempotency: the sign-ins and the 405-only POSTs take a key too (issue 45 item 3)',
+    file: 'src/idempotency/plugin.ts',
+    from: '      if (route.config?.idempotencyKey !== true) return;\n',
+    to: "      if (![route.method].flat().includes('POST')) return;\n",
+    tests: ['test/idempotency.test.ts'],
+  },
+  {
+    name: "idempotency: the kept answer's status is not the one the route sent",
+    file: 'src/idempotency/keep.ts',
+    from: '    await keepIn(trx, pending, { status, headers: replayedHeaders(reply), body });\n',
+    to: '    await keepIn(trx, pending, { status: 200, headers: replayedHeaders(reply), body });\n',
+    tests: ['test/idempotency.test.ts'],
+  },
+  {
+    name: 'idempotency: the API document names the key on every POST (the sign-ins too)',
+    file: 'src/openapi/rules.ts',
+    from: "  const keyed = method === 'post' && facts.keyed;",
+    to: "  const keyed = method === 'post';",
+    tests: ['test/idempotency.test.ts'],
+  },
+  {
     name: 'idempotency: a key is kept for ever (no expiry after a day)',
     file: 'src/idempotency/queries.ts',
-    from: 'if (row.created_at <= iso(now.getTime() - KEPT_FOR)) {',
-    to: 'if (row.created_at <= iso(now.getTime() - 1000 * KEPT_FOR)) {',
+    from: ".where('created_at', '>', iso(pending.at.getTime() - KEPT_FOR))",
+    to: ".where('created_at', '>', iso(pending.at.getTime() - 1000 * KEPT_FOR))",
     tests: ['test/idempotency.test.ts'],
   },
   {
