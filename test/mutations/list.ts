@@ -380,7 +380,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "taking part: an owner manages another team's members",
     file: 'src/groups/members.ts',
-    from: "if (byOwner && (await roleIn(trx, groupId, byOwner.userId)) !== 'owner') throw fail('owner_only');",
+    from: "    if (byOwner && !mayManageRaters(byOwner.who, { role: await roleIn(trx, groupId, byOwner.userId) })) {\n      throw fail('owner_only');\n    }\n",
     to: '',
     tests: ['test/taking-part.test.ts'],
   },
