@@ -345,6 +345,20 @@ describe('Idempotency-Key on POST', () => {
     }
   });
 
+  it('ten parallel comment posts with one key store one comment, in its own transaction (one group commit)', async () => {
+    const key = freshKey();
+    const body = 'ten copies of one comment';
+    const answers = await Promise.all(Array.from({ length: 10 }, () => post(user, key, body)));
+    expect(await stored(body)).toBe(1);
+    const fresh = answers.filter((a) => a.status === 201 && a.headers.get('idempotent-replayed') === null);
+    expect(fresh).toHaveLength(1);
+    for (const a of answers) {
+      expect(a.status, a.text).toBe(201);
+      expect(a.text).toBe(fresh[0]!.text);
+    }
+    expect(await keyRows(key)).toBe(1);
+  });
+
   it('a key is kept for a day: after it, the same request is a new write, and the upkeep deletes old keys', async () => {
     const key = freshKey();
     await post(user, key, 'a day later');

@@ -1,6 +1,7 @@
 import type { DbContext } from '../db/context.ts';
 import type { Db } from '../db/schema.ts';
 import { writeTransaction } from '../db/transaction.ts';
+import { type Keep, keepNothing } from '../idempotency/keep.ts';
 import { fail } from '../errors.ts';
 import { parseId } from '../lib/input.ts';
 import type { Viewer } from '../plugins/viewer.ts';
@@ -69,6 +70,8 @@ export async function postComment(
   input: PostInput,
   guestTag: string,
   now: Date,
+  /** Keeps the answer under the request's Idempotency-Key, in the comment's transaction. */
+  keep: Keep = keepNothing,
 ) {
   const d = draftOf(viewer, input, guestTag, now, app.config.rateLimit);
   const userHeld = viewer.user?.held ?? false;
@@ -90,7 +93,7 @@ export async function postComment(
     d.body,
   );
   comment.pending = hold === true ? 1 : 0;
-  const id = await writeTransaction(
+  return writeTransaction(
     app.database,
     async (trx) => {
       const answered: number[] = [];
@@ -105,10 +108,10 @@ export async function postComment(
       const inserted = await insertComment(trx, comment);
       // A held comment notifies nobody until it is approved (moderation's approve does then).
       if (comment.pending !== 1) await notifyComment(trx, { ...comment, id: inserted }, answered);
-      return inserted;
+      // Its answer, kept under the request's Idempotency-Key in this very transaction.
+      return keep(trx, answerOf(inserted, comment, viewer));
     },
     // A comment, its challenge's use and its notifications: no session row or user changes.
     { changes: 'content', grouped: true },
   );
-  return answerOf(id, comment, viewer);
 }

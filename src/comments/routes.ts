@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sendAnswer } from '../cache/sender.ts';
 import { fail } from '../errors.ts';
-import { keepAfter } from '../idempotency/keep.ts';
+import { keepAnswer } from '../idempotency/keep.ts';
 import { flag, parseId } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { OK } from '../lib/schemas.ts';
@@ -47,11 +47,17 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: postSchema,
     },
     async (request, reply) => {
-      const posted = await postComment(app, request.viewer, request.body, request.guestTag, clock.now());
+      const posted = await postComment(
+        app,
+        request.viewer,
+        request.body,
+        request.guestTag,
+        clock.now(),
+        keepAnswer(request, reply, 201),
+      );
       // A guest's browser remembers its comment in its own signed cookie: no second write.
       if (!request.viewer.user) own.write(request, reply, [...(own.read(request) ?? []), posted.id]);
-      // Kept after the comment's own transaction until postComment keeps it in it (issue 40).
-      return reply.code(201).send(await keepAfter(app.database, request, reply, 201, posted));
+      return reply.code(201).send(posted);
     },
   );
 

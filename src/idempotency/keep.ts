@@ -1,7 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { DbContext } from '../db/context.ts';
 import type { Db } from '../db/schema.ts';
-import { writeTransaction } from '../db/transaction.ts';
 import { keepIn } from './queries.ts';
 
 /**
@@ -38,21 +36,4 @@ export function keepAnswer(request: FastifyRequest, reply: FastifyReply, status:
     await keepIn(trx, pending, { status, headers: replayedHeaders(reply), body });
     return answer;
   };
-}
-
-/**
- * For a route whose operation cannot keep its answer yet (`POST /api/comments` until
- * comments/post.ts calls keepIn): the answer is kept in a transaction of its own after the
- * operation's, so a process that dies between the two, or two copies sent at once, run the
- * operation twice. Nothing without a key.
- */
-export async function keepAfter<T>(
-  ctx: DbContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  status: number,
-  answer: T,
-): Promise<T> {
-  if (request.idempotency === null) return answer;
-  return writeTransaction(ctx, (trx) => keepAnswer(request, reply, status)(trx, answer), 'content');
 }
