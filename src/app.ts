@@ -61,7 +61,7 @@ import { streamerExists } from './streamers/queries.ts';
 import { eventRoutes } from './events/routes.ts';
 import { feedRoutes } from './feeds/routes.ts';
 import { reportRoutes } from './reports/routes.ts';
-import { sessionRoutes } from './sessions/routes.ts';
+import { sessionRoutes } from './sign-out/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { devProviderRoutes } from './signin/dev-providers.ts';
 import { signInRoutes } from './signin/routes.ts';

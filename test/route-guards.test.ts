@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { COMMENT_ROLES } from '../src/comments/policy.ts';
 import { TEAM_ROLES } from '../src/groups/policy.ts';
-import { SESSION_ROLES } from '../src/sessions/policy.ts';
+import { SESSION_ROLES } from '../src/sign-out/policy.ts';
 import { allows, isRolePolicy, type Role, type RolePolicy } from '../src/shared/roles.ts';
 import { STREAMER_ROLES } from '../src/streamers/policy.ts';
 import { useApp } from './helpers/app.ts';

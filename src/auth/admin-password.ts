@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { ADMIN_GENERATION_KEY } from '../sessions/store.ts';
 import type { Config } from '../config/config.ts';
 import type { DbContext } from '../db/context.ts';
 import type { Db } from '../db/schema.ts';
@@ -7,15 +8,6 @@ import { hashPassword } from './passwords.ts';
 
 const KEY = 'admin_password_hash';
 
-/**
- * The shared password's generation: a random value that every change of the password
- * replaces. A session that got the administrator flag from the password remembers the
- * generation it got it under (`admin_gen`) and keeps the flag only while it is current; the
- * session lookup reads the current one with the session (sessions/store.ts), so a change
- * reaches every instance with the next lookup, which the change itself triggers (the content
- * version moves through NOTIFY or SQLite's data_version).
- */
-export const ADMIN_GENERATION_KEY = 'admin_password_generation';
 /** ADMIN_PASSWORD_HASH as last seen at start: a new one ends the old password's sessions. */
 const ENVIRONMENT_KEY = 'admin_password_environment';
 

@@ -44,9 +44,9 @@ const eventsSchema = {
 /** What the streams ask of the features (app.ts passes them: events/ imports no feature). */
 export interface EventSources {
   /** A user's unread count (notifications). */
-  unread(userId: number): Promise<number>;
+  unread: (userId: number) => Promise<number>;
   /** Whether a streamer's events may be asked for (streamers). */
-  streamerExists(streamerId: number): Promise<boolean>;
+  streamerExists: (streamerId: number) => Promise<boolean>;
 }
 
 /** DECISIONS.md "Fourth wave" → "Live updates": `GET /api/events`, for anyone. */

@@ -4,7 +4,6 @@ import fp from 'fastify-plugin';
 import type { DbContext } from '../db/context.ts';
 import { type Clock, DAY, HOUR, MINUTE } from '../lib/clock.ts';
 import { httpsDetected } from '../lib/https.ts';
-import { pruneKeys } from '../idempotency/queries.ts';
 import { Session, type SessionData } from '../sessions/session.ts';
 import { SESSION_DAYS } from '../shared/rules.ts';
 import { addRouteHook } from './route-hooks.ts';
@@ -171,15 +170,13 @@ export const sessionPlugin = fp(
         new Date(now - IDLE_TIMEOUT).toISOString(),
         new Date(now - ABSOLUTE_TIMEOUT).toISOString(),
       );
-      // The hourly upkeep of what requests leave behind: idempotency keys past their day too.
-      await pruneKeys(opts.database.db, clock.now());
     };
-    const timer = setInterval(
-      () => void purge().catch((err: unknown) => app.log.warn({ err }, 'session purge')),
+    // Hourly, on the app's clock.
+    const stop = clock.every(
       HOUR,
+      () => void purge().catch((err: unknown) => app.log.warn({ err }, 'session purge')),
     );
-    timer.unref();
-    app.addHook('onClose', async () => clearInterval(timer));
+    app.addHook('onClose', async () => stop());
   },
   { name: 'session', dependencies: ['@fastify/cookie'] },
 );

@@ -1,11 +1,20 @@
 import { sql } from 'kysely';
-import { ADMIN_GENERATION_KEY } from '../auth/admin-password.ts';
 import { announceSessionChange } from '../db/changes.ts';
 import { compiledOnce } from '../db/compiled.ts';
 import type { DbContext } from '../db/context.ts';
 import type { Db } from '../db/schema.ts';
 import type { Provider } from '../shared/rules.ts';
 import type { SessionData } from './session.ts';
+
+/**
+ * The shared password's generation: a random value that every change of the password
+ * replaces. A session that got the administrator flag from the password remembers the
+ * generation it got it under (`admin_gen`) and keeps the flag only while it is current; the
+ * session lookup reads the current one with the session (sessions/store.ts), so a change
+ * reaches every instance with the next lookup, which the change itself triggers (the content
+ * version moves through NOTIFY or SQLite's data_version).
+ */
+export const ADMIN_GENERATION_KEY = 'admin_password_generation';
 
 /** The session's user as every request needs it: who, banned, moderator, administrator. */
 export interface SessionUserRow {

@@ -7,7 +7,7 @@ import { flag, parseId } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { errors, FlagDoc, IdDoc, Input, Ok, Param } from '../lib/schemas.ts';
 import { findUser } from '../users/queries.ts';
-import { deleteUserSessions } from './store.ts';
+import { deleteUserSessions } from '../sessions/store.ts';
 import { maySignOutAnyone, maySignOutEverywhere } from './policy.ts';
 
 const Ended = Type.Object({ ok: Ok.properties.ok, count: Type.Integer() }, { title: 'SessionsEnded' });
