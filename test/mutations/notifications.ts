@@ -26,8 +26,8 @@ export const NOTIFICATION_MUTATIONS: Mutation[] = [
   {
     name: 'notifications: a deleted comment, or one its author hid, still notifies',
     file: 'src/notifications/notify.ts',
-    from: '  const dropped = await setShown(trx, ids(comments), false);\n  await publish(database, trx, [...removed(',
-    to: '  const dropped: number[] = [];\n  await publish(database, trx, [...removed(',
+    from: '  const dropped = await setShown(trx, ids(comments), false);\n  publish(trx, [...removed(comments), ...unreadChanged(dropped)]);',
+    to: '  const dropped: number[] = [];\n  publish(trx, [...removed(comments), ...unreadChanged(dropped)]);',
     tests: ['test/notifications.test.ts'],
   },
   {
@@ -54,15 +54,15 @@ export const NOTIFICATION_MUTATIONS: Mutation[] = [
   {
     name: 'notifications: the unread count reads no shown flag',
     file: 'src/notifications/queries.ts',
-    from: "    .where('read', '=', 0)\n    .where('shown', '=', 1)\n",
-    to: "    .where('read', '=', 0)\n",
+    from: "    .where('read', '=', 0)\n    .where('shown', '=', 1),",
+    to: "    .where('read', '=', 0),",
     tests: ['test/notifications.test.ts'],
   },
   {
     name: 'notifications: the list reads no shown flag',
     file: 'src/notifications/queries.ts',
-    from: ".where('notifications.shown', '=', 1);",
-    to: ';',
+    from: ".where('notifications.shown', '=', 1)",
+    to: ".where('notifications.shown', '>=', 0)",
     tests: ['test/notifications.test.ts'],
   },
   {
@@ -117,7 +117,7 @@ export const NOTIFICATION_MUTATIONS: Mutation[] = [
   {
     name: 'notifications: the streamer is not told of a new total (rated)',
     file: 'src/streamers/rate.ts',
-    from: '      await notifyRated(app.database, trx, id, request.viewer.user?.id ?? null, rating.updated_at);\n',
+    from: '      await notifyRated(trx, id, request.viewer.user?.id ?? null, rating.updated_at);\n',
     to: '',
     tests: ['test/streamer-voice.test.ts'],
   },
@@ -131,8 +131,8 @@ export const NOTIFICATION_MUTATIONS: Mutation[] = [
   {
     name: "events: an administrator's status change by hand is not told",
     file: 'src/streamers/rate.ts',
-    from: '      ...liveChange(id, before, fields),\n',
-    to: '',
+    from: ', ...liveChange(id, before, fields)]',
+    to: ']',
     tests: ['test/events-live.test.ts'],
   },
 ];
