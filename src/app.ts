@@ -16,6 +16,7 @@ import { challengeRoutes } from './guests/routes.ts';
 import { commentRoutes } from './comments/routes.ts';
 import { communityRoutes } from './community/routes.ts';
 import type { Config } from './config/config.ts';
+import type { AppContext } from './context.ts';
 import { EarlyAnswers, serverWithEarlyAnswers } from './cache/early.ts';
 import { keepWalBounded } from './db/checkpoint.ts';
 import type { DbContext } from './db/context.ts';
@@ -184,6 +185,20 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     database,
     postgresUrl: config.databaseUrl.startsWith('postgres') ? config.databaseUrl : null,
   });
+  // What the operations are given (src/context.ts): made once the keys and the cache exist.
+  app.decorate(
+    'ctx',
+    Object.freeze({
+      database,
+      db,
+      clock,
+      config,
+      challengeKey: app.challengeKey,
+      ownCommentsKey: app.ownCommentsKey,
+      answers: app.answers,
+      log: app.log,
+    }) satisfies AppContext,
+  );
   await registerOpenApi(app, config);
 
   await app.register(adminAuthRoutes, { adminHash: await adminHashSource(config) });

@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import { actorOf, audit } from '../audit/queries.ts';
+import type { AppContext } from '../context.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
 import { truthy } from '../lib/input.ts';
@@ -11,16 +11,19 @@ import { setLiked } from './likes.ts';
 import { deleteComment, editBody, findComment, setHidden } from './queries.ts';
 import { commentBody } from './rules.ts';
 
-type Ops = Pick<FastifyInstance, 'database' | 'clock'>;
-
 /** Likes or unlikes a visible comment (DECISIONS.md "Taking part"); answers its likes. */
-export async function likeComment(app: Ops, viewer: Viewer, id: number, liked: unknown): Promise<number> {
+export async function likeComment(
+  ctx: AppContext,
+  viewer: Viewer,
+  id: number,
+  liked: unknown,
+): Promise<number> {
   const user = viewer.user;
   if (!mayLike(viewer) || !user) throw fail('banned');
-  return writeTransaction(app.database, async (trx) => {
+  return writeTransaction(ctx.database, async (trx) => {
     const comment = await findComment(trx, id);
     if (!comment || comment.hidden === 1) throw fail('comment_not_found');
-    const now = app.clock.now().toISOString();
+    const now = ctx.clock.now().toISOString();
     const likes = await setLiked(trx, id, user.id, truthy(liked), now);
     if (truthy(liked)) await notifyLike(trx, comment, user.id, now);
     return likes;
@@ -32,15 +35,15 @@ export async function likeComment(app: Ops, viewer: Viewer, id: number, liked: u
  * author their own; the author edits within the edit window. Staff's hiding is audited.
  */
 export async function changeComment(
-  app: Ops,
+  ctx: AppContext,
   viewer: Viewer,
   id: number,
   input: { hidden?: unknown; body?: unknown },
 ): Promise<void> {
   if (input.hidden === undefined && input.body === undefined) throw fail('nothing_to_update');
   const body = input.body === undefined ? undefined : commentBody(input.body);
-  const now = app.clock.now();
-  await writeTransaction(app.database, async (trx) => {
+  const now = ctx.clock.now();
+  await writeTransaction(ctx.database, async (trx) => {
     const comment = await findComment(trx, id);
     if (!comment) throw fail('comment_not_found');
     if (input.hidden !== undefined) {
@@ -72,12 +75,12 @@ export async function changeComment(
 }
 
 /** Deletes a comment (administrator), with the audit entry that keeps what it said. */
-export async function removeComment(app: Ops, viewer: Viewer, id: number): Promise<void> {
-  await writeTransaction(app.database, async (trx) => {
+export async function removeComment(ctx: AppContext, viewer: Viewer, id: number): Promise<void> {
+  await writeTransaction(ctx.database, async (trx) => {
     const comment = await findComment(trx, id);
     if (comment) await notifyDeleted(trx, [comment]);
     if (!comment || !(await deleteComment(trx, id))) throw fail('comment_not_found');
-    await audit(trx, actorOf(viewer, app.clock.now()), {
+    await audit(trx, actorOf(viewer, ctx.clock.now()), {
       action: 'comment.delete',
       target_id: id,
       params: { author: comment.author },

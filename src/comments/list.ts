@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import { type Answer, jsonAnswer } from '../cache/answer.ts';
+import type { AppContext } from '../context.ts';
 import { fail } from '../errors.ts';
 import { parseId } from '../lib/input.ts';
 import { pageLimit } from '../lib/schemas.ts';
@@ -12,7 +12,7 @@ import { listComments } from './queries.ts';
  * only (the items of a busy streamer are tens of thousands of objects).
  */
 export function commentList(
-  app: Pick<FastifyInstance, 'db' | 'answers'>,
+  ctx: AppContext,
   streamerId: number,
   staff: boolean,
   query: { limit?: string; before?: unknown },
@@ -22,8 +22,8 @@ export function commentList(
       ? undefined
       : { limit: pageLimit(query.limit, 0), before: parseId(query.before) };
   const key = `comments:${streamerId}:${staff ? 'all' : 'visible'}:${page ? `${page.limit}:${page.before}` : '-'}`;
-  return app.answers.get(key, async (version) => {
-    if (!(await streamerExists(app.db, streamerId))) throw fail('streamer_not_found');
-    return jsonAnswer(await listComments(app.db, streamerId, { withHidden: staff, page }), version);
+  return ctx.answers.get(key, async (version) => {
+    if (!(await streamerExists(ctx.db, streamerId))) throw fail('streamer_not_found');
+    return jsonAnswer(await listComments(ctx.db, streamerId, { withHidden: staff, page }), version);
   });
 }

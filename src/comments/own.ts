@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.ts';
 import type { Db } from '../db/schema.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
@@ -19,8 +19,8 @@ import type { CommentItem } from './schemas.ts';
  * Deletes a guest comment for the browser that posted it: the same removal as staff's (the
  * page drops it, the notifications about it go), without an audit entry keeping its words.
  */
-export async function removeGuestComment(app: Pick<FastifyInstance, 'database'>, id: number): Promise<void> {
-  await writeTransaction(app.database, async (trx) => {
+export async function removeGuestComment(ctx: AppContext, id: number): Promise<void> {
+  await writeTransaction(ctx.database, async (trx) => {
     const comment = await findComment(trx, id);
     if (!comment || comment.user_id !== null) throw fail('comment_not_found');
     await notifyDeleted(trx, [comment]);

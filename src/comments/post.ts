@@ -1,4 +1,4 @@
-import type { DbContext } from '../db/context.ts';
+import type { AppContext } from '../context.ts';
 import type { Db } from '../db/schema.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { type Keep, keepNothing } from '../idempotency/keep.ts';
@@ -61,11 +61,7 @@ function answerOf(id: number, comment: NewComment, viewer: Viewer) {
  * savepoint of the group's transaction, so a refused one gives its own error.
  */
 export async function postComment(
-  app: {
-    database: DbContext;
-    config: { rateLimit: boolean };
-    challengeKey: string;
-  },
+  ctx: AppContext,
   viewer: Viewer,
   input: PostInput,
   guestTag: string,
@@ -73,7 +69,7 @@ export async function postComment(
   /** Keeps the answer under the request's Idempotency-Key, in the comment's transaction. */
   keep: Keep = keepNothing,
 ) {
-  const d = draftOf(viewer, input, guestTag, now, app.config.rateLimit);
+  const d = draftOf(viewer, input, guestTag, now, ctx.config.rateLimit);
   const userHeld = viewer.user?.held ?? false;
   const comment = {
     streamer_id: d.streamerId ?? 0,
@@ -87,21 +83,17 @@ export async function postComment(
     pending: 0,
   };
   // Only a guest's post (or a held account's) reads the hold: the signed-in path asks nothing more.
-  const hold = holdOf(
-    { guest: d.guest, userHeld },
-    d.guest ? await guestHold(app.database.db) : 'none',
-    d.body,
-  );
+  const hold = holdOf({ guest: d.guest, userHeld }, d.guest ? await guestHold(ctx.db) : 'none', d.body);
   comment.pending = hold === true ? 1 : 0;
   return writeTransaction(
-    app.database,
+    ctx.database,
     async (trx) => {
       const answered: number[] = [];
       const checked = await checkComment(
         trx,
         d,
         () => threadOf(trx, input.reply_to, d.streamerId, answered),
-        () => passChallenge(trx, app.challengeKey, input.altcha, now),
+        () => passChallenge(trx, ctx.challengeKey, input.altcha, now),
       );
       Object.assign(comment, { streamer_id: checked.streamerId, reply_to: checked.replyTo });
       if (hold === 'untrusted') comment.pending = (await isTrusted(trx, guestTag)) ? 0 : 1;

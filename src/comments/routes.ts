@@ -36,7 +36,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (!viewer.user && ownIds === null) throw fail('not_logged_in');
         return mineOf(db, streamerId, viewer, ownIds ?? []);
       }
-      return sendAnswer(request, reply, await commentList(app, streamerId, isStaff(viewer), query));
+      return sendAnswer(request, reply, await commentList(app.ctx, streamerId, isStaff(viewer), query));
     },
   );
 
@@ -48,7 +48,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const posted = await postComment(
-        app,
+        app.ctx,
         request.viewer,
         request.body,
         request.guestTag,
@@ -76,10 +76,10 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (flag(query.like)) {
         if (!viewer.user) throw fail('banned');
         if (id === null) throw fail('missing_id');
-        return { ok: true as const, likes: await likeComment(app, viewer, id, body.liked) };
+        return { ok: true as const, likes: await likeComment(app.ctx, viewer, id, body.liked) };
       }
       if (id === null) throw fail('missing_id');
-      await changeComment(app, viewer, id, body);
+      await changeComment(app.ctx, viewer, id, body);
       return OK;
     },
   );
@@ -95,8 +95,8 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const id = parseId(request.query.id);
       if (id === null) throw fail('missing_id');
       if (!mayDeleteComment(viewer, ownIds, id)) throw fail('unauthorized');
-      if (mayDelete(viewer)) await removeComment(app, viewer, id);
-      else await removeGuestComment(app, id);
+      if (mayDelete(viewer)) await removeComment(app.ctx, viewer, id);
+      else await removeGuestComment(app.ctx, id);
       if (ownIds.includes(id))
         own.write(
           request,

@@ -67,7 +67,7 @@ export const feedRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       if (!/^\d{1,15}$/.test(request.params.id)) throw fail('streamer_not_found');
       const id = Number(request.params.id);
-      const item = itemsOf(await renderedView(app, 'public')).find((s) => s.id === id);
+      const item = itemsOf(await renderedView(app.ctx, 'public')).find((s) => s.id === id);
       if (!item) throw fail('streamer_not_found');
       const answer = await app.answers.get(`feed:comments:${id}`, async (version) => {
         const page = base + streamerPath(id, item.name);

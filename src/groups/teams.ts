@@ -1,6 +1,5 @@
-import type { FastifyBaseLogger } from 'fastify';
 import { type Actor, audit } from '../audit/queries.ts';
-import type { DbContext } from '../db/context.ts';
+import type { AppContext, Logger } from '../context.ts';
 import type { Db } from '../db/schema.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
@@ -14,11 +13,10 @@ import type { GroupBody } from './schemas.ts';
 
 /** The team operations of /api/rater_groups; routes.ts decides which one a request is. */
 
-export interface TeamContext {
-  database: DbContext;
-  db: Db;
+/** The app's context with who acts and the request's log. */
+export interface TeamContext extends Pick<AppContext, 'database' | 'db'> {
   actor: Actor;
-  log: FastifyBaseLogger;
+  log: Logger;
 }
 
 /** SPEC.md's conflicts, decided by the unique indexes (so concurrent requests get them too). */

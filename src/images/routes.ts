@@ -67,7 +67,7 @@ export const imageRoutes: FastifyPluginAsyncTypebox = async (app) => {
   };
 
   const answer = async (request: FastifyRequest, reply: FastifyReply, kind: Kind, raw: string) => {
-    const item = find(itemsOf(await renderedView(app, 'public')), raw);
+    const item = find(itemsOf(await renderedView(app.ctx, 'public')), raw);
     if (!item) throw fail('streamer_not_found');
     const etag = etagFor(kind, item);
     const key = `image:${etag}`;

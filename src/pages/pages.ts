@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.ts';
 import { escapeHtml } from '../lib/html.ts';
 import { SITE_DESCRIPTION, SITE_NAME } from '../lib/site.ts';
 import { CARD_HEIGHT, CARD_WIDTH } from '../images/card.ts';
@@ -58,7 +58,7 @@ export function withHead(index: string, head: Head): string {
 type PageAnswer = { status: 200 | 404; head: Head } | null;
 
 /** What a page path answers: its status and head, or null when it is not a page path. */
-export async function pageFor(app: FastifyInstance, path: string, baseUrl: string): Promise<PageAnswer> {
+export async function pageFor(ctx: AppContext, path: string, baseUrl: string): Promise<PageAnswer> {
   const ratings = { title: GENERIC_TITLE, href: baseUrl + FEED_PATH };
   const generic = (status: 200 | 404, p = path): PageAnswer => ({
     status,
@@ -68,8 +68,8 @@ export async function pageFor(app: FastifyInstance, path: string, baseUrl: strin
   if (route.name === 'notFound') return null;
   if (route.name !== 'streamer') return generic(200);
   const { id } = route;
-  const item = itemsOf(await renderedView(app, 'public')).find((s) => s.id === id);
-  if (!item) return (await streamerExists(app.db, id)) ? generic(200) : generic(404);
+  const item = itemsOf(await renderedView(ctx, 'public')).find((s) => s.id === id);
+  if (!item) return (await streamerExists(ctx.db, id)) ? generic(200) : generic(404);
   const platform = item.platform === 'provider_b' ? 'Kick' : 'Twitch';
   return {
     status: 200,

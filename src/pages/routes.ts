@@ -62,11 +62,11 @@ export async function pageRoutes(app: FastifyInstance, opts: { root?: string }) 
       head: { title: SITE_NAME, description: SITE_DESCRIPTION, url: baseUrl + '/' },
     };
     const { status, head }: { status: 200 | 404; head: Head } =
-      (key === NOT_FOUND_KEY ? generic : await pageFor(app, key, baseUrl)) ?? generic;
+      (key === NOT_FOUND_KEY ? generic : await pageFor(app.ctx, key, baseUrl)) ?? generic;
     if (!renderer || !indexHtml)
       return htmlAnswer(indexHtml ? withHead(indexHtml, head) : NOT_BUILT, status, version);
     try {
-      const list = itemsOf(await renderedView(app, 'public'));
+      const list = itemsOf(await renderedView(app.ctx, 'public'));
       const id = /^\/s\/(\d+)$/.exec(key)?.[1];
       const streamer = id === undefined ? undefined : { id: Number(id), pending: status === 200 };
       const view = renderer.renderPage({

@@ -1,5 +1,5 @@
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { actorOf, audit } from '../audit/queries.ts';
+import type { AppContext, Logger } from '../context.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { suggestedEmbed } from '../discord/events.ts';
 import { tellDiscord } from '../discord/queries.ts';
@@ -12,8 +12,6 @@ import { codePointLength, sanitize, singleLine } from '../lib/input.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { LIMITS } from '../shared/rules.ts';
 import { insertStreamer } from './queries.ts';
-
-type Ops = Pick<FastifyInstance, 'db' | 'database' | 'clock' | 'config' | 'challengeKey'>;
 
 /** A streamer name that is taken answers SPEC.md's 409. */
 export const NAME_TAKEN = { name_key: 'streamer_exists' } as const;
@@ -42,13 +40,13 @@ export interface CreateInput {
  * Discord hears of it). Answers `{ok, id}`, kept by `keep` in the same transaction.
  */
 export async function createStreamer(
-  app: Ops,
-  request: { viewer: Viewer; guestTag: string; log: FastifyBaseLogger },
+  ctx: AppContext,
+  request: { viewer: Viewer; guestTag: string; log: Logger },
   input: CreateInput,
   byAdmin: boolean,
   keep: Keep,
 ): Promise<{ ok: true; id: number }> {
-  const now = app.clock.now();
+  const now = ctx.clock.now();
   const at = now.toISOString();
   const submitter = singleLine(input.submitter, LIMITS.submitter);
   let name = '';
@@ -57,23 +55,23 @@ export async function createStreamer(
   if (byAdmin) validate();
   else
     await checkGuestPost(
-      app.db,
+      ctx.db,
       request.viewer,
       {
         guestTag: request.guestTag,
         createdAt: at,
         name: submitter,
-        burstSince: burstSince(app.config.rateLimit, now),
+        burstSince: burstSince(ctx.config.rateLimit, now),
         challenge: async () => void (challenged = true),
       },
       validate,
     );
   const platform = input.platform === 'provider_b' ? 'provider_b' : 'provider_a';
   try {
-    return await writeTransaction(app.database, async (trx) => {
+    return await writeTransaction(ctx.database, async (trx) => {
       // The solution is used up in the suggestion's own transaction: a suggestion refused
       // after it (a name taken) stores nothing and leaves the solution usable.
-      if (challenged) await passChallenge(trx, app.challengeKey, input.altcha, now);
+      if (challenged) await passChallenge(trx, ctx.challengeKey, input.altcha, now);
       const id = await insertStreamer(trx, {
         name,
         platform,

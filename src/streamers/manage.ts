@@ -1,18 +1,21 @@
-import type { FastifyInstance } from 'fastify';
 import { actorOf, audit } from '../audit/queries.ts';
+import type { AppContext } from '../context.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { deleteStreamer, findStreamerState, setCommunityLock } from './queries.ts';
 
-type Ops = Pick<FastifyInstance, 'database' | 'clock'>;
-
 /** Locks or unlocks a streamer's community ratings (administrator; audited). */
-export async function lockStreamer(app: Ops, viewer: Viewer, id: number, locked: boolean): Promise<void> {
-  await writeTransaction(app.database, async (trx) => {
+export async function lockStreamer(
+  ctx: AppContext,
+  viewer: Viewer,
+  id: number,
+  locked: boolean,
+): Promise<void> {
+  await writeTransaction(ctx.database, async (trx) => {
     const before = await findStreamerState(trx, id);
     if (!before || !(await setCommunityLock(trx, id, locked))) throw fail('streamer_not_found');
-    await audit(trx, actorOf(viewer, app.clock.now()), {
+    await audit(trx, actorOf(viewer, ctx.clock.now()), {
       action: 'streamer.lock',
       target_id: id,
       params: { name: before.name, locked },
@@ -22,11 +25,11 @@ export async function lockStreamer(app: Ops, viewer: Viewer, id: number, locked:
 }
 
 /** Deletes a streamer with its rating, comments and community ratings (administrator; audited). */
-export async function removeStreamer(app: Ops, viewer: Viewer, id: number): Promise<void> {
-  await writeTransaction(app.database, async (trx) => {
+export async function removeStreamer(ctx: AppContext, viewer: Viewer, id: number): Promise<void> {
+  await writeTransaction(ctx.database, async (trx) => {
     const before = await findStreamerState(trx, id);
     if (!before || !(await deleteStreamer(trx, id))) throw fail('streamer_not_found');
-    await audit(trx, actorOf(viewer, app.clock.now()), {
+    await audit(trx, actorOf(viewer, ctx.clock.now()), {
       action: 'streamer.delete',
       target_id: id,
       params: { name: before.name },

@@ -1,5 +1,5 @@
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { actorOf, audit } from '../audit/queries.ts';
+import type { AppContext, Logger } from '../context.ts';
 import { lockRow } from '../db/dialect.ts';
 import type { Db } from '../db/schema.ts';
 import { writeTransaction } from '../db/transaction.ts';
@@ -18,8 +18,6 @@ import { mayEditDetails } from './policy.ts';
 import { inPublicView } from './public-view.ts';
 import { findStreamerState, type StreamerUpdate, updateStreamer } from './queries.ts';
 import { lastRatedAt, saveRating } from './rating-queries.ts';
-
-type Ops = Pick<FastifyInstance, 'database' | 'clock'>;
 
 /** The body of a rating-mode PUT (SPEC.md: PUT /api/streamers?id=N), as leniently as the route reads it. */
 export interface RateInput {
@@ -123,17 +121,17 @@ async function assertBase(trx: Db, id: number, base: unknown): Promise<void> {
  * one transaction.
  */
 export async function rateStreamer(
-  app: Ops,
-  request: { viewer: Viewer; log: FastifyBaseLogger },
+  ctx: AppContext,
+  request: { viewer: Viewer; log: Logger },
   id: number,
   body: RateInput,
 ): Promise<void> {
-  const now = app.clock.now();
+  const now = ctx.clock.now();
   const details = mayEditDetails(request.viewer);
   const rating = ratingOf(body, details, now.toISOString());
   const sum = scoreSum(rating.scores);
   const fields = fieldsOf(body, details, sum > 0 ? 1 : 0);
-  await writeTransaction(app.database, async (trx) => {
+  await writeTransaction(ctx.database, async (trx) => {
     const before = await findStreamerState(trx, id);
     if (!before) throw fail('streamer_not_found');
     await assertBase(trx, id, body.base_at);

@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
 import { actorOf, audit } from '../audit/queries.ts';
 import { commentBody } from '../comments/rules.ts';
+import type { AppContext } from '../context.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import type { Db } from '../db/schema.ts';
 import { fail } from '../errors.ts';
@@ -10,8 +10,6 @@ import { mayReply } from './policy.ts';
 import { IN_PUBLIC_VIEW } from './public-view.ts';
 import { lastRatedAt } from './rating-queries.ts';
 import { speakerOfStreamer } from './speaks-for.ts';
-
-type Ops = Pick<FastifyInstance, 'database' | 'clock'>;
 
 /** Whether the streamer is in the Public view (public-view.ts). */
 async function isPublic(db: Db, id: number): Promise<boolean> {
@@ -30,15 +28,15 @@ async function isPublic(db: Db, id: number): Promise<boolean> {
  * rating. Who speaks is decided inside the write transaction, so a sign-in or a sync that
  * changes it cannot slip between the check and the write.
  */
-export async function writeReply(app: Ops, viewer: Viewer, id: number, input: unknown): Promise<void> {
+export async function writeReply(ctx: AppContext, viewer: Viewer, id: number, input: unknown): Promise<void> {
   if (viewer.bannedUser) throw fail('banned');
   if (!viewer.user && !viewer.isAdmin) throw fail('not_logged_in');
   // The shared password's administrator has no account to speak with (staff: mayReply below).
   if (!viewer.user) throw fail('not_your_channel');
   const userId = viewer.user.id;
   const text = cleanText(input) ?? '';
-  const at = app.clock.now().toISOString();
-  await writeTransaction(app.database, async (trx) => {
+  const at = ctx.clock.now().toISOString();
+  await writeTransaction(ctx.database, async (trx) => {
     const speaksFor = (await speakerOfStreamer(trx, id)) === userId ? [id] : [];
     if (!mayReply(viewer, speaksFor, id)) throw fail('not_your_channel');
     const body = text === '' ? null : commentBody(text);
@@ -64,8 +62,8 @@ export async function storedReplies(db: Db) {
 }
 
 /** Staff remove a streamer's reply (audited); the streamer may write a new one. */
-export async function removeReply(app: Ops, viewer: Viewer, id: number): Promise<void> {
-  await writeTransaction(app.database, async (trx) => {
+export async function removeReply(ctx: AppContext, viewer: Viewer, id: number): Promise<void> {
+  await writeTransaction(ctx.database, async (trx) => {
     const streamer = await trx.selectFrom('streamers').select('name').where('id', '=', id).executeTakeFirst();
     if (!streamer) throw fail('streamer_not_found');
     const removed = await trx
@@ -74,7 +72,7 @@ export async function removeReply(app: Ops, viewer: Viewer, id: number): Promise
       .returning('body')
       .executeTakeFirst();
     if (removed === undefined) return;
-    await audit(trx, actorOf(viewer, app.clock.now()), {
+    await audit(trx, actorOf(viewer, ctx.clock.now()), {
       action: 'streamer.reply_remove',
       target_id: id,
       params: { name: streamer.name },

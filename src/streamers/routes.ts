@@ -52,7 +52,7 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const view = viewOf(viewer, { all: flag(query.all), inTeam });
 
       // Made once per change of the content, not per request (cache/answers.ts).
-      const list = await renderedView(app, view);
+      const list = await renderedView(app.ctx, view);
       if (query.id === undefined) return sendAnswer(request, reply, list);
       const id = parseId(query.id);
       if (id === null) throw fail('missing_id');
@@ -89,7 +89,7 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const keep = keepAnswer(request, reply, 201);
-      const answer = await createStreamer(app, request, request.body, flag(request.query.admin), keep);
+      const answer = await createStreamer(app.ctx, request, request.body, flag(request.query.admin), keep);
       return reply.code(201).send(answer);
     },
   );
@@ -108,14 +108,14 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (flag(query.reply)) {
         const id = parseId(query.id);
         if (id === null) throw fail('missing_id');
-        await writeReply(app, viewer, id, body.body);
+        await writeReply(app.ctx, viewer, id, body.body);
         return OK;
       }
       if (flag(query.lock) && !mayLock(viewer)) throw fail('admin_only');
       const id = parseId(query.id);
       if (id === null) throw fail('missing_id');
-      if (flag(query.lock)) await lockStreamer(app, viewer, id, truthy(body.community_locked));
-      else await rateStreamer(app, request, id, body);
+      if (flag(query.lock)) await lockStreamer(app.ctx, viewer, id, truthy(body.community_locked));
+      else await rateStreamer(app.ctx, request, id, body);
       return OK;
     },
   );
@@ -131,8 +131,8 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const id = parseId(request.query.id);
       if (id === null) throw fail('missing_id');
-      if (flag(request.query.reply)) await removeReply(app, request.viewer, id);
-      else await removeStreamer(app, request.viewer, id);
+      if (flag(request.query.reply)) await removeReply(app.ctx, request.viewer, id);
+      else await removeStreamer(app.ctx, request.viewer, id);
       return OK;
     },
   );

@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import { type Answer, jsonAnswer } from '../cache/answer.ts';
+import type { AppContext } from '../context.ts';
 import type { Db } from '../db/schema.ts';
 import { statsOf } from '../history/stats.ts';
 import { averageTenths, scoreSum } from '../shared/rules.ts';
@@ -84,9 +84,9 @@ export async function listView(db: Db, view: View): Promise<StreamerItem[]> {
 export const viewKey = (view: View): string => `streamers:${view}`;
 
 /** A view's answer, made once per change of the content and shared by every request. */
-export function renderedView(app: FastifyInstance, view: View): Promise<Answer<StreamerItem[]>> {
-  return app.answers.get(viewKey(view), async (version) =>
-    jsonAnswer(await listView(app.db, view), version, true),
+export function renderedView(ctx: AppContext, view: View): Promise<Answer<StreamerItem[]>> {
+  return ctx.answers.get(viewKey(view), async (version) =>
+    jsonAnswer(await listView(ctx.db, view), version, true),
   );
 }
 

@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import { actorOf, audit } from '../audit/queries.ts';
+import type { AppContext } from '../context.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { DomainError, fail } from '../errors.ts';
 import { HOUR } from '../lib/clock.ts';
@@ -8,8 +8,6 @@ import type { Viewer } from '../plugins/viewer.ts';
 import { LIMITS } from '../shared/rules.ts';
 import { mayGrantRoles, mayRestrict } from './policy.ts';
 import { findUser, setAdmin, setBanned, setModerator, setTimeoutUntil } from './queries.ts';
-
-type Ops = Pick<FastifyInstance, 'database' | 'clock'>;
 
 export interface UserChange {
   banned?: unknown;
@@ -34,16 +32,21 @@ function timeoutHours(value: unknown): number {
  * any change to staff are the administrator's (403 `Admin only`, nothing changed). A banned
  * user cannot be made an administrator (and a ban clears the flag: users/queries.ts).
  */
-export async function changeUser(app: Ops, viewer: Viewer, id: number, change: UserChange): Promise<void> {
+export async function changeUser(
+  ctx: AppContext,
+  viewer: Viewer,
+  id: number,
+  change: UserChange,
+): Promise<void> {
   const { banned: ban, is_mod, is_admin, timeout_hours } = change;
   if (!mayGrantRoles(viewer) && (is_mod !== undefined || is_admin !== undefined)) throw fail('admin_only');
   if (ban === undefined && is_mod === undefined && is_admin === undefined && timeout_hours === undefined) {
     throw fail('nothing_to_update');
   }
   const hours = timeout_hours === undefined ? undefined : timeoutHours(timeout_hours);
-  const now = app.clock.now();
+  const now = ctx.clock.now();
   const actor = actorOf(viewer, now);
-  await writeTransaction(app.database, async (trx) => {
+  await writeTransaction(ctx.database, async (trx) => {
     const found = await findUser(trx, id);
     if (!found) throw fail('user_not_found');
     if (!mayRestrict(viewer, found)) throw fail('admin_only');

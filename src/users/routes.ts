@@ -17,7 +17,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put('/api/users', { config: { guard: mayManageUsers }, schema: updateSchema }, async (request) => {
     const id = parseId(request.query.id);
     if (id === null) throw fail('missing_id');
-    await changeUser(app, request.viewer, id, request.body);
+    await changeUser(app.ctx, request.viewer, id, request.body);
     return OK;
   });
 

@@ -25,7 +25,7 @@ export const voteRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (streamerId === null) throw fail('missing_streamer_id');
       const score = clamp(toInt(body.score), 0, LIMITS.score);
       // Only streamers of the Public view take votes: the rendered view says which they are.
-      const list = await renderedView(app, 'public');
+      const list = await renderedView(app.ctx, 'public');
       if (!list.value?.some((s) => s.id === streamerId)) throw fail('streamer_not_found');
       await writeTransaction(database, (trx) =>
         setVote(trx, streamerId, user.id, score, clock.now().toISOString()),
