@@ -90,7 +90,7 @@ export const EARNED_TRUST_MUTATIONS: Mutation[] = [
     name: 'issue 29: a refused suggestion uses its challenge solution up',
     file: 'src/streamers/create.ts',
     from: 'challenge: async () => void (challenged = true),',
-    to: 'challenge: () => passChallenge(app.db, app.challengeKey, input.altcha, now),',
+    to: 'challenge: () => passChallenge(ctx.db, ctx.challengeKey, input.altcha, now),',
     tests: ['test/guest-trust.test.ts'],
   },
   {

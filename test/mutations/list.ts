@@ -56,7 +56,7 @@ export const MUTATIONS: Mutation[] = [
     name: 'the audit record is written outside the transaction',
     file: 'src/streamers/rate.ts',
     from: 'await audit(trx, actorOf(request.viewer, now), auditEntry(',
-    to: 'await audit(app.database.db, actorOf(request.viewer, now), auditEntry(',
+    to: 'await audit(ctx.database.db, actorOf(request.viewer, now), auditEntry(',
     tests: ['test/audit.test.ts'],
     project: 'postgres',
   },
