@@ -1,6 +1,7 @@
 import { CompiledQuery, sql } from 'kysely';
 import { isSqlite } from './dialect.ts';
 import type { Database, Db } from './schema.ts';
+import { type Write, writeTogether } from './write-together.ts';
 
 /** How a column's values are cast in a VALUES list (types both databases know). */
 export type ColumnType = 'integer' | 'bigint' | 'text';
@@ -28,19 +29,20 @@ export async function updateMany<T extends keyof Database>(
   types: Partial<Record<keyof Database[T] & string, ColumnType>>,
   rows: RowUpdate[],
 ): Promise<void> {
-  for (const query of updateManyQueries(trx, table, types, rows)) await trx.executeQuery(query);
+  // Each row has one shape: the statements write disjoint rows.
+  await writeTogether(trx, updateManyQueries(trx, table, types, rows));
 }
 
 /**
- * updateMany's statements, compiled and not run: for a caller that runs them with its other
- * writes (db/write-together.ts).
+ * updateMany's statements, not run: for a caller that runs them with its other writes
+ * (db/write-together.ts).
  */
 export function updateManyQueries<T extends keyof Database>(
   trx: Db,
   table: T,
   types: Partial<Record<keyof Database[T] & string, ColumnType>>,
   rows: RowUpdate[],
-): CompiledQuery[] {
+): Write[] {
   const shapes = new Map<string, { columns: string[]; rows: RowUpdate[] }>();
   for (const row of rows) {
     const columns = Object.keys(row.set)
@@ -57,7 +59,7 @@ export function updateManyQueries<T extends keyof Database>(
     if (type === undefined) throw new Error(`updateMany: no type given for ${table}.${column}`);
     return type;
   };
-  const queries: CompiledQuery[] = [];
+  const queries: Write[] = [];
   for (const { columns, rows: shaped } of shapes.values()) {
     if (isSqlite(trx)) {
       const sets = columns.map((c) => sql`${sql.ref(c)} = ${null}`);
@@ -81,7 +83,7 @@ export function updateManyQueries<T extends keyof Database>(
     const sets = columns.map((c, i) => sql`${sql.ref(c)} = ${sql.ref(`v.c${i}`)}`);
     queries.push(
       sql`update ${sql.table(table)} set ${sql.join(sets)}
-        from unnest(${sql.join(arrays)}) as v(${names}) where ${sql.ref(`${table}.id`)} = v.id`.compile(trx),
+        from unnest(${sql.join(arrays)}) as v(${names}) where ${sql.ref(`${table}.id`)} = v.id`,
     );
   }
   return queries;
@@ -91,7 +93,7 @@ export function updateManyQueries<T extends keyof Database>(
 const SQLITE_MAX_PARAMETERS = 30_000;
 
 /**
- * Inserts many rows of `table` (compiled, not run), the columns of `types` in its order. With
+ * Inserts many rows of `table` (not run), the columns of `types` in its order. With
  * `upsertOn`, a row whose `upsertOn` column conflicts sets the others instead. PostgreSQL: one
  * `insert ... select * from unnest(arrays)`, a parameter per column whatever the rows (small to
  * parse and plan); SQLite: `insert ... values (...), (...)`, chunked under its parameter limit.
@@ -102,7 +104,7 @@ export function insertManyQueries<T extends keyof Database>(
   types: Partial<Record<keyof Database[T] & string, ColumnType>>,
   rows: Record<string, Value>[],
   upsertOn?: keyof Database[T] & string,
-): CompiledQuery[] {
+): Write[] {
   if (rows.length === 0) return [];
   const columns = Object.keys(types);
   const typed = types as Record<string, ColumnType>;
@@ -117,14 +119,14 @@ export function insertManyQueries<T extends keyof Database>(
     const arrays = columns.map(
       (c) => sql`cast(${rows.map((row) => row[c] ?? null)} as ${sql.raw(`${typed[c]}[]`)})`,
     );
-    return [sql`${into} select * from unnest(${sql.join(arrays)})${conflict}`.compile(trx)];
+    return [sql`${into} select * from unnest(${sql.join(arrays)})${conflict}`];
   }
   const perStatement = Math.floor(SQLITE_MAX_PARAMETERS / columns.length);
   // The text made once, the rows only as parameters (no query objects per value).
   const head = into.compile(trx).sql;
   const tail = conflict.compile(trx).sql;
   const row = `(${columns.map(() => '?').join(', ')})`;
-  const queries: CompiledQuery[] = [];
+  const queries: Write[] = [];
   for (let k = 0; k < rows.length; k += perStatement) {
     const chunk = rows.slice(k, k + perStatement);
     queries.push(

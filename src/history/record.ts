@@ -1,8 +1,8 @@
-import type { CompiledQuery } from 'kysely';
+import { sql } from 'kysely';
 import { inIds } from '../db/dialect.ts';
 import type { Db } from '../db/schema.ts';
 import { insertManyQueries, updateManyQueries } from '../db/update-many.ts';
-import { writeTogether } from '../db/write-together.ts';
+import { type Write, writeTogether } from '../db/write-together.ts';
 import { HISTORY } from '../shared/history.ts';
 import { countGame, parseGames } from './games.ts';
 import { statsCutoff, statsWrites } from './stats.ts';
@@ -49,14 +49,9 @@ export async function recordChecks(trx: Db, seen: Sighting[], ended: number[], n
 
 /**
  * recordChecks's reads and the streams it starts (their ids are needed), then its other
- * writes compiled and not run: the sync batch runs them with its own (db/write-together.ts).
+ * writes, not run: the sync batch runs them with its own (db/write-together.ts).
  */
-export async function checkWrites(
-  trx: Db,
-  seen: Sighting[],
-  ended: number[],
-  now: string,
-): Promise<CompiledQuery[]> {
+export async function checkWrites(trx: Db, seen: Sighting[], ended: number[], now: string): Promise<Write[]> {
   if (seen.length === 0 && ended.length === 0) return [];
   const streamerIds = [...new Set([...seen.map((s) => s.streamerId), ...ended])];
   const cutoff = statsCutoff(new Date(now));
@@ -127,14 +122,12 @@ export async function checkWrites(
   );
   if (ended.length > 0) {
     // Disjoint from the counters' rows: a stream that ends was not seen by this check.
-    writes.push(
-      trx
-        .updateTable('streams')
-        .set((eb) => ({ ended_at: eb.ref('last_seen_at') }))
-        .where('streamer_id', 'in', ended)
-        .where('ended_at', 'is', null)
-        .compile(),
-    );
+    const ending = trx
+      .updateTable('streams')
+      .set((eb) => ({ ended_at: eb.ref('last_seen_at') }))
+      .where('streamer_id', 'in', ended)
+      .where('ended_at', 'is', null);
+    writes.push(sql`${ending}`);
   }
   // The figures from the streams as this check left them, without reading them again.
   const counted = [...known.map((k) => ({ ...k, ...going.get(k.id) })), ...started];

@@ -1,6 +1,6 @@
-import type { CompiledQuery, Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import { insertManyQueries } from '../db/update-many.ts';
-import { writeTogether } from '../db/write-together.ts';
+import { type Write, writeTogether } from '../db/write-together.ts';
 import type { Db } from '../db/schema.ts';
 import type { StreamsTable } from '../db/schema/streams.ts';
 import { DAY } from '../lib/clock.ts';
@@ -72,8 +72,8 @@ export async function writeStats(trx: Db, streamerIds: number[], rows: Counted[]
   await writeTogether(trx, statsWrites(trx, streamerIds, rows));
 }
 
-/** writeStats's statements, compiled and not run (the sync batch runs them with its others). */
-export function statsWrites(trx: Db, streamerIds: number[], rows: Counted[]): CompiledQuery[] {
+/** writeStats's statements, not run (the sync batch runs them with its others). */
+export function statsWrites(trx: Db, streamerIds: number[], rows: Counted[]): Write[] {
   if (streamerIds.length === 0) return [];
   const byStreamer = new Map<number, Counted[]>();
   for (const r of rows) byStreamer.set(r.streamer_id, [...(byStreamer.get(r.streamer_id) ?? []), r]);
@@ -95,9 +95,9 @@ export function statsWrites(trx: Db, streamerIds: number[], rows: Counted[]): Co
     };
   });
   const without = streamerIds.filter((id) => !byStreamer.has(id));
-  const writes: CompiledQuery[] = [];
+  const writes: Write[] = [];
   if (without.length > 0)
-    writes.push(trx.deleteFrom('stream_stats').where('streamer_id', 'in', without).compile());
+    writes.push(sql`${trx.deleteFrom('stream_stats').where('streamer_id', 'in', without)}`);
   if (values.length === 0) return writes;
   writes.push(...insertManyQueries(trx, 'stream_stats', FIGURES, values, 'streamer_id'));
   return writes;
