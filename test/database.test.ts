@@ -2,7 +2,6 @@ import { spawnSync } from 'node:child_process';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { compiledOnce } from '../src/db/compiled.ts';
 import { openDatabase } from '../src/db/connect.ts';
 import { migrations } from '../src/db/migrations/index.ts';
 import { MigrationError, migrateToLatest } from '../src/db/migrator.ts';
@@ -129,30 +128,6 @@ describe.runIf(dbKind === 'postgres')('PostgreSQL connection failures', () => {
       expect((await app.client().get('/api/streamers')).status).toBe(200);
     } finally {
       await app.close();
-    }
-  });
-});
-
-describe.runIf(dbKind === 'postgres')('prepared statements on PostgreSQL', () => {
-  it('a query compiled once is a named prepared statement of its connection, in a transaction too; other queries are not', async () => {
-    const test = await createTestDatabase();
-    const one = openDatabase(test.url, { poolSize: 1 });
-    try {
-      const plusOne = compiledOnce((db) => db.selectNoFrom(sql<number>`cast(${0} as integer) + 1`.as('n')));
-      expect((await plusOne(one.db, [41])).rows).toEqual([{ n: 42 }]);
-      expect(await one.db.transaction().execute(async (trx) => (await plusOne(trx, [1])).rows)).toEqual([
-        { n: 2 },
-      ]);
-      await sql`select 2 + 2`.execute(one.db);
-      // One connection: the statements it holds are all this pool's.
-      const { rows } = await sql<{ name: string; statement: string }>`
-        select name, statement from pg_prepared_statements`.execute(one.db);
-      expect(rows).toEqual([
-        { name: expect.stringMatching(/^q_/), statement: expect.stringContaining('+ 1') },
-      ]);
-    } finally {
-      await one.db.destroy();
-      await test.cleanup();
     }
   });
 });

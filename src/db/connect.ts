@@ -4,7 +4,6 @@ import { dirname } from 'node:path';
 import { type SqliteDatabase as SqliteDialectDatabase, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type pg from 'pg';
 import { SqliteDatabase, type SqliteStatement } from './sqlite-driver.ts';
-import { preparingClient } from './compiled.ts';
 import { dbContext, type DbContext } from './context.ts';
 import type { Database } from './schema.ts';
 
@@ -126,7 +125,6 @@ export function openDatabase(url: string, options: OpenOptions = {}): Opened {
 
   const driver = pgDriver();
   const pool = new driver.Pool({
-    Client: preparingClient(driver),
     connectionString: url,
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: 5000,
