@@ -4,7 +4,9 @@
  * ceilings in their own processes in the same run; every figure is printed beside its
  * ceiling's and judged as a ratio. SQLite, then PostgreSQL (informative, but for comment
  * posting). Measured at the default settings (no LOG_LEVEL). Exits 1 when an SQLite target or
- * PostgreSQL's comment posting is missed, or an acknowledged comment was lost.
+ * PostgreSQL's comment posting is missed, or an acknowledged comment was lost. The reference
+ * runtime is Node.js 24, the one README recommends: the first and last lines name the Node.js
+ * the run was on, and say so when it is another.
  *
  * Knobs: BENCH_SECONDS (per measured load, default 3), BENCH_CONNECTIONS (default 50),
  * BENCH_ROUNDS (alternating rounds of ceiling and service per path, default 3: on two shared
@@ -122,9 +124,17 @@ async function postgresSuite(): Promise<Row[] | string> {
   }
 }
 
+/** The bench's figures are read on this major version of Node.js (README recommends it). */
+const REFERENCE_NODE = 24;
+const nodeMajor = Number(process.versions.node.split('.')[0]);
+const runtime =
+  nodeMajor === REFERENCE_NODE
+    ? `Node.js ${process.version}`
+    : `Node.js ${process.version} (NOT the reference Node.js ${REFERENCE_NODE}: not comparable)`;
+
 const started = Date.now();
 const setup =
-  `Node ${process.version}, ${availableParallelism()} cores, load by ${loadGenerator()}, ${connections} connections ` +
+  `${runtime}, ${availableParallelism()} cores, load by ${loadGenerator()}, ${connections} connections ` +
   `(the page of comments: 1), ${seconds} s per load after 1 s of warm-up, ${rounds} round(s) per path ` +
   `(comment posting: ${Math.max(3, rounds)})`;
 console.log(`Benchmark (issue 9): ${setup}`);
