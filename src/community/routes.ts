@@ -1,19 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { writeTransaction } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
-import { findGroup } from '../groups/queries.ts';
 import { parseId } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { OK } from '../lib/schemas.ts';
-import { clampScores } from '../lib/scores.ts';
 import { streamerExists } from '../streamers/queries.ts';
-import { communitySummary, isMember, isLocked, myCommunityRating, saveCommunityRating } from './queries.ts';
+import { communitySummary, myCommunityRating } from './queries.ts';
+import { rateForCommunity } from './rate.ts';
 import { mineSchema, rateSchema, summarySchema } from './schemas.ts';
-import { COMMUNITY_ROLES, mayRateCommunity } from './policy.ts';
+import { COMMUNITY_ROLES } from './policy.ts';
 
 /** Community ratings: team members rate their team's streamer (DECISIONS.md). */
 export const communityRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, database, clock } = app;
+  const { db } = app;
 
   app.get(
     '/api/community_ratings',
@@ -44,24 +42,7 @@ export const communityRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { body, viewer } = request;
       const groupId = parseId(body.group_id);
       if (groupId === null) throw fail('missing_group_id');
-      const user = viewer.user;
-      if (!user) throw fail('not_logged_in');
-      await writeTransaction(database, async (trx) => {
-        const group = await findGroup(trx, groupId);
-        if (!group) throw fail('group_not_found');
-        const member = await isMember(trx, groupId, user.id);
-        if (!member) throw fail('not_a_member');
-        if (group.streamer_id === null) throw fail('team_has_no_streamer');
-        const locked = await isLocked(trx, group.streamer_id);
-        if (!mayRateCommunity(viewer, { member, locked })) throw fail('community_locked');
-        await saveCommunityRating(trx, {
-          group_id: groupId,
-          streamer_id: group.streamer_id,
-          user_id: user.id,
-          scores: clampScores(body.r),
-          updated_at: clock.now().toISOString(),
-        });
-      });
+      await rateForCommunity(app.ctx, viewer, groupId, body.r);
       return OK;
     },
   );

@@ -1,12 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { writeTransaction } from '../db/transaction.ts';
 import { DomainError, fail } from '../errors.ts';
-import { publish } from '../events/log.ts';
 import { parseId, truthy } from '../lib/input.ts';
 import { pageLimit } from '../lib/schemas.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { NOTIFICATION_LIMITS } from '../shared/notifications.ts';
-import { listNotifications, markRead, unreadCount } from './queries.ts';
+import { markNotificationsRead } from './mark-read.ts';
+import { listNotifications, unreadCount } from './queries.ts';
 import { listSchema, markSchema } from './schemas.ts';
 import { NOTIFICATION_ROLES } from './policy.ts';
 
@@ -21,7 +20,7 @@ function idsOf(value: unknown): number[] | null {
 
 /** DECISIONS.md "Fourth wave" → "Notifications": a signed-in user's list and read marks. */
 export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, database } = app;
+  const { db } = app;
   const own = { guard: NOTIFICATION_ROLES.own };
 
   app.get('/api/notifications', { config: own, schema: listSchema }, async (request, reply) => {
@@ -45,11 +44,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const all = truthy(body.all);
     const ids = all ? null : idsOf(body.read);
     if (!all && ids === null) throw invalid('read');
-    const unread = await writeTransaction(database, async (trx) => {
-      const changed = await markRead(trx, user.id, ids === null ? 'all' : { ids });
-      if (changed) publish(trx, [{ type: 'notification', user_id: user.id }]);
-      return unreadCount(trx, user.id);
-    });
+    const unread = await markNotificationsRead(app.ctx, user.id, ids);
     return { ok: true as const, unread };
   });
 

@@ -81,7 +81,7 @@ export const EARNED_TRUST_MUTATIONS: Mutation[] = [
   },
   {
     name: 'issue 29: a change of guest_hold not audited',
-    file: 'src/settings/routes.ts',
+    file: 'src/settings/change.ts',
     from: "await audit(trx, actor, { action: 'settings.update', params: { key: 'guest_hold', value: hold } });",
     to: '',
     tests: ['test/audit.test.ts'],

@@ -351,7 +351,7 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: 'taking part: votes taken for streamers outside the Public view',
-    file: 'src/votes/routes.ts',
+    file: 'src/votes/vote.ts',
     from: "if (!list.value?.some((s) => s.id === streamerId)) throw fail('streamer_not_found');",
     to: '',
     tests: ['test/taking-part.test.ts'],
@@ -562,7 +562,7 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: 'reach: reported on every report, not only the first open one',
-    file: 'src/reports/routes.ts',
+    file: 'src/reports/report.ts',
     from: 'const streamer = first ? await',
     to: 'const streamer = true ? await',
     tests: ['test/discord.test.ts'],

@@ -71,7 +71,7 @@ export const POLICY_MUTATIONS: Mutation[] = [
   },
   {
     name: 'policies: the service stops calling mayRateCommunity (the rule restated inline)',
-    file: 'src/community/routes.ts',
+    file: 'src/community/rate.ts',
     from: "if (!mayRateCommunity(viewer, { member, locked })) throw fail('community_locked');",
     to: "if (locked) throw fail('community_locked');",
     tests: ['test/policies.test.ts'],
