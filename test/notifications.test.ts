@@ -231,7 +231,9 @@ describe('who is notified, and of what', () => {
         .columns(['user_id', 'id'])
         .execute();
       await db.schema.alterTable('notifications').dropColumn('shown').execute();
-      // ... and before 019 and 020, which came later (a database runs its migrations in order).
+      // ... and before 019, 020 and 021, which came later (a database runs its migrations in order).
+      await db.schema.dropTable('event_log').execute();
+      await db.schema.dropTable('log_cursors').execute();
       await db.schema.createIndex('comments_guest_tag_idx').on('comments').column('guest_tag').execute();
       await db.schema.dropIndex('stream_samples_read').execute();
       await db.schema
@@ -245,6 +247,7 @@ describe('who is notified, and of what', () => {
           '018-notification-shown',
           '019-stream-samples-covering',
           '020-comments-guest-tag-index',
+          '021-event-log',
         ] as never)
         .execute();
       await migrateToLatest(db);
