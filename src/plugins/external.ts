@@ -51,15 +51,15 @@ export const externalPlugins = fp(
             'retry-after': String(Math.max(1, Math.ceil(context.ttl / 1000))),
           }),
       });
-      const timer = setInterval(
+      // Every 10 minutes of the app's clock.
+      const stop = clock.every(
+        10 * MINUTE,
         () =>
           void purgeRateLimits(db, clock.now()).catch((err: unknown) =>
             app.log.warn({ err }, 'rate-limit purge'),
           ),
-        10 * MINUTE,
       );
-      timer.unref();
-      app.addHook('onClose', async () => clearInterval(timer));
+      app.addHook('onClose', async () => stop());
     }
   },
   { name: 'external-plugins' },
