@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DbContext } from '../db/context.ts';
-import { HOUR, type Clock } from '../lib/clock.ts';
+import { HOUR, type Clock, upkeep } from '../lib/clock.ts';
 import { OutageLog } from '../lib/outage-log.ts';
 import { eventsAfter, headId, type LoggedEvent, pruneLog } from './log.ts';
 
@@ -36,11 +36,12 @@ export class EventTail {
     this.#outage = new OutageLog(log, 'events: reading the event log');
     this.#unsubscribe = database.changes.onBump(() => void this.wake());
     // Every instance prunes (a delete of rows every instance would delete alike), once an hour.
-    this.#stopPruning = clock.every(HOUR, () => {
-      pruneLog(database.db, clock.now()).catch((err: unknown) =>
-        log.warn({ err }, 'events: pruning the log failed'),
-      );
-    });
+    this.#stopPruning = upkeep(
+      clock,
+      HOUR,
+      () => pruneLog(database.db, clock.now()),
+      (err) => log.warn({ err }, 'events: pruning the log failed'),
+    );
   }
 
   static async start(database: DbContext, clock: Clock, log: FastifyBaseLogger): Promise<EventTail> {

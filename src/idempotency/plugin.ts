@@ -8,7 +8,7 @@ import type {
 } from 'fastify';
 import fp from 'fastify-plugin';
 import { fail } from '../errors.ts';
-import { HOUR } from '../lib/clock.ts';
+import { HOUR, upkeep } from '../lib/clock.ts';
 import { findKey, type KeptAnswer, type PendingKey, pruneKeys } from './queries.ts';
 
 declare module 'fastify' {
@@ -68,11 +68,12 @@ export const idempotencyPlugin = fp(
   async (app: FastifyInstance) => {
     app.decorateRequest('idempotency', null);
     // The hourly upkeep, on the app's clock: keys past their day go.
-    const stop = app.clock.every(HOUR, () => {
-      pruneKeys(app.db, app.clock.now()).catch((err: unknown) =>
-        app.log.warn({ err }, 'idempotency: pruning keys'),
-      );
-    });
+    const stop = upkeep(
+      app.clock,
+      HOUR,
+      () => pruneKeys(app.db, app.clock.now()),
+      (err) => app.log.warn({ err }, 'idempotency: pruning keys'),
+    );
     app.addHook('onClose', async () => stop());
 
     const check: preValidationAsyncHookHandler = async (request, reply) => {

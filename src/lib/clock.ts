@@ -24,3 +24,25 @@ export const iso = (clock: Clock): string => clock.now().toISOString();
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
+
+/**
+ * Upkeep every `ms` of the clock (pruning, purging), never two runs at once: a clock moved on by
+ * days (a test, a machine that slept) runs it once, not once for every period it passed.
+ */
+export function upkeep(
+  clock: Clock,
+  ms: number,
+  work: () => Promise<unknown>,
+  failed: (err: unknown) => void,
+): () => void {
+  let running = false;
+  return clock.every(ms, () => {
+    if (running) return;
+    running = true;
+    work()
+      .catch(failed)
+      .finally(() => {
+        running = false;
+      });
+  });
+}

@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config/config.ts';
 import type { Db } from '../db/schema.ts';
 import { fail } from '../errors.ts';
-import { type Clock, MINUTE } from '../lib/clock.ts';
+import { type Clock, MINUTE, upkeep } from '../lib/clock.ts';
 import { compressionPlugin } from './compression.ts';
 import { databaseStore, purgeRateLimits } from './rate-limit-store.ts';
 import { address } from './rate-limits.ts';
@@ -52,12 +52,11 @@ export const externalPlugins = fp(
           }),
       });
       // Every 10 minutes of the app's clock.
-      const stop = clock.every(
+      const stop = upkeep(
+        clock,
         10 * MINUTE,
-        () =>
-          void purgeRateLimits(db, clock.now()).catch((err: unknown) =>
-            app.log.warn({ err }, 'rate-limit purge'),
-          ),
+        () => purgeRateLimits(db, clock.now()),
+        (err) => app.log.warn({ err }, 'rate-limit purge'),
       );
       app.addHook('onClose', async () => stop());
     }

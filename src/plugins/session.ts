@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { DbContext } from '../db/context.ts';
-import { type Clock, DAY, HOUR, MINUTE } from '../lib/clock.ts';
+import { type Clock, DAY, HOUR, MINUTE, upkeep } from '../lib/clock.ts';
 import { httpsDetected } from '../lib/https.ts';
 import { Session, type SessionData } from '../sessions/session.ts';
 import { SESSION_DAYS } from '../shared/rules.ts';
@@ -172,10 +172,7 @@ export const sessionPlugin = fp(
       );
     };
     // Hourly, on the app's clock.
-    const stop = clock.every(
-      HOUR,
-      () => void purge().catch((err: unknown) => app.log.warn({ err }, 'session purge')),
-    );
+    const stop = upkeep(clock, HOUR, purge, (err) => app.log.warn({ err }, 'session purge'));
     app.addHook('onClose', async () => stop());
   },
   { name: 'session', dependencies: ['@fastify/cookie'] },
