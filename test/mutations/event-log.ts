@@ -87,4 +87,12 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
     tests: ['test/races.test.ts'],
     project: 'postgres',
   },
+  {
+    name: "issue 40: writeTogether's one statement leaves the first write out",
+    file: 'src/db/write-together.ts',
+    from: 'const ctes = expressions.map((write, i) =>',
+    to: 'const ctes = expressions.slice(1).map((write, i) =>',
+    tests: ['test/write-together.test.ts'],
+    project: 'postgres',
+  },
 ];
