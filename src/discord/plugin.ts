@@ -14,6 +14,7 @@ export const discordPlugin = fp(
   async (app: FastifyInstance) => {
     const sender = new DiscordSender({
       db: app.db,
+      database: app.database,
       clock: app.clock,
       log: app.log.child({ module: 'discord' }),
       baseUrl: app.config.baseUrl,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
+import type { DbContext } from '../db/context.ts';
 import type { Db } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { OutageLog } from '../lib/outage-log.ts';
@@ -32,6 +33,8 @@ const DAY = 24 * 3_600_000;
 
 export interface SenderOptions {
   db: Db;
+  /** The database's context, for the writes that take messages from the event log. */
+  database: DbContext;
   clock: Clock;
   log: FastifyBaseLogger;
   /** Makes the embeds' page paths absolute. */
@@ -187,7 +190,9 @@ export class DiscordSender {
     if (told) {
       // From the log to the outbox: each message queued once, for the webhooks that asked for it.
       while (
-        (await takeFromLog(db, LEASE, DISCORD_EVENTS, (trx, events) => queueFromLog(trx, events, iso))) > 0
+        (await takeFromLog(this.opts.database, LEASE, DISCORD_EVENTS, (trx, events) =>
+          queueFromLog(trx, events, iso),
+        )) > 0
       );
       due = await dueWebhooks(db, iso);
     }

@@ -1,4 +1,6 @@
+import type { DbContext } from '../db/context.ts';
 import type { Db } from '../db/schema.ts';
+import { writeTransaction } from '../db/transaction.ts';
 import { headId, type LoggedEvent } from './log.ts';
 
 /**
@@ -49,50 +51,56 @@ class CursorMoved extends Error {}
  * time starts at the log's head.
  */
 export async function takeFromLog(
-  db: Db,
+  database: DbContext,
   name: string,
   types: readonly LoggedEvent['type'][],
   take: (trx: Db, events: LoggedEvent[]) => Promise<void>,
 ): Promise<number> {
   try {
-    return await db.transaction().execute(async (trx) => {
-      const cursor = await trx
-        .selectFrom('log_cursors')
-        .select('last_id')
-        .where('name', '=', name)
-        .executeTakeFirst();
-      if (!cursor) {
-        await trx
-          .insertInto('log_cursors')
-          .values({ name, last_id: await headId(trx) })
-          .onConflict((oc) => oc.column('name').doNothing())
+    // A write like any other: on SQLite it takes the write lock up front (another process's
+    // writes wait on the busy timeout instead of failing), and it moves the content version.
+    return await writeTransaction(
+      database,
+      async (trx) => {
+        const cursor = await trx
+          .selectFrom('log_cursors')
+          .select('last_id')
+          .where('name', '=', name)
+          .executeTakeFirst();
+        if (!cursor) {
+          await trx
+            .insertInto('log_cursors')
+            .values({ name, last_id: await headId(trx) })
+            .onConflict((oc) => oc.column('name').doNothing())
+            .execute();
+          return 0;
+        }
+        // The head first: every id up to it is settled (writers append in order, events/log.ts),
+        // so when fewer than a batch of the kinds come back, the cursor may move to it.
+        const head = await headId(trx);
+        const events = await trx
+          .selectFrom('event_log')
+          .selectAll()
+          .where('type', 'in', types)
+          .where('id', '>', cursor.last_id)
+          .where('id', '<=', head)
+          .orderBy('id')
+          .limit(DELIVER_BATCH)
           .execute();
-        return 0;
-      }
-      // The head first: every id up to it is settled (writers append in order, events/log.ts),
-      // so when fewer than a batch of the kinds come back, the cursor may move to it.
-      const head = await headId(trx);
-      const events = await trx
-        .selectFrom('event_log')
-        .selectAll()
-        .where('type', 'in', types)
-        .where('id', '>', cursor.last_id)
-        .where('id', '<=', head)
-        .orderBy('id')
-        .limit(DELIVER_BATCH)
-        .execute();
-      const last = events.length === DELIVER_BATCH ? (events.at(-1)?.id ?? head) : head;
-      if (last <= cursor.last_id) return 0;
-      await take(trx, events);
-      const moved = await trx
-        .updateTable('log_cursors')
-        .set({ last_id: last })
-        .where('name', '=', name)
-        .where('last_id', '=', cursor.last_id)
-        .executeTakeFirst();
-      if (Number(moved.numUpdatedRows) !== 1) throw new CursorMoved();
-      return events.length;
-    });
+        const last = events.length === DELIVER_BATCH ? (events.at(-1)?.id ?? head) : head;
+        if (last <= cursor.last_id) return 0;
+        await take(trx, events);
+        const moved = await trx
+          .updateTable('log_cursors')
+          .set({ last_id: last })
+          .where('name', '=', name)
+          .where('last_id', '=', cursor.last_id)
+          .executeTakeFirst();
+        if (Number(moved.numUpdatedRows) !== 1) throw new CursorMoved();
+        return events.length;
+      },
+      'content',
+    );
   } catch (err) {
     if (err instanceof CursorMoved) return 0;
     throw err;
