@@ -44,6 +44,11 @@ export function dbContext(
     ...(handle.sqlite ? { sqlite: handle.sqlite } : {}),
     ...(handle.pool ? { pool: handle.pool } : {}),
     changes: new ContentVersion(),
-    groupCommit: new GroupCommit(db, systemClock, kind === 'sqlite', kind === 'sqlite' ? 1 : GROUPS_IN_FLIGHT),
+    groupCommit: new GroupCommit(
+      db,
+      systemClock,
+      kind === 'sqlite',
+      kind === 'sqlite' ? 1 : GROUPS_IN_FLIGHT,
+    ),
   };
 }
