@@ -1,8 +1,8 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REPLAY_MAX_EVENTS } from '../src/events/log.ts';
 import { startApp, useApp } from './helpers/app.ts';
 import { reopen } from './helpers/database.ts';
-import { openStream, type SseStream } from './helpers/sse.ts';
+import { cookieOf, streamsOf } from './helpers/sse.ts';
 
 /**
  * Issue 40, "One log of what happened": events are rows of the write's own transaction, streams
@@ -11,17 +11,8 @@ import { openStream, type SseStream } from './helpers/sse.ts';
  */
 const t = await useApp();
 const admin = await t.admin();
-const open: SseStream[] = [];
-const stream = async (path: string, headers: Record<string, string> = {}, url = t.url) => {
-  const s = await openStream(url, path, headers);
-  open.push(s);
-  return s;
-};
-afterAll(() => open.forEach((s) => s.close()));
+const stream = streamsOf(t.url);
 const FULL = { s: 5, g: 5, a: 5, v: 5, n: 5, ns: 5, o: 5 };
-const cookieOf = (c: { cookies: Map<string, string> }) => ({
-  cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-});
 
 const logged = (streamerId: number, type?: string) => {
   let q = t.db.selectFrom('event_log').selectAll().where('streamer_id', '=', streamerId);

@@ -1,22 +1,13 @@
 import net from 'node:net';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startApp, useApp } from './helpers/app.ts';
 import { dbKind, reopen } from './helpers/database.ts';
-import { openStream, type SseStream } from './helpers/sse.ts';
+import { cookieOf, streamsOf } from './helpers/sse.ts';
 
 /** DECISIONS.md "Fourth wave" → "Live updates": GET /api/events over raw HTTP. */
 const t = await useApp();
 const admin = await t.admin();
-const open: SseStream[] = [];
-const stream = async (path: string, headers: Record<string, string> = {}, url = t.url) => {
-  const s = await openStream(url, path, headers);
-  open.push(s);
-  return s;
-};
-afterAll(() => open.forEach((s) => s.close()));
-const cookieOf = (c: { cookies: Map<string, string> }) => ({
-  cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-});
+const stream = streamsOf(t.url);
 const FULL = { s: 5, g: 5, a: 5, v: 5, n: 5, ns: 5, o: 5 };
 
 describe('what a stream tells', () => {

@@ -1,3 +1,4 @@
+import { afterAll } from 'vitest';
 import http from 'node:http';
 
 /** One server-sent event as a reader sees it; `comment` for a `:` line. */
@@ -121,3 +122,22 @@ export function openStream(
     req.on('error', reject);
   });
 }
+
+/**
+ * A file's way to open streams on its app (`defaultUrl`), each closed after the file's tests:
+ * `stream(path, headers, url)`.
+ */
+export function streamsOf(defaultUrl: string) {
+  const open: SseStream[] = [];
+  afterAll(() => open.forEach((s) => s.close()));
+  return async (path: string, headers: Record<string, string> = {}, url = defaultUrl) => {
+    const s = await openStream(url, path, headers);
+    open.push(s);
+    return s;
+  };
+}
+
+/** A client's cookies as a `cookie` header, for a stream opened beside it. */
+export const cookieOf = (c: { cookies: Map<string, string> }) => ({
+  cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+});
