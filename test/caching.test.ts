@@ -1,8 +1,10 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeTransaction } from '../src/db/transaction.ts';
 import { startApp, useApp } from './helpers/app.ts';
 import type { Client } from './helpers/client.ts';
-import { reopen } from './helpers/database.ts';
+import { dbKind, reopen } from './helpers/database.ts';
 import { rawGet } from './helpers/raw-get.ts';
 
 const t = await useApp();
@@ -92,4 +94,30 @@ describe('invalidation', () => {
       .poll(async () => (await otherList()).some((s) => s.id === id), { timeout: 10_000, interval: 50 })
       .toBe(true);
   });
+
+  it.runIf(dbKind === 'postgres')(
+    "an instance's own NOTIFY does not move its version again: its answers stay kept after its own write",
+    async () => {
+      const second = reopen(t.database);
+      const other = await startApp({}, { database: second });
+      try {
+        const own = await t.streamer('Own Write', { s: 5 });
+        const mine = t.app.database.changes;
+        // A write of this instance, its version read in the same turn as the commit's answer
+        // (before its own NOTIFY can have come back).
+        await writeTransaction(t.app.database, (trx) => sql`select 1`.execute(trx), 'content');
+        const after = mine.current;
+        // The other instance's write: its NOTIFY reaches this instance after this instance's own
+        // (one LISTEN connection hears them in commit order), so once it is heard, the own ones
+        // have been heard too, and only the other's moved the version.
+        await other.client().post('/api/comments', { streamer_id: own, body: 'from the other instance' });
+        const from = other.app.database.changes.origin;
+        await expect.poll(() => mine.heardFrom, { timeout: 10_000, interval: 20 }).toBe(from);
+        expect(mine.current).toBe(after + 1);
+      } finally {
+        await other.close();
+        await second.cleanup();
+      }
+    },
+  );
 });

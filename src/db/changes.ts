@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type pg from 'pg';
 import { pgDriver } from './connect.ts';
@@ -19,6 +20,14 @@ import type { Db } from './schema.ts';
  */
 export class ContentVersion {
   current = 1;
+  /**
+   * Who sends this process's NOTIFYs: its own come back on its LISTEN connection after it has
+   * already moved at the commit, and are dropped there (a second move would throw away answers
+   * rendered after the commit, and wake the event log's reader for nothing).
+   */
+  readonly origin = randomBytes(6).toString('base64url');
+  /** The sender of the last NOTIFY heard (one LISTEN connection hears them in commit order). */
+  heardFrom = '';
   /** Moves with every content change and every session write (sessions/store.ts's cache). */
   sessions = 1;
   readonly #onBump = new Set<() => void>();
@@ -57,9 +66,16 @@ export const CONTENT_ONLY = 'content';
  */
 export type WriteChanges = 'all' | 'content';
 
+/** A NOTIFY's payload: who sent it, and what changed ('' for everything). */
+const payloadOf = (version: ContentVersion, what: string) => `${version.origin} ${what}`;
+
 /** Inside a write transaction: tell other instances, on commit, that content changed. */
-export async function announceChange(trx: Db, changes: WriteChanges = 'all'): Promise<void> {
-  const payload = changes === 'content' ? CONTENT_ONLY : '';
+export async function announceChange(
+  trx: Db,
+  version: ContentVersion,
+  changes: WriteChanges = 'all',
+): Promise<void> {
+  const payload = payloadOf(version, changes === 'content' ? CONTENT_ONLY : '');
   if (!isSqlite(trx)) await sql`select pg_notify(${CONTENT_CHANNEL}, ${payload})`.execute(trx);
 }
 
@@ -71,10 +87,13 @@ const SESSIONS = 'sessions';
  */
 export async function announceSessionChange(ctx: DbContext): Promise<void> {
   ctx.changes.bumpSessions();
-  if (ctx.kind === 'postgres') await sql`select pg_notify(${CONTENT_CHANNEL}, ${SESSIONS})`.execute(ctx.db);
+  if (ctx.kind === 'postgres')
+    await sql`select pg_notify(${CONTENT_CHANNEL}, ${payloadOf(ctx.changes, SESSIONS)})`.execute(ctx.db);
 }
 
 export interface Watcher {
+  /** Settles when the first attempt to listen has (LISTEN in place, or retrying). */
+  readonly ready: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -100,9 +119,9 @@ export function watchChanges(
       seen = now;
     }, 500);
     timer.unref();
-    return { stop: async () => clearInterval(timer) };
+    return { ready: Promise.resolve(), stop: async () => clearInterval(timer) };
   }
-  if (!connectionString) return { stop: async () => undefined };
+  if (!connectionString) return { ready: Promise.resolve(), stop: async () => undefined };
 
   let client: pg.Client | null = null;
   let stopped = false;
@@ -120,8 +139,11 @@ export function watchChanges(
       retry();
     });
     c.on('notification', (n) => {
-      if (n.payload === SESSIONS) version.bumpSessions();
-      else if (n.payload === CONTENT_ONLY) version.bumpContent();
+      const [origin, what] = (n.payload ?? '').split(' ');
+      version.heardFrom = origin ?? '';
+      if (origin === version.origin) return;
+      if (what === SESSIONS) version.bumpSessions();
+      else if (what === CONTENT_ONLY) version.bumpContent();
       else version.bump();
     });
     try {
@@ -146,8 +168,8 @@ export function watchChanges(
     timer.unref();
     delay = Math.min(delay * 2, 10_000);
   };
-  void connect();
   return {
+    ready: connect(),
     stop: async () => {
       stopped = true;
       if (timer) clearTimeout(timer);

@@ -38,14 +38,16 @@ export function dbContext(
   kind: 'sqlite' | 'postgres',
   handle: { sqlite?: SqliteDatabase; pool?: pg.Pool } = {},
 ): DbContext {
+  const changes = new ContentVersion();
   return {
     db,
     kind,
     ...(handle.sqlite ? { sqlite: handle.sqlite } : {}),
     ...(handle.pool ? { pool: handle.pool } : {}),
-    changes: new ContentVersion(),
+    changes,
     groupCommit: new GroupCommit(
       db,
+      changes,
       systemClock,
       kind === 'sqlite',
       kind === 'sqlite' ? 1 : GROUPS_IN_FLIGHT,

@@ -1,6 +1,6 @@
 import { CompiledQuery } from 'kysely';
 import { appendEvents, type LogEvent, openEvents, takeEvents } from '../events/log.ts';
-import { announceChange, type WriteChanges } from './changes.ts';
+import { announceChange, type ContentVersion, type WriteChanges } from './changes.ts';
 import type { DbContext } from './context.ts';
 import type { Db } from './schema.ts';
 
@@ -47,7 +47,7 @@ export async function writeTransaction<T>(
             const value = await fn(trx);
             events = takeEvents(trx);
             await appendEvents(trx, events, ctx.groupCommit.clock.now().toISOString());
-            await announceChange(trx, changes);
+            await announceChange(trx, ctx.changes, changes);
             return value;
           } finally {
             takeEvents(trx);
@@ -93,6 +93,8 @@ export class GroupCommit {
 
   constructor(
     readonly db: Db,
+    /** The content version the group's NOTIFY names as its sender (db/changes.ts). */
+    readonly version: ContentVersion,
     /** The app's clock (buildApp sets it): when the events of a write were committed. */
     public clock: { now(): Date },
     /** SQLite: every write joins a group. */
@@ -152,7 +154,7 @@ export class GroupCommit {
           // The group's events in one insert, in the order of its writes, and the other
           // instances told, as the last steps before the commit.
           await appendEvents(conn, events, this.clock.now().toISOString());
-          if (outcomes.some(([, o]) => o.ok)) await announceChange(conn, changes);
+          if (outcomes.some(([, o]) => o.ok)) await announceChange(conn, this.version, changes);
           await conn.executeQuery(COMMIT);
         } catch (err) {
           await conn.executeQuery(ROLLBACK).catch(() => undefined);

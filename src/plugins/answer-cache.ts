@@ -32,6 +32,9 @@ export const answerCachePlugin = fp(
       app.answers.stop();
       await watcher.stop();
     });
+    // Listening before the first answer is kept: a change another instance makes from now on moves
+    // the version (a database that does not answer yet is retried beside the start).
+    await watcher.ready;
   },
   { name: 'answer-cache' },
 );

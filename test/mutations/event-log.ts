@@ -95,4 +95,12 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
     tests: ['test/write-together.test.ts'],
     project: 'postgres',
   },
+  {
+    name: "content version: an instance's own NOTIFY moves its version a second time",
+    file: 'src/db/changes.ts',
+    from: '      if (origin === version.origin) return;\n',
+    to: '',
+    tests: ['test/caching.test.ts'],
+    project: 'postgres',
+  },
 ];
