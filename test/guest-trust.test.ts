@@ -410,4 +410,27 @@ describe('burst', () => {
     limited.clock.advance(61_000);
     expect((await c.post('/api/comments', { streamer_id: streamer, body: 'burst 4' })).status).toBe(201);
   });
+
+  it('ten posts at once from one address: three are stored, seven challenged (one group commit counts its own)', async () => {
+    const limited = await startApp({ TRUST_PROXY: '127.0.0.1', RATE_LIMIT: 'on' });
+    afterAll(() => limited.close());
+    limited.clock.freeze();
+    const streamer = await limited.streamer('Parallel Burst');
+    const c = from('192.0.2.60', limited);
+    const groups = limited.app.database.groupCommit.groups;
+    const statuses = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        c.post('/api/comments', { streamer_id: streamer, body: `at once ${i}` }),
+      ),
+    );
+    expect(statuses.map((r) => r.status).sort()).toEqual([...Array(3).fill(201), ...Array(7).fill(428)]);
+    const stored = await limited.db
+      .selectFrom('comments')
+      .select('body')
+      .where('streamer_id', '=', streamer)
+      .execute();
+    expect(stored).toHaveLength(3);
+    // Posts that arrived together were written together (the race this guards is within a group).
+    expect(limited.app.database.groupCommit.groups - groups).toBeLessThan(10);
+  });
 });

@@ -1,4 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { insertComment } from '../src/comments/queries.ts';
+import { type Batch, writeBatched } from '../src/db/transaction.ts';
 import { countRows, useApp } from './helpers/app.ts';
 import type { Client } from './helpers/client.ts';
 
@@ -210,5 +212,39 @@ describe('comment posts written together (issue 18, issue 40: one group commit o
     );
     expect(writer.written - before.written).toBeGreaterThanOrEqual(38);
     expect(writer.groups - before.groups).toBeLessThan(38);
+  });
+
+  it('a batch that fails as a whole runs again one write at a time: the write that fails fails alone', async () => {
+    const sid = await t.streamer('Batch Falls Back');
+    const seen: number[] = [];
+    // Stores each body as a comment; a group of them fails, as a statement of many rows can.
+    const batch: Batch<string, number> = {
+      many: async (trx, bodies) => {
+        seen.push(bodies.length);
+        const ids = [];
+        for (const body of bodies) {
+          if (body === 'bad' && bodies.length === 1) throw new Error('this write fails');
+          ids.push(
+            await insertComment(trx, {
+              streamer_id: sid,
+              author: 'x',
+              body,
+              created_at: '2026-11-29T00:00:00Z',
+            }),
+          );
+        }
+        if (bodies.length > 1) throw new Error('the group fails');
+        return ids.map((value) => ({ ok: true as const, value }));
+      },
+    };
+    const results = await Promise.allSettled(
+      ['one', 'bad', 'three'].map((body) => writeBatched(t.database, batch, body, 'content')),
+    );
+    // Together first (on PostgreSQL two groups in flight may share them out), then each alone.
+    expect(seen.some((n) => n > 1)).toBe(true);
+    expect(seen.filter((n) => n === 1)).toHaveLength(3);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const stored = await t.db.selectFrom('comments').select('body').where('streamer_id', '=', sid).execute();
+    expect(stored.map((r) => r.body).sort()).toEqual(['one', 'three']);
   });
 });

@@ -1,16 +1,29 @@
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/schema.ts';
-import { writeTransaction } from '../db/transaction.ts';
+import { refusedByRows, type SqlRule } from '../db/sql-rules.ts';
+import type { ErrorCode } from '../errors.ts';
+import { type Batch, type Outcome, writeBatched } from '../db/transaction.ts';
 import { type Keep, keepNothing } from '../idempotency/keep.ts';
 import { fail } from '../errors.ts';
 import { parseId } from '../lib/input.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { notifyComment } from '../notifications/notify.ts';
-import { passChallenge } from '../guests/challenge.ts';
+import { lockBursts, passChallenge } from '../guests/challenge.ts';
 import { guestHold } from '../settings/queries.ts';
-import { holdOf, isTrusted } from './hold.ts';
-import { findComment, insertComment, type NewComment } from './queries.ts';
-import { checkComment, draftOf, type PostInput } from './rules.ts';
+import { holdOf, UNTRUSTED } from './hold.ts';
+import { findComment, insertComments, type NewComment } from './queries.ts';
+import {
+  appliesTo,
+  checkComment,
+  COMMENT_VALUES,
+  type CommentRule,
+  type CommentValue,
+  DB_RULES,
+  type Draft,
+  draftOf,
+  type PostInput,
+  valuesOf,
+} from './rules.ts';
 
 /**
  * The thread a reply joins (DECISIONS.md "Taking part"): a visible comment of the same
@@ -55,10 +68,32 @@ function answerOf(id: number, comment: NewComment, viewer: Viewer) {
   };
 }
 
+/** A post as its group commit runs it: what it says, with every check that needs no database made. */
+interface Post {
+  ctx: AppContext;
+  viewer: Viewer;
+  input: PostInput;
+  d: Draft;
+  /** Whether it waits for staff (hold.ts), or `untrusted` when its address decides. */
+  hold: boolean | 'untrusted';
+  now: Date;
+  keep: Keep;
+}
+
+type Answer = ReturnType<typeof answerOf>;
+
+/** A comment accepted, as it is stored. */
+type Accepted = NewComment & {
+  streamer_id: number;
+  created_at: string;
+  body: string;
+  user_id: number | null;
+};
+
 /**
  * Posts a comment: the rules of rules.ts, then one write, the same on both databases. Posts
- * share a group commit (db/transaction.ts `grouped`): each runs these very steps inside a
- * savepoint of the group's transaction, so a refused one gives its own error.
+ * share a group commit (db/transaction.ts `writeBatched`), which runs the posts of a group
+ * together (`postMany`), a post alone being a group of one.
  */
 export async function postComment(
   ctx: AppContext,
@@ -68,42 +103,100 @@ export async function postComment(
   now: Date,
   /** Keeps the answer under the request's Idempotency-Key, in the comment's transaction. */
   keep: Keep = keepNothing,
-) {
+): Promise<Answer> {
   const d = draftOf(viewer, input, guestTag, now, ctx.config.rateLimit);
   const userHeld = viewer.user?.held ?? false;
-  const comment = {
-    streamer_id: d.streamerId ?? 0,
-    user_id: viewer.user?.id ?? null,
-    author: d.author,
-    body: d.body,
-    is_admin: viewer.isAdmin ? 1 : 0,
-    created_at: d.createdAt,
-    guest_tag: guestTag,
-    reply_to: null as number | null,
-    pending: 0,
-  };
   // Only a guest's post (or a held account's) reads the hold: the signed-in path asks nothing more.
   const hold = holdOf({ guest: d.guest, userHeld }, d.guest ? await guestHold(ctx.db) : 'none', d.body);
-  comment.pending = hold === true ? 1 : 0;
-  return writeTransaction(
-    ctx.database,
-    async (trx) => {
-      const answered: number[] = [];
-      const checked = await checkComment(
-        trx,
-        d,
-        () => threadOf(trx, input.reply_to, d.streamerId, answered),
-        () => passChallenge(trx, ctx.challengeKey, input.altcha, now),
-      );
-      Object.assign(comment, { streamer_id: checked.streamerId, reply_to: checked.replyTo });
-      if (hold === 'untrusted') comment.pending = (await isTrusted(trx, guestTag)) ? 0 : 1;
-      const inserted = await insertComment(trx, comment);
-      // A held comment notifies nobody until it is approved (moderation's approve does then).
-      if (comment.pending !== 1) await notifyComment(trx, { ...comment, id: inserted }, answered);
-      // Its answer, kept under the request's Idempotency-Key in this very transaction.
-      return keep(trx, answerOf(inserted, comment, viewer));
-    },
-    // A comment, its challenge's use and its notifications: no session row or user changes.
-    { changes: 'content', grouped: true },
-  );
+  // A comment, its challenge's use and its notifications: no session row or user changes.
+  return writeBatched(ctx.database, COMMENT_POSTS, { ctx, viewer, input, d, hold, now, keep }, 'content');
 }
+
+/** A guest's post that the burst rule counts (guests/challenge.ts): one of its address at a time. */
+const countsBurst = (d: Draft) => d.guest && d.burstSince !== null;
+
+/** Every rule a post asks the database, and whether its address is trusted (hold.ts). */
+const ASKED: readonly SqlRule<CommentValue, ErrorCode | 'untrusted'>[] = [...DB_RULES, UNTRUSTED];
+
+/**
+ * The posts of a group, in rounds of posts that cannot change each other's rules: a guest's
+ * burst of posts counts the posts before it (guests/challenge.ts), so a second post of the same
+ * address under the burst rule waits for the next round. Each round: every post's rules in one
+ * query; each post's own checks (its thread, its challenge) in the order its errors win; the
+ * accepted comments in one insert; then each one's notifications, live events and kept answer.
+ * A refused post writes nothing but a used challenge's clean-up.
+ */
+async function postMany(trx: Db, posts: readonly Post[]): Promise<Outcome<Answer>[]> {
+  const outcomes: Outcome<Answer>[] = [];
+  let waiting = posts.map((post, i) => ({ post, i }));
+  while (waiting.length > 0) {
+    const round: typeof waiting = [];
+    const later: typeof waiting = [];
+    const counted = new Set<string>();
+    for (const w of waiting) {
+      const counts = countsBurst(w.post.d);
+      if (counts && counted.has(w.post.d.guestTag)) later.push(w);
+      else {
+        if (counts) counted.add(w.post.d.guestTag);
+        round.push(w);
+      }
+    }
+    await lockBursts(
+      trx,
+      round.filter(({ post }) => countsBurst(post.d)).map(({ post }) => post.d.guestTag),
+    );
+    const refused = await refusedByRows(
+      trx,
+      ASKED,
+      COMMENT_VALUES,
+      round.map(({ post }) => ({
+        values: valuesOf(post.d),
+        asks: (rule) =>
+          rule === UNTRUSTED ? post.hold === 'untrusted' : appliesTo(rule as CommentRule, post.d),
+      })),
+    );
+    const accepted: { i: number; post: Post; comment: Accepted; answered: number[] }[] = [];
+    for (const [k, { post, i }] of round.entries()) {
+      const { d, input, ctx, now } = post;
+      const answered: number[] = [];
+      try {
+        const checked = await checkComment(
+          d,
+          refused[k] ?? new Set(),
+          () => threadOf(trx, input.reply_to, d.streamerId, answered),
+          () => passChallenge(trx, ctx.challengeKey, input.altcha, now),
+        );
+        const untrusted = post.hold === 'untrusted' && refused[k]?.has(UNTRUSTED.error);
+        const comment = {
+          streamer_id: checked.streamerId,
+          user_id: post.viewer.user?.id ?? null,
+          author: d.author,
+          body: d.body,
+          is_admin: post.viewer.isAdmin ? 1 : 0,
+          created_at: d.createdAt,
+          guest_tag: d.guestTag,
+          reply_to: checked.replyTo,
+          pending: post.hold === true || untrusted ? 1 : 0,
+        };
+        accepted.push({ i, post, comment, answered });
+      } catch (err) {
+        outcomes[i] = { ok: false, err };
+      }
+    }
+    const ids = await insertComments(
+      trx,
+      accepted.map((a) => a.comment),
+    );
+    for (const [k, { i, post, comment, answered }] of accepted.entries()) {
+      const id = ids[k]!;
+      // A held comment notifies nobody until it is approved (moderation's approve does then).
+      if (comment.pending !== 1) await notifyComment(trx, { ...comment, id }, answered);
+      // Its answer, kept under the request's Idempotency-Key in this very transaction.
+      outcomes[i] = { ok: true, value: await post.keep(trx, answerOf(id, comment, post.viewer)) };
+    }
+    waiting = later;
+  }
+  return outcomes;
+}
+
+const COMMENT_POSTS: Batch<Post, Answer> = { many: postMany };

@@ -2,6 +2,7 @@ import { STAFF_AUTHOR } from '../shared/rules.ts';
 import { markStreamers } from '../streamers/speaks-for.ts';
 import { type ExpressionBuilder, type InferResult, type Insertable } from 'kysely';
 import { compiledOnce } from '../db/compiled.ts';
+import { isSqlite } from '../db/dialect.ts';
 import type { CommentsTable, Database, Db } from '../db/schema.ts';
 import { shortTag } from '../plugins/guest-tag.ts';
 import type { CommentItem } from './schemas.ts';
@@ -212,21 +213,42 @@ const insertCommentQuery = compiledOnce((db) =>
     .returning('id'),
 );
 
+const paramsOf = (c: NewComment) => [
+  c.streamer_id,
+  c.user_id ?? null,
+  c.author,
+  c.body,
+  c.is_admin ?? 0,
+  c.created_at,
+  c.guest_tag ?? null,
+  c.reply_to ?? null,
+  c.pending ?? 0,
+];
+
 export async function insertComment(db: Db, c: NewComment): Promise<number> {
-  const params = [
-    c.streamer_id,
-    c.user_id ?? null,
-    c.author,
-    c.body,
-    c.is_admin ?? 0,
-    c.created_at,
-    c.guest_tag ?? null,
-    c.reply_to ?? null,
-    c.pending ?? 0,
-  ];
-  const [row] = (await insertCommentQuery(db, params)).rows;
+  const [row] = (await insertCommentQuery(db, paramsOf(c))).rows;
   if (!row) throw new Error('insert into comments returned no id');
   return row.id;
+}
+
+/**
+ * Comments stored together (a group commit's posts, comments/post.ts): one insert on
+ * PostgreSQL, whose ids are drawn in the order of its rows, so they are answered sorted; on
+ * SQLite, in process, one prepared insert after the other.
+ */
+export async function insertComments(db: Db, comments: readonly NewComment[]): Promise<number[]> {
+  if (comments.length <= 1 || isSqlite(db)) {
+    const ids: number[] = [];
+    for (const c of comments) ids.push(await insertComment(db, c));
+    return ids;
+  }
+  const rows = await db
+    .insertInto('comments')
+    .values(comments.map((c) => ({ ...c, user_id: c.user_id ?? null, is_admin: c.is_admin ?? 0 })))
+    .returning('id')
+    .execute();
+  if (rows.length !== comments.length) throw new Error('insert into comments returned too few ids');
+  return rows.map((r) => r.id).sort((a, b) => a - b);
 }
 
 export async function deleteComment(db: Db, id: number): Promise<boolean> {

@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
-import { refusedBy, type SqlRule } from '../db/sql-rules.ts';
+import type { SqlRule, ValueType } from '../db/sql-rules.ts';
 import type { Db } from '../db/schema.ts';
 import { fail } from '../errors.ts';
 import { guestName } from '../guests/names.ts';
 import { burstSince, CHALLENGE_DUE } from '../guests/challenge.ts';
-import { ADDRESS_BLOCKED, type GuestValue, NAME_TAKEN } from '../guests/rules.ts';
+import { ADDRESS_BLOCKED, GUEST_VALUES, type GuestValue, NAME_TAKEN } from '../guests/rules.ts';
 import { cleanText, codePointLength, parseId, singleLine } from '../lib/input.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { DEFAULT_AUTHOR, LIMITS, STAFF_AUTHOR } from '../shared/rules.ts';
@@ -16,10 +16,9 @@ import { commentsAsGuest } from './policy.ts';
  * banned session or a blocked address (403), the streamer id, the body, the thread and the
  * guest's name (400), the streamer (404). The rules that ask the database are SQL conditions
  * over the comment's values (`DB_RULES`, db/sql-rules.ts; the guests' own come from
- * guests/rules.ts, which suggestions share): the one-by-one path (`checkComment`) asks them all
- * in one query with the values as parameters; PostgreSQL's grouped insert (batch.ts) puts the
- * same conditions into its statement over each row's columns. Both are tested rule by rule
- * (test/comment-rules.test.ts).
+ * guests/rules.ts, which suggestions share), asked for every post of a group commit in one
+ * query (comments/post.ts), a post alone being a group of one; `checkComment` then decides each
+ * post's error. Tested rule by rule, alone and in a group (test/comment-rules.test.ts).
  */
 
 /** The body fields a post reads (as lenient as the route). */
@@ -120,7 +119,7 @@ export const NO_STREAMER: CommentRule = {
   refuses: (v) => sql`not exists (select 1 from streamers s where s.id = ${v.streamerId})`,
 };
 
-/** Every rule that asks the database, as the grouped insert applies them (batch.ts). */
+/** Every rule of a new comment that asks the database. */
 export const DB_RULES: readonly CommentRule[] = [
   SIGN_IN,
   { ...ADDRESS_BLOCKED, to: 'guests' },
@@ -129,30 +128,34 @@ export const DB_RULES: readonly CommentRule[] = [
   { ...CHALLENGE_DUE, to: 'guests' },
 ];
 
-const appliesTo = (rule: CommentRule, d: Draft): boolean =>
+/** Their SQL types. */
+export const COMMENT_VALUES: Record<CommentValue, ValueType> = { ...GUEST_VALUES, streamerId: 'integer' };
+
+/** Whether a draft asks this rule: guests' rules for guests, the name's where there is one to compare. */
+export const appliesTo = (rule: CommentRule, d: Draft): boolean =>
   rule.to === 'all' ? d.streamerId !== null : d.guest && (rule.to === 'guests' || d.nameFold !== null);
+
+/** The values a draft's rules read. */
+export const valuesOf = (d: Draft): Record<CommentValue, unknown> => ({
+  streamerId: d.streamerId,
+  guestTag: d.guestTag,
+  createdAt: d.createdAt,
+  nameFold: d.nameFold,
+  burstSince: d.burstSince,
+});
 
 /**
  * Checks a draft one rule after the other in the order their errors win, and throws the first
- * error; `thread` finds the comment a reply joins (its own errors) between the body and the name.
+ * error: `refused` holds the errors of DB_RULES that refuse it (asked for a group's drafts at
+ * once, comments/post.ts); `thread` finds the comment a reply joins (its own errors) between the
+ * body and the name.
  */
 export async function checkComment(
-  db: Db,
   d: Draft,
+  refused: ReadonlySet<string>,
   thread: () => Promise<number | null>,
   challenge: () => Promise<void>,
 ): Promise<{ streamerId: number; body: string; replyTo: number | null }> {
-  const refused = await refusedBy(
-    db,
-    DB_RULES.filter((rule) => appliesTo(rule, d)),
-    {
-      streamerId: d.streamerId,
-      guestTag: d.guestTag,
-      createdAt: d.createdAt,
-      nameFold: d.nameFold,
-      burstSince: d.burstSince,
-    },
-  );
   if (refused.has('sign_in_required')) throw fail('sign_in_required');
   if (d.bannedSession) throw fail('banned');
   if (refused.has('address_blocked')) throw fail('address_blocked');

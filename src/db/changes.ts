@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type pg from 'pg';
 import { pgDriver } from './connect.ts';
 import { isSqlite } from './dialect.ts';
@@ -69,14 +69,23 @@ export type WriteChanges = 'all' | 'content';
 /** A NOTIFY's payload: who sent it, and what changed ('' for everything). */
 const payloadOf = (version: ContentVersion, what: string) => `${version.origin} ${what}`;
 
+/**
+ * PostgreSQL's statement that tells other instances, on commit, that content changed: its values
+ * as literals (an id of base64url letters and a word), so that a group commit sends it in one
+ * round trip with the COMMIT (db/transaction.ts).
+ */
+export function notifyStatement(version: ContentVersion, changes: WriteChanges = 'all'): string {
+  const payload = payloadOf(version, changes === 'content' ? CONTENT_ONLY : '');
+  return `select pg_notify('${CONTENT_CHANNEL}', '${payload.replaceAll("'", "''")}')`;
+}
+
 /** Inside a write transaction: tell other instances, on commit, that content changed. */
 export async function announceChange(
   trx: Db,
   version: ContentVersion,
   changes: WriteChanges = 'all',
 ): Promise<void> {
-  const payload = payloadOf(version, changes === 'content' ? CONTENT_ONLY : '');
-  if (!isSqlite(trx)) await sql`select pg_notify(${CONTENT_CHANNEL}, ${payload})`.execute(trx);
+  if (!isSqlite(trx)) await trx.executeQuery(CompiledQuery.raw(notifyStatement(version, changes)));
 }
 
 const SESSIONS = 'sessions';

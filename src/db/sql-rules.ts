@@ -1,54 +1,75 @@
-import { CompiledQuery, type Expression, type RawBuilder, sql } from 'kysely';
+import { type Expression, type RawBuilder, sql } from 'kysely';
 import type { ErrorCode } from '../errors.ts';
-import { isSqlite } from './dialect.ts';
 import type { Db } from './schema.ts';
 
 /**
  * A rule that asks the database, written once as an SQL condition over named values: it
- * refuses with `error` when `refuses` holds. The same definition runs with the values as
- * parameters (`refusedBy`, one write at a time) and over a table's columns (a statement that
- * writes many rows at once, such as comments/batch.ts), so the two cannot disagree.
+ * refuses with `error` when `refuses` holds. It is asked over a table of the values of one
+ * write or of a group of writes (comment posts in a group commit), in one query.
  */
-export interface SqlRule<V extends string> {
-  error: ErrorCode;
+export interface SqlRule<V extends string, C extends string = ErrorCode> {
+  /** The error it refuses with (or, for a condition that decides something else, its name). */
+  error: C;
   refuses: (v: Record<V, Expression<unknown>>) => RawBuilder<unknown>;
 }
 
+/** The SQL type of a value the rules read (`refusedByRows`). */
+export type ValueType = 'integer' | 'text';
+
+/** A row of values to ask the rules about, and which of the rules it asks. */
+export interface AskedRow<V extends string, C extends string> {
+  values: Record<V, unknown>;
+  asks: (rule: SqlRule<V, C>) => boolean;
+}
+
 /**
- * The query that asks these rules, compiled once per dialect and set of rules: each value is
- * a marker while it is built, and the markers' order is its parameters' order.
+ * The errors of the rules that refuse each row of values, for every row in one query (a group
+ * of writes asks once; a single write is a group of one): the rows are a table of parameters,
+ * `v`, and each rule a column over it, asked only where the row asks it.
  */
-const compiled = new Map<string, { sql: string; names: string[] }>();
-function checkQuery<V extends string>(db: Db, rules: readonly SqlRule<V>[]) {
-  const key = `${isSqlite(db)}:${rules.map((r) => r.error).join()}`;
-  let query = compiled.get(key);
-  if (!query) {
-    const markers = new Proxy({} as Record<V, Expression<unknown>>, {
-      get: (_, name) => sql.val(`\u0000${String(name)}`),
-    });
-    const columns = rules.map(
-      (rule, i) => sql`(case when ${rule.refuses(markers)} then 1 else 0 end) as ${sql.ref(`r${i}`)}`,
-    );
-    const built = sql`select ${sql.join(columns)}`.compile(db);
-    compiled.set(key, (query = { sql: built.sql, names: built.parameters.map((p) => String(p).slice(1)) }));
-  }
-  return query;
+export async function refusedByRows<V extends string, C extends string>(
+  db: Db,
+  rules: readonly SqlRule<V, C>[],
+  types: Record<V, ValueType>,
+  rows: readonly AskedRow<V, C>[],
+): Promise<Set<C>[]> {
+  if (rows.length === 0 || rules.length === 0) return rows.map(() => new Set());
+  const names = Object.keys(types) as V[];
+  const asked = rules.map((_, i) => `a${i}`);
+  const columns = sql.join([sql.id('n'), ...asked.map((a) => sql.id(a)), ...names.map((n) => sql.id(n))]);
+  const table = sql.join(
+    rows.map(
+      (row, n) =>
+        sql`(${sql.join([
+          sql`cast(${n} as integer)`,
+          ...rules.map((rule) => sql`cast(${row.asks(rule) ? 1 : 0} as integer)`),
+          ...names.map((name) => sql`cast(${row.values[name] ?? null} as ${sql.raw(types[name])})`),
+        ])})`,
+    ),
+  );
+  const value = Object.fromEntries(names.map((name) => [name, sql.ref(`v.${name}`)])) as unknown as Record<
+    V,
+    Expression<unknown>
+  >;
+  const refused = rules.map(
+    (rule, i) =>
+      sql`(case when ${sql.ref(`v.${asked[i]}`)} = 1 and ${rule.refuses(value)} then 1 else 0 end) as ${sql.id(`r${i}`)}`,
+  );
+  const { rows: found } = await sql<Record<string, number | string>>`with v(${columns}) as (values ${table})
+    select ${sql.ref('v.n')}, ${sql.join(refused)} from v order by ${sql.ref('v.n')}`.execute(db);
+  return rows.map((_, n) => {
+    const row = found[n] ?? {};
+    return new Set(rules.filter((_, i) => Number(row[`r${i}`]) === 1).map((rule) => rule.error));
+  });
 }
 
 /** The errors of the rules that refuse these values, asked in one query. */
 export async function refusedBy<V extends string>(
   db: Db,
   rules: readonly SqlRule<V>[],
+  types: Record<V, ValueType>,
   values: Record<V, unknown>,
 ): Promise<Set<ErrorCode>> {
-  if (rules.length === 0) return new Set();
-  const query = checkQuery(db, rules);
-  const { rows } = await db.executeQuery<Record<string, number | string>>(
-    CompiledQuery.raw(
-      query.sql,
-      query.names.map((n) => values[n as V]),
-    ),
-  );
-  const row = rows[0] ?? {};
-  return new Set(rules.filter((_, i) => Number(row[`r${i}`]) === 1).map((rule) => rule.error));
+  const [refused] = await refusedByRows(db, rules, types, [{ values, asks: () => true }]);
+  return refused ?? new Set();
 }

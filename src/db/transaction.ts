@@ -1,6 +1,6 @@
 import { CompiledQuery } from 'kysely';
-import { appendEvents, type LogEvent, openEvents, takeEvents } from '../events/log.ts';
-import { announceChange, type ContentVersion, type WriteChanges } from './changes.ts';
+import { appendEvents, LOG_LOCK, type LogEvent, openEvents, takeEvents } from '../events/log.ts';
+import { announceChange, type ContentVersion, notifyStatement, type WriteChanges } from './changes.ts';
 import type { DbContext } from './context.ts';
 import type { Db } from './schema.ts';
 
@@ -58,20 +58,95 @@ export async function writeTransaction<T>(
   return result;
 }
 
-// The group's statements, compiled once (no query objects per write).
-const BEGIN_SQLITE = CompiledQuery.raw('begin immediate');
-const BEGIN = CompiledQuery.raw('begin');
-const SAVEPOINT = CompiledQuery.raw('savepoint write');
-const RELEASE = CompiledQuery.raw('release write');
-const ROLLBACK_TO = CompiledQuery.raw('rollback to write');
-const COMMIT = CompiledQuery.raw('commit');
+// The group's statements. PostgreSQL gets those that follow each other without a write between
+// them as one query (one round trip: the simple protocol takes several statements); SQLite,
+// in process, runs them one by one.
+const BEGIN_SQLITE = 'begin immediate';
+const BEGIN = 'begin';
+const SAVEPOINT = 'savepoint write';
+const RELEASE = 'release write';
+const ROLLBACK_TO = 'rollback to write';
+const COMMIT = 'commit';
 const ROLLBACK = CompiledQuery.raw('rollback');
+const compiled = new Map<string, CompiledQuery>();
+const statement = (text: string) => {
+  let query = compiled.get(text);
+  if (!query) compiled.set(text, (query = CompiledQuery.raw(text)));
+  return query;
+};
+
+/** How one write of a group ended. */
+export type Outcome<T> = { ok: true; value: T } | { ok: false; err: unknown };
+
+/**
+ * Writes of one kind that a group commit runs together: `many` takes every such write of the
+ * group at once and answers each one's outcome, in order (comment posts: one query asks every
+ * post's rules, one insert stores them, comments/post.ts). A write it refuses must have written
+ * nothing. Its writes share one savepoint; should `many` throw, that savepoint is rolled back and
+ * each write runs again alone, `many` of one, in a savepoint of its own, so that one failing
+ * write fails alone.
+ */
+export interface Batch<I, T> {
+  many(trx: Db, inputs: readonly I[]): Promise<Outcome<T>[]>;
+}
+
+/**
+ * A write of a kind that runs together with the others of its group (`Batch`), as a group
+ * commit on both databases; otherwise as writeTransaction.
+ */
+export async function writeBatched<I, T>(
+  ctx: DbContext,
+  batch: Batch<I, T>,
+  input: I,
+  changes: WriteChanges = 'all',
+): Promise<T> {
+  const result = await ctx.groupCommit.run(alone(batch, input), changes, {
+    batch: batch as Batch<unknown, unknown>,
+    input,
+  });
+  if (changes === 'content') ctx.changes.bumpContent();
+  else ctx.changes.bump();
+  return result as T;
+}
+
+/** A write of a batch run alone: `many` of one. */
+const alone =
+  <I, T>(batch: Batch<I, T>, input: I) =>
+  async (trx: Db): Promise<T> => {
+    const [outcome] = await batch.many(trx, [input]);
+    if (!outcome) throw new Error('a batch answered no outcome');
+    if (!outcome.ok) throw outcome.err;
+    return outcome.value;
+  };
 
 interface Job {
   fn: (trx: Db) => Promise<unknown>;
+  /** A write of a batch: run with the others of its kind in the group. */
+  together?: { batch: Batch<unknown, unknown>; input: unknown };
   changes: WriteChanges;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
+}
+
+const notAnswered: Outcome<never> = { ok: false, err: new Error('a batch answered no outcome') };
+
+/**
+ * A group's jobs as they run: each write alone, but the writes of one batch together, where the
+ * first of them is.
+ */
+function unitsOf(jobs: Job[]): Job[][] {
+  const units: Job[][] = [];
+  const byBatch = new Map<unknown, Job[]>();
+  for (const job of jobs) {
+    const batch = job.together?.batch;
+    const unit = batch && byBatch.get(batch);
+    if (unit) unit.push(job);
+    else {
+      units.push([job]);
+      if (batch) byBatch.set(batch, units.at(-1)!);
+    }
+  }
+  return units;
 }
 
 /** Writes one group takes at most. */
@@ -102,9 +177,15 @@ export class GroupCommit {
     readonly inFlight = 1,
   ) {}
 
-  run<T>(fn: (trx: Db) => Promise<T>, changes: WriteChanges = 'all'): Promise<T> {
+  run<T>(fn: (trx: Db) => Promise<T>, changes: WriteChanges = 'all', together?: Job['together']): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#queue.push({ fn, changes, resolve: resolve as (v: unknown) => void, reject });
+      this.#queue.push({
+        fn,
+        ...(together ? { together } : {}),
+        changes,
+        resolve: resolve as (v: unknown) => void,
+        reject,
+      });
       this.#schedule();
     });
   }
@@ -128,34 +209,58 @@ export class GroupCommit {
   }
 
   async #flush(jobs: Job[]): Promise<void> {
-    const outcomes: [job: Job, outcome: { ok: true; value: unknown } | { ok: false; err: unknown }][] = [];
+    const outcomes: [job: Job, outcome: Outcome<unknown>][] = [];
+    const sqlite = this.alwaysGroups;
     try {
       await this.db.connection().execute(async (conn) => {
-        await conn.executeQuery(this.alwaysGroups ? BEGIN_SQLITE : BEGIN);
-        try {
-          const events: LogEvent[] = [];
-          let changes: WriteChanges = 'content';
-          for (const job of jobs) {
-            await conn.executeQuery(SAVEPOINT);
-            openEvents(conn);
-            try {
-              const value = await job.fn(conn);
-              events.push(...takeEvents(conn));
-              await conn.executeQuery(RELEASE);
-              outcomes.push([job, { ok: true, value }]);
-              if (job.changes === 'all') changes = 'all';
-            } catch (err) {
-              takeEvents(conn);
-              await conn.executeQuery(ROLLBACK_TO);
-              await conn.executeQuery(RELEASE);
-              outcomes.push([job, { ok: false, err }]);
-            }
+        const run = async (...statements: string[]) => {
+          if (!sqlite) await conn.executeQuery(statement(statements.join('; ')));
+          else for (const text of statements) await conn.executeQuery(statement(text));
+        };
+        // What ends the write before: nothing yet, its savepoint released, or rolled back to.
+        let ending = [sqlite ? BEGIN_SQLITE : BEGIN];
+        const events: LogEvent[] = [];
+        /** Runs `fn` in a savepoint; keeps its events if it succeeds. */
+        const step = async <T>(fn: (trx: Db) => Promise<T>): Promise<Outcome<T>> => {
+          await run(...ending, SAVEPOINT);
+          openEvents(conn);
+          try {
+            const value = await fn(conn);
+            events.push(...takeEvents(conn));
+            ending = [RELEASE];
+            return { ok: true, value };
+          } catch (err) {
+            takeEvents(conn);
+            ending = [ROLLBACK_TO, RELEASE];
+            return { ok: false, err };
           }
+        };
+        try {
+          for (const unit of unitsOf(jobs)) {
+            if (unit.length === 1 || !unit[0]?.together) {
+              for (const job of unit) outcomes.push([job, await step(job.fn)]);
+              continue;
+            }
+            const { batch } = unit[0].together;
+            const together = await step((trx) =>
+              batch.many(
+                trx,
+                unit.map((job) => job.together?.input),
+              ),
+            );
+            if (together.ok) unit.forEach((job, i) => outcomes.push([job, together.value[i] ?? notAnswered]));
+            else for (const job of unit) outcomes.push([job, await step(job.fn)]);
+          }
+          const changes: WriteChanges = outcomes.some(([job, o]) => o.ok && job.changes === 'all')
+            ? 'all'
+            : 'content';
           // The group's events in one insert, in the order of its writes, and the other
           // instances told, as the last steps before the commit.
-          await appendEvents(conn, events, this.clock.now().toISOString());
-          if (outcomes.some(([, o]) => o.ok)) await announceChange(conn, this.version, changes);
-          await conn.executeQuery(COMMIT);
+          const locking = events.length > 0 && !sqlite;
+          await run(...ending, ...(locking ? [LOG_LOCK] : []));
+          await appendEvents(conn, events, this.clock.now().toISOString(), locking);
+          const told = outcomes.some(([, o]) => o.ok) && !sqlite;
+          await run(...(told ? [notifyStatement(this.version, changes)] : []), COMMIT);
         } catch (err) {
           await conn.executeQuery(ROLLBACK).catch(() => undefined);
           throw err;

@@ -1,5 +1,5 @@
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
-import { sql } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import { isSqlite } from '../db/dialect.ts';
 import type { Db, EventLogTable } from '../db/schema.ts';
 import type { DiscordEvent } from '../shared/rules.ts';
@@ -109,6 +109,9 @@ export function publish(trx: Db, events: LogEvent[]): void {
   scope.push(...events);
 }
 
+/** PostgreSQL: the log's lock, per schema, held until the transaction ends. */
+export const LOG_LOCK = "select pg_advisory_xact_lock(hashtext('streamer_rating_event_log:' || current_schema()))";
+
 /**
  * Appends events to the log, inside the transaction that commits them. On PostgreSQL the
  * transaction first takes the log's lock (per schema, held until it commits), so that the ids
@@ -116,13 +119,15 @@ export function publish(trx: Db, events: LogEvent[]): void {
  * a smaller one appear later. It is the last thing a write does, so the lock is held only for
  * the insert and the commit. SQLite has one writer at a time already.
  */
-export async function appendEvents(trx: Db, events: LogEvent[], at: string): Promise<void> {
+export async function appendEvents(
+  trx: Db,
+  events: LogEvent[],
+  at: string,
+  /** The caller took LOG_LOCK already (a group commit sends it with the statements before it). */
+  locked = false,
+): Promise<void> {
   if (events.length === 0) return;
-  if (!isSqlite(trx)) {
-    await sql`select pg_advisory_xact_lock(hashtext('streamer_rating_event_log:' || current_schema()))`.execute(
-      trx,
-    );
-  }
+  if (!isSqlite(trx) && !locked) await trx.executeQuery(CompiledQuery.raw(LOG_LOCK));
   await trx
     .insertInto('event_log')
     .values(events.map((e) => rowOf(e, at)))

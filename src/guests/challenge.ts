@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { createChallenge, extractParams, verifySolution } from 'altcha-lib/v1';
 import { sql } from 'kysely';
+import { isSqlite } from '../db/dialect.ts';
 import type { Db } from '../db/schema.ts';
 import type { SqlRule } from '../db/sql-rules.ts';
 import { DomainError } from '../errors.ts';
@@ -99,6 +100,20 @@ export async function passChallenge(trx: Db, key: string, altcha: unknown, now: 
     .returning('signature')
     .executeTakeFirst();
   if (!used) throw new DomainError('challenge_invalid');
+}
+
+/**
+ * Before the burst rule counts an address's posts (CHALLENGE_DUE) inside a write: on PostgreSQL,
+ * a lock per address held until the write commits, so that two transactions (two groups in
+ * flight, two instances) never count the same address at once and both let a fourth post
+ * through; the second counts once the first has committed. Addresses are locked in one order.
+ * SQLite has one writer at a time already.
+ */
+export async function lockBursts(trx: Db, guestTags: readonly string[]): Promise<void> {
+  if (guestTags.length === 0 || isSqlite(trx)) return;
+  const tags = [...new Set(guestTags)].sort();
+  await sql`select pg_advisory_xact_lock(hashtext('streamer_rating_burst:' || current_schema() || ':' || t))
+    from unnest(cast(${tags} as text[])) with ordinality as u(t, n) order by n`.execute(trx);
 }
 
 /**

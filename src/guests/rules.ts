@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/schema.ts';
-import { refusedBy, type SqlRule } from '../db/sql-rules.ts';
+import { refusedBy, type SqlRule, type ValueType } from '../db/sql-rules.ts';
 import { fail } from '../errors.ts';
 import type { Viewer } from '../plugins/viewer.ts';
-import { CHALLENGE_DUE } from './challenge.ts';
+import { CHALLENGE_DUE, lockBursts } from './challenge.ts';
 import { guestName } from './names.ts';
 
 /**
@@ -15,6 +15,14 @@ import { guestName } from './names.ts';
 
 /** The values a guest's rules read. */
 export type GuestValue = 'guestTag' | 'createdAt' | 'nameFold' | 'burstSince';
+
+/** Their SQL types. */
+export const GUEST_VALUES: Record<GuestValue, ValueType> = {
+  guestTag: 'text',
+  createdAt: 'text',
+  nameFold: 'text',
+  burstSince: 'text',
+};
 
 export const ADDRESS_BLOCKED: SqlRule<GuestValue> = {
   error: 'address_blocked',
@@ -58,7 +66,13 @@ export async function checkGuestPost(
   const rules =
     name.fold === null ? [ADDRESS_BLOCKED, CHALLENGE_DUE] : [ADDRESS_BLOCKED, NAME_TAKEN, CHALLENGE_DUE];
   const { guestTag, createdAt, burstSince } = post;
-  const refused = await refusedBy(db, rules, { guestTag, createdAt, burstSince, nameFold: name.fold });
+  if (burstSince !== null) await lockBursts(db, [guestTag]);
+  const refused = await refusedBy(db, rules, GUEST_VALUES, {
+    guestTag,
+    createdAt,
+    burstSince,
+    nameFold: name.fold,
+  });
   if (refused.has('address_blocked')) throw fail('address_blocked');
   between();
   if (name.reserved || refused.has('name_reserved')) throw fail('name_reserved');
