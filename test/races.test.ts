@@ -229,6 +229,7 @@ describe('comment posts written together (issue 18, issue 40: one group commit o
               streamer_id: sid,
               author: 'x',
               body,
+              is_admin: 0,
               created_at: '2026-11-29T00:00:00Z',
             }),
           );

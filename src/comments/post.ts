@@ -188,7 +188,8 @@ async function postMany(trx: Db, posts: readonly Post[]): Promise<Outcome<Answer
       accepted.map((a) => a.comment),
     );
     for (const [k, { i, post, comment, answered }] of accepted.entries()) {
-      const id = ids[k]!;
+      const id = ids[k];
+      if (id === undefined) throw new Error('a comment of the group got no id');
       // A held comment notifies nobody until it is approved (moderation's approve does then).
       if (comment.pending !== 1) await notifyComment(trx, { ...comment, id }, answered);
       // Its answer, kept under the request's Idempotency-Key in this very transaction.

@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import type { SqlRule, ValueType } from '../db/sql-rules.ts';
-import type { Db } from '../db/schema.ts';
 import { fail } from '../errors.ts';
 import { guestName } from '../guests/names.ts';
 import { burstSince, CHALLENGE_DUE } from '../guests/challenge.ts';

@@ -100,13 +100,10 @@ export async function writeBatched<I, T>(
   input: I,
   changes: WriteChanges = 'all',
 ): Promise<T> {
-  const result = await ctx.groupCommit.run(alone(batch, input), changes, {
-    batch: batch as Batch<unknown, unknown>,
-    input,
-  });
+  const result = await ctx.groupCommit.run(alone(batch, input), changes, { batch, input });
   if (changes === 'content') ctx.changes.bumpContent();
   else ctx.changes.bump();
-  return result as T;
+  return result;
 }
 
 /** A write of a batch run alone: `many` of one. */
@@ -142,8 +139,9 @@ function unitsOf(jobs: Job[]): Job[][] {
     const unit = batch && byBatch.get(batch);
     if (unit) unit.push(job);
     else {
-      units.push([job]);
-      if (batch) byBatch.set(batch, units.at(-1)!);
+      const alone = [job];
+      units.push(alone);
+      if (batch) byBatch.set(batch, alone);
     }
   }
   return units;

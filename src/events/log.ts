@@ -110,7 +110,8 @@ export function publish(trx: Db, events: LogEvent[]): void {
 }
 
 /** PostgreSQL: the log's lock, per schema, held until the transaction ends. */
-export const LOG_LOCK = "select pg_advisory_xact_lock(hashtext('streamer_rating_event_log:' || current_schema()))";
+export const LOG_LOCK =
+  "select pg_advisory_xact_lock(hashtext('streamer_rating_event_log:' || current_schema()))";
 
 /**
  * Appends events to the log, inside the transaction that commits them. On PostgreSQL the
