@@ -33,17 +33,22 @@ export async function refusedByRows<V extends string, C extends string>(
   types: Record<V, ValueType>,
   rows: readonly AskedRow<V, C>[],
 ): Promise<Set<C>[]> {
-  if (rows.length === 0 || rules.length === 0) return rows.map(() => new Set());
+  // Only the rules some row asks: a group of signed-in posts asks one.
+  const asking = rules.filter((rule) => rows.some((row) => row.asks(rule)));
+  if (asking.length === 0) return rows.map(() => new Set());
   const names = Object.keys(types) as V[];
-  const asked = rules.map((_, i) => `a${i}`);
+  const asked = asking.map((_, i) => `a${i}`);
   const columns = sql.join([sql.id('n'), ...asked.map((a) => sql.id(a)), ...names.map((n) => sql.id(n))]);
+  // The first row names the columns' types; the others' parameters take them.
+  const typed = (value: unknown, type: ValueType, n: number) =>
+    n === 0 ? sql`cast(${value} as ${sql.raw(type)})` : sql`${value}`;
   const table = sql.join(
     rows.map(
       (row, n) =>
         sql`(${sql.join([
-          sql`cast(${n} as integer)`,
-          ...rules.map((rule) => sql`cast(${row.asks(rule) ? 1 : 0} as integer)`),
-          ...names.map((name) => sql`cast(${row.values[name] ?? null} as ${sql.raw(types[name])})`),
+          typed(n, 'integer', n),
+          ...asking.map((rule) => typed(row.asks(rule) ? 1 : 0, 'integer', n)),
+          ...names.map((name) => typed(row.values[name] ?? null, types[name], n)),
         ])})`,
     ),
   );
@@ -51,7 +56,7 @@ export async function refusedByRows<V extends string, C extends string>(
     V,
     Expression<unknown>
   >;
-  const refused = rules.map(
+  const refused = asking.map(
     (rule, i) =>
       sql`(case when ${sql.ref(`v.${asked[i]}`)} = 1 and ${rule.refuses(value)} then 1 else 0 end) as ${sql.id(`r${i}`)}`,
   );
@@ -59,7 +64,7 @@ export async function refusedByRows<V extends string, C extends string>(
     select ${sql.ref('v.n')}, ${sql.join(refused)} from v order by ${sql.ref('v.n')}`.execute(db);
   return rows.map((_, n) => {
     const row = found[n] ?? {};
-    return new Set(rules.filter((_, i) => Number(row[`r${i}`]) === 1).map((rule) => rule.error));
+    return new Set(asking.filter((_, i) => Number(row[`r${i}`]) === 1).map((rule) => rule.error));
   });
 }
 
