@@ -30,7 +30,8 @@ function read(res: http.IncomingMessage): void {
     while ((end = buffer.indexOf('\n\n')) >= 0) {
       const block = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
-      if (!block.startsWith('event: comment\n')) continue;
+      // Each event is `id:`, `event:` and `data:` lines (the id first).
+      if (!block.split('\n').includes('event: comment')) continue;
       const data = JSON.parse(block.slice(block.indexOf('data: ') + 6)) as { id: number };
       heard(data.id);
     }
