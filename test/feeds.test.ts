@@ -149,6 +149,23 @@ describe('/s/<id>/comments.xml', () => {
     ).toBe(304);
   });
 
+  it('a held comment is in no feed until staff approve it (issue 45 item 1)', async () => {
+    const sid = await t.streamer('Held In Feed');
+    await rate(sid, 5);
+    // Every guest comment waits for staff (DECISIONS.md "Guests earn trust").
+    await admin.put('/api/settings', { guest_hold: 'all' });
+    const held = (
+      await t
+        .client()
+        .post('/api/comments', { streamer_id: sid, body: 'cheap pills at https://spam.example' })
+    ).body;
+    await admin.put('/api/settings', { guest_hold: 'none' });
+    expect(held.pending).toBe(true);
+    expect((await t.client().get(`/s/${sid}/comments.xml`)).text).not.toContain('spam.example');
+    await admin.put('/api/moderation/comments', { ids: [held.id], action: 'approve' });
+    expect((await t.client().get(`/s/${sid}/comments.xml`)).text).toContain('spam.example');
+  });
+
   it('a streamer outside the Public view, or none: 404', async () => {
     const unrated = await t.streamer('Unrated');
     for (const path of [`/s/${unrated}/comments.xml`, '/s/99999999/comments.xml', '/s/x/comments.xml']) {

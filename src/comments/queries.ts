@@ -54,31 +54,36 @@ type Unmarked = Omit<CommentItem, 'is_streamer'>;
 type CommentRow = InferResult<ReturnType<typeof selectComments>>[number];
 
 /**
+ * A comment every public answer may show (the list, the feeds): not hidden, not held for staff,
+ * not a reply in a hidden thread (DECISIONS.md "Comments", "Guests earn trust").
+ */
+export function isPublic(eb: ExpressionBuilder<Database, 'comments'>) {
+  return eb.and([
+    eb('comments.hidden', '=', 0),
+    eb('comments.pending', '=', 0),
+    eb.or([
+      eb('comments.reply_to', 'is', null),
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('comments as parent')
+            .select('parent.id')
+            .whereRef('parent.id', '=', 'comments.reply_to')
+            .where('parent.hidden', '=', 1),
+        ),
+      ),
+    ]),
+  ]);
+}
+
+/**
  * A streamer's comments in ascending order (SPEC.md), or one page of them. Threads are one
  * level deep: a page counts top-level comments, and their replies come with them. Visitors see
  * no hidden comment, nor the replies of one.
  */
 export async function listComments(db: Db, streamerId: number, opts: ListOptions): Promise<CommentItem[]> {
   let q = selectComments(db).where('comments.streamer_id', '=', streamerId);
-  if (!opts.withHidden) {
-    q = q
-      .where('comments.hidden', '=', 0)
-      .where('comments.pending', '=', 0)
-      .where((eb) =>
-        eb.or([
-          eb('comments.reply_to', 'is', null),
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom('comments as parent')
-                .select('parent.id')
-                .whereRef('parent.id', '=', 'comments.reply_to')
-                .where('parent.hidden', '=', 1),
-            ),
-          ),
-        ]),
-      );
-  }
+  if (!opts.withHidden) q = q.where(isPublic);
   const { page } = opts;
   if (!page) {
     return toItems(

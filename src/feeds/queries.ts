@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/schema.ts';
+import { isPublic } from '../comments/queries.ts';
 import { IN_PUBLIC_VIEW } from '../streamers/public-view.ts';
 
 /** Entries a feed holds (DECISIONS.md "Feeds"). */
@@ -34,7 +35,7 @@ export async function ratingEvents(db: Db) {
     .execute();
 }
 
-/** A streamer's newest visible comments (not hidden, not in a hidden thread), newest first. */
+/** A streamer's newest public comments (comments/queries.ts `isPublic`), newest first. */
 export async function feedComments(db: Db, streamerId: number) {
   return db
     .selectFrom('comments')
@@ -48,18 +49,7 @@ export async function feedComments(db: Db, streamerId: number) {
       'users.display_name',
     ])
     .where('comments.streamer_id', '=', streamerId)
-    .where('comments.hidden', '=', 0)
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('comments as parent')
-            .select('parent.id')
-            .whereRef('parent.id', '=', 'comments.reply_to')
-            .where('parent.hidden', '=', 1),
-        ),
-      ),
-    )
+    .where(isPublic)
     .orderBy('comments.id', 'desc')
     .limit(FEED_ENTRIES)
     .execute();

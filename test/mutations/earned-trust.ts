@@ -52,11 +52,11 @@ export const EARNED_TRUST_MUTATIONS: Mutation[] = [
     tests: ['test/guest-trust.test.ts'],
   },
   {
-    name: 'issue 29: a held comment in the public list',
+    name: 'issue 29: a held comment in the public list and the comments feed',
     file: 'src/comments/queries.ts',
-    from: "      .where('comments.pending', '=', 0)\n",
+    from: "    eb('comments.pending', '=', 0),\n",
     to: '',
-    tests: ['test/guest-trust.test.ts'],
+    tests: ['test/guest-trust.test.ts', 'test/feeds.test.ts'],
   },
   {
     name: "issue 29: a held comment in the streamer's comment count",
