@@ -38,6 +38,26 @@ describe('what a stream tells', () => {
     ).toBe(true);
   });
 
+  it('a held comment is never told: hidden, shown, deleted, by staff or in bulk (issue 45 item 7)', async () => {
+    const sid = await t.streamer();
+    const s = await stream(`/api/events?streamer_id=${sid}`);
+    await admin.put('/api/settings', { guest_hold: 'all' });
+    const held = async (body: string) =>
+      (await t.client().post('/api/comments', { streamer_id: sid, body })).body.id as number;
+    const [a, b, c] = [await held('held one'), await held('held two'), await held('held three')];
+    await admin.put('/api/settings', { guest_hold: 'none' });
+    await admin.put(`/api/comments?id=${a}`, { hidden: true });
+    await admin.put(`/api/comments?id=${a}`, { hidden: false });
+    await admin.del(`/api/comments?id=${a}`);
+    await admin.put('/api/moderation/comments', { ids: [b], action: 'hide' });
+    await admin.put('/api/moderation/comments', { ids: [c], action: 'delete' });
+    // A published comment after them: the first event the stream gets is its own.
+    const first = s.next('comment');
+    const visible = (await t.client().post('/api/comments', { streamer_id: sid, body: 'published' })).body.id;
+    expect((await first).data).toEqual({ id: visible, streamer_id: sid });
+    expect(s.events.map((e) => e.event)).toEqual(['comment']);
+  });
+
   it('a signed-in stream hears its unread count change, with or without streamer_id', async () => {
     const sid = await t.streamer();
     const a = await t.user();

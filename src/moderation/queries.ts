@@ -110,7 +110,13 @@ export async function bulkTargets(trx: Db, action: ModerationAction, selector: S
   if (action === 'dismiss') return [];
   let q = trx
     .selectFrom('comments')
-    .select(['comments.id', 'comments.streamer_id', 'comments.user_id'])
+    .select([
+      'comments.id',
+      'comments.streamer_id',
+      'comments.user_id',
+      'comments.hidden',
+      'comments.pending',
+    ])
     .where((eb) => selected(eb, selector));
   if (action === 'hide') q = q.where('comments.hidden', '=', 0);
   // A held comment stays unseen when shown: only its approval publishes it (notify.ts).

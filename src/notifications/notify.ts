@@ -128,7 +128,7 @@ export async function notifyLike(
  */
 export async function notifyHidden(
   trx: Db,
-  comments: { id: number; streamer_id: number; user_id: number | null }[],
+  comments: (Before & { user_id: number | null })[],
   staffId: number | null,
   now: string,
 ): Promise<void> {
@@ -150,21 +150,32 @@ export async function notifyHidden(
 }
 
 /** Comments deleted (call before the delete) or hidden by their author: they leave the pages and the counts. */
-export async function notifyDeleted(trx: Db, comments: { id: number; streamer_id: number }[]): Promise<void> {
+export async function notifyDeleted(trx: Db, comments: Before[]): Promise<void> {
   const dropped = await setShown(trx, ids(comments), false);
   publish(trx, [...removed(comments), ...unreadChanged(dropped)]);
 }
 
 /** Comments shown again: back on the pages, and in the counts of those notified about them. */
-export async function notifyShown(trx: Db, comments: { id: number; streamer_id: number }[]): Promise<void> {
+export async function notifyShown(trx: Db, comments: Before[]): Promise<void> {
   publish(trx, [
-    ...comments.map((c): LiveEvent => ({ type: 'comment', id: c.id, streamer_id: c.streamer_id })),
+    // A held comment shown stays held: only its approval publishes it (notifyApproved).
+    ...comments
+      .filter((c) => c.pending !== 1)
+      .map((c): LiveEvent => ({ type: 'comment', id: c.id, streamer_id: c.streamer_id })),
     ...unreadChanged(await setShown(trx, ids(comments), true)),
   ]);
 }
 
 const ids = (comments: { id: number }[]) => comments.map((c) => c.id);
 
-/** Comments that left the pages (hidden, deleted). */
-const removed = (comments: { id: number; streamer_id: number }[]): LiveEvent[] =>
-  comments.map((c) => ({ type: 'comment_removed', id: c.id, streamer_id: c.streamer_id }));
+/** A comment as it was before a change: whether the pages showed it (not hidden, not held). */
+type Before = { id: number; streamer_id: number; hidden?: number; pending?: number };
+
+/**
+ * Comments that left the pages (hidden, deleted): told only of those the pages showed, so that
+ * deleting a held or hidden comment sends nobody its id (issue 45 item 7).
+ */
+const removed = (comments: Before[]): LiveEvent[] =>
+  comments
+    .filter((c) => c.hidden !== 1 && c.pending !== 1)
+    .map((c) => ({ type: 'comment_removed', id: c.id, streamer_id: c.streamer_id }));

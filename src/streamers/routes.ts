@@ -12,22 +12,12 @@ import { OK, pageLimit } from '../lib/schemas.ts';
 import { limit } from '../plugins/rate-limits.ts';
 import { createStreamer } from './create.ts';
 import { lockStreamer, removeStreamer } from './manage.ts';
-import {
-  mayAdd,
-  mayDelete,
-  mayLock,
-  mayRate,
-  mayRemoveReply,
-  STREAMER_ROLES,
-  teamViewPossible,
-  viewOf,
-} from './policy.ts';
-import { isInAnyGroup } from './queries.ts';
+import { mayAdd, mayDelete, mayLock, mayRate, mayRemoveReply, STREAMER_ROLES } from './policy.ts';
 import { ratingHistory } from './rating-queries.ts';
 import { rateStreamer } from './rate.ts';
 import { removeReply, writeReply } from './reply.ts';
 import { createSchema, deleteSchema, listSchema, updateSchema } from './schemas.ts';
-import { itemsOf, renderedView, viewKey } from './views.ts';
+import { itemsOf, viewFor, viewKey } from './views.ts';
 
 /** `?streams=1`'s schema as Fastify's compilers take it (compiled once: they key by the object). */
 const STREAMS_ANSWER = { ...StreamList };
@@ -46,13 +36,9 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { config: { guard: STREAMER_ROLES.list }, schema: listSchema },
     async (request, reply) => {
       const { viewer, query } = request;
-      const { user } = viewer;
       const limit = pageLimit(query.limit, HISTORY.streamsLimitDefault);
-      const inTeam = teamViewPossible(viewer) && user !== null && (await isInAnyGroup(db, user.id));
-      const view = viewOf(viewer, { all: flag(query.all), inTeam });
-
       // Made once per change of the content, not per request (cache/answers.ts).
-      const list = await renderedView(app.ctx, view);
+      const { view, list } = await viewFor(app.ctx, viewer, flag(query.all));
       if (query.id === undefined) return sendAnswer(request, reply, list);
       const id = parseId(query.id);
       if (id === null) throw fail('missing_id');

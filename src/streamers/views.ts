@@ -3,12 +3,13 @@ import type { AppContext } from '../context.ts';
 import type { Db } from '../db/schema.ts';
 import { statsOf } from '../history/stats.ts';
 import { averageTenths, scoreSum } from '../shared/rules.ts';
-import { listStreamers, type StreamerListRow } from './queries.ts';
+import { isInAnyGroup, listStreamers, type StreamerListRow } from './queries.ts';
 import { storedReplies } from './reply.ts';
 import { speakersOf } from './speaks-for.ts';
 import type { StreamerItem } from './schemas.ts';
 
-import type { View } from './policy.ts';
+import type { Who } from '../shared/roles.ts';
+import { teamViewPossible, type View, viewOf } from './policy.ts';
 
 export type { View };
 
@@ -92,3 +93,18 @@ export function renderedView(ctx: AppContext, view: View): Promise<Answer<Stream
 
 /** The items of a view's answer. */
 export const itemsOf = (answer: Answer<StreamerItem[]>): StreamerItem[] => answer.value ?? [];
+
+/**
+ * The view of the streamers a caller gets (`GET /api/streamers`, `all` asking for every
+ * streamer where the caller may list them all): the public list, a team's, or the full one.
+ */
+export async function viewFor(
+  ctx: AppContext,
+  who: Who,
+  all: boolean,
+): Promise<{ view: View; list: Answer<StreamerItem[]> }> {
+  const inTeam = teamViewPossible(who) && who.user !== null && (await isInAnyGroup(ctx.db, who.user.id));
+  const view = viewOf(who, { all, inTeam });
+  return { view, list: await renderedView(ctx, view) };
+}
+

@@ -138,4 +138,18 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
     tests: ['test/caching.test.ts'],
     project: 'postgres',
   },
+  {
+    name: 'events: deleting or hiding a held comment tells its id',
+    file: 'src/notifications/notify.ts',
+    from: '.filter((c) => c.hidden !== 1 && c.pending !== 1)',
+    to: '.filter((c) => c.hidden !== 1)',
+    tests: ['test/events.test.ts'],
+  },
+  {
+    name: 'events: showing a held comment tells its id',
+    file: 'src/notifications/notify.ts',
+    from: '.filter((c) => c.pending !== 1)',
+    to: '.filter(() => true)',
+    tests: ['test/events.test.ts'],
+  },
 ];
