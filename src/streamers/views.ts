@@ -107,4 +107,3 @@ export async function viewFor(
   const view = viewOf(who, { all, inTeam });
   return { view, list: await renderedView(ctx, view) };
 }
-
