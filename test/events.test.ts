@@ -2,6 +2,7 @@ import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { startApp, useApp } from './helpers/app.ts';
 import { dbKind, reopen } from './helpers/database.ts';
+import type { Client } from './helpers/client.ts';
 import { cookieOf, streamsOf } from './helpers/sse.ts';
 
 /** DECISIONS.md "Fourth wave" → "Live updates": GET /api/events over raw HTTP. */
@@ -74,6 +75,31 @@ describe('what a stream tells', () => {
     expect((await read).data).toEqual({ unread: 0 });
     await seen;
     expect(anonymous.events.some((e) => e.event === 'notification')).toBe(false);
+  });
+
+  it('a stream hears no more of its user once they sign out, sign out everywhere or are banned (issue 45 item 8)', async () => {
+    const sid = await t.streamer();
+    const ways: [string, (c: Client, id: number) => Promise<unknown>][] = [
+      ['sign out', (c) => c.get('/api/oauth/logout')],
+      ['sign out everywhere', (c) => c.del('/api/sessions?mine=1')],
+      ['banned', (_, id) => admin.put(`/api/users?id=${id}`, { banned: true })],
+    ];
+    for (const [way, end] of ways) {
+      const u = await t.user();
+      const c = await t.signedIn(u);
+      const top = (await c.post('/api/comments', { streamer_id: sid, body: `mine before: ${way}` })).body.id;
+      const s = await stream(`/api/events?streamer_id=${sid}`, cookieOf(c));
+      await end(c, u.id);
+      await t
+        .client()
+        .post('/api/comments', { streamer_id: sid, body: `an answer after: ${way}`, reply_to: top });
+      // The stream ends when the answer's count would reach it; it is told nothing of the user.
+      await s.ended;
+      expect(
+        s.events.some((e) => e.event === 'notification'),
+        way,
+      ).toBe(false);
+    }
   });
 
   it('a comment line at least every 30 seconds of the clock', async () => {

@@ -2,6 +2,7 @@ import { solveChallenge } from 'altcha-lib/v1';
 import { afterAll, describe, expect, it } from 'vitest';
 import { postComment } from '../src/comments/post.ts';
 import type { DomainError } from '../src/errors.ts';
+import { ANONYMOUS } from '../src/plugins/viewer.ts';
 import { startApp, type TestApp, useApp } from './helpers/app.ts';
 import type { Client } from './helpers/client.ts';
 import { reopen } from './helpers/database.ts';
@@ -435,19 +436,11 @@ describe('burst', () => {
     expect(limited.app.database.groupCommit.groups - groups).toBeLessThan(10);
     // Ten posts of another address in one turn: one group commit on SQLite, two side by side on
     // PostgreSQL; either way three are stored.
-    const guest = {
-      isAdmin: false,
-      passwordAdmin: false,
-      user: null,
-      isMod: false,
-      bannedUser: false,
-      bannedSession: false,
-    };
     const posted = await Promise.allSettled(
       Array.from({ length: 10 }, (_, i) =>
         postComment(
           limited.app.ctx,
-          guest,
+          ANONYMOUS,
           { streamer_id: streamer, body: `one turn ${i}` },
           'one-turn',
           limited.clock.now(),

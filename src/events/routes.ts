@@ -55,7 +55,7 @@ const events: FastifyPluginAsyncTypebox<EventSources> = async (
   { unread: unreadCount, streamerExists },
 ) => {
   const tail = await EventTail.start(app.database, app.clock, app.log.child({ module: 'events' }));
-  const streams = new EventStreams(tail, app.clock, unreadCount);
+  const streams = new EventStreams(tail, app.clock, unreadCount, (cookieId) => app.sessionUserOf(cookieId));
   app.decorate('eventTail', tail);
   app.decorate('eventStreams', streams);
   // Before the server waits for its connections: open streams would hold it for good.
@@ -109,7 +109,8 @@ const events: FastifyPluginAsyncTypebox<EventSources> = async (
     res.flushHeaders();
     // A stream may stay quiet longer than the server's idle timeout: the heartbeat keeps it moving.
     request.raw.socket.setTimeout(0);
-    const who = { address, streamerId, userId: request.viewer.user?.id ?? null };
+    const userId = request.viewer.user?.id ?? null;
+    const who = { address, streamerId, userId, cookieId: userId === null ? null : request.session.cookieId };
     const header = request.headers['last-event-id'];
     // The stream and its start are taken together: what the log brings after it goes live.
     const cursor = tail.cursor;

@@ -23,6 +23,8 @@ interface Stream {
   address: string;
   streamerId: number | null;
   userId: number | null;
+  /** The session cookie the stream was opened with (a signed-in stream's), to ask it again. */
+  cookieId: string | null;
   /** What the log brought while the stream was being replayed what it missed; null once live. */
   held: Buffer[] | null;
 }
@@ -61,6 +63,11 @@ export class EventStreams {
     clock: Clock,
     /** A user's unread count, asked once per change whatever the number of their streams. */
     readonly unread: (userId: number) => Promise<number>,
+    /**
+     * The user a session cookie signs in now (null: signed out, signed out everywhere, banned,
+     * timed out): a stream is told its user's count only while its session still names them.
+     */
+    readonly sessionUser: (cookieId: string) => Promise<number | null>,
     readonly limits: { perAddress: number; heartbeatMs: number; maxBuffered: number } = STREAM_LIMITS,
   ) {
     this.#unsubscribe = tail.subscribe((events) => this.#deliver(events));
@@ -174,6 +181,20 @@ export class EventStreams {
         unread.set(user, await this.unread(user));
       } catch {
         // The count could not be read: this change is not told, the next one tells the count.
+      }
+    }
+    // A signed-in stream whose session no longer names its user ends (its page reconnects as
+    // whoever it is now) before it is told anything of theirs.
+    const asked = new Set<Stream>();
+    for (const [i, e] of events.entries()) {
+      if (e.type !== 'notification') continue;
+      for (const s of taken[i] ?? []) {
+        if (asked.has(s) || s.cookieId === null) continue;
+        asked.add(s);
+        const user = await this.sessionUser(s.cookieId).catch(() => null);
+        if (user === s.userId) continue;
+        this.#forget(s);
+        s.res.end();
       }
     }
     events.forEach((e, i) => {

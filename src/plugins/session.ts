@@ -32,6 +32,11 @@ declare module 'fastify' {
     sessionCookieName: string;
     /** A short identifier of a session for diagnostics; it cannot be used as a cookie. */
     sessionTag(cookieId: string): string;
+    /**
+     * The user a session cookie signs in now: null when signed out (also everywhere), timed
+     * out, or banned (an open event stream asks it before telling a user's count).
+     */
+    sessionUserOf(cookieId: string): Promise<number | null>;
   }
 }
 
@@ -84,10 +89,22 @@ export const sessionPlugin = fp(
       });
     };
 
+    /** Whether a row has timed out (idle, or past its absolute lifetime). */
+    const expired = (row: StoredSession) => {
+      const now = clock.now().getTime();
+      return now - row.seenMs > IDLE_TIMEOUT || now - row.createdMs > ABSOLUTE_TIMEOUT;
+    };
+    app.decorate('sessionUserOf', async (cookieId: string): Promise<number | null> => {
+      const key = hash(cookieId);
+      const row = store.cached(key) ?? (await store.loadAndCache(key));
+      if (!row || expired(row) || !row.user || row.user.banned) return null;
+      row.parsed ??= JSON.parse(row.data) as SessionData;
+      return row.parsed.oauth_user ? row.user.id : null;
+    });
+
     /** Puts a loaded row on the request; false when it has timed out (and must be deleted). */
     function use(request: FastifyRequest, cookieId: string, row: StoredSession): boolean {
-      const now = clock.now().getTime();
-      if (now - row.seenMs > IDLE_TIMEOUT || now - row.createdMs > ABSOLUTE_TIMEOUT) return false;
+      if (expired(row)) return false;
       // Parsed once per cached row; the session copies it before its first change.
       row.parsed ??= JSON.parse(row.data) as SessionData;
       row.adminSinceMs ??= Date.parse(row.parsed.admin_at ?? '');

@@ -21,7 +21,8 @@ export interface Viewer {
   bannedSession: boolean;
 }
 
-const ANONYMOUS: Viewer = Object.freeze({
+/** A visitor: no session, no administrator password. */
+export const ANONYMOUS: Viewer = Object.freeze({
   isAdmin: false,
   passwordAdmin: false,
   user: null,

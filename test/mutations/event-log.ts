@@ -152,4 +152,18 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
     to: '.filter(() => true)',
     tests: ['test/events.test.ts'],
   },
+  {
+    name: "events: a stream keeps telling its user's count after the session is gone",
+    file: 'src/events/streams.ts',
+    from: 'if (user === s.userId) continue;',
+    to: 'continue;',
+    tests: ['test/events.test.ts'],
+  },
+  {
+    name: "events: a banned user's stream keeps telling their count",
+    file: 'src/plugins/session.ts',
+    from: ' || row.user.banned)',
+    to: ')',
+    tests: ['test/events.test.ts'],
+  },
 ];
