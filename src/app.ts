@@ -58,7 +58,7 @@ import { viewerPlugin } from './plugins/viewer.ts';
 import { moderationRoutes } from './moderation/routes.ts';
 import { notificationRoutes } from './notifications/routes.ts';
 import { unreadCount } from './notifications/queries.ts';
-import { streamerExists } from './streamers/queries.ts';
+import { streamerVisibleTo } from './streamers/views.ts';
 import { eventRoutes } from './events/routes.ts';
 import { feedRoutes } from './feeds/routes.ts';
 import { reportRoutes } from './reports/routes.ts';
@@ -220,7 +220,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(notificationRoutes);
   await app.register(eventRoutes, {
     unread: (userId) => unreadCount(db, userId),
-    streamerExists: (streamerId) => streamerExists(db, streamerId),
+    streamerVisible: (viewer, streamerId) => streamerVisibleTo(app.ctx, viewer, streamerId),
   });
   await app.register(feedRoutes);
   await app.register(liveSyncPlugin);

@@ -17,6 +17,8 @@ it('live {streamer_id, status, viewers} when the status or the viewers change, a
     provider_a: 'liveevents',
   });
   const id = res.body.id as number;
+  // In the Public view: a visitor may ask for its events.
+  await admin.put(`/api/streamers?id=${id}`, { r: { s: 3 } });
   const s = await openStream(t.url, `/api/events?streamer_id=${id}`);
   try {
     const stream = { game: 'Chess', title: 'Blitz', viewers: 100, since: '2026-11-21T20:00:00Z' };
@@ -43,6 +45,8 @@ it('live {streamer_id, status, viewers} when the status or the viewers change, a
 it('an administrator who sets the status by hand sends the same live event, only when it changes', async () => {
   const res = await admin.post('/api/streamers?admin=1', { name: 'Hand status', platform: 'provider_a' });
   const id = res.body.id as number;
+  // In the Public view: a visitor may ask for its events.
+  await admin.put(`/api/streamers?id=${id}`, { r: { s: 3 } });
   const s = await openStream(t.url, `/api/events?streamer_id=${id}`);
   try {
     const rate = (status: string) => admin.put(`/api/streamers?id=${id}`, { r: { s: 5 }, status });

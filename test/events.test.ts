@@ -9,12 +9,14 @@ import { cookieOf, streamsOf } from './helpers/sse.ts';
 const t = await useApp();
 const admin = await t.admin();
 const stream = streamsOf(t.url);
+/** A streamer in the Public view (a visitor may ask for its events). */
+const shown = () => t.streamer(undefined, { s: 3 });
 const FULL = { s: 5, g: 5, a: 5, v: 5, n: 5, ns: 5, o: 5 };
 
 describe('what a stream tells', () => {
   it('comment, comment_removed and rating events of its streamer carry ids, never text', async () => {
-    const sid = await t.streamer();
-    const other = await t.streamer();
+    const sid = await shown();
+    const other = await shown();
     const s = await stream(`/api/events?streamer_id=${sid}`);
     expect([s.status, s.headers['content-type']]).toEqual([200, 'text/event-stream; charset=utf-8']);
     const posted = s.next('comment');
@@ -40,7 +42,7 @@ describe('what a stream tells', () => {
   });
 
   it('a held comment is never told: hidden, shown, deleted, by staff or in bulk (issue 45 item 7)', async () => {
-    const sid = await t.streamer();
+    const sid = await shown();
     const s = await stream(`/api/events?streamer_id=${sid}`);
     await admin.put('/api/settings', { guest_hold: 'all' });
     const held = async (body: string) =>
@@ -60,7 +62,7 @@ describe('what a stream tells', () => {
   });
 
   it('a signed-in stream hears its unread count change, with or without streamer_id', async () => {
-    const sid = await t.streamer();
+    const sid = await shown();
     const a = await t.user();
     const ca = await t.signedIn(a);
     const top = (await ca.post('/api/comments', { streamer_id: sid, body: 'my comment' })).body.id;
@@ -78,7 +80,7 @@ describe('what a stream tells', () => {
   });
 
   it('a stream hears no more of its user once they sign out, sign out everywhere or are banned (issue 45 item 8)', async () => {
-    const sid = await t.streamer();
+    const sid = await shown();
     const ways: [string, (c: Client, id: number) => Promise<unknown>][] = [
       ['sign out', (c) => c.get('/api/oauth/logout')],
       ['sign out everywhere', (c) => c.del('/api/sessions?mine=1')],
@@ -121,6 +123,21 @@ describe('limits', () => {
     ]);
   });
 
+  it('a streamer outside the Public view is unknown to whoever may not see it (issue 45 item 7)', async () => {
+    const unrated = await t.streamer();
+    const user = await t.signedIn(await t.user());
+    for (const headers of [{}, cookieOf(user)]) {
+      const s = await stream(`/api/events?streamer_id=${unrated}`, headers);
+      expect([s.status, JSON.parse(s.body)]).toEqual([
+        404,
+        { error: 'Streamer not found', code: 'streamer_not_found' },
+      ]);
+    }
+    const staff = await stream(`/api/events?streamer_id=${unrated}`, cookieOf(admin));
+    expect(staff.status).toBe(200);
+    staff.close();
+  });
+
   it('at most 20 open streams per client address: the 21st is 429 Too many requests with Retry-After', async () => {
     const other = await startApp();
     try {
@@ -140,7 +157,7 @@ describe('limits', () => {
   });
 
   it('a reader that stops reading is dropped once its buffer passes the bound', async () => {
-    const sid = await t.streamer();
+    const sid = await shown();
     const size = t.app.eventStreams.size;
     const socket = net.connect(Number(new URL(t.url).port), '127.0.0.1');
     await new Promise((r) => socket.once('connect', r));
@@ -179,7 +196,7 @@ describe.runIf(dbKind === 'postgres')('across instances', () => {
   it('every instance delivers every instance’s events (PostgreSQL LISTEN/NOTIFY)', async () => {
     const second = await startApp({}, { database: reopen(t.database) });
     try {
-      const sid = await t.streamer();
+      const sid = await shown();
       const onSecond = await stream(`/api/events?streamer_id=${sid}`, {}, second.url);
       const onFirst = await stream(`/api/events?streamer_id=${sid}`);
       // Within 2 seconds, as the contract says.

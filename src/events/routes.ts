@@ -6,6 +6,7 @@ import { errors, IdDoc, Input, Param } from '../lib/schemas.ts';
 import { parseId } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { clientNetwork } from '../plugins/guest-tag.ts';
+import type { Viewer } from '../plugins/viewer.ts';
 import { missedEvents, replayable } from './log.ts';
 import { EventStreams, sseEvent, STREAM_LIMITS } from './streams.ts';
 import { EventTail } from './tail.ts';
@@ -45,14 +46,14 @@ const eventsSchema = {
 export interface EventSources {
   /** A user's unread count (notifications). */
   unread: (userId: number) => Promise<number>;
-  /** Whether a streamer's events may be asked for (streamers). */
-  streamerExists: (streamerId: number) => Promise<boolean>;
+  /** Whether this caller may ask for a streamer's events: whether it may see the streamer (streamers). */
+  streamerVisible: (viewer: Viewer, streamerId: number) => Promise<boolean>;
 }
 
 /** DECISIONS.md "Fourth wave" → "Live updates": `GET /api/events`, for anyone. */
 const events: FastifyPluginAsyncTypebox<EventSources> = async (
   app,
-  { unread: unreadCount, streamerExists },
+  { unread: unreadCount, streamerVisible },
 ) => {
   const tail = await EventTail.start(app.database, app.clock, app.log.child({ module: 'events' }));
   const streams = new EventStreams(tail, app.clock, unreadCount, (cookieId) => app.sessionUserOf(cookieId));
@@ -93,7 +94,10 @@ const events: FastifyPluginAsyncTypebox<EventSources> = async (
     const address = clientNetwork(request.ip);
     if (!streams.mayOpen(address)) throw fail('too_many_requests', { 'retry-after': '60' });
     const streamerId = parseId(request.query.streamer_id);
-    if (streamerId !== null && !(await streamerExists(streamerId))) throw fail('streamer_not_found');
+    // A streamer the caller may not see (outside the Public view, for a visitor) is unknown to it.
+    if (streamerId !== null && !(await streamerVisible(request.viewer, streamerId))) {
+      throw fail('streamer_not_found');
+    }
     // The address may have opened another meanwhile: asked again just before taking it.
     if (!streams.mayOpen(address)) throw fail('too_many_requests', { 'retry-after': '60' });
     reply.hijack();

@@ -107,3 +107,8 @@ export async function viewFor(
   const view = viewOf(who, { all, inTeam });
   return { view, list: await renderedView(ctx, view) };
 }
+
+/** Whether a caller may see this streamer: it is in the widest view the caller may get. */
+export async function streamerVisibleTo(ctx: AppContext, who: Who, id: number): Promise<boolean> {
+  return itemsOf((await viewFor(ctx, who, true)).list).some((s) => s.id === id);
+}

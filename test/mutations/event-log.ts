@@ -166,4 +166,11 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
     to: ')',
     tests: ['test/events.test.ts'],
   },
+  {
+    name: 'events: a visitor may ask for the events of a streamer outside the Public view',
+    file: 'src/streamers/views.ts',
+    from: '(await viewFor(ctx, who, true)).list',
+    to: '(await viewFor(ctx, { ...who, isAdmin: true }, true)).list',
+    tests: ['test/events.test.ts'],
+  },
 ];
