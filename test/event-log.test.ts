@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { takeFromLog } from '../src/events/deliverer.ts';
 import { REPLAY_MAX_EVENTS } from '../src/events/log.ts';
 import { startApp, useApp } from './helpers/app.ts';
 import { reopen } from './helpers/database.ts';
@@ -228,6 +229,22 @@ describe('across instances', () => {
     } finally {
       await second.close();
     }
+  });
+});
+
+describe('deliverers', () => {
+  it("a deliverer's step from the log moves its cursor and no content version: kept answers stay", async () => {
+    const sid = await shown();
+    // Seen for the first time: it starts at the log's head.
+    expect(await takeFromLog(t.database, 'test-deliverer', ['comment'], async () => undefined)).toBe(0);
+    await t.client().post('/api/comments', { streamer_id: sid, body: 'for the deliverer' });
+    const version = t.database.changes.current;
+    const taken: number[] = [];
+    const n = await takeFromLog(t.database, 'test-deliverer', ['comment'], async (_trx, events) => {
+      taken.push(...events.map((e) => e.id));
+    });
+    expect([n, taken.length]).toEqual([1, 1]);
+    expect(t.database.changes.current).toBe(version);
   });
 });
 

@@ -52,6 +52,11 @@ export class ContentVersion {
   bumpSessions(): void {
     this.sessions++;
   }
+  /** After a write committed: moves what it changed. */
+  moved(changes: WriteChanges): void {
+    if (changes === 'content') this.bumpContent();
+    else if (changes === 'all') this.bump();
+  }
 }
 
 /** The NOTIFY channel of content changes (PostgreSQL). */
@@ -62,9 +67,15 @@ export const CONTENT_ONLY = 'content';
 /**
  * What a write changes: `content` when no session row, its user or the password's generation
  * can change (a new comment and its notifications), so the session cache stays
- * (`ContentVersion.bumpContent`); `all` otherwise.
+ * (`ContentVersion.bumpContent`); `none` for bookkeeping no answer shows and that publishes no
+ * event (a deliverer's cursor and outbox rows): no version moves, no instance is told; `all`
+ * otherwise.
  */
-export type WriteChanges = 'all' | 'content';
+export type WriteChanges = 'all' | 'content' | 'none';
+
+/** What a group of writes changed: the most any of them did. */
+export const mostOf = (changes: readonly WriteChanges[]): WriteChanges =>
+  changes.includes('all') ? 'all' : changes.includes('content') ? 'content' : 'none';
 
 /** A NOTIFY's payload: who sent it, and what changed ('' for everything). */
 const payloadOf = (version: ContentVersion, what: string) => `${version.origin} ${what}`;
@@ -85,7 +96,9 @@ export async function announceChange(
   version: ContentVersion,
   changes: WriteChanges = 'all',
 ): Promise<void> {
-  if (!isSqlite(trx)) await trx.executeQuery(CompiledQuery.raw(notifyStatement(version, changes)));
+  if (!isSqlite(trx) && changes !== 'none') {
+    await trx.executeQuery(CompiledQuery.raw(notifyStatement(version, changes)));
+  }
 }
 
 const SESSIONS = 'sessions';

@@ -1,6 +1,12 @@
 import { CompiledQuery } from 'kysely';
 import { appendEvents, LOG_LOCK, type LogEvent, openEvents, takeEvents } from '../events/log.ts';
-import { announceChange, type ContentVersion, notifyStatement, type WriteChanges } from './changes.ts';
+import {
+  announceChange,
+  type ContentVersion,
+  mostOf,
+  notifyStatement,
+  type WriteChanges,
+} from './changes.ts';
 import type { DbContext } from './context.ts';
 import type { Db } from './schema.ts';
 
@@ -46,6 +52,8 @@ export async function writeTransaction<T>(
           try {
             const value = await fn(trx);
             events = takeEvents(trx);
+            if (changes === 'none' && events.length > 0)
+              throw new Error('a write that changes nothing published events');
             await appendEvents(trx, events, ctx.groupCommit.clock.now().toISOString());
             await announceChange(trx, ctx.changes, changes);
             return value;
@@ -53,8 +61,7 @@ export async function writeTransaction<T>(
             takeEvents(trx);
           }
         });
-  if (changes === 'content') ctx.changes.bumpContent();
-  else ctx.changes.bump();
+  ctx.changes.moved(changes);
   return result;
 }
 
@@ -101,8 +108,7 @@ export async function writeBatched<I, T>(
   changes: WriteChanges = 'all',
 ): Promise<T> {
   const result = await ctx.groupCommit.run(alone(batch, input), changes, { batch, input });
-  if (changes === 'content') ctx.changes.bumpContent();
-  else ctx.changes.bump();
+  ctx.changes.moved(changes);
   return result;
 }
 
@@ -249,15 +255,15 @@ export class GroupCommit {
             if (together.ok) unit.forEach((job, i) => outcomes.push([job, together.value[i] ?? notAnswered]));
             else for (const job of unit) outcomes.push([job, await step(job.fn)]);
           }
-          const changes: WriteChanges = outcomes.some(([job, o]) => o.ok && job.changes === 'all')
-            ? 'all'
-            : 'content';
+          const changes = mostOf(outcomes.flatMap(([job, o]) => (o.ok ? [job.changes] : [])));
+          if (changes === 'none' && events.length > 0)
+            throw new Error('a write that changes nothing published events');
           // The group's events in one insert, in the order of its writes, and the other
           // instances told, as the last steps before the commit.
           const locking = events.length > 0 && !sqlite;
           await run(...ending, ...(locking ? [LOG_LOCK] : []));
           await appendEvents(conn, events, this.clock.now().toISOString(), locking);
-          const told = outcomes.some(([, o]) => o.ok) && !sqlite;
+          const told = changes !== 'none' && !sqlite;
           await run(...(told ? [notifyStatement(this.version, changes)] : []), COMMIT);
         } catch (err) {
           await conn.executeQuery(ROLLBACK).catch(() => undefined);

@@ -57,8 +57,9 @@ export async function takeFromLog(
   take: (trx: Db, events: LoggedEvent[]) => Promise<void>,
 ): Promise<number> {
   try {
-    // A write like any other: on SQLite it takes the write lock up front (another process's
-    // writes wait on the busy timeout instead of failing), and it moves the content version.
+    // A write like any other (on SQLite it takes the write lock up front: another process's
+    // writes wait on the busy timeout instead of failing), but one no answer shows: it moves no
+    // content version (a move would throw away every kept answer a moment after each write).
     return await writeTransaction(
       database,
       async (trx) => {
@@ -99,7 +100,7 @@ export async function takeFromLog(
         if (Number(moved.numUpdatedRows) !== 1) throw new CursorMoved();
         return events.length;
       },
-      'content',
+      'none',
     );
   } catch (err) {
     if (err instanceof CursorMoved) return 0;

@@ -173,4 +173,11 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
     to: '(await viewFor(ctx, { ...who, isAdmin: true }, true)).list',
     tests: ['test/events.test.ts'],
   },
+  {
+    name: "event log: a deliverer's step moves the content version",
+    file: 'src/events/deliverer.ts',
+    from: "      'none',\n    );",
+    to: "      'content',\n    );",
+    tests: ['test/event-log.test.ts'],
+  },
 ];
