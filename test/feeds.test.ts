@@ -149,6 +149,24 @@ describe('/s/<id>/comments.xml', () => {
     ).toBe(304);
   });
 
+  it("a control character in a provider's display name or a body leaves the feed well-formed (issue 45 item 10)", async () => {
+    const sid = await t.streamer('Bell\u0007Streamer');
+    await rate(sid, 5);
+    const user = await t.user({ display_name: 'Ring\u0007\u001bBell' });
+    const signed = await t.signedIn(user);
+    signed.cookies.set('__Host-sid', signed.cookies.get('sid')!);
+    signed.cookies.delete('sid');
+    expect((await signed.post('/api/comments', { streamer_id: sid, body: 'ding \u0008 dong' })).status).toBe(
+      201,
+    );
+    const res = await t.client().get(`/s/${sid}/comments.xml`);
+    expect(res.status).toBe(200);
+    expect(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(res.text)).toBe(false);
+    const feed = parse(res.text);
+    expectValidAtom(feed);
+    expect(entries(feed).map((e) => text(child(e, 'author')!, 'name'))).toEqual(['RingBell']);
+  });
+
   it('a held comment is in no feed until staff approve it (issue 45 item 1)', async () => {
     const sid = await t.streamer('Held In Feed');
     await rate(sid, 5);

@@ -1,5 +1,5 @@
 import { Feed } from 'feed';
-import { escapeHtml } from '../lib/html.ts';
+import { escapeXml, xmlChars } from '../lib/html.ts';
 import { SITE_DESCRIPTION, SITE_NAME } from '../lib/site.ts';
 
 /** An entry as our feeds have them; its text is plain and becomes escaped HTML in the feed. */
@@ -28,7 +28,7 @@ export function atom(opts: {
 }): string {
   const feed = new Feed({
     id: opts.id,
-    title: opts.title,
+    title: xmlChars(opts.title),
     description: SITE_DESCRIPTION,
     link: opts.link,
     feedLinks: { atom: opts.self },
@@ -39,12 +39,12 @@ export function atom(opts: {
   for (const e of opts.entries) {
     feed.addItem({
       id: e.id,
-      title: escapeHtml(e.title),
+      title: escapeXml(e.title),
       link: e.link,
       date: new Date(e.updated),
       ...(e.published ? { published: new Date(e.published) } : {}),
-      ...(e.author ? { author: [{ name: e.author }] } : {}),
-      ...(e.text ? { content: escapeHtml(e.text).replace(/\n/g, '<br>') } : {}),
+      ...(e.author ? { author: [{ name: xmlChars(e.author) }] } : {}),
+      ...(e.text ? { content: escapeXml(e.text).replace(/\n/g, '<br>') } : {}),
     });
   }
   return feed.atom1();

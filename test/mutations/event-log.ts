@@ -180,4 +180,11 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
     to: "      'content',\n    );",
     tests: ['test/event-log.test.ts'],
   },
+  {
+    name: 'feeds: an author name keeps the characters XML cannot hold',
+    file: 'src/feeds/atom.ts',
+    from: '{ name: xmlChars(e.author) }',
+    to: '{ name: e.author }',
+    tests: ['test/feeds.test.ts'],
+  },
 ];
