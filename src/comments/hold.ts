@@ -1,31 +1,37 @@
 import { sql } from 'kysely';
 import type { SqlRule } from '../db/sql-rules.ts';
-import { type GuestHold, hasLink } from '../shared/rules.ts';
+import { choiceSql } from '../settings/queries.ts';
+import { GUEST_HOLDS, type GuestHold, hasLink } from '../shared/rules.ts';
 
 /**
- * Whether a new comment waits for staff (DECISIONS.md "Guests earn trust", "Moderators' tools"):
- * `true`, `false`, or `untrusted` when it depends on whether the guest's address already has a
- * published comment (the `first` hold), which `UNTRUSTED` asks. Signed-in users are never held,
- * except an account that may be a banned user's return, until staff approve one of its comments.
+ * Whether a new comment waits for staff (DECISIONS.md "Guests earn trust", "Moderators' tools"),
+ * written as SQL rules over the post's values and the `guest_hold` setting, asked with the
+ * comment's other rules in one query (comments/post.ts): no read of its own. Each refuses with
+ * `held`, which holds the post rather than refusing it. A guest's post with a link is held unless
+ * the hold is `none`; without one, under `all`, or under `first` while its address has no
+ * published guest comment (an address is trusted once one is published: approved, or never
+ * held). Signed-in users ask none of them: they are never held, except an account that may be a
+ * banned user's return (`held` on the user), until staff approve one of its comments.
  */
-export function holdOf(
-  who: { guest: boolean; userHeld: boolean },
-  hold: GuestHold,
-  body: string,
-): boolean | 'untrusted' {
-  if (!who.guest) return who.userHeld;
-  if (hold === 'none') return false;
-  if (hold === 'all' || hasLink(body)) return true;
-  return hold === 'first' ? 'untrusted' : false;
-}
+type HoldRule = SqlRule<'guestTag', 'held'>;
 
-/**
- * A guest address is trusted once a guest comment from it is published (approved, or never
- * held): an SQL condition over the post's address, asked with the comment's rules (rules.ts).
- * Only the post of an untrusted address (the `first` hold) asks it; it refuses nothing, it holds.
- */
-export const UNTRUSTED: SqlRule<'guestTag', 'untrusted'> = {
-  error: 'untrusted',
+const hold = choiceSql('guest_hold', GUEST_HOLDS);
+const holdIs = (word: GuestHold) => sql`${hold} = ${sql.lit(word)}`;
+
+/** A guest's post with a link. */
+const WITH_LINK: HoldRule = { error: 'held', refuses: () => sql`not ${holdIs('none')}` };
+/** A guest's post without a link, under `all`. */
+const HOLD_ALL: HoldRule = { error: 'held', refuses: () => holdIs('all') };
+/** A guest's post without a link, under `first`, from an address no published comment trusts. */
+const UNTRUSTED: HoldRule = {
+  error: 'held',
   refuses: (v) =>
-    sql`not exists (select 1 from comments c where c.guest_tag = ${v.guestTag} and c.user_id is null and c.pending = 0)`,
+    sql`${holdIs('first')} and not exists (select 1 from comments c
+      where c.guest_tag = ${v.guestTag} and c.user_id is null and c.pending = 0)`,
 };
+
+export const HOLD_RULES: readonly HoldRule[] = [WITH_LINK, HOLD_ALL, UNTRUSTED];
+
+/** Whether a post asks a hold rule: a guest's, the link's rule or the others by its body. */
+export const asksHold = (rule: HoldRule, guest: boolean, body: string): boolean =>
+  guest && (rule === WITH_LINK) === hasLink(body);

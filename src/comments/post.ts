@@ -9,14 +9,12 @@ import { parseId } from '../lib/input.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { notifyComment } from '../notifications/notify.ts';
 import { lockBursts, passChallenge } from '../guests/challenge.ts';
-import { guestHold } from '../settings/queries.ts';
-import { holdOf, UNTRUSTED } from './hold.ts';
+import { asksHold, HOLD_RULES } from './hold.ts';
 import { findComment, insertComments, type NewComment } from './queries.ts';
 import {
   appliesTo,
   checkComment,
   COMMENT_VALUES,
-  type CommentRule,
   type CommentValue,
   DB_RULES,
   type Draft,
@@ -74,8 +72,8 @@ interface Post {
   viewer: Viewer;
   input: PostInput;
   d: Draft;
-  /** Whether it waits for staff (hold.ts), or `untrusted` when its address decides. */
-  hold: boolean | 'untrusted';
+  /** A signed-in user's account that waits for staff (a guest's hold is asked with its rules, hold.ts). */
+  userHeld: boolean;
   now: Date;
   keep: Keep;
 }
@@ -106,17 +104,19 @@ export async function postComment(
 ): Promise<Answer> {
   const d = draftOf(viewer, input, guestTag, now, ctx.config.rateLimit);
   const userHeld = viewer.user?.held ?? false;
-  // Only a guest's post (or a held account's) reads the hold: the signed-in path asks nothing more.
-  const hold = holdOf({ guest: d.guest, userHeld }, d.guest ? await guestHold(ctx.db) : 'none', d.body);
   // A comment, its challenge's use and its notifications: no session row or user changes.
-  return writeBatched(ctx.database, COMMENT_POSTS, { ctx, viewer, input, d, hold, now, keep }, 'content');
+  return writeBatched(ctx.database, COMMENT_POSTS, { ctx, viewer, input, d, userHeld, now, keep }, 'content');
 }
 
 /** A guest's post that the burst rule counts (guests/challenge.ts): one of its address at a time. */
 const countsBurst = (d: Draft) => d.guest && d.burstSince !== null;
 
-/** Every rule a post asks the database, and whether its address is trusted (hold.ts). */
-const ASKED: readonly SqlRule<CommentValue, ErrorCode | 'untrusted'>[] = [...DB_RULES, UNTRUSTED];
+/** Every rule a post asks the database and whether it waits for staff (hold.ts), with the posts that ask each. */
+const ASKED = new Map<SqlRule<CommentValue, ErrorCode | 'held'>, (d: Draft) => boolean>([
+  ...DB_RULES.map((rule) => [rule, (d: Draft) => appliesTo(rule, d)] as const),
+  ...HOLD_RULES.map((rule) => [rule, (d: Draft) => asksHold(rule, d.guest, d.body)] as const),
+]);
+const ASKED_RULES = [...ASKED.keys()];
 
 /**
  * The posts of a group, in rounds of posts that cannot change each other's rules: a guest's
@@ -147,12 +147,11 @@ async function postMany(trx: Db, posts: readonly Post[]): Promise<Outcome<Answer
     );
     const refused = await refusedByRows(
       trx,
-      ASKED,
+      ASKED_RULES,
       COMMENT_VALUES,
       round.map(({ post }) => ({
         values: valuesOf(post.d),
-        asks: (rule) =>
-          rule === UNTRUSTED ? post.hold === 'untrusted' : appliesTo(rule as CommentRule, post.d),
+        asks: (rule) => ASKED.get(rule)?.(post.d) ?? false,
       })),
     );
     const accepted: { i: number; post: Post; comment: Accepted; answered: number[] }[] = [];
@@ -166,7 +165,6 @@ async function postMany(trx: Db, posts: readonly Post[]): Promise<Outcome<Answer
           () => threadOf(trx, input.reply_to, d.streamerId, answered),
           () => passChallenge(trx, ctx.challengeKey, input.altcha, now),
         );
-        const untrusted = post.hold === 'untrusted' && refused[k]?.has(UNTRUSTED.error);
         const comment = {
           streamer_id: checked.streamerId,
           user_id: post.viewer.user?.id ?? null,
@@ -176,7 +174,7 @@ async function postMany(trx: Db, posts: readonly Post[]): Promise<Outcome<Answer
           created_at: d.createdAt,
           guest_tag: d.guestTag,
           reply_to: checked.replyTo,
-          pending: post.hold === true || untrusted ? 1 : 0,
+          pending: post.userHeld || refused[k]?.has('held') ? 1 : 0,
         };
         accepted.push({ i, post, comment, answered });
       } catch (err) {

@@ -6,7 +6,8 @@ import type { Db } from '../db/schema.ts';
 import type { SqlRule } from '../db/sql-rules.ts';
 import { DomainError } from '../errors.ts';
 import { MINUTE } from '../lib/clock.ts';
-import { CHALLENGE } from '../shared/rules.ts';
+import { choiceSql } from '../settings/queries.ts';
+import { CHALLENGE, GUEST_CHALLENGES, type GuestChallenge } from '../shared/rules.ts';
 import type { GuestValue } from './rules.ts';
 
 /**
@@ -116,17 +117,20 @@ export async function lockBursts(trx: Db, guestTags: readonly string[]): Promise
     from unnest(cast(${tags} as text[])) with ordinality as u(t, n) order by n`.execute(trx);
 }
 
+const challenge = choiceSql('guest_challenge', GUEST_CHALLENGES);
+const challengeIs = (word: GuestChallenge) => sql`${challenge} = ${sql.lit(word)}`;
+
 /**
- * When a guest must solve the challenge, written once as an SQL condition (db/sql-rules.ts) so
- * that PostgreSQL's grouped insert of comments leaves such a post to the one-by-one path:
- * `guest_challenge` is `always`, or `burst` (the default) while rate limits are on (`burstSince`
- * is null when they are off) and the address posted 3 comments or suggestions since then.
+ * When a guest must solve the challenge, written once as an SQL condition (db/sql-rules.ts),
+ * asked with a post's other rules: `guest_challenge` is `always`, or `burst` (the default) while
+ * rate limits are on (`burstSince` is null when they are off) and the address posted 3 comments
+ * or suggestions since then.
  */
 export const CHALLENGE_DUE: SqlRule<GuestValue> = {
   error: 'challenge_required',
   refuses: (v) => sql`(
-    coalesce((select value from settings where key = 'guest_challenge'), 'burst') = 'always'
-    or (coalesce((select value from settings where key = 'guest_challenge'), 'burst') = 'burst'
+    ${challengeIs('always')}
+    or (${challengeIs('burst')}
       and (select count(*) from comments c
              where c.guest_tag = ${v.guestTag} and c.user_id is null and c.created_at > ${v.burstSince})
         + (select count(*) from streamers s where s.guest_tag = ${v.guestTag} and s.created_at > ${v.burstSince})

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { compiledOnce } from '../db/compiled.ts';
 import type { Db } from '../db/schema.ts';
 import { GUEST_CHALLENGES, GUEST_HOLDS } from '../shared/rules.ts';
@@ -16,10 +17,18 @@ export async function setSetting(db: Db, key: string, value: string): Promise<vo
     .execute();
 }
 
+/**
+ * A setting of a closed set of words as an SQL expression, its first word when unset or unknown:
+ * read alone (`choiceSetting`) or inside the rules that depend on it (comments/hold.ts).
+ */
+export const choiceSql = (key: string, words: readonly string[]) =>
+  sql<string>`coalesce((select value from settings
+    where key = ${sql.lit(key)} and value in (${sql.join(words.map((word) => sql.lit(word)))})), ${sql.lit(words[0])})`;
+
 /** A setting of a closed set of words, its first word when unset or unknown. */
 export async function choiceSetting<T extends string>(db: Db, key: string, words: readonly T[]): Promise<T> {
-  const value = await getSetting(db, key);
-  return words.find((w) => w === value) ?? (words[0] as T);
+  const { rows } = await sql<{ value: T }>`select ${choiceSql(key, words)} as value`.execute(db);
+  return rows[0]?.value ?? (words[0] as T);
 }
 
 export const guestHold = (db: Db) => choiceSetting(db, 'guest_hold', GUEST_HOLDS);

@@ -68,9 +68,23 @@ export const EARNED_TRUST_MUTATIONS: Mutation[] = [
   {
     name: 'issue 29: links not held',
     file: 'src/comments/hold.ts',
-    from: "if (hold === 'all' || hasLink(body)) return true;",
-    to: "if (hold === 'all') return true;",
+    from: "const WITH_LINK: HoldRule = { error: 'held', refuses: () => sql`not ${holdIs('none')}` };",
+    to: "const WITH_LINK: HoldRule = { error: 'held', refuses: () => sql`false` };",
     tests: ['test/guest-trust.test.ts'],
+  },
+  {
+    name: 'issue 29: under `first`, an address without a published comment is trusted',
+    file: 'src/comments/hold.ts',
+    from: "sql`${holdIs('first')} and not exists (select 1 from comments c",
+    to: "sql`${holdIs('first')} and exists (select 1 from comments c",
+    tests: ['test/guest-trust.test.ts'],
+  },
+  {
+    name: 'issue 29: the hold read without its fallback (an unset guest_hold holds every post)',
+    file: 'src/settings/queries.ts',
+    from: '${sql.lit(words[0])})`;',
+    to: "${sql.lit('all')})`;",
+    tests: ['test/guest-trust.test.ts', 'test/comments.test.ts'],
   },
   {
     name: 'issue 29: a signed-in user challenged',

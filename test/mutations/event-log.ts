@@ -111,15 +111,15 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
   {
     name: 'one comment path: every post asks every rule',
     file: 'src/comments/post.ts',
-    from: "rule === UNTRUSTED ? post.hold === 'untrusted' : appliesTo(rule as CommentRule, post.d),",
-    to: 'true,',
+    from: 'asks: (rule) => ASKED.get(rule)?.(post.d) ?? false,',
+    to: 'asks: () => true,',
     tests: ['test/comment-rules.test.ts', 'test/comments.test.ts', 'test/guest-trust.test.ts'],
   },
   {
-    name: 'one comment path: a post from an untrusted address is not held',
+    name: 'one comment path: a guest post the hold rules hold is published',
     file: 'src/comments/post.ts',
-    from: 'pending: post.hold === true || untrusted ? 1 : 0,',
-    to: 'pending: post.hold === true ? 1 : 0,',
+    from: "pending: post.userHeld || refused[k]?.has('held') ? 1 : 0,",
+    to: 'pending: post.userHeld ? 1 : 0,',
     tests: ['test/guest-trust.test.ts'],
   },
   {
