@@ -27,6 +27,7 @@ import { groupRoutes, teamMemberRoutes } from './groups/routes.ts';
 import { discordPlugin } from './discord/plugin.ts';
 import { idempotencyPlugin } from './idempotency/plugin.ts';
 import { imageRoutes } from './images/routes.ts';
+import { chatLineRoutes } from './chat-line/routes.ts';
 import { databaseCheck } from './health/check.ts';
 import {
   CONNECTION_POLICY,
@@ -232,6 +233,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(metricsRoutes);
   await app.register(openApiRoutes);
   await app.register(imageRoutes);
+  await app.register(chatLineRoutes);
   await app.register(pageRoutes, {});
   await app.register(loadShedding, { config, loopDelay: opts.loopDelay });
 

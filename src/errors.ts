@@ -73,6 +73,8 @@ export const ERRORS = {
   confirmation_mismatch: [400, 'Confirmation does not match'],
   invalid_webhook_url: [400, 'Invalid webhook URL'],
   too_many_webhooks: [400, 'At most 5 webhooks'],
+  /** `GET /api/streamers?sort=` anything but `audience` (DECISIONS.md "Audience score you can trust"). */
+  invalid_sort: [400, 'Invalid sort'],
 
   // Rows that are not there
   streamer_not_found: [404, 'Streamer not found'],

@@ -109,6 +109,18 @@ export const onTen = (value: number, outOf: number): number =>
   Math.round((value * LIMITS.score * 10) / outOf + 1e-9) / 10;
 
 /**
+ * The audience score you can trust (DECISIONS.md "Fifth wave"): the page shows the average
+ * from `shownFrom` votes on ("too few votes" below); the audience ranking weighs a streamer's
+ * votes with `prior` votes at the site's mean (src/votes/audience.ts); a streamer with at
+ * least `divergentFrom` votes whose average is `divergentGap` or more away from the staff
+ * total on ten is `divergent`.
+ */
+export const AUDIENCE = { shownFrom: 5, prior: 5, divergentFrom: 5, divergentGap: 3 } as const;
+
+/** The one `sort` of `GET /api/streamers`: the audience ranking (any other value is 400). */
+export const AUDIENCE_SORT = 'audience';
+
+/**
  * An average to one decimal, half up, in integers (no float drift): floor((20*sum + count) /
  * (2*count)) tenths. DECISIONS.md rounds community and audience averages this way.
  */
@@ -128,13 +140,16 @@ export function codePointLength(s: string): number {
 /** Lower case without diacritics: the key of the page's search ("zlaty" finds "Zlatý"). */
 export const searchKey = (s: string): string => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
+/** A channel name as typed or stored, folded as the channel rule compares it: lower case, no white space. */
+export const foldChannel = (channel: string): string => channel.trim().toLowerCase().replace(/\s+/g, '');
+
 /**
  * A streamer's channel on a provider (DECISIONS.md "Second wave / Live data"): the stored
  * login or slug, or when that is empty the name lower-cased with white space removed, and
  * without diacritics (Twitch logins and Kick slugs have none: `Jirka Král` is `jirkakral`).
  */
 export const channelOf = (name: string, stored: string): string =>
-  stored.trim() ? stored.trim().toLowerCase().replace(/\s+/g, '') : searchKey(name).replace(/\s+/g, '');
+  stored.trim() ? foldChannel(stored) : searchKey(name).replace(/\s+/g, '');
 
 /** The readable tail of a streamer's address, `/s/<id>-<slug>` (DECISIONS.md "Streamer pages"). */
 export const slugOf = (name: string): string =>

@@ -1,8 +1,9 @@
 import type { Db, RaterGroup, Rating, Scores, Streamer, StreamersTable } from '../db/schema.ts';
 import { compiledOnce } from '../db/compiled.ts';
-import type { Insertable, Updateable } from 'kysely';
+import { type Insertable, sql, type Updateable } from 'kysely';
 import { foldCase } from '../shared/rules.ts';
 import { IN_PUBLIC_VIEW, inPublicView } from './public-view.ts';
+import { HISTOGRAM_COLUMNS } from '../votes/audience.ts';
 
 /** A streamer with its rating and team, as every list view starts from. */
 export type StreamerListRow = Omit<Streamer, 'created_at' | 'sync_misses' | 'guest_tag' | 'suggested_by'> & {
@@ -20,6 +21,8 @@ export type StreamerListRow = Omit<Streamer, 'created_at' | 'sync_misses' | 'gue
   /** The audience's votes: their sum and count. */
   audience_sum: number;
   audience_votes: number;
+  /** The votes for 1 to 10. */
+  audience_histogram: number[];
   /** The kept last-30-days figures (history/stats.ts), null without streams. */
   stats: {
     streams: number;
@@ -42,6 +45,10 @@ const RATING_COLUMNS = [
   'ratings.reward',
   'ratings.notes',
 ] as const;
+
+/** A streamer's votes of one score, counted in the votes' group (the histogram). */
+const votesOf = (score: number) =>
+  sql<number | string>`sum(case when votes.score = ${sql.lit(score)} then 1 else 0 end)`;
 
 /** Every streamer with its rating and team, in one query. */
 export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
@@ -69,6 +76,7 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
             'votes.streamer_id',
             (e) => e.fn.sum<number | string>('votes.score').as('total'),
             (e) => e.fn.countAll<number | string>().as('n'),
+            ...HISTOGRAM_COLUMNS.map((h, i) => votesOf(i + 1).as(h)),
           ])
           .groupBy('votes.streamer_id')
           .as('av'),
@@ -104,6 +112,7 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
       'cc.n as comment_count',
       'av.total as audience_sum',
       'av.n as audience_votes',
+      ...HISTOGRAM_COLUMNS.map((h) => `av.${h}` as const),
       'st.streams as st_streams',
       'st.seconds as st_seconds',
       'st.samples as st_samples',
@@ -153,6 +162,7 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
     comment_count: Number(r.comment_count ?? 0),
     audience_sum: Number(r.audience_sum ?? 0),
     audience_votes: Number(r.audience_votes ?? 0),
+    audience_histogram: HISTOGRAM_COLUMNS.map((h) => Number(r[h] ?? 0)),
     stats:
       r.st_streams === null
         ? null

@@ -7,6 +7,7 @@ import { StreamList } from '../history/schemas.ts';
 import { keepAnswer } from '../idempotency/keep.ts';
 import { flag, parseId, truthy } from '../lib/input.ts';
 import { HISTORY } from '../shared/history.ts';
+import { AUDIENCE_SORT } from '../shared/rules.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { OK, pageLimit } from '../lib/schemas.ts';
 import { limit } from '../plugins/rate-limits.ts';
@@ -17,7 +18,7 @@ import { ratingHistory } from './rating-queries.ts';
 import { rateStreamer } from './rate.ts';
 import { removeReply, writeReply } from './reply.ts';
 import { createSchema, deleteSchema, listSchema, updateSchema } from './schemas.ts';
-import { itemsOf, viewFor, viewKey } from './views.ts';
+import { itemsOf, renderedView, viewFor, viewKey } from './views.ts';
 
 /** `?streams=1`'s schema as Fastify's compilers take it (compiled once: they key by the object). */
 const STREAMS_ANSWER = { ...StreamList };
@@ -30,6 +31,11 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     route: '/api/streamers',
     find: (req) => (req.headers.cookie === undefined ? app.answers.peek(viewKey('public')) : undefined),
   });
+  // The audience ranking is the Public view's streamers whoever asks: kept once, answered the same way.
+  app.earlyAnswers.exact(`/api/streamers?sort=${AUDIENCE_SORT}`, {
+    route: '/api/streamers',
+    find: (req) => (req.headers.cookie === undefined ? app.answers.peek(viewKey('audience')) : undefined),
+  });
 
   app.get(
     '/api/streamers',
@@ -37,6 +43,10 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { viewer, query } = request;
       const limit = pageLimit(query.limit, HISTORY.streamsLimitDefault);
+      // The schema let only `audience` through; it orders the list, an item is the same.
+      if (query.sort !== undefined && query.id === undefined) {
+        return sendAnswer(request, reply, await renderedView(app.ctx, 'audience'));
+      }
       // Made once per change of the content, not per request (cache/answers.ts).
       const { view, list } = await viewFor(app.ctx, viewer, flag(query.all));
       if (query.id === undefined) return sendAnswer(request, reply, list);

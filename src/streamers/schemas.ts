@@ -1,5 +1,7 @@
 import { type Static, Type } from 'typebox';
+import type { ErrorCode } from '../errors.ts';
 import {
+  DOCUMENTED,
   errors,
   Field,
   FlagDoc,
@@ -13,7 +15,7 @@ import {
   StringEnum,
   Timestamp,
 } from '../lib/schemas.ts';
-import { LIMITS, PROVIDERS, SCORE_KEYS } from '../shared/rules.ts';
+import { AUDIENCE_SORT, LIMITS, PROVIDERS, SCORE_KEYS } from '../shared/rules.ts';
 import { Stats30d, StreamList } from '../history/schemas.ts';
 import { HISTORY } from '../shared/history.ts';
 
@@ -97,6 +99,16 @@ export const StreamerItem = Type.Object(
       Type.Number({ minimum: 1, maximum: 10, description: 'The average vote, to one decimal' }),
     ),
     audience_votes: Type.Integer(),
+    /** DECISIONS.md "Audience score you can trust": the votes for 1 to 10. */
+    audience_histogram: Type.Array(Type.Integer({ minimum: 0 }), {
+      minItems: 10,
+      maxItems: 10,
+      description: 'The votes for 1, 2, ... 10',
+    }),
+    /** Staff and audience disagree (votes/audience.ts `isDivergent`). */
+    divergent: Type.Boolean({
+      description: 'At least 5 votes and the audience score at least 3 away from the staff total / 7',
+    }),
     /** Stream history (issue 28): kept by the sync write, read here. */
     stats_30d: Stats30d,
   },
@@ -111,6 +123,21 @@ export const ListQuery = Input({
   history: Param(FlagDoc("With `id`: every write of the streamer's rating, oldest first")),
   /** With `id`: the streams live sync recorded (issue 28). */
   streams: Param(FlagDoc("With `id`: the streamer's streams, newest first")),
+  /** DECISIONS.md "Audience score you can trust": any value but `audience` is 400 `Invalid sort`. */
+  sort: Type.Optional(
+    Type.String({
+      pattern: `^${AUDIENCE_SORT}$`,
+      errorCode: 'invalid_sort' satisfies ErrorCode,
+      [DOCUMENTED]: {
+        ...StringEnum([AUDIENCE_SORT], {
+          description:
+            "The Public view's streamers by the audience: the Bayesian average of their votes (5 votes at the " +
+            "site's mean added), highest first, then name; those without votes last",
+        }),
+        'x-error-code': 'invalid_sort',
+      },
+    }),
+  ),
   limit: Limit(
     `With \`streams=1\`: how many streams (default ${HISTORY.streamsLimitDefault})`,
     HISTORY.streamsLimitMax,

@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import type { Db } from '../db/schema.ts';
 import { statsOf } from '../history/stats.ts';
 import { averageTenths, scoreSum } from '../shared/rules.ts';
+import { byBayesianAverage, isDivergent, siteTally, type Tally } from '../votes/audience.ts';
 import { isInAnyGroup, listStreamers, type StreamerListRow } from './queries.ts';
 import { storedReplies } from './reply.ts';
 import { speakersOf } from './speaks-for.ts';
@@ -59,6 +60,8 @@ export function present(
     audience_score:
       row.audience_votes === 0 ? null : averageTenths(row.audience_sum, row.audience_votes) / 10,
     audience_votes: row.audience_votes,
+    audience_histogram: row.audience_histogram,
+    divergent: isDivergent(tallyOf(row), scoreSum(row.scores)),
     verified: speaker !== null,
     streamer_reply: reply === null ? null : { body: reply.body, at: reply.at, rating_at: reply.rating_at },
     stats_30d: statsOf(row.stats),
@@ -68,11 +71,28 @@ export function present(
   };
 }
 
-/** The items of a view, in its order. */
-export async function listView(db: Db, view: View): Promise<StreamerItem[]> {
+const tallyOf = (row: StreamerListRow): Tally => ({ votes: row.audience_votes, sum: row.audience_sum });
+
+/**
+ * The orders of the list: each view's own (SPEC.md), and `audience`, the Public view's
+ * streamers by the Bayesian average of their votes (votes/audience.ts), ties by name.
+ */
+export type Order = View | 'audience';
+
+/** The items of a view (or of the audience ranking), in its order. */
+export async function listView(db: Db, order: Order): Promise<StreamerItem[]> {
   const [rows, replies] = await Promise.all([listStreamers(db), storedReplies(db)]);
   const speakers = await speakersOf(db, rows);
+  const view = order === 'audience' ? 'public' : order;
   const item = (r: StreamerListRow) => present(r, view, speakers.get(r.id) ?? null, replies.get(r.id));
+  if (order === 'audience') {
+    // The mean of every vote on the site, the Public view's or not.
+    const byAudience = byBayesianAverage(siteTally(rows.map(tallyOf)));
+    return rows
+      .filter((r) => r.in_public_view)
+      .sort((a, b) => byAudience(tallyOf(a), tallyOf(b)) || compareNames(a, b))
+      .map(item);
+  }
   if (view !== 'public') return rows.sort(byEvaluatedThenName).map(item);
   return rows
     .filter((r) => r.in_public_view)
@@ -81,13 +101,13 @@ export async function listView(db: Db, view: View): Promise<StreamerItem[]> {
     .map(({ row }) => item(row));
 }
 
-/** The answer cache's key of a view (cache/answers.ts). */
-export const viewKey = (view: View): string => `streamers:${view}`;
+/** The answer cache's key of a view or order (cache/answers.ts). */
+export const viewKey = (order: Order): string => `streamers:${order}`;
 
-/** A view's answer, made once per change of the content and shared by every request. */
-export function renderedView(ctx: AppContext, view: View): Promise<Answer<StreamerItem[]>> {
-  return ctx.answers.get(viewKey(view), async (version) =>
-    jsonAnswer(await listView(ctx.db, view), version, true),
+/** A view's (or order's) answer, made once per change of the content and shared by every request. */
+export function renderedView(ctx: AppContext, order: Order): Promise<Answer<StreamerItem[]>> {
+  return ctx.answers.get(viewKey(order), async (version) =>
+    jsonAnswer(await listView(ctx.db, order), version, true),
   );
 }
 

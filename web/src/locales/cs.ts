@@ -664,6 +664,7 @@ export const csApiErrors: Record<ErrorCode, string> = {
   delivery_not_found: 'Zkušební zpráva už není známa. Pošlete další.',
   webhook_not_found: 'Tento kanál už není propojený.',
   too_many_webhooks: 'Propojit lze nejvýše 5 kanálů.',
+  invalid_sort: 'Takové řazení neznáme.',
   // Issue 30 (items 7, 9, 11, 16, 17, 18, 22)
   invalid_limit: 'Velikost stránky musí být celé číslo od 1 do 100.',
   // Issue 26

@@ -670,6 +670,7 @@ export const enApiErrors: Record<ErrorCode, string> = {
   delivery_not_found: 'The test message is no longer known. Send another.',
   webhook_not_found: 'This channel is no longer connected.',
   too_many_webhooks: 'At most 5 channels can be connected.',
+  invalid_sort: 'This sort order is unknown.',
   // Issue 30 (items 7, 9, 11, 16, 17, 18, 22)
   invalid_limit: 'A page size must be a whole number from 1 to 100.',
   // Issue 26

@@ -1,0 +1,189 @@
+import { describe, expect, it } from 'vitest';
+import { startApp, type TestApp, useApp } from './helpers/app.ts';
+import type { Client } from './helpers/client.ts';
+import { R } from './helpers/streamers.ts';
+
+/** DECISIONS.md "Fifth wave" → "Audience score you can trust". */
+const t = await useApp();
+const admin = await t.admin();
+
+/** Signed-in users who vote, made as they are needed and shared by the tests. */
+const pools = new WeakMap<TestApp, Client[]>();
+async function voters(app: TestApp, n: number): Promise<Client[]> {
+  const pool = pools.get(app) ?? [];
+  pools.set(app, pool);
+  while (pool.length < n) pool.push(await app.signedIn(await app.user()));
+  return pool.slice(0, n);
+}
+
+/** One vote per score, each by another user. */
+async function vote(app: TestApp, streamerId: number, scores: number[]): Promise<void> {
+  const users = await voters(app, scores.length);
+  for (const [i, score] of scores.entries()) {
+    const res = await users[i]!.put(`/api/votes?streamer_id=${streamerId}`, { score });
+    expect(res.status).toBe(200);
+  }
+}
+
+const item = async (id: number, c: Client = t.client()) => (await c.get(`/api/streamers?id=${id}`)).body;
+const repeat = (score: number, n: number) => Array.from({ length: n }, () => score);
+
+describe('audience_histogram', () => {
+  it('counts the votes for 1 to 10 beside audience_votes, in every view and in ?id=N', async () => {
+    const sid = await t.streamer(undefined, R(5));
+    await vote(t, sid, [10, 5, 5, 1]);
+    const histogram = [1, 0, 0, 0, 2, 0, 0, 0, 0, 1];
+    const inList = async (query: string, c: Client) =>
+      ((await c.get(`/api/streamers${query}`)).body as any[]).find((s) => s.id === sid);
+    for (const found of [
+      await item(sid),
+      await inList('', t.client()),
+      await inList('?all=1', admin),
+      await inList('?sort=audience', t.client()),
+      await item(sid, admin),
+    ]) {
+      expect(found).toMatchObject({ audience_votes: 4, audience_score: 5.3, audience_histogram: histogram });
+    }
+    // A changed vote moves from one bar to another; a removed one leaves.
+    const [first, second] = await voters(t, 2);
+    await first!.put(`/api/votes?streamer_id=${sid}`, { score: 9 });
+    await second!.put(`/api/votes?streamer_id=${sid}`, { score: 0 });
+    expect(await item(sid)).toMatchObject({
+      audience_votes: 3,
+      audience_histogram: [1, 0, 0, 0, 1, 0, 0, 0, 1, 0],
+    });
+  });
+
+  it('is ten zeros without votes, and audience_score stays null', async () => {
+    const sid = await t.streamer(undefined, R(5));
+    expect(await item(sid)).toMatchObject({
+      audience_score: null,
+      audience_votes: 0,
+      audience_histogram: repeat(0, 10),
+      divergent: false,
+    });
+    const unrated = await t.streamer();
+    expect(
+      ((await admin.get('/api/streamers?all=1')).body as any[]).find((s) => s.id === unrated),
+    ).toMatchObject({
+      audience_histogram: repeat(0, 10),
+      divergent: false,
+    });
+  });
+});
+
+describe('divergent', () => {
+  /** A streamer with this staff rating and these votes: its `divergent`. */
+  const divergent = async (r: Record<string, number>, scores: number[]) => {
+    const sid = await t.streamer(undefined, r);
+    await vote(t, sid, scores);
+    const found = await item(sid);
+    expect(found.audience_votes).toBe(scores.length);
+    return found.divergent as boolean;
+  };
+  // Staff 35/70: 5.0 on ten.
+  const staff5 = R(5);
+
+  it('needs at least 5 votes: 4 votes 3 away are not divergent, 5 are', async () => {
+    expect(await divergent(staff5, repeat(8, 4))).toBe(false);
+    expect(await divergent(staff5, repeat(8, 5))).toBe(true);
+  });
+
+  it('a difference of 3 or more either way is divergent; 2.9 is not', async () => {
+    // 9 × 8 + 7: 7.9, 2.9 above the staff's 5.0.
+    expect(await divergent(staff5, [...repeat(8, 9), 7])).toBe(false);
+    expect(await divergent(staff5, repeat(2, 5))).toBe(true);
+    // 9 × 2 + 3: 2.1, 2.9 below.
+    expect(await divergent(staff5, [...repeat(2, 9), 3])).toBe(false);
+  });
+
+  it('compares the audience score as the items carry it (one decimal, half up) with sum / 7 exactly', async () => {
+    // 159 / 20 = 7.95, shown 8.0: 3.0 above 5.0.
+    expect(await divergent(staff5, [...repeat(8, 19), 7])).toBe(true);
+    // Staff 36/70 = 5.142857…: 8.1 is 2.96 above, 8.2 is 3.06 above.
+    const staff36 = { ...R(5), s: 6 };
+    expect(await divergent(staff36, [...repeat(8, 9), 9])).toBe(false);
+    expect(await divergent(staff36, [...repeat(8, 8), 9, 9])).toBe(true);
+  });
+});
+
+describe('GET /api/streamers?sort=audience', () => {
+  it("orders the Public view's streamers by the Bayesian average with the mean of every vote on the site", async () => {
+    const o = await startApp();
+    try {
+      const add = (name: string) => o.streamer(name, R(5));
+      // Made in the opposite order of their names: ties are by name, not by id.
+      const tieZed = await add('Tie Zed');
+      const tieAlpha = await add('tie alpha');
+      const noVotesB = await add('No votes B');
+      const noVotesA = await add('no votes a');
+      const xa = await add('Xa');
+      const yb = await add('Yb');
+      const left = await add('Left the view');
+      await vote(o, xa, [10]);
+      await vote(o, yb, repeat(8, 10));
+      await vote(o, tieZed, [5, 5]);
+      await vote(o, tieAlpha, [5, 5]);
+      // Its votes still count in the site's mean once it leaves the Public view.
+      await vote(o, left, repeat(1, 5));
+      const oAdmin = await o.admin();
+      expect((await oAdmin.put(`/api/streamers?id=${left}`, { r: R(0) })).status).toBe(200);
+
+      // C = 115 / 20 = 5.75: Yb (80 + 28.75) / 15 = 7.25 above Xa (10 + 28.75) / 6 = 6.46 (with
+      // the Public view's votes alone, C = 110 / 15 and the two would tie, Xa first by name).
+      const res = await o.client().get('/api/streamers?sort=audience');
+      expect(res.status).toBe(200);
+      expect((res.body as any[]).map((s) => s.id)).toEqual([yb, xa, tieAlpha, tieZed, noVotesA, noVotesB]);
+      // The view's own order is unchanged (the staff total, then name).
+      expect(((await o.client().get('/api/streamers')).body as any[]).map((s) => s.name)).toEqual([
+        'no votes a',
+        'No votes B',
+        'tie alpha',
+        'Tie Zed',
+        'Xa',
+        'Yb',
+      ]);
+      // The Public view's streamers whoever asks, staff's full list too.
+      expect(
+        ((await oAdmin.get('/api/streamers?all=1&sort=audience')).body as any[]).map((s) => s.id),
+      ).toEqual((res.body as any[]).map((s) => s.id));
+    } finally {
+      await o.close();
+    }
+  });
+
+  it('is kept like the other lists: an ETag, 304, and a new answer after a vote', async () => {
+    const sid = await t.streamer(undefined, R(1));
+    const first = await t.client().get('/api/streamers?sort=audience');
+    const etag = first.headers.get('etag')!;
+    expect(first.headers.get('cache-control')).toBe('private, no-cache');
+    const again = await t
+      .client()
+      .get('/api/streamers?sort=audience', { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    await vote(t, sid, [10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10]);
+    const after = await t
+      .client()
+      .get('/api/streamers?sort=audience', { headers: { 'if-none-match': etag } });
+    expect(after.status).toBe(200);
+    expect((after.body as any[])[0]).toMatchObject({ id: sid, audience_votes: 12, divergent: true });
+  });
+
+  it('any other sort value is 400 Invalid sort, with or without id', async () => {
+    const sid = await t.streamer(undefined, R(5));
+    for (const sort of ['total', '', 'Audience', 'audience ', 'comments', 'audience,total']) {
+      for (const query of [
+        `sort=${encodeURIComponent(sort)}`,
+        `id=${sid}&sort=${encodeURIComponent(sort)}`,
+      ]) {
+        const res = await t.client().get(`/api/streamers?${query}`);
+        expect([query, res.status, res.body]).toEqual([
+          query,
+          400,
+          { error: 'Invalid sort', code: 'invalid_sort' },
+        ]);
+      }
+    }
+    expect((await t.client().get(`/api/streamers?id=${sid}&sort=audience`)).body.id).toBe(sid);
+  });
+});
