@@ -6,6 +6,7 @@ import { IDEMPOTENCY_MUTATIONS } from './idempotency.ts';
 import { GUEST_OWN_MUTATIONS } from './guest-own.ts';
 import { EVENT_LOG_MUTATIONS } from './event-log.ts';
 import { POLICY_MUTATIONS } from './policies.ts';
+import { AUDIENCE_MUTATIONS } from './audience.ts';
 
 /** The rules broken on purpose by `npm run mutations`, and the tests that must notice. */
 import { NOTIFICATION_MUTATIONS } from './notifications.ts';
@@ -996,4 +997,5 @@ export const MUTATIONS: Mutation[] = [
   ...GUEST_OWN_MUTATIONS,
   ...EVENT_LOG_MUTATIONS,
   ...POLICY_MUTATIONS,
+  ...AUDIENCE_MUTATIONS,
 ];
