@@ -117,6 +117,10 @@ export const onTen = (value: number, outOf: number): number =>
  */
 export const AUDIENCE = { shownFrom: 5, prior: 5, divergentFrom: 5, divergentGap: 3 } as const;
 
+/** Whether the page shows a streamer's audience score: from `AUDIENCE.shownFrom` votes on. */
+export const audienceShown = (s: { audience_score: number | null; audience_votes: number }): boolean =>
+  s.audience_score !== null && s.audience_votes >= AUDIENCE.shownFrom;
+
 /** The one `sort` of `GET /api/streamers`: the audience ranking (any other value is 400). */
 export const AUDIENCE_SORT = 'audience';
 

@@ -71,7 +71,8 @@ describe.runIf(walked)('taking part: the streamer page, the ranking and the edit
     const scale = page.getByRole('group', { name: 'Vaše hodnocení (1–10)' });
     await scale.getByRole('button', { name: '8', exact: true }).click();
     await page.getByText('Váš hlas 8 je uložen.').waitFor();
-    await expect.poll(() => page.locator('.audience-row').textContent()).toMatch(/8,0 \/ 10\s*\(1 hlas\)/);
+    // Below 5 votes the score is not shown (DECISIONS.md "Audience score you can trust").
+    await expect.poll(() => page.locator('.audience-row').textContent()).toMatch(/Málo hlasů\s*\(1 hlas\)/);
     expect(await scale.getByRole('button', { name: '8', exact: true }).getAttribute('aria-pressed')).toBe(
       'true',
     );
@@ -83,7 +84,7 @@ describe.runIf(walked)('taking part: the streamer page, the ranking and the edit
     await page.getByText('Váš hlas byl odebrán.').waitFor();
     expect(await find(env.t, 'Alpha Gamer')).toMatchObject({ audience_score: null, audience_votes: 0 });
 
-    // A second visitor's 9 (and this one's 6): the ranking shows 7.5 of 2 votes, the order stays the staff's.
+    // A second visitor's 9 (and this one's 6): the ranking shows 2 votes, too few for a score; the order stays the staff's.
     await scale.getByRole('button', { name: '6', exact: true }).click();
     await page.getByText('Váš hlas 6 je uložen.').waitFor();
     const other = await newPage(env);
@@ -106,7 +107,9 @@ describe.runIf(walked)('taking part: the streamer page, the ranking and the edit
     await other.context.close();
     await page.goto(env.base + '/');
     const row = page.locator('.ranking > li', { hasText: 'Alpha Gamer' });
-    await expect.poll(() => row.locator('.audience').textContent()).toMatch(/Diváci\s*7,5\s*\(2 hlasy\)/);
+    await expect
+      .poll(() => row.locator('.audience').textContent())
+      .toMatch(/Diváci\s*Málo hlasů \(2 hlasy\)/);
     const names = await page.locator('.ranking .name').allTextContents();
     expect(names.indexOf('Alpha Gamer')).toBeLessThan(names.indexOf('Beta Builder'));
     await page.locator('.criteria summary').click();
@@ -124,12 +127,71 @@ describe.runIf(walked)('taking part: the streamer page, the ranking and the edit
       const alphaRow = view.page.locator('.ranking > li', { hasText: 'Alpha Gamer' });
       await expect
         .poll(() => alphaRow.locator('.audience').textContent())
-        .toMatch(dark ? /7\.5\s*\(2 votes\)/ : /7,5/);
+        .toMatch(dark ? /Too few votes \(2 votes\)/ : /Málo hlasů \(2 hlasy\)/);
       await noOverflow(view.page, phone);
       await shot(view.page, `taking-part-ranking-${phone ? 375 : 1366}-${dark ? 'dark' : 'light'}`);
       await axe(env, view.page, `ranking with audience scores ${phone ? 'phone' : 'desktop'}`);
       await view.context.close();
     }
+  });
+
+  it('audience score you can trust: the histogram, too few votes, the ranking by the audience and the divergent mark', async () => {
+    // Gamma: staff 46/70 (6.6 on ten), five votes of 10 from visitors: 3.4 apart, divergent.
+    const gamma = await idOf(env.t, 'Gamma Streams');
+    for (let i = 0; i < 5; i++) {
+      const voter = await env.t.signedIn(await env.t.user());
+      expect((await voter.put(`/api/votes?streamer_id=${gamma}`, { score: 10 })).status).toBe(200);
+    }
+    expect(await find(env.t, 'Gamma Streams')).toMatchObject({ audience_votes: 5, divergent: true });
+
+    const { page, context } = await newPage(env);
+    await page.goto(`${env.base}/s/${gamma}`);
+    const row = page.locator('.audience-row');
+    await expect.poll(() => row.textContent()).toMatch(/10,0 \/ 10\s*\(5 hlasů\)/);
+    const chart = row.getByRole('img', { name: /^Hlasy podle známky \(1–10\): 1: 0, 2: 0, .*, 10: 5$/ });
+    await chart.waitFor();
+    expect(await row.locator('.divergent-mark').getAttribute('title')).toBe(
+      'Tým a publikum se výrazně neshodují',
+    );
+    await axe(env, page, 'streamer page with the histogram and the divergent mark');
+    // Two votes: the bars, but no score.
+    await page.goto(`${env.base}/s/${await idOf(env.t, 'Alpha Gamer')}`);
+    await expect.poll(() => row.textContent()).toMatch(/Málo hlasů\s*\(2 hlasy\)/);
+    expect(await row.locator('svg.histogram').count()).toBe(1);
+    expect(await row.locator('.divergent-mark').count()).toBe(0);
+
+    // The ranking by the audience, from the service's order; the address keeps it.
+    await page.goto(env.base + '/');
+    await page.locator('.rank-tools select').first().selectOption({ label: 'Podle publika' });
+    await expect.poll(() => page.locator('.ranking .name').first().textContent()).toBe('Gamma Streams');
+    expect(new URL(page.url()).searchParams.get('sort')).toBe('audience');
+    const served = (
+      (await env.t.client().get('/api/streamers?sort=audience')).body as { name: string }[]
+    ).map((s) => s.name);
+    expect((await page.locator('.ranking .name').allTextContents()).slice(0, 10)).toEqual(
+      served.slice(0, 10),
+    );
+    const gammaRow = page.locator('.ranking > li', { hasText: 'Gamma Streams' });
+    expect(await gammaRow.locator('.divergent-mark').getAttribute('title')).toBe(
+      'Tým a publikum se výrazně neshodují',
+    );
+    expect(await page.locator('.ranking .divergent-mark').count()).toBe(1);
+    await shot(page, 'audience-ranking');
+    await axe(env, page, 'ranking by the audience');
+    await context.close();
+
+    const en = await newPage(env, { lang: 'en', phone: true, dark: true });
+    await en.page.goto(`${env.base}/?sort=audience`);
+    await expect.poll(() => en.page.locator('.ranking .name').first().textContent()).toBe('Gamma Streams');
+    const sort = en.page.locator('.rank-tools select').first();
+    expect(await sort.inputValue()).toBe('audience');
+    expect(await sort.locator('option[value="audience"]').textContent()).toBe('Ranked by the audience');
+    const alphaRow = en.page.locator('.ranking > li', { hasText: 'Alpha Gamer' });
+    await expect.poll(() => alphaRow.locator('.audience').textContent()).toMatch(/Too few votes \(2 votes\)/);
+    await noOverflow(en.page, true);
+    await shot(en.page, 'audience-ranking-375-dark');
+    await axe(env, en.page, 'ranking by the audience, phone, dark');
+    await en.context.close();
   });
 
   it('rating history: a chart of the total over time with a text alternative and a table', async () => {

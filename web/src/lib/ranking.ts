@@ -1,8 +1,14 @@
-import { SCORE_KEYS, scoreSum as sum, searchKey, type ScoreKey } from '../../../src/shared/rules.ts';
+import {
+  AUDIENCE_SORT,
+  SCORE_KEYS,
+  scoreSum as sum,
+  searchKey,
+  type ScoreKey,
+} from '../../../src/shared/rules.ts';
 import type { Streamer } from './api.ts';
 
 /** The ranking's choices: what to sort by and which streamers to show. */
-export type SortKey = 'total' | ScoreKey | 'comments' | 'hours';
+export type SortKey = 'total' | ScoreKey | 'comments' | 'hours' | typeof AUDIENCE_SORT;
 export interface Filters {
   query: string;
   platform: '' | 'provider_a' | 'provider_b';
@@ -23,7 +29,10 @@ export function filtersFromSearch(search: string): Filters {
   return {
     query: p.get('q') ?? '',
     sort:
-      sort === 'comments' || sort === 'hours' || (SCORE_KEYS as readonly string[]).includes(sort)
+      sort === 'comments' ||
+      sort === 'hours' ||
+      sort === AUDIENCE_SORT ||
+      (SCORE_KEYS as readonly string[]).includes(sort)
         ? (sort as SortKey)
         : 'total',
     platform: platform === 'provider_a' || platform === 'provider_b' ? platform : '',
@@ -52,8 +61,13 @@ export interface Ranked {
   rank: number | null;
 }
 
-/** Ranks by total (ties keep the service's order), then filters and sorts for display. */
-export function rankAndFilter(list: Streamer[], f: Filters): Ranked[] {
+/**
+ * Ranks by total (ties keep the service's order), then filters and sorts for display. The
+ * audience ranking is the service's (`GET /api/streamers?sort=audience`): `audience` holds its
+ * ids in order, and streamers it does not hold come after, by rank.
+ */
+export function rankAndFilter(list: Streamer[], f: Filters, audience: readonly number[] = []): Ranked[] {
+  const byAudience = new Map(audience.map((id, i) => [id, i]));
   const rated = list.filter((s) => s.evaluated).sort((a, b) => sum(b.r) - sum(a.r));
   const ranks = new Map(rated.map((s, i) => [s.id, i + 1]));
   const q = searchKey(f.query.trim());
@@ -64,7 +78,9 @@ export function rankAndFilter(list: Streamer[], f: Filters): Ranked[] {
         ? s.comment_count
         : f.sort === 'hours' // hours streamed in the last 30 days (issue 28)
           ? s.stats_30d.hours
-          : s.r[f.sort];
+          : f.sort === AUDIENCE_SORT // the service's order: the first is the highest
+            ? -(byAudience.get(s.id) ?? 1e9)
+            : s.r[f.sort];
   return list
     .map((s) => ({ s, rank: ranks.get(s.id) ?? null }))
     .filter(({ s }) => !q || searchKey(s.name).includes(q))
