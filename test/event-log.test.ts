@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { takeFromLog } from '../src/events/deliverer.ts';
-import { REPLAY_MAX_EVENTS } from '../src/events/log.ts';
+import { sql } from 'kysely';
+import { isSqlite } from '../src/db/dialect.ts';
+import { appendEvents, REPLAY_MAX_EVENTS } from '../src/events/log.ts';
 import { startApp, useApp } from './helpers/app.ts';
 import { reopen } from './helpers/database.ts';
 import { cookieOf, streamsOf } from './helpers/sse.ts';
@@ -230,6 +232,45 @@ describe('across instances', () => {
       await second.close();
     }
   });
+});
+
+describe('ids commit in the order they were drawn', () => {
+  it.skipIf(isSqlite(t.db))(
+    'PostgreSQL: a write that appends after an open one waits for its commit, so no reader sees a later id first',
+    async () => {
+      const sid = await shown();
+      const event = (body: string) => [{ type: 'comment' as const, id: 0, streamer_id: sid, body }];
+      let release = () => {};
+      const held = new Promise<void>((ok) => (release = ok));
+      let appended = () => {};
+      const first = t.db.transaction().execute(async (trx) => {
+        await appendEvents(trx, event('first'), t.clock.now().toISOString());
+        appended();
+        await held;
+      });
+      await new Promise<void>((ok) => (appended = ok));
+      let secondDone = false;
+      const second = t.db
+        .transaction()
+        .execute((trx) => appendEvents(trx, event('second'), t.clock.now().toISOString()))
+        .then(() => (secondDone = true));
+      // The second's backend waits for the log's lock (a bounded look, not a clock).
+      let waiting = false;
+      for (let i = 0; i < 2_000 && !waiting && !secondDone; i++) {
+        const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+          where datname = current_database() and wait_event_type = 'Lock' and wait_event = 'advisory'`.execute(
+          t.db,
+        );
+        waiting = (rows[0]?.n ?? 0) > 0;
+      }
+      expect(secondDone).toBe(false);
+      expect(waiting).toBe(true);
+      release();
+      await Promise.all([first, second]);
+      const rows = await logged(sid, 'comment');
+      expect(rows.map((r) => JSON.parse(r.data).body)).toEqual(['first', 'second']);
+    },
+  );
 });
 
 describe('deliverers', () => {

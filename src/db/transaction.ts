@@ -1,5 +1,5 @@
 import { CompiledQuery } from 'kysely';
-import { appendEvents, LOG_LOCK, type LogEvent, openEvents, takeEvents } from '../events/log.ts';
+import { appendEvents, type LogEvent, openEvents, takeEvents } from '../events/log.ts';
 import {
   announceChange,
   type ContentVersion,
@@ -258,13 +258,16 @@ export class GroupCommit {
           const changes = mostOf(outcomes.flatMap(([job, o]) => (o.ok ? [job.changes] : [])));
           if (changes === 'none' && events.length > 0)
             throw new Error('a write that changes nothing published events');
-          // The group's events in one insert, in the order of its writes, and the other
-          // instances told, as the last steps before the commit.
-          const locking = events.length > 0 && !sqlite;
-          await run(...ending, ...(locking ? [LOG_LOCK] : []));
-          await appendEvents(conn, events, this.clock.now().toISOString(), locking);
+          // The group's events in one call, in the order of its writes, and the other instances
+          // told, as the last steps before the commit. A savepoint rolled back to comes first;
+          // one released goes with the commit (the events' insert may run inside it).
+          if (ending[0] === ROLLBACK_TO) {
+            await run(...ending);
+            ending = [];
+          }
+          await appendEvents(conn, events, this.clock.now().toISOString());
           const told = changes !== 'none' && !sqlite;
-          await run(...(told ? [notifyStatement(this.version, changes)] : []), COMMIT);
+          await run(...ending, ...(told ? [notifyStatement(this.version, changes)] : []), COMMIT);
         } catch (err) {
           await conn.executeQuery(ROLLBACK).catch(() => undefined);
           throw err;

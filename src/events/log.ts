@@ -1,5 +1,5 @@
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
-import { CompiledQuery } from 'kysely';
+import { sql } from 'kysely';
 import { isSqlite } from '../db/dialect.ts';
 import type { Db, EventLogTable } from '../db/schema.ts';
 import type { DiscordEvent } from '../shared/rules.ts';
@@ -109,30 +109,24 @@ export function publish(trx: Db, events: LogEvent[]): void {
   scope.push(...events);
 }
 
-/** PostgreSQL: the log's lock, per schema, held until the transaction ends. */
-export const LOG_LOCK =
-  "select pg_advisory_xact_lock(hashtext('streamer_rating_event_log:' || current_schema()))";
-
 /**
- * Appends events to the log, inside the transaction that commits them. On PostgreSQL the
- * transaction first takes the log's lock (per schema, held until it commits), so that the ids
- * of concurrent writers commit in the order they were drawn: a reader that saw id N never sees
- * a smaller one appear later. It is the last thing a write does, so the lock is held only for
- * the insert and the commit. SQLite has one writer at a time already.
+ * Appends events to the log, inside the transaction that commits them, as the last thing the
+ * write does. On PostgreSQL one call (migration 024's `append_events`) first takes the log's
+ * lock (per schema, held until the transaction ends), so that the ids of concurrent writers
+ * commit in the order they were drawn (a reader that saw id N never sees a smaller one appear
+ * later), then inserts them: the lock is held for that call and the commit. SQLite has one
+ * writer at a time already.
  */
-export async function appendEvents(
-  trx: Db,
-  events: LogEvent[],
-  at: string,
-  /** The caller took LOG_LOCK already (a group commit sends it with the statements before it). */
-  locked = false,
-): Promise<void> {
+export async function appendEvents(trx: Db, events: LogEvent[], at: string): Promise<void> {
   if (events.length === 0) return;
-  if (!isSqlite(trx) && !locked) await trx.executeQuery(CompiledQuery.raw(LOG_LOCK));
-  await trx
-    .insertInto('event_log')
-    .values(events.map((e) => rowOf(e, at)))
-    .execute();
+  const rows = events.map((e) => rowOf(e, at));
+  if (isSqlite(trx)) {
+    await trx.insertInto('event_log').values(rows).execute();
+    return;
+  }
+  const column = <K extends keyof (typeof rows)[number]>(key: K) => rows.map((r) => r[key]);
+  await sql`select append_events(cast(${column('type')} as text[]), cast(${column('streamer_id')} as integer[]),
+    cast(${column('user_id')} as integer[]), cast(${column('data')} as text[]), ${at})`.execute(trx);
 }
 
 /** The last id of the log (0 when empty). */

@@ -109,6 +109,14 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
     project: 'postgres',
   },
   {
+    name: "the log's lock: an append does not wait for an open one (a later id commits first)",
+    file: 'src/db/migrations/024-event-log-append.ts',
+    from: "      select pg_advisory_xact_lock(hashtext('streamer_rating_event_log:' || current_schema()));\n",
+    to: '',
+    tests: ['test/event-log.test.ts'],
+    project: 'postgres',
+  },
+  {
     name: 'one comment path: every post asks every rule',
     file: 'src/comments/post.ts',
     from: 'asks: (rule) => ASKED.get(rule)?.(post.d) ?? false,',

@@ -18,6 +18,7 @@ import * as notificationShown from './018-notification-shown.ts';
 import * as streamSamplesCovering from './019-stream-samples-covering.ts';
 import * as commentsGuestTagIndex from './020-comments-guest-tag-index.ts';
 import * as eventLog from './021-event-log.ts';
+import * as eventLogAppend from './024-event-log-append.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '019-stream-samples-covering': streamSamplesCovering,
   '020-comments-guest-tag-index': commentsGuestTagIndex,
   '021-event-log': eventLog,
+  '024-event-log-append': eventLogAppend,
 };
