@@ -75,6 +75,12 @@ export const ERRORS = {
   too_many_webhooks: [400, 'At most 5 webhooks'],
   /** `GET /api/streamers?sort=` anything but `audience` (DECISIONS.md "Audience score you can trust"). */
   invalid_sort: [400, 'Invalid sort'],
+  /** `GET /api/comments?order=` anything but `newest` or `top` (DECISIONS.md "Comments: pinned and ordered"). */
+  invalid_order: [400, 'Invalid order'],
+  /** An `offset` outside 0 to 10,000 or not an integer: worded as `invalid_limit`, naming its range. */
+  invalid_offset: [400, 'offset must be an integer from 0 to 10000'],
+  /** Pinning a reply, a hidden comment or one held for a moderator. */
+  cannot_pin: [400, 'Cannot pin this comment'],
 
   // Rows that are not there
   streamer_not_found: [404, 'Streamer not found'],
@@ -95,6 +101,8 @@ export const ERRORS = {
   /** The right of reply by someone who does not speak for the streamer (issue 26). */
   not_your_channel: [403, 'Not your channel'],
   edit_window_closed: [403, 'Edit window closed'],
+  /** A pin by someone neither staff nor speaking for the comment's streamer. */
+  not_allowed: [403, 'Not allowed'],
   community_locked: [423, 'Community ratings are locked'],
   streamer_exists: [409, 'Streamer already exists'],
   group_name_exists: [409, 'Group name already exists'],

@@ -147,6 +147,7 @@ describe('audit log', () => {
       'block.remove': { guest_tag: 'abcdef0123' },
       'settings.discord': { webhooks: [{ id: null, events: [] }] },
       'streamer.reply_remove': { name: 'Pepa' },
+      'comment.pin': { author: 'Pinned a comment by x', pinned: false },
       'settings.operator': { name: 'Spolek "Pepa", z. s.', contact: null },
     };
     for (const action of AUDIT_ACTIONS) {

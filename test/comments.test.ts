@@ -188,6 +188,7 @@ describe('GET /api/comments', () => {
         'is_admin',
         'is_streamer',
         'likes',
+        'pinned',
         'reply_to',
         'team_ids',
         'user_avatar',

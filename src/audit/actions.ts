@@ -80,6 +80,8 @@ export const AUDIT_PARAMS = {
   'block.add': Type.Object({ guest_tag: guestTag, author: Type.String(), days: Type.Integer() }),
   'block.remove': Type.Object({ guest_tag: guestTag }),
   'streamer.reply_remove': Type.Object({ name }),
+  /** Fifth wave: staff pin or unpin a comment (pinning unpins the streamer's other one). */
+  'comment.pin': Type.Object({ author: Type.String(), pinned: Type.Boolean() }),
 } satisfies Record<string, TSchema>;
 
 export type AuditAction = keyof typeof AUDIT_PARAMS;
@@ -131,6 +133,7 @@ const ENGLISH: { [A in AuditAction]: (p: AuditParams<A>) => string } = {
   'block.add': (p) => `Blocked the address of guest ${p.guest_tag} (${p.author}) for ${p.days} days`,
   'block.remove': (p) => `Lifted the block of guest ${p.guest_tag}`,
   'streamer.reply_remove': (p) => `Removed the streamer's reply on ${p.name}`,
+  'comment.pin': (p) => `${p.pinned ? 'Pinned' : 'Unpinned'} a comment by ${p.author || 'a deleted user'}`,
 };
 
 export function describe<A extends AuditAction>(action: A, params: AuditParams<A>): string {

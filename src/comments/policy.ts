@@ -21,6 +21,12 @@ export const COMMENT_ROLES = {
   like: 'signedInOrBanned',
   /** The administrator any comment, a guest what this browser posted (`mayDeleteComment`). */
   delete: 'public',
+  /**
+   * `pin=1`: staff, or the user who speaks for the comment's streamer, a rule of the data
+   * (streamers/speaks-for.ts) that the operation asks (comments/pin.ts `mayPin`), answering
+   * 401, 403 `banned` or 403 `not_allowed`; open to the route so a banned session hears why.
+   */
+  pin: 'public',
 } as const satisfies Record<string, Role>;
 
 /** What the rules need to know of a comment. */
@@ -71,3 +77,11 @@ export const commentsAsGuest = (who: Who): boolean => who.user === null && !who.
 
 /** Likes are by signed-in users who are not banned. */
 export const mayLike = (who: Who): boolean => who.user !== null;
+
+/** Pin or unpin a comment of this streamer: staff, and the user who speaks for the streamer. */
+export const mayPin = (who: Who, speaksFor: readonly number[], streamerId: number): boolean =>
+  isStaff(who) || (who.user !== null && speaksFor.includes(streamerId));
+
+/** What may be pinned: a top-level comment everyone sees (not a reply, not hidden, not held). */
+export const pinnable = (c: { reply_to: number | null; hidden: boolean; pending?: boolean }): boolean =>
+  c.reply_to === null && !c.hidden && c.pending !== true;

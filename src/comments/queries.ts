@@ -7,13 +7,6 @@ import type { CommentsTable, Database, Db } from '../db/schema.ts';
 import { shortTag } from '../plugins/guest-tag.ts';
 import type { CommentItem } from './schemas.ts';
 
-export interface ListOptions {
-  /** Administrators and moderators also get hidden comments, open reports and guest tags. */
-  withHidden: boolean;
-  /** A page: the newest `limit` comments with an id below `before`. */
-  page?: { limit: number; before: number | null };
-}
-
 /**
  * Comments with their authors: every column a comment item needs (schemas.ts), open reports
  * and the guest tag included (left out of the items for everyone but staff by `toItems`).
@@ -36,6 +29,7 @@ export function selectComments(db: Db) {
       'comments.guest_tag',
       'comments.reply_to',
       'comments.pending',
+      'comments.pinned',
       'users.display_name as user_display',
       'users.avatar as user_avatar',
       'users.provider as user_provider',
@@ -51,7 +45,7 @@ export function selectComments(db: Db) {
 }
 
 type Unmarked = Omit<CommentItem, 'is_streamer'>;
-type CommentRow = InferResult<ReturnType<typeof selectComments>>[number];
+export type CommentRow = InferResult<ReturnType<typeof selectComments>>[number];
 
 /**
  * A comment every public answer may show (the list, the feeds): not hidden, not held for staff,
@@ -74,41 +68,6 @@ export function isPublic(eb: ExpressionBuilder<Database, 'comments'>) {
       ),
     ]),
   ]);
-}
-
-/**
- * A streamer's comments in ascending order (SPEC.md), or one page of them. Threads are one
- * level deep: a page counts top-level comments, and their replies come with them. Visitors see
- * no hidden comment, nor the replies of one.
- */
-export async function listComments(db: Db, streamerId: number, opts: ListOptions): Promise<CommentItem[]> {
-  let q = selectComments(db).where('comments.streamer_id', '=', streamerId);
-  if (!opts.withHidden) q = q.where(isPublic);
-  const { page } = opts;
-  if (!page) {
-    return toItems(
-      db,
-      await q.orderBy('comments.created_at').orderBy('comments.id').execute(),
-      opts.withHidden,
-    );
-  }
-  const top = await (page.before === null ? q : q.where('comments.id', '<', page.before))
-    .where('comments.reply_to', 'is', null)
-    .orderBy('comments.id', 'desc')
-    .limit(page.limit)
-    .execute();
-  const replies =
-    top.length === 0
-      ? []
-      : await q
-          .where(
-            'comments.reply_to',
-            'in',
-            top.map((c) => c.id),
-          )
-          .execute();
-  const rows = [...top, ...replies].sort((a, b) => a.id - b.id);
-  return toItems(db, rows, opts.withHidden);
 }
 
 /**
@@ -144,6 +103,7 @@ function itemOf(row: CommentRow, teams: Map<number, number[]>, staff: boolean): 
     edited_at: row.edited_at,
     reply_to: row.reply_to,
     likes: Number(row.likes ?? 0),
+    pinned: row.pinned === 1,
     user_role: row.user_id === null && row.is_admin === 1 ? 'admin' : roleOf(row),
     // Staff see open reports and a guest comment's tag as staff see it (its first 10 characters).
     ...(staff
@@ -284,7 +244,8 @@ export async function findComment(db: Db, id: number) {
 export async function setHidden(db: Db, id: number, hidden: boolean, by: 'author' | 'staff'): Promise<void> {
   await db
     .updateTable('comments')
-    .set({ hidden: hidden ? 1 : 0, hidden_by: hidden ? by : null })
+    // A hidden comment is pinned no more (the database refuses both at once, migration 025).
+    .set({ hidden: hidden ? 1 : 0, hidden_by: hidden ? by : null, ...(hidden ? { pinned: 0 } : {}) })
     .where('id', '=', id)
     .execute();
 }

@@ -11,6 +11,7 @@ import { changeComment, likeComment, removeComment } from './change.ts';
 import { commentList } from './list.ts';
 import { mineOf, removeGuestComment } from './own.ts';
 import { ownCookie } from './own-cookie.ts';
+import { pinComment } from './pin.ts';
 import { COMMENT_ROLES, mayDelete, mayDeleteComment } from './policy.ts';
 import { postComment } from './post.ts';
 import { deleteSchema, listSchema, postSchema, updateSchema } from './schemas.ts';
@@ -65,7 +66,8 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/comments',
     {
       config: {
-        guard: (query) => (flag(query.like) ? COMMENT_ROLES.like : COMMENT_ROLES.change),
+        guard: (query) =>
+          flag(query.like) ? COMMENT_ROLES.like : flag(query.pin) ? COMMENT_ROLES.pin : COMMENT_ROLES.change,
         contribution: true,
       },
       schema: updateSchema,
@@ -77,6 +79,10 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (!viewer.user) throw fail('banned');
         if (id === null) throw fail('missing_id');
         return { ok: true as const, likes: await likeComment(app.ctx, viewer, id, body.liked) };
+      }
+      if (flag(query.pin)) {
+        await pinComment(app.ctx, viewer, id, body.pinned);
+        return OK;
       }
       if (id === null) throw fail('missing_id');
       await changeComment(app.ctx, viewer, id, body);

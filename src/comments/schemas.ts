@@ -1,5 +1,7 @@
-import { type Static, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
+import type { ErrorCode } from '../errors.ts';
 import {
+  DOCUMENTED,
   errors,
   Field,
   FlagDoc,
@@ -13,7 +15,7 @@ import {
   StringEnum,
   Timestamp,
 } from '../lib/schemas.ts';
-import { LIMITS, PROVIDERS } from '../shared/rules.ts';
+import { COMMENT_ORDERS, COMMENT_PAGES, LIMITS, PROVIDERS } from '../shared/rules.ts';
 
 export const CommentItem = Type.Object(
   {
@@ -37,6 +39,8 @@ export const CommentItem = Type.Object(
     user_role: Nullable(StringEnum(['admin', 'moderator'])),
     /** The author speaks for the comment's streamer (issue 26). */
     is_streamer: Type.Boolean(),
+    /** Pinned by staff or by the streamer: first in every order of the streamer's list, one per streamer. */
+    pinned: Type.Boolean(),
     /** Staff only: open reports. */
     reports: Type.Optional(Type.Integer({ description: 'Staff only: open reports' })),
     /** Staff only: the first 10 characters of a guest comment's address tag; null for signed-in authors. */
@@ -76,11 +80,45 @@ const commentBody = Type.String({
   description: 'Trimmed; 2 to 1000 characters',
 });
 
+/**
+ * A query parameter whose text must match `pattern`, else 400 `code`; `doc` is what a client
+ * should send (a query value is always text, plugins/parsers.ts: the pattern is what refuses).
+ */
+const Checked = (pattern: string, code: ErrorCode, doc: TSchema) =>
+  Type.Optional(Type.String({ pattern, errorCode: code, [DOCUMENTED]: { ...doc, 'x-error-code': code } }));
+
 export const ListQuery = Input(
   {
     streamer_id: Param(IdDoc()),
-    limit: Limit('A page of the newest top-level comments'),
-    before: Param(IdDoc('With `limit`: comments with an id below this one')),
+    limit: Limit(
+      `A page of top-level comments, each with its replies (\`order=top\`: default ${COMMENT_PAGES.topLimit})`,
+    ),
+    before: Param(
+      IdDoc(
+        'With `limit`, newest order: comments with an id below this one (the smallest id of the ' +
+          "previous page's comments that are not pinned); the pinned comment is on the first page only",
+      ),
+    ),
+    /** DECISIONS.md "Comments: pinned and ordered": any other value is 400 `Invalid order`. */
+    order: Checked(
+      `^(?:${COMMENT_ORDERS.join('|')})$`,
+      'invalid_order',
+      StringEnum(COMMENT_ORDERS, {
+        description:
+          '`newest` (default): the pages of `limit` and `before`; `top`: top-level comments by likes, then ' +
+          'newest, paged by `limit` and `offset`. The pinned comment comes first either way',
+      }),
+    ),
+    offset: Checked(
+      `^(?:0|[1-9][0-9]{0,3}|${COMMENT_PAGES.offsetMax})$`,
+      'invalid_offset',
+      Type.Integer({
+        minimum: 0,
+        maximum: COMMENT_PAGES.offsetMax,
+        description:
+          'With `order=top`: how many top-level comments to skip (the pinned one is not counted: it is on the first page only)',
+      }),
+    ),
     /** `mine=1`: the ids of this streamer's comments the signed-in user likes. */
     mine: Param(FlagDoc("Signed in: the ids of this streamer's comments you like")),
   },
@@ -108,7 +146,15 @@ export const PostBody = Input(
   ['streamer_id', 'body'],
 );
 export const UpdateQuery = Input(
-  { id: Param(IdDoc()), like: Param(FlagDoc('Like or unlike: the body is `{liked}`')) },
+  {
+    id: Param(IdDoc()),
+    like: Param(FlagDoc('Like or unlike: the body is `{liked}`')),
+    pin: Param(
+      FlagDoc(
+        "Pin or unpin (staff, or the user who speaks for the comment's streamer): the body is `{pinned}`",
+      ),
+    ),
+  },
   ['id'],
 );
 export const IdQuery = Input({ id: Param(IdDoc()) }, ['id']);
@@ -117,6 +163,12 @@ export const UpdateBody = Input({
   body: Field('comment_too_short', commentBody),
   /** With `like=1`: like (true) or unlike (false). */
   liked: Lenient(Type.Boolean({ description: 'With `like=1`: like (true) or unlike (false)' })),
+  /** With `pin=1`: pin (true; the streamer's pinned comment before is unpinned) or unpin (false). */
+  pinned: Lenient(
+    Type.Boolean({
+      description: "With `pin=1`: pin (true, unpinning the streamer's other one) or unpin (false)",
+    }),
+  ),
 });
 
 export const Mine = Type.Object(
@@ -137,8 +189,9 @@ export const LikeAnswer = Type.Object({ ok: Ok.properties.ok, likes: Type.Intege
 export const listSchema = {
   summary:
     'Comments of a streamer, oldest first; with `limit` (1-100) the newest page of top-level comments ' +
-    'below `before`, each with its replies. Answers carry an ETag; `If-None-Match` gets 304. With ' +
-    "`mine=1`: what is this viewer's, `{liked, own, held}`",
+    'below `before`, each with its replies; with `order=top`, a page by likes from `offset`. The pinned ' +
+    'comment (with its replies) comes first, on the first page only. Answers carry an ETag; ' +
+    "`If-None-Match` gets 304. With `mine=1`: what is this viewer's, `{liked, own, held}`",
   querystring: ListQuery,
   response: { 200: Type.Union([Type.Array(CommentItem), Mine]), 304: Type.Null(), ...errors(400, 401, 404) },
 };
@@ -149,8 +202,9 @@ export const postSchema = {
 };
 export const updateSchema = {
   summary:
-    'Hide or show a comment (staff any, the author their own), edit your own within 15 minutes, or ' +
-    'with `like=1` like or unlike it (`{liked}`, signed-in users; banned 403)',
+    'Hide or show a comment (staff any, the author their own), edit your own within 15 minutes, ' +
+    'with `like=1` like or unlike it (`{liked}`, signed-in users; banned 403), or with `pin=1` pin or ' +
+    'unpin it (`{pinned}`, staff or the user who speaks for its streamer; one pinned per streamer)',
   querystring: UpdateQuery,
   body: UpdateBody,
   response: { 200: Type.Union([LikeAnswer, Ok]), ...errors(400, 401, 403, 404) },

@@ -152,7 +152,8 @@ export async function bulkAction(
     case 'hide': {
       const result = await trx
         .updateTable('comments')
-        .set({ hidden: 1, hidden_by: 'staff' })
+        // A hidden comment is pinned no more (migration 025's check).
+        .set({ hidden: 1, hidden_by: 'staff', pinned: 0 })
         .where((eb) => eb.and([selected(eb, selector), eb('comments.hidden', '=', 0)]))
         .executeTakeFirst();
       await closeReports();

@@ -85,6 +85,15 @@ export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
 /** An author may edit a comment this long after posting it (DECISIONS.md "Comments"). */
 export const COMMENT_EDIT_WINDOW_MS = 15 * 60_000;
 
+/**
+ * The orders of a streamer's comments (DECISIONS.md "Comments: pinned and ordered"): `newest`
+ * pages by `before`, `top` by likes (then newest) with `offset` up to `offsetMax`; a `top` page
+ * without `limit` holds `topLimit` comments.
+ */
+export const COMMENT_ORDERS = ['newest', 'top'] as const;
+export type CommentOrder = (typeof COMMENT_ORDERS)[number];
+export const COMMENT_PAGES = { offsetMax: 10_000, topLimit: 50 } as const;
+
 /** How many of the comments a browser posted as a guest its signed cookie remembers (the newest). */
 export const GUEST_COMMENTS_KEPT = 100;
 

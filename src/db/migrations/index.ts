@@ -19,6 +19,7 @@ import * as streamSamplesCovering from './019-stream-samples-covering.ts';
 import * as commentsGuestTagIndex from './020-comments-guest-tag-index.ts';
 import * as eventLog from './021-event-log.ts';
 import * as eventLogAppend from './024-event-log-append.ts';
+import * as commentPins from './025-comment-pins.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '020-comments-guest-tag-index': commentsGuestTagIndex,
   '021-event-log': eventLog,
   '024-event-log-append': eventLogAppend,
+  '025-comment-pins': commentPins,
 };

@@ -42,6 +42,8 @@ const SHAPES: { [A in AuditAction]: RegExp } = {
   'settings.discord': /^Set (\d+) Discord webhook\(s\)$/,
   // Issue 26: written with its parameters from the first.
   'streamer.reply_remove': /^Removed the streamer's reply on (.*)$/s,
+  // Fifth wave: written with its parameters from the first.
+  'comment.pin': /^(Pinned|Unpinned) a comment by (.*)$/s,
   // Issue 30: written with its parameters from the first; its texts are JSON in the summary.
   'settings.operator':
     /^Set the privacy page's operator to ("(?:[^"\\]|\\.)*"|null), contact ("(?:[^"\\]|\\.)*"|null)$/s,
@@ -105,6 +107,7 @@ const READ: Reader = {
     webhooks: Array.from({ length: Number(m[1]) }, () => ({ id: null, events: [] })),
   }),
   'streamer.reply_remove': (m) => ({ name: s(m[1]) }),
+  'comment.pin': (m) => ({ author: s(m[2]), pinned: m[1] === 'Pinned' }),
   'settings.operator': (m) => ({ name: json(m[1]), contact: json(m[2]) }),
 };
 

@@ -20,6 +20,8 @@ export interface CommentsTable {
   reply_to: number | null;
   /** 1: held for a moderator (issue 29): in no public answer or count until approved. */
   pending: Generated<number>;
+  /** 1: shown first in its streamer's list; at most one per streamer (a partial unique index). */
+  pinned: Generated<number>;
 }
 
 export interface CommentLikesTable {

@@ -1,0 +1,92 @@
+import { actorOf, audit } from '../audit/queries.ts';
+import type { AppContext } from '../context.ts';
+import { lockRow } from '../db/dialect.ts';
+import type { Db } from '../db/schema.ts';
+import { writeTransaction } from '../db/transaction.ts';
+import { fail } from '../errors.ts';
+import { truthy } from '../lib/input.ts';
+import type { Viewer } from '../plugins/viewer.ts';
+import { isStaff } from '../shared/roles.ts';
+import { speakerOfStreamer } from '../streamers/speaks-for.ts';
+import { mayPin, pinnable } from './policy.ts';
+import { findComment } from './queries.ts';
+
+/**
+ * Pins or unpins a comment (DECISIONS.md "Comments: pinned and ordered"): staff, or the user
+ * who speaks for the comment's streamer, decided inside the write transaction as the right of
+ * reply is (streamers/reply.ts). Pinning unpins the streamer's pinned comment in the same
+ * transaction; the database holds at most one (migration 025). Staff's pins are audited.
+ */
+export async function pinComment(
+  ctx: AppContext,
+  viewer: Viewer,
+  id: number | null,
+  input: unknown,
+): Promise<void> {
+  if (viewer.bannedUser && !viewer.isAdmin) throw fail('banned');
+  if (!viewer.user && !viewer.isAdmin) throw fail('unauthorized');
+  if (id === null) throw fail('missing_id');
+  if (input === undefined) throw fail('nothing_to_update');
+  const pinned = truthy(input);
+  const now = ctx.clock.now();
+  await writeTransaction(ctx.database, async (trx) => {
+    const comment = await findComment(trx, id);
+    if (!comment) throw fail('comment_not_found');
+    const streamerId = comment.streamer_id;
+    const speaker = viewer.user ? await speakerOfStreamer(trx, streamerId) : null;
+    if (!mayPin(viewer, speaker === viewer.user?.id ? [streamerId] : [], streamerId))
+      throw fail('not_allowed');
+    const facts = {
+      reply_to: comment.reply_to,
+      hidden: comment.hidden === 1,
+      pending: comment.pending === 1,
+    };
+    if (pinned && !pinnable(facts)) throw fail('cannot_pin');
+    // The pins of one streamer take turns: the second reads the first's pin once it committed.
+    await lockRow(trx, 'streamers', streamerId);
+    const change = pinned ? await pin(trx, streamerId, id) : await unpin(trx, id);
+    if (change === null || !isStaff(viewer)) return;
+    await audit(trx, actorOf(viewer, now), {
+      action: 'comment.pin',
+      target_id: id,
+      params: { author: comment.author, pinned },
+      details: { streamer_id: streamerId, unpinned: change.unpinned },
+    });
+  });
+}
+
+/** What a pin or an unpin changed: the comment that lost its pin, if any. Null: nothing. */
+type Change = { unpinned: number | null } | null;
+
+/** Pins the comment and unpins the streamer's other one. */
+async function pin(db: Db, streamerId: number, id: number): Promise<Change> {
+  const current = await db
+    .selectFrom('comments')
+    .select('id')
+    .where('streamer_id', '=', streamerId)
+    .where('pinned', '=', 1)
+    .executeTakeFirst();
+  if (current?.id === id) return null;
+  if (current) await db.updateTable('comments').set({ pinned: 0 }).where('id', '=', current.id).execute();
+  // Hidden or held since it was read: refused, and the unpin above is rolled back with it.
+  const done = await db
+    .updateTable('comments')
+    .set({ pinned: 1 })
+    .where('id', '=', id)
+    .where('hidden', '=', 0)
+    .where('pending', '=', 0)
+    .where('reply_to', 'is', null)
+    .executeTakeFirst();
+  if (Number(done.numUpdatedRows) === 0) throw fail('cannot_pin');
+  return { unpinned: current?.id ?? null };
+}
+
+async function unpin(db: Db, id: number): Promise<Change> {
+  const done = await db
+    .updateTable('comments')
+    .set({ pinned: 0 })
+    .where('id', '=', id)
+    .where('pinned', '=', 1)
+    .executeTakeFirst();
+  return Number(done.numUpdatedRows) === 0 ? null : { unpinned: id };
+}
