@@ -1,27 +1,15 @@
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/schema.ts';
-import { refusedByRows, type SqlRule } from '../db/sql-rules.ts';
-import type { ErrorCode } from '../errors.ts';
 import { type Batch, type Outcome, writeBatched } from '../db/transaction.ts';
-import { type Keep, keepNothing } from '../idempotency/keep.ts';
 import { fail } from '../errors.ts';
-import { parseId } from '../lib/input.ts';
-import type { Viewer } from '../plugins/viewer.ts';
-import { notifyComment } from '../notifications/notify.ts';
 import { lockBursts, passChallenge } from '../guests/challenge.ts';
-import { asksHold, HOLD_RULES } from './hold.ts';
+import { type Keep, keepNothing } from '../idempotency/keep.ts';
+import { parseId } from '../lib/input.ts';
+import { notifyComment } from '../notifications/notify.ts';
+import type { Viewer } from '../plugins/viewer.ts';
 import { findComment, insertComments, type NewComment } from './queries.ts';
-import {
-  appliesTo,
-  checkComment,
-  COMMENT_VALUES,
-  type CommentValue,
-  DB_RULES,
-  type Draft,
-  draftOf,
-  type PostInput,
-  valuesOf,
-} from './rules.ts';
+import { checkComment, type Draft, draftOf, type PostInput, valuesOf } from './rules.ts';
+import { type Accepted, ASKED, askAndStore } from './store.ts';
 
 /**
  * The thread a reply joins (DECISIONS.md "Taking part"): a visible comment of the same
@@ -80,14 +68,6 @@ interface Post {
 
 type Answer = ReturnType<typeof answerOf>;
 
-/** A comment accepted, as it is stored. */
-type Accepted = NewComment & {
-  streamer_id: number;
-  created_at: string;
-  body: string;
-  user_id: number | null;
-};
-
 /**
  * Posts a comment: the rules of rules.ts, then one write, the same on both databases. Posts
  * share a group commit (db/transaction.ts `writeBatched`), which runs the posts of a group
@@ -111,20 +91,14 @@ export async function postComment(
 /** A guest's post that the burst rule counts (guests/challenge.ts): one of its address at a time. */
 const countsBurst = (d: Draft) => d.guest && d.burstSince !== null;
 
-/** Every rule a post asks the database and whether it waits for staff (hold.ts), with the posts that ask each. */
-const ASKED = new Map<SqlRule<CommentValue, ErrorCode | 'held'>, (d: Draft) => boolean>([
-  ...DB_RULES.map((rule) => [rule, (d: Draft) => appliesTo(rule, d)] as const),
-  ...HOLD_RULES.map((rule) => [rule, (d: Draft) => asksHold(rule, d.guest, d.body)] as const),
-]);
-const ASKED_RULES = [...ASKED.keys()];
-
 /**
  * The posts of a group, in rounds of posts that cannot change each other's rules: a guest's
  * burst of posts counts the posts before it (guests/challenge.ts), so a second post of the same
- * address under the burst rule waits for the next round. Each round: every post's rules in one
- * query; each post's own checks (its thread, its challenge) in the order its errors win; the
- * accepted comments in one insert; then each one's notifications, live events and kept answer.
- * A refused post writes nothing but a used challenge's clean-up.
+ * address under the burst rule waits for the next round. Each round: each post's thread; one
+ * statement that asks every post's rules and stores the comments of the posts that every check
+ * lets through (`askAndStore`); each other post's checks in the order its errors win, and the
+ * few that solved a challenge stored after it; then each stored one's notifications, live
+ * events and kept answer. A refused post writes nothing but a used challenge's clean-up.
  */
 async function postMany(trx: Db, posts: readonly Post[]): Promise<Outcome<Answer>[]> {
   const outcomes: Outcome<Answer>[] = [];
@@ -145,48 +119,62 @@ async function postMany(trx: Db, posts: readonly Post[]): Promise<Outcome<Answer
       trx,
       round.filter(({ post }) => countsBurst(post.d)).map(({ post }) => post.d.guestTag),
     );
-    const refused = await refusedByRows(
+    // Each post's thread first (a read), then whether every check that asks no rule passes.
+    const prepared = [];
+    for (const { post, i } of round) {
+      const { d, input } = post;
+      const answered: number[] = [];
+      const thread = await threadOf(trx, input.reply_to, d.streamerId, answered).then(
+        (value): Outcome<number | null> => ({ ok: true, value }),
+        (err: unknown): Outcome<number | null> => ({ ok: false, err }),
+      );
+      const threadIs = async () => {
+        if (!thread.ok) throw thread.err;
+        return thread.value;
+      };
+      const checked = await checkComment(d, NO_RULE, threadIs, async () => undefined).catch(() => null);
+      prepared.push({ post, i, answered, threadIs, ready: checked && commentOf(post, checked) });
+    }
+    const asked = await askAndStore(
       trx,
-      ASKED_RULES,
-      COMMENT_VALUES,
       round.map(({ post }) => ({
         values: valuesOf(post.d),
         asks: (rule) => ASKED.get(rule)?.(post.d) ?? false,
       })),
+      prepared.map((p) => p.ready),
     );
-    const accepted: { i: number; post: Post; comment: Accepted; answered: number[] }[] = [];
-    for (const [k, { post, i }] of round.entries()) {
+    const accepted: { i: number; post: Post; comment: Accepted; answered: number[]; id?: number }[] = [];
+    for (const [k, { post, i, answered, threadIs, ready }] of prepared.entries()) {
+      const stored = asked.stored[k];
+      if (stored && ready) {
+        accepted.push({ i, post, comment: { ...ready, pending: stored.pending }, answered, id: stored.id });
+        continue;
+      }
+      // Not stored: the first error in the order errors win, or a challenge to pass first.
+      const refused = asked.refused[k] ?? new Set();
       const { d, input, ctx, now } = post;
-      const answered: number[] = [];
       try {
-        const checked = await checkComment(
-          d,
-          refused[k] ?? new Set(),
-          () => threadOf(trx, input.reply_to, d.streamerId, answered),
-          () => passChallenge(trx, ctx.challengeKey, input.altcha, now),
+        const checked = await checkComment(d, refused, threadIs, () =>
+          passChallenge(trx, ctx.challengeKey, input.altcha, now),
         );
-        const comment = {
-          streamer_id: checked.streamerId,
-          user_id: post.viewer.user?.id ?? null,
-          author: d.author,
-          body: d.body,
-          is_admin: post.viewer.isAdmin ? 1 : 0,
-          created_at: d.createdAt,
-          guest_tag: d.guestTag,
-          reply_to: checked.replyTo,
-          pending: post.userHeld || refused[k]?.has('held') ? 1 : 0,
-        };
-        accepted.push({ i, post, comment, answered });
+        const comment = commentOf(post, checked);
+        accepted.push({
+          i,
+          post,
+          comment: { ...comment, pending: refused.has('held') ? 1 : comment.pending },
+          answered,
+        });
       } catch (err) {
         outcomes[i] = { ok: false, err };
       }
     }
-    const ids = await insertComments(
+    const late = accepted.filter((a) => a.id === undefined);
+    const lateIds = await insertComments(
       trx,
-      accepted.map((a) => a.comment),
+      late.map((a) => a.comment),
     );
-    for (const [k, { i, post, comment, answered }] of accepted.entries()) {
-      const id = ids[k];
+    late.forEach((a, k) => (a.id = lateIds[k]));
+    for (const { i, post, comment, answered, id } of accepted) {
       if (id === undefined) throw new Error('a comment of the group got no id');
       // A held comment notifies nobody until it is approved (moderation's approve does then).
       if (comment.pending !== 1) await notifyComment(trx, { ...comment, id }, answered);
@@ -197,5 +185,21 @@ async function postMany(trx: Db, posts: readonly Post[]): Promise<Outcome<Answer
   }
   return outcomes;
 }
+
+/** No rule refuses: the checks that ask none. */
+const NO_RULE: ReadonlySet<string> = new Set();
+
+/** The comment a post stores once its checks passed (held as its account is; the rules may hold it too). */
+const commentOf = (post: Post, checked: { streamerId: number; replyTo: number | null }): Accepted => ({
+  streamer_id: checked.streamerId,
+  user_id: post.viewer.user?.id ?? null,
+  author: post.d.author,
+  body: post.d.body,
+  is_admin: post.viewer.isAdmin ? 1 : 0,
+  created_at: post.d.createdAt,
+  guest_tag: post.d.guestTag,
+  reply_to: checked.replyTo,
+  pending: post.userHeld ? 1 : 0,
+});
 
 const COMMENT_POSTS: Batch<Post, Answer> = { many: postMany };

@@ -22,23 +22,27 @@ export interface AskedRow<V extends string, C extends string> {
   asks: (rule: SqlRule<V, C>) => boolean;
 }
 
+/** Columns that ride along with the rows of values (a write's own values, comments/queries.ts). */
+export type Extra = Record<string, { type: ValueType; values: readonly unknown[] }>;
+
 /**
- * The errors of the rules that refuse each row of values, for every row in one query (a group
- * of writes asks once; a single write is a group of one): the rows are a table of parameters,
- * `v`, and each rule a column over it, asked only where the row asks it.
+ * The rows as a table of parameters, `v(n, a<i>…, values…, extra…)`, and each rule some row asks
+ * as a column `r<i>` over it (1 where the row asks the rule and it refuses): the parts of a query
+ * that asks the rules of a group of writes at once (`refusedByRows`, or a statement that also
+ * stores what they let through).
  */
-export async function refusedByRows<V extends string, C extends string>(
-  db: Db,
+export function askedTable<V extends string, C extends string>(
   rules: readonly SqlRule<V, C>[],
   types: Record<V, ValueType>,
   rows: readonly AskedRow<V, C>[],
-): Promise<Set<C>[]> {
+  extra: Extra = {},
+) {
   // Only the rules some row asks: a group of signed-in posts asks one.
   const asking = rules.filter((rule) => rows.some((row) => row.asks(rule)));
-  if (asking.length === 0) return rows.map(() => new Set());
   const names = Object.keys(types) as V[];
+  const extras = Object.keys(extra);
   const asked = asking.map((_, i) => `a${i}`);
-  const columns = sql.join([sql.id('n'), ...asked.map((a) => sql.id(a)), ...names.map((n) => sql.id(n))]);
+  const columns = sql.join([...['n', ...asked, ...names, ...extras].map((c) => sql.id(c))]);
   // The first row names the columns' types; the others' parameters take them.
   const typed = (value: unknown, type: ValueType, n: number) =>
     n === 0 ? sql`cast(${value} as ${sql.raw(type)})` : sql`${value}`;
@@ -49,6 +53,7 @@ export async function refusedByRows<V extends string, C extends string>(
           typed(n, 'integer', n),
           ...asking.map((rule) => typed(row.asks(rule) ? 1 : 0, 'integer', n)),
           ...names.map((name) => typed(row.values[name] ?? null, types[name], n)),
+          ...extras.map((name) => typed(extra[name]?.values[n] ?? null, extra[name]?.type ?? 'text', n)),
         ])})`,
     ),
   );
@@ -60,12 +65,31 @@ export async function refusedByRows<V extends string, C extends string>(
     (rule, i) =>
       sql`(case when ${sql.ref(`v.${asked[i]}`)} = 1 and ${rule.refuses(value)} then 1 else 0 end) as ${sql.id(`r${i}`)}`,
   );
-  const { rows: found } = await sql<Record<string, number | string>>`with v(${columns}) as (values ${table})
+  return { asking, values: sql`v(${columns}) as (values ${table})`, refused };
+}
+
+/** Each row's errors, from the `r<i>` columns of a query built on `askedTable`. */
+export const errorsOf = <C extends string>(
+  asking: readonly SqlRule<string, C>[],
+  row: Record<string, unknown>,
+) => new Set(asking.filter((_, i) => Number(row[`r${i}`]) === 1).map((rule) => rule.error));
+
+/**
+ * The errors of the rules that refuse each row of values, for every row in one query (a group
+ * of writes asks once; a single write is a group of one): the rows are a table of parameters,
+ * `v`, and each rule a column over it, asked only where the row asks it.
+ */
+export async function refusedByRows<V extends string, C extends string>(
+  db: Db,
+  rules: readonly SqlRule<V, C>[],
+  types: Record<V, ValueType>,
+  rows: readonly AskedRow<V, C>[],
+): Promise<Set<C>[]> {
+  const { asking, values, refused } = askedTable(rules, types, rows);
+  if (asking.length === 0) return rows.map(() => new Set());
+  const { rows: found } = await sql<Record<string, number | string>>`with ${values}
     select ${sql.ref('v.n')}, ${sql.join(refused)} from v order by ${sql.ref('v.n')}`.execute(db);
-  return rows.map((_, n) => {
-    const row = found[n] ?? {};
-    return new Set(asking.filter((_, i) => Number(row[`r${i}`]) === 1).map((rule) => rule.error));
-  });
+  return rows.map((_, n) => errorsOf(asking, found[n] ?? {}));
 }
 
 /** The errors of the rules that refuse these values, asked in one query. */

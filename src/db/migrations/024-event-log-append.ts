@@ -12,7 +12,7 @@ import { isSqlite } from '../dialect.ts';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see the schema of their time
 export async function up(db: Kysely<any>): Promise<void> {
   if (isSqlite(db)) return;
-  await sql`create function append_events(
+  await sql`create or replace function append_events(
       types text[], streamer_ids integer[], user_ids integer[], datas text[], created text)
     returns void language sql as $$
       select pg_advisory_xact_lock(hashtext('streamer_rating_event_log:' || current_schema()));
