@@ -1,7 +1,9 @@
 /**
  * Issue 30, item 6: names fold with the confusable skeleton. Users who signed in before keep
  * the folds of their time in the database until migration 011 makes them again; afterwards a
- * guest cannot take their names with look-alike letters either.
+ * guest cannot take their names with look-alike letters either. Issue 45, item 9: the folds
+ * drop invisible characters and meet the skeleton of either letter case (`i` folds as `l`);
+ * migration 026 makes them again.
  */
 import { Migrator, sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -9,24 +11,31 @@ import { migrateToLatest } from '../src/db/migrator.ts';
 import { migrations } from '../src/db/migrations/index.ts';
 import { foldName } from '../src/lib/names.ts';
 import { startApp } from './helpers/app.ts';
-import { createTestDatabase, dbKind } from './helpers/database.ts';
+import { createTestDatabase, dbKind, type TestDatabase } from './helpers/database.ts';
 
 const database = await createTestDatabase();
-afterAll(() => database.cleanup());
+const later = await createTestDatabase();
+afterAll(async () => {
+  await database.cleanup();
+  await later.cleanup();
+});
+
+/** A migrator of this test database, so that it can stop before a migration. */
+async function migratorOf(db: TestDatabase['db']): Promise<Migrator> {
+  const schema =
+    dbKind === 'sqlite'
+      ? undefined
+      : (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema;
+  return new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
+}
 
 describe('migration 011: the stored folds of names', () => {
   it('users stored with the old folds get the skeleton folds, and their look-alikes are refused', async () => {
-    const schema =
-      dbKind === 'sqlite'
-        ? undefined
-        : (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]
-            ?.schema;
-    const migrator = new Migrator({
-      db: database.db,
-      provider: { getMigrations: async () => migrations },
-      ...(schema ? { migrationTableSchema: schema } : {}),
-    });
-    const before = await migrator.migrateTo('010-reaching-out');
+    const before = await (await migratorOf(database.db)).migrateTo('010-reaching-out');
     expect(before.error).toBeUndefined();
     // What the fold of the third wave stored: lower case, one space, no diacritics.
     const { id } = await database.db
@@ -54,12 +63,69 @@ describe('migration 011: the stored folds of names', () => {
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ login_fold: foldName('dominik_m'), display_fold: foldName('Dominik Malý') });
-    expect(row.display_fold).toBe('dorninikrnaly');
+    expect(row.display_fold).toBe('dornlnlkrnaly');
 
     const t = await startApp({}, { database });
     try {
       const sid = await t.streamer();
       for (const author of ['D\u043eminik Mal\u00fd', 'dominik.maly', 'Dominik_M']) {
+        const res = await t
+          .client()
+          .post('/api/comments', { streamer_id: sid, body: 'a guest comment', author });
+        expect([author, res.status, res.body.code]).toEqual([author, 400, 'name_reserved']);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('migration 026: folds without invisible characters, of either letter case', () => {
+  it('users stored with the folds of before get the new ones, and a guest cannot pass for them', async () => {
+    const names = Object.keys(migrations);
+    const previous = names[names.indexOf('026-name-folds-of-either-case') - 1]!;
+    expect((await (await migratorOf(later.db)).migrateTo(previous)).error).toBeUndefined();
+    // What the fold of the fourth wave stored: `I` lower-cased to `i`, fillers kept.
+    const user = (provider_id: string, login: string, display_name: string, folds: [string, string]) =>
+      later.db
+        .insertInto('users')
+        .values({
+          provider: 'provider_a',
+          provider_id,
+          login,
+          display_name,
+          avatar: '',
+          last_seen: '2026-01-01T00:00:00.000Z',
+          created_at: '2026-01-01T00:00:00.000Z',
+          login_key: login.toLowerCase(),
+          display_key: display_name.toLowerCase(),
+          login_fold: folds[0],
+          display_fold: folds[1],
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+    const agraelus = await user('old-26-1', 'agraelus', 'AgraeIus', ['agraelus', 'agraeius']);
+    const filler = await user('old-26-2', 'nikola_k', '\u3164Nikola\u3164', [
+      'nlkolak',
+      '\u3164nikola\u3164',
+    ]);
+
+    expect(await migrateToLatest(later.db)).toContain('026-name-folds-of-either-case');
+    const folds = await later.db
+      .selectFrom('users')
+      .select(['id', 'login_fold', 'display_fold'])
+      .where('id', 'in', [agraelus.id, filler.id])
+      .orderBy('id')
+      .execute();
+    expect(folds).toEqual([
+      { id: agraelus.id, login_fold: 'agraelus', display_fold: 'agraelus' },
+      { id: filler.id, login_fold: foldName('nikola_k'), display_fold: 'nlkola' },
+    ]);
+
+    const t = await startApp({}, { database: later });
+    try {
+      const sid = await t.streamer();
+      for (const author of ['AgraeIus', 'AGRAE1US', 'Nikola', 'NIKOLA']) {
         const res = await t
           .client()
           .post('/api/comments', { streamer_id: sid, body: 'a guest comment', author });

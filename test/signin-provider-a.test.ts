@@ -122,4 +122,21 @@ describe('provider_a (Twitch)', () => {
       await app.close();
     }
   });
+
+  it('a display name keeps no control, bidi or invisible character, and one with nothing visible is the login (issue 45)', async () => {
+    const before = fake.a.nextUser;
+    const me = async (display_name: string) => {
+      fake.a.nextUser = { ...before, display_name };
+      const c = t.client();
+      expect(location(await signIn(c, 'provider_a'))).toBe('/');
+      return (await c.get('/api/oauth/me')).body.user.display_name as string;
+    };
+    try {
+      // C0 and C1 controls break a feed's XML; a bidi override shows `nimda` as "admin".
+      expect(await me('\u0001Ev\u0007il\u0085 \u202Enimda\u200B ')).toBe('Evil nimda');
+      expect(await me('\u3164\u115F\u2800\u0000 \u202E')).toBe('twitchdev');
+    } finally {
+      fake.a.nextUser = before;
+    }
+  });
 });

@@ -188,4 +188,23 @@ describe('provider_b (Kick, PKCE)', () => {
       await app2.close();
     }
   });
+
+  it('login and display name keep no control, bidi or invisible character; with nothing visible, the id names the account (issue 45)', async () => {
+    const before = fake.b.nextUser;
+    // Kick's answer here carries one `name`, the login and the display name at once.
+    const me = async (display_name: string) => {
+      fake.b.nextUser = { ...before, display_name };
+      const c = t.client();
+      expect(location(await signIn(c, 'provider_b'))).toBe('/');
+      const { login, display_name: shown } = (await c.get('/api/oauth/me')).body.user;
+      return [login, shown];
+    };
+    try {
+      // C0 and C1 controls break a feed's XML; a bidi override shows `nimda` as "admin".
+      expect(await me('\u0001Ev\u0007il\u0085 \u202Enimda\u200B ')).toEqual(['Evil nimda', 'Evil nimda']);
+      expect(await me('\u3164\u115F\u2800\u0000 \u202E')).toEqual(['', '123456']);
+    } finally {
+      fake.b.nextUser = before;
+    }
+  });
 });

@@ -4,7 +4,7 @@ import { fail } from '../errors.ts';
 import { guestName } from '../guests/names.ts';
 import { burstSince, CHALLENGE_DUE } from '../guests/challenge.ts';
 import { ADDRESS_BLOCKED, GUEST_VALUES, type GuestValue, NAME_TAKEN } from '../guests/rules.ts';
-import { cleanText, codePointLength, parseId, singleLine } from '../lib/input.ts';
+import { cleanText, codePointLength, nameLine, parseId } from '../lib/input.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { DEFAULT_AUTHOR, LIMITS, STAFF_AUTHOR } from '../shared/rules.ts';
 import { commentsAsGuest } from './policy.ts';
@@ -80,7 +80,7 @@ export function draftOf(
     ? viewer.user.display_name
     : viewer.isAdmin
       ? STAFF_AUTHOR
-      : singleLine(input.author, LIMITS.author) || DEFAULT_AUTHOR;
+      : nameLine(input.author, LIMITS.author) || DEFAULT_AUTHOR;
   const name = guest ? guestName(author) : { reserved: false, fold: null };
   const body = cleanText(input.body) ?? '';
   return {

@@ -5,7 +5,7 @@ import { writeTransaction } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
 import type { Keep } from '../idempotency/keep.ts';
 import { writeFailure } from '../lib/db-errors.ts';
-import { parseId, singleLine } from '../lib/input.ts';
+import { nameLine, parseId } from '../lib/input.ts';
 import { LIMITS } from '../shared/rules.ts';
 import { streamerExists } from '../streamers/queries.ts';
 import { deleteGroup, findGroup, type GroupRow, insertGroup, updateGroup } from './queries.ts';
@@ -22,8 +22,8 @@ export interface TeamContext extends Pick<AppContext, 'database' | 'db'> {
 /** SPEC.md's conflicts, decided by the unique indexes (so concurrent requests get them too). */
 const CONFLICTS = { name: 'group_name_exists', streamer_id: 'streamer_has_team' } as const;
 
-/** Group names: trimmed, controls removed, at most 100 characters (like streamer names). */
-const groupName = (value: unknown) => singleLine(value, LIMITS.teamName);
+/** Group names: a stored name (lib/input.ts `nameLine`) of at most 100 characters. */
+const groupName = (value: unknown) => nameLine(value, LIMITS.teamName);
 
 /** A streamer to link: falsy stores null; otherwise it must exist (404). */
 async function linkTarget(db: Db, value: unknown): Promise<number | null> {

@@ -72,14 +72,35 @@ export function stripControls(s: string, keepLines = false): string {
 }
 
 /**
- * DECISIONS.md "Sanitized": NFC; HTML tags removed; control characters removed; white space
- * folded; trimmed; cut to 100 characters.
+ * What a name may not hold because it shows as nothing or moves what it shows (issue 45, item
+ * 9): bidi controls (U+202E turns `nimda` into "admin"), default-ignorable code points (zero
+ * widths, the Hangul fillers U+115F and U+3164, variation selectors, the soft hyphen) and the
+ * blank braille pattern U+2800, which is none of those yet draws nothing.
+ */
+const INVISIBLE = /[\p{Bidi_Control}\p{Default_Ignorable_Code_Point}\u2800]/gu;
+
+export function stripInvisible(s: string): string {
+  return s.replace(INVISIBLE, '');
+}
+
+/**
+ * A name as it is stored (a guest's author name, a suggester's label, a team's name, a display
+ * name from a provider): controls and invisible characters removed, trimmed, cut. Empty when
+ * nothing visible was given; each input then says what an empty name means.
+ */
+export function nameLine(value: unknown, max = Infinity): string {
+  return cut(stripInvisible(stripControls(text(value) ?? '')).trim(), max);
+}
+
+/**
+ * DECISIONS.md "Sanitized": NFC; HTML tags removed; control characters (and, as in every name,
+ * invisible ones) removed; white space folded; trimmed; cut to 100 characters.
  */
 export function sanitize(value: unknown, max = 100): string {
   const s = text(value);
   if (s === undefined) return '';
   return cut(
-    stripControls(s.normalize('NFC').replace(/<[^>]*>/g, ''))
+    stripInvisible(stripControls(s.normalize('NFC').replace(/<[^>]*>/g, '')))
       .replace(/\s+/g, ' ')
       .trim(),
     max,

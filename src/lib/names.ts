@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { stripInvisible } from './input.ts';
 
 /**
  * Unicode's confusables (UTS #39, confusables.txt) as the kept package `unhomoglyph` ships
@@ -9,8 +10,16 @@ const PROTOTYPES: ReadonlyMap<string, string> = new Map(
   Object.entries(createRequire(import.meta.url)('unhomoglyph/data.json') as Record<string, string>),
 );
 
-/** Compatibility forms unified, then marks and invisible format characters dropped. */
-const bare = (s: string): string => s.normalize('NFKD').replace(/[\p{M}\p{Cf}]/gu, '');
+/** Compatibility forms unified, then marks, format characters and invisible ones (fillers, bidi controls) dropped. */
+const bare = (s: string): string => stripInvisible(s.normalize('NFKD').replace(/[\p{M}\p{Cf}]/gu, ''));
+
+/**
+ * Letters alike in one case and not in the other: capital `I` is the look-alike of `l` (and of
+ * `1` and `|`, whose skeleton is `l`), its lower case `i` is not. A fold that ignores case must
+ * make one letter of them, or `agraeIus` would pass for nobody while showing as `agraelus`,
+ * and `ADMlN` or `Adm1n` as `ADMIN` and `AdmIn`: `i` folds as `l` (issue 45, item 9).
+ */
+const oneOfCase = (s: string): string => s.replaceAll('i', 'l');
 
 /** UTS #39's skeleton step: every character replaced by its prototype. */
 function skeleton(s: string): string {
@@ -21,13 +30,15 @@ function skeleton(s: string): string {
 
 /**
  * A name as people read it, for comparing names that only look different (DECISIONS.md
- * "Names and limits"): compatibility forms unified (fullwidth letters, ligatures), diacritics
- * and invisible format characters removed, letter case folded, look-alike letters mapped to
- * their confusable skeleton (UTS #39), and white space and punctuation dropped.
- * `Administrátor`, `ａｄｍｉｎｉｓｔｒａｔｏｒ`, `аdmin` (Cyrillic а), `admın`, `A d m i n` and
- * `admin.` fold like `admin`. The result is for comparing, not for reading (`m` becomes
- * `rn`). Every comparison of names goes through here, and the stored folds of users'
- * names (`login_fold`, `display_fold`) are made here too (migration 011 recomputed them).
+ * "Names and limits"): compatibility forms unified (fullwidth letters, ligatures), diacritics,
+ * format characters and invisible ones (bidi controls, fillers) removed, letter case folded,
+ * look-alike letters mapped to their confusable skeleton (UTS #39) in either case (`I`, `l`,
+ * `1` and `i` are one letter, `O`, `0` and `o` another), and white space and punctuation
+ * dropped. `Administrátor`, `ａｄｍｉｎｉｓｔｒａｔｏｒ`, `аdmin` (Cyrillic а), `admın`,
+ * `A d m i n`, `admin.`, `ADMlN`, `Adm1n` and `\u202Eadmin` fold like `admin`. The result is
+ * for comparing, not for reading (`m` becomes `rn`, `i` becomes `l`). Every comparison of
+ * names goes through here, and the stored folds of users' names (`login_fold`,
+ * `display_fold`) are made here too (migrations 011 and 026 recomputed them).
  */
 export function foldName(name: string): string {
   // Lower case first: the skeleton keeps case (`I` and `l` are alike, `i` and `l` are not).
@@ -40,5 +51,5 @@ export function foldName(name: string): string {
     if (next === folded) break;
     folded = next;
   }
-  return folded.replace(/[\p{White_Space}\p{P}]/gu, '');
+  return oneOfCase(folded.replace(/[\p{White_Space}\p{P}]/gu, ''));
 }

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { ProviderConfig } from '../config/providers.ts';
 import type { Db } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
+import { nameLine } from '../lib/input.ts';
 import type { ProviderProfile } from '../users/queries.ts';
 
 export interface FlowContext {
@@ -27,4 +28,16 @@ export function authorizeUrl(base: string, params: Record<string, string>): stri
   const url = new URL(base);
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
   return url.toString();
+}
+
+/**
+ * The profile a sign-in stores from the provider's answer: its login and display name as every
+ * name is stored (lib/input.ts `nameLine`), without the control characters that would break a
+ * feed's XML or the invisible ones that let a name pass for another (issue 45, items 9 and 10).
+ * A display name with nothing visible left is the login (Kick's answer may carry one name for
+ * both: then the provider's id, the one thing left that names the account).
+ */
+export function storedProfile(profile: ProviderProfile): ProviderProfile {
+  const login = nameLine(profile.login);
+  return { ...profile, login, display_name: nameLine(profile.display_name) || login || profile.provider_id };
 }

@@ -10,7 +10,7 @@ import { limit } from '../plugins/rate-limits.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { streamersSpokenFor } from '../streamers/speaks-for.ts';
 import { signInUser } from '../users/bans.ts';
-import type { SignInFlow } from './flow.ts';
+import { type SignInFlow, storedProfile } from './flow.ts';
 import { providerA } from './provider-a.ts';
 import { providerB } from './provider-b.ts';
 import { readDebug, recentStates } from './queries.ts';
@@ -86,7 +86,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
     // A sign-in can make a streamer verified (issue 26): one write that moves the content version.
     const user = await writeTransaction(app.database, (trx) =>
-      signInUser(trx, result.profile, request.guestTag, clock.now()),
+      signInUser(trx, storedProfile(result.profile), request.guestTag, clock.now()),
     );
     request.session.regenerate();
     request.session.set('oauth_user', user);

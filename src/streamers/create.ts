@@ -8,7 +8,7 @@ import type { Keep } from '../idempotency/keep.ts';
 import { burstSince, passChallenge } from '../guests/challenge.ts';
 import { checkGuestPost } from '../guests/rules.ts';
 import { writeFailure } from '../lib/db-errors.ts';
-import { codePointLength, sanitize, singleLine } from '../lib/input.ts';
+import { codePointLength, nameLine, sanitize } from '../lib/input.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { LIMITS } from '../shared/rules.ts';
 import { insertStreamer } from './queries.ts';
@@ -48,7 +48,7 @@ export async function createStreamer(
 ): Promise<{ ok: true; id: number }> {
   const now = ctx.clock.now();
   const at = now.toISOString();
-  const submitter = singleLine(input.submitter, LIMITS.submitter);
+  const submitter = nameLine(input.submitter, LIMITS.submitter);
   let name = '';
   let challenged = false;
   const validate = () => void (name = streamerName(input.name));

@@ -20,6 +20,7 @@ import * as commentsGuestTagIndex from './020-comments-guest-tag-index.ts';
 import * as eventLog from './021-event-log.ts';
 import * as eventLogAppend from './024-event-log-append.ts';
 import * as commentPins from './025-comment-pins.ts';
+import * as nameFoldsOfEitherCase from './026-name-folds-of-either-case.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '021-event-log': eventLog,
   '024-event-log-append': eventLogAppend,
   '025-comment-pins': commentPins,
+  '026-name-folds-of-either-case': nameFoldsOfEitherCase,
 };
