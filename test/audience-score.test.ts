@@ -187,3 +187,75 @@ describe('GET /api/streamers?sort=audience', () => {
     expect((await t.client().get(`/api/streamers?id=${sid}&sort=audience`)).body.id).toBe(sid);
   });
 });
+
+describe('who speaks for a streamer does not vote for it (issue 45, item 14)', () => {
+  let n = 0;
+  /** A rated streamer of the Public view whose channel on provider_a is `channel`. */
+  async function channelStreamer(channel: string): Promise<number> {
+    const res = await admin.post('/api/streamers?admin=1', {
+      name: `Own Channel ${++n}`,
+      platform: 'provider_a',
+      provider_a: channel,
+    });
+    expect(res.status).toBe(201);
+    expect((await admin.put(`/api/streamers?id=${res.body.id}`, { r: R(5) })).status).toBe(200);
+    return res.body.id as number;
+  }
+  const setChannel = async (id: number, channel: string) =>
+    expect((await admin.put(`/api/streamers?id=${id}`, { r: R(5), provider_a: channel })).status).toBe(200);
+  const NOT_ALLOWED = { error: 'Not allowed', code: 'not_allowed' };
+
+  it('their vote, a removal too, is 403 Not allowed and stores nothing; everyone else still votes', async () => {
+    const login = `own_channel_${Date.now() % 100000}`;
+    const sid = await channelStreamer(login);
+    const streamer = await t.signedIn(await t.user({ login, display_name: 'Own Channel' }));
+    expect((await streamer.get('/api/oauth/me')).body.speaks_for).toEqual([sid]);
+    for (const score of [10, 1, 0]) {
+      const res = await streamer.put(`/api/votes?streamer_id=${sid}`, { score });
+      expect([score, res.status, res.body]).toEqual([score, 403, NOT_ALLOWED]);
+    }
+    expect((await streamer.get('/api/votes?mine=1')).body).toEqual({ votes: {} });
+    // On another streamer they are one of the audience.
+    const other = await t.streamer(undefined, R(5));
+    expect((await streamer.put(`/api/votes?streamer_id=${other}`, { score: 8 })).status).toBe(200);
+    await vote(t, sid, [3]);
+    expect(await item(sid)).toMatchObject({ verified: true, audience_votes: 1, audience_score: 3 });
+  });
+
+  it('a vote given before they spoke for it is not counted while they do, in every figure of the audience', async () => {
+    const login = `later_channel_${Date.now() % 100000}`;
+    const sid = await channelStreamer(`someone_else_${n}`);
+    const user = await t.signedIn(await t.user({ login, display_name: 'Later Channel' }));
+    expect((await user.put(`/api/votes?streamer_id=${sid}`, { score: 10 })).status).toBe(200);
+    await vote(t, sid, [4, 6, 8, 6]);
+    const all = {
+      audience_votes: 5,
+      audience_score: 6.8,
+      audience_histogram: [0, 0, 0, 1, 0, 2, 0, 1, 0, 1],
+    };
+    expect(await item(sid)).toMatchObject({ verified: false, ...all });
+
+    // The administrator gives the streamer its channel: the voter now speaks for it.
+    await setChannel(sid, login);
+    const counted = {
+      verified: true,
+      audience_votes: 4,
+      audience_score: 6,
+      audience_histogram: [0, 0, 0, 1, 0, 2, 0, 1, 0, 0],
+    };
+    const inList = async (query: string, c: Client) =>
+      ((await c.get(`/api/streamers${query}`)).body as any[]).find((s) => s.id === sid);
+    for (const found of [
+      await item(sid),
+      await inList('', t.client()),
+      await inList('?sort=audience', t.client()),
+      await inList('?all=1', admin),
+    ]) {
+      expect(found).toMatchObject(counted);
+    }
+    // Their vote is kept, not deleted: it counts again once they no longer speak for it.
+    expect((await user.get('/api/votes?mine=1')).body.votes[String(sid)]).toBe(10);
+    await setChannel(sid, `someone_else_${n}`);
+    expect(await item(sid)).toMatchObject({ verified: false, ...all });
+  });
+});

@@ -3,7 +3,8 @@ import type { AppContext } from '../context.ts';
 import type { Db } from '../db/schema.ts';
 import { statsOf } from '../history/stats.ts';
 import { averageTenths, scoreSum } from '../shared/rules.ts';
-import { byBayesianAverage, isDivergent, siteTally, type Tally } from '../votes/audience.ts';
+import { byBayesianAverage, countedVotes, isDivergent, siteTally, type Tally } from '../votes/audience.ts';
+import { speakersVotes } from '../votes/queries.ts';
 import { isInAnyGroup, listStreamers, type StreamerListRow } from './queries.ts';
 import { storedReplies } from './reply.ts';
 import { speakersOf } from './speaks-for.ts';
@@ -81,8 +82,10 @@ export type Order = View | 'audience';
 
 /** The items of a view (or of the audience ranking), in its order. */
 export async function listView(db: Db, order: Order): Promise<StreamerItem[]> {
-  const [rows, replies] = await Promise.all([listStreamers(db), storedReplies(db)]);
-  const speakers = await speakersOf(db, rows);
+  const [stored, replies] = await Promise.all([listStreamers(db), storedReplies(db)]);
+  const speakers = await speakersOf(db, stored);
+  const own = await speakersVotes(db, speakers);
+  const rows = stored.map((r) => countedVotes(r, own.get(r.id)));
   const view = order === 'audience' ? 'public' : order;
   const item = (r: StreamerListRow) => present(r, view, speakers.get(r.id) ?? null, replies.get(r.id));
   if (order === 'audience') {

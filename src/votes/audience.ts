@@ -12,6 +12,30 @@ export interface Tally {
   sum: number;
 }
 
+/** A streamer's counted votes as the list's rows carry them: sum, count and histogram. */
+export interface Votes {
+  audience_sum: number;
+  audience_votes: number;
+  audience_histogram: number[];
+}
+
+/**
+ * The votes that count: every vote but the one of the user who speaks for the streamer
+ * (streamers/speaks-for.ts; issue 45, item 14). Such a user may not vote (votes/vote.ts), and a
+ * vote given before they spoke for it stays stored but is left out here, for as long as they
+ * do: every figure of the audience (score, votes, histogram, divergent, the ranking and the
+ * site's mean) is made from what this answers. `own`: that user's score, if they voted.
+ */
+export function countedVotes<T extends Votes>(row: T, own: number | undefined): T {
+  if (own === undefined) return row;
+  return {
+    ...row,
+    audience_sum: row.audience_sum - own,
+    audience_votes: row.audience_votes - 1,
+    audience_histogram: row.audience_histogram.map((n, i) => (i === own - 1 ? n - 1 : n)),
+  };
+}
+
 /** The histogram's columns, the votes for 1 to 10, as the list's query names them. */
 export const HISTOGRAM_COLUMNS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'h7', 'h8', 'h9', 'h10'] as const;
 

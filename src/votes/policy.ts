@@ -9,3 +9,7 @@ export const VOTE_ROLES = {
 
 /** A signed-in user who is not banned votes, for streamers in the Public view. */
 export const mayVote = (who: Who): boolean => allows('signedIn', who);
+
+/** ...and not for a streamer they speak for (issue 45, item 14): the page offers no scale there. */
+export const mayVoteFor = (who: Who, speaksFor: readonly number[], streamerId: number): boolean =>
+  mayVote(who) && !speaksFor.includes(streamerId);

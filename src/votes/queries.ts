@@ -27,3 +27,24 @@ export async function votesOf(db: Db, userId: number): Promise<Record<string, nu
     .execute();
   return Object.fromEntries(rows.map((r) => [String(r.streamer_id), r.score]));
 }
+
+/**
+ * The votes of the users who speak for streamers, each on the streamer they speak for:
+ * streamer id to score (`speakers`: streamer id to user id, streamers/speaks-for.ts).
+ */
+export async function speakersVotes(
+  db: Db,
+  speakers: ReadonlyMap<number, number>,
+): Promise<Map<number, number>> {
+  const users = [...new Set(speakers.values())];
+  const own = new Map<number, number>();
+  for (let i = 0; i < users.length; i += 500) {
+    const rows = await db
+      .selectFrom('votes')
+      .select(['streamer_id', 'user_id', 'score'])
+      .where('user_id', 'in', users.slice(i, i + 500))
+      .execute();
+    for (const r of rows) if (speakers.get(r.streamer_id) === r.user_id) own.set(r.streamer_id, r.score);
+  }
+  return own;
+}

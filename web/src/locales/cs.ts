@@ -275,6 +275,8 @@ export const cs: Record<MessageKey, string> = {
   'comments.show': 'Znovu zobrazit',
   'comments.newest': 'Nejnovější',
   'comments.oldest': 'Nejstarší',
+  'comments.top': 'Nejoblíbenější',
+  'comments.pinned': 'připnuto',
   'comments.order': 'Řazení',
   'comments.more': 'Načíst starší komentáře',
   'comments.moreOldest': 'Zobrazit další komentáře',
@@ -462,6 +464,7 @@ export const cs: Record<MessageKey, string> = {
   'audience.removed': 'Váš hlas byl odebrán.',
   'audience.remove': 'Odebrat můj hlas',
   'audience.signIn': 'Přihlaste se a ohodnoťte streamera i vy.',
+  'audience.ownChannel': 'Za tohoto streamera mluvíte vy, proto v jeho hodnocení publika nehlasujete.',
   'audience.banned': 'Váš účet je zablokován, hlasovat nemůžete.',
   'audience.current': 'Dali jste {n}.',
   'history.title': 'Vývoj hodnocení',
@@ -669,10 +672,14 @@ export const csApiErrors: Record<ErrorCode, string> = {
   webhook_not_found: 'Tento kanál už není propojený.',
   too_many_webhooks: 'Propojit lze nejvýše 5 kanálů.',
   invalid_sort: 'Takové řazení neznáme.',
+  invalid_order: 'Takové řazení neznáme.',
+  invalid_offset: 'Načtěte stránku znovu.',
+  cannot_pin: 'Připnout lze jen zobrazený komentář, ne odpověď.',
   // Issue 30 (items 7, 9, 11, 16, 17, 18, 22)
   invalid_limit: 'Velikost stránky musí být celé číslo od 1 do 100.',
   // Issue 26
   not_your_channel: 'Odpovídat zde může jen streamer přihlášený tímto kanálem.',
+  not_allowed: 'Připínat mohou jen moderátoři a streamer.',
   // Issue 29
   timed_out: 'Účet je dočasně omezen do {time}: číst můžete, psát ne.',
   challenge_required: 'Prohlížeč musí nejdřív projít krátkým ověřením proti robotům.',
@@ -738,4 +745,5 @@ export const csAudit: AuditWords = {
   'block.remove': (p) => `Zrušena blokace hosta ${p.guest_tag}`,
   // Issue 26
   'streamer.reply_remove': (p) => `Odstraněna odpověď streamera u ${p.name}`,
+  'comment.pin': (p) => `${p.pinned ? 'Připnut' : 'Odepnut'} komentář od ${author(p.author)}`,
 };

@@ -276,6 +276,8 @@ export const en = {
   'comments.show': 'Show again',
   'comments.newest': 'Newest first',
   'comments.oldest': 'Oldest first',
+  'comments.top': 'Most liked',
+  'comments.pinned': 'pinned',
   'comments.order': 'Order',
   'comments.more': 'Load older comments',
   'comments.moreOldest': 'Show more comments',
@@ -467,6 +469,7 @@ export const en = {
   'audience.removed': 'Your vote is removed.',
   'audience.remove': 'Remove my vote',
   'audience.signIn': 'Sign in to score this streamer yourself.',
+  'audience.ownChannel': 'You speak for this streamer, so you do not vote in its audience score.',
   'audience.banned': 'Your account is banned, so you cannot vote.',
   'audience.current': 'You gave {n}.',
   'history.title': 'How the rating moved',
@@ -675,10 +678,14 @@ export const enApiErrors: Record<ErrorCode, string> = {
   webhook_not_found: 'This channel is no longer connected.',
   too_many_webhooks: 'At most 5 channels can be connected.',
   invalid_sort: 'This sort order is unknown.',
+  invalid_order: 'This sort order is unknown.',
+  invalid_offset: 'Please reload the page.',
+  cannot_pin: 'Only a shown comment can be pinned, not a reply.',
   // Issue 30 (items 7, 9, 11, 16, 17, 18, 22)
   invalid_limit: 'A page size must be a whole number from 1 to 100.',
   // Issue 26
   not_your_channel: 'Only the streamer signed in with this channel can reply here.',
+  not_allowed: 'Only moderators and the streamer can pin.',
   // Issue 29
   timed_out: 'You are timed out until {time}: you can read, but not write.',
   challenge_required: 'Your browser must first pass a short robot check.',
@@ -748,4 +755,5 @@ export const enAudit: AuditWords = {
   'block.remove': (p) => `Lifted the block of guest ${p.guest_tag}`,
   // Issue 26
   'streamer.reply_remove': (p) => `Removed the streamer's reply on ${p.name}`,
+  'comment.pin': (p) => `${p.pinned ? 'Pinned' : 'Unpinned'} a comment by ${author(p.author)}`,
 };
