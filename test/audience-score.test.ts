@@ -218,6 +218,7 @@ describe('who speaks for a streamer does not vote for it (issue 45, item 14)', (
     // On another streamer they are one of the audience.
     const other = await t.streamer(undefined, R(5));
     expect((await streamer.put(`/api/votes?streamer_id=${other}`, { score: 8 })).status).toBe(200);
+    expect(await item(other)).toMatchObject({ verified: false, audience_votes: 1, audience_score: 8 });
     await vote(t, sid, [3]);
     expect(await item(sid)).toMatchObject({ verified: true, audience_votes: 1, audience_score: 3 });
   });

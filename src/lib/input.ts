@@ -73,11 +73,11 @@ export function stripControls(s: string, keepLines = false): string {
 
 /**
  * What a name may not hold because it shows as nothing or moves what it shows (issue 45, item
- * 9): bidi controls (U+202E turns `nimda` into "admin"), default-ignorable code points (zero
- * widths, the Hangul fillers U+115F and U+3164, variation selectors, the soft hyphen) and the
- * blank braille pattern U+2800, which is none of those yet draws nothing.
+ * 9): Unicode's default-ignorable code points (the bidi controls, of which U+202E turns `nimda`
+ * into "admin", zero widths, the Hangul fillers U+115F and U+3164, variation selectors, the
+ * soft hyphen) and the blank braille pattern U+2800, which is not one yet draws nothing.
  */
-const INVISIBLE = /[\p{Bidi_Control}\p{Default_Ignorable_Code_Point}\u2800]/gu;
+const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\u2800]/gu;
 
 export function stripInvisible(s: string): string {
   return s.replace(INVISIBLE, '');

@@ -11,6 +11,7 @@ import { AUDIENCE_MUTATIONS } from './audience.ts';
 /** The rules broken on purpose by `npm run mutations`, and the tests that must notice. */
 import { NOTIFICATION_MUTATIONS } from './notifications.ts';
 import { STREAMER_VOICE_MUTATIONS } from './streamer-voice.ts';
+import { NAME_MUTATIONS } from './names.ts';
 
 export interface Mutation {
   name: string;
@@ -920,8 +921,8 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'names: white space and punctuation kept',
     file: 'src/lib/names.ts',
-    from: "return folded.replace(/[\\p{White_Space}\\p{P}]/gu, '');",
-    to: 'return folded;',
+    from: "return oneOfCase(folded.replace(/[\\p{White_Space}\\p{P}]/gu, ''));",
+    to: 'return oneOfCase(folded);',
     tests: ['test/guests.test.ts'],
   },
   {
@@ -998,4 +999,5 @@ export const MUTATIONS: Mutation[] = [
   ...EVENT_LOG_MUTATIONS,
   ...POLICY_MUTATIONS,
   ...AUDIENCE_MUTATIONS,
+  ...NAME_MUTATIONS,
 ];
