@@ -283,6 +283,29 @@ describe('the challenge', () => {
     }
   });
 
+  it('a post that solved its challenge is still held by the hold (links: a link waits for staff)', async () => {
+    await setting({ guest_challenge: 'always', guest_hold: 'links' });
+    try {
+      const c = from(address());
+      const altcha = await altchaFor(c);
+      const posted = await c.post('/api/comments', {
+        streamer_id: sid,
+        body: 'see https://example.com',
+        altcha,
+      });
+      expect(posted.status).toBe(201);
+      expect(posted.body).toMatchObject({ pending: true });
+      const row = await t.db
+        .selectFrom('comments')
+        .select('pending')
+        .where('id', '=', posted.body.id)
+        .executeTakeFirst();
+      expect(row?.pending).toBe(1);
+    } finally {
+      await setting({ guest_challenge: 'burst', guest_hold: 'none' });
+    }
+  });
+
   it('forged, mismatched, expired or garbled solutions: 400 Invalid challenge, nothing stored', async () => {
     await setting({ guest_challenge: 'always' });
     try {
