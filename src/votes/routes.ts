@@ -21,7 +21,7 @@ export const voteRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!mayVote(viewer) || !user) throw fail('banned');
       const streamerId = parseId(query.streamer_id);
       if (streamerId === null) throw fail('missing_streamer_id');
-      await castVote(app.ctx, user.id, streamerId, body.score);
+      await castVote(app.ctx, viewer, user.id, streamerId, body.score);
       return OK;
     },
   );

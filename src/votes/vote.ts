@@ -3,17 +3,21 @@ import { writeTransaction } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
 import { clamp, toInt } from '../lib/input.ts';
 import { LIMITS } from '../shared/rules.ts';
-import { speaksFor } from '../streamers/speaks-for.ts';
+import type { Viewer } from '../plugins/viewer.ts';
+import { speakerOfStreamer } from '../streamers/speaks-for.ts';
 import { renderedView } from '../streamers/views.ts';
+import { mayVoteFor } from './policy.ts';
 import { setVote } from './queries.ts';
 
 /**
  * A signed-in user's audience score of a streamer of the Public view (DECISIONS.md "Taking
  * part"), 0 to LIMITS.score, replacing their earlier one, in one transaction. The user who
- * speaks for the streamer is refused (403 `Not allowed`), a removal included.
+ * speaks for the streamer is refused (403 `Not allowed`), a removal included; who speaks is
+ * asked inside the transaction, as for the right of reply (streamers/reply.ts).
  */
 export async function castVote(
   ctx: AppContext,
+  viewer: Viewer,
   userId: number,
   streamerId: number,
   score: unknown,
@@ -22,9 +26,10 @@ export async function castVote(
   // Only streamers of the Public view take votes: the rendered view says which they are.
   const list = await renderedView(ctx, 'public');
   if (!list.value?.some((s) => s.id === streamerId)) throw fail('streamer_not_found');
-  // Who speaks for a streamer does not vote for it (issue 45, item 14; votes/audience.ts).
-  if (await speaksFor(ctx.db, userId, streamerId)) throw fail('not_allowed');
-  await writeTransaction(ctx.database, (trx) =>
-    setVote(trx, streamerId, userId, value, ctx.clock.now().toISOString()),
-  );
+  await writeTransaction(ctx.database, async (trx) => {
+    // Who speaks for a streamer does not vote for it (issue 45, item 14; votes/audience.ts).
+    const speaksFor = (await speakerOfStreamer(trx, streamerId)) === userId ? [streamerId] : [];
+    if (!mayVoteFor(viewer, speaksFor, streamerId)) throw fail('not_allowed');
+    await setVote(trx, streamerId, userId, value, ctx.clock.now().toISOString());
+  });
 }

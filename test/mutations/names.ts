@@ -71,8 +71,15 @@ export const NAME_MUTATIONS: Mutation[] = [
   {
     name: 'votes: who speaks for a streamer votes for it',
     file: 'src/votes/vote.ts',
-    from: "if (await speaksFor(ctx.db, userId, streamerId)) throw fail('not_allowed');",
+    from: "if (!mayVoteFor(viewer, speaksFor, streamerId)) throw fail('not_allowed');",
     to: '',
+    tests: ['test/audience-score.test.ts'],
+  },
+  {
+    name: 'votes: the rule the page asks leaves out the streamer it speaks for',
+    file: 'src/votes/policy.ts',
+    from: 'mayVote(who) && !speaksFor.includes(streamerId);',
+    to: 'mayVote(who);',
     tests: ['test/audience-score.test.ts'],
   },
   {
