@@ -30,6 +30,8 @@ export async function pinComment(
   const pinned = truthy(input);
   const now = ctx.clock.now();
   await writeTransaction(ctx.database, async (trx) => {
+    // PostgreSQL: what is read of the comment holds until the commit (a hiding waits for it).
+    await lockRow(trx, 'comments', id);
     const comment = await findComment(trx, id);
     if (!comment) throw fail('comment_not_found');
     const streamerId = comment.streamer_id;
@@ -42,51 +44,37 @@ export async function pinComment(
       pending: comment.pending === 1,
     };
     if (pinned && !pinnable(facts)) throw fail('cannot_pin');
-    // The pins of one streamer take turns: the second reads the first's pin once it committed.
-    await lockRow(trx, 'streamers', streamerId);
+    if (comment.pinned === (pinned ? 1 : 0)) return;
     const change = pinned ? await pin(trx, streamerId, id) : await unpin(trx, id);
-    if (change === null || !isStaff(viewer)) return;
+    if (!isStaff(viewer)) return;
     await audit(trx, actorOf(viewer, now), {
       action: 'comment.pin',
       target_id: id,
       params: { author: comment.author, pinned },
-      details: { streamer_id: streamerId, unpinned: change.unpinned },
+      details: { streamer_id: streamerId, unpinned: change },
     });
   });
 }
 
-/** What a pin or an unpin changed: the comment that lost its pin, if any. Null: nothing. */
-type Change = { unpinned: number | null } | null;
-
-/** Pins the comment and unpins the streamer's other one. */
-async function pin(db: Db, streamerId: number, id: number): Promise<Change> {
+/**
+ * Pins the comment and unpins the streamer's pinned one, if any (its id is the answer). The pins
+ * of one streamer take turns (PostgreSQL): the second reads the first's pin once it committed.
+ */
+async function pin(db: Db, streamerId: number, id: number): Promise<number | null> {
+  await lockRow(db, 'streamers', streamerId);
   const current = await db
     .selectFrom('comments')
     .select('id')
     .where('streamer_id', '=', streamerId)
     .where('pinned', '=', 1)
     .executeTakeFirst();
-  if (current?.id === id) return null;
   if (current) await db.updateTable('comments').set({ pinned: 0 }).where('id', '=', current.id).execute();
-  // Hidden or held since it was read: refused, and the unpin above is rolled back with it.
-  const done = await db
-    .updateTable('comments')
-    .set({ pinned: 1 })
-    .where('id', '=', id)
-    .where('hidden', '=', 0)
-    .where('pending', '=', 0)
-    .where('reply_to', 'is', null)
-    .executeTakeFirst();
-  if (Number(done.numUpdatedRows) === 0) throw fail('cannot_pin');
-  return { unpinned: current?.id ?? null };
+  await db.updateTable('comments').set({ pinned: 1 }).where('id', '=', id).execute();
+  return current?.id ?? null;
 }
 
-async function unpin(db: Db, id: number): Promise<Change> {
-  const done = await db
-    .updateTable('comments')
-    .set({ pinned: 0 })
-    .where('id', '=', id)
-    .where('pinned', '=', 1)
-    .executeTakeFirst();
-  return Number(done.numUpdatedRows) === 0 ? null : { unpinned: id };
+/** Unpins the comment (the answer is its id, the one unpinned). */
+async function unpin(db: Db, id: number): Promise<number> {
+  await db.updateTable('comments').set({ pinned: 0 }).where('id', '=', id).execute();
+  return id;
 }

@@ -236,6 +236,7 @@ export async function findComment(db: Db, id: number) {
       'guest_tag',
       'reply_to',
       'pending',
+      'pinned',
     ])
     .where('id', '=', id)
     .executeTakeFirst();

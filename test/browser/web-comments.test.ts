@@ -3,8 +3,24 @@ import type { TestApp } from '../helpers/app.ts';
 import { axe, newPage, runBrowser, shot, signIn, useBrowser } from './browser.ts';
 
 let sid = 0;
+/** The streamer the fake Twitch's `twitchdev` speaks for, with three comments to pin and order. */
+let pinSid = 0;
 async function seed(t: TestApp) {
   sid = await t.streamer('Chatty Streamer', { s: 8, g: 7 });
+  const admin = await t.admin();
+  pinSid = (await admin.post('/api/streamers?admin=1', { name: 'Twitch Dev', provider_a: 'twitchdev' })).body
+    .id;
+  await admin.put(`/api/streamers?id=${pinSid}`, { r: { s: 8, g: 7, a: 6, v: 5, n: 4, ns: 3, o: 2 } });
+  const ids: Record<string, number> = {};
+  for (const body of ['Old favourite', 'Middle one', 'Newest words']) {
+    ids[body] = (
+      await t.client().post('/api/comments', { streamer_id: pinSid, body, author: 'Fan' })
+    ).body.id;
+  }
+  for (let i = 0; i < 2; i++) {
+    const fan = await t.signedIn(await t.user());
+    await fan.put(`/api/comments?id=${ids['Middle one']}&like=1`, { liked: true });
+  }
   for (let i = 1; i <= 24; i++) {
     await t.client().post('/api/comments', { streamer_id: sid, body: `Comment number ${i}`, author: 'Fan' });
   }
@@ -102,5 +118,72 @@ describe.runIf(runBrowser(import.meta.url))('comments as people know them', () =
     expect(list.some((c) => c.body === 'Comment number 24')).toBe(false);
     await shot(mod.page, 'comments-moderator-dark');
     await mod.context.close();
+  });
+
+  it('the streamer pins a comment: first with a mark in every order, Newest / Most liked; a visitor sees the mark only', async () => {
+    const { page, context } = await newPage(env, { lang: 'en' });
+    await signIn(env, page, 'provider_a');
+    await page.goto(`${env.base}/s/${pinSid}`);
+    const tops = page.locator('.comments > li');
+    const first = () => tops.first().locator('.comment-body').first().textContent();
+    await expect.poll(first).toBe('Newest words');
+    await tops.filter({ hasText: 'Old favourite' }).getByRole('button', { name: 'Pin' }).click();
+    await expect.poll(first).toBe('Old favourite');
+    await tops.first().locator('.badge.pinned', { hasText: 'pinned' }).waitFor();
+    expect(await page.locator('.badge.pinned').count()).toBe(1);
+    // Most liked: the pinned comment stays first, then by likes.
+    await page.getByLabel('Order').selectOption('top');
+    await expect
+      .poll(() => tops.locator(':scope > .comment .comment-body').allTextContents())
+      .toEqual(['Old favourite', 'Middle one', 'Newest words']);
+    // Pinning another unpins the first.
+    await tops.filter({ hasText: 'Newest words' }).getByRole('button', { name: 'Pin' }).click();
+    await expect.poll(first).toBe('Newest words');
+    expect(await page.locator('.badge.pinned').count()).toBe(1);
+    await axe(env, page, 'pinned comments');
+    await shot(page, 'comments-pinned');
+    await tops.first().getByRole('button', { name: 'Unpin' }).click();
+    await expect.poll(first).toBe('Middle one');
+    expect(await page.locator('.badge.pinned').count()).toBe(0);
+    await page.getByLabel('Order').selectOption('newest');
+    await context.close();
+
+    const admin = await env.t.admin();
+    const list = (await admin.get(`/api/comments?streamer_id=${pinSid}`)).body as {
+      id: number;
+      body: string;
+    }[];
+    const middle = list.find((c) => c.body === 'Middle one')!;
+    expect((await admin.put(`/api/comments?id=${middle.id}&pin=1`, { pinned: true })).status).toBe(200);
+    const cs = await newPage(env, { lang: 'cs' });
+    await cs.page.goto(`${env.base}/s/${pinSid}`);
+    const csTops = cs.page.locator('.comments > li');
+    await csTops.first().locator('.badge.pinned', { hasText: 'připnuto' }).waitFor();
+    expect(await csTops.first().locator('.comment-body').textContent()).toBe('Middle one');
+    expect(await cs.page.getByRole('button', { name: /Připnout|Odepnout/ }).count()).toBe(0);
+    await cs.page.getByLabel('Řazení').selectOption('top');
+    await expect.poll(() => csTops.first().locator('.comment-body').textContent()).toBe('Middle one');
+    await cs.context.close();
+  });
+
+  it('older pages continue below the oldest comment that is not pinned: every comment once', async () => {
+    const admin = await env.t.admin();
+    const list = (await env.t.client().get(`/api/comments?streamer_id=${sid}`)).body as {
+      id: number;
+      body: string;
+    }[];
+    const oldest = list.find((c) => c.body === 'Comment number 1')!;
+    expect((await admin.put(`/api/comments?id=${oldest.id}&pin=1`, { pinned: true })).status).toBe(200);
+    const { page, context } = await newPage(env, { lang: 'en' });
+    await page.goto(`${env.base}/s/${sid}`);
+    const bodies = page.locator('.comments .comment-body');
+    await expect.poll(() => bodies.count()).toBe(21);
+    expect(await bodies.first().textContent()).toBe('Comment number 1');
+    await page.getByRole('button', { name: 'Load older comments' }).click();
+    await expect.poll(() => bodies.count()).toBe(list.length);
+    expect(new Set(await bodies.allTextContents()).size).toBe(list.length);
+    expect(await bodies.first().textContent()).toBe('Comment number 1');
+    await context.close();
+    await admin.put(`/api/comments?id=${oldest.id}&pin=1`, { pinned: false });
   });
 });

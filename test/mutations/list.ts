@@ -7,6 +7,7 @@ import { GUEST_OWN_MUTATIONS } from './guest-own.ts';
 import { EVENT_LOG_MUTATIONS } from './event-log.ts';
 import { POLICY_MUTATIONS } from './policies.ts';
 import { AUDIENCE_MUTATIONS } from './audience.ts';
+import { PIN_MUTATIONS } from './pins.ts';
 
 /** The rules broken on purpose by `npm run mutations`, and the tests that must notice. */
 import { NOTIFICATION_MUTATIONS } from './notifications.ts';
@@ -999,5 +1000,6 @@ export const MUTATIONS: Mutation[] = [
   ...EVENT_LOG_MUTATIONS,
   ...POLICY_MUTATIONS,
   ...AUDIENCE_MUTATIONS,
+  ...PIN_MUTATIONS,
   ...NAME_MUTATIONS,
 ];
