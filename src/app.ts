@@ -165,7 +165,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('clock', clock);
 
   // Before the errors plugin: its 404 handler takes the hooks registered until then.
-  await app.register(metricsPlugin, { pool: opts.database.pool });
+  await app.register(metricsPlugin, { pool: opts.database.pool, failures: opts.database.failures });
   await app.register(errorsPlugin);
   await app.register(securityHeadersPlugin, { https: config.https });
   await app.register(cacheControlPlugin);

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { systemClock } from '../lib/clock.ts';
 import { ContentVersion } from './changes.ts';
+import { DbFailures } from './failures.ts';
 import type { Db } from './schema.ts';
 import type { SqliteDatabase } from './sqlite-driver.ts';
 import { GroupCommit } from './transaction.ts';
@@ -25,6 +26,8 @@ export interface DbContext {
    * (comment posts), two groups side by side (db/transaction.ts).
    */
   readonly groupCommit: GroupCommit;
+  /** The failures this process saw (failures.ts): a full disk, an unreachable database. */
+  readonly failures: DbFailures;
 }
 
 /**
@@ -45,6 +48,7 @@ export function dbContext(
     ...(handle.sqlite ? { sqlite: handle.sqlite } : {}),
     ...(handle.pool ? { pool: handle.pool } : {}),
     changes,
+    failures: new DbFailures(),
     groupCommit: new GroupCommit(
       db,
       changes,

@@ -79,6 +79,12 @@ export function isUnavailable(err: unknown): boolean {
   );
 }
 
+/** A write refused because the disk (or the database's size limit) is full: SQLite's SQLITE_FULL, PostgreSQL's 53100. */
+export function isDiskFull(err: unknown): boolean {
+  const { code } = (err ?? {}) as DriverError;
+  return code === 'SQLITE_FULL' || code === '53100';
+}
+
 /**
  * Locks a row until the end of the transaction, so that concurrent writers of the same
  * group (say) take turns. SQLite needs nothing: its write transactions begin IMMEDIATE and

@@ -62,6 +62,7 @@ export async function writeTransaction<T>(
           }
         });
   ctx.changes.moved(changes);
+  ctx.failures.wrote();
   return result;
 }
 
@@ -109,6 +110,7 @@ export async function writeBatched<I, T>(
 ): Promise<T> {
   const result = await ctx.groupCommit.run(alone(batch, input), changes, { batch, input });
   ctx.changes.moved(changes);
+  ctx.failures.wrote();
   return result;
 }
 

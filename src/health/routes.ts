@@ -35,11 +35,14 @@ const Detail = Type.Object(
 );
 
 /**
- * `GET /healthz`: 200 when the database answers, 503 otherwise (for load balancers). With
+ * `GET /healthz`: 200 when the database answers and takes writes, 503 otherwise (for load
+ * balancers; a write that failed for a full disk in the last minute, none committed since). With
  * `?detail=1` also the version and the migrations, for an operator checking an upgrade
  * (docs/decisions.md "Versions"): facts of the public source, nothing of the configuration.
  */
 export const healthRoutes: FastifyPluginAsyncTypebox<{ check: HealthCheck }> = async (app, { check }) => {
+  // A full disk refuses writes while the database still answers: the instance is not healthy.
+  const cannotWrite = () => app.database.failures.cannotWrite(app.clock.now().getTime());
   const healthy = await makeAnswer('{"ok":true}', {
     type: 'application/json; charset=utf-8',
     cacheControl: 'no-store',
@@ -50,7 +53,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ check: HealthCheck }> = a
   // the answer is written before routing.
   app.earlyAnswers.exact('/healthz', {
     route: '/healthz',
-    find: () => (check() === undefined ? healthy : undefined),
+    find: () => (check() === undefined && !cannotWrite() ? healthy : undefined),
   });
 
   app.get(
@@ -66,6 +69,10 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ check: HealthCheck }> = a
       },
     },
     async (request, reply) => {
+      if (cannotWrite()) {
+        request.log.warn('health check: the disk is full, writes fail');
+        throw fail('service_unavailable', { 'retry-after': '5' });
+      }
       try {
         await check();
         if (flag(request.query.detail)) {

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { DbFailures } from '../db/failures.ts';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Provider } from '../shared/rules.ts';
 import { VERSION } from '../lib/version.ts';
@@ -73,7 +74,7 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  constructor(pool?: pg.Pool) {
+  constructor(pool?: pg.Pool, failures?: DbFailures) {
     const routes = this.#routes;
     new Counter({
       name: 'http_requests_total',
@@ -112,6 +113,18 @@ export class Metrics {
         registers: [this.registry],
         collect() {
           this.set(pool.waitingCount);
+        },
+      });
+    }
+    if (failures) {
+      new Counter({
+        name: 'db_errors_total',
+        help: 'Requests that failed on the database, by kind: disk_full (writes refused) or unavailable',
+        labelNames: ['kind'] as const,
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          for (const [kind, n] of Object.entries(failures.counts)) this.inc({ kind }, n);
         },
       });
     }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type pg from 'pg';
+import type { DbFailures } from '../db/failures.ts';
 import { Metrics, UNMATCHED } from './collector.ts';
 
 declare module 'fastify' {
@@ -17,12 +18,12 @@ declare module 'fastify' {
  * the reply. Registered before the routes, so that it sees all of them and the 404 handler.
  */
 export const metricsPlugin = fp(
-  async (app: FastifyInstance, opts: { pool?: pg.Pool }) => {
+  async (app: FastifyInstance, opts: { pool?: pg.Pool; failures?: DbFailures }) => {
     if (app.config.metricsToken === null) {
       app.decorate('metrics', null);
       return;
     }
-    const metrics = new Metrics(opts.pool);
+    const metrics = new Metrics(opts.pool, opts.failures);
     app.decorate('metrics', metrics);
     // The answers written before routing are counted the same way (cache/early.ts).
     app.earlyAnswers.hooks.observe = (route, method, status, seconds) =>

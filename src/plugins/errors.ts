@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import fp from 'fastify-plugin';
-import { isUnavailable } from '../db/dialect.ts';
+import { failureOf } from '../db/failures.ts';
 import { DomainError, errorBody, ERRORS, type ErrorCode } from '../errors.ts';
 import { securityHeaders } from './security-headers.ts';
 
@@ -98,8 +98,13 @@ export const errorsPlugin = fp(
       }
       const known = err.code ? FASTIFY_CLIENT_ERRORS[err.code] : undefined;
       if (known) return send(reply, known);
-      if (isUnavailable(err)) {
-        request.log.warn({ err }, 'database unavailable');
+      const failure = failureOf(err);
+      if (failure) {
+        // A full disk fails every write while reads go on: 503 (a proxy retries elsewhere), said
+        // in the log once a minute, counted, and /healthz answers 503 meanwhile (db/failures.ts).
+        const tell = app.database.failures.saw(failure, app.clock.now().getTime());
+        if (failure === 'unavailable') request.log.warn({ err }, 'database unavailable');
+        else if (tell) request.log.error({ err }, 'disk full: writes fail with 503 until it has room again');
         return serviceUnavailable(reply);
       }
       if (err.statusCode === 429) return send(reply, 'too_many_requests');

@@ -13,6 +13,7 @@ import { PIN_MUTATIONS } from './pins.ts';
 import { NOTIFICATION_MUTATIONS } from './notifications.ts';
 import { STREAMER_VOICE_MUTATIONS } from './streamer-voice.ts';
 import { NAME_MUTATIONS } from './names.ts';
+import { DISK_FULL_MUTATIONS } from './disk-full.ts';
 
 export interface Mutation {
   name: string;
@@ -1002,4 +1003,5 @@ export const MUTATIONS: Mutation[] = [
   ...AUDIENCE_MUTATIONS,
   ...PIN_MUTATIONS,
   ...NAME_MUTATIONS,
+  ...DISK_FULL_MUTATIONS,
 ];

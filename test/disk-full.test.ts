@@ -1,0 +1,87 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { DISK_FULL_HOLD_MS } from '../src/db/failures.ts';
+import { isDiskFull } from '../src/db/dialect.ts';
+import { startApp } from './helpers/app.ts';
+
+/**
+ * Issue 45 item 19, an operator's day with a full disk: writes answered `500 internal_error`
+ * while `/healthz` stayed 200, so a proxy kept sending writes there. A write refused for a full
+ * disk answers 503 with `Retry-After`, the log says so once a minute, a metric counts it, and
+ * `/healthz` answers 503 until a write commits again or a minute passes. SQLite's
+ * `max_page_count` makes a real SQLITE_FULL; PostgreSQL's disk-full error (53100) takes the
+ * same path (db/dialect.ts `isDiskFull`).
+ */
+const TOKEN = 'metrics-token-0123456789abcdef';
+const t = await startApp({ METRICS_TOKEN: TOKEN });
+afterAll(() => t.close());
+const sqlite = t.database.sqlite;
+
+const metric = async () => {
+  const text = await (
+    await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })
+  ).text();
+  return Number(/^db_errors_total\{kind="disk_full"\} (\d+)$/m.exec(text)?.[1] ?? 'NaN');
+};
+
+describe('a full disk', () => {
+  it('PostgreSQL and SQLite name it by their codes', () => {
+    expect(isDiskFull({ code: 'SQLITE_FULL' })).toBe(true);
+    expect(isDiskFull({ code: '53100' })).toBe(true);
+    expect(isDiskFull({ code: 'SQLITE_BUSY' })).toBe(false);
+    expect(isDiskFull(new Error('x'))).toBe(false);
+  });
+
+  it.skipIf(!sqlite)(
+    'writes answer 503 with Retry-After and change nothing; /healthz says 503; one log line; counted; room again: both recover',
+    async () => {
+      const sid = await t.streamer();
+      const c = t.client();
+      expect((await c.post('/api/comments', { streamer_id: sid, body: 'before it filled' })).status).toBe(
+        201,
+      );
+      expect((await c.get('/healthz')).status).toBe(200);
+      const before = await metric();
+      // The database may grow no further: the disk is full as far as SQLite can tell.
+      const pages = Number(sqlite!.pragma('page_count', { simple: true }));
+      sqlite!.pragma(`max_page_count = ${pages}`);
+      const bodies: number[] = [];
+      let refused = null;
+      for (let i = 0; i < 500 && !refused; i++) {
+        const r = await c.post('/api/comments', { streamer_id: sid, body: `${i} `.padEnd(1000, 'x') });
+        if (r.status === 201) bodies.push(r.body.id as number);
+        else refused = r;
+      }
+      expect(refused?.status).toBe(503);
+      expect(refused?.headers.get('retry-after')).toBe('5');
+      expect(refused?.body).toEqual({ error: 'Service unavailable', code: 'service_unavailable' });
+      const again = await c.post('/api/comments', { streamer_id: sid, body: 'x'.repeat(1000) });
+      expect(again.status).toBe(503);
+      // What was answered 201 is stored; the refused ones are not.
+      const stored = await t.db.selectFrom('comments').select('id').where('streamer_id', '=', sid).execute();
+      expect(stored).toHaveLength(bodies.length + 1);
+      // /healthz: the instance cannot write.
+      const health = await c.get('/healthz');
+      expect(health.status).toBe(503);
+      expect(health.headers.get('retry-after')).toBe('5');
+      expect(t.logs.filter((l) => l.includes('disk full')).length).toBe(1);
+      expect((await metric()) - before).toBe(2);
+      // Room again: the next write commits, and /healthz is 200 at once.
+      sqlite!.pragma('max_page_count = 1073741823');
+      expect((await c.post('/api/comments', { streamer_id: sid, body: 'room again' })).status).toBe(201);
+      expect((await c.get('/healthz')).status).toBe(200);
+      // Another full disk a minute later is said again; without writes, /healthz recovers after a minute.
+      t.clock.advance(60_000);
+      sqlite!.pragma(`max_page_count = ${Number(sqlite!.pragma('page_count', { simple: true }))}`);
+      let full = 201;
+      for (let i = 0; i < 500 && full === 201; i++) {
+        full = (await c.post('/api/comments', { streamer_id: sid, body: `${i} `.padEnd(1000, 'y') })).status;
+      }
+      expect(full).toBe(503);
+      expect(t.logs.filter((l) => l.includes('disk full')).length).toBe(2);
+      expect((await c.get('/healthz')).status).toBe(503);
+      t.clock.advance(DISK_FULL_HOLD_MS);
+      expect((await c.get('/healthz')).status).toBe(200);
+      sqlite!.pragma('max_page_count = 1073741823');
+    },
+  );
+});

@@ -1,0 +1,40 @@
+import type { Mutation } from './list.ts';
+
+/** Issue 45 items 19 and 22: a full disk is a 503 the proxy and the operator hear of. */
+export const DISK_FULL_MUTATIONS: Mutation[] = [
+  {
+    name: 'disk full: a write refused for a full disk answers 500',
+    file: 'src/db/failures.ts',
+    from: "isDiskFull(err) ? 'disk_full' : isUnavailable(err)",
+    to: 'isUnavailable(err)',
+    tests: ['test/disk-full.test.ts'],
+  },
+  {
+    name: 'disk full: /healthz stays 200 while writes fail',
+    file: 'src/health/routes.ts',
+    from: '  const cannotWrite = () => app.database.failures.cannotWrite(app.clock.now().getTime());',
+    to: '  const cannotWrite = () => false;',
+    tests: ['test/disk-full.test.ts'],
+  },
+  {
+    name: 'disk full: a committed write does not clear it (/healthz 503 for a minute after room came back)',
+    file: 'src/db/transaction.ts',
+    from: '  ctx.changes.moved(changes);\n  ctx.failures.wrote();\n  return result;\n}\n\n/** A write of a batch',
+    to: '  ctx.changes.moved(changes);\n  return result;\n}\n\n/** A write of a batch',
+    tests: ['test/disk-full.test.ts'],
+  },
+  {
+    name: 'disk full: said in the log at every refused write',
+    file: 'src/db/failures.ts',
+    from: '    if (nowMs - this.#loggedAt < DISK_FULL_LOG_MS) return false;\n',
+    to: '',
+    tests: ['test/disk-full.test.ts'],
+  },
+  {
+    name: 'disk full: not counted',
+    file: 'src/db/failures.ts',
+    from: '    this.counts[kind]++;\n',
+    to: '',
+    tests: ['test/disk-full.test.ts'],
+  },
+];
