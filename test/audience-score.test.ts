@@ -221,6 +221,12 @@ describe('who speaks for a streamer does not vote for it (issue 45, item 14)', (
     expect(await item(other)).toMatchObject({ verified: false, audience_votes: 1, audience_score: 8 });
     await vote(t, sid, [3]);
     expect(await item(sid)).toMatchObject({ verified: true, audience_votes: 1, audience_score: 3 });
+    // Outside the Public view the refusal still comes first (DECISIONS.md "Errors": 403 before 404).
+    expect((await admin.put(`/api/streamers?id=${sid}`, { r: R(0) })).status).toBe(200);
+    const hidden = await streamer.put(`/api/votes?streamer_id=${sid}`, { score: 5 });
+    expect([hidden.status, hidden.body]).toEqual([403, NOT_ALLOWED]);
+    const [someone] = await voters(t, 1);
+    expect((await someone!.put(`/api/votes?streamer_id=${sid}`, { score: 5 })).status).toBe(404);
   });
 
   it('a vote given before they spoke for it is not counted while they do, in every figure of the audience', async () => {

@@ -25,11 +25,13 @@ export async function castVote(
   const value = clamp(toInt(score), 0, LIMITS.score);
   // Only streamers of the Public view take votes: the rendered view says which they are.
   const list = await renderedView(ctx, 'public');
-  if (!list.value?.some((s) => s.id === streamerId)) throw fail('streamer_not_found');
+  const votable = list.value?.some((s) => s.id === streamerId) ?? false;
   await writeTransaction(ctx.database, async (trx) => {
-    // Who speaks for a streamer does not vote for it (issue 45, item 14; votes/audience.ts).
+    // Who speaks for a streamer does not vote for it (issue 45, item 14; votes/audience.ts):
+    // a 403, which comes before the 404 (DECISIONS.md "Errors"), as for the right of reply.
     const speaksFor = (await speakerOfStreamer(trx, streamerId)) === userId ? [streamerId] : [];
     if (!mayVoteFor(viewer, speaksFor, streamerId)) throw fail('not_allowed');
+    if (!votable) throw fail('streamer_not_found');
     await setVote(trx, streamerId, userId, value, ctx.clock.now().toISOString());
   });
 }
