@@ -464,6 +464,7 @@ export const cs: Record<MessageKey, string> = {
   'audience.removed': 'Váš hlas byl odebrán.',
   'audience.remove': 'Odebrat můj hlas',
   'audience.signIn': 'Přihlaste se a ohodnoťte streamera i vy.',
+  'audience.ownChannel': 'Za tohoto streamera mluvíte vy, proto v jeho hodnocení publika nehlasujete.',
   'audience.banned': 'Váš účet je zablokován, hlasovat nemůžete.',
   'audience.current': 'Dali jste {n}.',
   'history.title': 'Vývoj hodnocení',

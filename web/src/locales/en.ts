@@ -469,6 +469,7 @@ export const en = {
   'audience.removed': 'Your vote is removed.',
   'audience.remove': 'Remove my vote',
   'audience.signIn': 'Sign in to score this streamer yourself.',
+  'audience.ownChannel': 'You speak for this streamer, so you do not vote in its audience score.',
   'audience.banned': 'Your account is banned, so you cannot vote.',
   'audience.current': 'You gave {n}.',
   'history.title': 'How the rating moved',
