@@ -277,6 +277,9 @@ describe('the pinned comment comes first', () => {
     const seen = [...ids(first), ...ids(second)];
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen.sort((a, b) => a - b)).toEqual(ids(await list(sid)).sort((a, b) => a - b));
+    // The newest comment pinned: first all the same, the page's others below it, oldest first.
+    expect((await pin(admin, tops[4]!)).status).toBe(200);
+    expect(ids(await list(sid, '&limit=2'))).toEqual([tops[4], tops[2], r(2), tops[3], r(3)]);
   });
 
   it('top pages: the pinned comment first at offset 0 only, whatever its likes', async () => {
