@@ -5,10 +5,13 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { writeTransaction } from '../src/db/transaction.ts';
+import { tellDiscord } from '../src/discord/queries.ts';
 import { DURATION_BUCKETS } from '../src/metrics/collector.ts';
 import { startApp, type TestApp } from './helpers/app.ts';
 import { dbKind } from './helpers/database.ts';
 import { startFakeLive } from './helpers/fake-live.ts';
+import { streamsOf } from './helpers/sse.ts';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 
@@ -270,5 +273,29 @@ describe('GET /metrics with METRICS_TOKEN', async () => {
 
   it.runIf(dbKind === 'sqlite')('db_pool_waiting is not reported on SQLite (no pool)', async () => {
     expect((await scrape()).text).not.toContain('db_pool_waiting');
+  });
+
+  it('event_streams_open counts open event streams; deliverer_queue_depth what Discord has still to send', async () => {
+    const sid = await t.streamer(undefined, { s: 3 });
+    const open = async () => value((await scrape()).text, 'event_streams_open');
+    const before = (await open()) ?? 0;
+    const stream = await streamsOf(t.url)(`/api/events?streamer_id=${sid}`);
+    expect(await open()).toBe(before + 1);
+    stream.close();
+    await expect.poll(open).toBe(before);
+    // The sender stopped, two messages for Discord wait in the log past its cursor.
+    await t.app.discord.stop();
+    const depth = async () => value((await scrape()).text, 'deliverer_queue_depth', { deliverer: 'discord' });
+    const waiting = await t.app.discord.backlog();
+    const embed = {
+      title: 'x',
+      path: '/',
+      description: 'y',
+      color: 0,
+      timestamp: t.clock.now().toISOString(),
+    };
+    await writeTransaction(t.app.database, async (trx) => tellDiscord(trx, 'rated', [embed, embed]));
+    // Read at one scrape, reported at the next.
+    await expect.poll(depth).toBe(waiting + 2);
   });
 });

@@ -21,6 +21,7 @@ export const discordPlugin = fp(
       timeoutMs: app.config.discordTimeoutMs,
     });
     app.decorate('discord', sender);
+    app.metrics?.watchDeliverer('discord', () => sender.backlog());
     app.addHook('onReady', async () => sender.start());
     app.addHook('onClose', async () => sender.stop());
   },

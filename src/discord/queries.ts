@@ -133,6 +133,16 @@ export async function delivery(db: Db, id: number) {
     .executeTakeFirst();
 }
 
+/** Deliveries not sent yet (due now or waiting for a retry). */
+export async function pendingDeliveries(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('discord_outbox')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('state', '=', 'pending')
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 /** Webhooks with a delivery due now, each with its oldest due one's id. */
 export async function dueWebhooks(db: Db, now: string): Promise<number[]> {
   const rows = await db

@@ -3,11 +3,11 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DbContext } from '../db/context.ts';
 import type { Db } from '../db/schema.ts';
-import type { Clock } from '../lib/clock.ts';
+import { type Clock, DAY } from '../lib/clock.ts';
 import { OutageLog } from '../lib/outage-log.ts';
 import { SITE_NAME } from '../lib/site.ts';
 import { releaseLease, takeLease } from '../sync/lease.ts';
-import { hasNewEvents, takeFromLog } from '../events/deliverer.ts';
+import { hasNewEvents, takeFromLog, waitingEvents } from '../events/deliverer.ts';
 import type { LoggedEvent } from '../events/log.ts';
 import type { DiscordEvent } from '../shared/rules.ts';
 import { type PostResult, postJson } from './http.ts';
@@ -17,6 +17,7 @@ import {
   disableWebhook,
   dueWebhooks,
   type EventEmbed,
+  pendingDeliveries,
   pruneFinished,
   queueDeliveries,
   settle,
@@ -29,7 +30,6 @@ export const SEND_TIMEOUT_MS = 10_000;
 export const MAX_ATTEMPTS = 4;
 /** The longest wait a 429 is honoured for; a longer one is waited this long, then tried again. */
 const MAX_RATE_LIMIT_WAIT_MS = 10 * 60_000;
-const DAY = 24 * 3_600_000;
 
 export interface SenderOptions {
   db: Db;
@@ -41,7 +41,7 @@ export interface SenderOptions {
   baseUrl: string;
   /** How often every instance looks for due deliveries. */
   pollMs?: number;
-  /** The lease's lifetime; the holder renews it at every look while there is work. */
+  /** The lease's lifetime, renewed at every look while there is work. */
   leaseMs?: number;
   timeoutMs?: number;
 }
@@ -167,6 +167,12 @@ export class DiscordSender {
         this.#looking = null;
       });
     return this.#looking;
+  }
+
+  /** Still to send (metrics): Discord's events past its cursor and the outbox's pending messages. */
+  async backlog(): Promise<number> {
+    const { db } = this.opts;
+    return (await waitingEvents(db, LEASE, DISCORD_EVENTS)) + (await pendingDeliveries(db));
   }
 
   /** Resolves when no lane is sending (tests). */

@@ -42,6 +42,22 @@ export async function hasNewEvents(
   return row === undefined || Boolean(row.fresh);
 }
 
+/** How many events of `types` wait past the deliverer's cursor (none before it has one): its backlog. */
+export async function waitingEvents(
+  db: Db,
+  name: string,
+  types: readonly LoggedEvent['type'][],
+): Promise<number> {
+  const row = await db
+    .selectFrom('log_cursors as c')
+    .innerJoin('event_log as e', (join) => join.onRef('e.id', '>', 'c.last_id'))
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('c.name', '=', name)
+    .where('e.type', 'in', types)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 class CursorMoved extends Error {}
 
 /**

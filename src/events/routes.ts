@@ -59,6 +59,7 @@ const events: FastifyPluginAsyncTypebox<EventSources> = async (
   const streams = new EventStreams(tail, app.clock, unreadCount, (cookieId) => app.sessionUserOf(cookieId));
   app.decorate('eventTail', tail);
   app.decorate('eventStreams', streams);
+  app.metrics?.watchStreams(() => streams.size);
   // Before the server waits for its connections: open streams would hold it for good.
   app.addHook('preClose', async () => streams.close());
   app.addHook('onClose', async () => tail.stop());

@@ -156,6 +156,48 @@ export class Metrics {
     });
   }
 
+  /** `event_streams_open`: the open `GET /api/events` streams of this instance, read when scraped. */
+  watchStreams(open: () => number): void {
+    new Gauge({
+      name: 'event_streams_open',
+      help: 'Open GET /api/events streams of this instance',
+      registers: [this.registry],
+      collect() {
+        this.set(open());
+      },
+    });
+  }
+
+  readonly #deliverers = new Map<string, { read: () => Promise<number>; last: number }>();
+
+  /**
+   * `deliverer_queue_depth{deliverer}`: what a deliverer of the event log has still to send (its
+   * events past its cursor and its own queue), as read from the database at the scrape before:
+   * a scrape never waits for the database (a full pool would make it time out), it starts the
+   * next read. Every instance reports the same figure, whichever holds the lease.
+   */
+  watchDeliverer(deliverer: string, read: () => Promise<number>): void {
+    if (this.#deliverers.size === 0) {
+      const deliverers = this.#deliverers;
+      new Gauge({
+        name: 'deliverer_queue_depth',
+        help: 'Events and messages a deliverer (Discord) has still to send, as of the scrape before',
+        labelNames: ['deliverer'] as const,
+        registers: [this.registry],
+        collect() {
+          for (const [name, d] of deliverers) {
+            this.set({ deliverer: name }, d.last);
+            void d.read().then(
+              (n) => (d.last = n),
+              () => undefined,
+            );
+          }
+        },
+      });
+    }
+    this.#deliverers.set(deliverer, { read, last: 0 });
+  }
+
   /** One answered request: its route pattern (or UNMATCHED), method, status and duration. */
   observe(route: string, method: string, status: number, seconds: number): void {
     let s = this.#routes.get(route);

@@ -37,4 +37,18 @@ export const DISK_FULL_MUTATIONS: Mutation[] = [
     to: '',
     tests: ['test/disk-full.test.ts'],
   },
+  {
+    name: 'metrics: the open event streams not reported',
+    file: 'src/events/routes.ts',
+    from: '  app.metrics?.watchStreams(() => streams.size);\n',
+    to: '',
+    tests: ['test/metrics.test.ts'],
+  },
+  {
+    name: "metrics: a deliverer's queue reported empty",
+    file: 'src/metrics/collector.ts',
+    from: 'this.set({ deliverer: name }, d.last);',
+    to: 'this.set({ deliverer: name }, 0);',
+    tests: ['test/metrics.test.ts'],
+  },
 ];
