@@ -679,7 +679,7 @@ export const csApiErrors: Record<ErrorCode, string> = {
   invalid_limit: 'Velikost stránky musí být celé číslo od 1 do 100.',
   // Issue 26
   not_your_channel: 'Odpovídat zde může jen streamer přihlášený tímto kanálem.',
-  not_allowed: 'Připínat mohou jen moderátoři a streamer.',
+  not_allowed: 'Tohle vám není dovoleno.',
   // Issue 29
   timed_out: 'Účet je dočasně omezen do {time}: číst můžete, psát ne.',
   challenge_required: 'Prohlížeč musí nejdřív projít krátkým ověřením proti robotům.',

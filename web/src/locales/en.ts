@@ -685,7 +685,7 @@ export const enApiErrors: Record<ErrorCode, string> = {
   invalid_limit: 'A page size must be a whole number from 1 to 100.',
   // Issue 26
   not_your_channel: 'Only the streamer signed in with this channel can reply here.',
-  not_allowed: 'Only moderators and the streamer can pin.',
+  not_allowed: 'You are not allowed to do this.',
   // Issue 29
   timed_out: 'You are timed out until {time}: you can read, but not write.',
   challenge_required: 'Your browser must first pass a short robot check.',
