@@ -81,6 +81,8 @@ export const ERRORS = {
   invalid_offset: [400, 'offset must be an integer from 0 to 10000'],
   /** Pinning a reply, a hidden comment or one held for a moderator. */
   cannot_pin: [400, 'Cannot pin this comment'],
+  /** DECISIONS.md "Fifth wave" → "Following": the 501st streamer followed. */
+  too_many_follows: [400, 'Too many follows'],
 
   // Rows that are not there
   streamer_not_found: [404, 'Streamer not found'],

@@ -58,6 +58,7 @@ async function fill(source: TestDatabase): Promise<void> {
   const c = await a.signedIn(u);
   const d = await a.signedIn(v);
   expect((await c.put(`/api/votes?streamer_id=${sid}`, { score: 7 })).status).toBe(200);
+  expect((await c.put(`/api/follows?streamer_id=${sid}`, { follow: true })).status).toBe(200);
   const comment = await c.post('/api/comments', { streamer_id: sid, body: 'moved words' });
   expect((await d.put(`/api/comments?id=${comment.body.id}&like=1`, { liked: true })).status).toBe(200);
   await d.post('/api/comments', { streamer_id: sid, body: 'a reply', reply_to: comment.body.id });
@@ -89,6 +90,11 @@ async function fill(source: TestDatabase): Promise<void> {
     .values({ streamer_id: sid, started_at: at, ended_at: null, last_seen_at: at, viewer_sum: 3_000_000_000 })
     .returning('id')
     .executeTakeFirstOrThrow();
+  // A followed streamer's stream started: its `live` notification names the stream.
+  await db
+    .insertInto('notifications')
+    .values({ user_id: u.id, kind: 'live', streamer_id: sid, stream_id: stream.id, created_at: at })
+    .execute();
   await db
     .insertInto('stream_samples')
     .values({ stream_id: stream.id, at, viewers: 12, game: 'Chess', title: 'Live' })

@@ -4,11 +4,13 @@ import { DEFAULT_AUTHOR } from '../shared/rules.ts';
 import type { Db } from '../db/schema.ts';
 import { foldCase } from '../shared/rules.ts';
 import { foldName } from '../lib/names.ts';
+import { followsOf } from '../follows/queries.ts';
 import { notificationsOf, setShown } from '../notifications/queries.ts';
 
 /**
  * Everything the service keeps that is tied to one user (DECISIONS.md "Your data"): the user
- * record, comments, likes, votes, reports, team memberships, community ratings and notifications. Sessions
+ * record, comments, likes, votes, reports, team memberships, community ratings, notifications and
+ * the streamers followed. Sessions
  * appear only as when they began and were last used (their keys are secrets of the service).
  */
 export async function accountData(db: Db, userId: number) {
@@ -90,6 +92,7 @@ export async function accountData(db: Db, userId: number) {
       .orderBy('id')
       .execute(),
     notifications: await notificationsOf(db, userId),
+    follows: await followsOf(db, userId),
     sessions: await db
       .selectFrom('sessions')
       .select(['created_at', 'seen_at'])
@@ -126,7 +129,8 @@ export async function confirmsOwnLogin(
 
 /**
  * Deletes a user and everything tied to them (likes, votes, reports, memberships, community
- * ratings, notifications and moderator record go with the user row by their foreign keys; sessions here).
+ * ratings, notifications, follows and moderator record go with the user row by their foreign keys;
+ * sessions here).
  * Their comments stay as guest comments by `Anonym`, or are deleted with `deleteComments`.
  * The audit log keeps what was done, not by or to whom.
  */

@@ -34,6 +34,8 @@ export const EXPORTED_TABLES = [
   'streams',
   'stream_samples',
   'stream_stats',
+  // The fifth wave's "Following".
+  'follows',
   // Issue 29 / 30 item 1: where users signed in from, bans that outlive accounts.
   'user_addresses',
   'ban_tombstones',
@@ -97,6 +99,7 @@ const ADDED_LATER: ReadonlySet<Table> = new Set([
   'user_addresses',
   'ban_tombstones',
   'ban_addresses',
+  'follows',
 ]);
 
 export const EXPORT_FORMAT = 'streamer-rating-export';
@@ -133,6 +136,7 @@ const ORDER_BY: Record<Table, string> = {
   user_addresses: 'user_id',
   ban_tombstones: 'id',
   ban_addresses: 'id',
+  follows: 'user_id',
 };
 
 /**

@@ -110,6 +110,57 @@ export async function addChecks(db: AnyKysely, table: string, checks: Record<str
     }
     return;
   }
+  const constraints = Object.entries(checks)
+    .map(([name, expr]) => `, constraint "${name}" check (${expr})`)
+    .join('');
+  await rebuildSqliteTable(db, table, (create) => create.replace(/\)\s*$/, `${constraints})`));
+}
+
+/**
+ * Replaces named CHECK constraints of an existing table with new expressions (a kind added to a
+ * list of kinds). PostgreSQL drops and adds each; SQLite rebuilds the table as addChecks does,
+ * each `constraint "<name>" check (...)` of its CREATE statement written anew.
+ */
+export async function replaceChecks(
+  db: AnyKysely,
+  table: string,
+  checks: Record<string, string>,
+): Promise<void> {
+  if (!isSqlite(db)) {
+    for (const [name, expr] of Object.entries(checks)) {
+      await sql`alter table ${sql.table(table)} drop constraint ${sql.ref(name)}, add constraint ${sql.ref(name)} check (${sql.raw(expr)})`.execute(
+        db,
+      );
+    }
+    return;
+  }
+  await rebuildSqliteTable(db, table, (create) =>
+    Object.entries(checks).reduce((text, [name, expr]) => {
+      const head = `constraint "${name}" check (`;
+      const start = text.indexOf(head);
+      if (start < 0) throw new Error(`no constraint ${name} on ${table}`);
+      // The check's own parentheses end where their depth returns to zero.
+      let depth = 0;
+      let end = start + head.length - 1;
+      for (; end < text.length; end++) {
+        if (text[end] === '(') depth++;
+        else if (text[end] === ')' && --depth === 0) break;
+      }
+      return `${text.slice(0, start)}constraint "${name}" check (${expr})${text.slice(end + 1)}`;
+    }, create),
+  );
+}
+
+/**
+ * SQLite's table rebuild: a new table from the CREATE statement as `change` writes it, the rows
+ * copied, the old table dropped and the new one renamed, its indexes and AUTOINCREMENT counter
+ * made again.
+ */
+async function rebuildSqliteTable(
+  db: AnyKysely,
+  table: string,
+  change: (create: string) => string,
+): Promise<void> {
   const schema = await sql<{ type: string; name: string; sql: string | null }>`
     select type, name, sql from sqlite_schema where tbl_name = ${table}`.execute(db);
   const create = schema.rows.find((r) => r.type === 'table')?.sql;
@@ -120,12 +171,7 @@ export async function addChecks(db: AnyKysely, table: string, checks: Record<str
     .catch(() => ({ rows: [] }));
 
   const temp = `${table}__rebuild`;
-  const constraints = Object.entries(checks)
-    .map(([name, expr]) => `, constraint "${name}" check (${expr})`)
-    .join('');
-  const rebuilt = create
-    .replace(/^create table\s+("?)([\w]+)\1/i, `create table "${temp}"`)
-    .replace(/\)\s*$/, `${constraints})`);
+  const rebuilt = change(create.replace(/^create table\s+("?)([\w]+)\1/i, `create table "${temp}"`));
   await sql.raw(rebuilt).execute(db);
   await sql.raw(`insert into "${temp}" select * from "${table}"`).execute(db);
   await sql.raw(`drop table "${table}"`).execute(db);

@@ -25,6 +25,7 @@ import type {
   SyncStateTable,
 } from './schema/service.ts';
 import type {
+  FollowsTable,
   RatingHistoryTable,
   RatingsTable,
   StreamerRepliesTable,
@@ -67,6 +68,7 @@ export interface Database {
   address_blocks: AddressBlocksTable;
   comment_likes: CommentLikesTable;
   votes: VotesTable;
+  follows: FollowsTable;
   rating_history: RatingHistoryTable;
   discord_webhooks: DiscordWebhooksTable;
   discord_outbox: DiscordOutboxTable;

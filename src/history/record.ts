@@ -4,6 +4,7 @@ import type { Db } from '../db/schema.ts';
 import { insertManyQueries, updateManyQueries } from '../db/update-many.ts';
 import { type Write, writeTogether } from '../db/write-together.ts';
 import { HISTORY } from '../shared/history.ts';
+import { notifyLive } from '../notifications/notify.ts';
 import { countGame, parseGames } from './games.ts';
 import { statsCutoff, statsWrites } from './stats.ts';
 
@@ -82,6 +83,8 @@ export async function checkWrites(trx: Db, seen: Sighting[], ended: number[], no
   if (started.length > 0) {
     const made = await trx.insertInto('streams').values(started).returning(['id', 'streamer_id']).execute();
     for (const m of made) streamOf.set(m.streamer_id, m.id);
+    // A stream started: its streamer's followers hear of it (DECISIONS.md "Fifth wave" → "Following").
+    await notifyLive(trx, made, now);
   }
   // The open streams' counters: one statement for the batch (updateMany).
   const going = new Map(

@@ -2,7 +2,13 @@ import type { Db } from '../db/schema.ts';
 import { type LiveEvent, publish } from '../events/log.ts';
 import { mentionedLogins } from '../shared/notifications.ts';
 import { speakerOfStreamer } from '../streamers/speaks-for.ts';
-import { insertNotifications, mentionRecipients, type NewNotification, setShown } from './queries.ts';
+import {
+  insertLiveNotifications,
+  insertNotifications,
+  mentionRecipients,
+  type NewNotification,
+  setShown,
+} from './queries.ts';
 
 /**
  * The notifications a change causes (DECISIONS.md "Notifications"), each written inside the
@@ -97,6 +103,25 @@ export async function notifyRated(
       created_at: now,
     },
   ]);
+  publish(trx, unreadChanged(notified));
+}
+
+/**
+ * Streams that live sync started (history/record.ts, the fourth wave's "Stream history" rule):
+ * `live` to each follower of their streamers (DECISIONS.md "Fifth wave" → "Following"), once per
+ * stream and follower. An administrator's status change starts no stream and notifies nobody.
+ */
+export async function notifyLive(
+  trx: Db,
+  streams: { id: number; streamer_id: number }[],
+  now: string,
+): Promise<void> {
+  if (streams.length === 0) return;
+  const notified = await insertLiveNotifications(
+    trx,
+    streams.map((s) => s.id),
+    now,
+  );
   publish(trx, unreadChanged(notified));
 }
 

@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import { compiledOnce } from '../db/compiled.ts';
+import { inIds } from '../db/dialect.ts';
+import { IN_PUBLIC_VIEW } from '../streamers/public-view.ts';
 import type { Db } from '../db/schema.ts';
 import { COMMENT_KINDS, type NotificationKind, NOTIFICATION_LIMITS } from '../shared/notifications.ts';
 
@@ -25,6 +27,40 @@ export async function insertNotifications(db: Db, rows: NewNotification[]): Prom
   const inserted = await db
     .insertInto('notifications')
     .values(kept)
+    .onConflict((oc) => oc.doNothing())
+    .returning('user_id')
+    .execute();
+  return [...new Set(inserted.map((r) => r.user_id))];
+}
+
+/**
+ * `live` for these new streams, to every follower of their streamers, written from the follows
+ * in one statement inside the sync write's transaction. Only streamers of the Public view (a
+ * follower could not open the page of another). "Once per stream and follower" is the unique
+ * index on (stream_id, user_id) (migration 022), which `on conflict do nothing` meets. Answers
+ * the recipients notified.
+ */
+export async function insertLiveNotifications(db: Db, streamIds: number[], now: string): Promise<number[]> {
+  const inserted = await db
+    .insertInto('notifications')
+    .columns(['user_id', 'kind', 'streamer_id', 'stream_id', 'comment_id', 'actor_user_id', 'created_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('streams')
+        .innerJoin('follows', 'follows.streamer_id', 'streams.streamer_id')
+        .innerJoin('streamers', 'streamers.id', 'streams.streamer_id')
+        .select((e) => [
+          'follows.user_id',
+          sql.lit('live').as('kind'),
+          'streams.streamer_id',
+          'streams.id as stream_id',
+          sql<null>`null`.as('comment_id'),
+          sql<null>`null`.as('actor_user_id'),
+          e.val(now).as('created_at'),
+        ])
+        .where(inIds(db, 'streams.id', streamIds))
+        .where(IN_PUBLIC_VIEW),
+    )
     .onConflict((oc) => oc.doNothing())
     .returning('user_id')
     .execute();

@@ -21,9 +21,9 @@ export const NotificationItem = Type.Object(
     read: Type.Boolean(),
     streamer_id: Type.Integer(),
     streamer_name: Type.String(),
-    /** The reply, the mentioning or liked or hidden comment; null for `rated` and once deleted. */
+    /** The reply, the mentioning or liked or hidden comment; null for `rated` and `live`, and once deleted. */
     comment_id: Nullable(Type.Integer()),
-    /** Who caused it: a display name or a guest's name; null for staff actions and ratings. */
+    /** Who caused it: a display name or a guest's name; null for staff actions, ratings and `live`. */
     actor: Nullable(Type.String()),
   },
   { title: 'Notification', additionalProperties: false },

@@ -1,7 +1,10 @@
 import { foldCase } from './rules.ts';
 
-/** DECISIONS.md "Fourth wave" → "Notifications": the kinds, in the words of the wire. */
-export const NOTIFICATION_KINDS = ['reply', 'mention', 'like', 'hidden', 'rated'] as const;
+/**
+ * DECISIONS.md "Fourth wave" → "Notifications": the kinds, in the words of the wire; `live`
+ * from the fifth wave's "Following" (a followed streamer's stream started).
+ */
+export const NOTIFICATION_KINDS = ['reply', 'mention', 'like', 'hidden', 'rated', 'live'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** Kinds about a comment, left out once it is hidden or deleted (`hidden` stays). */

@@ -23,6 +23,8 @@ export type StreamerListRow = Omit<Streamer, 'created_at' | 'sync_misses' | 'gue
   audience_votes: number;
   /** The votes for 1 to 10. */
   audience_histogram: number[];
+  /** Users who follow it (DECISIONS.md "Fifth wave" → "Following"). */
+  followers: number;
   /** The kept last-30-days figures (history/stats.ts), null without streams. */
   stats: {
     streams: number;
@@ -82,6 +84,16 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
           .as('av'),
       (join) => join.onRef('av.streamer_id', '=', 'streamers.id'),
     )
+    // Followers counted for every streamer at once, in the query that makes the items.
+    .leftJoin(
+      (eb) =>
+        eb
+          .selectFrom('follows')
+          .select(['follows.streamer_id', (e) => e.fn.countAll<number | string>().as('n')])
+          .groupBy('follows.streamer_id')
+          .as('fl'),
+      (join) => join.onRef('fl.streamer_id', '=', 'streamers.id'),
+    )
     .leftJoin('stream_stats as st', 'st.streamer_id', 'streamers.id')
     .select([
       'streamers.id',
@@ -113,6 +125,7 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
       'av.total as audience_sum',
       'av.n as audience_votes',
       ...HISTOGRAM_COLUMNS.map((h) => `av.${h}` as const),
+      'fl.n as followers',
       'st.streams as st_streams',
       'st.seconds as st_seconds',
       'st.samples as st_samples',
@@ -163,6 +176,7 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
     audience_sum: Number(r.audience_sum ?? 0),
     audience_votes: Number(r.audience_votes ?? 0),
     audience_histogram: HISTOGRAM_COLUMNS.map((h) => Number(r[h] ?? 0)),
+    followers: Number(r.followers ?? 0),
     stats:
       r.st_streams === null
         ? null

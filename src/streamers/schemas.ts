@@ -109,6 +109,7 @@ export const StreamerItem = Type.Object(
     divergent: Type.Boolean({
       description: 'At least 5 votes and the audience score at least 3 away from the staff total / 7',
     }),
+    followers: Type.Integer({ minimum: 0, description: 'Users who follow it (the fifth wave)' }),
     /** Stream history (issue 28): kept by the sync write, read here. */
     stats_30d: Stats30d,
   },
@@ -269,8 +270,7 @@ export const listSchema = {
   summary:
     'Public ranking, team view, or with `all=1` the full list for staff; with `id` the one item of that view, ' +
     'and with `id` and `history=1` every rating write of it, oldest first, and with `id` and `streams=1` its ' +
-    'streams, newest first. Answers carry an ETag; ' +
-    '`If-None-Match` gets 304',
+    'streams, newest first. Answers carry an ETag; `If-None-Match` gets 304',
   querystring: ListQuery,
   response: {
     200: Type.Union([Type.Array(StreamerItem), StreamerItem, Type.Array(HistoryEntry), StreamList]),

@@ -63,6 +63,7 @@ export function present(
     audience_votes: row.audience_votes,
     audience_histogram: row.audience_histogram,
     divergent: isDivergent(tallyOf(row), scoreSum(row.scores)),
+    followers: row.followers,
     verified: speaker !== null,
     streamer_reply: reply === null ? null : { body: reply.body, at: reply.at, rating_at: reply.rating_at },
     stats_30d: statsOf(row.stats),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
-import { axe, newPage, runBrowser, shot, useBrowser } from './browser.ts';
+import { axe, newPage, runBrowser, shot, signIn, useBrowser } from './browser.ts';
 
 /** 55 rated streamers (the best first), one of them live, and one unrated. */
 async function many(t: TestApp) {
@@ -52,6 +52,45 @@ describe.runIf(runBrowser(import.meta.url))('the ranking', () => {
     await page.getByLabel('Platform').selectOption({ label: 'Kick' });
     await page.getByText('No streamer matches these filters.').waitFor();
     await context.close();
+  });
+
+  it('following: a visitor is told to sign in; signed in, Follow on the page, then the ranking keeps to Followed', async () => {
+    const admin = await env.t.admin();
+    const id = ((await admin.get('/api/streamers?all=1')).body as { id: number; name: string }[]).find(
+      (s) => s.name === 'Streamer 08',
+    )!.id;
+    const { page, context } = await newPage(env, { lang: 'en' });
+    await page.goto(`${env.base}/s/${id}`);
+    await page.getByText('Sign in to follow this streamer and hear when they go live.').waitFor();
+    expect(await page.getByRole('button', { name: 'Follow', exact: true }).count()).toBe(0);
+    await page.goto(env.base + '/');
+    await page.locator('.ranking .name').first().waitFor();
+    expect(await page.getByLabel('Followed').count()).toBe(0);
+
+    await signIn(env, page, 'provider_a');
+    await page.goto(`${env.base}/s/${id}`);
+    await page.getByText('0 followers').waitFor();
+    await page.getByRole('button', { name: 'Follow', exact: true }).click();
+    await page.getByRole('button', { name: 'Following', exact: true }).waitFor();
+    await page.getByText('1 follower', { exact: true }).waitFor();
+    await shot(page, 'following-streamer-page');
+    await page.goto(env.base + '/');
+    await page.getByLabel('Followed').check();
+    await expect.poll(() => page.locator('.ranking .name').allTextContents()).toEqual(['Streamer 08']);
+    expect(new URL(page.url()).searchParams.get('followed')).toBe('1');
+    await context.close();
+
+    // In Czech, from a shared address: the same user's follows, the filter checked.
+    const cs = await newPage(env, { lang: 'cs' });
+    await signIn(env, cs.page, 'provider_a');
+    await cs.page.goto(env.base + '/?followed=1');
+    await expect.poll(() => cs.page.locator('.ranking .name').allTextContents()).toEqual(['Streamer 08']);
+    expect(await cs.page.getByLabel('Sledovaní').isChecked()).toBe(true);
+    await cs.page.getByRole('link', { name: 'Streamer 08' }).first().click();
+    await cs.page.getByRole('button', { name: 'Sledujete', exact: true }).click();
+    await cs.page.getByRole('button', { name: 'Sledovat', exact: true }).waitFor();
+    await cs.page.getByText('0 sledujících').waitFor();
+    await cs.context.close();
   });
 
   it('explains the criteria and the reward; looks right at 375 and 1366 px, light and dark', async () => {

@@ -14,6 +14,7 @@ import { NOTIFICATION_MUTATIONS } from './notifications.ts';
 import { STREAMER_VOICE_MUTATIONS } from './streamer-voice.ts';
 import { NAME_MUTATIONS } from './names.ts';
 import { DISK_FULL_MUTATIONS } from './disk-full.ts';
+import { FOLLOW_MUTATIONS } from './follows.ts';
 
 export interface Mutation {
   name: string;
@@ -1004,4 +1005,5 @@ export const MUTATIONS: Mutation[] = [
   ...PIN_MUTATIONS,
   ...NAME_MUTATIONS,
   ...DISK_FULL_MUTATIONS,
+  ...FOLLOW_MUTATIONS,
 ];

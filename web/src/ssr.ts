@@ -9,7 +9,7 @@ import App from './App.svelte';
 import type { Streamer } from './lib/api.ts';
 import type { PageInput, PageOutput, PageRenderer } from '../../src/shared/first-view.ts';
 import { setFirstView, type FirstView } from './lib/first-view.ts';
-import { rankAndFilter } from './lib/ranking.ts';
+import { NO_FILTERS, rankAndFilter } from './lib/ranking.ts';
 import { renderingPath } from './lib/router.svelte.ts';
 
 /** Past this many streamers the page carries only the first ones by rank, and asks for the rest. */
@@ -43,7 +43,7 @@ export function renderPage(input: PageInput<Streamer>): PageOutput<Streamer> {
     const complete = input.list.length <= INLINE_MAX;
     const list = complete
       ? input.list
-      : rankAndFilter(input.list, { query: '', platform: '', liveOnly: false, sort: 'total' })
+      : rankAndFilter(input.list, NO_FILTERS)
           .slice(0, FIRST_PAGE)
           .map((r) => r.s);
     data.list = list;

@@ -18,6 +18,7 @@ import * as notificationShown from './018-notification-shown.ts';
 import * as streamSamplesCovering from './019-stream-samples-covering.ts';
 import * as commentsGuestTagIndex from './020-comments-guest-tag-index.ts';
 import * as eventLog from './021-event-log.ts';
+import * as follows from './022-follows.ts';
 import * as eventLogAppend from './024-event-log-append.ts';
 import * as commentPins from './025-comment-pins.ts';
 import * as nameFoldsOfEitherCase from './026-name-folds-of-either-case.ts';
@@ -43,6 +44,7 @@ export const migrations: Record<string, Migration> = {
   '019-stream-samples-covering': streamSamplesCovering,
   '020-comments-guest-tag-index': commentsGuestTagIndex,
   '021-event-log': eventLog,
+  '022-follows': follows,
   '024-event-log-append': eventLogAppend,
   '025-comment-pins': commentPins,
   '026-name-folds-of-either-case': nameFoldsOfEitherCase,

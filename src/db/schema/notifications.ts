@@ -12,6 +12,8 @@ export interface NotificationsTable {
   comment_id: number | null;
   /** The signed-in user whose action caused it; null for guests, the administrator password and ratings. */
   actor_user_id: number | null;
+  /** `live`: the stream that started (migration 022, no reference: it outlives a pruned stream); null for the other kinds. */
+  stream_id: number | null;
   created_at: string;
   read: Generated<number>;
   /** 0 once a `reply`, `mention` or `like` is about a hidden or deleted comment (migration 018). */

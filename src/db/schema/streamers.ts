@@ -85,6 +85,13 @@ export interface VotesTable {
   updated_at: string;
 }
 
+/** DECISIONS.md "Fifth wave" → "Following": one row per user and streamer followed. */
+export interface FollowsTable {
+  user_id: number;
+  streamer_id: number;
+  created_at: string;
+}
+
 export type StreamerStatus = 'live' | 'offline';
 export type AddedBy = 'admin' | 'viewer';
 

@@ -1,6 +1,7 @@
 import { cs, csApiErrors } from '../locales/cs.ts';
 import { en, enApiErrors, type MessageKey } from '../locales/en.ts';
 import { COMMENT_EDIT_WINDOW_MS, LIMITS } from '../../../src/shared/rules.ts';
+import { FOLLOW_LIMIT } from '../../../src/shared/follows.ts';
 import { ApiError } from './api.ts';
 
 export type Lang = 'cs' | 'en';
@@ -47,6 +48,7 @@ const ERROR_FACTS = {
   max: LIMITS.commentMax,
   minutes: COMMENT_EDIT_WINDOW_MS / 60_000,
   passwordMin: LIMITS.adminPasswordMin,
+  followLimit: FOLLOW_LIMIT,
 };
 
 /**

@@ -13,13 +13,22 @@ export interface Filters {
   query: string;
   platform: '' | 'provider_a' | 'provider_b';
   liveOnly: boolean;
+  /** Only the streamers the signed-in user follows (DECISIONS.md "Fifth wave" → "Following"). */
+  followedOnly: boolean;
   sort: SortKey;
 }
 
-export const NO_FILTERS: Filters = { query: '', platform: '', liveOnly: false, sort: 'total' };
+export const NO_FILTERS: Filters = {
+  query: '',
+  platform: '',
+  liveOnly: false,
+  followedOnly: false,
+  sort: 'total',
+};
 
 /**
- * The filters in the address (issue 17, #3): `?q=name&sort=g&platform=provider_b&live=1`, so a
+ * The filters in the address (issue 17, #3): `?q=name&sort=g&platform=provider_b&live=1`
+ * (`&followed=1`: the fifth wave's "Followed"), so a
  * sorted view can be shared and Back returns to it. Unknown values mean "no filter".
  */
 export function filtersFromSearch(search: string): Filters {
@@ -37,6 +46,7 @@ export function filtersFromSearch(search: string): Filters {
         : 'total',
     platform: platform === 'provider_a' || platform === 'provider_b' ? platform : '',
     liveOnly: p.get('live') === '1',
+    followedOnly: p.get('followed') === '1',
   };
 }
 
@@ -46,11 +56,12 @@ export function filtersFromSearch(search: string): Filters {
  */
 export function searchOfFilters(f: Filters, current = ''): string {
   const p = new URLSearchParams(current);
-  for (const name of ['q', 'sort', 'platform', 'live']) p.delete(name);
+  for (const name of ['q', 'sort', 'platform', 'live', 'followed']) p.delete(name);
   if (f.query.trim()) p.set('q', f.query);
   if (f.sort !== 'total') p.set('sort', f.sort);
   if (f.platform) p.set('platform', f.platform);
   if (f.liveOnly) p.set('live', '1');
+  if (f.followedOnly) p.set('followed', '1');
   const s = p.toString();
   return s ? `?${s}` : '';
 }
@@ -64,10 +75,17 @@ export interface Ranked {
 /**
  * Ranks by total (ties keep the service's order), then filters and sorts for display. The
  * audience ranking is the service's (`GET /api/streamers?sort=audience`): `audience` holds its
- * ids in order, and streamers it does not hold come after, by rank.
+ * ids in order, and streamers it does not hold come after, by rank. `followed`: the ids the
+ * signed-in user follows, which `followedOnly` keeps (none while unknown).
  */
-export function rankAndFilter(list: Streamer[], f: Filters, audience: readonly number[] = []): Ranked[] {
+export function rankAndFilter(
+  list: Streamer[],
+  f: Filters,
+  audience: readonly number[] = [],
+  followed: readonly number[] | null = null,
+): Ranked[] {
   const byAudience = new Map(audience.map((id, i) => [id, i]));
+  const mine = new Set(followed ?? []);
   const rated = list.filter((s) => s.evaluated).sort((a, b) => sum(b.r) - sum(a.r));
   const ranks = new Map(rated.map((s, i) => [s.id, i + 1]));
   const q = searchKey(f.query.trim());
@@ -86,6 +104,7 @@ export function rankAndFilter(list: Streamer[], f: Filters, audience: readonly n
     .filter(({ s }) => !q || searchKey(s.name).includes(q))
     .filter(({ s }) => !f.platform || s.platform === f.platform)
     .filter(({ s }) => !f.liveOnly || s.status === 'live')
+    .filter(({ s }) => !f.followedOnly || mine.has(s.id))
     .sort((a, b) => {
       if (f.sort === 'total') return (a.rank ?? 1e9) - (b.rank ?? 1e9);
       return value(b.s) - value(a.s) || (a.rank ?? 1e9) - (b.rank ?? 1e9);

@@ -592,6 +592,16 @@ export const cs: Record<MessageKey, string> = {
   'trust.users.timeout.lift': 'Zrušit omezení',
   'trust.users.timeoutUntil': 'Omezen do {time}',
   'trust.users.held': 'Možná návrat zablokovaného',
+  // Fifth wave: Following
+  'notify.kind.live': '{streamer} právě vysílá',
+  'list.followedOnly': 'Sledovaní',
+  'follow.follow': 'Sledovat',
+  'follow.following': 'Sledujete',
+  'follow.followers.one': '{n} sledující',
+  'follow.followers.few': '{n} sledující',
+  'follow.followers.other': '{n} sledujících',
+  'follow.signIn': 'Přihlaste se a sledujte tohoto streamera: dáme vám vědět, až začne vysílat.',
+  'follow.banned': 'Váš účet je zablokován, sledovat streamery nemůžete.',
 };
 
 /** The service's errors by code (src/errors.ts), as the user should read them. */
@@ -675,6 +685,8 @@ export const csApiErrors: Record<ErrorCode, string> = {
   invalid_order: 'Takové řazení neznáme.',
   invalid_offset: 'Načtěte stránku znovu.',
   cannot_pin: 'Připnout lze jen zobrazený komentář, ne odpověď.',
+  // Fifth wave: Following
+  too_many_follows: 'Sledovat lze nejvýše {followLimit} streamerů. Nejdřív některého přestaňte sledovat.',
   // Issue 30 (items 7, 9, 11, 16, 17, 18, 22)
   invalid_limit: 'Velikost stránky musí být celé číslo od 1 do 100.',
   // Issue 26

@@ -597,6 +597,16 @@ export const en = {
   'trust.users.timeout.lift': 'Lift the time-out',
   'trust.users.timeoutUntil': 'Timed out until {time}',
   'trust.users.held': 'Maybe a banned user’s return',
+  // Fifth wave: Following
+  'notify.kind.live': '{streamer} is live',
+  'list.followedOnly': 'Followed',
+  'follow.follow': 'Follow',
+  'follow.following': 'Following',
+  'follow.followers.one': '{n} follower',
+  'follow.followers.few': '{n} followers',
+  'follow.followers.other': '{n} followers',
+  'follow.signIn': 'Sign in to follow this streamer and hear when they go live.',
+  'follow.banned': 'Your account is banned, so you cannot follow streamers.',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -681,6 +691,8 @@ export const enApiErrors: Record<ErrorCode, string> = {
   invalid_order: 'This sort order is unknown.',
   invalid_offset: 'Please reload the page.',
   cannot_pin: 'Only a shown comment can be pinned, not a reply.',
+  // Fifth wave: Following
+  too_many_follows: 'You can follow at most {followLimit} streamers. Stop following one first.',
   // Issue 30 (items 7, 9, 11, 16, 17, 18, 22)
   invalid_limit: 'A page size must be a whole number from 1 to 100.',
   // Issue 26

@@ -1,0 +1,83 @@
+import type { Db } from '../db/schema.ts';
+import { IN_PUBLIC_VIEW } from '../streamers/public-view.ts';
+
+/** Whether the streamer is in SPEC.md's Public view (streamers/public-view.ts), read in the caller's transaction. */
+export async function inPublicView(db: Db, streamerId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('streamers')
+    .select('streamers.id')
+    .where('streamers.id', '=', streamerId)
+    .where(IN_PUBLIC_VIEW)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** How many streamers the user follows. */
+export async function followCount(db: Db, userId: number): Promise<number> {
+  const row = await db
+    .selectFrom('follows')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Whether the user follows the streamer. */
+export async function isFollowing(db: Db, userId: number, streamerId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('follows')
+    .select('user_id')
+    .where('user_id', '=', userId)
+    .where('streamer_id', '=', streamerId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Adds the follow (a repeat meets the primary key and changes nothing). */
+export async function addFollow(db: Db, userId: number, streamerId: number, now: string): Promise<void> {
+  await db
+    .insertInto('follows')
+    .values({ user_id: userId, streamer_id: streamerId, created_at: now })
+    .onConflict((oc) => oc.columns(['user_id', 'streamer_id']).doNothing())
+    .execute();
+}
+
+export async function removeFollow(db: Db, userId: number, streamerId: number): Promise<void> {
+  await db
+    .deleteFrom('follows')
+    .where('user_id', '=', userId)
+    .where('streamer_id', '=', streamerId)
+    .execute();
+}
+
+/** The streamer's followers. */
+export async function followerCount(db: Db, streamerId: number): Promise<number> {
+  const row = await db
+    .selectFrom('follows')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('streamer_id', '=', streamerId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The streamers the user follows, by id, ascending. */
+export async function followedIds(db: Db, userId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('follows')
+    .select('streamer_id')
+    .where('user_id', '=', userId)
+    .orderBy('streamer_id')
+    .execute();
+  return rows.map((r) => r.streamer_id);
+}
+
+/** The user's follows, for the account export. */
+export async function followsOf(db: Db, userId: number) {
+  return db
+    .selectFrom('follows')
+    .innerJoin('streamers', 'streamers.id', 'follows.streamer_id')
+    .select(['follows.streamer_id', 'streamers.name as streamer_name', 'follows.created_at'])
+    .where('follows.user_id', '=', userId)
+    .orderBy('follows.streamer_id')
+    .execute();
+}
