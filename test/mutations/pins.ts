@@ -197,7 +197,7 @@ export const PIN_MUTATIONS: Mutation[] = [
   },
   {
     name: 'page: the pinned comment shown in its place',
-    file: 'web/src/components/Comments.svelte',
+    file: 'web/src/lib/threads.ts',
     from: '[...tops.filter((c) => c.pinned), ...ordered]',
     to: '[...ordered, ...tops.filter((c) => c.pinned)]',
     tests: PAGE,
