@@ -39,9 +39,10 @@ export class DbFailures {
     this.#diskFullAt = Number.NEGATIVE_INFINITY;
   }
 
-  /** A write failed for a full disk within the last minute, and none committed since. */
-  cannotWrite(nowMs: number): boolean {
-    const age = nowMs - this.#diskFullAt;
+  /** A write failed for a full disk within the last minute, and none committed since (the clock asked only then). */
+  cannotWrite(now: () => number): boolean {
+    if (this.#diskFullAt === Number.NEGATIVE_INFINITY) return false;
+    const age = now() - this.#diskFullAt;
     return age >= 0 && age < DISK_FULL_HOLD_MS;
   }
 }

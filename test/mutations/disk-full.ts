@@ -12,7 +12,7 @@ export const DISK_FULL_MUTATIONS: Mutation[] = [
   {
     name: 'disk full: /healthz stays 200 while writes fail',
     file: 'src/health/routes.ts',
-    from: '  const cannotWrite = () => app.database.failures.cannotWrite(app.clock.now().getTime());',
+    from: '  const cannotWrite = () => app.database.failures.cannotWrite(() => app.clock.now().getTime());',
     to: '  const cannotWrite = () => false;',
     tests: ['test/disk-full.test.ts'],
   },
