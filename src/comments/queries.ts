@@ -1,4 +1,3 @@
-import { STAFF_AUTHOR } from '../shared/rules.ts';
 import { markStreamers } from '../streamers/speaks-for.ts';
 import { type ExpressionBuilder, type InferResult, type Insertable } from 'kysely';
 import { compiledOnce } from '../db/compiled.ts';
@@ -89,8 +88,7 @@ export async function toItems(db: Db, rows: CommentRow[], staff: boolean): Promi
 function itemOf(row: CommentRow, teams: Map<number, number[]>, staff: boolean): Unmarked {
   return {
     id: row.id,
-    // The administrator without an account, also on comments stored before they had a name.
-    author: row.user_id === null && row.is_admin === 1 ? STAFF_AUTHOR : row.author,
+    author: row.author,
     body: row.body,
     is_admin: row.is_admin === 1,
     created_at: row.created_at,

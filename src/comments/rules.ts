@@ -76,11 +76,11 @@ export function draftOf(
   rateLimit: boolean,
 ): Draft {
   const guest = commentsAsGuest(viewer);
+  // DECISIONS.md "Fifth wave", "The change": the administrator keeps the name they give.
+  const given = nameLine(input.author, LIMITS.author);
   const author = viewer.user
     ? viewer.user.display_name
-    : viewer.isAdmin
-      ? STAFF_AUTHOR
-      : nameLine(input.author, LIMITS.author) || DEFAULT_AUTHOR;
+    : given || (viewer.isAdmin ? STAFF_AUTHOR : DEFAULT_AUTHOR);
   const name = guest ? guestName(author) : { reserved: false, fold: null };
   const body = cleanText(input.body) ?? '';
   return {

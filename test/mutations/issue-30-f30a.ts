@@ -19,8 +19,22 @@ export const ISSUE_30_F30A: Mutation[] = [
   {
     name: "staff: the password administrator's comment is by the guest's default name",
     file: 'src/comments/rules.ts',
-    from: '      ? STAFF_AUTHOR\n',
-    to: '      ? DEFAULT_AUTHOR\n',
+    from: 'given || (viewer.isAdmin ? STAFF_AUTHOR : DEFAULT_AUTHOR)',
+    to: 'given || DEFAULT_AUTHOR',
+    tests: ['test/staff-comments.test.ts'],
+  },
+  {
+    name: "the change: the administrator's given name is replaced by the staff label",
+    file: 'src/comments/rules.ts',
+    from: '    : given || (viewer.isAdmin',
+    to: '    : viewer.isAdmin ? STAFF_AUTHOR : given || (viewer.isAdmin',
+    tests: ['test/staff-comments.test.ts'],
+  },
+  {
+    name: "the change: migration 032 leaves the administrator's old comments by the guests' name",
+    file: 'src/db/migrations/032-staff-author-stored.ts',
+    from: ".where('author', '=', DEFAULT_AUTHOR)",
+    to: ".where('author', '=', STAFF_AUTHOR)",
     tests: ['test/staff-comments.test.ts'],
   },
   {
