@@ -25,7 +25,11 @@ describe("the administrator's comments", () => {
     const admin = await t.admin();
     const sid = await t.streamer();
     const named = await admin.post('/api/comments', { streamer_id: sid, body: 'signed', author: ' Pepa ' });
-    const long = await admin.post('/api/comments', { streamer_id: sid, body: 'long', author: 'x'.repeat(60) });
+    const long = await admin.post('/api/comments', {
+      streamer_id: sid,
+      body: 'long',
+      author: 'x'.repeat(60),
+    });
     expect(named.body).toMatchObject({ author: 'Pepa', is_admin: true });
     expect(long.body.author).toBe('x'.repeat(50));
     const list = (await t.client().get(`/api/comments?streamer_id=${sid}`)).body;
@@ -40,7 +44,8 @@ describe("the administrator's comments", () => {
     const admin = await t.admin();
     const sid = await t.streamer();
     const staff = (await admin.post('/api/comments', { streamer_id: sid, body: 'before the label' })).body.id;
-    const named = (await admin.post('/api/comments', { streamer_id: sid, body: 'named', author: 'Pepa' })).body.id;
+    const named = (await admin.post('/api/comments', { streamer_id: sid, body: 'named', author: 'Pepa' }))
+      .body.id;
     const guest = (await t.client().post('/api/comments', { streamer_id: sid, body: 'a guest' })).body.id;
     // As the administrator's comments were stored before the staff label existed.
     await t.db.updateTable('comments').set({ author: 'Anonym' }).where('id', '=', staff).execute();
