@@ -83,6 +83,8 @@ export const ERRORS = {
   cannot_pin: [400, 'Cannot pin this comment'],
   /** DECISIONS.md "Fifth wave" → "Following": the 501st streamer followed. */
   too_many_follows: [400, 'Too many follows'],
+  /** DECISIONS.md "Fifth wave" → "Words and repeats": `hold_words` not a list of 2 to 60 characters each, at most 200. */
+  invalid_word_list: [400, 'Invalid word list'],
 
   // Rows that are not there
   streamer_not_found: [404, 'Streamer not found'],
@@ -112,6 +114,8 @@ export const ERRORS = {
   banned_user_admin: [409, 'A banned user cannot be an administrator'],
   rating_changed: [409, 'The rating was changed by someone else'],
   webhook_disabled: [409, 'Webhook is disabled'],
+  /** With `refuse_repeats` on: the author's comment of the last 10 minutes again ("Words and repeats"). */
+  duplicate_comment: [409, 'Duplicate comment'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -148,6 +148,7 @@ describe('audit log', () => {
       'settings.discord': { webhooks: [{ id: null, events: [] }] },
       'streamer.reply_remove': { name: 'Pepa' },
       'comment.pin': { author: 'Pinned a comment by x', pinned: false },
+      'settings.words': { words: [] },
       'settings.operator': { name: 'Spolek "Pepa", z. s.', contact: null },
     };
     for (const action of AUDIT_ACTIONS) {

@@ -67,6 +67,19 @@ const SCENARIOS: Partial<Record<ErrorCode, Scenario>> = {
     before: async () => void (await admin.put('/api/settings', { guest_challenge: 'always' })),
     after: async () => void (await admin.put('/api/settings', { guest_challenge: 'burst' })),
   },
+  // DECISIONS.md "Words and repeats": the author's comments of the last minutes again, in
+  // other letters, case and punctuation (the folded body is compared).
+  duplicate_comment: {
+    post: () => ({ client: guest('198.51.100.7'), body: { streamer_id: sid, body: 'say it again' } }),
+    reply: true,
+    before: async () => {
+      for (const body of ['SAY it, again!', 'Say it again: REPLY', 'say IT again... grouped']) {
+        expect((await guest('198.51.100.7').post('/api/comments', { streamer_id: sid, body })).status).toBe(201);
+      }
+      await admin.put('/api/settings', { refuse_repeats: true });
+    },
+    after: async () => void (await admin.put('/api/settings', { refuse_repeats: false })),
+  },
   streamer_not_found: {
     post: () => ({ client: guest('198.51.100.5'), body: { streamer_id: 999_999, body: 'nobody here' } }),
     reply: false,

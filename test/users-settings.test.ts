@@ -72,18 +72,21 @@ describe('/api/settings', () => {
       auth_enabled: false,
       guest_hold: 'none',
       guest_challenge: 'burst',
+      refuse_repeats: false,
     });
     expect((await admin.put('/api/settings', { auth_enabled: true })).body).toEqual({ ok: true });
     expect((await t.client().get('/api/settings')).body).toEqual({
       auth_enabled: true,
       guest_hold: 'none',
       guest_challenge: 'burst',
+      refuse_repeats: false,
     });
     await admin.put('/api/settings', { auth_enabled: 'false' });
     expect((await t.client().get('/api/settings')).body).toEqual({
       auth_enabled: false,
       guest_hold: 'none',
       guest_challenge: 'burst',
+      refuse_repeats: false,
     });
   });
 
@@ -94,6 +97,7 @@ describe('/api/settings', () => {
       auth_enabled: false,
       guest_hold: 'none',
       guest_challenge: 'burst',
+      refuse_repeats: false,
     });
     expect((await admin.put('/api/settings', {})).body).toEqual({
       error: 'Missing auth_enabled',

@@ -55,7 +55,10 @@ export const AUDIT_PARAMS = {
     Type.Object({ key: Type.Literal('auth_enabled'), value: Type.Boolean() }),
     Type.Object({ key: Type.Literal('guest_hold'), value: StringEnum(GUEST_HOLDS) }),
     Type.Object({ key: Type.Literal('guest_challenge'), value: StringEnum(GUEST_CHALLENGES) }),
+    Type.Object({ key: Type.Literal('refuse_repeats'), value: Type.Boolean() }),
   ]),
+  /** The words that hold a comment (DECISIONS.md "Words and repeats"), as set; staff see them anyway. */
+  'settings.words': Type.Object({ words: Type.Array(Type.String()) }),
   'settings.operator': Type.Object({
     name: Nullable(Type.String({ description: "The operator's name now; null when unset" })),
     contact: Nullable(Type.String({ description: "The operator's contact now; null when unset" })),
@@ -125,6 +128,7 @@ const ENGLISH: { [A in AuditAction]: (p: AuditParams<A>) => string } = {
   'settings.operator': (p) =>
     `Set the privacy page's operator to ${JSON.stringify(p.name)}, contact ${JSON.stringify(p.contact)}`,
   'settings.discord': (p) => `Set ${p.webhooks.length} Discord webhook(s)`,
+  'settings.words': (p) => `Set ${p.words.length} word(s) that hold a comment`,
   'auth.password': () => 'Changed the administrator password',
   'user.admin': (p) =>
     `${p.admin ? 'Made' : 'Removed'} ${account(p)} ${p.admin ? 'an administrator' : 'as administrator'}`,

@@ -4,7 +4,8 @@ import type { DbContext } from '../db/context.ts';
 import type { Database, Db } from '../db/schema.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { foldCase } from '../shared/rules.ts';
-import { foldName } from '../lib/names.ts';
+import { foldName, foldWords } from '../lib/names.ts';
+import { repeatKey } from '../comments/rules.ts';
 import { nameKey } from '../streamers/queries.ts';
 import { deriveShown } from '../notifications/queries.ts';
 import { legacyParams } from '../db/migrations/legacy-audit.ts';
@@ -34,8 +35,9 @@ export const EXPORTED_TABLES = [
   'streams',
   'stream_samples',
   'stream_stats',
-  // The fifth wave's "Following".
+  // The fifth wave's "Following", and the words that hold a comment ("Words and repeats").
   'follows',
+  'hold_words',
   // Issue 29 / 30 item 1: where users signed in from, bans that outlive accounts.
   'user_addresses',
   'ban_tombstones',
@@ -100,6 +102,7 @@ const ADDED_LATER: ReadonlySet<Table> = new Set([
   'ban_tombstones',
   'ban_addresses',
   'follows',
+  'hold_words',
 ]);
 
 export const EXPORT_FORMAT = 'streamer-rating-export';
@@ -137,6 +140,7 @@ const ORDER_BY: Record<Table, string> = {
   ban_tombstones: 'id',
   ban_addresses: 'id',
   follows: 'user_id',
+  hold_words: 'position',
 };
 
 /**
@@ -151,6 +155,8 @@ const DERIVED: { [T in Table]?: Record<string, (row: Record<string, unknown>) =>
     display_fold: (row) => foldName(String(row.display_name)),
   },
   streamers: { name_key: (row) => nameKey(String(row.name)) },
+  comments: { repeat_key: (row) => repeatKey(String(row.body)) },
+  hold_words: { fold: (row) => foldWords(String(row.word)) },
   // A file from before entries carried parameters: read back from the English summaries.
   audit_log: {
     params: (row) =>

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { SqlRule } from '../db/sql-rules.ts';
 import { choiceSql } from '../settings/queries.ts';
 import { GUEST_HOLDS, type GuestHold, hasLink } from '../shared/rules.ts';
+import type { CommentValue, Draft } from './rules.ts';
 
 /**
  * Whether a new comment waits for staff (DECISIONS.md "Guests earn trust", "Moderators' tools"),
@@ -13,7 +14,7 @@ import { GUEST_HOLDS, type GuestHold, hasLink } from '../shared/rules.ts';
  * held). Signed-in users ask none of them: they are never held, except an account that may be a
  * banned user's return (`held` on the user), until staff approve one of its comments.
  */
-type HoldRule = SqlRule<'guestTag', 'held'>;
+type HoldRule = SqlRule<CommentValue, 'held' | 'held_words'>;
 
 const hold = choiceSql('guest_hold', GUEST_HOLDS);
 const holdIs = (word: GuestHold) => sql`${hold} = ${sql.lit(word)}`;
@@ -30,8 +31,25 @@ const UNTRUSTED: HoldRule = {
       where c.guest_tag = ${v.guestTag} and c.user_id is null and c.pending = 0)`,
 };
 
-export const HOLD_RULES: readonly HoldRule[] = [WITH_LINK, HOLD_ALL, UNTRUSTED];
+/**
+ * DECISIONS.md "Words and repeats": a post whose folded words hold one of the administrator's
+ * words or phrases (`hold_words`, folded the same way), as whole words: for guests and
+ * signed-in users alike, never for staff; the user who speaks for the streamer is let through
+ * after (comments/post.ts), which is why it holds under a name of its own.
+ */
+export const HOLD_WORDS: HoldRule = {
+  error: 'held_words',
+  refuses: (v) => sql`exists (select 1 from hold_words w where ${v.words} like ('% ' || w.fold || ' %'))`,
+};
 
-/** Whether a post asks a hold rule: a guest's, the link's rule or the others by its body. */
-export const asksHold = (rule: HoldRule, guest: boolean, body: string): boolean =>
-  guest && (rule === WITH_LINK) === hasLink(body);
+export const HOLD_RULES: readonly HoldRule[] = [WITH_LINK, HOLD_ALL, UNTRUSTED, HOLD_WORDS];
+
+/** Whether a rule of these holds a post rather than refusing it. */
+export const holds = (error: string): boolean => error === 'held' || error === 'held_words';
+
+/**
+ * Whether a post asks a hold rule: a guest's, the link's rule or the others by its body; the
+ * words' rule anyone's but staff's.
+ */
+export const asksHold = (rule: HoldRule, d: Pick<Draft, 'guest' | 'staff' | 'body'>): boolean =>
+  rule === HOLD_WORDS ? !d.staff : d.guest && (rule === WITH_LINK) === hasLink(d.body);

@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/schema.ts';
+import { advisoryKey } from '../db/group-locks.ts';
 import { type Batch, type Outcome, writeBatched } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
 import { lockBursts, passChallenge } from '../guests/challenge.ts';
@@ -7,8 +8,20 @@ import { type Keep, keepNothing } from '../idempotency/keep.ts';
 import { parseId } from '../lib/input.ts';
 import { notifyComment } from '../notifications/notify.ts';
 import type { Viewer } from '../plugins/viewer.ts';
-import { findComment, insertComments, type NewComment } from './queries.ts';
-import { checkComment, type Draft, draftOf, type PostInput, valuesOf } from './rules.ts';
+import { speaksFor } from '../streamers/speaks-for.ts';
+import { holds } from './hold.ts';
+import { findComment, insertComments, type NewComment, releaseHeld } from './queries.ts';
+import {
+  appliesTo,
+  checkComment,
+  type Draft,
+  draftOf,
+  type PostInput,
+  REFUSING_REPEATS,
+  REPEATED,
+  repeatLock,
+  valuesOf,
+} from './rules.ts';
 import { type Accepted, ASKED, askAndStore } from './store.ts';
 
 /**
@@ -146,24 +159,25 @@ async function postMany(trx: Db, posts: readonly Post[]): Promise<Outcome<Answer
     const accepted: { i: number; post: Post; comment: Accepted; answered: number[]; id?: number }[] = [];
     for (const [k, { post, i, answered, threadIs, ready }] of prepared.entries()) {
       const stored = asked.stored[k];
+      const refused = asked.refused[k] ?? new Set();
       if (stored && ready) {
-        accepted.push({ i, post, comment: { ...ready, pending: stored.pending }, answered, id: stored.id });
+        let pending = stored.pending;
+        if (pending === 1 && (await spokenFor(trx, post, refused))) {
+          await releaseHeld(trx, stored.id);
+          pending = 0;
+        }
+        accepted.push({ i, post, comment: { ...ready, pending }, answered, id: stored.id });
         continue;
       }
       // Not stored: the first error in the order errors win, or a challenge to pass first.
-      const refused = asked.refused[k] ?? new Set();
       const { d, input, ctx, now } = post;
       try {
         const checked = await checkComment(d, refused, threadIs, () =>
           passChallenge(trx, ctx.challengeKey, input.altcha, now),
         );
         const comment = commentOf(post, checked);
-        accepted.push({
-          i,
-          post,
-          comment: { ...comment, pending: refused.has('held') ? 1 : comment.pending },
-          answered,
-        });
+        const held = [...refused].some(holds) && !(await spokenFor(trx, post, refused));
+        accepted.push({ i, post, comment: { ...comment, pending: held ? 1 : comment.pending }, answered });
       } catch (err) {
         outcomes[i] = { ok: false, err };
       }
@@ -186,6 +200,18 @@ async function postMany(trx: Db, posts: readonly Post[]): Promise<Outcome<Answer
   return outcomes;
 }
 
+/**
+ * A post that only the administrator's words hold, by the user who speaks for its streamer: not
+ * held after all (DECISIONS.md "Words and repeats"). Asked after the rules, and only for such a
+ * post, so that no other post reads who speaks for a streamer.
+ */
+async function spokenFor(trx: Db, post: Post, refused: ReadonlySet<string>): Promise<boolean> {
+  const { user } = post.viewer;
+  const { streamerId } = post.d;
+  if (!refused.has('held_words') || refused.has('held') || post.userHeld) return false;
+  return user !== null && streamerId !== null && speaksFor(trx, user.id, streamerId);
+}
+
 /** No rule refuses: the checks that ask none. */
 const NO_RULE: ReadonlySet<string> = new Set();
 
@@ -200,6 +226,18 @@ const commentOf = (post: Post, checked: { streamerId: number; replyTo: number | 
   guest_tag: post.d.guestTag,
   reply_to: checked.replyTo,
   pending: post.userHeld ? 1 : 0,
+  repeat_key: post.d.repeatKey,
 });
 
-const COMMENT_POSTS: Batch<Post, Answer> = { many: postMany };
+/**
+ * Posts of two groups that could repeat each other (`REPEATED`, which asks the rows of its own
+ * group itself) wait for each other while repeats are refused: each group locks its posts'
+ * author-and-body keys as it begins (PostgreSQL; SQLite writes one group at a time).
+ */
+const COMMENT_POSTS: Batch<Post, Answer> = {
+  many: postMany,
+  locks: {
+    keys: (posts) => posts.filter((p) => appliesTo(REPEATED, p.d)).map((p) => advisoryKey(repeatLock(p.d))),
+    when: REFUSING_REPEATS,
+  },
+};

@@ -1,4 +1,5 @@
 import { markStreamers } from '../streamers/speaks-for.ts';
+import { repeatKey } from './rules.ts';
 import { type ExpressionBuilder, type InferResult, type Insertable } from 'kysely';
 import { compiledOnce } from '../db/compiled.ts';
 import { isSqlite } from '../db/dialect.ts';
@@ -172,6 +173,7 @@ const insertCommentQuery = compiledOnce((db) =>
       guest_tag: null,
       reply_to: null,
       pending: 0,
+      repeat_key: null,
     })
     .returning('id'),
 );
@@ -186,12 +188,18 @@ const paramsOf = (c: NewComment) => [
   c.guest_tag ?? null,
   c.reply_to ?? null,
   c.pending ?? 0,
+  c.repeat_key ?? null,
 ];
 
 export async function insertComment(db: Db, c: NewComment): Promise<number> {
   const [row] = (await insertCommentQuery(db, paramsOf(c))).rows;
   if (!row) throw new Error('insert into comments returned no id');
   return row.id;
+}
+
+/** A comment stored held, let through after all (comments/post.ts `spokenFor`). */
+export async function releaseHeld(db: Db, id: number): Promise<void> {
+  await db.updateTable('comments').set({ pending: 0 }).where('id', '=', id).execute();
 }
 
 /**
@@ -250,5 +258,9 @@ export async function setHidden(db: Db, id: number, hidden: boolean, by: 'author
 }
 
 export async function editBody(db: Db, id: number, body: string, at: string): Promise<void> {
-  await db.updateTable('comments').set({ body, edited_at: at }).where('id', '=', id).execute();
+  await db
+    .updateTable('comments')
+    .set({ body, edited_at: at, repeat_key: repeatKey(body) })
+    .where('id', '=', id)
+    .execute();
 }

@@ -1,12 +1,15 @@
+import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import type { SqlRule, ValueType } from '../db/sql-rules.ts';
+import { earlierRow, type SqlRule, type ValueType } from '../db/sql-rules.ts';
 import { fail } from '../errors.ts';
 import { guestName } from '../guests/names.ts';
 import { burstSince, CHALLENGE_DUE } from '../guests/challenge.ts';
 import { ADDRESS_BLOCKED, GUEST_VALUES, type GuestValue, NAME_TAKEN } from '../guests/rules.ts';
 import { cleanText, codePointLength, nameLine, parseId } from '../lib/input.ts';
+import { foldWords } from '../lib/names.ts';
 import type { Viewer } from '../plugins/viewer.ts';
-import { DEFAULT_AUTHOR, LIMITS, STAFF_AUTHOR } from '../shared/rules.ts';
+import { isStaff } from '../shared/roles.ts';
+import { DEFAULT_AUTHOR, LIMITS, REPEAT_MINUTES, STAFF_AUTHOR } from '../shared/rules.ts';
 import { commentsAsGuest } from './policy.ts';
 
 /**
@@ -36,6 +39,16 @@ export interface Draft {
   guest: boolean;
   /** The guest's session was a banned user's. */
   bannedSession: boolean;
+  /** Posted by staff (an administrator or a moderator): the administrator's words and repeats do not apply. */
+  staff: boolean;
+  /** The signed-in author, null for a guest or the administrator without an account. */
+  userId: number | null;
+  /** The body's words folded, with a space at either end (comments/hold.ts `HOLD_WORDS`). */
+  words: string;
+  /** A digest of the folded body (`repeatKey`). */
+  repeatKey: string;
+  /** Since when an equal comment of the author is a repeat. */
+  repeatSince: string;
   streamerId: number | null;
   /** The body trimmed. */
   body: string;
@@ -86,6 +99,11 @@ export function draftOf(
   return {
     guest,
     bannedSession: guest && (viewer.bannedUser || viewer.bannedSession),
+    staff: isStaff(viewer),
+    userId: viewer.user?.id ?? null,
+    words: ` ${foldWords(body)} `,
+    repeatKey: repeatKey(body),
+    repeatSince: new Date(now.getTime() - REPEAT_MINUTES * 60_000).toISOString(),
     streamerId: parseId(input.streamer_id),
     body,
     bodyError: bodyError(body),
@@ -98,12 +116,23 @@ export function draftOf(
   };
 }
 
-/** The values a comment's rules read. */
-export type CommentValue = GuestValue | 'streamerId';
+/**
+ * What tells two comments of an author apart for the rule against repeats: a digest of the
+ * folded body (lib/names.ts), stored with every comment (`repeat_key`), so that `Free coins!`
+ * and `FREE  coins` are one comment twice.
+ */
+export const repeatKey = (body: string): string =>
+  createHash('sha256').update(foldWords(body)).digest('base64url').slice(0, 22);
 
-/** A rule that asks the database, and whom it applies to: guests, guests with a name to compare, everyone. */
+/** The values a comment's rules read. */
+export type CommentValue = GuestValue | 'streamerId' | 'userId' | 'words' | 'repeatKey' | 'repeatSince';
+
+/**
+ * A rule that asks the database, and whom it applies to: guests, guests with a name to compare,
+ * everyone but staff, everyone.
+ */
 export interface CommentRule extends SqlRule<CommentValue> {
-  to: 'guests' | 'named' | 'all';
+  to: 'guests' | 'named' | 'members' | 'all';
 }
 
 export const SIGN_IN: CommentRule = {
@@ -118,21 +147,62 @@ export const NO_STREAMER: CommentRule = {
   refuses: (v) => sql`not exists (select 1 from streamers s where s.id = ${v.streamerId})`,
 };
 
+/** While `refuse_repeats` is on (an SQL condition, also the one under which posts lock, comments/post.ts). */
+export const REFUSING_REPEATS =
+  "exists (select 1 from settings where key = 'refuse_repeats' and value = 'true')";
+
+/** Who a post is by, for the rule against repeats: the user, or the guest's address. */
+export const repeatLock = (d: Draft): string => `repeat:${d.userId ?? `guest:${d.guestTag}`}:${d.repeatKey}`;
+
+/**
+ * DECISIONS.md "Words and repeats": while `refuse_repeats` is on, the author's comment of the
+ * last 10 minutes again, on any streamer (the same author: the user; for a guest, the guest tag),
+ * or an equal post of the author before it in the same group.
+ */
+export const REPEATED: CommentRule = {
+  error: 'duplicate_comment',
+  to: 'members',
+  refuses: (v) => sql`${sql.raw(REFUSING_REPEATS)}
+    and (exists (select 1 from comments c
+          where c.repeat_key = ${v.repeatKey} and c.created_at > ${v.repeatSince}
+            and (c.user_id = ${v.userId}
+              or (${v.userId} is null and c.user_id is null and c.is_admin = 0 and c.guest_tag = ${v.guestTag})))
+      or ${earlierRow(
+        v,
+        (e) => sql`${e.repeatKey} = ${v.repeatKey}
+          and (${e.userId} = ${v.userId} or (${v.userId} is null and ${e.userId} is null and ${e.guestTag} = ${v.guestTag}))`,
+      )})`,
+};
+
 /** Every rule of a new comment that asks the database. */
 export const DB_RULES: readonly CommentRule[] = [
   SIGN_IN,
   { ...ADDRESS_BLOCKED, to: 'guests' },
   { ...NAME_TAKEN, to: 'named' },
   NO_STREAMER,
+  REPEATED,
   { ...CHALLENGE_DUE, to: 'guests' },
 ];
 
 /** Their SQL types. */
-export const COMMENT_VALUES: Record<CommentValue, ValueType> = { ...GUEST_VALUES, streamerId: 'integer' };
+export const COMMENT_VALUES: Record<CommentValue, ValueType> = {
+  ...GUEST_VALUES,
+  streamerId: 'integer',
+  userId: 'integer',
+  words: 'text',
+  repeatKey: 'text',
+  repeatSince: 'text',
+};
 
-/** Whether a draft asks this rule: guests' rules for guests, the name's where there is one to compare. */
-export const appliesTo = (rule: CommentRule, d: Draft): boolean =>
-  rule.to === 'all' ? d.streamerId !== null : d.guest && (rule.to === 'guests' || d.nameFold !== null);
+/**
+ * Whether a draft asks this rule: guests' rules for guests, the name's where there is one to
+ * compare, the members' for everyone but staff.
+ */
+export const appliesTo = (rule: CommentRule, d: Draft): boolean => {
+  if (rule.to === 'all') return d.streamerId !== null;
+  if (rule.to === 'members') return !d.staff && d.streamerId !== null;
+  return d.guest && (rule.to === 'guests' || d.nameFold !== null);
+};
 
 /** The values a draft's rules read. */
 export const valuesOf = (d: Draft): Record<CommentValue, unknown> => ({
@@ -141,6 +211,10 @@ export const valuesOf = (d: Draft): Record<CommentValue, unknown> => ({
   createdAt: d.createdAt,
   nameFold: d.nameFold,
   burstSince: d.burstSince,
+  userId: d.userId,
+  words: d.words,
+  repeatKey: d.repeatKey,
+  repeatSince: d.repeatSince,
 });
 
 /**
@@ -163,6 +237,7 @@ export async function checkComment(
   const replyTo = await thread();
   if (d.nameReserved || refused.has('name_reserved')) throw fail('name_reserved');
   if (refused.has('streamer_not_found')) throw fail('streamer_not_found');
+  if (refused.has('duplicate_comment')) throw fail('duplicate_comment');
   if (refused.has('challenge_required')) await challenge();
   return { streamerId: d.streamerId, body: d.body, replyTo };
 }

@@ -11,7 +11,7 @@ import {
   type ValueType,
 } from '../db/sql-rules.ts';
 import type { ErrorCode } from '../errors.ts';
-import { asksHold, HOLD_RULES } from './hold.ts';
+import { asksHold, HOLD_RULES, holds } from './hold.ts';
 import { insertComment, type NewComment } from './queries.ts';
 import { appliesTo, COMMENT_VALUES, type CommentValue, DB_RULES, type Draft } from './rules.ts';
 
@@ -21,22 +21,23 @@ export type Accepted = NewComment & {
   created_at: string;
   body: string;
   user_id: number | null;
+  repeat_key: string;
 };
 
 /** Every rule a post asks the database and whether it waits for staff (hold.ts), with the posts that ask each. */
-export const ASKED = new Map<SqlRule<CommentValue, ErrorCode | 'held'>, (d: Draft) => boolean>([
+export const ASKED = new Map<AskedRule, (d: Draft) => boolean>([
   ...DB_RULES.map((rule) => [rule, (d: Draft) => appliesTo(rule, d)] as const),
-  ...HOLD_RULES.map((rule) => [rule, (d: Draft) => asksHold(rule, d.guest, d.body)] as const),
+  ...HOLD_RULES.map((rule) => [rule, (d: Draft) => asksHold(rule, d)] as const),
 ]);
 const ASKED_RULES = [...ASKED.keys()];
 
 /** A rule the statement of a round asks, and whether it holds a post rather than refusing it. */
-type AskedRule = SqlRule<CommentValue, ErrorCode | 'held'>;
-const holds = (rule: AskedRule) => rule.error === 'held';
+type AskedRule = SqlRule<CommentValue, ErrorCode | Held>;
+type Held = 'held' | 'held_words';
 
 /** What the statement of a round answers: each post's errors, and the id of each one it stored. */
 interface Asked {
-  refused: Set<ErrorCode | 'held'>[];
+  refused: Set<ErrorCode | Held>[];
   stored: ({ id: number; pending: number } | null)[];
 }
 
@@ -50,6 +51,7 @@ const STORED = {
   created_at: 'text',
   guest_tag: 'text',
   reply_to: 'integer',
+  repeat_key: 'text',
   pending: 'integer',
 } satisfies Partial<Record<keyof Accepted, ValueType>>;
 const STORED_COLUMNS = Object.keys(STORED) as (keyof typeof STORED)[];
@@ -62,11 +64,11 @@ const STORED_COLUMNS = Object.keys(STORED) as (keyof typeof STORED)[];
  */
 export async function askAndStore(
   trx: Db,
-  rows: readonly AskedRow<CommentValue, ErrorCode | 'held'>[],
+  rows: readonly AskedRow<CommentValue, ErrorCode | Held>[],
   ready: readonly (Accepted | null)[],
 ): Promise<Asked> {
   const storable = (k: number, refused: ReadonlySet<string>) =>
-    ready[k] != null && ![...refused].some((error) => error !== 'held');
+    ready[k] != null && ![...refused].some((error) => !holds(error));
   if (isSqlite(trx)) {
     const refused = await refusedByRows(trx, ASKED_RULES, COMMENT_VALUES, rows);
     const stored: Asked['stored'] = [];
@@ -74,7 +76,7 @@ export async function askAndStore(
       const errors = refused[k] ?? new Set();
       if (!comment || !storable(k, errors)) stored.push(null);
       else {
-        const pending = comment.pending === 1 || errors.has('held') ? 1 : 0;
+        const pending = comment.pending === 1 || [...errors].some(holds) ? 1 : 0;
         stored.push({ id: await insertComment(trx, { ...comment, pending }), pending });
       }
     }
@@ -86,8 +88,8 @@ export async function askAndStore(
   }
   const { asking, values, refused } = askedTable(ASKED_RULES, COMMENT_VALUES, rows, extra);
   const r = (i: number) => sql.ref(`r.r${i}`);
-  const refusing = asking.flatMap((rule, i) => (holds(rule) ? [] : [sql` and ${r(i)} = 0`]));
-  const holding = asking.flatMap((rule, i) => (holds(rule) ? [sql` or ${r(i)} = 1`] : []));
+  const refusing = asking.flatMap((rule, i) => (holds(rule.error) ? [] : [sql` and ${r(i)} = 0`]));
+  const holding = asking.flatMap((rule, i) => (holds(rule.error) ? [sql` or ${r(i)} = 1`] : []));
   const { rows: found } = await sql<Record<string, unknown>>`with ${values},
     r as (select ${sql.join([sql`v.*`, ...refused])} from v),
     stored as (insert into comments (${sql.join(STORED_COLUMNS.map((c) => sql.id(c)))})

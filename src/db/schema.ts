@@ -18,6 +18,7 @@ import type { CommunityRatingsTable, RaterGroupMembersTable, RaterGroupsTable } 
 import type {
   AuditLogTable,
   EventLogTable,
+  HoldWordsTable,
   IdempotencyKeysTable,
   LogCursorsTable,
   SettingsTable,
@@ -57,6 +58,7 @@ export interface Database {
   comments: CommentsTable;
   community_ratings: CommunityRatingsTable;
   settings: SettingsTable;
+  hold_words: HoldWordsTable;
   secrets: SecretsTable;
   oauth_states: OAuthStatesTable;
   sessions: SessionsTable;

@@ -68,6 +68,22 @@ export function askedTable<V extends string, C extends string>(
   return { asking, values: sql`v(${columns}) as (values ${table})`, refused };
 }
 
+/**
+ * Whether a row before this one in the group's table (`askedTable`'s `v`) holds `same`: for a
+ * rule that two writes of one group could break together, each asked before either is stored
+ * (comments/rules.ts `REPEATED`). `v` is the rule's own values; `same` reads the earlier row's
+ * as `e`.
+ */
+export function earlierRow<V extends string>(
+  v: Record<V, Expression<unknown>>,
+  same: (e: Record<V, Expression<unknown>>) => RawBuilder<unknown>,
+): RawBuilder<unknown> {
+  const e = Object.fromEntries(
+    Object.keys(v).map((name) => [name, sql.ref(`e.${name}`)]),
+  ) as unknown as Record<V, Expression<unknown>>;
+  return sql`exists (select 1 from v as e where ${sql.ref('e.n')} < ${sql.ref('v.n')} and ${same(e)})`;
+}
+
 /** Each row's errors, from the `r<i>` columns of a query built on `askedTable`. */
 export const errorsOf = <C extends string>(
   asking: readonly SqlRule<string, C>[],

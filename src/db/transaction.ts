@@ -8,6 +8,7 @@ import {
   type WriteChanges,
 } from './changes.ts';
 import type { DbContext } from './context.ts';
+import { lockStatement } from './group-locks.ts';
 import type { Db } from './schema.ts';
 
 /** How a write is run: what it changes, and whether it may share a commit with others. */
@@ -96,6 +97,12 @@ export type Outcome<T> = { ok: true; value: T } | { ok: false; err: unknown };
  */
 export interface Batch<I, T> {
   many(trx: Db, inputs: readonly I[]): Promise<Outcome<T>[]>;
+  /**
+   * PostgreSQL: advisory locks a group takes for its writes of this kind as it begins, before it
+   * reads: for a rule two groups' writes could break together (equal comments, comments/post.ts).
+   * `keys` names them (db/group-locks.ts), taken where `when`, an SQL condition without parameters.
+   */
+  locks?: { keys(inputs: readonly I[]): bigint[]; when: string };
 }
 
 /**
@@ -224,7 +231,10 @@ export class GroupCommit {
           else for (const text of statements) await conn.executeQuery(statement(text));
         };
         // What ends the write before: nothing yet, its savepoint released, or rolled back to.
-        let ending = [sqlite ? BEGIN_SQLITE : BEGIN];
+        const locks = sqlite
+          ? null
+          : lockStatement(jobs.flatMap((job) => (job.together ? [job.together] : [])));
+        let ending = sqlite ? [BEGIN_SQLITE] : [BEGIN, ...(locks ? [locks] : [])];
         const events: LogEvent[] = [];
         /** Runs `fn` in a savepoint; keeps its events if it succeeds. */
         const step = async <T>(fn: (trx: Db) => Promise<T>): Promise<Outcome<T>> => {

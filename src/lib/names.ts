@@ -40,16 +40,24 @@ function skeleton(s: string): string {
  * names goes through here, and the stored folds of users' names (`login_fold`,
  * `display_fold`) are made here too (migrations 011 and 026 recomputed them).
  */
-export function foldName(name: string): string {
+export const foldName = (name: string): string => foldWords(name).replaceAll(' ', '');
+
+/**
+ * A text folded as `foldName` folds a name, with its words kept apart: every run of white space
+ * and punctuation becomes one space, none at either end. For finding a word or a phrase in a
+ * comment whatever letters it is written with (DECISIONS.md "Words and repeats"): `F.r.e.e
+ * ＣＯＩＮＳ` folds to `f r e e colns`, `Free coins!` to `free colns`.
+ */
+export function foldWords(text: string): string {
   // Lower case first: the skeleton keeps case (`I` and `l` are alike, `i` and `l` are not).
   // A prototype's own compatibility form or lower case can have a prototype of its own
   // (`⏨` is `10`, then `lo`): the step repeats until nothing changes (twice at most in the
   // data), so a fold folds to itself.
-  let folded = bare(name).toLowerCase();
+  let folded = bare(text).toLowerCase();
   for (let i = 0; i < 4; i++) {
     const next = bare(skeleton(folded)).toLowerCase();
     if (next === folded) break;
     folded = next;
   }
-  return oneOfCase(folded.replace(/[\p{White_Space}\p{P}]/gu, ''));
+  return oneOfCase(folded.replace(/[\p{White_Space}\p{P}]+/gu, ' ').trim());
 }

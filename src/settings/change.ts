@@ -11,11 +11,11 @@ import {
   webhookPrefixes,
 } from '../discord/webhooks.ts';
 import { DomainError, fail } from '../errors.ts';
-import { truthy } from '../lib/input.ts';
+import { codePointLength, truthy } from '../lib/input.ts';
 import type { Viewer } from '../plugins/viewer.ts';
-import { DISCORD_EVENTS, GUEST_CHALLENGES, GUEST_HOLDS } from '../shared/rules.ts';
+import { DISCORD_EVENTS, GUEST_CHALLENGES, GUEST_HOLDS, HOLD_WORDS } from '../shared/rules.ts';
 import { operatorInput } from './operator.ts';
-import { operatorOf, setSetting } from './queries.ts';
+import { operatorOf, replaceHoldWords, setSetting } from './queries.ts';
 import type { putSchema } from './schemas.ts';
 
 export type SettingsChange = Static<typeof putSchema.body>;
@@ -34,7 +34,9 @@ export async function changeSettings(ctx: AppContext, viewer: Viewer, body: Sett
     guest_hold === undefined &&
     guest_challenge === undefined &&
     body.operator_name === undefined &&
-    body.operator_contact === undefined
+    body.operator_contact === undefined &&
+    body.hold_words === undefined &&
+    body.refuse_repeats === undefined
   ) {
     throw fail('missing_auth_enabled');
   }
@@ -47,6 +49,11 @@ export async function changeSettings(ctx: AppContext, viewer: Viewer, body: Sett
   const hold = choice('guest_hold', guest_hold, GUEST_HOLDS);
   const challenge = choice('guest_challenge', guest_challenge, GUEST_CHALLENGES);
   const operator = operatorInput(body);
+  const words = body.hold_words === undefined ? null : holdWordsInput(body.hold_words);
+  const repeats = body.refuse_repeats;
+  if (repeats !== undefined && typeof repeats !== 'boolean') {
+    throw new DomainError('invalid_field', { message: 'Invalid refuse_repeats' });
+  }
   const webhooks = body.discord_webhooks === undefined ? null : parseWebhookList(body.discord_webhooks);
   const prefixes = webhookPrefixes(ctx.config.discordApiUrl);
   const value = truthy(body.auth_enabled) ? 'true' : 'false';
@@ -70,6 +77,17 @@ export async function changeSettings(ctx: AppContext, viewer: Viewer, body: Sett
         action: 'settings.update',
         params: { key: 'guest_challenge', value: challenge },
       });
+    }
+    if (repeats !== undefined) {
+      await setSetting(trx, 'refuse_repeats', String(repeats));
+      await audit(trx, actor, {
+        action: 'settings.update',
+        params: { key: 'refuse_repeats', value: repeats },
+      });
+    }
+    if (words !== null) {
+      await replaceHoldWords(trx, words);
+      await audit(trx, actor, { action: 'settings.words', params: { words } });
     }
     if (operator.name !== undefined || operator.contact !== undefined) {
       if (operator.name !== undefined) await setSetting(trx, 'operator_name', operator.name);
@@ -99,6 +117,22 @@ export async function changeSettings(ctx: AppContext, viewer: Viewer, body: Sett
       params: { webhooks: resolved.map((r) => ({ id: r.id, events: r.input.events })) },
     });
   });
+}
+
+/**
+ * `hold_words` as DECISIONS.md "Words and repeats" takes it: at most 200 strings, each trimmed,
+ * 2 to 60 characters; a word given twice is kept once. Else 400 `invalid_word_list`.
+ */
+function holdWordsInput(value: unknown): string[] {
+  if (!Array.isArray(value) || value.length > HOLD_WORDS.words) throw fail('invalid_word_list');
+  const words: string[] = [];
+  for (const item of value) {
+    const word = typeof item === 'string' ? item.trim() : '';
+    const length = codePointLength(word);
+    if (length < HOLD_WORDS.wordMin || length > HOLD_WORDS.wordMax) throw fail('invalid_word_list');
+    if (!words.includes(word)) words.push(word);
+  }
+  return words;
 }
 
 /** The same webhook listed twice is one webhook with both lists of events. */

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { compiledOnce } from '../db/compiled.ts';
 import type { Db } from '../db/schema.ts';
+import { foldWords } from '../lib/names.ts';
 import { GUEST_CHALLENGES, GUEST_HOLDS } from '../shared/rules.ts';
 
 const getSettingQuery = compiledOnce((db) => db.selectFrom('settings').select('value').where('key', '=', ''));
@@ -37,6 +38,27 @@ export const guestChallenge = (db: Db) => choiceSetting(db, 'guest_challenge', G
 /** SPEC.md: commenting requires sign-in exactly when auth_enabled is the string `true`. */
 export async function authRequiredToComment(db: Db): Promise<boolean> {
   return (await getSetting(db, 'auth_enabled')) === 'true';
+}
+
+/** A flag setting, false unless set to `true`. */
+export async function flagSetting(db: Db, key: string): Promise<boolean> {
+  return (await getSetting(db, key)) === 'true';
+}
+
+/** The administrator's words that hold a comment, in their order (DECISIONS.md "Words and repeats"). */
+export async function holdWords(db: Db): Promise<string[]> {
+  const rows = await db.selectFrom('hold_words').select('word').orderBy('position').execute();
+  return rows.map((r) => r.word);
+}
+
+/** Replaces the words, each stored folded too (comments/hold.ts asks the folds). */
+export async function replaceHoldWords(db: Db, words: readonly string[]): Promise<void> {
+  await db.deleteFrom('hold_words').execute();
+  if (words.length === 0) return;
+  await db
+    .insertInto('hold_words')
+    .values(words.map((word, position) => ({ position, word, fold: foldWords(word) })))
+    .execute();
 }
 
 /** A text setting, null when unset or emptied. */

@@ -6,7 +6,15 @@ import { parseId } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { OK } from '../lib/schemas.ts';
 import { changeSettings } from './change.ts';
-import { authRequiredToComment, guestChallenge, guestHold, operatorOf } from './queries.ts';
+import { isStaff } from '../shared/roles.ts';
+import {
+  authRequiredToComment,
+  flagSetting,
+  guestChallenge,
+  guestHold,
+  holdWords,
+  operatorOf,
+} from './queries.ts';
 import { mayChangeSettings, SETTINGS_ROLES } from './policy.ts';
 import { queueTestMessage } from './test-send.ts';
 import { deliverySchema, getSchema, operatorSchema, putSchema, testSendSchema } from './schemas.ts';
@@ -23,6 +31,8 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       auth_enabled: await authRequiredToComment(db),
       guest_hold: await guestHold(db),
       guest_challenge: await guestChallenge(db),
+      refuse_repeats: await flagSetting(db, 'refuse_repeats'),
+      ...(isStaff(request.viewer) ? { hold_words: await holdWords(db) } : {}),
     };
     if (!request.viewer.isAdmin) return shown;
     return { ...shown, discord_webhooks: await shownWebhooks(db) };

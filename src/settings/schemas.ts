@@ -4,6 +4,7 @@ import {
   DISCORD_EVENTS,
   GUEST_CHALLENGES,
   GUEST_HOLDS,
+  HOLD_WORDS,
   MAX_WEBHOOKS,
   OPERATOR_CONTACT_MAX,
   OPERATOR_NAME_MAX,
@@ -31,6 +32,14 @@ export const Settings = Type.Object(
     auth_enabled: Type.Boolean({ description: 'Commenting requires sign-in' }),
     guest_hold: StringEnum(GUEST_HOLDS, { description: 'Which guest comments wait for staff' }),
     guest_challenge: StringEnum(GUEST_CHALLENGES, { description: 'When a guest must solve the challenge' }),
+    refuse_repeats: Type.Boolean({
+      description: "A comment equal to its author's comment of the last 10 minutes is refused (409)",
+    }),
+    hold_words: Type.Optional(
+      Type.Array(Type.String(), {
+        description: 'Staff only: words and phrases that hold a comment for staff, in their order',
+      }),
+    ),
     discord_webhooks: Type.Optional(Type.Array(Webhook, { description: 'The administrator only' })),
   },
   { title: 'Settings' },
@@ -57,8 +66,8 @@ export const operatorSchema = {
 
 export const getSchema = {
   summary:
-    'Settings: `{auth_enabled, guest_hold, guest_challenge}`, and for an ' +
-    'administrator `discord_webhooks` too',
+    'Settings: `{auth_enabled, guest_hold, guest_challenge, refuse_repeats}`, for staff `hold_words` ' +
+    'too, and for an administrator `discord_webhooks`',
   response: { 200: Settings },
 };
 
@@ -77,8 +86,8 @@ const WebhookInput = Type.Object({
 
 export const putSchema = {
   summary:
-    'Change `auth_enabled`, `guest_hold`, `guest_challenge`, `operator_name`, `operator_contact` and/or ' +
-    'the Discord webhooks (`discord_webhooks` replaces the list)',
+    'Change `auth_enabled`, `guest_hold`, `guest_challenge`, `refuse_repeats`, `hold_words`, ' +
+    '`operator_name`, `operator_contact` and/or the Discord webhooks (`discord_webhooks` replaces the list)',
   body: Input({
     auth_enabled: Lenient(Type.Boolean({ description: 'true, 1, "1" or "true" turn it on' })),
     guest_hold: Field(
@@ -112,6 +121,29 @@ export const putSchema = {
         description: `How to reach them (an e-mail address or a URL is shown as a link), at most ${OPERATOR_CONTACT_MAX} characters; empty or null unsets it`,
       }),
       'operator_contact',
+    ),
+    refuse_repeats: Field(
+      'invalid_field',
+      Type.Boolean({
+        description:
+          "true: a comment equal to its author's comment of the last 10 minutes, on any streamer, is refused",
+      }),
+      'refuse_repeats',
+    ),
+    hold_words: Lenient(
+      Type.Array(
+        Type.String({
+          minLength: HOLD_WORDS.wordMin,
+          maxLength: HOLD_WORDS.wordMax,
+          description: 'A word or phrase, trimmed',
+        }),
+        {
+          maxItems: HOLD_WORDS.words,
+          description:
+            'Replaces the list: a comment containing one of these (as a whole word or phrase, whatever ' +
+            'letters it is written with) waits for staff; else 400 invalid_word_list',
+        },
+      ),
     ),
     discord_webhooks: Lenient(
       Type.Array(WebhookInput, { maxItems: MAX_WEBHOOKS, description: `At most ${MAX_WEBHOOKS}` }),

@@ -62,6 +62,14 @@ export type GuestChallenge = (typeof GUEST_CHALLENGES)[number];
  */
 export const CHALLENGE = { maxnumber: 20_000, burstPosts: 3, burstSeconds: 60 } as const;
 
+/**
+ * DECISIONS.md "Words and repeats": the administrator's words that hold a comment (at most
+ * `words`, each `wordMin` to `wordMax` characters once trimmed), and how far back a comment
+ * equal to an earlier one of its author is a repeat.
+ */
+export const HOLD_WORDS = { words: 200, wordMin: 2, wordMax: 60 } as const;
+export const REPEAT_MINUTES = 10;
+
 /** A link, as the `links` hold sees it: in any letter case. */
 export const hasLink = (body: string): boolean => /https?:\/\/|www\.|discord\.gg\//i.test(body);
 

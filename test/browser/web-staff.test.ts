@@ -156,6 +156,17 @@ describe.runIf(runBrowser(import.meta.url))('the web page for staff', () => {
     await page.getByLabel('Require sign-in to comment').check();
     await expect.poll(async () => (await env.t.client().get('/api/settings')).body.auth_enabled).toBe(true);
     await page.getByLabel('Require sign-in to comment').uncheck();
+    // DECISIONS.md "Words and repeats": the recommended refusal of repeats, and the held words.
+    await page.getByLabel('Refuse repeated comments').check();
+    await expect.poll(async () => (await env.t.client().get('/api/settings')).body.refuse_repeats).toBe(true);
+    await page.getByLabel('Words that hold a comment for approval').fill('free coins\n  scam  \n');
+    await page.locator('.word-rules').getByRole('button', { name: 'Save' }).click();
+    await expect
+      .poll(async () => (await (await env.t.admin()).get('/api/settings')).body.hold_words)
+      .toEqual(['free coins', 'scam']);
+    await expect.poll(() => page.locator('.word-rules').textContent()).toContain('2 of 200');
+    await axe(env, page, 'admin settings');
+    await page.getByLabel('Refuse repeated comments').uncheck();
     await context.close();
   });
 });

@@ -23,6 +23,7 @@ import * as eventLogAppend from './024-event-log-append.ts';
 import * as commentPins from './025-comment-pins.ts';
 import * as nameFoldsOfEitherCase from './026-name-folds-of-either-case.ts';
 import * as staffAuthorStored from './032-staff-author-stored.ts';
+import * as wordsAndRepeats from './033-words-and-repeats.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '025-comment-pins': commentPins,
   '026-name-folds-of-either-case': nameFoldsOfEitherCase,
   '032-staff-author-stored': staffAuthorStored,
+  '033-words-and-repeats': wordsAndRepeats,
 };

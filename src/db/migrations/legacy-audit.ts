@@ -40,6 +40,8 @@ const SHAPES: { [A in AuditAction]: RegExp } = {
   // Written with its parameters from the first (migration 010 came after parameters); the
   // count alone reads back, the webhooks' events do not.
   'settings.discord': /^Set (\d+) Discord webhook\(s\)$/,
+  // Came after entries carried parameters: never read back; the words are not in the summary.
+  'settings.words': /^Set (\d+) word\(s\) that hold a comment$/,
   // Issue 26: written with its parameters from the first.
   'streamer.reply_remove': /^Removed the streamer's reply on (.*)$/s,
   // Fifth wave: written with its parameters from the first.
@@ -108,6 +110,7 @@ const READ: Reader = {
   }),
   'streamer.reply_remove': (m) => ({ name: s(m[1]) }),
   'comment.pin': (m) => ({ author: s(m[2]), pinned: m[1] === 'Pinned' }),
+  'settings.words': () => ({ words: [] }),
   'settings.operator': (m) => ({ name: json(m[1]), contact: json(m[2]) }),
 };
 

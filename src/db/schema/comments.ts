@@ -22,6 +22,8 @@ export interface CommentsTable {
   pending: Generated<number>;
   /** 1: shown first in its streamer's list; at most one per streamer (a partial unique index). */
   pinned: Generated<number>;
+  /** A digest of the folded body (comments/rules.ts `repeatKey`); null on comments stored before. */
+  repeat_key: string | null;
 }
 
 export interface CommentLikesTable {

@@ -7,6 +7,14 @@ export interface SettingsTable {
   value: string;
 }
 
+/** The administrator's words that hold a comment (DECISIONS.md "Words and repeats"), in their order. */
+export interface HoldWordsTable {
+  position: number;
+  word: string;
+  /** `word` folded (lib/names.ts `foldWords`). */
+  fold: string;
+}
+
 export interface AuditLogTable {
   id: Generated<number>;
   at: string;

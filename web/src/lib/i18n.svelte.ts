@@ -1,6 +1,6 @@
 import { cs, csApiErrors } from '../locales/cs.ts';
 import { en, enApiErrors, type MessageKey } from '../locales/en.ts';
-import { COMMENT_EDIT_WINDOW_MS, LIMITS } from '../../../src/shared/rules.ts';
+import { COMMENT_EDIT_WINDOW_MS, HOLD_WORDS, LIMITS, REPEAT_MINUTES } from '../../../src/shared/rules.ts';
 import { FOLLOW_LIMIT } from '../../../src/shared/follows.ts';
 import { ApiError } from './api.ts';
 
@@ -49,6 +49,10 @@ const ERROR_FACTS = {
   minutes: COMMENT_EDIT_WINDOW_MS / 60_000,
   passwordMin: LIMITS.adminPasswordMin,
   followLimit: FOLLOW_LIMIT,
+  repeatMinutes: REPEAT_MINUTES,
+  words: HOLD_WORDS.words,
+  wordMin: HOLD_WORDS.wordMin,
+  wordMax: HOLD_WORDS.wordMax,
 };
 
 /**

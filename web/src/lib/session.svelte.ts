@@ -14,6 +14,7 @@ export const session = $state<Me & { loaded: boolean; settings: Settings }>({
     auth_enabled: false,
     guest_hold: 'none',
     guest_challenge: 'burst',
+    refuse_repeats: false,
   },
 });
 

@@ -217,6 +217,13 @@ export const cs: Record<MessageKey, string> = {
   'settings.authHint': 'Je-li zapnuto, komentovat mohou jen přihlášení uživatelé (a administrátor).',
   'settings.operatorName': 'Jméno provozovatele',
   'settings.operatorContact': 'Kontakt (e-mailová nebo webová adresa)',
+  'words.refuseRepeats': 'Odmítat opakované komentáře',
+  'words.refuseRepeatsHint':
+    'Doporučujeme zapnout: komentář stejný jako jiný od téhož autora za posledních {minutes} minut, u kteréhokoli streamera, bude odmítnut. Zastaví kopírovaný spam; moderátorů se to netýká.',
+  'words.holdWords': 'Slova, se kterými komentář čeká na schválení',
+  'words.holdWordsHint':
+    'Jedno slovo nebo fráze na řádek, nejvýše {words}, každé {min} až {max} znaků. Komentář, který některé obsahuje jako celé slovo nebo frázi (v jakékoli velikosti písmen, s diakritikou i podobnými písmeny), počká na moderátora. Netýká se moderátorů ani streamera na jeho vlastní stránce.',
+  'words.count': '{n} z {words}',
   'settings.operatorHint':
     'Kdo stránku provozuje a jak ho kontaktovat ve věci osobních údajů: uvidí to každý na stránce o soukromí. Prázdné pole údaj zruší.',
   'error.network': 'Server není dostupný. Zkontrolujte připojení a zkuste to znovu.',
@@ -256,6 +263,7 @@ export const cs: Record<MessageKey, string> = {
   'audit.action.member.remove': 'Odebrán člen',
   'audit.action.settings.update': 'Změna nastavení',
   'audit.action.settings.operator': 'Změna provozovatele',
+  'audit.action.settings.words': 'Změna slov ke schválení',
   'audit.action.streamer.add': 'Přidán streamer',
   'audit.action.streamer.delete': 'Smazán streamer',
   'audit.action.streamer.lock': 'Zamčení hodnocení',
@@ -687,6 +695,9 @@ export const csApiErrors: Record<ErrorCode, string> = {
   cannot_pin: 'Připnout lze jen zobrazený komentář, ne odpověď.',
   // Fifth wave: Following
   too_many_follows: 'Sledovat lze nejvýše {followLimit} streamerů. Nejdřív některého přestaňte sledovat.',
+  invalid_word_list: 'Nejvýše {words} slov nebo frází, každé dlouhé {wordMin} až {wordMax} znaků.',
+  duplicate_comment:
+    'Stejný komentář jste před chvílí poslali. Napište něco nového, nebo počkejte {repeatMinutes} minut.',
   // Issue 30 (items 7, 9, 11, 16, 17, 18, 22)
   invalid_limit: 'Velikost stránky musí být celé číslo od 1 do 100.',
   // Issue 26
@@ -726,8 +737,11 @@ export const csAudit: AuditWords = {
       ? `${cs['trust.guestHold']}: ${cs[`trust.guestHold.${p.value}`]}`
       : p.key === 'guest_challenge'
         ? `${cs['trust.guestChallenge']}: ${cs[`trust.guestChallenge.${p.value}`]}`
-        : `Přihlášení ke komentování: ${p.value ? 'vyžadováno' : 'nevyžadováno'}`,
+        : p.key === 'refuse_repeats'
+          ? `${cs['words.refuseRepeats']}: ${p.value ? 'zapnuto' : 'vypnuto'}`
+          : `Přihlášení ke komentování: ${p.value ? 'vyžadováno' : 'nevyžadováno'}`,
   'settings.discord': (p) => `Discord: propojené kanály: ${p.webhooks.length}`,
+  'settings.words': (p) => `${cs['words.holdWords']}: ${p.words.length}`,
   'settings.operator': (p) =>
     `Provozovatel na stránce o soukromí: ${p.name ?? '(neuveden)'}, kontakt ${p.contact ?? '(žádný)'}`,
   'auth.password': () => 'Změněno heslo administrátora',

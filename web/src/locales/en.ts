@@ -217,6 +217,13 @@ export const en = {
   'settings.authHint': 'When on, only signed-in users (and the administrator) can comment.',
   'settings.operatorName': "Operator's name",
   'settings.operatorContact': 'Contact (an e-mail address or a web address)',
+  'words.refuseRepeats': 'Refuse repeated comments',
+  'words.refuseRepeatsHint':
+    'Recommended: a comment equal to one its author posted in the last {minutes} minutes, on any streamer, is refused. It stops copy-pasted spam; staff are never refused.',
+  'words.holdWords': 'Words that hold a comment for approval',
+  'words.holdWordsHint':
+    'One word or phrase a line, at most {words}, each {min} to {max} characters. A comment that contains one as a whole word or phrase, in any letter case, with accents or look-alike letters, waits for a moderator. Not for staff, nor for a streamer on their own page.',
+  'words.count': '{n} of {words}',
   'settings.operatorHint':
     'Who runs the site and how to reach them about personal data: shown to everyone on the privacy page. Leave empty to unset.',
   'error.network': 'The server could not be reached. Check your connection and try again.',
@@ -256,6 +263,7 @@ export const en = {
   'audit.action.member.remove': 'Member removed',
   'audit.action.settings.update': 'Settings changed',
   'audit.action.settings.operator': 'Operator changed',
+  'audit.action.settings.words': 'Held words changed',
   'audit.action.streamer.add': 'Streamer added',
   'audit.action.streamer.delete': 'Streamer deleted',
   'audit.action.streamer.lock': 'Ratings locked',
@@ -693,6 +701,9 @@ export const enApiErrors: Record<ErrorCode, string> = {
   cannot_pin: 'Only a shown comment can be pinned, not a reply.',
   // Fifth wave: Following
   too_many_follows: 'You can follow at most {followLimit} streamers. Stop following one first.',
+  invalid_word_list: 'At most {words} words or phrases, each {wordMin} to {wordMax} characters long.',
+  duplicate_comment:
+    'You posted the same comment a moment ago. Write something new, or wait {repeatMinutes} minutes.',
   // Issue 30 (items 7, 9, 11, 16, 17, 18, 22)
   invalid_limit: 'A page size must be a whole number from 1 to 100.',
   // Issue 26
@@ -733,8 +744,11 @@ export const enAudit: AuditWords = {
       ? `${en['trust.guestHold']}: ${en[`trust.guestHold.${p.value}`]}`
       : p.key === 'guest_challenge'
         ? `${en['trust.guestChallenge']}: ${en[`trust.guestChallenge.${p.value}`]}`
-        : `Sign-in to comment: ${p.value ? 'required' : 'not required'}`,
+        : p.key === 'refuse_repeats'
+          ? `${en['words.refuseRepeats']}: ${p.value ? 'on' : 'off'}`
+          : `Sign-in to comment: ${p.value ? 'required' : 'not required'}`,
   'settings.discord': (p) => `Discord: ${p.webhooks.length} connected channel(s)`,
+  'settings.words': (p) => `${en['words.holdWords']}: ${p.words.length}`,
   'settings.operator': (p) =>
     `Operator on the privacy page: ${p.name ?? '(none)'}, contact ${p.contact ?? '(none)'}`,
   'auth.password': () => 'Changed the administrator password',

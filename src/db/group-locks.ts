@@ -1,0 +1,30 @@
+import { createHash } from 'node:crypto';
+import type { Batch } from './transaction.ts';
+
+/**
+ * The advisory locks a group commit takes as it begins (db/transaction.ts `Batch.locks`).
+ */
+
+/** An advisory lock's key for a name (`Batch.locks`): 64 bits of its digest. */
+export const advisoryKey = (name: string): bigint =>
+  createHash('sha256').update(`streamer_rating:${name}`).digest().readBigInt64BE(0);
+
+/** The statement that takes a group's locks (`Batch.locks`), in one order for every group; null: none. */
+export function lockStatement(
+  writes: readonly { batch: Batch<unknown, unknown>; input: unknown }[],
+): string | null {
+  const inputs = new Map<Batch<unknown, unknown>, unknown[]>();
+  for (const { batch, input } of writes) {
+    if (batch.locks) inputs.set(batch, [...(inputs.get(batch) ?? []), input]);
+  }
+  const parts: string[] = [];
+  for (const [batch, of] of inputs) {
+    const keys = [...new Set(batch.locks?.keys(of) ?? [])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    // Integers only: written into the statement, which takes no parameters (it begins the group).
+    if (keys.length > 0) {
+      parts.push(`select pg_advisory_xact_lock(k) from unnest(cast('{${keys.join(',')}}' as bigint[])) as u(k)
+        where ${batch.locks?.when ?? 'true'}`);
+    }
+  }
+  return parts.length > 0 ? parts.join('; ') : null;
+}

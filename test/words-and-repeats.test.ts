@@ -1,0 +1,186 @@
+import { describe, expect, it } from 'vitest';
+import { useApp } from './helpers/app.ts';
+import type { Client } from './helpers/client.ts';
+import { R } from './helpers/streamers.ts';
+
+/**
+ * DECISIONS.md "Fifth wave" → "Words and repeats" (issue 45, item 17): the administrator's
+ * `hold_words` hold comments that contain one as a whole word or phrase, whatever letters they
+ * are written in, for guests and users but never for staff or the streamer's own voice; with
+ * `refuse_repeats` on, an author's comment of the last 10 minutes again is 409, also when the
+ * copies race.
+ */
+const t = await useApp({ TRUST_PROXY: '127.0.0.1' });
+const admin = await t.admin();
+const moderator = await t.signedIn(await t.user({}, { mod: true }));
+const user = await t.signedIn(await t.user());
+const guest = (address: string) => t.client({ 'x-forwarded-for': address });
+const sid = await t.streamer('Words Streamer');
+const other = await t.streamer('Other Streamer');
+
+const setWords = (words: unknown, c: Client = admin) => c.put('/api/settings', { hold_words: words });
+const post = (c: Client, body: string, streamer = sid) =>
+  c.post('/api/comments', { streamer_id: streamer, body });
+const stored = async (body: string) =>
+  (await t.db.selectFrom('comments').select(['body', 'pending']).where('body', '=', body).execute()).map(
+    (r) => r.pending,
+  );
+
+describe('hold_words in the settings', () => {
+  it('the administrator sets the list; staff read it, nobody else does', async () => {
+    expect((await setWords([' free coins ', 'scam', 'scam'])).body).toEqual({ ok: true });
+    expect((await admin.get('/api/settings')).body.hold_words).toEqual(['free coins', 'scam']);
+    expect((await moderator.get('/api/settings')).body.hold_words).toEqual(['free coins', 'scam']);
+    expect((await user.get('/api/settings')).body).not.toHaveProperty('hold_words');
+    expect((await t.client().get('/api/settings')).body).not.toHaveProperty('hold_words');
+    expect((await setWords(['x'], moderator)).status).toBe(401);
+  });
+
+  it.each([
+    ['a word of one character', ['ok', ' x ']],
+    ['a word over 60 characters', ['y'.repeat(61)]],
+    ['201 words', Array.from({ length: 201 }, (_, i) => `word${i}`)],
+    ['not a list', 'scam'],
+    ['a number in the list', ['scam', 7]],
+    ['null', null],
+  ])('%s: 400 Invalid word list, and the list stays as it was', async (_, words) => {
+    await setWords(['keep me']);
+    const res = await setWords(words);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'Invalid word list', code: 'invalid_word_list' });
+    expect((await admin.get('/api/settings')).body.hold_words).toEqual(['keep me']);
+  });
+
+  it('200 words of 60 characters are taken; an empty list clears it', async () => {
+    const words = Array.from({ length: 200 }, (_, i) => `${i}`.padStart(60, 'w'));
+    expect((await setWords(words)).status).toBe(200);
+    expect((await admin.get('/api/settings')).body.hold_words).toHaveLength(200);
+    expect((await setWords([])).status).toBe(200);
+    expect((await admin.get('/api/settings')).body.hold_words).toEqual([]);
+  });
+});
+
+describe('a comment with a held word', () => {
+  it('waits for staff, from a guest or a user, whatever letters, case and punctuation it uses', async () => {
+    await setWords(['free coins', 'scam']);
+    const cases: [Client, string][] = [
+      [guest('203.0.113.1'), 'Get FREE, ｃｏｉｎｓ here'],
+      [user, 'this is a S.C.A.M? no: a ѕсаm'],
+      [user, 'what a scam!'],
+    ];
+    for (const [client, body] of cases) {
+      const res = await post(client, body);
+      expect(res.status, body).toBe(201);
+      expect(res.body.pending, body).toBe(true);
+      expect(await stored(body)).toEqual([1]);
+    }
+    const list = (await t.client().get(`/api/comments?streamer_id=${sid}`)).body as { body: string }[];
+    expect(list.map((c) => c.body)).not.toContain('what a scam!');
+  });
+
+  it('only as a whole word or phrase', async () => {
+    await setWords(['scam', 'free coins']);
+    for (const body of ['scampi for dinner', 'free coinsurance', 'coins for free']) {
+      const res = await post(user, body);
+      expect(res.status, body).toBe(201);
+      expect(res.body.pending, body).toBeUndefined();
+    }
+  });
+
+  it('never for staff, nor for the user who speaks for the streamer on its page', async () => {
+    await setWords(['scam']);
+    const res = await admin.post('/api/streamers?admin=1', {
+      name: 'Voiced',
+      platform: 'provider_a',
+      provider_a: 'voicedchannel',
+    });
+    const voiced = res.body.id as number;
+    expect((await admin.put(`/api/streamers?id=${voiced}`, { r: R(6) })).status).toBe(200);
+    const voice = await t.signedIn(await t.user({ provider: 'provider_a', login: 'voicedchannel' }));
+    for (const [client, body, streamer] of [
+      [admin, 'staff says scam', sid],
+      [moderator, 'a moderator says scam', sid],
+      [voice, 'the streamer says scam', voiced],
+    ] as const) {
+      const posted = await post(client, body, streamer);
+      expect(posted.status, body).toBe(201);
+      expect(posted.body.pending, body).toBeUndefined();
+      expect(await stored(body)).toEqual([0]);
+    }
+    // On another streamer's page the streamer is a user like any other.
+    const elsewhere = await post(voice, 'the streamer says scam elsewhere', sid);
+    expect(elsewhere.body.pending).toBe(true);
+  });
+});
+
+describe('refuse_repeats', () => {
+  const setRepeats = (on: unknown) => admin.put('/api/settings', { refuse_repeats: on });
+
+  it('is shown to everyone, off by default, and only a boolean is taken', async () => {
+    expect((await t.client().get('/api/settings')).body.refuse_repeats).toBe(false);
+    const res = await setRepeats('yes');
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('invalid_field');
+    expect((await setRepeats(true)).status).toBe(200);
+    expect((await t.client().get('/api/settings')).body.refuse_repeats).toBe(true);
+    await setRepeats(false);
+  });
+
+  it("refuses the author's comment of the last 10 minutes again, on any streamer; nothing is stored", async () => {
+    await setRepeats(true);
+    try {
+      expect((await post(user, 'Buy my stuff now')).status).toBe(201);
+      const again = await post(user, 'BUY my stuff... now!', other);
+      expect(again.status).toBe(409);
+      expect(again.body).toEqual({ error: 'Duplicate comment', code: 'duplicate_comment' });
+      expect(await stored('BUY my stuff... now!')).toEqual([]);
+      // Someone else may say it, and the author may say something else.
+      expect((await post(await t.signedIn(await t.user()), 'Buy my stuff now')).status).toBe(201);
+      expect((await post(user, 'Buy my other stuff now')).status).toBe(201);
+      // A guest is one author by address.
+      expect((await post(guest('203.0.113.7'), 'hello from a guest')).status).toBe(201);
+      expect((await post(guest('203.0.113.7'), 'Hello from a guest')).status).toBe(409);
+      expect((await post(guest('203.0.113.8'), 'hello from a guest')).status).toBe(201);
+      // Staff never.
+      expect((await post(moderator, 'staff repeats')).status).toBe(201);
+      expect((await post(moderator, 'staff repeats')).status).toBe(201);
+      // Ten minutes on, it is no repeat.
+      t.clock.advance(10 * 60_000 + 1000);
+      expect((await post(user, 'Buy my stuff now')).status).toBe(201);
+    } finally {
+      await setRepeats(false);
+    }
+  });
+
+  it('off, repeats are taken', async () => {
+    expect((await post(user, 'same again')).status).toBe(201);
+    expect((await post(user, 'same again')).status).toBe(201);
+  });
+
+  it('two equal comments of one group (sent in one turn): one is stored', async () => {
+    await setRepeats(true);
+    try {
+      for (const body of ['twice in one go', 'once more in one go', 'a third in one go', 'a fourth one']) {
+        const [a, b] = await Promise.all([post(user, body), post(user, body, other)]);
+        expect([a.status, b.status].sort(), body).toEqual([201, 409]);
+        expect(await stored(body)).toEqual([0]);
+      }
+    } finally {
+      await setRepeats(false);
+    }
+  });
+
+  it('ten equal comments sent at once: one is stored', async () => {
+    await setRepeats(true);
+    try {
+      const racer = await t.signedIn(await t.user());
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => post(racer, 'first!!', i % 2 === 0 ? sid : other)),
+      );
+      expect(answers.map((a) => a.status).sort()).toEqual([201, ...Array(9).fill(409)]);
+      expect(await stored('first!!')).toEqual([0]);
+    } finally {
+      await setRepeats(false);
+    }
+  });
+});
