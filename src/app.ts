@@ -61,6 +61,7 @@ import { notificationRoutes } from './notifications/routes.ts';
 import { unreadCount } from './notifications/queries.ts';
 import { streamerVisibleTo } from './streamers/views.ts';
 import { eventRoutes } from './events/routes.ts';
+import { streamsWithin } from './events/streams.ts';
 import { feedRoutes } from './feeds/routes.ts';
 import { followRoutes } from './follows/routes.ts';
 import { reportRoutes } from './reports/routes.ts';
@@ -222,6 +223,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(accountRoutes);
   await app.register(notificationRoutes);
   await app.register(eventRoutes, {
+    maxStreams: streamsWithin(connections.total),
     unread: (userId) => unreadCount(db, userId),
     streamerVisible: (viewer, streamerId) => streamerVisibleTo(app.ctx, viewer, streamerId),
   });

@@ -1,0 +1,44 @@
+import type { Mutation } from './list.ts';
+
+/**
+ * Issue 45 attack item 4 (limits of the event streams) and operator items 20 (a key whose
+ * write did not commit), 21 (out of file descriptors), 22 (the version) and 23 (releases).
+ */
+export const OPERATOR_MUTATIONS: Mutation[] = [
+  {
+    name: 'event streams: no overall cap (streams take every connection)',
+    file: 'src/events/streams.ts',
+    from: "    if (this.#streams.size >= this.limits.total) return 'total';\n",
+    to: '',
+    tests: ['test/event-stream-limits.test.ts'],
+  },
+  {
+    name: 'event streams: no limit per network (many addresses of one /24 hold streams without bound)',
+    file: 'src/events/streams.ts',
+    from: "    if ((this.#perNetwork.get(networkOf(address)) ?? 0) >= this.limits.perNetwork) return 'network';\n",
+    to: '',
+    tests: ['test/event-stream-limits.test.ts'],
+  },
+  {
+    name: 'event streams: a stream lives for good (no lifetime)',
+    file: 'src/events/streams.ts',
+    from: '        if (now - s.openedAt >= limits.lifetimeMs) this.#end(s);\n        else this.#write(s, heartbeat);\n',
+    to: '        this.#write(s, heartbeat);\n',
+    tests: ['test/event-stream-limits.test.ts'],
+  },
+  {
+    name: 'event streams: a stream ended for its lifetime is not told where the log stands (its reconnection resets)',
+    file: 'src/events/streams.ts',
+    from: '      this.#send(stream, `id: ${this.tail.cursor}\\n:\\n\\n`);\n',
+    to: '      void 0;\n',
+    tests: ['test/event-stream-limits.test.ts'],
+  },
+  {
+    name: 'idempotency: the page gives up on a 409 for its key instead of sending it again',
+    file: 'web/src/lib/api.ts',
+    from: '    if (!(await stillRunning(answer))) break;\n',
+    to: '    break;\n',
+    tests: ['test/browser/web-idempotency.test.ts'],
+    web: true,
+  },
+];
