@@ -12,7 +12,8 @@
 // newer than every source: src/, web/ (but its generated client and anything installed),
 // scripts/ and the TypeScript configurations; package.json and package-lock.json count by
 // their content (the stamp holds its hash), because `npm prune` rewrites the lock file
-// unchanged after the build.
+// unchanged after the build. The stamp also records the commit built (git's, when there is
+// one): the version the service reports (src/lib/version.ts).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -69,9 +70,20 @@ export function staleReason() {
   return null;
 }
 
+/** The commit being built, for the version the service reports (src/lib/version.ts); null without git. */
+function commitBuilt() {
+  const git = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' });
+  const commit = git.status === 0 ? git.stdout.trim() : '';
+  return /^[0-9a-f]{4,40}$/.test(commit) ? commit : null;
+}
+
 const arg = process.argv[2];
 if (arg === '--stamp') {
-  writeFileSync(join(root, STAMP), `built ${new Date().toISOString()}\npackages ${packagesHash()}\n`);
+  const commit = commitBuilt();
+  writeFileSync(
+    join(root, STAMP),
+    `built ${new Date().toISOString()}\npackages ${packagesHash()}\n${commit ? `commit ${commit}\n` : ''}`,
+  );
 } else {
   const reason = staleReason();
   if (arg === '--check') {

@@ -41,4 +41,25 @@ export const OPERATOR_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-idempotency.test.ts'],
     web: true,
   },
+  {
+    name: 'version: the backup alert fires only on an old backup, not when the metric is missing',
+    file: 'deploy/prometheus/streamer-rating.rules.yml',
+    from: '\n          or absent(backup_last_success_timestamp_seconds{job="streamer-rating"})',
+    to: '',
+    tests: ['test/alert-rules.test.ts'],
+  },
+  {
+    name: 'version: a build does not carry the commit its stamp recorded (0.4.0-dev for every commit)',
+    file: 'src/lib/version.ts',
+    from: '  const commit = built ? stampedCommit(project.root) : checkedOutCommit(project.root);',
+    to: '  const commit = built ? null : checkedOutCommit(project.root);',
+    tests: ['test/versions.test.ts'],
+  },
+  {
+    name: "version: the build's stamp does not record the commit",
+    file: 'scripts/build-if-stale.js',
+    from: '  const commit = commitBuilt();\n',
+    to: '  const commit = null;\n',
+    tests: ['test/versions.test.ts'],
+  },
 ];
