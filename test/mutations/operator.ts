@@ -62,4 +62,18 @@ export const OPERATOR_MUTATIONS: Mutation[] = [
     to: '  const commit = null;\n',
     tests: ['test/versions.test.ts'],
   },
+  {
+    name: 'descriptors: running out of them sheds nothing (requests hang at the limit)',
+    file: 'src/plugins/load-shedding.ts',
+    from: '      short = now !== null && descriptorsShort(now);\n',
+    to: '      short = false;\n',
+    tests: ['test/faults/descriptors.test.ts', 'test/descriptors.test.ts'],
+  },
+  {
+    name: 'descriptors: said in the log at every count, not once a minute',
+    file: 'src/plugins/load-shedding.ts',
+    from: '      if (at - loggedAt < DESCRIPTORS_LOG_MS) return;\n',
+    to: '',
+    tests: ['test/descriptors.test.ts'],
+  },
 ];
