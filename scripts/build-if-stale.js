@@ -24,8 +24,9 @@ export const STAMP = join('dist', '.build-stamp');
 const SOURCE_DIRS = ['src', 'web', 'scripts'];
 const SOURCE_FILES = ['tsconfig.json', 'tsconfig.build.json'];
 const PACKAGE_FILES = ['package.json', 'package-lock.json'];
-/** Outputs and installs inside the source folders: never sources. */
-const SKIP = new Set(['node_modules', 'dist', 'generated', '.svelte-kit']);
+/** Outputs and installs inside the source folders, and the release script: never sources. */
+// (scripts/release.js packs a build and is no part of it.)
+const SKIP = new Set(['node_modules', 'dist', 'generated', '.svelte-kit', 'release.js']);
 
 /** The newest source file and its modification time (ms), walked without recursion. */
 function newestSource() {

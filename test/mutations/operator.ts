@@ -76,4 +76,18 @@ export const OPERATOR_MUTATIONS: Mutation[] = [
     to: '',
     tests: ['test/descriptors.test.ts'],
   },
+  {
+    name: 'release: the archive leaves out the lock file (npm ci cannot install it)',
+    file: 'scripts/release.js',
+    from: "  'package-lock.json',\n",
+    to: '',
+    tests: ['test/release.test.ts'],
+  },
+  {
+    name: "release: the archive leaves out npm start's build check (the start fails)",
+    file: 'scripts/release.js',
+    from: "  'scripts/build-if-stale.js',\n",
+    to: '',
+    tests: ['test/release.test.ts'],
+  },
 ];
