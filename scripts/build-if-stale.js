@@ -12,7 +12,8 @@
 // newer than every source: src/, web/ (but its generated client and anything installed),
 // scripts/ and the TypeScript configurations; package.json and package-lock.json count by
 // their content (the stamp holds its hash), because `npm prune` rewrites the lock file
-// unchanged after the build.
+// unchanged after the build. The stamp also records the commit built (git's, when there is
+// one): the version the service reports (src/lib/version.ts).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -23,8 +24,9 @@ export const STAMP = join('dist', '.build-stamp');
 const SOURCE_DIRS = ['src', 'web', 'scripts'];
 const SOURCE_FILES = ['tsconfig.json', 'tsconfig.build.json'];
 const PACKAGE_FILES = ['package.json', 'package-lock.json'];
-/** Outputs and installs inside the source folders: never sources. */
-const SKIP = new Set(['node_modules', 'dist', 'generated', '.svelte-kit']);
+/** Outputs and installs inside the source folders, and the release script: never sources. */
+// (scripts/release.js packs a build and is no part of it.)
+const SKIP = new Set(['node_modules', 'dist', 'generated', '.svelte-kit', 'release.js']);
 
 /** The newest source file and its modification time (ms), walked without recursion. */
 function newestSource() {
@@ -69,9 +71,20 @@ export function staleReason() {
   return null;
 }
 
+/** The commit being built, for the version the service reports (src/lib/version.ts); null without git. */
+function commitBuilt() {
+  const git = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' });
+  const commit = git.status === 0 ? git.stdout.trim() : '';
+  return /^[0-9a-f]{4,40}$/.test(commit) ? commit : null;
+}
+
 const arg = process.argv[2];
 if (arg === '--stamp') {
-  writeFileSync(join(root, STAMP), `built ${new Date().toISOString()}\npackages ${packagesHash()}\n`);
+  const commit = commitBuilt();
+  writeFileSync(
+    join(root, STAMP),
+    `built ${new Date().toISOString()}\npackages ${packagesHash()}\n${commit ? `commit ${commit}\n` : ''}`,
+  );
 } else {
   const reason = staleReason();
   if (arg === '--check') {

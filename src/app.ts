@@ -49,7 +49,7 @@ import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/err
 import { externalPlugins } from './plugins/external.ts';
 import { forwardedWarningPlugin } from './plugins/forwarded-warning.ts';
 import { guestTagPlugin } from './plugins/guest-tag.ts';
-import { loadShedding, type LoopDelaySource } from './plugins/load-shedding.ts';
+import { type DescriptorSource, loadShedding, type LoopDelaySource } from './plugins/load-shedding.ts';
 import { guardsPlugin } from './plugins/guards.ts';
 import { parseQuery, parsersPlugin } from './plugins/parsers.ts';
 import { answerCachePlugin } from './plugins/answer-cache.ts';
@@ -61,6 +61,7 @@ import { notificationRoutes } from './notifications/routes.ts';
 import { unreadCount } from './notifications/queries.ts';
 import { streamerVisibleTo } from './streamers/views.ts';
 import { eventRoutes } from './events/routes.ts';
+import { streamsWithin } from './events/streams.ts';
 import { feedRoutes } from './feeds/routes.ts';
 import { followRoutes } from './follows/routes.ts';
 import { reportRoutes } from './reports/routes.ts';
@@ -95,6 +96,8 @@ export interface AppOptions {
   clock?: Clock;
   /** Where load shedding reads the event loop's delay (this process's loop by default). */
   loopDelay?: LoopDelaySource;
+  /** The open file descriptors and their limit (this process's from /proc unless a test gives its own). */
+  descriptors?: DescriptorSource;
   /** Fastify's logger option; tests pass a stream to read the log. */
   logger?: FastifyServerOptions['logger'];
   /** Or the logger itself: the start's (server.ts), which logged before the app existed. */
@@ -222,6 +225,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(accountRoutes);
   await app.register(notificationRoutes);
   await app.register(eventRoutes, {
+    maxStreams: streamsWithin(connections.total),
     unread: (userId) => unreadCount(db, userId),
     streamerVisible: (viewer, streamerId) => streamerVisibleTo(app.ctx, viewer, streamerId),
   });
@@ -237,7 +241,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(imageRoutes);
   await app.register(chatLineRoutes);
   await app.register(pageRoutes, {});
-  await app.register(loadShedding, { config, loopDelay: opts.loopDelay });
+  await app.register(loadShedding, { config, loopDelay: opts.loopDelay, descriptors: opts.descriptors });
 
   // Answers before routing only where nothing else can differ: request lines are not logged
   // (LOG_REQUESTS unset, the default) and no origin may call with CORS.

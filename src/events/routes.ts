@@ -8,7 +8,7 @@ import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { clientNetwork } from '../plugins/guest-tag.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { missedEvents, replayable } from './log.ts';
-import { EventStreams, sseEvent, STREAM_LIMITS } from './streams.ts';
+import { EventStreams, type Refusal, sseEvent, STREAM_LIMITS } from './streams.ts';
 import { EventTail } from './tail.ts';
 
 declare module 'fastify' {
@@ -29,7 +29,10 @@ const eventsSchema = {
     'Live updates as server-sent events: with `streamer_id`, `comment` and `comment_removed` `{id, ' +
     'streamer_id}`, `rating` `{streamer_id}` and `live` `{streamer_id, status, viewers}`; for a ' +
     'signed-in session, `notification` `{unread}`. Ids, never text; a `:` line at least every 30 s; ' +
-    `at most ${STREAM_LIMITS.perAddress} open streams per client address. Every event carries an SSE ` +
+    `at most ${STREAM_LIMITS.perAddress} open streams per client address and ${STREAM_LIMITS.perNetwork} per ` +
+    'network (IPv4 /24, IPv6 /56), else 429; 503 while the instance holds as many streams as it takes; ' +
+    `the server ends a stream after ${STREAM_LIMITS.lifetimeMs / 60_000} minutes (reconnect with ` +
+    '`Last-Event-ID`). Every event carries an SSE ' +
     '`id`; a reconnection with `Last-Event-ID` first gets the events it missed (at most 10 minutes ' +
     'or 1,000 events back), else one `reset` `{}`',
   querystring: Input({ streamer_id: Param(IdDoc('Events of this streamer')) }),
@@ -38,25 +41,40 @@ const eventsSchema = {
       description: 'An event stream',
       content: { 'text/event-stream': { schema: Type.String({ description: 'Server-sent events' }) } },
     },
-    ...errors(404, 429),
+    ...errors(404, 429, 503),
   },
 };
 
 /** What the streams ask of the features (app.ts passes them: events/ imports no feature). */
 export interface EventSources {
+  /** Open streams in all (streamsWithin the server's connection limit). */
+  maxStreams: number;
   /** A user's unread count (notifications). */
   unread: (userId: number) => Promise<number>;
   /** Whether this caller may ask for a streamer's events: whether it may see the streamer (streamers). */
   streamerVisible: (viewer: Viewer, streamerId: number) => Promise<boolean>;
 }
 
+/**
+ * A stream the limits refuse: 429 past an address's or a network's share, 503 when the app
+ * holds as many as it takes in all (the site answers everything else).
+ */
+function refuse(refusal: Refusal): void {
+  if (refusal === 'total')
+    throw fail('service_unavailable', { 'retry-after': String(STREAM_LIMITS.retryMs / 1000) });
+  if (refusal !== null) throw fail('too_many_requests', { 'retry-after': '60' });
+}
+
 /** DECISIONS.md "Fourth wave" → "Live updates": `GET /api/events`, for anyone. */
 const events: FastifyPluginAsyncTypebox<EventSources> = async (
   app,
-  { unread: unreadCount, streamerVisible },
+  { unread: unreadCount, streamerVisible, maxStreams },
 ) => {
   const tail = await EventTail.start(app.database, app.clock, app.log.child({ module: 'events' }));
-  const streams = new EventStreams(tail, app.clock, unreadCount, (cookieId) => app.sessionUserOf(cookieId));
+  const streams = new EventStreams(tail, app.clock, unreadCount, (cookieId) => app.sessionUserOf(cookieId), {
+    ...STREAM_LIMITS,
+    total: maxStreams,
+  });
   app.decorate('eventTail', tail);
   app.decorate('eventStreams', streams);
   app.metrics?.watchStreams(() => streams.size);
@@ -93,14 +111,14 @@ const events: FastifyPluginAsyncTypebox<EventSources> = async (
 
   app.get('/api/events', { config: { guard: 'public' }, schema: eventsSchema }, async (request, reply) => {
     const address = clientNetwork(request.ip);
-    if (!streams.mayOpen(address)) throw fail('too_many_requests', { 'retry-after': '60' });
+    refuse(streams.refusal(address));
     const streamerId = parseId(request.query.streamer_id);
     // A streamer the caller may not see (outside the Public view, for a visitor) is unknown to it.
     if (streamerId !== null && !(await streamerVisible(request.viewer, streamerId))) {
       throw fail('streamer_not_found');
     }
     // The address may have opened another meanwhile: asked again just before taking it.
-    if (!streams.mayOpen(address)) throw fail('too_many_requests', { 'retry-after': '60' });
+    refuse(streams.refusal(address));
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import type { Clock } from '../lib/clock.ts';
+import { isIPv4 } from 'node:net';
+import { type Clock, MINUTE } from '../lib/clock.ts';
 import type { LoggedEvent } from './log.ts';
 import type { EventTail } from './tail.ts';
 
@@ -8,19 +9,57 @@ import type { EventTail } from './tail.ts';
  * writes what concerns it, ids and numbers only. A stream whose reader falls behind by more
  * than `maxBuffered` bytes is dropped (its reconnection starts afresh) rather than held in
  * memory; a heartbeat comment goes out every `heartbeatMs` of the app's clock; closing the
- * app ends them all.
+ * app ends them all. Issue 45 item 4: a stream lives `lifetimeMs` at most (the page's
+ * EventSource reconnects with its `Last-Event-ID` and resumes), one network holds
+ * `perNetwork` at most, and the app `total` at most, well below its connection limit.
  */
 export const STREAM_LIMITS = {
   perAddress: 20,
+  /** Open streams of one network (an IPv4 /24, an IPv6 /56): above `perAddress`, so a busy NAT gets its share. */
+  perNetwork: 100,
+  /** After this much of the app's clock the server ends a stream, and the page reconnects. */
+  lifetimeMs: 15 * MINUTE,
   heartbeatMs: 25_000,
   maxBuffered: 256 * 1024,
   /** The pause a browser's EventSource waits before reconnecting. */
   retryMs: 3_000,
 } as const;
 
+export interface StreamLimits {
+  perAddress: number;
+  perNetwork: number;
+  /** Open streams in all (streamsWithin). */
+  total: number;
+  lifetimeMs: number;
+  heartbeatMs: number;
+  maxBuffered: number;
+}
+
+/**
+ * The open streams an app takes in all: half the connections its server takes
+ * (http/connections.ts), so that the rest of the site keeps answering while streams are many.
+ */
+export const streamsWithin = (connections: number): number => Math.max(1, Math.floor(connections / 2));
+
+/** Why a stream may not be opened now; null when it may. */
+export type Refusal = 'address' | 'network' | 'total' | null;
+
+/**
+ * The network an address counts toward for `perNetwork`: an IPv4 address's /24, an IPv6
+ * address's /56 (a client address as clientNetwork gives it: IPv4, or an IPv6 /64).
+ */
+export function networkOf(address: string): string {
+  if (isIPv4(address)) return `${address.split('.').slice(0, 3).join('.')}.0/24`;
+  const groups = address.replace(/::\/64$/, '').split(':');
+  const fourth = (groups[3] ?? '0').padStart(4, '0').slice(0, 2);
+  return `${[...groups.slice(0, 3), `${fourth}00`].join(':')}::/56`;
+}
+
 interface Stream {
   res: ServerResponse;
   address: string;
+  /** When it opened, by the app's clock (ms). */
+  openedAt: number;
   streamerId: number | null;
   userId: number | null;
   /** The session cookie the stream was opened with (a signed-in stream's), to ask it again. */
@@ -47,20 +86,30 @@ function takeFrom<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
   if (set?.delete(value) && set.size === 0) map.delete(key);
 }
 
+/** Moves a count kept in a map by key (the map holds no zero). */
+function count(map: Map<string, number>, key: string, by: 1 | -1): void {
+  const n = (map.get(key) ?? 0) + by;
+  if (n > 0) map.set(key, n);
+  else map.delete(key);
+}
+
 export class EventStreams {
   readonly #streams = new Set<Stream>();
   /** The streams of each streamer and of each signed-in user: an event reaches its own without a scan of all. */
   readonly #byStreamer = new Map<number, Set<Stream>>();
   readonly #byUser = new Map<number, Set<Stream>>();
   readonly #perAddress = new Map<string, number>();
+  readonly #perNetwork = new Map<string, number>();
+  /** A page of the log is being delivered: the tail's cursor is not yet every stream's. */
+  #delivering = false;
   readonly #stopHeartbeat: () => void;
   readonly #unsubscribe: () => void;
   /** Streams dropped because their reader fell behind (for tests and operators). */
   dropped = 0;
 
   constructor(
-    tail: EventTail,
-    clock: Clock,
+    readonly tail: EventTail,
+    readonly clock: Clock,
     /** A user's unread count, asked once per change whatever the number of their streams. */
     readonly unread: (userId: number) => Promise<number>,
     /**
@@ -68,12 +117,16 @@ export class EventStreams {
      * timed out): a stream is told its user's count only while its session still names them.
      */
     readonly sessionUser: (cookieId: string) => Promise<number | null>,
-    readonly limits: { perAddress: number; heartbeatMs: number; maxBuffered: number } = STREAM_LIMITS,
+    readonly limits: StreamLimits,
   ) {
     this.#unsubscribe = tail.subscribe((events) => this.#deliver(events));
     const heartbeat = Buffer.from(':\n\n');
     this.#stopHeartbeat = clock.every(limits.heartbeatMs, () => {
-      for (const s of [...this.#streams]) this.#write(s, heartbeat);
+      const now = clock.now().getTime();
+      for (const s of [...this.#streams]) {
+        if (now - s.openedAt >= limits.lifetimeMs) this.#end(s);
+        else this.#write(s, heartbeat);
+      }
     });
   }
 
@@ -81,9 +134,12 @@ export class EventStreams {
     return this.#streams.size;
   }
 
-  /** Whether a client address may open another stream. */
-  mayOpen(address: string): boolean {
-    return (this.#perAddress.get(address) ?? 0) < this.limits.perAddress;
+  /** Whether a client address may open another stream now, and if not, why. */
+  refusal(address: string): Refusal {
+    if (this.#streams.size >= this.limits.total) return 'total';
+    if ((this.#perAddress.get(address) ?? 0) >= this.limits.perAddress) return 'address';
+    if ((this.#perNetwork.get(networkOf(address)) ?? 0) >= this.limits.perNetwork) return 'network';
+    return null;
   }
 
   /**
@@ -93,16 +149,17 @@ export class EventStreams {
    */
   open(
     res: ServerResponse,
-    who: Omit<Stream, 'res' | 'held'>,
+    who: Omit<Stream, 'res' | 'held' | 'openedAt'>,
     /** The last id of the log this instance handed out: the stream's start. */
     cursor: number,
     catchUp?: () => Promise<Buffer[]>,
   ): void {
-    const stream: Stream = { res, ...who, held: catchUp ? [] : null };
+    const stream: Stream = { res, ...who, openedAt: this.clock.now().getTime(), held: catchUp ? [] : null };
     this.#streams.add(stream);
     if (who.streamerId !== null) addTo(this.#byStreamer, who.streamerId, stream);
     if (who.userId !== null) addTo(this.#byUser, who.userId, stream);
-    this.#perAddress.set(who.address, (this.#perAddress.get(who.address) ?? 0) + 1);
+    count(this.#perAddress, who.address, 1);
+    count(this.#perNetwork, networkOf(who.address), 1);
     res.once('close', () => this.#forget(stream));
     // The log's id it starts at: a reconnection asks from there (an `id:` alone is no event).
     this.#send(stream, `retry: ${STREAM_LIMITS.retryMs}\n${cursor > 0 ? `id: ${cursor}\n` : ''}:\n\n`);
@@ -135,9 +192,20 @@ export class EventStreams {
     if (!this.#streams.delete(stream)) return;
     if (stream.streamerId !== null) takeFrom(this.#byStreamer, stream.streamerId, stream);
     if (stream.userId !== null) takeFrom(this.#byUser, stream.userId, stream);
-    const left = (this.#perAddress.get(stream.address) ?? 1) - 1;
-    if (left > 0) this.#perAddress.set(stream.address, left);
-    else this.#perAddress.delete(stream.address);
+    count(this.#perAddress, stream.address, -1);
+    count(this.#perNetwork, networkOf(stream.address), -1);
+  }
+
+  /**
+   * A stream past its lifetime ends. A live one is first told the log's id every page up to
+   * which it was given (unless a page is being given right now), so that its reconnection
+   * resumes from there, not from an event long past the replay's reach.
+   */
+  #end(stream: Stream): void {
+    if (stream.held === null && !this.#delivering && this.tail.cursor > 0)
+      this.#send(stream, `id: ${this.tail.cursor}\n:\n\n`);
+    this.#forget(stream);
+    stream.res.end();
   }
 
   /** Writes to a stream, or holds it back while the stream is being replayed. */
@@ -164,6 +232,15 @@ export class EventStreams {
    * page, whatever the number of their streams and events.
    */
   async #deliver(events: LoggedEvent[]): Promise<void> {
+    this.#delivering = true;
+    try {
+      await this.#deliverPage(events);
+    } finally {
+      this.#delivering = false;
+    }
+  }
+
+  async #deliverPage(events: LoggedEvent[]): Promise<void> {
     const targets = events.map((e) =>
       e.type === 'notification'
         ? this.#byUser.get(e.user_id ?? 0)

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
 import type { FastifyInstance } from 'fastify';
@@ -65,33 +66,95 @@ export const eventLoopDelay: LoopDelaySource = (report) => {
   };
 };
 
+/** A process's open file descriptors and the soft limit on them (RLIMIT_NOFILE). */
+export interface Descriptors {
+  open: number;
+  limit: number;
+}
+
+/** The descriptors now, or null where the system does not say (no /proc, no limit). */
+export type DescriptorSource = () => Descriptors | null;
+
+/** This process's, from /proc: the soft limit of /proc/self/limits, the entries of /proc/self/fd. */
+export const procDescriptors: DescriptorSource = () => {
+  try {
+    const limit = /^Max open files\s+(\d+)\s/m.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1];
+    if (limit === undefined) return null;
+    // (Reading the folder holds one descriptor of its own.)
+    return { open: readdirSync('/proc/self/fd').length - 1, limit: Number(limit) };
+  } catch {
+    return null;
+  }
+};
+
+/** Descriptors are counted this often (a read of /proc/self/fd), never per request. */
+export const DESCRIPTORS_SAMPLE_MS = 1_000;
+/** The log says the descriptors are running out at most this often. */
+const DESCRIPTORS_LOG_MS = 60_000;
+
+/**
+ * Whether the descriptors are running out: fewer than a tenth of the limit (at least 16)
+ * left, kept for what the requests already taken, the database and the log still need.
+ */
+export const descriptorsShort = ({ open, limit }: Descriptors): boolean =>
+  open >= limit - Math.max(16, Math.ceil(limit / 10));
+
 /**
  * Load shedding (docs/decisions.md "Overload"): while the event loop has lagged more than
  * MAX_EVENT_LOOP_DELAY_MS for SUSTAINED samples in a row, or the heap is above 90% of
- * Node's limit, a request is answered at once with 503 and Retry-After instead of queueing
- * without bound. One synchronous check per request; the sampling runs on a timer (`loopDelay`,
- * this process's event loop unless a test passes its own).
+ * Node's limit, or the open file descriptors near the process's limit (issue 45 item 21), a
+ * request is answered at once with 503 and Retry-After instead of queueing without bound (or
+ * hanging for want of a descriptor), and its connection is closed. One synchronous check per
+ * request; the sampling runs on timers (`loopDelay`, this process's event loop unless a test
+ * passes its own; the descriptors every DESCRIPTORS_SAMPLE_MS of the app's clock, and the log
+ * says it once a minute).
  */
 export const loadShedding = fp(
-  async (app: FastifyInstance, opts: { config: Config; loopDelay?: LoopDelaySource }) => {
+  async (
+    app: FastifyInstance,
+    opts: { config: Config; loopDelay?: LoopDelaySource; descriptors?: DescriptorSource },
+  ) => {
     const maxDelay = opts.config.maxEventLoopDelayMs;
     const maxHeap = Math.floor(0.9 * getHeapStatistics().heap_size_limit);
     let streak = 0;
+    let loaded = false;
+    let short = false;
     let shedding = false;
     const stop = (opts.loopDelay ?? eventLoopDelay)((delayMs) => {
       streak = streakAfter(streak, delayMs, maxDelay);
-      shedding = streak >= SUSTAINED || getHeapStatistics().used_heap_size > maxHeap;
+      loaded = streak >= SUSTAINED || getHeapStatistics().used_heap_size > maxHeap;
+      shedding = loaded || short;
     });
     app.addHook('onClose', async () => stop());
+
+    const descriptors = opts.descriptors ?? procDescriptors;
+    let loggedAt = Number.NEGATIVE_INFINITY;
+    // On the app's clock (the system's: a timer that keeps no process alive).
+    const stopCounting = app.clock.every(DESCRIPTORS_SAMPLE_MS, () => {
+      const now = descriptors();
+      short = now !== null && descriptorsShort(now);
+      shedding = loaded || short;
+      if (!short || now === null) return;
+      const at = app.clock.now().getTime();
+      if (at - loggedAt < DESCRIPTORS_LOG_MS) return;
+      loggedAt = at;
+      app.log.error(
+        { open_files: now.open, limit: now.limit },
+        'out of file descriptors: answering 503 until some close; raise LimitNOFILE (docs/deploy.md)',
+      );
+    });
+    app.addHook('onClose', async () => stopCounting());
 
     app.decorate('overloaded', () => shedding);
     // The answers before routing leave the request to the hook below while shedding.
     app.earlyAnswers.hooks.defer = () => shedding;
 
     const unavailable = () => fail('service_unavailable', { 'retry-after': String(RETRY_AFTER) });
-    app.addHook('onRequest', (_request, _reply, done) => {
-      if (shedding) done(unavailable());
-      else done();
+    app.addHook('onRequest', (_request, reply, done) => {
+      if (!shedding) return done();
+      // Each connection holds a descriptor: a refused one is not kept alive.
+      if (short) reply.header('connection', 'close');
+      done(unavailable());
     });
   },
   { name: 'load-shedding' },

@@ -7,7 +7,7 @@ import { migrateToLatest } from '../../src/db/migrator.ts';
 import type { ConnectionPolicy } from '../../src/http/connections.ts';
 import type { Db } from '../../src/db/schema.ts';
 import type { Clock } from '../../src/lib/clock.ts';
-import type { LoopDelaySource } from '../../src/plugins/load-shedding.ts';
+import type { Descriptors, LoopDelaySource } from '../../src/plugins/load-shedding.ts';
 import type { SessionData } from '../../src/sessions/session.ts';
 import { type ProviderProfile, setBanned, setModerator, upsertUser } from '../../src/users/queries.ts';
 import { freePort } from '../soak/lib/net.ts';
@@ -95,6 +95,8 @@ export interface TestApp {
   clock: TestClock;
   /** The event loop's delay as the app's load shedding reads it. */
   loopDelay: TestLoopDelay;
+  /** What the app's count of open file descriptors finds (null: /proc says nothing). */
+  descriptors: { now: Descriptors | null };
   /** Every log line the app wrote. */
   logs: string[];
   client(headers?: Record<string, string>): Client;
@@ -146,12 +148,14 @@ export async function startApp(
   // Client and server share this process, whose event loop is busy by design: load shedding
   // reads the delay the test sets (the real loop's is checked by the soak's load-shedding run).
   const loopDelay = new TestLoopDelay();
+  const descriptors: { now: Descriptors | null } = { now: { open: 50, limit: 1024 } };
   const logs: string[] = [];
   const app = await buildApp({
     config,
     database,
     clock,
     loopDelay: loopDelay.source,
+    descriptors: () => descriptors.now,
     logger: { level: config.logLevel, stream: { write: (line: string) => void logs.push(line) } },
     ...(opts.connections ? { connections: opts.connections } : {}),
   });
@@ -168,6 +172,7 @@ export async function startApp(
     config,
     clock,
     loopDelay,
+    descriptors,
     logs,
     client: (headers) => new Client(url, headers),
     admin: async () => {

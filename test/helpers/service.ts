@@ -357,6 +357,8 @@ export interface ServiceOptions {
    * false: only `env`, as an operator starting it at the defaults (the bench measures those).
    */
   testSettings?: boolean;
+  /** Started under `ulimit -n` of this many open files (soft and hard: node cannot raise it). */
+  openFiles?: number;
 }
 
 /** The real service as a child process. */
@@ -391,7 +393,21 @@ export class Service extends ServerProcess {
             // npm start's defaults, which the environment may override as the operator's would.
             env: { ...SERVICE_ENV, ...env },
           };
-    return new Service(name, port, launch({ ...how, cwd: opts.cwd }, port), how.group ?? false);
+    const limited: ProcessOptions =
+      opts.openFiles === undefined
+        ? how
+        : {
+            ...how,
+            command: 'sh',
+            args: [
+              '-c',
+              `ulimit -n ${opts.openFiles} && exec "$@"`,
+              'sh',
+              how.command ?? process.execPath,
+              ...how.args,
+            ],
+          };
+    return new Service(name, port, launch({ ...limited, cwd: opts.cwd }, port), how.group ?? false);
   }
 
   /** Spawns the service and waits until it answers /healthz with 200. */

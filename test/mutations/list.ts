@@ -16,6 +16,7 @@ import { NAME_MUTATIONS } from './names.ts';
 import { DISK_FULL_MUTATIONS } from './disk-full.ts';
 import { FOLLOW_MUTATIONS } from './follows.ts';
 import { WORDS_MUTATIONS } from './words.ts';
+import { OPERATOR_MUTATIONS } from './operator.ts';
 
 export interface Mutation {
   name: string;
@@ -1008,4 +1009,5 @@ export const MUTATIONS: Mutation[] = [
   ...DISK_FULL_MUTATIONS,
   ...FOLLOW_MUTATIONS,
   ...WORDS_MUTATIONS,
+  ...OPERATOR_MUTATIONS,
 ];

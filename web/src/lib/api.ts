@@ -77,17 +77,40 @@ export class ApiError extends Error {
   }
 }
 
+/** What the page waits before sending a write again whose key the service still holds (409). */
+const IN_USE_PAUSES_MS = [500, 1_000, 2_000, 4_000];
+const IN_USE: ErrorCode = 'idempotency_key_in_use';
+
+/** Whether an answer is 409 `idempotency_key_in_use`: the first copy of this write is still running. */
+async function stillRunning(answer: Response): Promise<boolean> {
+  if (answer.status !== 409) return false;
+  const body: unknown = await answer
+    .clone()
+    .json()
+    .catch(() => null);
+  return codeOf(body) === IN_USE;
+}
+
 /**
  * Every POST carries an `Idempotency-Key` (issue 30 item 11): a write whose answer was lost on
  * the way (a 502 or 504 from the proxy, a broken connection) is sent once more under the same
- * key, and the service stores it once and answers the first answer.
+ * key, and the service stores it once and answers the first answer. A 409
+ * `idempotency_key_in_use` (a copy of the write under that key was still running: issue 45
+ * item 20) is sent again under the same key after a pause, a few times, until the first copy's
+ * answer or its failure frees the key.
  */
 async function keyedFetch(request: Request): Promise<Response> {
   if (request.method !== 'POST' || !globalThis.crypto?.randomUUID) return fetch(request);
   request.headers.set('Idempotency-Key', crypto.randomUUID());
   const again = request.clone();
   const first = await fetch(request).catch(() => null);
-  return first && first.status !== 502 && first.status !== 504 ? first : fetch(again);
+  let answer = first && first.status !== 502 && first.status !== 504 ? first : await fetch(again.clone());
+  for (const pause of IN_USE_PAUSES_MS) {
+    if (!(await stillRunning(answer))) break;
+    await new Promise((resolve) => setTimeout(resolve, pause));
+    answer = await fetch(again.clone());
+  }
+  return answer;
 }
 
 export const client = createClient<paths>({ baseUrl: '', credentials: 'same-origin', fetch: keyedFetch });
