@@ -83,6 +83,10 @@ export const ERRORS = {
   cannot_pin: [400, 'Cannot pin this comment'],
   /** DECISIONS.md "Fifth wave" → "Following": the 501st streamer followed. */
   too_many_follows: [400, 'Too many follows'],
+  /** DECISIONS.md "Staff reviews": a publish without a review that is not an abstention. */
+  no_reviews: [400, 'No reviews'],
+  /** A re-rating request's reason outside 10 to 500 characters (trimmed). */
+  invalid_reason: [400, 'Invalid reason'],
 
   // Rows that are not there
   streamer_not_found: [404, 'Streamer not found'],
@@ -112,6 +116,9 @@ export const ERRORS = {
   banned_user_admin: [409, 'A banned user cannot be an administrator'],
   rating_changed: [409, 'The rating was changed by someone else'],
   webhook_disabled: [409, 'Webhook is disabled'],
+  /** DECISIONS.md "Staff reviews": a second open re-rating request, or one within 90 days of a publish. */
+  request_open: [409, 'Request already open'],
+  rated_recently: [409, 'Rated recently'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof ERRORS;

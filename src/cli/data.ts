@@ -40,6 +40,10 @@ export const EXPORTED_TABLES = [
   'user_addresses',
   'ban_tombstones',
   'ban_addresses',
+  // The fifth wave's staff reviews.
+  'staff_reviews',
+  'rerating_requests',
+  'review_publishes',
 ] as const satisfies readonly (keyof Database)[];
 
 /**
@@ -81,6 +85,8 @@ const SERIAL_TABLES: Table[] = [
   'stream_samples',
   'ban_tombstones',
   'ban_addresses',
+  'staff_reviews',
+  'rerating_requests',
 ];
 
 /** Tables that files exported by earlier versions do not have. */
@@ -100,6 +106,9 @@ const ADDED_LATER: ReadonlySet<Table> = new Set([
   'ban_tombstones',
   'ban_addresses',
   'follows',
+  'staff_reviews',
+  'rerating_requests',
+  'review_publishes',
 ]);
 
 export const EXPORT_FORMAT = 'streamer-rating-export';
@@ -137,6 +146,9 @@ const ORDER_BY: Record<Table, string> = {
   ban_tombstones: 'id',
   ban_addresses: 'id',
   follows: 'user_id',
+  staff_reviews: 'id',
+  rerating_requests: 'id',
+  review_publishes: 'streamer_id',
 };
 
 /**
