@@ -64,6 +64,7 @@ import { eventRoutes } from './events/routes.ts';
 import { streamsWithin } from './events/streams.ts';
 import { feedRoutes } from './feeds/routes.ts';
 import { followRoutes } from './follows/routes.ts';
+import { reviewRoutes } from './reviews/routes.ts';
 import { reportRoutes } from './reports/routes.ts';
 import { sessionRoutes } from './sign-out/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
@@ -222,6 +223,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(sessionRoutes);
   await app.register(voteRoutes);
   await app.register(followRoutes);
+  await app.register(reviewRoutes);
   await app.register(accountRoutes);
   await app.register(notificationRoutes);
   await app.register(eventRoutes, {

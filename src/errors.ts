@@ -85,6 +85,10 @@ export const ERRORS = {
   too_many_follows: [400, 'Too many follows'],
   /** DECISIONS.md "Fifth wave" → "Words and repeats": `hold_words` not a list of 2 to 60 characters each, at most 200. */
   invalid_word_list: [400, 'Invalid word list'],
+  /** DECISIONS.md "Staff reviews": a publish without a review that is not an abstention. */
+  no_reviews: [400, 'No reviews'],
+  /** A re-rating request's reason outside 10 to 500 characters (trimmed). */
+  invalid_reason: [400, 'Invalid reason'],
 
   // Rows that are not there
   streamer_not_found: [404, 'Streamer not found'],
@@ -116,6 +120,9 @@ export const ERRORS = {
   webhook_disabled: [409, 'Webhook is disabled'],
   /** With `refuse_repeats` on: the author's comment of the last 10 minutes again ("Words and repeats"). */
   duplicate_comment: [409, 'Duplicate comment'],
+  /** DECISIONS.md "Staff reviews": a second open re-rating request, or one within 90 days of a publish. */
+  request_open: [409, 'Request already open'],
+  rated_recently: [409, 'Rated recently'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof ERRORS;

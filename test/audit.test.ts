@@ -149,6 +149,9 @@ describe('audit log', () => {
       'streamer.reply_remove': { name: 'Pepa' },
       'comment.pin': { author: 'Pinned a comment by x', pinned: false },
       'settings.words': { words: [] },
+      'review.save': { name: 'Reviewed X', abstain: true },
+      'review.publish': { name: 'Y: 3 → 4', from: null, to: 35, reviews: 3, spread: 2.5 },
+      'review.request': { name: 'Z' },
       'settings.operator': { name: 'Spolek "Pepa", z. s.', contact: null },
     };
     for (const action of AUDIT_ACTIONS) {

@@ -6,11 +6,12 @@ import { foldCase } from '../shared/rules.ts';
 import { foldName } from '../lib/names.ts';
 import { followsOf } from '../follows/queries.ts';
 import { notificationsOf, setShown } from '../notifications/queries.ts';
+import { reviewsBy } from '../reviews/queries.ts';
 
 /**
  * Everything the service keeps that is tied to one user (DECISIONS.md "Your data"): the user
- * record, comments, likes, votes, reports, team memberships, community ratings, notifications and
- * the streamers followed. Sessions
+ * record, comments, likes, votes, reports, team memberships, community ratings, notifications,
+ * the streamers followed, staff reviews and re-rating requests. Sessions
  * appear only as when they began and were last used (their keys are secrets of the service).
  */
 export async function accountData(db: Db, userId: number) {
@@ -93,6 +94,8 @@ export async function accountData(db: Db, userId: number) {
       .execute(),
     notifications: await notificationsOf(db, userId),
     follows: await followsOf(db, userId),
+    // A staff member's own reviews (and a streamer's re-rating requests): nobody else's.
+    ...(await reviewsBy(db, userId)),
     sessions: await db
       .selectFrom('sessions')
       .select(['created_at', 'seen_at'])

@@ -85,6 +85,18 @@ export const AUDIT_PARAMS = {
   'streamer.reply_remove': Type.Object({ name }),
   /** Fifth wave: staff pin or unpin a comment (pinning unpins the streamer's other one). */
   'comment.pin': Type.Object({ author: Type.String(), pinned: Type.Boolean() }),
+  /** Fifth wave: a staff review or abstention, without its scores or note (reviews are blind). */
+  'review.save': Type.Object({ name, abstain: Type.Boolean() }),
+  /** Fifth wave: the administrator published a streamer's reviews as its rating. */
+  'review.publish': Type.Object({
+    name,
+    from: Nullable(Type.Integer({ description: 'The total before; null when unrated' })),
+    to: Type.Integer({ description: 'The total published: the sum of the medians' }),
+    reviews: Type.Integer({ description: 'The reviews counted (abstentions aside)' }),
+    spread: Type.Number({ description: "The standard deviation of the reviews' sums" }),
+  }),
+  /** Fifth wave: the user who speaks for the streamer asked for a re-rating. */
+  'review.request': Type.Object({ name }),
 } satisfies Record<string, TSchema>;
 
 export type AuditAction = keyof typeof AUDIT_PARAMS;
@@ -138,6 +150,10 @@ const ENGLISH: { [A in AuditAction]: (p: AuditParams<A>) => string } = {
   'block.remove': (p) => `Lifted the block of guest ${p.guest_tag}`,
   'streamer.reply_remove': (p) => `Removed the streamer's reply on ${p.name}`,
   'comment.pin': (p) => `${p.pinned ? 'Pinned' : 'Unpinned'} a comment by ${p.author || 'a deleted user'}`,
+  'review.save': (p) => `${p.abstain ? 'Abstained from reviewing' : 'Reviewed'} ${p.name}`,
+  'review.publish': (p) =>
+    `Published ${p.reviews} review(s) of ${p.name}: ${total(p.from)} → ${p.to} (spread ${p.spread})`,
+  'review.request': (p) => `Asked for a re-rating of ${p.name}`,
 };
 
 export function describe<A extends AuditAction>(action: A, params: AuditParams<A>): string {

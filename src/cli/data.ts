@@ -42,6 +42,10 @@ export const EXPORTED_TABLES = [
   'user_addresses',
   'ban_tombstones',
   'ban_addresses',
+  // The fifth wave's staff reviews.
+  'staff_reviews',
+  'rerating_requests',
+  'review_publishes',
 ] as const satisfies readonly (keyof Database)[];
 
 /**
@@ -83,6 +87,8 @@ const SERIAL_TABLES: Table[] = [
   'stream_samples',
   'ban_tombstones',
   'ban_addresses',
+  'staff_reviews',
+  'rerating_requests',
 ];
 
 /** Tables that files exported by earlier versions do not have. */
@@ -103,6 +109,9 @@ const ADDED_LATER: ReadonlySet<Table> = new Set([
   'ban_addresses',
   'follows',
   'hold_words',
+  'staff_reviews',
+  'rerating_requests',
+  'review_publishes',
 ]);
 
 export const EXPORT_FORMAT = 'streamer-rating-export';
@@ -141,6 +150,9 @@ const ORDER_BY: Record<Table, string> = {
   ban_addresses: 'id',
   follows: 'user_id',
   hold_words: 'position',
+  staff_reviews: 'id',
+  rerating_requests: 'id',
+  review_publishes: 'streamer_id',
 };
 
 /**

@@ -14,6 +14,7 @@ import type {
 } from './schema/comments.ts';
 import type { DiscordOutboxTable, DiscordWebhooksTable } from './schema/discord.ts';
 import type { NotificationsTable } from './schema/notifications.ts';
+import type { ReratingRequestsTable, ReviewPublishesTable, StaffReviewsTable } from './schema/reviews.ts';
 import type { CommunityRatingsTable, RaterGroupMembersTable, RaterGroupsTable } from './schema/groups.ts';
 import type {
   AuditLogTable,
@@ -86,6 +87,9 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   event_log: EventLogTable;
   log_cursors: LogCursorsTable;
+  staff_reviews: StaffReviewsTable;
+  rerating_requests: ReratingRequestsTable;
+  review_publishes: ReviewPublishesTable;
 }
 
 export type Db = Kysely<Database>;
@@ -95,6 +99,7 @@ export type * from './schema/comments.ts';
 export type * from './schema/discord.ts';
 export type * from './schema/groups.ts';
 export type * from './schema/notifications.ts';
+export type * from './schema/reviews.ts';
 export type * from './schema/service.ts';
 export type * from './schema/streamers.ts';
 export type * from './schema/streams.ts';

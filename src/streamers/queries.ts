@@ -14,6 +14,8 @@ export type StreamerListRow = Omit<Streamer, 'created_at' | 'sync_misses' | 'gue
   scores: Scores;
   reward: Rating['reward'];
   notes: Rating['notes'];
+  /** When the rating was last written (DECISIONS.md "Staff reviews"), or null. */
+  rated_at: string | null;
   team_id: RaterGroup['id'] | null;
   team_name: RaterGroup['name'] | null;
   /** Visible comments. */
@@ -119,6 +121,7 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
       'suggester.display_name as suggester_name',
       IN_PUBLIC_VIEW.as('in_public_view'),
       ...RATING_COLUMNS,
+      'ratings.updated_at as rated_at',
       'rater_groups.id as team_id',
       'rater_groups.name as team_name',
       'cc.n as comment_count',
@@ -170,6 +173,7 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
     },
     reward: r.reward ?? 0,
     notes: r.notes ?? null,
+    rated_at: r.rated_at ?? null,
     team_id: r.team_id ?? null,
     team_name: r.team_name ?? null,
     comment_count: Number(r.comment_count ?? 0),

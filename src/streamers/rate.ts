@@ -129,24 +129,62 @@ export async function rateStreamer(
   const now = ctx.clock.now();
   const details = mayEditDetails(request.viewer);
   const rating = ratingOf(body, details, now.toISOString());
-  const sum = scoreSum(rating.scores);
-  const fields = fieldsOf(body, details, sum > 0 ? 1 : 0);
+  const fields = fieldsOf(body, details, scoreSum(rating.scores) > 0 ? 1 : 0);
   await writeTransaction(ctx.database, async (trx) => {
     const before = await findStreamerState(trx, id);
     if (!before) throw fail('streamer_not_found');
     await assertBase(trx, id, body.base_at);
     // The record is written first: when the change then fails, both roll back together.
     await audit(trx, actorOf(request.viewer, now), auditEntry(id, before, rating, fields, details));
-    await saveRating(trx, id, rating);
-    publish(trx, [{ type: 'rating', streamer_id: id }, ...liveChange(id, before, fields)]);
-    await updateStreamer(trx, id, fields).catch((err: unknown) => writeFailure(err, request.log, NAME_TAKEN));
-    const old = scoresOf(before);
-    const oldSum = old && inPublicView(before) ? scoreSum(old) : null;
-    // Entering the Public view, or a new total: Discord hears of it, and so does the streamer.
-    if (sum > 0 && oldSum !== sum) {
-      await notifyRated(trx, id, request.viewer.user?.id ?? null, rating.updated_at);
-      const embed = ratedEmbed({ id, name: fields.name ?? before.name }, sum, oldSum, rating.updated_at);
-      tellDiscord(trx, 'rated', [embed]);
-    }
+    await writeRating(trx, request, id, before, rating, fields);
   });
+}
+
+/**
+ * The administrator's rating-mode PUT with these scores, inside the caller's transaction (a
+ * publish of the staff reviews, reviews/publish.ts): the reward and the notes as they were,
+ * every other field of the streamer unchanged, `evaluated` recomputed; one history row. The
+ * caller writes its own audit entry. Answers the totals before (null: unrated) and after.
+ */
+export async function rateWithScores(
+  trx: Db,
+  request: { viewer: Viewer; log: Logger },
+  id: number,
+  scores: Scores,
+  at: string,
+): Promise<{ name: string; from: number | null; to: number }> {
+  const before = await findStreamerState(trx, id);
+  if (!before) throw fail('streamer_not_found');
+  const rating = { scores, notes: before.notes ?? null, reward: before.reward ?? 0, updated_at: at };
+  const to = scoreSum(scores);
+  await writeRating(trx, request, id, before, rating, { evaluated: to > 0 ? 1 : 0 });
+  const old = scoresOf(before);
+  return { name: before.name, from: old ? scoreSum(old) : null, to };
+}
+
+/**
+ * The rating write itself: the rating row and its history row, the streamer's fields, the
+ * `rating` event, and when the streamer enters the Public view or its total changes there, the
+ * `rated` notification and Discord's event.
+ */
+async function writeRating(
+  trx: Db,
+  request: { viewer: Viewer; log: Logger },
+  id: number,
+  before: Before,
+  rating: ReturnType<typeof ratingOf>,
+  fields: StreamerUpdate,
+): Promise<void> {
+  const sum = scoreSum(rating.scores);
+  await saveRating(trx, id, rating);
+  publish(trx, [{ type: 'rating', streamer_id: id }, ...liveChange(id, before, fields)]);
+  await updateStreamer(trx, id, fields).catch((err: unknown) => writeFailure(err, request.log, NAME_TAKEN));
+  const old = scoresOf(before);
+  const oldSum = old && inPublicView(before) ? scoreSum(old) : null;
+  // Entering the Public view, or a new total: Discord hears of it, and so does the streamer.
+  if (sum > 0 && oldSum !== sum) {
+    await notifyRated(trx, id, request.viewer.user?.id ?? null, rating.updated_at);
+    const embed = ratedEmbed({ id, name: fields.name ?? before.name }, sum, oldSum, rating.updated_at);
+    tellDiscord(trx, 'rated', [embed]);
+  }
 }

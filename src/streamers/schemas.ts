@@ -73,6 +73,8 @@ export const StreamerItem = Type.Object(
     added_by: StringEnum(['admin', 'viewer']),
     r: Scores,
     reward: Type.Integer({ minimum: 0, maximum: LIMITS.reward }),
+    /** DECISIONS.md "Staff reviews": the timestamp of the last rating write, or null. */
+    rated_at: Nullable(Timestamp()),
     team_id: Nullable(Type.Integer()),
     team_name: Nullable(Type.String()),
     notes: Type.Optional(Type.String({ description: 'Full view only, when notes were ever stored' })),

@@ -55,6 +55,7 @@ export function present(
     added_by: view === 'full' ? row.added_by : 'admin',
     r: row.scores,
     reward: row.reward,
+    rated_at: row.rated_at,
     team_id: row.team_id,
     team_name: row.team_name,
     comment_count: row.comment_count,

@@ -17,6 +17,7 @@ import { DISK_FULL_MUTATIONS } from './disk-full.ts';
 import { FOLLOW_MUTATIONS } from './follows.ts';
 import { WORDS_MUTATIONS } from './words.ts';
 import { OPERATOR_MUTATIONS } from './operator.ts';
+import { REVIEW_MUTATIONS } from './reviews.ts';
 
 export interface Mutation {
   name: string;
@@ -1010,4 +1011,5 @@ export const MUTATIONS: Mutation[] = [
   ...FOLLOW_MUTATIONS,
   ...WORDS_MUTATIONS,
   ...OPERATOR_MUTATIONS,
+  ...REVIEW_MUTATIONS,
 ];

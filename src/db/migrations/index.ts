@@ -22,6 +22,7 @@ import * as follows from './022-follows.ts';
 import * as eventLogAppend from './024-event-log-append.ts';
 import * as commentPins from './025-comment-pins.ts';
 import * as nameFoldsOfEitherCase from './026-name-folds-of-either-case.ts';
+import * as staffReviews from './030-staff-reviews.ts';
 import * as staffAuthorStored from './032-staff-author-stored.ts';
 import * as wordsAndRepeats from './033-words-and-repeats.ts';
 
@@ -50,6 +51,7 @@ export const migrations: Record<string, Migration> = {
   '024-event-log-append': eventLogAppend,
   '025-comment-pins': commentPins,
   '026-name-folds-of-either-case': nameFoldsOfEitherCase,
+  '030-staff-reviews': staffReviews,
   '032-staff-author-stored': staffAuthorStored,
   '033-words-and-repeats': wordsAndRepeats,
 };

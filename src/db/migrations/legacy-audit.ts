@@ -46,6 +46,10 @@ const SHAPES: { [A in AuditAction]: RegExp } = {
   'streamer.reply_remove': /^Removed the streamer's reply on (.*)$/s,
   // Fifth wave: written with its parameters from the first.
   'comment.pin': /^(Pinned|Unpinned) a comment by (.*)$/s,
+  // Fifth wave's staff reviews: written with their parameters from the first.
+  'review.save': /^(Abstained from reviewing|Reviewed) (.*)$/s,
+  'review.publish': /^Published (\d+) review\(s\) of (.*): (unrated|\d+) → (\d+) \(spread ([\d.]+)\)$/s,
+  'review.request': /^Asked for a re-rating of (.*)$/s,
   // Issue 30: written with its parameters from the first; its texts are JSON in the summary.
   'settings.operator':
     /^Set the privacy page's operator to ("(?:[^"\\]|\\.)*"|null), contact ("(?:[^"\\]|\\.)*"|null)$/s,
@@ -111,6 +115,15 @@ const READ: Reader = {
   'streamer.reply_remove': (m) => ({ name: s(m[1]) }),
   'comment.pin': (m) => ({ author: s(m[2]), pinned: m[1] === 'Pinned' }),
   'settings.words': () => ({ words: [] }),
+  'review.save': (m) => ({ name: s(m[2]), abstain: m[1] !== 'Reviewed' }),
+  'review.publish': (m) => ({
+    name: s(m[2]),
+    from: total(m[3]),
+    to: Number(m[4]),
+    reviews: Number(m[1]),
+    spread: Number(m[5]),
+  }),
+  'review.request': (m) => ({ name: s(m[1]) }),
   'settings.operator': (m) => ({ name: json(m[1]), contact: json(m[2]) }),
 };
 

@@ -1,4 +1,5 @@
 import { mayReadAudit } from '../../../src/audit/policy.ts';
+import { mayReview } from '../../../src/reviews/policy.ts';
 import { mayManageTeams } from '../../../src/groups/policy.ts';
 import { mayModerate } from '../../../src/moderation/policy.ts';
 import type { Who } from '../../../src/shared/roles.ts';
@@ -11,6 +12,7 @@ import type { MessageKey } from './i18n.svelte.ts';
 /** The administration's tabs, each shown to whoever its feature's policy lets use it. */
 const TABS: [id: string, label: MessageKey, allowed: (who: Who) => boolean][] = [
   ['streamers', 'admin.streamers', mayAdd],
+  ['reviews', 'reviews.tab', mayReview],
   ['teams', 'admin.teams', mayManageTeams],
   ['users', 'admin.users', mayManageUsers],
   ['moderation', 'moderation.tab', mayModerate],

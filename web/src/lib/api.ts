@@ -24,6 +24,11 @@ export type CommunitySummary = Schemas['CommunitySummary'];
 export type SyncAnswer = Schemas['SyncState'];
 export type Settings = Schemas['Settings'];
 export type Notification = Schemas['Notification'];
+/** Staff reviews (DECISIONS.md "Staff reviews"). */
+export type Review = Schemas['Review'];
+export type ReviewsSeen = Schemas['ReviewsSeen'];
+export type ReviewsBlind = Schemas['ReviewsBlind'];
+export type ReviewQueueItem = Schemas['ReviewQueueItem'];
 
 type Answer200<P extends keyof paths> = paths[P] extends {
   get: { responses: { 200: { content: { 'application/json': infer A } } } };

@@ -29,3 +29,24 @@ export function duration(sinceIso: string, now = Date.now()): string {
 export function exactTime(iso: string, lang: string): string {
   return new Date(iso).toLocaleString(locale(lang), { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+/**
+ * How long ago, in words ("14 months ago", "před 14 měsíci"): months until two years, so a
+ * rating's age reads as precisely as people say it; years from then on.
+ */
+const AGES: [unit: Intl.RelativeTimeFormatUnit, size: number, from: number][] = [
+  ['year', 365 * 86400, 730 * 86400],
+  ['month', 30 * 86400, 30 * 86400],
+  ['day', 86400, 86400],
+  ['hour', 3600, 3600],
+  ['minute', 60, 60],
+];
+
+export function ago(iso: string, lang: string, now = Date.now()): string {
+  const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
+  const format = new Intl.RelativeTimeFormat(locale(lang), { numeric: 'auto', style: 'long' });
+  for (const [unit, size, from] of AGES) {
+    if (Math.abs(seconds) >= from) return format.format(Math.trunc(seconds / size), unit);
+  }
+  return format.format(0, 'minute');
+}

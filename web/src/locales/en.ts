@@ -138,6 +138,39 @@ export const en = {
   'community.save': 'Save my rating',
   'community.saved': 'Your rating was saved.',
   'community.lockedForm': 'Ratings are locked for this streamer, so yours cannot change now.',
+  // Fifth wave: staff reviews
+  'reviews.tab': 'Reviews',
+  'reviews.queue': 'To review',
+  'reviews.queueEmpty': 'Nothing left for you to review.',
+  'reviews.count.one': '{n} review',
+  'reviews.count.few': '{n} reviews',
+  'reviews.count.other': '{n} reviews',
+  'reviews.requested': 'asks for a re-rating',
+  'reviews.neverRated': 'never rated',
+  'reviews.rated': 'rated {time}',
+  'reviews.open': 'Review',
+  'reviews.formTitle': 'Your review of {name}',
+  'reviews.note': 'Note for the staff',
+  'reviews.abstain': 'I abstain (a conflict of interest)',
+  'reviews.save': 'Save my review',
+  'reviews.saved': 'Saved.',
+  'reviews.blind': 'The others’ reviews stay hidden until yours is saved.',
+  'reviews.all': 'All reviews',
+  'reviews.abstained': 'abstained',
+  'reviews.median': 'Median',
+  'reviews.spread': 'Spread (standard deviation of the totals): {spread}',
+  'reviews.chart': 'Totals of the reviews on a scale of 0 to 70; the line is the median’s total',
+  'reviews.publish': 'Publish the median as the rating',
+  'reviews.publishConfirm': 'Publish the median as the rating of {name}? The reviews are then cleared.',
+  'reviews.published': 'Published as the rating.',
+  'reviews.back': 'Back to the queue',
+  'streamer.ratedAgo': 'Rated {time}',
+  'rerate.title': 'Ask for a re-rating',
+  'rerate.hint':
+    'Tell the staff what changed on your channel. One request at a time, not within 90 days of a rating.',
+  'rerate.reason': 'What changed ({min} to {max} characters)',
+  'rerate.send': 'Ask for a re-rating',
+  'rerate.sent': 'Sent. The staff will look at your channel again.',
   'audit.title': 'Audit log',
   'audit.empty': 'No changes recorded yet.',
   'audit.more': 'Show older',
@@ -704,6 +737,11 @@ export const enApiErrors: Record<ErrorCode, string> = {
   invalid_word_list: 'At most {words} words or phrases, each {wordMin} to {wordMax} characters long.',
   duplicate_comment:
     'You posted the same comment a moment ago. Write something new, or wait {repeatMinutes} minutes.',
+  // Fifth wave: staff reviews
+  no_reviews: 'Nobody has reviewed this streamer yet (abstentions do not count).',
+  invalid_reason: 'Write 10 to 500 characters about what changed.',
+  request_open: 'Your request is already waiting for the staff.',
+  rated_recently: 'The rating is less than 90 days old. Ask again later.',
   // Issue 30 (items 7, 9, 11, 16, 17, 18, 22)
   invalid_limit: 'A page size must be a whole number from 1 to 100.',
   // Issue 26
@@ -782,4 +820,8 @@ export const enAudit: AuditWords = {
   // Issue 26
   'streamer.reply_remove': (p) => `Removed the streamer's reply on ${p.name}`,
   'comment.pin': (p) => `${p.pinned ? 'Pinned' : 'Unpinned'} a comment by ${author(p.author)}`,
+  'review.save': (p) => `${p.abstain ? 'Abstained from reviewing' : 'Reviewed'} ${p.name}`,
+  'review.publish': (p) =>
+    `Published ${p.reviews} review(s) of ${p.name}: ${total(p.from)} → ${p.to} (spread ${p.spread})`,
+  'review.request': (p) => `The streamer asked for a re-rating of ${p.name}`,
 };

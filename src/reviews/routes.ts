@@ -1,0 +1,58 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { fail } from '../errors.ts';
+import { flag, parseId } from '../lib/input.ts';
+import { methodNotAllowed } from '../lib/method-not-allowed.ts';
+import { OK } from '../lib/schemas.ts';
+import { REVIEW_ROLES } from './policy.ts';
+import { publishReviews } from './publish.ts';
+import { reviewQueue } from './queries.ts';
+import { requestRerating } from './request.ts';
+import { readReviews, review, reviewerOf, reviewInput } from './review.ts';
+import { postSchema, readSchema, reviewSchema } from './schemas.ts';
+
+/** DECISIONS.md "Fifth wave" → "Staff reviews": blind reviews, their queue, publishing, re-rating requests. */
+export const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const streamerIdOf = (raw: string | undefined): number => {
+    const id = parseId(raw);
+    if (id === null) throw fail('missing_streamer_id');
+    return id;
+  };
+
+  app.get(
+    '/api/reviews',
+    { config: { guard: REVIEW_ROLES.read }, schema: readSchema },
+    async (request, reply) => {
+      const { viewer, query } = request;
+      reply.header('cache-control', 'no-store');
+      if (flag(query.queue)) return reviewQueue(app.db, reviewerOf(viewer));
+      return readReviews(app.ctx, viewer, streamerIdOf(query.streamer_id));
+    },
+  );
+
+  app.put(
+    '/api/reviews',
+    { config: { guard: REVIEW_ROLES.write, contribution: true }, schema: reviewSchema },
+    async (request) => {
+      const { viewer, query, body } = request;
+      await review(app.ctx, viewer, streamerIdOf(query.streamer_id), reviewInput(body));
+      return OK;
+    },
+  );
+
+  app.post(
+    '/api/reviews',
+    { config: { guard: REVIEW_ROLES.write, contribution: true }, schema: postSchema },
+    async (request, reply) => {
+      const { viewer, query, body } = request;
+      if (flag(query.publish)) {
+        await publishReviews(app.ctx, request, streamerIdOf(query.streamer_id));
+        return OK;
+      }
+      if (!flag(query.request)) throw fail('bad_request');
+      await requestRerating(app.ctx, viewer, streamerIdOf(query.streamer_id), body.reason);
+      return reply.code(201).send(OK);
+    },
+  );
+
+  methodNotAllowed(app, '/api/reviews', ['GET', 'PUT', 'POST']);
+};
