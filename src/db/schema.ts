@@ -14,6 +14,7 @@ import type {
 } from './schema/comments.ts';
 import type { DiscordOutboxTable, DiscordWebhooksTable } from './schema/discord.ts';
 import type { NotificationsTable } from './schema/notifications.ts';
+import type { PushOutboxTable, PushSubscriptionsTable } from './schema/push.ts';
 import type { CommunityRatingsTable, RaterGroupMembersTable, RaterGroupsTable } from './schema/groups.ts';
 import type {
   AuditLogTable,
@@ -72,6 +73,8 @@ export interface Database {
   rating_history: RatingHistoryTable;
   discord_webhooks: DiscordWebhooksTable;
   discord_outbox: DiscordOutboxTable;
+  push_subscriptions: PushSubscriptionsTable;
+  push_outbox: PushOutboxTable;
   notifications: NotificationsTable;
   streamer_replies: StreamerRepliesTable;
   streams: StreamsTable;
@@ -93,6 +96,7 @@ export type * from './schema/comments.ts';
 export type * from './schema/discord.ts';
 export type * from './schema/groups.ts';
 export type * from './schema/notifications.ts';
+export type * from './schema/push.ts';
 export type * from './schema/service.ts';
 export type * from './schema/streamers.ts';
 export type * from './schema/streams.ts';
