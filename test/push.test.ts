@@ -18,7 +18,11 @@ const person = async () => {
   const user = await t.user();
   return { user, c: await t.signedIn(user) };
 };
-const sub = (d: Device, kinds?: unknown) => ({ endpoint: d.endpoint, keys: d.keys, ...(kinds ? { kinds } : {}) });
+const sub = (d: Device, kinds?: unknown) => ({
+  endpoint: d.endpoint,
+  keys: d.keys,
+  ...(kinds ? { kinds } : {}),
+});
 const subscribe = (c: Client, body: unknown) => c.post('/api/push/subscriptions', body);
 const rows = async () =>
   Number(
@@ -44,7 +48,11 @@ describe('the VAPID key', () => {
     expect(Object.keys(res.body)).toEqual(['public_key']);
     const key = Buffer.from(res.body.public_key as string, 'base64url');
     expect([key.length, key[0]]).toEqual([65, 4]);
-    const stored = await t.db.selectFrom('secrets').select('value').where('key', '=', 'vapid_keys').executeTakeFirst();
+    const stored = await t.db
+      .selectFrom('secrets')
+      .select('value')
+      .where('key', '=', 'vapid_keys')
+      .executeTakeFirst();
     expect(JSON.parse(stored?.value ?? '{}').publicKey).toBe(res.body.public_key);
     const second = await startApp({}, { database: t.database });
     try {
@@ -58,9 +66,15 @@ describe('the VAPID key', () => {
     await t.db.deleteFrom('secrets').where('key', '=', 'vapid_keys').execute();
     const apps = await Promise.all([1, 2, 3].map(() => startApp({}, { database: t.database })));
     try {
-      const keys = await Promise.all(apps.map(async (a) => (await a.client().get('/api/push/key')).body.public_key));
+      const keys = await Promise.all(
+        apps.map(async (a) => (await a.client().get('/api/push/key')).body.public_key),
+      );
       expect(new Set(keys).size).toBe(1);
-      const stored = await t.db.selectFrom('secrets').select('value').where('key', '=', 'vapid_keys').execute();
+      const stored = await t.db
+        .selectFrom('secrets')
+        .select('value')
+        .where('key', '=', 'vapid_keys')
+        .execute();
       expect(stored.map((r) => JSON.parse(r.value).publicKey)).toEqual([keys[0]]);
     } finally {
       for (const a of apps) await a.close();
@@ -82,9 +96,13 @@ describe('the VAPID key', () => {
     expect(parseConfig({ VAPID_SUBJECT: 'https://example.org/contact' }).push.vapidSubject).toBe(
       'https://example.org/contact',
     );
-    expect(() => parseConfig({ VAPID_PUBLIC_KEY: pair.publicKey })).toThrow(/VAPID_PRIVATE_KEY must be set with VAPID_PUBLIC_KEY/);
+    expect(() => parseConfig({ VAPID_PUBLIC_KEY: pair.publicKey })).toThrow(
+      /VAPID_PRIVATE_KEY must be set with VAPID_PUBLIC_KEY/,
+    );
     expect(() => parseConfig({ VAPID_PRIVATE_KEY: pair.privateKey })).toThrow(/VAPID_PUBLIC_KEY must be set/);
-    expect(() => parseConfig({ ...env, VAPID_PUBLIC_KEY: pair.publicKey.slice(2) })).toThrow(/VAPID_PUBLIC_KEY/);
+    expect(() => parseConfig({ ...env, VAPID_PUBLIC_KEY: pair.publicKey.slice(2) })).toThrow(
+      /VAPID_PUBLIC_KEY/,
+    );
     expect(() => parseConfig({ ...env, VAPID_PRIVATE_KEY: 'abc' })).toThrow(/VAPID_PRIVATE_KEY/);
     expect(() => parseConfig({ VAPID_SUBJECT: 'http://example.org' })).toThrow(/VAPID_SUBJECT/);
     expect(() => parseConfig({ PUSH_SERVICE_URL: 'ftp://x' })).toThrow(/PUSH_SERVICE_URL/);
@@ -107,9 +125,9 @@ describe('subscriptions', () => {
     expect(JSON.stringify(list.body)).not.toContain(d.keys.auth);
     expect((await (await person()).c.get('/api/push/subscriptions')).body).toEqual([]);
     expect((await me.c.get('/api/push/subscriptions?limit=1')).body).toHaveLength(1);
-    expect((await me.c.get(`/api/push/subscriptions?before=${def.body.id}`)).body.map((s: { id: number }) => s.id)).toEqual([
-      made.body.id,
-    ]);
+    expect(
+      (await me.c.get(`/api/push/subscriptions?before=${def.body.id}`)).body.map((s: { id: number }) => s.id),
+    ).toEqual([made.body.id]);
     expect((await me.c.get('/api/push/subscriptions?limit=0')).status).toBe(400);
   });
 
@@ -141,7 +159,10 @@ describe('subscriptions', () => {
       { endpoint: fake.device().endpoint, keys: { p256dh: 'BAAA', auth } },
       { endpoint: fake.device().endpoint, keys: { p256dh: Buffer.alloc(65, 4).toString('base64url'), auth } },
       { endpoint: fake.device().endpoint, keys: { p256dh: point().slice(0, -4), auth } },
-      { endpoint: fake.device().endpoint, keys: { p256dh: point(), auth: randomBytes(15).toString('base64url') } },
+      {
+        endpoint: fake.device().endpoint,
+        keys: { p256dh: point(), auth: randomBytes(15).toString('base64url') },
+      },
       { endpoint: fake.device().endpoint, keys: { p256dh: point(), auth: '!!!' } },
       { endpoint: fake.device().endpoint, keys: { p256dh: point(), auth: 7 } },
       { ...sub(fake.device()), kinds: [] },
@@ -160,7 +181,10 @@ describe('subscriptions', () => {
   it('anonymous: 401; banned: 403 Účet je zablokován; timed out: 403 Účet je dočasně omezen; nothing stored', async () => {
     const before = await rows();
     const anon = t.client();
-    expect((await subscribe(anon, sub(fake.device()))).body).toEqual({ error: 'Not logged in', code: 'not_logged_in' });
+    expect((await subscribe(anon, sub(fake.device()))).body).toEqual({
+      error: 'Not logged in',
+      code: 'not_logged_in',
+    });
     expect((await anon.get('/api/push/subscriptions')).status).toBe(401);
     expect((await anon.post('/api/push/test', {})).status).toBe(401);
     const banned = await t.signedIn(await t.user({}, { banned: true }));
@@ -183,14 +207,20 @@ describe('subscriptions', () => {
     const first = await subscribe(a.c, sub(d));
     const again = await subscribe(a.c, sub(d, ['reply']));
     expect(again.body.id).toBe(first.body.id);
-    expect((await a.c.get('/api/push/subscriptions')).body.map((s: { kinds: string[] }) => s.kinds)).toEqual([['reply']]);
+    expect((await a.c.get('/api/push/subscriptions')).body.map((s: { kinds: string[] }) => s.kinds)).toEqual([
+      ['reply'],
+    ]);
     const moved = await subscribe(b.c, sub(d, ['mention']));
     expect(moved.status).toBe(201);
     expect((await a.c.get('/api/push/subscriptions')).body).toEqual([]);
     expect((await b.c.get('/api/push/subscriptions')).body).toEqual([
       expect.objectContaining({ id: moved.body.id, kinds: ['mention'] }),
     ]);
-    const same = await t.db.selectFrom('push_subscriptions').select('user_id').where('endpoint', '=', d.endpoint).execute();
+    const same = await t.db
+      .selectFrom('push_subscriptions')
+      .select('user_id')
+      .where('endpoint', '=', d.endpoint)
+      .execute();
     expect(same).toEqual([{ user_id: b.user.id }]);
   });
 
@@ -209,7 +239,11 @@ describe('subscriptions', () => {
     expect(listed).toContain(next.body.id);
     const burst = await Promise.all(Array.from({ length: 8 }, () => subscribe(me.c, sub(fake.device()))));
     expect(burst.map((r) => r.status)).toEqual(Array(8).fill(201));
-    const count = await t.db.selectFrom('push_subscriptions').select('id').where('user_id', '=', me.user.id).execute();
+    const count = await t.db
+      .selectFrom('push_subscriptions')
+      .select('id')
+      .where('user_id', '=', me.user.id)
+      .execute();
     expect(count).toHaveLength(PUSH_LIMITS.perUser);
   });
 
@@ -219,7 +253,10 @@ describe('subscriptions', () => {
     const mine = (await subscribe(a.c, sub(fake.device()))).body.id as number;
     const theirs = (await subscribe(b.c, sub(fake.device()))).body.id as number;
     const other = await a.c.del(`/api/push/subscriptions?id=${theirs}`);
-    expect([other.status, other.body]).toEqual([404, { error: 'Subscription not found', code: 'subscription_not_found' }]);
+    expect([other.status, other.body]).toEqual([
+      404,
+      { error: 'Subscription not found', code: 'subscription_not_found' },
+    ]);
     expect((await a.c.del('/api/push/subscriptions?id=999999999')).status).toBe(404);
     expect((await a.c.del('/api/push/subscriptions')).status).toBe(400);
     expect((await a.c.del(`/api/push/subscriptions?id=${mine}`)).body).toEqual({ ok: true });
@@ -244,7 +281,11 @@ describe('subscriptions', () => {
     expect(JSON.stringify(exported.body)).not.toContain(d.keys.auth);
     expect(JSON.stringify(exported.body)).not.toContain(d.endpoint);
     expect((await me.c.del('/api/account', { body: { confirm: me.user.login } })).body).toEqual({ ok: true });
-    const left = await t.db.selectFrom('push_subscriptions').select('id').where('endpoint', '=', d.endpoint).execute();
+    const left = await t.db
+      .selectFrom('push_subscriptions')
+      .select('id')
+      .where('endpoint', '=', d.endpoint)
+      .execute();
     expect(left).toEqual([]);
   });
 });

@@ -26,9 +26,16 @@ export function pushConfig(env: EnvReader, baseUrl: string): PushConfig {
     );
   }
   if (publicKey !== undefined && (!BASE64URL.test(publicKey) || !isP256Point(publicKey))) {
-    throw new ConfigError('VAPID_PUBLIC_KEY', 'must be a P-256 public key in base64url (65 bytes)', publicKey);
+    throw new ConfigError(
+      'VAPID_PUBLIC_KEY',
+      'must be a P-256 public key in base64url (65 bytes)',
+      publicKey,
+    );
   }
-  if (privateKey !== undefined && (!BASE64URL.test(privateKey) || Buffer.from(privateKey, 'base64url').length !== 32)) {
+  if (
+    privateKey !== undefined &&
+    (!BASE64URL.test(privateKey) || Buffer.from(privateKey, 'base64url').length !== 32)
+  ) {
     // The value is a secret: never repeated in the message.
     throw new ConfigError('VAPID_PRIVATE_KEY', 'must be a P-256 private key in base64url (32 bytes)');
   }

@@ -3,8 +3,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
 /** What came of one POST to a push service: its answer, or none. */
 export type PushResult =
-  | { kind: 'answer'; status: number; headers: IncomingHttpHeaders }
-  | { kind: 'no-answer'; error: string };
+  { kind: 'answer'; status: number; headers: IncomingHttpHeaders } | { kind: 'no-answer'; error: string };
 
 /** Connections kept to the push services (thousands of messages to one of them at a go-live). */
 const agents = {
@@ -37,19 +36,25 @@ export function postMessage(
       clearTimeout(timer);
       resolve(result);
     };
-    const req = request(target, { method: 'POST', agent: secure ? agents.https : agents.http, headers }, (res) => {
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_ANSWER) res.destroy();
-      });
-      const answer = () => done({ kind: 'answer', status: res.statusCode ?? 0, headers: res.headers });
-      res.on('end', answer);
-      res.on('close', answer);
-      res.on('error', answer);
-    });
+    const req = request(
+      target,
+      { method: 'POST', agent: secure ? agents.https : agents.http, headers },
+      (res) => {
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_ANSWER) res.destroy();
+        });
+        const answer = () => done({ kind: 'answer', status: res.statusCode ?? 0, headers: res.headers });
+        res.on('end', answer);
+        res.on('close', answer);
+        res.on('error', answer);
+      },
+    );
     const timer = setTimeout(() => req.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-    req.on('error', (err: NodeJS.ErrnoException) => done({ kind: 'no-answer', error: err.code ?? err.message }));
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      done({ kind: 'no-answer', error: err.code ?? err.message }),
+    );
     req.end(body ?? undefined);
   });
 }

@@ -37,7 +37,12 @@ export async function queueNotifications(trx: Db, ids: number[], now: string): P
         eb
           .selectFrom('notifications as n')
           .innerJoin('push_subscriptions as s', 's.user_id', 'n.user_id')
-          .select((e) => ['n.id', 's.id as subscription_id', e.val(now).as('not_before'), e.val(now).as('created_at')])
+          .select((e) => [
+            'n.id',
+            's.id as subscription_id',
+            e.val(now).as('not_before'),
+            e.val(now).as('created_at'),
+          ])
           .where(inIds(trx, 'n.id', chunk))
           .where('n.kind', 'in', PUSH_KINDS)
           .where('n.shown', '=', 1)
@@ -58,7 +63,12 @@ export async function queueTest(db: Db, userId: number, payload: string, now: st
     .expression((eb) =>
       eb
         .selectFrom('push_subscriptions')
-        .select((e) => ['id', e.val(payload).as('payload'), e.val(now).as('not_before'), e.val(now).as('created_at')])
+        .select((e) => [
+          'id',
+          e.val(payload).as('payload'),
+          e.val(now).as('not_before'),
+          e.val(now).as('created_at'),
+        ])
         .where('user_id', '=', userId),
     )
     .executeTakeFirst();
@@ -108,7 +118,12 @@ export async function claimDue(db: Db, holder: string, now: string, limit: numbe
   if (ids.length === 0) return [];
   const claimed = await db
     .updateTable('push_outbox')
-    .set((eb) => ({ state: 'sending', claimed_by: holder, claimed_at: now, attempts: eb('attempts', '+', 1) }))
+    .set((eb) => ({
+      state: 'sending',
+      claimed_by: holder,
+      claimed_at: now,
+      attempts: eb('attempts', '+', 1),
+    }))
     .where(inIds(db, 'id', ids))
     .where('state', '=', 'pending')
     .returning('id')
@@ -160,11 +175,13 @@ export type Outcome =
   | { state: 'pending'; error: string | null; notBefore: string; countAttempt: boolean };
 
 /** Where a claimed message ends up after its send; a success notes the subscription's `last_ok_at`. */
-export async function settle(db: Db, claimed: { id: number; subscription_id: number }, outcome: Outcome, now: string) {
-  const query = db
-    .updateTable('push_outbox')
-    .where('id', '=', claimed.id)
-    .where('state', '=', 'sending');
+export async function settle(
+  db: Db,
+  claimed: { id: number; subscription_id: number },
+  outcome: Outcome,
+  now: string,
+) {
+  const query = db.updateTable('push_outbox').where('id', '=', claimed.id).where('state', '=', 'sending');
   const common = { state: outcome.state, last_error: outcome.error };
   if (outcome.state === 'pending') {
     await query

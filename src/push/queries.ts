@@ -62,7 +62,11 @@ async function makeRoom(trx: Db, userId: number): Promise<void> {
 }
 
 /** The user's subscriptions, newest first, without endpoint or keys. */
-export async function listSubscriptions(db: Db, userId: number, page: { limit: number; before: number | null }) {
+export async function listSubscriptions(
+  db: Db,
+  userId: number,
+  page: { limit: number; before: number | null },
+) {
   let query = db
     .selectFrom('push_subscriptions')
     .select(['id', 'kinds', 'created_at', 'last_ok_at'])

@@ -9,7 +9,13 @@ import { testPayload } from './message.ts';
 import { queueTest } from './outbox.ts';
 import { mayPush, PUSH_ROLES } from './policy.ts';
 import { listSubscriptions } from './queries.ts';
-import { keySchema, mySubscriptionsSchema, subscribeSchema, testSchema, unsubscribeSchema } from './schemas.ts';
+import {
+  keySchema,
+  mySubscriptionsSchema,
+  subscribeSchema,
+  testSchema,
+  unsubscribeSchema,
+} from './schemas.ts';
 import { subscribe, unsubscribe } from './subscribe.ts';
 import { parseSubscription } from './subscription.ts';
 

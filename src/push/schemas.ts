@@ -1,13 +1,32 @@
 import { Type } from 'typebox';
-import { errors, IdDoc, Input, Lenient, Limit, Nullable, Ok, Param, StringEnum, Timestamp } from '../lib/schemas.ts';
+import {
+  errors,
+  IdDoc,
+  Input,
+  Lenient,
+  Limit,
+  Nullable,
+  Ok,
+  Param,
+  StringEnum,
+  Timestamp,
+} from '../lib/schemas.ts';
 import { PUSH_KINDS, PUSH_LIMITS, PUSH_SERVICE_HOSTS } from '../shared/push.ts';
 
-const Kinds = Type.Array(StringEnum(PUSH_KINDS), { minItems: 1, maxItems: PUSH_KINDS.length, uniqueItems: true });
+const Kinds = Type.Array(StringEnum(PUSH_KINDS), {
+  minItems: 1,
+  maxItems: PUSH_KINDS.length,
+  uniqueItems: true,
+});
 
 export const keySchema = {
-  summary: "The service's VAPID public key (base64url), the `applicationServerKey` of a browser's subscription",
+  summary:
+    "The service's VAPID public key (base64url), the `applicationServerKey` of a browser's subscription",
   response: {
-    200: Type.Object({ public_key: Type.String({ description: 'P-256 public key, base64url' }) }, { title: 'PushKey' }),
+    200: Type.Object(
+      { public_key: Type.String({ description: 'P-256 public key, base64url' }) },
+      { title: 'PushKey' },
+    ),
   },
 };
 
@@ -19,7 +38,9 @@ export const subscribeSchema = {
     `at most ${PUSH_LIMITS.perUser} per user (the next replaces the oldest)`,
   body: Input(
     {
-      endpoint: Lenient(Type.String({ format: 'uri', description: "The push service's address for this device" })),
+      endpoint: Lenient(
+        Type.String({ format: 'uri', description: "The push service's address for this device" }),
+      ),
       keys: Lenient(
         Type.Object({
           p256dh: Type.String({ description: "The device's P-256 public key, base64url" }),

@@ -155,7 +155,11 @@ export class PushSender {
         })) > 0
       );
     }
-    const stale = await abandonStale(db, new Date(now.getTime() - this.opts.timeoutMs - 5000).toISOString(), iso);
+    const stale = await abandonStale(
+      db,
+      new Date(now.getTime() - this.opts.timeoutMs - 5000).toISOString(),
+      iso,
+    );
     if (stale > 0) {
       this.opts.log.warn(
         `push: ${stale} message(s) were being sent when their sender stopped; they may have arrived and are not sent again`,
@@ -191,7 +195,8 @@ export class PushSender {
           .finally(() => inFlight.delete(one));
         inFlight.add(one);
       }
-      if (inFlight.size > 0 && (claimed.length === 0 || inFlight.size >= IN_FLIGHT)) await Promise.race(inFlight);
+      if (inFlight.size > 0 && (claimed.length === 0 || inFlight.size >= IN_FLIGHT))
+        await Promise.race(inFlight);
     }
     await Promise.allSettled(inFlight);
   }
@@ -203,7 +208,9 @@ export class PushSender {
   async #deliver(message: Claimed, keys: VapidKeys): Promise<void> {
     const { baseUrl, subject, timeoutMs } = this.opts;
     const payload: PushPayload | null =
-      message.payload !== null ? (JSON.parse(message.payload) as PushPayload) : notificationPayload(message, baseUrl);
+      message.payload !== null
+        ? (JSON.parse(message.payload) as PushPayload)
+        : notificationPayload(message, baseUrl);
     if (payload === null) {
       // Hidden or deleted before it went out: nothing is sent.
       return this.#settle(message, { state: 'skipped', error: 'the notification is no longer shown' });
@@ -218,12 +225,7 @@ export class PushSender {
         contentEncoding: 'aes128gcm',
       },
     );
-    const result = await postMessage(
-      message.endpoint,
-      details.headers as Record<string, string | number>,
-      details.body,
-      timeoutMs,
-    );
+    const result = await postMessage(message.endpoint, details.headers, details.body, timeoutMs);
     await this.#answered(message, result);
   }
 

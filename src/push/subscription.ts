@@ -74,5 +74,4 @@ export function parseSubscription(body: unknown, serviceUrl: string | null): New
 /** Kinds as a row keeps them: each enclosed by spaces, so SQL finds one with `like '% live %'`. */
 export const kindsColumn = (kinds: readonly PushKind[]): string => ` ${kinds.join(' ')} `;
 
-export const kindsOf = (column: string): PushKind[] =>
-  PUSH_KINDS.filter((k) => column.includes(` ${k} `));
+export const kindsOf = (column: string): PushKind[] => PUSH_KINDS.filter((k) => column.includes(` ${k} `));

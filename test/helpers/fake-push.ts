@@ -56,7 +56,10 @@ export interface FakePush {
 const hmac = (key: Buffer, data: Buffer) => createHmac('sha256', key).update(data).digest();
 
 /** RFC 8291 §3.4 and RFC 8188: the plaintext of one aes128gcm body for the device's keys. */
-export function decrypt(body: Buffer, device: { ecdh: ReturnType<typeof createECDH>; authSecret: Buffer }): Buffer {
+export function decrypt(
+  body: Buffer,
+  device: { ecdh: ReturnType<typeof createECDH>; authSecret: Buffer },
+): Buffer {
   const salt = body.subarray(0, 16);
   const idlen = body[20] ?? 0;
   const senderKey = body.subarray(21, 21 + idlen);
@@ -71,7 +74,10 @@ export function decrypt(body: Buffer, device: { ecdh: ReturnType<typeof createEC
   const nonce = hmac(prk, Buffer.from('Content-Encoding: nonce\0\x01')).subarray(0, 12);
   const decipher = createDecipheriv('aes-128-gcm', cek, nonce);
   decipher.setAuthTag(ciphertext.subarray(ciphertext.length - 16));
-  const padded = Buffer.concat([decipher.update(ciphertext.subarray(0, ciphertext.length - 16)), decipher.final()]);
+  const padded = Buffer.concat([
+    decipher.update(ciphertext.subarray(0, ciphertext.length - 16)),
+    decipher.final(),
+  ]);
   let end = padded.length - 1;
   while (end >= 0 && padded[end] === 0) end--;
   if (padded[end] !== 2) throw new Error('not the last record: delimiter missing');
@@ -106,7 +112,8 @@ function checkVapid(header: string | undefined, origin: string, now: number) {
   if (!ok || header_.alg !== 'ES256') return { problem: 'the JWT does not verify with k', key, claims };
   if (claims.aud !== origin) return { problem: `aud is ${String(claims.aud)}`, key, claims };
   const exp = Number(claims.exp) * 1000;
-  if (!(exp > now) || exp > now + 24 * 3600_000) return { problem: 'exp is not within 24 hours', key, claims };
+  if (!(exp > now) || exp > now + 24 * 3600_000)
+    return { problem: 'exp is not within 24 hours', key, claims };
   if (typeof claims.sub !== 'string' || !/^(mailto:|https:)/.test(claims.sub)) {
     return { problem: 'sub is not mailto: or https:', key, claims };
   }
@@ -185,7 +192,9 @@ export async function startFakePush(): Promise<FakePush> {
       scripts.set(device.id, { answers: [...answers], retryAfter });
     },
     delivered(device) {
-      return fake.requests.filter((r) => r.status === 201 && (device === undefined || r.device === device.id));
+      return fake.requests.filter(
+        (r) => r.status === 201 && (device === undefined || r.device === device.id),
+      );
     },
     payload(request) {
       const device = devices.get(request.device);

@@ -59,10 +59,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       sql`"state" in ('pending', 'sending', 'sent', 'failed', 'unknown', 'skipped')`,
     )
     .addCheckConstraint('push_outbox_attempts_check', sql`"attempts" >= 0`)
-    .addCheckConstraint(
-      'push_outbox_what_check',
-      sql`("notification_id" is null) <> ("payload" is null)`,
-    )
+    .addCheckConstraint('push_outbox_what_check', sql`("notification_id" is null) <> ("payload" is null)`)
     .execute();
   await db.schema
     .createIndex('push_outbox_once')
@@ -70,8 +67,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .columns(['notification_id', 'subscription_id'])
     .unique()
     .execute();
-  await db.schema.createIndex('push_outbox_due').on('push_outbox').columns(['state', 'not_before', 'id']).execute();
-  await db.schema.createIndex('push_outbox_subscription').on('push_outbox').column('subscription_id').execute();
+  await db.schema
+    .createIndex('push_outbox_due')
+    .on('push_outbox')
+    .columns(['state', 'not_before', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('push_outbox_subscription')
+    .on('push_outbox')
+    .column('subscription_id')
+    .execute();
   // The push deliverer follows the log from here: notifications from now on are sent.
   const head = await db
     .selectFrom('event_log')
