@@ -378,6 +378,26 @@ export const cs: Record<MessageKey, string> = {
   'menu.confirmEverywhere': 'Odhlásit vás na všech zařízeních a v prohlížečích, včetně tohoto?',
   'menu.signOutButton': 'Odhlásit všude',
   'menu.signedOutEverywhere': 'Byli jste odhlášeni na všech zařízeních.',
+  'push.title': 'Oznámení na tomto zařízení',
+  'push.hint':
+    'Zprávy přijdou i se zavřenou stránkou. Vyberte, o čem chcete vědět; platí jen pro toto zařízení a prohlížeč.',
+  'push.ios':
+    'Na iPhonu a iPadu nejdřív přidejte stránku na plochu (Sdílet → Přidat na plochu) a oznámení zapněte z ní.',
+  'push.unsupported': 'Tento prohlížeč oznámení neumí.',
+  'push.denied': 'Oznámení máte pro tento web v prohlížeči zakázaná. Povolte je v nastavení stránky.',
+  'push.kind.live': 'Sledovaný streamer začal vysílat',
+  'push.kind.reply': 'Odpovědi na moje komentáře',
+  'push.kind.mention': 'Zmínky (@jméno)',
+  'push.kind.rated': 'Nové hodnocení mého kanálu',
+  'push.on': 'Zapnout oznámení',
+  'push.save': 'Uložit výběr',
+  'push.off': 'Vypnout na tomto zařízení',
+  'push.test': 'Poslat zkušební zprávu',
+  'push.enabled': 'Oznámení jsou na tomto zařízení zapnutá.',
+  'push.saved': 'Uloženo.',
+  'push.disabled': 'Oznámení jsou na tomto zařízení vypnutá.',
+  'push.testSent': 'Zkušební zpráva je na cestě.',
+  'push.pickOne': 'Vyberte aspoň jednu možnost.',
   'account.title': 'Vaše data',
   'account.intro': 'Tady si stáhnete vše, co o vás web ukládá, odhlásíte se všude nebo svůj účet smažete.',
   'account.privacyLink': 'Co a jak dlouho ukládáme',
@@ -687,6 +707,8 @@ export const csApiErrors: Record<ErrorCode, string> = {
   cannot_pin: 'Připnout lze jen zobrazený komentář, ne odpověď.',
   // Fifth wave: Following
   too_many_follows: 'Sledovat lze nejvýše {followLimit} streamerů. Nejdřív některého přestaňte sledovat.',
+  invalid_subscription: 'Toto zařízení se nepodařilo přihlásit k oznámením. Zkuste to znovu.',
+  subscription_not_found: 'Toto zařízení už oznámení nedostává.',
   // Issue 30 (items 7, 9, 11, 16, 17, 18, 22)
   invalid_limit: 'Velikost stránky musí být celé číslo od 1 do 100.',
   // Issue 26
