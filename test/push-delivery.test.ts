@@ -179,6 +179,14 @@ describe('what is sent', () => {
     expect(await hold()).toBe(true);
     const hidden = await comment(b.c, sid, 'a reply staff will hide', { reply_to: top });
     const deleted = await comment(b.c, sid, 'a reply its author deletes', { reply_to: top });
+    // Queued as the deliverer would (its own later take queues nothing more): hidden after that.
+    const events = await t.db
+      .selectFrom('event_log')
+      .selectAll()
+      .where('type', '=', 'notification')
+      .where('user_id', '=', a.user.id)
+      .execute();
+    expect(await queueNotifications(t.db, createdIn(events), t.clock.now().toISOString())).toBe(2);
     expect((await admin.put(`/api/comments?id=${hidden}`, { hidden: true })).status).toBe(200);
     expect((await admin.del(`/api/comments?id=${deleted}`)).status).toBe(200);
     const kept = await comment(b.c, sid, 'a reply that stays', { reply_to: top });
