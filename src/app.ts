@@ -25,6 +25,8 @@ import { registerOpenApi } from './openapi/openapi.ts';
 import { openApiRoutes } from './openapi/routes.ts';
 import { groupRoutes, teamMemberRoutes } from './groups/routes.ts';
 import { discordPlugin } from './discord/plugin.ts';
+import { pushPlugin } from './push/plugin.ts';
+import { pushRoutes } from './push/routes.ts';
 import { idempotencyPlugin } from './idempotency/plugin.ts';
 import { imageRoutes } from './images/routes.ts';
 import { chatLineRoutes } from './chat-line/routes.ts';
@@ -224,6 +226,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(voteRoutes);
   await app.register(followRoutes);
   await app.register(reviewRoutes);
+  await app.register(pushPlugin);
+  await app.register(pushRoutes);
   await app.register(accountRoutes);
   await app.register(notificationRoutes);
   await app.register(eventRoutes, {

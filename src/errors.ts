@@ -89,6 +89,8 @@ export const ERRORS = {
   no_reviews: [400, 'No reviews'],
   /** A re-rating request's reason outside 10 to 500 characters (trimmed). */
   invalid_reason: [400, 'Invalid reason'],
+  /** DECISIONS.md "Fifth wave" → "Push notifications": an endpoint, key or kind that is not one. */
+  invalid_subscription: [400, 'Invalid subscription'],
 
   // Rows that are not there
   streamer_not_found: [404, 'Streamer not found'],
@@ -98,6 +100,7 @@ export const ERRORS = {
   user_not_found: [404, 'User not found'],
   block_not_found: [404, 'Block not found'],
   webhook_not_found: [404, 'Webhook not found'],
+  subscription_not_found: [404, 'Subscription not found'],
   delivery_not_found: [404, 'Delivery not found'],
   /** Add-member: the message names the login and provider (SPEC.md). */
   user_not_signed_in: [404, "User '<login>' on <provider> has not logged in yet or is banned."],

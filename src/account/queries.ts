@@ -12,6 +12,12 @@ import { reviewsBy } from '../reviews/queries.ts';
  * Everything the service keeps that is tied to one user (DECISIONS.md "Your data"): the user
  * record, comments, likes, votes, reports, team memberships, community ratings, notifications,
  * the streamers followed, staff reviews and re-rating requests. Sessions
+import { subscriptionsOf } from '../push/queries.ts';
+
+/**
+ * Everything the service keeps that is tied to one user (DECISIONS.md "Your data"): the user
+ * record, comments, likes, votes, reports, team memberships, community ratings, notifications and
+ * the streamers followed, push subscriptions (their push service, never the endpoint or keys). Sessions
  * appear only as when they began and were last used (their keys are secrets of the service).
  */
 export async function accountData(db: Db, userId: number) {
@@ -96,6 +102,7 @@ export async function accountData(db: Db, userId: number) {
     follows: await followsOf(db, userId),
     // A staff member's own reviews (and a streamer's re-rating requests): nobody else's.
     ...(await reviewsBy(db, userId)),
+    push_subscriptions: await subscriptionsOf(db, userId),
     sessions: await db
       .selectFrom('sessions')
       .select(['created_at', 'seen_at'])
@@ -132,7 +139,8 @@ export async function confirmsOwnLogin(
 
 /**
  * Deletes a user and everything tied to them (likes, votes, reports, memberships, community
- * ratings, notifications, follows and moderator record go with the user row by their foreign keys;
+ * ratings, notifications, follows, push subscriptions and moderator record go with the user row by
+ * their foreign keys;
  * sessions here).
  * Their comments stay as guest comments by `Anonym`, or are deleted with `deleteComments`.
  * The audit log keeps what was done, not by or to whom.

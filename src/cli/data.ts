@@ -67,6 +67,8 @@ export const NOT_EXPORTED: Readonly<
   idempotency_keys: 'answers kept a day for retries of the same request',
   event_log: 'what happened in the last day, for live streams and deliverers of the old server',
   log_cursors: 'how far the old server delivered its event log',
+  push_subscriptions: 'devices subscribe again on the new server (their keys are made for its VAPID key)',
+  push_outbox: 'messages waiting to be sent, made for the old server',
 };
 type Table = (typeof EXPORTED_TABLES)[number];
 

@@ -15,6 +15,7 @@ import type {
 import type { DiscordOutboxTable, DiscordWebhooksTable } from './schema/discord.ts';
 import type { NotificationsTable } from './schema/notifications.ts';
 import type { ReratingRequestsTable, ReviewPublishesTable, StaffReviewsTable } from './schema/reviews.ts';
+import type { PushOutboxTable, PushSubscriptionsTable } from './schema/push.ts';
 import type { CommunityRatingsTable, RaterGroupMembersTable, RaterGroupsTable } from './schema/groups.ts';
 import type {
   AuditLogTable,
@@ -75,6 +76,8 @@ export interface Database {
   rating_history: RatingHistoryTable;
   discord_webhooks: DiscordWebhooksTable;
   discord_outbox: DiscordOutboxTable;
+  push_subscriptions: PushSubscriptionsTable;
+  push_outbox: PushOutboxTable;
   notifications: NotificationsTable;
   streamer_replies: StreamerRepliesTable;
   streams: StreamsTable;
@@ -100,6 +103,7 @@ export type * from './schema/discord.ts';
 export type * from './schema/groups.ts';
 export type * from './schema/notifications.ts';
 export type * from './schema/reviews.ts';
+export type * from './schema/push.ts';
 export type * from './schema/service.ts';
 export type * from './schema/streamers.ts';
 export type * from './schema/streams.ts';

@@ -13,14 +13,16 @@ import { DAY, MINUTE } from '../lib/clock.ts';
  *
  * The events of the live streams carry ids and numbers only, never text (DECISIONS.md "Live
  * updates"); `notification` names the user whose unread count changed (each of their streams
- * asks for the count). `discord` is a message for Discord's webhooks (discord/deliver.ts).
+ * asks for the count), and the notifications created for them, which the push deliverer sends
+ * (never on a stream). `discord` is a message for Discord's webhooks (discord/deliver.ts).
  */
 export type LiveEvent =
   | { type: 'comment'; id: number; streamer_id: number }
   | { type: 'comment_removed'; id: number; streamer_id: number }
   | { type: 'rating'; streamer_id: number }
   | { type: 'live'; streamer_id: number; status: string; viewers: number }
-  | { type: 'notification'; user_id: number };
+  /** `created`: the ids of the notifications the change created for the user (push/ delivers them). */
+  | { type: 'notification'; user_id: number; created?: number[] };
 
 /** What Discord's message shows (discord/events.ts makes it). */
 export interface EventEmbed {
@@ -57,7 +59,13 @@ export const LOG_KEPT_FOR = DAY;
 function rowOf(event: LogEvent, at: string) {
   switch (event.type) {
     case 'notification':
-      return { type: event.type, streamer_id: null, user_id: event.user_id, data: '{}', created_at: at };
+      return {
+        type: event.type,
+        streamer_id: null,
+        user_id: event.user_id,
+        data: event.created?.length ? JSON.stringify({ created: event.created }) : '{}',
+        created_at: at,
+      };
     case 'discord':
       return {
         type: event.type,

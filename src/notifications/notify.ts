@@ -3,6 +3,7 @@ import { type LiveEvent, publish } from '../events/log.ts';
 import { mentionedLogins } from '../shared/notifications.ts';
 import { speakerOfStreamer } from '../streamers/speaks-for.ts';
 import {
+  type Created,
   insertLiveNotifications,
   insertNotifications,
   mentionRecipients,
@@ -18,6 +19,20 @@ import {
 
 const unreadChanged = (users: number[]): LiveEvent[] =>
   users.map((user_id) => ({ type: 'notification', user_id }));
+
+/** Each recipient's unread count moved, with the notifications created for them (push/ sends those). */
+function created(rows: Created[], others: number[] = []): LiveEvent[] {
+  const byUser = new Map<number, number[]>();
+  for (const r of rows) {
+    const ids = byUser.get(r.user_id);
+    if (ids) ids.push(r.id);
+    else byUser.set(r.user_id, [r.id]);
+  }
+  return [
+    ...[...byUser].map(([user_id, ids]): LiveEvent => ({ type: 'notification', user_id, created: ids })),
+    ...unreadChanged([...new Set(others)].filter((u) => !byUser.has(u))),
+  ];
+}
 
 /** A comment posted: `reply` to the authors of the comment it answers (as sent) and of its thread; `mention`. */
 export async function notifyComment(
@@ -47,7 +62,7 @@ export async function notifyComment(
     rows.push({ ...base, user_id, kind: 'mention' });
   }
   const notified = await insertNotifications(trx, rows);
-  publish(trx, [{ type: 'comment', id: c.id, streamer_id: c.streamer_id }, ...unreadChanged(notified)]);
+  publish(trx, [{ type: 'comment', id: c.id, streamer_id: c.streamer_id }, ...created(notified)]);
 }
 
 /**
@@ -103,7 +118,7 @@ export async function notifyRated(
       created_at: now,
     },
   ]);
-  publish(trx, unreadChanged(notified));
+  publish(trx, created(notified));
 }
 
 /**
@@ -122,7 +137,7 @@ export async function notifyLive(
     streams.map((s) => s.id),
     now,
   );
-  publish(trx, unreadChanged(notified));
+  publish(trx, created(notified));
 }
 
 /** A like: its comment's author hears of it once per liker, however often it is toggled. */
@@ -143,7 +158,7 @@ export async function notifyLike(
       created_at: now,
     },
   ]);
-  publish(trx, unreadChanged(notified));
+  publish(trx, created(notified));
 }
 
 /**
@@ -171,7 +186,7 @@ export async function notifyHidden(
   }
   const notified = await insertNotifications(trx, rows);
   const dropped = await setShown(trx, ids(comments), false);
-  publish(trx, [...removed(comments), ...unreadChanged([...new Set([...notified, ...dropped])])]);
+  publish(trx, [...removed(comments), ...created(notified, dropped)]);
 }
 
 /** Comments deleted (call before the delete) or hidden by their author: they leave the pages and the counts. */

@@ -18,19 +18,24 @@ export interface NewNotification {
 /**
  * Writes notifications, inside the caller's transaction. "Nobody is notified of their own
  * action" is left out here (and held by a CHECK); "never twice" is the partial unique indexes
- * (migration 016), which `on conflict do nothing` meets. Answers the recipients notified.
+ * (migration 016), which `on conflict do nothing` meets. Answers the notifications written.
  */
-export async function insertNotifications(db: Db, rows: NewNotification[]): Promise<number[]> {
+export async function insertNotifications(db: Db, rows: NewNotification[]): Promise<Created[]> {
   const own = (r: NewNotification) => r.actor_user_id !== null && r.actor_user_id === r.user_id;
   const kept = rows.filter((r) => !own(r));
   if (kept.length === 0) return [];
-  const inserted = await db
+  return db
     .insertInto('notifications')
     .values(kept)
     .onConflict((oc) => oc.doNothing())
-    .returning('user_id')
+    .returning(['id', 'user_id'])
     .execute();
-  return [...new Set(inserted.map((r) => r.user_id))];
+}
+
+/** A notification written: its id and recipient. */
+export interface Created {
+  id: number;
+  user_id: number;
 }
 
 /**
@@ -38,10 +43,10 @@ export async function insertNotifications(db: Db, rows: NewNotification[]): Prom
  * in one statement inside the sync write's transaction. Only streamers of the Public view (a
  * follower could not open the page of another). "Once per stream and follower" is the unique
  * index on (stream_id, user_id) (migration 022), which `on conflict do nothing` meets. Answers
- * the recipients notified.
+ * the notifications written.
  */
-export async function insertLiveNotifications(db: Db, streamIds: number[], now: string): Promise<number[]> {
-  const inserted = await db
+export async function insertLiveNotifications(db: Db, streamIds: number[], now: string): Promise<Created[]> {
+  return db
     .insertInto('notifications')
     .columns(['user_id', 'kind', 'streamer_id', 'stream_id', 'comment_id', 'actor_user_id', 'created_at'])
     .expression((eb) =>
@@ -62,9 +67,8 @@ export async function insertLiveNotifications(db: Db, streamIds: number[], now: 
         .where(IN_PUBLIC_VIEW),
     )
     .onConflict((oc) => oc.doNothing())
-    .returning('user_id')
+    .returning(['id', 'user_id'])
     .execute();
-  return [...new Set(inserted.map((r) => r.user_id))];
 }
 
 /**

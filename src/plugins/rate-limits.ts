@@ -6,9 +6,9 @@ import { type ParsedQuery, parsedQuery } from './parsers.ts';
  * per signed-in account, and per address only for guests, so that one account never limits
  * another on a shared address; sign-in and the password login count per address.
  */
-export const LIMITS = { login: 10, comment: 10, suggest: 5, signin: 20, report: 30 } as const;
+export const LIMITS = { login: 10, comment: 10, suggest: 5, signin: 20, report: 30, push_test: 5 } as const;
 export type Bucket = keyof typeof LIMITS;
-const PER_ACCOUNT: ReadonlySet<Bucket> = new Set(['comment', 'suggest', 'report']);
+const PER_ACCOUNT: ReadonlySet<Bucket> = new Set(['comment', 'suggest', 'report', 'push_test']);
 
 /** The counter of a request: its account, else its address (by its guest tag, never the address). */
 export const accountOrAddress = (request: FastifyRequest): string =>

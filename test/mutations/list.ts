@@ -18,6 +18,7 @@ import { FOLLOW_MUTATIONS } from './follows.ts';
 import { WORDS_MUTATIONS } from './words.ts';
 import { OPERATOR_MUTATIONS } from './operator.ts';
 import { REVIEW_MUTATIONS } from './reviews.ts';
+import { PUSH_MUTATIONS } from './push.ts';
 
 export interface Mutation {
   name: string;
@@ -1012,4 +1013,5 @@ export const MUTATIONS: Mutation[] = [
   ...WORDS_MUTATIONS,
   ...OPERATOR_MUTATIONS,
   ...REVIEW_MUTATIONS,
+  ...PUSH_MUTATIONS,
 ];

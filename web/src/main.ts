@@ -12,3 +12,8 @@ if (!target) throw new Error('the page has no #app element');
 // The service renders the first view (src/pages/first-view.ts): take it over where it is there.
 if (target.firstChild) hydrate(App, { target });
 else mount(App, { target });
+
+// The service worker shows push messages (public/sw.js); the page is installable with it.
+if ('serviceWorker' in navigator) {
+  navigator.serviceWorker.register('/sw.js').catch(() => undefined);
+}

@@ -23,6 +23,7 @@ import * as eventLogAppend from './024-event-log-append.ts';
 import * as commentPins from './025-comment-pins.ts';
 import * as nameFoldsOfEitherCase from './026-name-folds-of-either-case.ts';
 import * as staffReviews from './030-staff-reviews.ts';
+import * as push from './027-push.ts';
 import * as staffAuthorStored from './032-staff-author-stored.ts';
 import * as wordsAndRepeats from './033-words-and-repeats.ts';
 
@@ -52,6 +53,7 @@ export const migrations: Record<string, Migration> = {
   '025-comment-pins': commentPins,
   '026-name-folds-of-either-case': nameFoldsOfEitherCase,
   '030-staff-reviews': staffReviews,
+  '027-push': push,
   '032-staff-author-stored': staffAuthorStored,
   '033-words-and-repeats': wordsAndRepeats,
 };

@@ -420,6 +420,26 @@ export const en = {
   'menu.confirmEverywhere': 'Sign you out on every device and browser, this one included?',
   'menu.signOutButton': 'Sign out everywhere',
   'menu.signedOutEverywhere': 'You were signed out on every device.',
+  'push.title': 'Notifications on this device',
+  'push.hint':
+    'Messages arrive even with the page closed. Choose what you want to hear about; this applies to this device and browser only.',
+  'push.ios':
+    'On iPhone and iPad, first add the site to your home screen (Share → Add to Home Screen) and turn notifications on from there.',
+  'push.unsupported': 'This browser cannot show notifications.',
+  'push.denied': 'Notifications are blocked for this site in your browser. Allow them in the site settings.',
+  'push.kind.live': 'A streamer I follow goes live',
+  'push.kind.reply': 'Replies to my comments',
+  'push.kind.mention': 'Mentions (@name)',
+  'push.kind.rated': 'A new rating of my channel',
+  'push.on': 'Turn on notifications',
+  'push.save': 'Save choice',
+  'push.off': 'Turn off on this device',
+  'push.test': 'Send a test message',
+  'push.enabled': 'Notifications are on for this device.',
+  'push.saved': 'Saved.',
+  'push.disabled': 'Notifications are off for this device.',
+  'push.testSent': 'A test message is on its way.',
+  'push.pickOne': 'Choose at least one.',
   'account.title': 'Your data',
   'account.intro':
     'Download everything the site stores about you, sign out everywhere, or delete your account.',
@@ -742,6 +762,8 @@ export const enApiErrors: Record<ErrorCode, string> = {
   invalid_reason: 'Write 10 to 500 characters about what changed.',
   request_open: 'Your request is already waiting for the staff.',
   rated_recently: 'The rating is less than 90 days old. Ask again later.',
+  invalid_subscription: 'This device could not be signed up for notifications. Try again.',
+  subscription_not_found: 'This device no longer gets notifications.',
   // Issue 30 (items 7, 9, 11, 16, 17, 18, 22)
   invalid_limit: 'A page size must be a whole number from 1 to 100.',
   // Issue 26

@@ -1,0 +1,23 @@
+/**
+ * DECISIONS.md "Fifth wave" → "Push notifications": the kinds a device may ask for, and the
+ * limits. Pure (the page imports it).
+ */
+export const PUSH_KINDS = ['live', 'reply', 'mention', 'rated'] as const;
+export type PushKind = (typeof PUSH_KINDS)[number];
+
+export const PUSH_LIMITS = {
+  /** Subscriptions one user keeps; the 11th replaces the oldest. */
+  perUser: 10,
+  /** Kinds when a subscription names none. */
+  defaultKinds: ['live'] as readonly PushKind[],
+  /** An endpoint longer than this is not one a push service gives. */
+  endpointMax: 2048,
+} as const;
+
+/** The push services a subscription's endpoint may point at (https only); `*.` means any subdomain. */
+export const PUSH_SERVICE_HOSTS = [
+  'fcm.googleapis.com',
+  'updates.push.services.mozilla.com',
+  'web.push.apple.com',
+  '*.notify.windows.com',
+] as const;

@@ -1,0 +1,371 @@
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { writeTransaction } from '../src/db/transaction.ts';
+import { notifyLive } from '../src/notifications/notify.ts';
+import { claimDue, createdIn, queueNotifications } from '../src/push/outbox.ts';
+import { MAX_ATTEMPTS, PUSH_TTL_SECONDS, RETRY_WAITS_MS } from '../src/push/sender.ts';
+import { streamerPath } from '../src/shared/rules.ts';
+import { releaseLease, takeLease } from '../src/sync/lease.ts';
+import { startApp, type TestApp, useApp } from './helpers/app.ts';
+import type { Client } from './helpers/client.ts';
+import { type Device, type PushRequest, startFakePush } from './helpers/fake-push.ts';
+
+/** DECISIONS.md "Fifth wave" → "Push notifications": delivery from the event log, on SQLite and PostgreSQL. */
+const fake = await startFakePush();
+afterAll(() => fake.close());
+const env = {
+  PUSH_SERVICE_URL: fake.serviceUrl,
+  PUSH_TIMEOUT_MS: '2000',
+  METRICS_TOKEN: 'metrics-token-0123456789',
+};
+const t = await useApp(env);
+const admin = await t.admin();
+beforeEach(() => fake.reset());
+
+const RATING = { s: 5, g: 5, a: 5, v: 5, n: 5, ns: 5, o: 5 };
+let seq = 0;
+const person = async () => {
+  const user = await t.user({ login: `pu${process.pid}x${++seq}`, display_name: `Pusher ${seq}` });
+  return { user, c: await t.signedIn(user) };
+};
+const subscribe = async (c: Client, d: Device, kinds?: string[]) => {
+  const res = await c.post('/api/push/subscriptions', {
+    endpoint: d.endpoint,
+    keys: d.keys,
+    ...(kinds ? { kinds } : {}),
+  });
+  expect(res.status, res.text).toBe(201);
+  return res.body.id as number;
+};
+/** Every instance looks once and finishes what it sends. */
+const deliver = async (...apps: TestApp[]) => {
+  const all = apps.length > 0 ? apps : [t];
+  await Promise.all(all.map((a) => a.app.push.look()));
+  await Promise.all(all.map((a) => a.app.push.idle()));
+};
+/** A followed streamer's stream starts (live sync's write, as history/record.ts makes it). */
+async function goLive(streamerId: number, app: TestApp = t) {
+  t.clock.advance(60_000);
+  const now = app.clock.now().toISOString();
+  await app.db
+    .updateTable('streams')
+    .set((eb) => ({ ended_at: eb.ref('last_seen_at') }))
+    .where('streamer_id', '=', streamerId)
+    .where('ended_at', 'is', null)
+    .execute();
+  const stream = await app.db
+    .insertInto('streams')
+    .values({ streamer_id: streamerId, started_at: now, last_seen_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await writeTransaction(app.database, (trx) =>
+    notifyLive(trx, [{ id: stream.id, streamer_id: streamerId }], now),
+  );
+  return stream.id;
+}
+async function followed(name = `Pushed ${++seq}`) {
+  const id = await t.streamer(name, RATING);
+  const fan = await person();
+  expect((await fan.c.put(`/api/follows?streamer_id=${id}`, { follow: true })).status).toBe(200);
+  return { id, name, fan };
+}
+const comment = async (c: Client, streamer_id: number, body: string, extra = {}) => {
+  const res = await c.post('/api/comments', { streamer_id, body, ...extra });
+  expect(res.status, res.text).toBe(201);
+  return res.body.id as number;
+};
+const states = async () =>
+  (
+    await t.db
+      .selectFrom('push_outbox')
+      .select(['state', 'attempts'])
+      .orderBy('id', 'desc')
+      .limit(1)
+      .execute()
+  )[0];
+/** Holds the sender's lease for the test: no instance of the app sends until it is handed back. */
+const hold = async () => {
+  await t.app.push.idle();
+  await releaseLease(t.db, 'push', t.app.push.holder);
+  return takeLease(t.db, 'push', 'the-test', t.clock.now(), 600_000);
+};
+const release = () => releaseLease(t.db, 'push', 'the-test');
+const shape = (r: PushRequest) => r.problem;
+
+describe('what is sent', () => {
+  it('live: one message per subscription asking for it, the documented payload, TTL 3600, Urgency high, signed and encrypted', async () => {
+    const s = await followed('Live Pusher');
+    const phone = fake.device();
+    const laptop = fake.device();
+    await subscribe(s.fan.c, phone);
+    await subscribe(s.fan.c, laptop, ['live', 'reply']);
+    await subscribe(s.fan.c, fake.device(), ['reply']);
+    const stranger = await person();
+    await subscribe(stranger.c, fake.device());
+    const streamId = await goLive(s.id);
+    await deliver();
+    expect(fake.requests.map(shape)).toEqual([null, null]);
+    expect(
+      fake
+        .delivered()
+        .map((r) => r.device)
+        .sort(),
+    ).toEqual([phone.id, laptop.id].sort());
+    const key = (await t.client().get('/api/push/key')).body.public_key;
+    for (const r of fake.delivered()) {
+      expect(r.headers.ttl).toBe(String(PUSH_TTL_SECONDS));
+      expect(r.headers.urgency).toBe('high');
+      expect(r.headers['content-encoding']).toBe('aes128gcm');
+      expect(r.vapidKey).toBe(key);
+      expect(r.claims?.sub).toBe(`mailto:nobody@localhost`);
+      expect(fake.payload(r)).toEqual({
+        kind: 'live',
+        title: 'Live Pusher vysílá',
+        body: expect.any(String),
+        url: t.config.baseUrl + streamerPath(s.id, 'Live Pusher'),
+        tag: `live-${streamId}`,
+      });
+    }
+    const listed = (await s.fan.c.get('/api/push/subscriptions')).body as { last_ok_at: string | null }[];
+    expect(listed.filter((x) => x.last_ok_at !== null)).toHaveLength(2);
+    await deliver();
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it('reply and mention: Urgency normal, the url with #c<comment id>, one tag for one comment; a kind not asked for is not sent', async () => {
+    const sid = await t.streamer(`Thread ${++seq}`, RATING);
+    const a = await person();
+    const b = await person();
+    const aPhone = fake.device();
+    const bPhone = fake.device();
+    await subscribe(a.c, aPhone, ['reply', 'mention']);
+    await subscribe(b.c, bPhone, ['live']);
+    const top = await comment(a.c, sid, 'first words here');
+    const reply = await comment(b.c, sid, `answering you @${a.user.login} now`, { reply_to: top });
+    await comment(a.c, sid, `and back to @${b.user.login}`, { reply_to: top });
+    await deliver();
+    expect(fake.delivered(bPhone)).toEqual([]);
+    const got = fake.delivered(aPhone);
+    expect(got.map((r) => r.headers.urgency)).toEqual(['normal', 'normal']);
+    const name = (
+      await t.db.selectFrom('streamers').select('name').where('id', '=', sid).executeTakeFirstOrThrow()
+    ).name;
+    expect(
+      got.map((r) => fake.payload(r)).sort((x, y) => String(x.kind).localeCompare(String(y.kind))),
+    ).toEqual([
+      {
+        kind: 'mention',
+        title: expect.stringContaining(b.user.display_name),
+        body: `answering you @${a.user.login} now`,
+        url: `${t.config.baseUrl}${streamerPath(sid, name)}#c${reply}`,
+        tag: `c${reply}`,
+      },
+      {
+        kind: 'reply',
+        title: expect.stringContaining(b.user.display_name),
+        body: `answering you @${a.user.login} now`,
+        url: `${t.config.baseUrl}${streamerPath(sid, name)}#c${reply}`,
+        tag: `c${reply}`,
+      },
+    ]);
+  });
+
+  it('a notification hidden or deleted before its message went out sends nothing', async () => {
+    const sid = await t.streamer(`Hidden ${++seq}`, RATING);
+    const a = await person();
+    const b = await person();
+    const phone = fake.device();
+    await subscribe(a.c, phone, ['reply']);
+    const top = await comment(a.c, sid, 'the top comment');
+    expect(await hold()).toBe(true);
+    const hidden = await comment(b.c, sid, 'a reply staff will hide', { reply_to: top });
+    const deleted = await comment(b.c, sid, 'a reply its author deletes', { reply_to: top });
+    // Queued as the deliverer would (its own later take queues nothing more): hidden after that.
+    const events = await t.db
+      .selectFrom('event_log')
+      .selectAll()
+      .where('type', '=', 'notification')
+      .where('user_id', '=', a.user.id)
+      .execute();
+    expect(await queueNotifications(t.db, createdIn(events), t.clock.now().toISOString())).toBe(2);
+    expect((await admin.put(`/api/comments?id=${hidden}`, { hidden: true })).status).toBe(200);
+    expect((await admin.del(`/api/comments?id=${deleted}`)).status).toBe(200);
+    const kept = await comment(b.c, sid, 'a reply that stays', { reply_to: top });
+    await release();
+    await deliver();
+    expect(fake.delivered(phone).map((r) => fake.payload(r).tag)).toEqual([`c${kept}`]);
+  });
+
+  it('POST /api/push/test queues one test message for each of your subscriptions (202 {ok, queued})', async () => {
+    const me = await person();
+    const d = fake.device();
+    await subscribe(me.c, d, ['rated']);
+    const res = await me.c.post('/api/push/test', {});
+    expect([res.status, res.body]).toEqual([202, { ok: true, queued: 1 }]);
+    await deliver();
+    expect(fake.delivered(d).map((r) => fake.payload(r))).toEqual([
+      {
+        kind: 'test',
+        title: expect.any(String),
+        body: expect.any(String),
+        url: `${t.config.baseUrl}/`,
+        tag: 'test',
+      },
+    ]);
+    expect(fake.delivered(d)[0]?.headers.urgency).toBe('normal');
+  });
+});
+
+describe('answers of the push service', () => {
+  it.each([404, 410] as const)('%s deletes the subscription; nothing more is sent to it', async (status) => {
+    const s = await followed();
+    const gone = fake.device();
+    const kept = fake.device();
+    await subscribe(s.fan.c, gone);
+    const keptId = await subscribe(s.fan.c, kept);
+    fake.script(gone, [status]);
+    await goLive(s.id);
+    await deliver();
+    expect((await s.fan.c.get('/api/push/subscriptions')).body.map((x: { id: number }) => x.id)).toEqual([
+      keptId,
+    ]);
+    await goLive(s.id);
+    await deliver();
+    expect(fake.requests.filter((r) => r.device === gone.id)).toHaveLength(1);
+    expect(fake.delivered(kept)).toHaveLength(2);
+  });
+
+  it('429 waits for Retry-After (seconds or a date), then sends once', async () => {
+    const s = await followed();
+    const d = fake.device();
+    await subscribe(s.fan.c, d);
+    t.clock.freeze();
+    fake.script(d, [429], '30');
+    await goLive(s.id);
+    await deliver();
+    expect(fake.requests.map((r) => r.status)).toEqual([429]);
+    t.clock.advance(29_000);
+    await deliver();
+    expect(fake.requests).toHaveLength(1);
+    t.clock.advance(1_000);
+    await deliver();
+    expect(fake.requests.map((r) => r.status)).toEqual([429, 201]);
+    expect(await states()).toEqual({ state: 'sent', attempts: 1 });
+  });
+
+  it(`other failures and timeouts are tried ${MAX_ATTEMPTS - 1} more times with growing waits, then dropped`, async () => {
+    const s = await followed();
+    const d = fake.device();
+    await subscribe(s.fan.c, d);
+    t.clock.freeze();
+    fake.script(d, [500, 'hang', 500, 500, 500]);
+    await goLive(s.id);
+    await deliver();
+    for (const wait of RETRY_WAITS_MS) {
+      t.clock.advance(wait - 1);
+      await deliver();
+      const before = fake.requests.length;
+      t.clock.advance(1);
+      await deliver();
+      expect(fake.requests.length, `after ${wait} ms`).toBe(before + 1);
+    }
+    expect(fake.requests.map((r) => r.status)).toEqual([500, 0, 500, 500]);
+    expect(await states()).toEqual({ state: 'failed', attempts: MAX_ATTEMPTS });
+    t.clock.advance(3_600_000);
+    await deliver();
+    expect(fake.requests).toHaveLength(MAX_ATTEMPTS);
+  });
+
+  it('a success within the retries is delivered once', async () => {
+    const s = await followed();
+    const d = fake.device();
+    await subscribe(s.fan.c, d);
+    t.clock.freeze();
+    fake.script(d, [500]);
+    await goLive(s.id);
+    await deliver();
+    t.clock.advance(RETRY_WAITS_MS[0]);
+    await deliver();
+    t.clock.advance(600_000);
+    await deliver();
+    expect(fake.requests.map((r) => r.status)).toEqual([500, 201]);
+  });
+});
+
+describe('never twice', () => {
+  it('a notification is queued once per subscription however often it is taken (the unique index); of two claims at once, each message goes to one', async () => {
+    const s = await followed();
+    for (let i = 0; i < 6; i++) await subscribe(s.fan.c, fake.device());
+    expect(await hold()).toBe(true);
+    await goLive(s.id);
+    const events = await t.db
+      .selectFrom('event_log')
+      .selectAll()
+      .where('type', '=', 'notification')
+      .where('user_id', '=', s.fan.user.id)
+      .execute();
+    const now = t.clock.now().toISOString();
+    expect(await queueNotifications(t.db, createdIn(events), now)).toBe(6);
+    expect(await queueNotifications(t.db, createdIn(events), now)).toBe(0);
+    const [x, y] = await Promise.all([claimDue(t.db, 'x', now, 100, []), claimDue(t.db, 'y', now, 100, [])]);
+    const ids = [...x, ...y].map((m) => m.id);
+    expect(ids.length).toBe(6);
+    expect(new Set(ids).size).toBe(6);
+    await release();
+    await deliver();
+    expect(fake.requests).toEqual([]);
+  });
+
+  it('two instances on one database, looking side by side: every message once', async () => {
+    const second = await startApp(env, { database: t.database });
+    try {
+      const s = await followed();
+      const devices = Array.from({ length: 5 }, () => fake.device());
+      for (const d of devices) await subscribe(s.fan.c, d);
+      await goLive(s.id);
+      await deliver(t, second);
+      await goLive(s.id);
+      await Promise.all([deliver(t, second), deliver(second, t)]);
+      expect(fake.requests.map(shape).every((p) => p === null)).toBe(true);
+      for (const d of devices) expect(fake.delivered(d)).toHaveLength(2);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('the deliverer\'s queue depth is in deliverer_queue_depth{deliverer="push"}', async () => {
+    const s = await followed();
+    await subscribe(s.fan.c, fake.device());
+    expect(await hold()).toBe(true);
+    await goLive(s.id);
+    const scrape = async () =>
+      (await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${env.METRICS_TOKEN}` } })).text();
+    await scrape();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await scrape()).toMatch(/deliverer_queue_depth\{deliverer="push"\} [1-9]/);
+    await release();
+    await deliver();
+  });
+
+  // Last: it stops this file's own sender, as a stopped instance.
+  it('across a restart: what was sent is not sent again, and what came while it was down is sent once', async () => {
+    await t.app.push.stop();
+    const s = await followed();
+    const d = fake.device();
+    await subscribe(s.fan.c, d);
+    const first = await startApp(env, { database: t.database });
+    await goLive(s.id);
+    await deliver(first);
+    expect(fake.delivered(d)).toHaveLength(1);
+    await first.close();
+    await goLive(s.id);
+    const restarted = await startApp(env, { database: t.database });
+    try {
+      await deliver(restarted);
+      await deliver(restarted);
+      expect(fake.delivered(d)).toHaveLength(2);
+      expect(new Set(fake.delivered(d).map((r) => fake.payload(r).tag)).size).toBe(2);
+    } finally {
+      await restarted.close();
+    }
+  });
+});
