@@ -7,17 +7,13 @@ import { foldName } from '../lib/names.ts';
 import { followsOf } from '../follows/queries.ts';
 import { notificationsOf, setShown } from '../notifications/queries.ts';
 import { reviewsBy } from '../reviews/queries.ts';
-
-/**
- * Everything the service keeps that is tied to one user (DECISIONS.md "Your data"): the user
- * record, comments, likes, votes, reports, team memberships, community ratings, notifications,
- * the streamers followed, staff reviews and re-rating requests. Sessions
 import { subscriptionsOf } from '../push/queries.ts';
 
 /**
  * Everything the service keeps that is tied to one user (DECISIONS.md "Your data"): the user
- * record, comments, likes, votes, reports, team memberships, community ratings, notifications and
- * the streamers followed, push subscriptions (their push service, never the endpoint or keys). Sessions
+ * record, comments, likes, votes, reports, team memberships, community ratings, notifications,
+ * the streamers followed, staff reviews and re-rating requests, push subscriptions (their push
+ * service, never the endpoint or keys). Sessions
  * appear only as when they began and were last used (their keys are secrets of the service).
  */
 export async function accountData(db: Db, userId: number) {

@@ -5,8 +5,7 @@ export const exportSchema = {
   summary:
     'Your data as a JSON file: your user record and your comments, likes, votes, reports, team ' +
     'memberships, community ratings, notifications, the streamers you follow, your staff reviews and ' +
-    're-rating requests (nobody else’s)',
-    'memberships, community ratings, notifications, the streamers you follow and your push subscriptions (nobody else’s)',
+    're-rating requests and your push subscriptions (nobody else’s)',
   response: {
     200: Type.Object(
       {},
