@@ -83,6 +83,10 @@ export const ERRORS = {
   cannot_pin: [400, 'Cannot pin this comment'],
   /** DECISIONS.md "Fifth wave" → "Following": the 501st streamer followed. */
   too_many_follows: [400, 'Too many follows'],
+  /** DECISIONS.md "Fifth wave" → "E-mail": an address that is not one (shared/mail.ts `validAddress`). */
+  invalid_email: [400, 'Invalid e-mail address'],
+  /** A confirmation or unsubscribe link that is unknown, used or expired. */
+  invalid_link: [400, 'Invalid or expired link'],
 
   // Rows that are not there
   streamer_not_found: [404, 'Streamer not found'],
@@ -112,6 +116,8 @@ export const ERRORS = {
   banned_user_admin: [409, 'A banned user cannot be an administrator'],
   rating_changed: [409, 'The rating was changed by someone else'],
   webhook_disabled: [409, 'Webhook is disabled'],
+  /** SMTP_URL and MAIL_FROM unset: the e-mail endpoints say so. */
+  mail_off: [409, 'E-mail is not configured'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -5,12 +5,13 @@ import type { Db } from '../db/schema.ts';
 import { foldCase } from '../shared/rules.ts';
 import { foldName } from '../lib/names.ts';
 import { followsOf } from '../follows/queries.ts';
+import { mailOf } from '../mail/queries.ts';
 import { notificationsOf, setShown } from '../notifications/queries.ts';
 
 /**
  * Everything the service keeps that is tied to one user (DECISIONS.md "Your data"): the user
  * record, comments, likes, votes, reports, team memberships, community ratings, notifications and
- * the streamers followed. Sessions
+ * the streamers followed, the e-mail address and what is mailed. Sessions
  * appear only as when they began and were last used (their keys are secrets of the service).
  */
 export async function accountData(db: Db, userId: number) {
@@ -93,6 +94,7 @@ export async function accountData(db: Db, userId: number) {
       .execute(),
     notifications: await notificationsOf(db, userId),
     follows: await followsOf(db, userId),
+    mail: await mailOf(db, userId),
     sessions: await db
       .selectFrom('sessions')
       .select(['created_at', 'seen_at'])
@@ -129,7 +131,8 @@ export async function confirmsOwnLogin(
 
 /**
  * Deletes a user and everything tied to them (likes, votes, reports, memberships, community
- * ratings, notifications, follows and moderator record go with the user row by their foreign keys;
+ * ratings, notifications, follows, e-mail settings, tokens and queued mail and moderator record go
+ * with the user row by their foreign keys;
  * sessions here).
  * Their comments stay as guest comments by `Anonym`, or are deleted with `deleteComments`.
  * The audit log keeps what was done, not by or to whom.

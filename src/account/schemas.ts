@@ -4,7 +4,7 @@ import { errors, Field, Input, Lenient, Ok } from '../lib/schemas.ts';
 export const exportSchema = {
   summary:
     'Your data as a JSON file: your user record and your comments, likes, votes, reports, team ' +
-    'memberships, community ratings, notifications and the streamers you follow (nobody else’s)',
+    'memberships, community ratings, notifications, the streamers you follow and your e-mail address and choices (nobody else’s)',
   response: {
     200: Type.Object(
       {},

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import type { Provider } from '../shared/rules.ts';
 import { type BackupConfig, backupConfig } from './backup.ts';
+import { type MailConfig, mailConfig } from './mail.ts';
 import { type ProviderConfig, providerConfig } from './providers.ts';
 import { ConfigError, type Env, envReader, list } from './values.ts';
 
@@ -53,6 +54,8 @@ export interface Config {
   readonly metricsToken: string | null;
   /** Scheduled SQLite backups (backup/scheduler.ts); null: none. */
   readonly backup: BackupConfig | null;
+  /** E-mail (SMTP_URL and MAIL_FROM, config/mail.ts); null: off. */
+  readonly mail: MailConfig | null;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -163,5 +166,6 @@ export function parseConfig(input: Env = process.env): Config {
     production,
     metricsToken,
     backup: backupConfig(get, databaseUrl),
+    mail: mailConfig(get),
   });
 }

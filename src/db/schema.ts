@@ -13,6 +13,7 @@ import type {
   ReportsTable,
 } from './schema/comments.ts';
 import type { DiscordOutboxTable, DiscordWebhooksTable } from './schema/discord.ts';
+import type { MailDigestsTable, MailOutboxTable, MailSettingsTable, MailTokensTable } from './schema/mail.ts';
 import type { NotificationsTable } from './schema/notifications.ts';
 import type { CommunityRatingsTable, RaterGroupMembersTable, RaterGroupsTable } from './schema/groups.ts';
 import type {
@@ -84,6 +85,10 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   event_log: EventLogTable;
   log_cursors: LogCursorsTable;
+  mail_settings: MailSettingsTable;
+  mail_tokens: MailTokensTable;
+  mail_outbox: MailOutboxTable;
+  mail_digests: MailDigestsTable;
 }
 
 export type Db = Kysely<Database>;
@@ -92,6 +97,7 @@ export type * from './schema/access.ts';
 export type * from './schema/comments.ts';
 export type * from './schema/discord.ts';
 export type * from './schema/groups.ts';
+export type * from './schema/mail.ts';
 export type * from './schema/notifications.ts';
 export type * from './schema/service.ts';
 export type * from './schema/streamers.ts';
