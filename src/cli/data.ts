@@ -105,6 +105,7 @@ const ADDED_LATER: ReadonlySet<Table> = new Set([
   'ban_tombstones',
   'ban_addresses',
   'follows',
+  'mail_settings',
 ]);
 
 export const EXPORT_FORMAT = 'streamer-rating-export';
@@ -142,6 +143,7 @@ const ORDER_BY: Record<Table, string> = {
   ban_tombstones: 'id',
   ban_addresses: 'id',
   follows: 'user_id',
+  mail_settings: 'user_id',
 };
 
 /**
