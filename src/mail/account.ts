@@ -2,6 +2,7 @@ import type { AppContext } from '../context.ts';
 import { lockRow } from '../db/dialect.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
+import { DAY } from '../lib/clock.ts';
 import { MAIL_LIMITS, type MailDigest, type MailKind, type MailLang } from '../shared/mail.ts';
 import {
   changeSettings,
@@ -46,9 +47,12 @@ export async function setAddress(
         await retireConfirmations(trx, userId, at);
         return;
       }
-      const since = new Date(now.getTime() - 24 * 60 * 60_000).toISOString();
-      if ((await confirmationsSince(trx, userId, since)) >= MAIL_LIMITS.confirmsPerDay) {
-        throw fail('too_many_requests');
+      const since = new Date(now.getTime() - DAY).toISOString();
+      const sent = await confirmationsSince(trx, userId, since);
+      if (sent.length >= MAIL_LIMITS.confirmsPerDay) {
+        // Retry-After: when the oldest of the day's confirmations leaves the 24 hours.
+        const free = Date.parse(sent[sent.length - MAIL_LIMITS.confirmsPerDay]!) + DAY;
+        throw fail('too_many_requests', { 'retry-after': String(Math.max(1, Math.ceil((free - now.getTime()) / 1000))) });
       }
       await retireConfirmations(trx, userId, at);
       const seed = newSeed();

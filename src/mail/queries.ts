@@ -49,16 +49,17 @@ export async function lastNotificationId(db: Db, userId: number): Promise<number
   return Number(row?.id ?? 0);
 }
 
-/** Confirmation messages the user had sent since `since` (the day's limit). */
-export async function confirmationsSince(db: Db, userId: number, since: string): Promise<number> {
-  const row = await db
+/** When the user's confirmation messages since `since` were queued, oldest first (the day's limit). */
+export async function confirmationsSince(db: Db, userId: number, since: string): Promise<string[]> {
+  const rows = await db
     .selectFrom('mail_tokens')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .select('created_at')
     .where('user_id', '=', userId)
     .where('purpose', '=', 'confirm')
     .where('created_at', '>', since)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+    .orderBy('created_at')
+    .execute();
+  return rows.map((r) => r.created_at);
 }
 
 export async function insertToken(
@@ -198,6 +199,18 @@ export async function settle(
   } else {
     await query.set({ state: outcome.state, last_error: outcome.error, finished_at: now }).execute();
   }
+}
+
+/** Whether a message claimed before `cutoff` is still `sending` (abandonStale's work). */
+export async function hasStale(db: Db, cutoff: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('mail_outbox')
+    .select('id')
+    .where('state', '=', 'sending')
+    .where('claimed_at', '<', cutoff)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /**

@@ -11,7 +11,7 @@ import { OutageLog } from '../lib/outage-log.ts';
 import { releaseLease, takeLease } from '../sync/lease.ts';
 import { MAIL_LIMITS, type MailLang } from '../shared/mail.ts';
 import { dueFromLog, dueUsers, queueDigestBatch, queueKinds, weeksRatings } from './compose.ts';
-import { abandonStale, claimNext, hasDueMessages, pendingMessages, pruneFinished, settle } from './queries.ts';
+import { abandonStale, claimNext, hasDueMessages, hasStale, pendingMessages, pruneFinished, settle } from './queries.ts';
 import { renderMessage } from './render.ts';
 import { digestSlot, digestWeek } from './schedule.ts';
 import { tokenOf } from './tokens.ts';
@@ -160,7 +160,8 @@ export class MailSender {
     const told = await hasNewEvents(db, LEASE, EVENTS);
     const due = (await dueUsers(db, iso, 1)).length > 0;
     const slot = await this.#openSlot(now);
-    if (!told && !due && !slot && !(await hasDueMessages(db, iso))) return;
+    const cutoff = new Date(now.getTime() - SEND_TIMEOUT_MS * 3).toISOString();
+    if (!told && !due && !slot && !(await hasDueMessages(db, iso)) && !(await hasStale(db, cutoff))) return;
     if (!(await takeLease(db, LEASE, this.holder, now, this.#leaseMs))) {
       this.#heldUntil = 0;
       return;
@@ -173,7 +174,7 @@ export class MailSender {
       for (const userId of users) await writeTransaction(database, (trx) => queueKinds(trx, key, userId, now), 'none');
     }
     if (slot) await this.#digest(slot, iso);
-    const stale = await abandonStale(db, new Date(now.getTime() - SEND_TIMEOUT_MS * 3).toISOString(), iso);
+    const stale = await abandonStale(db, cutoff, iso);
     if (stale > 0) {
       this.opts.log.warn(`mail: ${stale} message(s) were being sent when their sender stopped; they may have arrived and are not sent again`);
     }
