@@ -55,7 +55,9 @@ const unsubscribeOf = (m: Received) => {
 
 /** Gives the user a confirmed address (and empties the fake's inbox). */
 async function confirmed(p: Awaited<ReturnType<typeof person>>, lang?: 'cs' | 'en') {
-  expect((await p.c.put('/api/account/email', { email: p.address, ...(lang ? { lang } : {}) })).status).toBe(200);
+  expect((await p.c.put('/api/account/email', { email: p.address, ...(lang ? { lang } : {}) })).status).toBe(
+    200,
+  );
   await until(() => smtp.to(p.address).length === 1);
   const res = await t.client().get(linkIn(smtp.to(p.address)[0]!, '/api/account/email/confirm?token='));
   expect(res.status).toBe(200);
@@ -77,13 +79,19 @@ describe('the address and its confirmation', () => {
     expect(m.contentType).toBe('multipart/alternative');
     expect(m.parts.map((x) => x.contentType)).toEqual(['text/plain', 'text/html']);
     expect(decodeWords(m.headers.subject!)).toBe('Confirm your e-mail address');
-    expect(m.headers['list-unsubscribe']).toMatch(/^<http:\/\/localhost:\d+\/api\/mail\/unsubscribe\?token=[\w-]+>$/);
+    expect(m.headers['list-unsubscribe']).toMatch(
+      /^<http:\/\/localhost:\d+\/api\/mail\/unsubscribe\?token=[\w-]+>$/,
+    );
     expect(m.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
     expect(m.html).toContain('prefers-color-scheme:dark');
     const link = linkIn(m, '/api/account/email/confirm?token=');
     const token = new URL(link, 'http://x').searchParams.get('token')!;
     // Stored as a digest only.
-    const stored = await t.db.selectFrom('mail_tokens').select('token_hash').where('user_id', '=', p.user.id).execute();
+    const stored = await t.db
+      .selectFrom('mail_tokens')
+      .select('token_hash')
+      .where('user_id', '=', p.user.id)
+      .execute();
     expect(stored.length).toBeGreaterThan(0);
     expect(stored.map((s) => s.token_hash)).not.toContain(token);
     const page = await t.client().get(link);
@@ -164,9 +172,13 @@ describe('the address and its confirmation', () => {
     await until(() => smtp.to(`old.${p.address}`).length === 1);
     await p.c.put('/api/account/email', { email: p.address });
     await until(() => smtp.to(p.address).length === 1);
-    const old = await t.client().get(linkIn(smtp.to(`old.${p.address}`)[0]!, '/api/account/email/confirm?token='));
+    const old = await t
+      .client()
+      .get(linkIn(smtp.to(`old.${p.address}`)[0]!, '/api/account/email/confirm?token='));
     expect(old.status).toBe(400);
-    expect((await t.client().get(linkIn(smtp.to(p.address)[0]!, '/api/account/email/confirm?token='))).status).toBe(200);
+    expect(
+      (await t.client().get(linkIn(smtp.to(p.address)[0]!, '/api/account/email/confirm?token='))).status,
+    ).toBe(200);
     expect((await p.c.put('/api/account/email', { email: null })).body).toEqual({ ok: true });
     expect(await me(p.c)).toMatchObject({ email: null, email_pending: false });
   });
@@ -197,7 +209,11 @@ describe('the address and its confirmation', () => {
     }
     await settle();
     expect(smtp.messages).toHaveLength(0);
-    const rows = await t.db.selectFrom('mail_settings').selectAll().where('user_id', 'in', [banned.user.id, late.user.id]).execute();
+    const rows = await t.db
+      .selectFrom('mail_settings')
+      .selectAll()
+      .where('user_id', 'in', [banned.user.id, late.user.id])
+      .execute();
     expect(rows).toEqual([]);
   });
 });
@@ -206,14 +222,28 @@ describe('what is mailed', () => {
   it('GET answers the default {kinds: [], digest: "off"}; PUT keeps a valid choice; bad ones: 400, nothing changes', async () => {
     const p = await person();
     expect((await p.c.get('/api/account/mail')).body).toEqual({ kinds: [], digest: 'off' });
-    expect((await p.c.put('/api/account/mail', { kinds: ['rated', 'reply'], digest: 'weekly' })).body).toEqual({ ok: true });
-    expect((await p.c.get('/api/account/mail')).body).toEqual({ kinds: ['reply', 'rated'], digest: 'weekly' });
-    for (const body of [{ kinds: ['like'] }, { kinds: 'reply' }, { kinds: [1] }, { digest: 'daily' }, { digest: 1 }]) {
+    expect(
+      (await p.c.put('/api/account/mail', { kinds: ['rated', 'reply'], digest: 'weekly' })).body,
+    ).toEqual({ ok: true });
+    expect((await p.c.get('/api/account/mail')).body).toEqual({
+      kinds: ['reply', 'rated'],
+      digest: 'weekly',
+    });
+    for (const body of [
+      { kinds: ['like'] },
+      { kinds: 'reply' },
+      { kinds: [1] },
+      { digest: 'daily' },
+      { digest: 1 },
+    ]) {
       const res = await p.c.put('/api/account/mail', body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.code).toBe('invalid_field');
     }
-    expect((await p.c.get('/api/account/mail')).body).toEqual({ kinds: ['reply', 'rated'], digest: 'weekly' });
+    expect((await p.c.get('/api/account/mail')).body).toEqual({
+      kinds: ['reply', 'rated'],
+      digest: 'weekly',
+    });
   });
 
   it('a reply: one well-formed message in the user’s language; more within 10 minutes are gathered into the next', async () => {
@@ -222,13 +252,20 @@ describe('what is mailed', () => {
     await confirmed(p, 'en');
     await p.c.put('/api/account/mail', { kinds: ['reply'], digest: 'off' });
     const other = await person();
-    const top = (await p.c.post('/api/comments', { streamer_id: sid, body: 'my comment here' })).body.id as number;
-    const replied = await other.c.post('/api/comments', { streamer_id: sid, body: 'an answer <b>', reply_to: top });
+    const top = (await p.c.post('/api/comments', { streamer_id: sid, body: 'my comment here' })).body
+      .id as number;
+    const replied = await other.c.post('/api/comments', {
+      streamer_id: sid,
+      body: 'an answer <b>',
+      reply_to: top,
+    });
     expect(replied.status).toBe(201);
     await until(() => smtp.to(p.address).length === 1);
     const first = smtp.to(p.address)[0]!;
     expect(first.contentType).toBe('multipart/alternative');
-    expect(decodeWords(first.headers.subject!)).toBe(`Mailer ${seq} replied to you on Mail streamer ${process.pid}.`);
+    expect(decodeWords(first.headers.subject!)).toBe(
+      `Mailer ${seq} replied to you on Mail streamer ${process.pid}.`,
+    );
     expect(first.text).toContain(`#c${replied.body.id}`);
     expect(first.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
     // Two more replies within the quiet 10 minutes: nothing until they pass, then one message with both.
@@ -257,7 +294,8 @@ describe('what is mailed', () => {
     await q.c.put('/api/account/mail', { kinds: ['reply'], digest: 'off' });
     const other = await person();
     for (const x of [p, q]) {
-      const top = (await x.c.post('/api/comments', { streamer_id: sid, body: 'a comment' })).body.id as number;
+      const top = (await x.c.post('/api/comments', { streamer_id: sid, body: 'a comment' })).body
+        .id as number;
       await other.c.post('/api/comments', { streamer_id: sid, body: 'reply', reply_to: top });
     }
     await settle();
@@ -279,13 +317,17 @@ describe('what is mailed', () => {
     const page = await t.client().get(target);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(page.text).toMatch(/<form method="post" action="\/api\/mail\/unsubscribe\?token=[^"]+"><input[^>]*><button type="submit">Odhlásit<\/button>/);
+    expect(page.text).toMatch(
+      /<form method="post" action="\/api\/mail\/unsubscribe\?token=[^"]+"><input[^>]*><button type="submit">Odhlásit<\/button>/,
+    );
     const mailer = t.client({ origin: 'https://mail.example.net', 'sec-fetch-site': 'cross-site' });
     const res = await mailer.request('POST', target, { form: { 'List-Unsubscribe': 'One-Click' } });
     expect(res.status, res.text).toBe(200);
     expect(res.body).toEqual({ ok: true });
     expect((await p.c.get('/api/account/mail')).body).toEqual({ kinds: ['live'], digest: 'weekly' });
-    expect((await mailer.request('POST', target, { form: { 'List-Unsubscribe': 'One-Click' } })).body).toEqual({ ok: true });
+    expect(
+      (await mailer.request('POST', target, { form: { 'List-Unsubscribe': 'One-Click' } })).body,
+    ).toEqual({ ok: true });
     for (const bad of ['/api/mail/unsubscribe?token=nope', '/api/mail/unsubscribe']) {
       const r = await mailer.post(bad);
       expect(r.status).toBe(400);
@@ -318,8 +360,11 @@ describe('the weekly digest', () => {
     const quiet = await person();
     await confirmed(quiet);
     const staff = await admin();
-    const sid = (await staff.post('/api/streamers?admin=1', { name: `Digest streamer ${process.pid}` })).body.id as number;
-    const rated = await staff.put(`/api/streamers?id=${sid}`, { r: { s: 5, g: 5, a: 5, v: 5, n: 5, ns: 5, o: 5 } });
+    const sid = (await staff.post('/api/streamers?admin=1', { name: `Digest streamer ${process.pid}` })).body
+      .id as number;
+    const rated = await staff.put(`/api/streamers?id=${sid}`, {
+      r: { s: 5, g: 5, a: 5, v: 5, n: 5, ns: 5, o: 5 },
+    });
     expect(rated.status, rated.text).toBe(200);
     await settle();
     clockAt(new Date(slot.getTime() - MINUTE).toISOString());
@@ -356,7 +401,11 @@ describe('delivery', () => {
     return p;
   };
   const row = async (userId: number) =>
-    t.db.selectFrom('mail_outbox').select(['state', 'attempts']).where('user_id', '=', userId).executeTakeFirstOrThrow();
+    t.db
+      .selectFrom('mail_outbox')
+      .select(['state', 'attempts'])
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
 
   it('a 4xx answer is tried again (3 more times at most), on the app’s clock', async () => {
     smtp.script(['temp', 'temp']);
@@ -386,7 +435,10 @@ describe('delivery', () => {
     const down = await startFakeSmtp();
     const port = down.port;
     await down.close();
-    const other = await startApp({ ...MAIL_ENV, SMTP_URL: `smtp://127.0.0.1:${port}` }, { database: t.database });
+    const other = await startApp(
+      { ...MAIL_ENV, SMTP_URL: `smtp://127.0.0.1:${port}` },
+      { database: t.database },
+    );
     try {
       // On the same clock, past the lease this instance held.
       other.clock.freeze();
@@ -425,7 +477,10 @@ describe('delivery', () => {
     const p = await person();
     const at = t.clock.now().toISOString();
     // As a stopped instance leaves it: claimed, never settled.
-    await t.db.insertInto('mail_settings').values({ user_id: p.user.id, pending_email: p.address, updated_at: at }).execute();
+    await t.db
+      .insertInto('mail_settings')
+      .values({ user_id: p.user.id, pending_email: p.address, updated_at: at })
+      .execute();
     await t.db
       .insertInto('mail_outbox')
       .values({
@@ -455,10 +510,18 @@ describe('the account', () => {
     await confirmed(p);
     await p.c.put('/api/account/mail', { kinds: ['live'], digest: 'weekly' });
     const data = (await p.c.get('/api/account/export')).body;
-    expect(data.mail).toEqual({ email: p.address, pending_email: null, kinds: ['live'], digest: 'weekly', lang: 'cs' });
+    expect(data.mail).toEqual({
+      email: p.address,
+      pending_email: null,
+      kinds: ['live'],
+      digest: 'weekly',
+      lang: 'cs',
+    });
     expect((await p.c.del('/api/account', { body: { confirm: p.user.login } })).status).toBe(200);
     for (const table of ['mail_settings', 'mail_tokens', 'mail_outbox'] as const) {
-      expect(await t.db.selectFrom(table).select('user_id').where('user_id', '=', p.user.id).execute()).toEqual([]);
+      expect(
+        await t.db.selectFrom(table).select('user_id').where('user_id', '=', p.user.id).execute(),
+      ).toEqual([]);
     }
   });
 });

@@ -7,7 +7,11 @@ export interface MailConfig {
   /** MAIL_FROM: the sender, an address or `Name <address>`. */
   readonly from: string;
   /** Optional DKIM signing, as nodemailer's `dkim` option takes it. */
-  readonly dkim: { readonly domainName: string; readonly keySelector: string; readonly privateKey: string } | null;
+  readonly dkim: {
+    readonly domainName: string;
+    readonly keySelector: string;
+    readonly privateKey: string;
+  } | null;
   /** The service's time zone (TZ, else the system's): the weekly digest goes on Monday 08:00 there. */
   readonly timeZone: string;
 }
@@ -24,8 +28,13 @@ export function mailConfig(get: (name: string) => string | undefined): MailConfi
   const from = get('MAIL_FROM');
   const dkim = DKIM.map((name) => get(name));
   if (smtpUrl === undefined || from === undefined) {
-    if (smtpUrl !== undefined) throw new ConfigError('MAIL_FROM', 'must be set with SMTP_URL (the sender address)');
-    if (from !== undefined) throw new ConfigError('SMTP_URL', 'must be set with MAIL_FROM (smtp:// or smtps://user:pass@host:port)');
+    if (smtpUrl !== undefined)
+      throw new ConfigError('MAIL_FROM', 'must be set with SMTP_URL (the sender address)');
+    if (from !== undefined)
+      throw new ConfigError(
+        'SMTP_URL',
+        'must be set with MAIL_FROM (smtp:// or smtps://user:pass@host:port)',
+      );
     const orphan = DKIM.find((_, i) => dkim[i] !== undefined);
     if (orphan) throw new ConfigError(orphan, 'needs SMTP_URL and MAIL_FROM (e-mail is off without them)');
     return null;
@@ -41,23 +50,29 @@ export function mailConfig(get: (name: string) => string | undefined): MailConfi
   }
   const address = /<([^<>]+)>\s*$/.exec(from)?.[1] ?? from;
   if (/[\r\n]/.test(from) || !/^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(address)) {
-    throw new ConfigError('MAIL_FROM', 'must be an address (name@example.org) or "Name <name@example.org>"', from);
+    throw new ConfigError(
+      'MAIL_FROM',
+      'must be an address (name@example.org) or "Name <name@example.org>"',
+      from,
+    );
   }
   const [domainName, keySelector, keyFile] = dkim;
   let signing: MailConfig['dkim'] = null;
   if (domainName !== undefined || keySelector !== undefined || keyFile !== undefined) {
-    const missing = DKIM.find((_, i) => dkim[i] === undefined);
-    if (missing) throw new ConfigError(missing, `must be set with ${DKIM.filter((n) => n !== missing).join(' and ')}`);
+    if (domainName === undefined || keySelector === undefined || keyFile === undefined) {
+      const missing = DKIM.find((_, i) => dkim[i] === undefined) ?? 'MAIL_DKIM_KEY_FILE';
+      throw new ConfigError(missing, `must be set with ${DKIM.filter((n) => n !== missing).join(' and ')}`);
+    }
     let privateKey: string;
     try {
-      privateKey = readFileSync(keyFile!, 'utf8');
+      privateKey = readFileSync(keyFile, 'utf8');
     } catch {
       throw new ConfigError('MAIL_DKIM_KEY_FILE', 'must name a readable PEM private key file', keyFile);
     }
     if (!privateKey.includes('PRIVATE KEY')) {
       throw new ConfigError('MAIL_DKIM_KEY_FILE', 'must hold a PEM private key', keyFile);
     }
-    signing = Object.freeze({ domainName: domainName!, keySelector: keySelector!, privateKey });
+    signing = Object.freeze({ domainName, keySelector, privateKey });
   }
   return Object.freeze({ smtpUrl, from, dkim: signing, timeZone: timeZoneOf(get('TZ')) });
 }

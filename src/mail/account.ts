@@ -51,8 +51,10 @@ export async function setAddress(
       const sent = await confirmationsSince(trx, userId, since);
       if (sent.length >= MAIL_LIMITS.confirmsPerDay) {
         // Retry-After: when the oldest of the day's confirmations leaves the 24 hours.
-        const free = Date.parse(sent[sent.length - MAIL_LIMITS.confirmsPerDay]!) + DAY;
-        throw fail('too_many_requests', { 'retry-after': String(Math.max(1, Math.ceil((free - now.getTime()) / 1000))) });
+        const free = Date.parse(sent[sent.length - MAIL_LIMITS.confirmsPerDay] ?? since) + DAY;
+        throw fail('too_many_requests', {
+          'retry-after': String(Math.max(1, Math.ceil((free - now.getTime()) / 1000))),
+        });
       }
       await retireConfirmations(trx, userId, at);
       const seed = newSeed();
@@ -139,7 +141,10 @@ export async function confirmAddress(ctx: AppContext, token: string): Promise<Ma
   );
 }
 
-export async function mailChoice(ctx: AppContext, userId: number): Promise<{ kinds: MailKind[]; digest: MailDigest }> {
+export async function mailChoice(
+  ctx: AppContext,
+  userId: number,
+): Promise<{ kinds: MailKind[]; digest: MailDigest }> {
   const row = await mailSettings(ctx.db, userId);
   return { kinds: parseKinds(row?.kinds ?? ''), digest: row?.digest ?? 'off' };
 }

@@ -124,7 +124,7 @@ export async function queueKinds(trx: Db, key: string, userId: number, now: Date
     await trx.updateTable('mail_settings').set({ due_at: null }).where('user_id', '=', userId).execute();
     return false;
   }
-  const last = rows.at(-1)!.id;
+  const last = rows[rows.length - 1]?.id ?? s.mailed_through;
   const told = [...new Set(rows.map((r) => r.kind as MailKind))];
   const items: KindsItem[] = rows.slice(0, ITEMS_MAX).map((r) => ({
     kind: r.kind as MailKind,
@@ -248,6 +248,7 @@ export async function queueDigestBatch(
   const users = await trx
     .selectFrom('mail_settings')
     .select(['user_id', 'email'])
+    .$narrowType<{ email: string }>()
     .where('user_id', '>', slot.through_user)
     .where('digest', '=', 'weekly')
     .where('email', 'is not', null)
@@ -266,7 +267,7 @@ export async function queueDigestBatch(
     };
     await queueMessage(
       trx,
-      { user_id: u.user_id, kind: 'digest', dedupe: `digest:${slot.slot}`, recipient: u.email!, payload },
+      { user_id: u.user_id, kind: 'digest', dedupe: `digest:${slot.slot}`, recipient: u.email, payload },
       now,
     );
   }

@@ -19,10 +19,18 @@ button{font:inherit;padding:.5rem 1rem;border-radius:.375rem;border:1px solid cu
 
 export function confirmedPage(lang: MailLang): string {
   const w = WORDS[lang];
-  return shell(lang, w.confirmedTitle, `<p>${escapeHtml(w.confirmedText)}</p><p><a href="${PLAIN_PAGES.account}">${escapeHtml(w.backToSite)}</a></p>`);
+  return shell(
+    lang,
+    w.confirmedTitle,
+    `<p>${escapeHtml(w.confirmedText)}</p><p><a href="${PLAIN_PAGES.account}">${escapeHtml(w.backToSite)}</a></p>`,
+  );
 }
 
-export function unsubscribePage(lang: MailLang, what: 'kinds' | 'digest' | 'confirm', action: string): string {
+export function unsubscribePage(
+  lang: MailLang,
+  what: 'kinds' | 'digest' | 'confirm',
+  action: string,
+): string {
   const w = WORDS[lang];
   return shell(
     lang,
@@ -34,5 +42,9 @@ export function unsubscribePage(lang: MailLang, what: 'kinds' | 'digest' | 'conf
 
 export function unsubscribedPage(lang: MailLang): string {
   const w = WORDS[lang];
-  return shell(lang, w.unsubscribeTitle, `<p>${escapeHtml(w.unsubscribedText)}</p><p><a href="/">${escapeHtml(w.backToSite)}</a></p>`);
+  return shell(
+    lang,
+    w.unsubscribeTitle,
+    `<p>${escapeHtml(w.unsubscribedText)}</p><p><a href="/">${escapeHtml(w.backToSite)}</a></p>`,
+  );
 }

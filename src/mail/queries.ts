@@ -3,8 +3,7 @@ import { MAIL_KINDS, type MailDigest, type MailKind, type MailLang } from '../sh
 
 /** E-mail's rows (migration 028): settings, link tokens and the outbox. */
 
-export const parseKinds = (raw: string): MailKind[] =>
-  MAIL_KINDS.filter((k) => raw.split(',').includes(k));
+export const parseKinds = (raw: string): MailKind[] => MAIL_KINDS.filter((k) => raw.split(',').includes(k));
 
 export const formatKinds = (kinds: readonly MailKind[]): string =>
   MAIL_KINDS.filter((k) => kinds.includes(k)).join(',');
@@ -253,7 +252,10 @@ export async function mailOf(db: Db, userId: number) {
 }
 
 /** The current-user answer's `email` and `email_pending`. */
-export async function addressOf(db: Db, userId: number): Promise<{ email: string | null; email_pending: boolean }> {
+export async function addressOf(
+  db: Db,
+  userId: number,
+): Promise<{ email: string | null; email_pending: boolean }> {
   const row = await db
     .selectFrom('mail_settings')
     .select(['email', 'pending_email'])

@@ -54,13 +54,17 @@ function page(lang: MailLang, title: string, sections: Section[], links: Links, 
   if (button?.href) textParts.push(`${button.text}: ${button.href}`, '');
   textParts.push('-- ', `${SITE_NAME} · ${links.baseUrl}`, w.why, `${w.stop}: ${links.unsubscribe}`);
 
-  const a = (href: string, text: string) => `<a href="${escapeHtml(href)}" class="l" style="color:#1d4ed8">${escapeHtml(text)}</a>`;
+  const a = (href: string, text: string) =>
+    `<a href="${escapeHtml(href)}" class="l" style="color:#1d4ed8">${escapeHtml(text)}</a>`;
   const body = sections
     .map(
       (s) =>
         (s.title ? `<h2 style="font-size:16px;margin:20px 0 8px">${escapeHtml(s.title)}</h2>` : '') +
         `<ul style="padding-left:20px;margin:0">${s.lines
-          .map((l) => `<li style="margin:4px 0">${l.href ? a(l.href, oneLine(l.text)) : escapeHtml(oneLine(l.text))}</li>`)
+          .map(
+            (l) =>
+              `<li style="margin:4px 0">${l.href ? a(l.href, oneLine(l.text)) : escapeHtml(oneLine(l.text))}</li>`,
+          )
           .join('')}</ul>`,
     )
     .join('');
@@ -77,7 +81,12 @@ function page(lang: MailLang, title: string, sections: Section[], links: Links, 
   return { subject: oneLine(title), text: textParts.join('\n'), html };
 }
 
-export function renderMessage(kind: MailMessageKind, payload: unknown, lang: MailLang, links: Links): Written {
+export function renderMessage(
+  kind: MailMessageKind,
+  payload: unknown,
+  lang: MailLang,
+  links: Links,
+): Written {
   const w = WORDS[lang];
   const url = (path: string) => links.baseUrl + path;
   switch (kind) {
@@ -93,10 +102,16 @@ export function renderMessage(kind: MailMessageKind, payload: unknown, lang: Mai
     }
     case 'kinds': {
       const p = payload as KindsPayload;
-      const lines: Line[] = p.items.map((i) => ({ text: w.kind[i.kind](i.streamer, i.actor), href: url(i.path) }));
+      const lines: Line[] = p.items.map((i) => ({
+        text: w.kind[i.kind](i.streamer, i.actor),
+        href: url(i.path),
+      }));
       if (p.more > 0) lines.push({ text: w.more(p.more), href: url('/') });
       const total = p.items.length + p.more;
-      const title = total === 1 && p.items[0] ? w.kind[p.items[0].kind](p.items[0].streamer, p.items[0].actor) : w.kindsSubject(total);
+      const title =
+        total === 1 && p.items[0]
+          ? w.kind[p.items[0].kind](p.items[0].streamer, p.items[0].actor)
+          : w.kindsSubject(total);
       return page(lang, title, [{ lines }], links);
     }
     case 'digest': {

@@ -3,7 +3,15 @@ import type { FastifyRequest } from 'fastify';
 import { DomainError, fail } from '../errors.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { OK } from '../lib/schemas.ts';
-import { MAIL_DIGESTS, MAIL_KINDS, MAIL_LANGS, type MailDigest, type MailKind, type MailLang, validAddress } from '../shared/mail.ts';
+import {
+  MAIL_DIGESTS,
+  MAIL_KINDS,
+  MAIL_LANGS,
+  type MailDigest,
+  type MailKind,
+  type MailLang,
+  validAddress,
+} from '../shared/mail.ts';
 import { confirmAddress, mailChoice, setAddress, setMailChoice, unsubscribe } from './account.ts';
 import { confirmedPage, unsubscribedPage, unsubscribePage } from './pages.ts';
 import { MAIL_ROLES, mayChangeMail } from './policy.ts';
@@ -20,7 +28,8 @@ import { hashToken } from './tokens.ts';
 
 /** The messages' language from the body (the page sends its own), else Accept-Language's first; null keeps the stored one. */
 function langOf(request: FastifyRequest, given: unknown): MailLang | null {
-  if (typeof given === 'string' && (MAIL_LANGS as readonly string[]).includes(given)) return given as MailLang;
+  if (typeof given === 'string' && (MAIL_LANGS as readonly string[]).includes(given))
+    return given as MailLang;
   const accept = request.headers['accept-language'];
   return typeof accept === 'string' && /^\s*en\b/i.test(accept) ? 'en' : null;
 }
@@ -68,17 +77,24 @@ export const mailRoutes: FastifyPluginAsyncTypebox<{ key: string }> = async (app
       const token = request.query.token ?? '';
       if (token === '') throw fail('invalid_link');
       const lang = await confirmAddress(ctx, token);
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(confirmedPage(lang));
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(confirmedPage(lang));
     },
   );
 
-  app.get('/api/account/mail', { config: { guard: MAIL_ROLES.read }, schema: getMailSchema }, async (request, reply) => {
-    on();
-    const user = request.viewer.user;
-    if (!user) throw fail('not_logged_in');
-    reply.header('cache-control', 'no-store');
-    return mailChoice(ctx, user.id);
-  });
+  app.get(
+    '/api/account/mail',
+    { config: { guard: MAIL_ROLES.read }, schema: getMailSchema },
+    async (request, reply) => {
+      on();
+      const user = request.viewer.user;
+      if (!user) throw fail('not_logged_in');
+      reply.header('cache-control', 'no-store');
+      return mailChoice(ctx, user.id);
+    },
+  );
 
   app.put(
     '/api/account/mail',

@@ -4,7 +4,8 @@ import { MAIL_DIGESTS, MAIL_KINDS, MAIL_LANGS, MAIL_LIMITS } from '../shared/mai
 
 const Lang = Lenient(
   StringEnum(MAIL_LANGS, {
-    description: 'The language of the messages (the page’s); kept from before, or from Accept-Language, when left out',
+    description:
+      'The language of the messages (the page’s); kept from before, or from Accept-Language, when left out',
   }),
 );
 
@@ -27,7 +28,10 @@ export const setEmailSchema = {
       email: Field(
         'invalid_email',
         Nullable(
-          Type.String({ maxLength: MAIL_LIMITS.addressMax, description: 'One `@`, a dot in the domain; null removes it' }),
+          Type.String({
+            maxLength: MAIL_LIMITS.addressMax,
+            description: 'One `@`, a dot in the domain; null removes it',
+          }),
         ),
       ),
       lang: Lang,
@@ -49,7 +53,8 @@ export const getMailSchema = {
 };
 
 export const setMailSchema = {
-  summary: 'Choose what you get by e-mail: kinds as they happen and the weekly digest (a field left out stays)',
+  summary:
+    'Choose what you get by e-mail: kinds as they happen and the weekly digest (a field left out stays)',
   body: Input({
     kinds: Lenient(MailChoice.properties.kinds),
     digest: Lenient(MailChoice.properties.digest),
@@ -58,7 +63,9 @@ export const setMailSchema = {
   response: { 200: Ok, ...errors(400, 401, 403, 409) },
 };
 
-const Token = Input({ token: Param(Type.String({ description: 'From the message’s List-Unsubscribe' })) }, ['token']);
+const Token = Input({ token: Param(Type.String({ description: 'From the message’s List-Unsubscribe' })) }, [
+  'token',
+]);
 
 export const unsubscribeSchema = {
   summary:

@@ -9,9 +9,17 @@ import { hasNewEvents, takeFromLog, waitingEvents } from '../events/deliverer.ts
 import { type Clock, DAY } from '../lib/clock.ts';
 import { OutageLog } from '../lib/outage-log.ts';
 import { releaseLease, takeLease } from '../sync/lease.ts';
-import { MAIL_LIMITS, type MailLang } from '../shared/mail.ts';
+import { MAIL_LIMITS } from '../shared/mail.ts';
 import { dueFromLog, dueUsers, queueDigestBatch, queueKinds, weeksRatings } from './compose.ts';
-import { abandonStale, claimNext, hasDueMessages, hasStale, pendingMessages, pruneFinished, settle } from './queries.ts';
+import {
+  abandonStale,
+  claimNext,
+  hasDueMessages,
+  hasStale,
+  pendingMessages,
+  pruneFinished,
+  settle,
+} from './queries.ts';
 import { renderMessage } from './render.ts';
 import { digestSlot, digestWeek } from './schedule.ts';
 import { tokenOf } from './tokens.ts';
@@ -149,7 +157,11 @@ export class MailSender {
     const iso = slot.toISOString();
     const row = await db.selectFrom('mail_digests').selectAll().where('slot', '=', iso).executeTakeFirst();
     if (row?.finished_at) return null;
-    return { slot: iso, from: digestWeek(slot, mail.timeZone).from.toISOString(), through_user: row?.through_user ?? 0 };
+    return {
+      slot: iso,
+      from: digestWeek(slot, mail.timeZone).from.toISOString(),
+      through_user: row?.through_user ?? 0,
+    };
   }
 
   async #look(): Promise<void> {
@@ -171,12 +183,15 @@ export class MailSender {
       while ((await takeFromLog(database, LEASE, EVENTS, (trx, events) => dueFromLog(trx, events, iso))) > 0);
     }
     for (let users = await dueUsers(db, iso, 200); users.length > 0; users = await dueUsers(db, iso, 200)) {
-      for (const userId of users) await writeTransaction(database, (trx) => queueKinds(trx, key, userId, now), 'none');
+      for (const userId of users)
+        await writeTransaction(database, (trx) => queueKinds(trx, key, userId, now), 'none');
     }
     if (slot) await this.#digest(slot, iso);
     const stale = await abandonStale(db, cutoff, iso);
     if (stale > 0) {
-      this.opts.log.warn(`mail: ${stale} message(s) were being sent when their sender stopped; they may have arrived and are not sent again`);
+      this.opts.log.warn(
+        `mail: ${stale} message(s) were being sent when their sender stopped; they may have arrived and are not sent again`,
+      );
     }
     if (now.getTime() - this.#prunedAt > DAY / 24) {
       this.#prunedAt = now.getTime();
@@ -220,9 +235,9 @@ export class MailSender {
     const token = (seed: string) => encodeURIComponent(tokenOf(key, seed));
     const unsubscribe = `${baseUrl}/api/mail/unsubscribe?token=${token(payload.unsubscribe)}`;
     const confirm = payload.seed ? `${baseUrl}/api/account/email/confirm?token=${token(payload.seed)}` : null;
-    const written = renderMessage(m.kind, payload, m.lang as MailLang, { baseUrl, confirm, unsubscribe });
+    const written = renderMessage(m.kind, payload, m.lang, { baseUrl, confirm, unsubscribe });
     let outcome: Outcome = 'sent';
-    let error: string | null = null;
+    let error = '';
     try {
       await this.#transport.sendMail({
         to: m.recipient,
@@ -244,9 +259,12 @@ export class MailSender {
     if (outcome === 'retry' && m.attempts < MAIL_LIMITS.attempts) {
       log.info(`mail: message ${m.id} not taken (${error}); trying again`);
       const notBefore = new Date(now.getTime() + backoffMs(m.attempts)).toISOString();
-      return settle(db, m.id, { state: 'pending', error: error!, notBefore }, iso);
+      return settle(db, m.id, { state: 'pending', error, notBefore }, iso);
     }
-    if (outcome !== 'sent') log.warn(`mail: message ${m.id} ${outcome === 'unknown' ? 'may not have arrived' : 'dropped'}: ${error}`);
-    return settle(db, m.id, { state: outcome === 'retry' ? 'failed' : outcome, error }, iso);
+    if (outcome !== 'sent')
+      log.warn(
+        `mail: message ${m.id} ${outcome === 'unknown' ? 'may not have arrived' : 'dropped'}: ${error}`,
+      );
+    return settle(db, m.id, { state: outcome === 'retry' ? 'failed' : outcome, error: error || null }, iso);
   }
 }

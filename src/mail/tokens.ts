@@ -8,7 +8,8 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
  */
 
 /** The key tokens are made with, from the service's secret (as the guests' challenge key is). */
-export const mailKey = (secret: string): string => createHmac('sha256', secret).update('mail-links').digest('hex');
+export const mailKey = (secret: string): string =>
+  createHmac('sha256', secret).update('mail-links').digest('hex');
 
 export const newSeed = (): string => randomBytes(16).toString('base64url');
 

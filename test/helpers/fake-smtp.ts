@@ -130,9 +130,12 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
         const answer = answers.shift();
         if (answer) {
           fake.refused++;
-          const err = Object.assign(new Error(answer === 'temp' ? 'Try again later' : 'Mailbox unavailable'), {
-            responseCode: answer === 'temp' ? 451 : 550,
-          });
+          const err = Object.assign(
+            new Error(answer === 'temp' ? 'Try again later' : 'Mailbox unavailable'),
+            {
+              responseCode: answer === 'temp' ? 451 : 550,
+            },
+          );
           return done(err);
         }
         const raw = Buffer.concat(chunks).toString('utf8');

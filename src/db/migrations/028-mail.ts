@@ -39,7 +39,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .addCheckConstraint('mail_settings_digest_check', sql`"digest" in ('off', 'weekly')`)
     .addCheckConstraint('mail_settings_lang_check', sql`"lang" in ('cs', 'en')`)
-    .addCheckConstraint('mail_settings_email_check', sql`length("email") <= 254 and length("pending_email") <= 254`)
+    .addCheckConstraint(
+      'mail_settings_email_check',
+      sql`length("email") <= 254 and length("pending_email") <= 254`,
+    )
     .execute();
   await db.schema.createIndex('mail_settings_due').on('mail_settings').column('due_at').execute();
 
