@@ -15,6 +15,7 @@ import { STREAMER_VOICE_MUTATIONS } from './streamer-voice.ts';
 import { NAME_MUTATIONS } from './names.ts';
 import { DISK_FULL_MUTATIONS } from './disk-full.ts';
 import { FOLLOW_MUTATIONS } from './follows.ts';
+import { MAIL_MUTATIONS } from './mail.ts';
 
 export interface Mutation {
   name: string;
@@ -1006,4 +1007,5 @@ export const MUTATIONS: Mutation[] = [
   ...NAME_MUTATIONS,
   ...DISK_FULL_MUTATIONS,
   ...FOLLOW_MUTATIONS,
+  ...MAIL_MUTATIONS,
 ];
