@@ -102,6 +102,10 @@ describe('the address and its confirmation', () => {
     const again = await t.client().get(link);
     expect(again.status).toBe(400);
     expect(again.body).toEqual({ error: 'Invalid or expired link', code: 'invalid_link' });
+    // The same address set again: the used link still does not confirm it.
+    expect((await p.c.put('/api/account/email', { email: p.address })).status).toBe(200);
+    expect((await t.client().get(link)).status).toBe(400);
+    expect(await me(p.c)).toMatchObject({ email: p.address, email_pending: true });
   });
 
   it('a link older than 24 hours, or an unknown one: 400 Invalid or expired link, nothing confirmed', async () => {

@@ -47,13 +47,6 @@ export const MAIL_MUTATIONS: Mutation[] = [
     tests: T,
   },
   {
-    name: 'mail: an older confirmation link still confirms after a newer address',
-    file: 'src/mail/account.ts',
-    from: "if (!settings || settings.pending_email !== row.subject) throw fail('invalid_link');",
-    to: "if (!settings) throw fail('invalid_link');",
-    tests: T,
-  },
-  {
     name: 'mail: the address is used before it is confirmed',
     file: 'src/mail/account.ts',
     from: '{ pending_email: email, ...(lang ? { lang } : {}) }',
