@@ -13,7 +13,8 @@ function shell(lang: MailLang, title: string, body: string): string {
   return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark"><title>${escapeHtml(title)} · ${escapeHtml(SITE_NAME)}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;line-height:1.5}
-button{font:inherit;padding:.5rem 1rem;border-radius:.375rem;border:1px solid currentColor;cursor:pointer}a{color:LinkText}</style></head>
+body{background:#fff;color:#111827}a{color:#1d4ed8}button{font:inherit;padding:.5rem 1rem;border-radius:.375rem;border:1px solid currentColor;background:transparent;color:inherit;cursor:pointer}
+@media (prefers-color-scheme:dark){body{background:#111827;color:#e5e7eb}a{color:#93c5fd}}</style></head>
 <body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
 }
 
