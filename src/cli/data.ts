@@ -36,8 +36,7 @@ export const EXPORTED_TABLES = [
   'stream_stats',
   // The fifth wave's "Following".
   'follows',
-  // The fifth wave's "E-mail": addresses and choices move with the data.
-  'mail_settings',
+  'mail_settings', // fifth wave "E-mail": addresses and choices move with the data
   // Issue 29 / 30 item 1: where users signed in from, bans that outlive accounts.
   'user_addresses',
   'ban_tombstones',
@@ -63,7 +62,7 @@ export const NOT_EXPORTED: Readonly<
   idempotency_keys: 'answers kept a day for retries of the same request',
   event_log: 'what happened in the last day, for live streams and deliverers of the old server',
   log_cursors: 'how far the old server delivered its event log',
-  mail_tokens: 'links in messages already sent: confirmations expire in a day; unsubscribe from the next message',
+  mail_tokens: 'links in messages already sent (confirmations expire in a day)',
   mail_outbox: 'messages waiting to be sent, made for the old server',
   mail_digests: 'which weekly digests the old server sent',
 };
