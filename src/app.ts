@@ -41,6 +41,8 @@ import { healthRoutes } from './health/routes.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { lazyCompilers } from './lib/lazy-compilers.ts';
 import { DOCUMENTED } from './lib/schemas.ts';
+import { mailPlugin } from './mail/plugin.ts';
+import { mailKey } from './mail/tokens.ts';
 import { metricsPlugin } from './metrics/plugin.ts';
 import { metricsRoutes } from './metrics/routes.ts';
 import { LOG_OPTIONS } from './lib/log.ts';
@@ -229,6 +231,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(pushPlugin);
   await app.register(pushRoutes);
   await app.register(accountRoutes);
+  await app.register(mailPlugin, { key: mailKey(secret) });
   await app.register(notificationRoutes);
   await app.register(eventRoutes, {
     maxStreams: streamsWithin(connections.total),

@@ -91,6 +91,10 @@ export const ERRORS = {
   invalid_reason: [400, 'Invalid reason'],
   /** DECISIONS.md "Fifth wave" → "Push notifications": an endpoint, key or kind that is not one. */
   invalid_subscription: [400, 'Invalid subscription'],
+  /** DECISIONS.md "Fifth wave" → "E-mail": an address that is not one (shared/mail.ts `validAddress`). */
+  invalid_email: [400, 'Invalid e-mail address'],
+  /** A confirmation or unsubscribe link that is unknown, used or expired. */
+  invalid_link: [400, 'Invalid or expired link'],
 
   // Rows that are not there
   streamer_not_found: [404, 'Streamer not found'],
@@ -126,6 +130,8 @@ export const ERRORS = {
   /** DECISIONS.md "Staff reviews": a second open re-rating request, or one within 90 days of a publish. */
   request_open: [409, 'Request already open'],
   rated_recently: [409, 'Rated recently'],
+  /** SMTP_URL and MAIL_FROM unset: the e-mail endpoints say so. */
+  mail_off: [409, 'E-mail is not configured'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/config.ts';
 import { START_COMMAND } from '../src/node-args.ts';
@@ -126,5 +128,70 @@ describe('how the service is started', () => {
   it('npm start passes the Node.js options and environment the bench and the soak measure with', () => {
     const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } };
     expect(pkg.scripts.start).toBe(START_COMMAND);
+  });
+});
+
+describe('e-mail', () => {
+  it('is off by default; SMTP_URL with MAIL_FROM turns it on; DKIM reads its key file once', () => {
+    expect(parseConfig({}).mail).toBeNull();
+    const on = parseConfig({
+      SMTP_URL: 'smtps://u:p@mail.example.org:465',
+      MAIL_FROM: 'Site <no-reply@example.org>',
+      TZ: 'Europe/Prague',
+    });
+    expect(on.mail).toEqual({
+      smtpUrl: 'smtps://u:p@mail.example.org:465',
+      from: 'Site <no-reply@example.org>',
+      dkim: null,
+      timeZone: 'Europe/Prague',
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'dkim-'));
+    const keyFile = join(dir, 'key.pem');
+    writeFileSync(keyFile, '-----BEGIN PRIVATE KEY-----\nMII\n-----END PRIVATE KEY-----\n');
+    const signed = parseConfig({
+      SMTP_URL: 'smtp://127.0.0.1:25',
+      MAIL_FROM: 'no-reply@example.org',
+      MAIL_DKIM_DOMAIN: 'example.org',
+      MAIL_DKIM_SELECTOR: 'mail',
+      MAIL_DKIM_KEY_FILE: keyFile,
+    });
+    expect(signed.mail?.dkim).toMatchObject({ domainName: 'example.org', keySelector: 'mail' });
+  });
+
+  it.each([
+    [{ SMTP_URL: 'smtp://127.0.0.1:25' }, /MAIL_FROM must be set with SMTP_URL/],
+    [{ MAIL_FROM: 'no-reply@example.org' }, /SMTP_URL must be set with MAIL_FROM/],
+    [
+      { SMTP_URL: 'http://mail.example.org', MAIL_FROM: 'a@example.org' },
+      /SMTP_URL must be smtp:\/\/ or smtps:\/\//,
+    ],
+    [{ SMTP_URL: 'smtp://127.0.0.1', MAIL_FROM: 'not an address' }, /MAIL_FROM must be an address/],
+    [
+      { SMTP_URL: 'smtp://127.0.0.1', MAIL_FROM: 'a@example.org', TZ: 'Mars/Olympus' },
+      /TZ must be a time zone/,
+    ],
+    [
+      { SMTP_URL: 'smtp://127.0.0.1', MAIL_FROM: 'a@example.org', MAIL_DKIM_DOMAIN: 'example.org' },
+      /MAIL_DKIM_SELECTOR must be set/,
+    ],
+    [
+      {
+        SMTP_URL: 'smtp://127.0.0.1',
+        MAIL_FROM: 'a@example.org',
+        MAIL_DKIM_DOMAIN: 'e.org',
+        MAIL_DKIM_SELECTOR: 's',
+        MAIL_DKIM_KEY_FILE: '/nonexistent',
+      },
+      /MAIL_DKIM_KEY_FILE must name a readable/,
+    ],
+    [{ MAIL_DKIM_DOMAIN: 'example.org' }, /MAIL_DKIM_DOMAIN needs SMTP_URL and MAIL_FROM/],
+  ])('%j stops the start, naming the variable', (env, message) => {
+    expect(() => parseConfig(env)).toThrow(message);
+  });
+
+  it('the password in SMTP_URL never appears in the error', () => {
+    expect(() => parseConfig({ SMTP_URL: 'http://u:secret-pass@h', MAIL_FROM: 'a@example.org' })).toThrow(
+      /^(?!.*secret-pass)/s,
+    );
   });
 });

@@ -43,6 +43,8 @@ describe('current user, logout and debug', () => {
       banned: true,
       speaks_for: [],
       timeout_until: null,
+      email: null,
+      email_pending: false,
     });
     expect((await c.get('/api/oauth/me')).body).toEqual({
       user: null,
@@ -51,6 +53,8 @@ describe('current user, logout and debug', () => {
       banned: false,
       speaks_for: [],
       timeout_until: null,
+      email: null,
+      email_pending: false,
     });
   });
 
@@ -63,6 +67,8 @@ describe('current user, logout and debug', () => {
       banned: false,
       speaks_for: [],
       timeout_until: null,
+      email: null,
+      email_pending: false,
     });
     expect(res.headers.get('set-cookie')).toBeNull();
   });

@@ -5,6 +5,7 @@ import type { Db } from '../db/schema.ts';
 import { foldCase } from '../shared/rules.ts';
 import { foldName } from '../lib/names.ts';
 import { followsOf } from '../follows/queries.ts';
+import { mailOf } from '../mail/queries.ts';
 import { notificationsOf, setShown } from '../notifications/queries.ts';
 import { reviewsBy } from '../reviews/queries.ts';
 import { subscriptionsOf } from '../push/queries.ts';
@@ -13,7 +14,7 @@ import { subscriptionsOf } from '../push/queries.ts';
  * Everything the service keeps that is tied to one user (DECISIONS.md "Your data"): the user
  * record, comments, likes, votes, reports, team memberships, community ratings, notifications,
  * the streamers followed, staff reviews and re-rating requests, push subscriptions (their push
- * service, never the endpoint or keys). Sessions
+ * service, never the endpoint or keys), the e-mail address and what is mailed. Sessions
  * appear only as when they began and were last used (their keys are secrets of the service).
  */
 export async function accountData(db: Db, userId: number) {
@@ -99,6 +100,7 @@ export async function accountData(db: Db, userId: number) {
     // A staff member's own reviews (and a streamer's re-rating requests): nobody else's.
     ...(await reviewsBy(db, userId)),
     push_subscriptions: await subscriptionsOf(db, userId),
+    mail: await mailOf(db, userId),
     sessions: await db
       .selectFrom('sessions')
       .select(['created_at', 'seen_at'])
@@ -135,8 +137,8 @@ export async function confirmsOwnLogin(
 
 /**
  * Deletes a user and everything tied to them (likes, votes, reports, memberships, community
- * ratings, notifications, follows, push subscriptions and moderator record go with the user row by
- * their foreign keys;
+ * ratings, notifications, follows, push subscriptions, e-mail settings, tokens and queued mail and
+ * moderator record go with the user row by their foreign keys;
  * sessions here).
  * Their comments stay as guest comments by `Anonym`, or are deleted with `deleteComments`.
  * The audit log keeps what was done, not by or to whom.

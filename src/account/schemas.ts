@@ -5,7 +5,7 @@ export const exportSchema = {
   summary:
     'Your data as a JSON file: your user record and your comments, likes, votes, reports, team ' +
     'memberships, community ratings, notifications, the streamers you follow, your staff reviews and ' +
-    're-rating requests and your push subscriptions (nobody else’s)',
+    're-rating requests, your push subscriptions and your e-mail address and choices (nobody else’s)',
   response: {
     200: Type.Object(
       {},

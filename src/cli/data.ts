@@ -38,6 +38,7 @@ export const EXPORTED_TABLES = [
   // The fifth wave's "Following", and the words that hold a comment ("Words and repeats").
   'follows',
   'hold_words',
+  'mail_settings', // fifth wave "E-mail": addresses and choices move with the data
   // Issue 29 / 30 item 1: where users signed in from, bans that outlive accounts.
   'user_addresses',
   'ban_tombstones',
@@ -69,6 +70,9 @@ export const NOT_EXPORTED: Readonly<
   log_cursors: 'how far the old server delivered its event log',
   push_subscriptions: 'devices subscribe again on the new server (their keys are made for its VAPID key)',
   push_outbox: 'messages waiting to be sent, made for the old server',
+  mail_tokens: 'links in messages already sent (confirmations expire in a day)',
+  mail_outbox: 'messages waiting to be sent, made for the old server',
+  mail_digests: 'which weekly digests the old server sent',
 };
 type Table = (typeof EXPORTED_TABLES)[number];
 
@@ -114,6 +118,7 @@ const ADDED_LATER: ReadonlySet<Table> = new Set([
   'staff_reviews',
   'rerating_requests',
   'review_publishes',
+  'mail_settings',
 ]);
 
 export const EXPORT_FORMAT = 'streamer-rating-export';
@@ -155,6 +160,7 @@ const ORDER_BY: Record<Table, string> = {
   staff_reviews: 'id',
   rerating_requests: 'id',
   review_publishes: 'streamer_id',
+  mail_settings: 'user_id',
 };
 
 /**

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import type { Provider } from '../shared/rules.ts';
 import { type BackupConfig, backupConfig } from './backup.ts';
+import { type MailConfig, mailConfig } from './mail.ts';
 import { type ProviderConfig, providerConfig } from './providers.ts';
 import { type PushConfig, pushConfig } from './push.ts';
 import { ConfigError, type Env, envReader, list } from './values.ts';
@@ -56,6 +57,8 @@ export interface Config {
   readonly backup: BackupConfig | null;
   /** Web Push: VAPID keys and subject, the test push service (config/push.ts). */
   readonly push: PushConfig;
+  /** E-mail (SMTP_URL and MAIL_FROM, config/mail.ts); null: off. */
+  readonly mail: MailConfig | null;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -167,5 +170,6 @@ export function parseConfig(input: Env = process.env): Config {
     metricsToken,
     backup: backupConfig(get, databaseUrl),
     push: pushConfig(env, baseUrl),
+    mail: mailConfig(get),
   });
 }

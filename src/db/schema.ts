@@ -13,6 +13,7 @@ import type {
   ReportsTable,
 } from './schema/comments.ts';
 import type { DiscordOutboxTable, DiscordWebhooksTable } from './schema/discord.ts';
+import type { MailDigestsTable, MailOutboxTable, MailSettingsTable, MailTokensTable } from './schema/mail.ts';
 import type { NotificationsTable } from './schema/notifications.ts';
 import type { ReratingRequestsTable, ReviewPublishesTable, StaffReviewsTable } from './schema/reviews.ts';
 import type { PushOutboxTable, PushSubscriptionsTable } from './schema/push.ts';
@@ -93,6 +94,10 @@ export interface Database {
   staff_reviews: StaffReviewsTable;
   rerating_requests: ReratingRequestsTable;
   review_publishes: ReviewPublishesTable;
+  mail_settings: MailSettingsTable;
+  mail_tokens: MailTokensTable;
+  mail_outbox: MailOutboxTable;
+  mail_digests: MailDigestsTable;
 }
 
 export type Db = Kysely<Database>;
@@ -101,6 +106,7 @@ export type * from './schema/access.ts';
 export type * from './schema/comments.ts';
 export type * from './schema/discord.ts';
 export type * from './schema/groups.ts';
+export type * from './schema/mail.ts';
 export type * from './schema/notifications.ts';
 export type * from './schema/reviews.ts';
 export type * from './schema/push.ts';

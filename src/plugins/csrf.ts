@@ -2,6 +2,16 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { fail } from '../errors.ts';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route changes nothing a session may do and needs no CSRF check: its query carries
+     * the right (the one-click unsubscription, RFC 8058, posted by mail clients from anywhere).
+     */
+    crossSite?: true;
+  }
+}
+
 const UNSAFE = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
 
 export interface CsrfOptions {
@@ -25,7 +35,7 @@ export const csrfPlugin = fp(
   async (app: FastifyInstance, opts: CsrfOptions) => {
     const allowed = new Set(opts.allowed);
     const refused = (request: FastifyRequest): boolean => {
-      if (!UNSAFE.has(request.method)) return false;
+      if (!UNSAFE.has(request.method) || request.routeOptions.config?.crossSite) return false;
       const origin = request.headers.origin;
       const isAllowed = origin !== undefined && allowed.has(origin);
       if (origin !== undefined && origin !== opts.origin && !isAllowed) return true;

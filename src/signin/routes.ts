@@ -1,3 +1,4 @@
+import { addressOf } from '../mail/queries.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
@@ -109,6 +110,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
       banned: viewer.bannedUser,
       speaks_for: viewer.user ? await streamersSpokenFor(db, viewer.user.id) : [],
       timeout_until: viewer.user?.timeout_until ?? null,
+      ...(viewer.user ? await addressOf(db, viewer.user.id) : { email: null, email_pending: false }),
     };
   }
 

@@ -53,6 +53,9 @@ export const Me = Type.Object(
     }),
     /** A moderator's time-out of this user: no contributions until then (issue 29). */
     timeout_until: Nullable(Timestamp()),
+    /** DECISIONS.md "Fifth wave" → "E-mail": the confirmed address, or null. */
+    email: Nullable(Type.String({ description: 'Your confirmed e-mail address, or null' })),
+    email_pending: Type.Boolean({ description: 'An address waits for its confirmation' }),
   },
   { title: 'Me' },
 );

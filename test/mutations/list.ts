@@ -19,6 +19,7 @@ import { WORDS_MUTATIONS } from './words.ts';
 import { OPERATOR_MUTATIONS } from './operator.ts';
 import { REVIEW_MUTATIONS } from './reviews.ts';
 import { PUSH_MUTATIONS } from './push.ts';
+import { MAIL_MUTATIONS } from './mail.ts';
 
 export interface Mutation {
   name: string;
@@ -1014,4 +1015,5 @@ export const MUTATIONS: Mutation[] = [
   ...OPERATOR_MUTATIONS,
   ...REVIEW_MUTATIONS,
   ...PUSH_MUTATIONS,
+  ...MAIL_MUTATIONS,
 ];

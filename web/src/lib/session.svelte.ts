@@ -9,6 +9,8 @@ export const session = $state<Me & { loaded: boolean; settings: Settings }>({
   banned: false,
   speaks_for: [],
   timeout_until: null,
+  email: null,
+  email_pending: false,
   loaded: false,
   settings: {
     auth_enabled: false,

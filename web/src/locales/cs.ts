@@ -559,6 +559,27 @@ export const cs: Record<MessageKey, string> = {
   'scales.value': '{score} / 10',
   'nav.adminShort': 'Admin',
   'account.typeLogin': 'Napište přesně svůj login {login}.',
+  'mail.title': 'E-mail',
+  'mail.hint':
+    'Zprávy hned, jak se něco stane (nejvýš jedna za 10 minut), nebo týdenní přehled v pondělí ráno. Každá zpráva má odkaz, jak ji vypnout.',
+  'mail.address': 'E-mailová adresa',
+  'mail.confirmed': 'Potvrzeno: {email}',
+  'mail.pending':
+    'Na novou adresu jsme poslali odkaz k potvrzení (platí 24 hodin). Pošta tam půjde, až na něj kliknete.',
+  'mail.none': 'Zatím žádná adresa.',
+  'mail.save': 'Poslat odkaz k potvrzení',
+  'mail.remove': 'Odebrat adresu',
+  'mail.sent': 'Odkaz k potvrzení najdete ve schránce.',
+  'mail.removed': 'Adresa byla odebrána.',
+  'mail.kindsLegend': 'Posílat hned, když',
+  'mail.kind.live': 'začne vysílat streamer, kterého sleduji',
+  'mail.kind.reply': 'mi někdo odpoví na komentář',
+  'mail.kind.mention': 'mě někdo zmíní',
+  'mail.kind.rated': 'můj kanál dostane nové hodnocení',
+  'mail.digest': 'Týdenní přehled (pondělí 8:00)',
+  'mail.saveChoice': 'Uložit',
+  'mail.saved': 'Uloženo.',
+  'mail.off': 'Tento web e-maily neposílá.',
   // Issue 27: upozornění a živé změny
   'notify.title': 'Upozornění',
   'notify.unread.one': '{n} nepřečtené',
@@ -756,6 +777,10 @@ export const csApiErrors: Record<ErrorCode, string> = {
   rated_recently: 'Hodnocení je mladší než 90 dnů. Požádejte později.',
   invalid_subscription: 'Toto zařízení se nepodařilo přihlásit k oznámením. Zkuste to znovu.',
   subscription_not_found: 'Toto zařízení už oznámení nedostává.',
+  // Fifth wave: E-mail
+  invalid_email: 'Zadejte e-mailovou adresu, například jmeno@example.org.',
+  invalid_link: 'Tento odkaz už neplatí. O nový si řekněte na stránce účtu.',
+  mail_off: 'Tento web e-maily neposílá.',
   // Issue 30 (items 7, 9, 11, 16, 17, 18, 22)
   invalid_limit: 'Velikost stránky musí být celé číslo od 1 do 100.',
   // Issue 26

@@ -564,6 +564,27 @@ export const en = {
   'scales.value': '{score} / 10',
   'nav.adminShort': 'Admin',
   'account.typeLogin': 'Type your login {login} exactly.',
+  'mail.title': 'E-mail',
+  'mail.hint':
+    'Messages as things happen (at most one every 10 minutes) or a weekly digest on Monday morning. Every message has a link to stop it.',
+  'mail.address': 'E-mail address',
+  'mail.confirmed': 'Confirmed: {email}',
+  'mail.pending':
+    'We sent a confirmation link to the new address (valid 24 hours). Mail goes there once you follow it.',
+  'mail.none': 'No address yet.',
+  'mail.save': 'Send a confirmation link',
+  'mail.remove': 'Remove the address',
+  'mail.sent': 'Check your inbox for the confirmation link.',
+  'mail.removed': 'The address was removed.',
+  'mail.kindsLegend': 'Send me as it happens',
+  'mail.kind.live': 'A streamer I follow goes live',
+  'mail.kind.reply': 'A reply to my comment',
+  'mail.kind.mention': 'Someone mentions me',
+  'mail.kind.rated': 'My channel gets a new rating',
+  'mail.digest': 'Weekly digest (Monday 08:00)',
+  'mail.saveChoice': 'Save',
+  'mail.saved': 'Saved.',
+  'mail.off': 'This site does not send e-mail.',
   // Issue 27: notifications and live updates
   'notify.title': 'Notifications',
   'notify.unread.one': '{n} unread',
@@ -764,6 +785,10 @@ export const enApiErrors: Record<ErrorCode, string> = {
   rated_recently: 'The rating is less than 90 days old. Ask again later.',
   invalid_subscription: 'This device could not be signed up for notifications. Try again.',
   subscription_not_found: 'This device no longer gets notifications.',
+  // Fifth wave: E-mail
+  invalid_email: 'Enter an e-mail address such as name@example.org.',
+  invalid_link: 'This link is no longer valid. Ask for a new one on your account page.',
+  mail_off: 'This site does not send e-mail.',
   // Issue 30 (items 7, 9, 11, 16, 17, 18, 22)
   invalid_limit: 'A page size must be a whole number from 1 to 100.',
   // Issue 26

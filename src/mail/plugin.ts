@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { mailRoutes } from './routes.ts';
+import { MailSender } from './sender.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Sends e-mail from the outbox (mail/sender.ts); null while SMTP_URL and MAIL_FROM are unset. */
+    mail: MailSender | null;
+  }
+}
+
+/**
+ * E-mail (DECISIONS.md "Fifth wave" → "E-mail"): its routes always (they answer `mail_off`
+ * while it is off), and with SMTP_URL and MAIL_FROM set, the sender, which starts when the app
+ * is ready and stops (handing back its lease and closing its connections) on close.
+ */
+export const mailPlugin = fp(
+  async (app: FastifyInstance, opts: { key: string }) => {
+    const { config } = app;
+    const sender = config.mail
+      ? new MailSender({
+          db: app.db,
+          database: app.database,
+          clock: app.clock,
+          log: app.log.child({ module: 'mail' }),
+          baseUrl: config.baseUrl,
+          mail: config.mail,
+          key: opts.key,
+        })
+      : null;
+    app.decorate('mail', sender);
+    if (sender) {
+      app.metrics?.watchDeliverer('mail', () => sender.backlog());
+      app.addHook('onReady', async () => sender.start());
+      app.addHook('onClose', async () => sender.stop());
+    }
+    await app.register(mailRoutes, { key: opts.key });
+  },
+  { name: 'mail' },
+);

@@ -1,0 +1,144 @@
+import { escapeHtml } from '../lib/html.ts';
+import { SITE_NAME } from '../lib/site.ts';
+import type { MailMessageKind } from '../db/schema.ts';
+import type { MailLang } from '../shared/mail.ts';
+import type { ConfirmPayload, DigestPayload, KindsPayload } from './compose.ts';
+import { WORDS } from './words.ts';
+
+/**
+ * A queued message as it is sent: subject, plain text and HTML in the user's language. The HTML
+ * is one column of plain elements with inline styles (what mail clients keep), declares both
+ * colour schemes and swaps its colours under `prefers-color-scheme: dark`, so it reads in dark
+ * mode; every text from users is escaped. nodemailer makes the MIME (multipart/alternative).
+ */
+
+export interface Written {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface Links {
+  baseUrl: string;
+  /** The link of a confirmation message. */
+  confirm: string | null;
+  unsubscribe: string;
+}
+
+/** A subject or a line holds no line breaks or controls (whatever a name contains). */
+const oneLine = (s: string) => s.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').trim();
+
+const day = (iso: string, lang: MailLang) =>
+  new Intl.DateTimeFormat(lang === 'cs' ? 'cs-CZ' : 'en-GB', { dateStyle: 'medium', timeZone: 'UTC' }).format(
+    new Date(iso),
+  );
+
+interface Line {
+  text: string;
+  href?: string;
+}
+
+interface Section {
+  title?: string;
+  lines: Line[];
+}
+
+function page(lang: MailLang, title: string, sections: Section[], links: Links, button?: Line): Written {
+  const w = WORDS[lang];
+  const textParts = [title, ''];
+  for (const s of sections) {
+    if (s.title) textParts.push(s.title, '');
+    for (const l of s.lines) textParts.push(l.href ? `- ${oneLine(l.text)}\n  ${l.href}` : oneLine(l.text));
+    textParts.push('');
+  }
+  if (button?.href) textParts.push(`${button.text}: ${button.href}`, '');
+  textParts.push('-- ', `${SITE_NAME} · ${links.baseUrl}`, w.why, `${w.stop}: ${links.unsubscribe}`);
+
+  const a = (href: string, text: string) =>
+    `<a href="${escapeHtml(href)}" class="l" style="color:#1d4ed8">${escapeHtml(text)}</a>`;
+  const body = sections
+    .map(
+      (s) =>
+        (s.title ? `<h2 style="font-size:16px;margin:20px 0 8px">${escapeHtml(s.title)}</h2>` : '') +
+        `<ul style="padding-left:20px;margin:0">${s.lines
+          .map(
+            (l) =>
+              `<li style="margin:4px 0">${l.href ? a(l.href, oneLine(l.text)) : escapeHtml(oneLine(l.text))}</li>`,
+          )
+          .join('')}</ul>`,
+    )
+    .join('');
+  const cta = button?.href
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(button.href)}" class="b" style="background:#1d4ed8;color:#ffffff;padding:10px 16px;border-radius:6px;text-decoration:none;display:inline-block">${escapeHtml(button.text)}</a></p>`
+    : '';
+  const html = `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<meta name="color-scheme" content="light dark"><meta name="supported-color-schemes" content="light dark"><title>${escapeHtml(title)}</title>
+<style>:root{color-scheme:light dark}@media (prefers-color-scheme:dark){body,.c{background:#111827!important;color:#e5e7eb!important}.l{color:#93c5fd!important}.b{background:#3b82f6!important;color:#0b1120!important}.f{color:#9ca3af!important}}</style></head>
+<body style="margin:0;padding:0;background:#ffffff;color:#111827"><div class="c" style="max-width:600px;margin:0 auto;padding:24px 16px;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;font-size:15px;line-height:1.5;background:#ffffff;color:#111827">
+<h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(title)}</h1>${body}${cta}
+<p class="f" style="margin-top:32px;font-size:13px;color:#4b5563">${a(links.baseUrl, SITE_NAME)} · ${escapeHtml(w.why)} ${a(links.unsubscribe, w.stop)}</p>
+</div></body></html>`;
+  return { subject: oneLine(title), text: textParts.join('\n'), html };
+}
+
+export function renderMessage(
+  kind: MailMessageKind,
+  payload: unknown,
+  lang: MailLang,
+  links: Links,
+): Written {
+  const w = WORDS[lang];
+  const url = (path: string) => links.baseUrl + path;
+  switch (kind) {
+    case 'confirm': {
+      void (payload as ConfirmPayload);
+      return page(
+        lang,
+        w.confirmSubject,
+        [{ lines: [{ text: w.confirmIntro }, { text: w.confirmValid }, { text: w.confirmNotYou }] }],
+        links,
+        { text: w.confirmButton, href: links.confirm ?? links.baseUrl },
+      );
+    }
+    case 'kinds': {
+      const p = payload as KindsPayload;
+      const lines: Line[] = p.items.map((i) => ({
+        text: w.kind[i.kind](i.streamer, i.actor),
+        href: url(i.path),
+      }));
+      if (p.more > 0) lines.push({ text: w.more(p.more), href: url('/') });
+      const total = p.items.length + p.more;
+      const title =
+        total === 1 && p.items[0]
+          ? w.kind[p.items[0].kind](p.items[0].streamer, p.items[0].actor)
+          : w.kindsSubject(total);
+      return page(lang, title, [{ lines }], links);
+    }
+    case 'digest': {
+      const p = payload as DigestPayload;
+      const sections: Section[] = [{ lines: [{ text: w.digestIntro(day(p.from, lang), day(p.to, lang)) }] }];
+      if (p.ratings.length > 0) {
+        sections.push({
+          title: w.ratings,
+          lines: p.ratings.map((r) => ({ text: `${r.streamer}: ${w.total(r.total)}`, href: url(r.path) })),
+        });
+      }
+      if (p.streams.length > 0) {
+        sections.push({
+          title: w.streams,
+          lines: p.streams.map((s) => ({
+            text: `${s.streamer} (${day(s.at, lang)})${s.title ? `: ${s.title}` : ''}`,
+            href: url(s.path),
+          })),
+        });
+      }
+      if (p.replies.length > 0) {
+        sections.push({
+          title: w.replies,
+          lines: p.replies.map((r) => ({ text: w.kind.reply(r.streamer, r.actor), href: url(r.path) })),
+        });
+      }
+      return page(lang, w.digestSubject, sections, links);
+    }
+  }
+}

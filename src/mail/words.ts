@@ -1,0 +1,103 @@
+import type { MailKind, MailLang } from '../shared/mail.ts';
+
+/** What the messages say, in each language the page speaks (cs, the site's own, and en). */
+export const WORDS: Record<
+  MailLang,
+  {
+    confirmSubject: string;
+    confirmIntro: string;
+    confirmButton: string;
+    confirmValid: string;
+    confirmNotYou: string;
+    kindsSubject: (n: number) => string;
+    kind: Record<MailKind, (streamer: string, actor: string | null) => string>;
+    more: (n: number) => string;
+    open: string;
+    digestSubject: string;
+    digestIntro: (from: string, to: string) => string;
+    ratings: string;
+    streams: string;
+    replies: string;
+    total: (n: number) => string;
+    why: string;
+    stop: string;
+    confirmedTitle: string;
+    confirmedText: string;
+    backToSite: string;
+    unsubscribeTitle: string;
+    unsubscribeText: Record<'kinds' | 'digest' | 'confirm', string>;
+    unsubscribeButton: string;
+    unsubscribedText: string;
+  }
+> = {
+  cs: {
+    confirmSubject: 'Potvrďte svou e-mailovou adresu',
+    confirmIntro: 'Tuto adresu někdo zadal ve svém účtu. Potvrďte ji, prosím, kliknutím na odkaz:',
+    confirmButton: 'Potvrdit adresu',
+    confirmValid: 'Odkaz platí 24 hodin.',
+    confirmNotYou: 'Pokud jste to nebyli vy, zprávu ignorujte: nic dalšího vám nepřijde.',
+    kindsSubject: (n) => (n === 1 ? 'Novinka ze žebříčku' : `${n} novinek ze žebříčku`),
+    kind: {
+      live: (s) => `${s} právě vysílá.`,
+      reply: (s, a) => `${a ?? 'Někdo'} vám odpověděl(a) u streamera ${s}.`,
+      mention: (s, a) => `${a ?? 'Někdo'} vás zmínil(a) u streamera ${s}.`,
+      rated: (s) => `${s} má nové hodnocení.`,
+    },
+    more: (n) => `… a dalších ${n} na webu.`,
+    open: 'Otevřít',
+    digestSubject: 'Týden v žebříčku',
+    digestIntro: (from, to) => `Co se stalo od ${from} do ${to}:`,
+    ratings: 'Nová hodnocení',
+    streams: 'Vysílání sledovaných streamerů',
+    replies: 'Odpovědi vám',
+    total: (n) => `${n}/70`,
+    why: 'Tuto zprávu dostáváte, protože jste si ji zvolili v nastavení účtu.',
+    stop: 'Odhlásit odběr',
+    confirmedTitle: 'Adresa potvrzena',
+    confirmedText: 'Děkujeme, e-mailová adresa je potvrzena.',
+    backToSite: 'Zpět na web',
+    unsubscribeTitle: 'Odhlásit odběr',
+    unsubscribeText: {
+      kinds: 'Přestat posílat tento druh zpráv?',
+      digest: 'Přestat posílat týdenní přehled?',
+      confirm: 'Zrušit čekající adresu, aby vám už nic nepřišlo?',
+    },
+    unsubscribeButton: 'Odhlásit',
+    unsubscribedText: 'Hotovo: tyto zprávy už vám nepošleme.',
+  },
+  en: {
+    confirmSubject: 'Confirm your e-mail address',
+    confirmIntro: 'This address was entered in an account. Please confirm it by following the link:',
+    confirmButton: 'Confirm the address',
+    confirmValid: 'The link works for 24 hours.',
+    confirmNotYou: 'If this was not you, ignore this message: nothing more will come.',
+    kindsSubject: (n) => (n === 1 ? 'News from the ranking' : `${n} news from the ranking`),
+    kind: {
+      live: (s) => `${s} is live now.`,
+      reply: (s, a) => `${a ?? 'Someone'} replied to you on ${s}.`,
+      mention: (s, a) => `${a ?? 'Someone'} mentioned you on ${s}.`,
+      rated: (s) => `${s} has a new rating.`,
+    },
+    more: (n) => `… and ${n} more on the site.`,
+    open: 'Open',
+    digestSubject: 'Your week in the ranking',
+    digestIntro: (from, to) => `What happened from ${from} to ${to}:`,
+    ratings: 'New ratings',
+    streams: 'Streams of streamers you follow',
+    replies: 'Replies to you',
+    total: (n) => `${n}/70`,
+    why: 'You get this message because you chose it in your account settings.',
+    stop: 'Unsubscribe',
+    confirmedTitle: 'Address confirmed',
+    confirmedText: 'Thank you, your e-mail address is confirmed.',
+    backToSite: 'Back to the site',
+    unsubscribeTitle: 'Unsubscribe',
+    unsubscribeText: {
+      kinds: 'Stop sending this kind of message?',
+      digest: 'Stop sending the weekly digest?',
+      confirm: 'Drop the address waiting for confirmation, so that nothing more comes?',
+    },
+    unsubscribeButton: 'Unsubscribe',
+    unsubscribedText: 'Done: these messages will not be sent to you any more.',
+  },
+};
