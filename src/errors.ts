@@ -83,6 +83,10 @@ export const ERRORS = {
   cannot_pin: [400, 'Cannot pin this comment'],
   /** DECISIONS.md "Fifth wave" → "Following": the 501st streamer followed. */
   too_many_follows: [400, 'Too many follows'],
+  /** DECISIONS.md "Fifth wave" → "Schedules": a hand-kept schedule outside its rules. */
+  invalid_schedule: [400, 'Invalid schedule'],
+  /** `GET /api/schedule?days=` outside 1 to 14: worded as `invalid_limit`, naming its range. */
+  invalid_days: [400, 'days must be an integer from 1 to 14'],
 
   // Rows that are not there
   streamer_not_found: [404, 'Streamer not found'],
@@ -112,6 +116,8 @@ export const ERRORS = {
   banned_user_admin: [409, 'A banned user cannot be an administrator'],
   rating_changed: [409, 'The rating was changed by someone else'],
   webhook_disabled: [409, 'Webhook is disabled'],
+  /** A hand-kept schedule for a provider_a streamer: live sync reads it from Twitch. */
+  schedule_from_provider: [409, 'Schedule is read from Twitch'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -34,8 +34,10 @@ export const EXPORTED_TABLES = [
   'streams',
   'stream_samples',
   'stream_stats',
-  // The fifth wave's "Following".
+  // The fifth wave's "Following" and "Schedules".
   'follows',
+  'schedules',
+  'schedule_segments',
   // Issue 29 / 30 item 1: where users signed in from, bans that outlive accounts.
   'user_addresses',
   'ban_tombstones',
@@ -100,6 +102,8 @@ const ADDED_LATER: ReadonlySet<Table> = new Set([
   'ban_tombstones',
   'ban_addresses',
   'follows',
+  'schedules',
+  'schedule_segments',
 ]);
 
 export const EXPORT_FORMAT = 'streamer-rating-export';
@@ -137,6 +141,8 @@ const ORDER_BY: Record<Table, string> = {
   ban_tombstones: 'id',
   ban_addresses: 'id',
   follows: 'user_id',
+  schedules: 'streamer_id',
+  schedule_segments: 'streamer_id',
 };
 
 /**

@@ -22,6 +22,7 @@ import * as follows from './022-follows.ts';
 import * as eventLogAppend from './024-event-log-append.ts';
 import * as commentPins from './025-comment-pins.ts';
 import * as nameFoldsOfEitherCase from './026-name-folds-of-either-case.ts';
+import * as schedules from './029-schedules.ts';
 import * as staffAuthorStored from './032-staff-author-stored.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
@@ -49,5 +50,6 @@ export const migrations: Record<string, Migration> = {
   '024-event-log-append': eventLogAppend,
   '025-comment-pins': commentPins,
   '026-name-folds-of-either-case': nameFoldsOfEitherCase,
+  '029-schedules': schedules,
   '032-staff-author-stored': staffAuthorStored,
 };
