@@ -687,7 +687,8 @@ export const csApiErrors: Record<ErrorCode, string> = {
   cannot_pin: 'Připnout lze jen zobrazený komentář, ne odpověď.',
   // Fifth wave: Following
   too_many_follows: 'Sledovat lze nejvýše {followLimit} streamerů. Nejdřív některého přestaňte sledovat.',
-  invalid_schedule: 'Zkontrolujte rozvrh: nejvýše 50 streamů v příštích 60 dnech, každý nejvýše 24 hodin, bez překryvů.',
+  invalid_schedule:
+    'Zkontrolujte rozvrh: nejvýše 50 streamů v příštích 60 dnech, každý nejvýše 24 hodin, bez překryvů.',
   invalid_days: 'Zvolte 1 až 14 dní.',
   schedule_from_provider: 'Tento rozvrh se čte z Twitche; změňte ho tam.',
   // Issue 30 (items 7, 9, 11, 16, 17, 18, 22)

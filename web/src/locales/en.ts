@@ -693,7 +693,8 @@ export const enApiErrors: Record<ErrorCode, string> = {
   cannot_pin: 'Only a shown comment can be pinned, not a reply.',
   // Fifth wave: Following
   too_many_follows: 'You can follow at most {followLimit} streamers. Stop following one first.',
-  invalid_schedule: 'Check the schedule: at most 50 streams in the next 60 days, each at most 24 hours long, none overlapping.',
+  invalid_schedule:
+    'Check the schedule: at most 50 streams in the next 60 days, each at most 24 hours long, none overlapping.',
   invalid_days: 'Choose 1 to 14 days.',
   schedule_from_provider: 'This schedule comes from Twitch; change it there.',
   // Issue 30 (items 7, 9, 11, 16, 17, 18, 22)
