@@ -75,6 +75,7 @@ import { settingsRoutes } from './settings/routes.ts';
 import { devProviderRoutes } from './signin/dev-providers.ts';
 import { signInRoutes } from './signin/routes.ts';
 import { streamerRoutes } from './streamers/routes.ts';
+import { scheduleRoutes } from './schedules/routes.ts';
 import { liveSyncPlugin } from './sync/plugin.ts';
 import { syncRoutes } from './sync/routes.ts';
 import { userRoutes } from './users/routes.ts';
@@ -213,6 +214,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   await app.register(adminAuthRoutes, { adminHash: await adminHashSource(config) });
   await app.register(streamerRoutes);
+  await app.register(scheduleRoutes);
   await app.register(commentRoutes);
   await app.register(challengeRoutes);
   await app.register(groupRoutes);

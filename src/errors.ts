@@ -95,6 +95,10 @@ export const ERRORS = {
   invalid_email: [400, 'Invalid e-mail address'],
   /** A confirmation or unsubscribe link that is unknown, used or expired. */
   invalid_link: [400, 'Invalid or expired link'],
+  /** DECISIONS.md "Fifth wave" → "Schedules": a hand-kept schedule outside its rules. */
+  invalid_schedule: [400, 'Invalid schedule'],
+  /** `GET /api/schedule?days=` outside 1 to 14: worded as `invalid_limit`, naming its range. */
+  invalid_days: [400, 'days must be an integer from 1 to 14'],
 
   // Rows that are not there
   streamer_not_found: [404, 'Streamer not found'],
@@ -132,6 +136,8 @@ export const ERRORS = {
   rated_recently: [409, 'Rated recently'],
   /** SMTP_URL and MAIL_FROM unset: the e-mail endpoints say so. */
   mail_off: [409, 'E-mail is not configured'],
+  /** A hand-kept schedule for a provider_a streamer: live sync reads it from Twitch. */
+  schedule_from_provider: [409, 'Schedule is read from Twitch'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -36,6 +36,11 @@ export interface Answer<T = unknown> {
   readonly version: number | null;
   /** What it was made from, when asked to keep it (the streamer list: items looked up by id). */
   readonly value: T | undefined;
+  /**
+   * When what it shows turns stale by the clock alone, without a write (ms since the epoch, on
+   * the app's clock: a schedule's segment that ends); null: only a write makes it stale.
+   */
+  readonly expires: number | null;
   /** Every header of each form, made once by the sender (sender.ts); cleared when `br` changes. */
   forms: Map<string, Record<string, string>> | null;
 }
@@ -53,6 +58,8 @@ export interface AnswerOptions<T = unknown> {
   /** Compressed forms made beforehand (the page's files, compressed at build time). */
   prebuilt?: { br?: Buffer; gzip?: Buffer };
   value?: T;
+  /** When it turns stale by the clock (Answer `expires`). */
+  expires?: number | null;
 }
 
 /** A strong ETag naming these bytes. */
@@ -115,6 +122,7 @@ export async function makeAnswer<T = unknown>(
     varies,
     version: opts.version,
     value: opts.value,
+    expires: opts.expires ?? null,
     forms: null,
   };
 }
@@ -125,14 +133,24 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 export const API_CACHE_CONTROL = 'private, no-cache';
 
 /** JSON kept for the API (the streamer views, comment lists), with `keepValue` to look into it later. */
-export function jsonAnswer<T>(data: T, version: number, keepValue = false): Promise<Answer<T>> {
+export function jsonAnswer<T>(
+  data: T,
+  version: number,
+  keepValue = false,
+  expires: number | null = null,
+): Promise<Answer<T>> {
   return makeAnswer<T>(JSON.stringify(data), {
     type: JSON_TYPE,
     cacheControl: API_CACHE_CONTROL,
     version,
+    expires,
     ...(keepValue ? { value: data } : {}),
   });
 }
+
+/** The earlier of two expiries (null: never). */
+export const earlier = (a: number | null, b: number | null): number | null =>
+  a === null ? b : b === null ? a : Math.min(a, b);
 
 /** The bytes an answer holds in memory. */
 export const sizeOf = (a: Answer): number => a.identity.length + (a.br?.length ?? 0) + (a.gzip?.length ?? 0);

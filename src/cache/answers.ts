@@ -1,4 +1,4 @@
-import type { Clock } from '../lib/clock.ts';
+import { type Clock, systemClock } from '../lib/clock.ts';
 import { type Answer, brotliBest, sizeOf } from './answer.ts';
 
 /** The content version the cache follows (db/changes.ts ContentVersion). */
@@ -39,11 +39,14 @@ export class AnswerCache {
   /** Stops the sweeps (the app's close). */
   readonly stop: () => void;
 
+  readonly #now: () => number;
+
   constructor(
     readonly content: Versioned,
     readonly maxBytes: number,
     clock?: Clock,
   ) {
+    this.#now = () => (clock ?? systemClock).now().getTime();
     content.onBump?.(() => void (this.#changed = true));
     this.stop = clock?.every(SWEEP_EVERY_MS, () => this.#sweepStale()) ?? (() => undefined);
   }
@@ -60,10 +63,14 @@ export class AnswerCache {
     }
   }
 
-  /** The answer kept under `key` if it is current; nothing is made, nothing waited for. */
+  /**
+   * The answer kept under `key` if it is current (made at this content version, and not past
+   * its `expires` on the app's clock); nothing is made, nothing waited for.
+   */
   peek(key: string): Answer | undefined {
     const hit = this.#entries.get(key) ?? this.#pinned.get(key);
-    return hit && (hit.version === null || hit.version === this.content.current) ? hit : undefined;
+    if (!hit || (hit.version !== null && hit.version !== this.content.current)) return undefined;
+    return hit.expires === null || hit.expires > this.#now() ? hit : undefined;
   }
 
   /**

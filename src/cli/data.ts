@@ -39,6 +39,10 @@ export const EXPORTED_TABLES = [
   'follows',
   'hold_words',
   'mail_settings', // fifth wave "E-mail": addresses and choices move with the data
+  // The fifth wave's "Following" and "Schedules".
+  'follows',
+  'schedules',
+  'schedule_segments',
   // Issue 29 / 30 item 1: where users signed in from, bans that outlive accounts.
   'user_addresses',
   'ban_tombstones',
@@ -119,6 +123,8 @@ const ADDED_LATER: ReadonlySet<Table> = new Set([
   'rerating_requests',
   'review_publishes',
   'mail_settings',
+  'schedules',
+  'schedule_segments',
 ]);
 
 export const EXPORT_FORMAT = 'streamer-rating-export';
@@ -161,6 +167,8 @@ const ORDER_BY: Record<Table, string> = {
   rerating_requests: 'id',
   review_publishes: 'streamer_id',
   mail_settings: 'user_id',
+  schedules: 'streamer_id',
+  schedule_segments: 'streamer_id',
 };
 
 /**

@@ -36,6 +36,7 @@ import type {
   StreamersTable,
   VotesTable,
 } from './schema/streamers.ts';
+import type { ScheduleSegmentsTable, SchedulesTable } from './schema/schedules.ts';
 import type { StreamSamplesTable, StreamStatsTable, StreamsTable } from './schema/streams.ts';
 import type {
   BanAddressesTable,
@@ -74,6 +75,8 @@ export interface Database {
   comment_likes: CommentLikesTable;
   votes: VotesTable;
   follows: FollowsTable;
+  schedules: SchedulesTable;
+  schedule_segments: ScheduleSegmentsTable;
   rating_history: RatingHistoryTable;
   discord_webhooks: DiscordWebhooksTable;
   discord_outbox: DiscordOutboxTable;

@@ -27,13 +27,15 @@ const SUMMARIES: Record<PlainPage, string> = {
 const pageCacheKey = (key: string): string => `page:${key}`;
 
 /** The page's HTML answer: revalidated at every use, with the page's security policy. */
-const htmlAnswer = (html: string, status: 200 | 404, version: number): Promise<Answer> =>
+const htmlAnswer = (html: string, status: 200 | 404, version: number, expires: number | null = null) =>
   makeAnswer(html, {
     type: 'text/html; charset=utf-8',
     cacheControl: 'no-cache',
     document: true,
     status,
     version,
+    // The first view shows the list's next streams: stale when the list is (schedules).
+    expires,
     // A "not found" page names no version of anything: no ETag, never 304.
     ...(status === 404 ? { etag: null } : {}),
     // Read many times per change: the best compression at once.
@@ -66,7 +68,8 @@ export async function pageRoutes(app: FastifyInstance, opts: { root?: string }) 
     if (!renderer || !indexHtml)
       return htmlAnswer(indexHtml ? withHead(indexHtml, head) : NOT_BUILT, status, version);
     try {
-      const list = itemsOf(await renderedView(app.ctx, 'public'));
+      const listAnswer = await renderedView(app.ctx, 'public');
+      const list = itemsOf(listAnswer);
       const id = /^\/s\/(\d+)$/.exec(key)?.[1];
       const streamer = id === undefined ? undefined : { id: Number(id), pending: status === 200 };
       const view = renderer.renderPage({
@@ -75,7 +78,7 @@ export async function pageRoutes(app: FastifyInstance, opts: { root?: string }) 
         list,
         ...(streamer ? { streamer } : {}),
       });
-      return htmlAnswer(pageHtml(indexHtml, head, view.body, view.data), status, version);
+      return htmlAnswer(pageHtml(indexHtml, head, view.body, view.data), status, version, listAnswer.expires);
     } catch (err) {
       // The page still works without its first view: its script renders everything.
       app.log.error({ err, page: key }, 'first view not rendered');

@@ -17,6 +17,8 @@ export const STREAMER_ROLES = {
    * `not_your_channel` as DECISIONS.md orders them; staff remove a reply.
    */
   reply: 'public',
+  /** A hand-kept schedule: who speaks for the streamer, or staff (schedules/policy.ts, checked by the operation). */
+  schedule: 'public',
   removeReply: 'adminOrModerator',
 } as const satisfies Record<string, Role>;
 

@@ -5,6 +5,9 @@ import { fail } from '../errors.ts';
 import { listStreams } from '../history/queries.ts';
 import { StreamList } from '../history/schemas.ts';
 import { keepAnswer } from '../idempotency/keep.ts';
+import { keepSchedule } from '../schedules/keep.ts';
+import { readSchedule } from '../schedules/queries.ts';
+import { ScheduleAnswer } from '../schedules/schemas.ts';
 import { flag, parseId, truthy } from '../lib/input.ts';
 import { HISTORY } from '../shared/history.ts';
 import { AUDIENCE_SORT } from '../shared/rules.ts';
@@ -17,11 +20,12 @@ import { mayAdd, mayDelete, mayLock, mayRate, mayRemoveReply, STREAMER_ROLES } f
 import { ratingHistory } from './rating-queries.ts';
 import { rateStreamer } from './rate.ts';
 import { removeReply, writeReply } from './reply.ts';
-import { createSchema, deleteSchema, listSchema, updateSchema } from './schemas.ts';
+import { createSchema, deleteSchema, listSchema, updateSchema } from './route-schemas.ts';
 import { itemsOf, renderedView, viewFor, viewKey } from './views.ts';
 
 /** `?streams=1`'s schema as Fastify's compilers take it (compiled once: they key by the object). */
 const STREAMS_ANSWER = { ...StreamList };
+const SCHEDULE_ANSWER = { ...ScheduleAnswer };
 
 export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app;
@@ -55,6 +59,13 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const item = itemsOf(list).find((s) => s.id === id);
       if (!item) throw fail('streamer_not_found');
       if (flag(query.history)) return ratingHistory(db, id);
+      if (flag(query.schedule)) {
+        const schedule = await readSchedule(db, id, app.clock.now());
+        return reply
+          .type('application/json; charset=utf-8')
+          .serializer(reply.compileSerializationSchema(SCHEDULE_ANSWER))
+          .send(schedule);
+      }
       if (flag(query.streams)) {
         // By its own member's serializer: for a union, fast-json-stringify picks the member by
         // validating the answer against each, ten times the cost of writing a year's
@@ -66,7 +77,7 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
           .send(streams);
       }
       const one = await app.answers.get(`streamer:${view}:${id}`, (version) =>
-        jsonAnswer(item, list.version ?? version),
+        jsonAnswer(item, list.version ?? version, false, list.expires),
       );
       return sendAnswer(request, reply, one);
     },
@@ -94,7 +105,8 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/api/streamers',
     {
       config: {
-        guard: (query) => (flag(query.reply) ? STREAMER_ROLES.reply : mayRate),
+        guard: (query) =>
+          flag(query.reply) ? STREAMER_ROLES.reply : flag(query.schedule) ? STREAMER_ROLES.schedule : mayRate,
         contribution: true,
       },
       schema: updateSchema,
@@ -105,6 +117,12 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const id = parseId(query.id);
         if (id === null) throw fail('missing_id');
         await writeReply(app.ctx, viewer, id, body.body);
+        return OK;
+      }
+      if (flag(query.schedule)) {
+        const id = parseId(query.id);
+        if (id === null) throw fail('missing_id');
+        await keepSchedule(app.ctx, viewer, id, body.segments);
         return OK;
       }
       if (flag(query.lock) && !mayLock(viewer)) throw fail('admin_only');

@@ -2,7 +2,6 @@ import { type Static, Type } from 'typebox';
 import type { ErrorCode } from '../errors.ts';
 import {
   DOCUMENTED,
-  errors,
   Field,
   FlagDoc,
   IdDoc,
@@ -16,8 +15,9 @@ import {
   Timestamp,
 } from '../lib/schemas.ts';
 import { AUDIENCE_SORT, LIMITS, PROVIDERS, SCORE_KEYS } from '../shared/rules.ts';
-import { Stats30d, StreamList } from '../history/schemas.ts';
+import { Stats30d } from '../history/schemas.ts';
 import { HISTORY } from '../shared/history.ts';
+import { SegmentsInputDoc } from '../schedules/schemas.ts';
 
 const score = () => Type.Integer({ minimum: 0, maximum: LIMITS.score });
 
@@ -114,6 +114,8 @@ export const StreamerItem = Type.Object(
     followers: Type.Integer({ minimum: 0, description: 'Users who follow it (the fifth wave)' }),
     /** Stream history (issue 28): kept by the sync write, read here. */
     stats_30d: Stats30d,
+    /** DECISIONS.md "Schedules": the start of its first segment not canceled and not ended, or null. */
+    next_stream: Nullable(Timestamp()),
   },
   { title: 'Streamer' },
 );
@@ -126,6 +128,7 @@ export const ListQuery = Input({
   history: Param(FlagDoc("With `id`: every write of the streamer's rating, oldest first")),
   /** With `id`: the streams live sync recorded (issue 28). */
   streams: Param(FlagDoc("With `id`: the streamer's streams, newest first")),
+  schedule: Param(FlagDoc("With `id`: the streamer's schedule, the next 14 days")),
   /** DECISIONS.md "Audience score you can trust": any value but `audience` is 400 `Invalid sort`. */
   sort: Type.Optional(
     Type.String({
@@ -194,6 +197,9 @@ export const IdQuery = Input(
     id: Param(IdDoc()),
     lock: Param(FlagDoc('Set the community lock (administrator): the body is `{community_locked}`')),
     reply: Param(FlagDoc("The streamer's right of reply (who speaks for it): the body is `{body}`")),
+    schedule: Param(
+      FlagDoc('Keep the schedule by hand (who speaks for it, or staff): the body is `{segments}`'),
+    ),
   },
   ['id'],
 );
@@ -210,6 +216,7 @@ export const UpdateBody = Input({
     }),
   ),
   r: Lenient(ScoresInput),
+  segments: Lenient(SegmentsInputDoc),
   notes: Field(
     'invalid_field',
     Type.String({ maxLength: LIMITS.notes, description: 'Trimmed, cut to 2000 characters' }),
@@ -267,36 +274,3 @@ export const UpdateBody = Input({
     ),
   ),
 });
-
-export const listSchema = {
-  summary:
-    'Public ranking, team view, or with `all=1` the full list for staff; with `id` the one item of that view, ' +
-    'and with `id` and `history=1` every rating write of it, oldest first, and with `id` and `streams=1` its ' +
-    'streams, newest first. Answers carry an ETag; `If-None-Match` gets 304',
-  querystring: ListQuery,
-  response: {
-    200: Type.Union([Type.Array(StreamerItem), StreamerItem, Type.Array(HistoryEntry), StreamList]),
-    304: Type.Null(),
-    ...errors(400, 404),
-  },
-};
-export const createSchema = {
-  summary: 'Suggest a streamer, or with `admin=1` add one as administrator',
-  querystring: CreateQuery,
-  body: CreateBody,
-  response: { 201: Created, ...errors(400, 401, 403, 409, 428, 429, 500) },
-};
-export const updateSchema = {
-  summary:
-    'Rate (and, for the administrator, edit) a streamer; with `lock` set the community lock. With `base_at`, ' +
-    "refused with 409 when the rating changed since. With `reply`, the streamer's own reply under the rating",
-  querystring: IdQuery,
-  body: UpdateBody,
-  response: { 200: Ok, ...errors(400, 401, 403, 404, 409) },
-};
-export const deleteSchema = {
-  summary:
-    "Delete a streamer with its rating, comments and community ratings; with `reply`, staff remove the streamer's reply",
-  querystring: DeleteQuery,
-  response: { 200: Ok, ...errors(400, 401, 404) },
-};

@@ -8,6 +8,7 @@ import { speakersVotes } from '../votes/queries.ts';
 import { isInAnyGroup, listStreamers, type StreamerListRow } from './queries.ts';
 import { storedReplies } from './reply.ts';
 import { speakersOf } from './speaks-for.ts';
+import { nextStreams } from '../schedules/queries.ts';
 import type { StreamerItem } from './schemas.ts';
 
 import type { Who } from '../shared/roles.ts';
@@ -34,6 +35,7 @@ export function present(
   view: View,
   speaker: number | null,
   stored?: { user_id: number; body: string; at: string; rating_at: string },
+  nextStream: string | null = null,
 ): StreamerItem {
   const reply = stored !== undefined && stored.user_id === speaker ? stored : null;
   return {
@@ -68,6 +70,7 @@ export function present(
     verified: speaker !== null,
     streamer_reply: reply === null ? null : { body: reply.body, at: reply.at, rating_at: reply.rating_at },
     stats_30d: statsOf(row.stats),
+    next_stream: nextStream,
     ...(view === 'full' && row.notes !== null ? { notes: row.notes } : {}),
     // Staff see the signed-in account that suggested it; the label is never returned (issue 26).
     ...(view === 'full' ? { suggested_by: row.suggested_by } : {}),
@@ -82,14 +85,37 @@ const tallyOf = (row: StreamerListRow): Tally => ({ votes: row.audience_votes, s
  */
 export type Order = View | 'audience';
 
-/** The items of a view (or of the audience ranking), in its order. */
-export async function listView(db: Db, order: Order): Promise<StreamerItem[]> {
-  const [stored, replies] = await Promise.all([listStreamers(db), storedReplies(db)]);
+/**
+ * The items of a view (or of the audience ranking), in its order, and when they turn stale by
+ * the clock alone (a next stream that ends: schedules/queries.ts `nextStreams`).
+ */
+export async function listView(
+  db: Db,
+  order: Order,
+  now: Date,
+): Promise<{ items: StreamerItem[]; expires: number | null }> {
+  const [stored, replies, streams] = await Promise.all([
+    listStreamers(db),
+    storedReplies(db),
+    nextStreams(db, now),
+  ]);
+  const items = await orderedItems(db, order, stored, replies, streams.next);
+  return { items, expires: streams.expires };
+}
+
+async function orderedItems(
+  db: Db,
+  order: Order,
+  stored: StreamerListRow[],
+  replies: Awaited<ReturnType<typeof storedReplies>>,
+  next: Map<number, string>,
+): Promise<StreamerItem[]> {
   const speakers = await speakersOf(db, stored);
   const own = await speakersVotes(db, speakers);
   const rows = stored.map((r) => countedVotes(r, own.get(r.id)));
   const view = order === 'audience' ? 'public' : order;
-  const item = (r: StreamerListRow) => present(r, view, speakers.get(r.id) ?? null, replies.get(r.id));
+  const item = (r: StreamerListRow) =>
+    present(r, view, speakers.get(r.id) ?? null, replies.get(r.id), next.get(r.id) ?? null);
   if (order === 'audience') {
     // The mean of every vote on the site, the Public view's or not.
     const byAudience = byBayesianAverage(siteTally(rows.map(tallyOf)));
@@ -111,9 +137,10 @@ export const viewKey = (order: Order): string => `streamers:${order}`;
 
 /** A view's (or order's) answer, made once per change of the content and shared by every request. */
 export function renderedView(ctx: AppContext, order: Order): Promise<Answer<StreamerItem[]>> {
-  return ctx.answers.get(viewKey(order), async (version) =>
-    jsonAnswer(await listView(ctx.db, order), version, true),
-  );
+  return ctx.answers.get(viewKey(order), async (version) => {
+    const { items, expires } = await listView(ctx.db, order, ctx.clock.now());
+    return jsonAnswer(items, version, true, expires);
+  });
 }
 
 /** The items of a view's answer. */

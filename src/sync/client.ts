@@ -17,6 +17,8 @@ export class ProviderClient {
   #expiresAt = 0;
   /** No calls before this time (ms since the epoch). */
   pausedUntil = 0;
+  /** The calls left in the provider's rate-limit window, as its last answer said (null: unknown). */
+  remaining: number | null = null;
 
   constructor(
     private readonly settings: ProviderConfig,
@@ -106,7 +108,9 @@ export class ProviderClient {
   async #track(call: () => Promise<JsonAnswer>): Promise<JsonAnswer> {
     try {
       const answer = await call();
-      if (answer.headers.get('ratelimit-remaining') === '0') {
+      const left = answer.headers.get('ratelimit-remaining');
+      this.remaining = left !== null && /^\d+$/.test(left) ? Number(left) : null;
+      if (left === '0') {
         this.pausedUntil = retryAt(answer.headers, this.#now());
       }
       return answer;

@@ -13,6 +13,8 @@ export class SyncError extends Error {
     readonly kind: FailureKind,
     /** For rate limits: when the provider may be called again (ms since the epoch). */
     readonly retryAt: number | null = null,
+    /** For `status`: the HTTP status the provider answered (a schedule's 404 means none). */
+    readonly status: number | null = null,
   ) {
     super(message);
     this.name = 'SyncError';
@@ -96,7 +98,7 @@ export async function callJson(
     );
   }
   if (res.status === 401) throw new SyncError('the app token was refused (401)', 'unauthorized');
-  if (res.status !== 200) throw new SyncError(`answered ${res.status}`, 'status');
+  if (res.status !== 200) throw new SyncError(`answered ${res.status}`, 'status', null, res.status);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

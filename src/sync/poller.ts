@@ -9,6 +9,7 @@ import type { Clock } from '../lib/clock.ts';
 import type { Provider } from '../shared/rules.ts';
 import { SyncError } from './http.ts';
 import { releaseLease, takeLease } from './lease.ts';
+import { readsPerBatch, ScheduleReads } from './schedule-reads.ts';
 import type { LiveProvider } from './provider.ts';
 import { applyBatch, recordError, recordOk, recordRound, syncTargets, type Target } from './queries.ts';
 
@@ -42,6 +43,8 @@ interface Batch {
   provider: LiveProvider;
   targets: Target[];
   due: number;
+  /** Schedules this batch reads at most, and the provider's calls they leave for the live checks. */
+  reads: { limit: number; reserve: number };
 }
 
 /**
@@ -62,9 +65,11 @@ export class LivePoller {
   #failing = new Map<Provider, string>();
   #htmlWarned = new Set<Provider>();
   readonly #random: () => number;
+  readonly #schedules: ScheduleReads;
 
   constructor(private readonly opts: PollerOptions) {
     this.#random = opts.random ?? Math.random;
+    this.#schedules = new ScheduleReads(opts);
   }
 
   get enabled(): boolean {
@@ -158,11 +163,13 @@ export class LivePoller {
         provider.channelPattern.test(t.channel),
       );
       const due = dueTimes(Math.ceil(targets.length / provider.batchSize), started, intervalMs, this.#random);
+      const reads = { limit: readsPerBatch(provider.batchSize, intervalMs), reserve: 2 * due.length + 10 };
       due.forEach((at, k) =>
         batches.push({
           provider,
           targets: targets.slice(k * provider.batchSize, (k + 1) * provider.batchSize),
           due: at,
+          reads,
         }),
       );
     }
@@ -178,6 +185,7 @@ export class LivePoller {
       if (batch.provider.client.paused) continue;
       checked.set(batch.provider.id, (checked.get(batch.provider.id) ?? 0) + (await this.#runBatch(batch)));
     }
+    await this.#schedules.settle();
     const now = clock.now().toISOString();
     for (const [provider, n] of checked) await recordRound(db, provider, n, now);
   }
@@ -192,7 +200,7 @@ export class LivePoller {
     }
   }
 
-  async #runBatch({ provider, targets }: Batch): Promise<number> {
+  async #runBatch({ provider, targets, reads }: Batch): Promise<number> {
     const { database, clock, log } = this.opts;
     const { db } = database;
     const label = `live sync of ${provider.id} (${PROVIDER_NAMES[provider.id]})`;
@@ -210,6 +218,8 @@ export class LivePoller {
         return checked;
       });
       this.opts.onCheck?.(provider.id, 'ok');
+      // After the live status is written, never before it (issue 43: it is not delayed).
+      this.#schedules.start(provider, targets, answer.ids, reads.limit, reads.reserve);
       if (this.#failing.delete(provider.id)) log.info(`${label} works again`);
       this.#htmlWarned.delete(provider.id);
       return n;

@@ -3,6 +3,7 @@ import type { Clock } from '../lib/clock.ts';
 import { ProviderClient } from './client.ts';
 import { countOf, dataList, member, SyncError, textOf, timestampOf } from './http.ts';
 import type { BatchAnswer, LiveProvider } from './provider.ts';
+import { readTwitchSchedule } from './twitch-schedule.ts';
 
 /**
  * provider_a (Twitch helix): `streams?user_login=..&first=100` for up to 100 logins (the page
@@ -50,5 +51,6 @@ export function providerA(config: Config, clock: Clock): LiveProvider {
       }
       return answer;
     },
+    schedule: (accountId, streamerId, now) => readTwitchSchedule(client, accountId, streamerId, now),
   };
 }

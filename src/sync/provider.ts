@@ -1,4 +1,5 @@
 import type { Provider } from '../shared/rules.ts';
+import type { ReadSchedule } from '../schedules/queries.ts';
 import type { ProviderClient } from './client.ts';
 
 /** What a check saw of one live channel. */
@@ -37,4 +38,9 @@ export interface LiveProvider {
    * counts whole or not at all.
    */
   check(channels: string[], wantProfiles: string[]): Promise<BatchAnswer>;
+  /**
+   * Reads one channel's schedule by its account id, where the provider has a schedule API
+   * (Twitch; DECISIONS.md "Schedules"). Throws a SyncError when it fails.
+   */
+  readonly schedule?: (accountId: string, streamerId: number, now: Date) => Promise<ReadSchedule>;
 }

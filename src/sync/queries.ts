@@ -17,6 +17,8 @@ export interface Target {
   channel: string;
   /** Its avatar or its channel's account id (issue 26) is not known yet. */
   needsProfile: boolean;
+  /** Its channel's account id as learnt so far (speaks-for.ts), or null. */
+  accountId: string | null;
 }
 
 const CHANNEL_COLUMN = { provider_a: 'provider_a', provider_b: 'kick_name' } as const;
@@ -33,6 +35,7 @@ export async function syncTargets(db: Db, provider: Provider): Promise<Target[]>
     id: r.id,
     channel: channelOf(r.name, r[CHANNEL_COLUMN[provider]]),
     needsProfile: r.avatar === '' || learntAccountId(r) === null,
+    accountId: learntAccountId(r),
   }));
 }
 

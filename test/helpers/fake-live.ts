@@ -27,6 +27,22 @@ export interface Stream {
   since: string;
 }
 
+/** A Twitch schedule segment as PROVIDERS.md's "schedule" row shows it. */
+export interface FakeSegment {
+  id: string;
+  start_time: string;
+  end_time: string;
+  title: string;
+  canceled_until: string | null;
+  category: { id: string; name: string } | null;
+  is_recurring: boolean;
+}
+
+export interface FakeSchedule {
+  segments: FakeSegment[];
+  vacation: { start_time: string; end_time: string } | null;
+}
+
 export interface FakeApi {
   clientId: string;
   clientSecret: string;
@@ -46,6 +62,10 @@ export interface FakeApi {
    * set here has a stable id made from its name.
    */
   ids: Map<string, string>;
+  /** Twitch schedules by broadcaster id (`/helix/schedule`); absent: 404 "segments were not found". */
+  schedules: Map<string, FakeSchedule>;
+  /** `/helix/schedule` answers 429 (with Ratelimit-Reset `resetAt`) while set. */
+  scheduleLimited: boolean;
 }
 
 /** The account id the fake answers for a channel. */
@@ -79,6 +99,8 @@ const fresh = (id: string): FakeApi => ({
   issued: [],
   resetAt: 0,
   ids: new Map(),
+  schedules: new Map(),
+  scheduleLimited: false,
 });
 
 const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -191,6 +213,42 @@ export async function startFakeLive(): Promise<FakeLive> {
       }));
       return send(res, 200, { data });
     }
+    if (path === '/schedule') {
+      const id = url.searchParams.get('broadcaster_id') ?? '';
+      const first = Number(url.searchParams.get('first') ?? '20');
+      if (!(first >= 1 && first <= 25))
+        return send(res, 400, { error: 'Bad Request', status: 400, message: 'first' });
+      if (a.scheduleLimited) {
+        return send(
+          res,
+          429,
+          { error: 'Too Many Requests', status: 429 },
+          { 'ratelimit-remaining': '0', 'ratelimit-reset': String(api.resetAt) },
+        );
+      }
+      const schedule = a.schedules.get(id);
+      if (!schedule)
+        return send(res, 404, { error: 'Not Found', status: 404, message: 'segments were not found' });
+      const from = Number(url.searchParams.get('after') ?? '0');
+      const page = schedule.segments.slice(from, from + first);
+      const more = from + first < schedule.segments.length;
+      const login = [...a.ids.entries()].find(([, v]) => v === id)?.[0] ?? 'someone';
+      return send(
+        res,
+        200,
+        {
+          data: {
+            segments: page,
+            broadcaster_id: id,
+            broadcaster_name: login,
+            broadcaster_login: login,
+            vacation: schedule.vacation,
+          },
+          pagination: more ? { cursor: String(from + first) } : {},
+        },
+        { 'ratelimit-remaining': '799', 'ratelimit-reset': String(api.resetAt) },
+      );
+    }
     if (path === '/channels') {
       const slugs = api.mode === 'wrong_data' ? [...asked.slice(1), 'someone-else'] : asked;
       const data = slugs.map((slug) => {
@@ -241,6 +299,8 @@ export async function startFakeLive(): Promise<FakeLive> {
         api.calls = [];
         api.tokenCalls = 0;
         api.ids.clear();
+        api.schedules.clear();
+        api.scheduleLimited = false;
       }
     },
     close: async () => {

@@ -8,6 +8,7 @@ import { EVENT_LOG_MUTATIONS } from './event-log.ts';
 import { POLICY_MUTATIONS } from './policies.ts';
 import { AUDIENCE_MUTATIONS } from './audience.ts';
 import { PIN_MUTATIONS } from './pins.ts';
+import { SCHEDULE_MUTATIONS } from './schedules.ts';
 
 /** The rules broken on purpose by `npm run mutations`, and the tests that must notice. */
 import { NOTIFICATION_MUTATIONS } from './notifications.ts';
@@ -1008,6 +1009,7 @@ export const MUTATIONS: Mutation[] = [
   ...POLICY_MUTATIONS,
   ...AUDIENCE_MUTATIONS,
   ...PIN_MUTATIONS,
+  ...SCHEDULE_MUTATIONS,
   ...NAME_MUTATIONS,
   ...DISK_FULL_MUTATIONS,
   ...FOLLOW_MUTATIONS,

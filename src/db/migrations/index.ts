@@ -25,6 +25,7 @@ import * as nameFoldsOfEitherCase from './026-name-folds-of-either-case.ts';
 import * as staffReviews from './030-staff-reviews.ts';
 import * as push from './027-push.ts';
 import * as mail from './028-mail.ts';
+import * as schedules from './029-schedules.ts';
 import * as staffAuthorStored from './032-staff-author-stored.ts';
 import * as wordsAndRepeats from './033-words-and-repeats.ts';
 
@@ -56,6 +57,7 @@ export const migrations: Record<string, Migration> = {
   '030-staff-reviews': staffReviews,
   '027-push': push,
   '028-mail': mail,
+  '029-schedules': schedules,
   '032-staff-author-stored': staffAuthorStored,
   '033-words-and-repeats': wordsAndRepeats,
 };

@@ -781,6 +781,10 @@ export const csApiErrors: Record<ErrorCode, string> = {
   invalid_email: 'Zadejte e-mailovou adresu, například jmeno@example.org.',
   invalid_link: 'Tento odkaz už neplatí. O nový si řekněte na stránce účtu.',
   mail_off: 'Tento web e-maily neposílá.',
+  invalid_schedule:
+    'Zkontrolujte rozvrh: nejvýše 50 streamů v příštích 60 dnech, každý nejvýše 24 hodin, bez překryvů.',
+  invalid_days: 'Zvolte 1 až 14 dní.',
+  schedule_from_provider: 'Tento rozvrh se čte z Twitche; změňte ho tam.',
   // Issue 30 (items 7, 9, 11, 16, 17, 18, 22)
   invalid_limit: 'Velikost stránky musí být celé číslo od 1 do 100.',
   // Issue 26

@@ -789,6 +789,10 @@ export const enApiErrors: Record<ErrorCode, string> = {
   invalid_email: 'Enter an e-mail address such as name@example.org.',
   invalid_link: 'This link is no longer valid. Ask for a new one on your account page.',
   mail_off: 'This site does not send e-mail.',
+  invalid_schedule:
+    'Check the schedule: at most 50 streams in the next 60 days, each at most 24 hours long, none overlapping.',
+  invalid_days: 'Choose 1 to 14 days.',
+  schedule_from_provider: 'This schedule comes from Twitch; change it there.',
   // Issue 30 (items 7, 9, 11, 16, 17, 18, 22)
   invalid_limit: 'A page size must be a whole number from 1 to 100.',
   // Issue 26

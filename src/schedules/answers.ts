@@ -1,0 +1,76 @@
+import ical from 'ical-generator';
+import { type Answer, jsonAnswer, makeAnswer } from '../cache/answer.ts';
+import type { AppContext } from '../context.ts';
+import { fail } from '../errors.ts';
+import { SITE_NAME } from '../lib/site.ts';
+import { streamerPath } from '../shared/rules.ts';
+import { itemsOf, renderedView } from '../streamers/views.ts';
+import { upcoming, type UpcomingSegment } from './queries.ts';
+
+export const CALENDAR_TYPE = 'text/calendar; charset=utf-8';
+/** Calendar apps ask again now and then: by ETag, and a 304 costs nothing. */
+const CALENDAR_CACHE_CONTROL = 'public, no-cache';
+
+/**
+ * `GET /api/schedule?days=D` (DECISIONS.md "Schedules"), kept in the one answer cache per
+ * `days` until a write or the clock (a segment ends, a later one comes within `days`) makes it
+ * stale.
+ */
+export function upcomingAnswer(ctx: AppContext, days: number): Promise<Answer> {
+  return ctx.answers.get(`schedule:json:${days}`, async (version) => {
+    const { segments, expires } = await upcoming(ctx.db, ctx.clock.now(), days);
+    const items = segments.map(({ uid: _uid, ...item }) => item);
+    return jsonAnswer(items, version, false, expires);
+  });
+}
+
+/**
+ * The segments as iCalendar (RFC 5545, written by ical-generator): one VEVENT per segment, its
+ * UID the segment's own (stable across reads and edits) at the site's host, DTSTART and DTEND in
+ * UTC, SUMMARY the streamer's name and the title, URL the streamer's page.
+ */
+function calendarOf(ctx: AppContext, name: string, segments: UpcomingSegment[]): string {
+  const base = ctx.config.baseUrl;
+  const host = new URL(base).host;
+  const stamp = ctx.clock.now();
+  const calendar = ical({ name, prodId: { company: host, product: 'schedule' } });
+  for (const s of segments) {
+    calendar.createEvent({
+      id: `${s.uid}@${host}`,
+      start: new Date(s.start),
+      end: new Date(s.end),
+      stamp,
+      summary: s.title === '' ? s.streamer_name : `${s.streamer_name}: ${s.title}`,
+      url: base + streamerPath(s.streamer_id, s.streamer_name),
+    });
+  }
+  return calendar.toString();
+}
+
+/** `GET /schedule.ics`: the site's upcoming streams, kept as `GET /api/schedule` is. */
+export function siteCalendar(ctx: AppContext, days: number): Promise<Answer> {
+  return ctx.answers.get(`schedule:ics:${days}`, async (version) => {
+    const { segments, expires } = await upcoming(ctx.db, ctx.clock.now(), days);
+    return makeAnswer(calendarOf(ctx, SITE_NAME, segments), {
+      type: CALENDAR_TYPE,
+      cacheControl: CALENDAR_CACHE_CONTROL,
+      version,
+      expires,
+    });
+  });
+}
+
+/** `GET /s/<id>/schedule.ics`: one Public view streamer's (else 404). */
+export async function streamerCalendar(ctx: AppContext, id: number, days: number): Promise<Answer> {
+  const item = itemsOf(await renderedView(ctx, 'public')).find((s) => s.id === id);
+  if (!item) throw fail('streamer_not_found');
+  return ctx.answers.get(`schedule:ics:${id}:${days}`, async (version) => {
+    const { segments, expires } = await upcoming(ctx.db, ctx.clock.now(), days, id);
+    return makeAnswer(calendarOf(ctx, `${item.name} – ${SITE_NAME}`, segments), {
+      type: CALENDAR_TYPE,
+      cacheControl: CALENDAR_CACHE_CONTROL,
+      version,
+      expires,
+    });
+  });
+}

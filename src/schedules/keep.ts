@@ -1,0 +1,41 @@
+import type { AppContext } from '../context.ts';
+import { writeTransaction } from '../db/transaction.ts';
+import { fail } from '../errors.ts';
+import type { Viewer } from '../plugins/viewer.ts';
+import { speakerOfStreamer } from '../streamers/speaks-for.ts';
+import { keptByHand, mayKeepSchedule } from './policy.ts';
+import { replaceManual } from './queries.ts';
+import { manualSegments } from './rules.ts';
+
+/**
+ * `PUT /api/streamers?id=N&schedule=1` (DECISIONS.md "Schedules"): the user who speaks for a
+ * provider_b streamer, or staff, replaces every hand-kept segment. Refused in this order, and
+ * then nothing changes: banned 403, signed out 401, an unknown streamer 404, someone else 403
+ * `Not allowed`, a provider_a streamer 409 (its schedule is Twitch's), a schedule outside the
+ * rules 400 `Invalid schedule`. Who speaks is decided inside the write transaction.
+ */
+export async function keepSchedule(
+  ctx: AppContext,
+  viewer: Viewer,
+  id: number,
+  input: unknown,
+): Promise<void> {
+  if (viewer.bannedUser) throw fail('banned');
+  if (!viewer.user && !viewer.isAdmin) throw fail('not_logged_in');
+  const now = ctx.clock.now();
+  await writeTransaction(ctx.database, async (trx) => {
+    const streamer = await trx
+      .selectFrom('streamers')
+      .select('platform')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!streamer) throw fail('streamer_not_found');
+    const speaker = viewer.user ? await speakerOfStreamer(trx, id) : null;
+    const speaksFor = speaker !== null && speaker === viewer.user?.id ? [id] : [];
+    if (!mayKeepSchedule(viewer, speaksFor, id)) throw fail('not_allowed');
+    if (!keptByHand(streamer.platform)) throw fail('schedule_from_provider');
+    const segments = manualSegments(input, id, now);
+    if (segments === null) throw fail('invalid_schedule');
+    await replaceManual(trx, id, segments);
+  });
+}
