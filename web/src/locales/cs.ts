@@ -561,6 +561,7 @@ export const cs: Record<MessageKey, string> = {
   'streams.when': 'Čas',
   'streams.viewersCol': 'Diváci',
   'streams.sortHours': 'Odstreamované hodiny (30 dní)',
+  'streams.inRow': '{h} h odstreamováno za 30 dní',
   // Issue 29: důvěru si host získává (zadržené komentáře, ověření hostů, nástroje moderátorů).
   'trust.pending': 'Váš komentář čeká na moderátora. Dokud jej neschválí, vidíte ho tu jen vy.',
   'trust.solving': 'Ověřujeme, že nejste robot… {percent} %',

@@ -566,6 +566,7 @@ export const en = {
   'streams.when': 'Time',
   'streams.viewersCol': 'Viewers',
   'streams.sortHours': 'Hours streamed (30 days)',
+  'streams.inRow': '{h} h streamed in 30 days',
   // Issue 29: trust is earned (held comments, the guests' challenge, moderators' tools).
   'trust.pending': 'Your comment waits for a moderator. Until it is approved, only you see it here.',
   'trust.solving': 'Checking that you are not a robot… {percent} %',
