@@ -34,13 +34,6 @@ export const WEEK_FIVE_MUTATIONS: Mutation[] = [
     tests: ['test/dev-providers.test.ts'],
   },
   {
-    name: "week 5: the stand-in's ids are not folded (a login typed in capitals is another account) (15)",
-    file: 'src/signin/dev-users.ts',
-    from: '.update(login.toLowerCase())',
-    to: '.update(login)',
-    tests: ['test/dev-providers.test.ts'],
-  },
-  {
     name: "week 5: the phone header's links share one row again (18)",
     file: 'web/src/styles/base.css',
     from: '    flex-basis: 100%;\n',
