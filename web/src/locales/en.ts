@@ -531,6 +531,17 @@ export const en = {
     'Dismiss the reports of all {n} comments from the address of {author}? They come from one address and may be by several guests.',
   'moderation.confirmAddress.approve':
     'Approve all {n} waiting comments from the address of {author}? They come from one address and may be by several guests.',
+  // Issue 45, week 16: single-comment actions in the queue; actions by address undone for a minute.
+  'moderation.thisComment': 'This comment by {author}',
+  'moderation.confirmOne.hide': 'Hide this comment by {author}?',
+  'moderation.confirmOne.show': 'Show this comment by {author} again?',
+  'moderation.confirmOne.delete': 'Delete this comment by {author} for good?',
+  'moderation.confirmOne.dismiss': 'Dismiss the reports of this comment by {author}?',
+  'moderation.confirmOne.approve': 'Publish this comment by {author}?',
+  'moderation.allFromAddress': 'All {n} from this address (may be several guests)',
+  'moderation.doneAddress': 'Done: comments from this address changed: {n}. You can undo it for a minute.',
+  'moderation.undo': 'Undo',
+  'moderation.undone': 'Undone.',
   // Issue 26: streamers speak for themselves
   'voice.verified': 'Verified',
   'voice.verifiedTitle': 'The streamer has signed in here with this channel',
