@@ -86,4 +86,28 @@ export const WEEK_FIVE_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-stream-history.test.ts'],
     web: true,
   },
+  {
+    name: 'week 5: the page deletes by address again (16)',
+    file: 'web/src/components/admin/QueueActions.svelte',
+    from: "export const ADDRESS_ACTIONS = ['hide', 'show'] as const",
+    to: "export const ADDRESS_ACTIONS = ['hide', 'show', 'delete'] as const",
+    tests: ['test/browser/web-moderation.test.ts'],
+    web: true,
+  },
+  {
+    name: "week 5: a row's own action takes its author's whole address (16)",
+    file: 'web/src/components/admin/QueueActions.svelte',
+    from: 'onclick={() => onact({ ids: [c.id] }, action,',
+    to: 'onclick={() => onact(c.guest_tag ? { guest_tag: c.guest_tag } : { ids: [c.id] }, action,',
+    tests: ['test/browser/web-moderation.test.ts'],
+    web: true,
+  },
+  {
+    name: 'week 5: no undo after an action by address (16)',
+    file: 'web/src/components/admin/ModerationAdmin.svelte',
+    from: '      undo = { selector, action: opposite };',
+    to: '      undo = null;',
+    tests: ['test/browser/web-moderation.test.ts'],
+    web: true,
+  },
 ];
