@@ -4,7 +4,7 @@ import type { Client } from './helpers/client.ts';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startApp({ DEV_PROVIDERS: 'true' });
+  t = await startApp({ DEV_PROVIDERS: 'true', LIVE_SYNC_SECONDS: '3600' });
 });
 afterAll(() => t.close());
 
@@ -59,6 +59,34 @@ describe('development identity provider (DEV_PROVIDERS=true)', () => {
     const id1 = (await c1.get('/api/oauth/me')).body.user.id;
     expect((await c2.get('/api/oauth/me')).body.user.id).toBe(id1);
   });
+
+  it.each([
+    ['provider_a', 'Stand In Twitch', 'standintwitch'],
+    ['provider_b', 'Stand In Kick', 'standinkick'],
+  ] as const)(
+    '%s: a streamer who signs in with its channel becomes verified, also once live sync learnt its id (issue 45, week 15)',
+    async (platform, name, channel) => {
+      const admin = await t.admin();
+      const res = await admin.post('/api/streamers?admin=1', { name, platform });
+      expect(res.status).toBe(201);
+      const id = res.body.id as number;
+      expect((await admin.put(`/api/streamers?id=${id}`, { r: { s: 5 } })).status).toBe(200);
+      // Live sync asks the stand-in's live API first and learns the channel's account id.
+      expect(await t.app.liveSync.runOnce()).toBe(true);
+      const learnt = await t.db
+        .selectFrom('streamers')
+        .select('account_id')
+        .where('id', '=', id)
+        .executeTakeFirst();
+      expect(learnt?.account_id).not.toBeNull();
+      const c = t.client();
+      // The sample button sends the login as typed, in any letter case.
+      await devSignIn(c, platform, { login: channel.toUpperCase() });
+      expect((await c.get('/api/oauth/me')).body.speaks_for).toEqual([id]);
+      const item = (await t.client().get(`/api/streamers?id=${id}`)).body;
+      expect(item).toMatchObject({ verified: true });
+    },
+  );
 
   it('Deny comes back as access_denied', async () => {
     const done = await devSignIn(t.client(), 'provider_a', { deny: '1' });

@@ -283,7 +283,7 @@ describe('events', () => {
   it('live: when live sync sees a streamer go live, not while it stays live', async () => {
     const hook = discord.webhook();
     await connect({ url: hook.url, events: ['live'] });
-    const id = await t.streamer('Live Wire');
+    const id = await t.streamer('Live Wire', { s: 5 });
     live.a.live.set('livewire', {
       game: 'Chess',
       title: 'Blitz **all** night',
@@ -301,6 +301,28 @@ describe('events', () => {
     await t.app.liveSync.runOnce();
     await settle();
     expect(discord.delivered(hook.id)).toHaveLength(1);
+  });
+
+  it('live: a suggested, unrated streamer (outside the Public view) gets no post (issue 45, week 18)', async () => {
+    const hook = discord.webhook();
+    await connect({ url: hook.url, events: ['live'] });
+    const suggested = await t.client().post('/api/streamers', { name: 'Not Yet Rated' });
+    expect(suggested.status).toBe(201);
+    const added = await t.streamer('Added Unrated');
+    const rated = await t.streamer('Rated Live', { s: 5 });
+    const on = { game: 'Chess', title: 'Evening', viewers: 5, since: '2026-11-21T20:00:00Z' };
+    for (const channel of ['notyetrated', 'addedunrated', 'ratedlive']) live.a.live.set(channel, on);
+    await t.app.liveSync.runOnce();
+    const [post] = await delivered(hook.id, 1);
+    expect(post?.body).toMatchObject({
+      embeds: [{ title: 'Rated Live', url: `${t.config.baseUrl}/s/${rated}-rated-live` }],
+    });
+    await settle();
+    expect(discord.delivered(hook.id)).toHaveLength(1);
+    // The stream is still recorded: only the post is left out.
+    const status = async (id: number) => (await admin.get(`/api/streamers?id=${id}&all=1`)).body.status;
+    expect(await status(added)).toBe('live');
+    expect(await status(suggested.body.id as number)).toBe('live');
   });
 });
 

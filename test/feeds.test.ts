@@ -1,6 +1,7 @@
 import sax from 'sax';
 import { describe, expect, it } from 'vitest';
 import { useApp } from './helpers/app.ts';
+import { SITE_NAME } from '../src/lib/site.ts';
 
 /** DECISIONS.md "Fourth wave" → "Feeds": Atom 1.0, parsed strictly. */
 const BASE = 'https://rating.example';
@@ -52,6 +53,8 @@ function expectValidAtom(feed: Node) {
     for (const name of ['id', 'title', 'updated']) expect(text(e, name)).toBeTruthy();
     expect(text(e, 'updated')).toMatch(ISO);
     expect(child(e, 'link')?.attrs.href).toMatch(/^https:\/\/rating\.example\//);
+    // RFC 4287 4.1.1: every entry has an author when the feed has none (issue 45, week 18).
+    if (!child(feed, 'author')) expect(text(child(e, 'author')!, 'name')).toBeTruthy();
   }
 }
 const rate = (id: number, each: number) =>
@@ -88,6 +91,14 @@ describe('/feed.xml', () => {
     const again = entries(parse((await t.client().get('/feed.xml')).text));
     expect(again.map((e) => text(e, 'id')).slice(1, 4)).toEqual(ids);
     expect(again.length).toBeLessThanOrEqual(50);
+  });
+
+  it('every rating entry names the site as its author (RFC 4287 4.1.1, issue 45 week 18)', async () => {
+    await rate(await t.streamer('Feed Authored'), 6);
+    const feed = parse((await t.client().get('/feed.xml')).text);
+    const authored = entries(feed).find((e) => text(e, 'title') === 'Feed Authored: 42/70')!;
+    expect(text(child(authored, 'author')!, 'name')).toBe(SITE_NAME);
+    expect(entries(feed).every((e) => text(child(e, 'author') ?? e, 'name'))).toBe(true);
   });
 
   it('a streamer that left the Public view (scores set to 0) takes its rating events out of the feed', async () => {

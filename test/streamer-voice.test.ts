@@ -4,6 +4,7 @@ import type { Client } from './helpers/client.ts';
 import { startFakeLive } from './helpers/fake-live.ts';
 import { type FakeUser, startFakeProviders } from './helpers/fake-providers.ts';
 import { location, pathOf } from './helpers/signin.ts';
+import { streamsOf } from './helpers/sse.ts';
 import { R } from './helpers/streamers.ts';
 import { writeTransaction } from '../src/db/transaction.ts';
 import { upsertUser } from '../src/users/queries.ts';
@@ -28,6 +29,7 @@ afterAll(async () => {
 });
 beforeEach(() => live.reset());
 const admin = await t.admin();
+const stream = streamsOf(t.url);
 
 type P = 'provider_a' | 'provider_b';
 let n = 0;
@@ -255,6 +257,22 @@ describe('the right of reply', () => {
     expect(await reply(c, id, '')).toMatchObject({ status: 200, body: { ok: true } });
     expect((await item(id)).streamer_reply).toBeNull();
     expect(await replyRows(id)).toHaveLength(0);
+  });
+
+  it("the reply arrives live: its streamer's `rating` event when it is written, replaced and removed (issue 45, week 18)", async () => {
+    const channel = uniq();
+    const id = await streamer('provider_a', channel);
+    const c = await signIn('provider_a', `live-${channel}`, channel);
+    const s = await stream(`/api/events?streamer_id=${id}`);
+    for (const body of ['First words', 'Second words', '']) {
+      const told = s.next('rating');
+      expect((await reply(c, id, body)).status).toBe(200);
+      expect((await told).data).toEqual({ streamer_id: id });
+    }
+    expect((await reply(c, id, 'Again')).status).toBe(200);
+    const removed = s.next('rating');
+    expect((await admin.del(`/api/streamers?id=${id}&reply=1`)).status).toBe(200);
+    expect((await removed).data).toEqual({ streamer_id: id });
   });
 
   it('bad input and the wrong caller get the documented error and nothing is stored', async () => {

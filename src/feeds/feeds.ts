@@ -20,6 +20,8 @@ export function ratingsFeed(ctx: AppContext): Promise<Answer> {
       title: `${e.name}: ${e.sum}/70`,
       link: base + streamerPath(e.streamer_id, e.name),
       updated: e.at,
+      // RFC 4287 4.1.1: an entry of a feed with no author of its own names one; ratings are the site's.
+      author: SITE_NAME,
     }));
     const body = atom({
       id: `${base}${FEED_PATH}`,

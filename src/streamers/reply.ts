@@ -2,6 +2,7 @@ import { actorOf, audit } from '../audit/queries.ts';
 import { commentBody } from '../comments/rules.ts';
 import type { AppContext } from '../context.ts';
 import { writeTransaction } from '../db/transaction.ts';
+import { publish } from '../events/log.ts';
 import type { Db } from '../db/schema.ts';
 import { fail } from '../errors.ts';
 import { cleanText } from '../lib/input.ts';
@@ -42,6 +43,8 @@ export async function writeReply(ctx: AppContext, viewer: Viewer, id: number, in
     const body = text === '' ? null : commentBody(text);
     const ratingAt = await lastRatedAt(trx, id);
     if (ratingAt === null || !(await isPublic(trx, id))) throw fail('streamer_not_found');
+    // The reply is part of the rating's block: open pages show it live (issue 45, week 18).
+    publish(trx, [{ type: 'rating', streamer_id: id }]);
     if (body === null) {
       await trx.deleteFrom('streamer_replies').where('streamer_id', '=', id).execute();
       return;
@@ -72,6 +75,7 @@ export async function removeReply(ctx: AppContext, viewer: Viewer, id: number): 
       .returning('body')
       .executeTakeFirst();
     if (removed === undefined) return;
+    publish(trx, [{ type: 'rating', streamer_id: id }]);
     await audit(trx, actorOf(viewer, ctx.clock.now()), {
       action: 'streamer.reply_remove',
       target_id: id,

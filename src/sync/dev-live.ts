@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { standInId } from '../signin/dev-users.ts';
 
 /**
  * Stand-ins for the providers' live-status APIs (DEV_PROVIDERS=true), answering in their
@@ -61,7 +62,7 @@ export function devLiveRoutes(app: FastifyInstance, appTokens: Set<string>) {
           ? [
               {
                 id: String(hash(login)),
-                user_id: String(hash(`user:${login}`)),
+                user_id: String(standInId(login)),
                 user_login: login,
                 user_name: login,
                 game_name: s.game,
@@ -85,7 +86,7 @@ export function devLiveRoutes(app: FastifyInstance, appTokens: Set<string>) {
       if (!authorized(request)) return refuse(reply, true);
       return {
         data: all(request, 'login').map((login) => ({
-          id: String(hash(`user:${login}`)),
+          id: String(standInId(login)),
           login,
           display_name: login,
           profile_image_url: `${config.baseUrl}/dev/live/avatar/${encodeURIComponent(login)}.svg`,
@@ -106,7 +107,7 @@ export function devLiveRoutes(app: FastifyInstance, appTokens: Set<string>) {
       const data = all(request, 'slug').map((slug) => {
         const s = devStream(slug, now);
         return {
-          broadcaster_user_id: hash(`user:${slug}`),
+          broadcaster_user_id: standInId(slug),
           slug,
           stream_title: s?.title ?? '',
           category: { id: hash(s?.game ?? ''), name: s?.game ?? '' },

@@ -7,6 +7,7 @@ import { type RowUpdate, updateManyQueries } from '../db/update-many.ts';
 import { writeTogether } from '../db/write-together.ts';
 import { singleLine } from '../lib/input.ts';
 import { LIMITS, type Provider, channelOf } from '../shared/rules.ts';
+import { IN_PUBLIC_VIEW } from '../streamers/public-view.ts';
 import { type Channel, channelKey, channelName, learntAccountId } from '../streamers/speaks-for.ts';
 import { checkWrites, cleanViewers, type Sighting, startOf } from '../history/record.ts';
 import type { BatchAnswer } from './provider.ts';
@@ -84,6 +85,7 @@ export async function applyBatch(
       'sync_misses',
       'account_id',
       'account_channel',
+      IN_PUBLIC_VIEW.as('in_public_view'),
     ])
     .where('platform', '=', provider)
     .where(
@@ -141,7 +143,8 @@ export async function applyBatch(
     if (status !== row.status || shown !== row.viewers) {
       events.push({ type: 'live', streamer_id: row.id, status, viewers: shown ?? 0 });
     }
-    if (seen && row.status !== 'live') {
+    // Discord hears of the Public view's streamers only, as the live notifications (issue 45, week 18).
+    if (seen && row.status !== 'live' && Boolean(row.in_public_view)) {
       announced.push(liveEmbed({ id: row.id, name: row.name, platform: provider }, { game, title }, now));
     }
   }

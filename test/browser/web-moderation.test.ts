@@ -230,7 +230,10 @@ describe.runIf(runBrowser(import.meta.url))('comments in an open community, and 
     await page.locator('.section-head').getByLabel('Show').selectOption('recent');
     await expect.poll(() => rows.count()).toBeGreaterThan(4);
     const troll = rows.filter({ hasText: 'Buy followers again' });
-    await troll.getByLabel('All by Troll').selectOption('hide');
+    // By address: hide and show only, and the label says it is an address (issue 45, week 16).
+    const byAddress = troll.getByLabel(/All \d+ from this address \(may be several guests\)/);
+    expect(await byAddress.locator('option').allTextContents()).toEqual(['Hide', 'Show']);
+    await byAddress.selectOption('hide');
     await troll.getByRole('button', { name: 'Apply' }).click();
     // It names how many and that they come from one address (issue 30, item 18).
     await page
@@ -238,11 +241,30 @@ describe.runIf(runBrowser(import.meta.url))('comments in an open community, and 
       .getByText(/Hide all \d+ comments from the address of Troll\? They come from one address/)
       .waitFor();
     await page.getByRole('dialog').getByRole('button', { name: 'Hide' }).click();
-    await page.getByText(/Done: comments changed: [1-9]/).waitFor();
+    await page.getByText(/Done: comments from this address changed: [1-9]/).waitFor();
     const after = await commentsOf(env.t);
     // The guests posted from one address (the tests' own): every guest comment there is hidden.
     expect(after.filter((c) => c.body.startsWith('Buy followers')).every((c) => c.hidden)).toBe(true);
     expect(after.find((c) => c.body === 'Great stream')?.hidden).toBe(false);
+    // Undone within the minute: the address's comments are shown again (issue 45, week 16).
+    await page.getByRole('status').getByRole('button', { name: 'Undo' }).click();
+    await page.getByText('Undone.').waitFor();
+    const undone = await commentsOf(env.t);
+    expect(undone.filter((c) => c.body.startsWith('Buy followers')).every((c) => !c.hidden)).toBe(true);
+    // One comment alone: hidden and shown again from its own row, nothing else changes.
+    const one = rows
+      .filter({ hasText: 'Buy followers again' })
+      .getByRole('group', { name: /^This comment by/ });
+    await one.getByRole('button', { name: 'Hide' }).click();
+    await page.getByRole('dialog').getByText('Hide this comment by Troll?').waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Hide' }).click();
+    await page.getByText('Done: comments changed: 1.').waitFor();
+    const single = await commentsOf(env.t);
+    expect(single.filter((c) => c.body.startsWith('Buy followers') && c.hidden).map((c) => c.body)).toEqual([
+      'Buy followers again',
+    ]);
+    expect(await page.getByRole('status').getByRole('button', { name: 'Undo' }).count()).toBe(0);
+    await axe(env, page, 'moderation queue, one comment hidden');
 
     // Block the guest for 30 days.
     await troll.getByLabel('Days').fill('30');

@@ -95,6 +95,13 @@ describe.runIf(runBrowser(import.meta.url))('stream history on the page', () => 
         .click();
       const cells = items.nth(1).locator('table tbody tr td:nth-child(2)');
       await expect.poll(() => cells.allTextContents()).toEqual(['120', '150', '90']);
+      // Issue 45, week 18: the chart has its axes and labels: 0 to the peak, the first and last check.
+      const chart2 = items.nth(1).locator('figure.chart');
+      expect(await chart2.locator('.chart-y span').allTextContents()).toEqual(['150', '0']);
+      expect(await chart2.locator('svg .axis').count()).toBe(1);
+      const times = await items.nth(1).locator('table tbody tr td:nth-child(1)').allTextContents();
+      expect(await chart2.locator('.chart-x time').allTextContents()).toEqual([times[0], times.at(-1)]);
+      expect(await chart2.locator('.chart-x').textContent()).toContain(en ? 'Viewers' : 'Diváci');
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       expect(width).toBeLessThanOrEqual(opts.phone ? 375 : 1366);
       await axe(env, page, `stream history ${JSON.stringify(opts)}`);
@@ -113,6 +120,12 @@ describe.runIf(runBrowser(import.meta.url))('stream history on the page', () => 
       await expect.poll(() => names.first().textContent()).toContain('Quiet One');
       await page.getByLabel('Sort by').selectOption({ label: 'Hours streamed (30 days)' });
       await expect.poll(() => names.first().textContent()).toContain('History Host');
+      // Issue 45, week 18: sorted by hours, each row shows its hours (0.55 h: 0.6, half up).
+      const rows = page.locator('.row');
+      expect(await rows.first().locator('.hours').textContent()).toBe('0.6 h streamed in 30 days');
+      expect(await rows.nth(1).locator('.hours').textContent()).toBe('0.0 h streamed in 30 days');
+      await page.getByLabel('Sort by').selectOption({ label: 'Total' });
+      await expect.poll(() => page.locator('.row .hours').count()).toBe(0);
       await axe(env, page, 'ranking sorted by hours');
       await context.close();
     },

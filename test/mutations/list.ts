@@ -1,4 +1,5 @@
 import { WEEK_MUTATIONS } from './week.ts';
+import { WEEK_FIVE_MUTATIONS } from './week-five.ts';
 import { ISSUE_30_F30A } from './issue-30-f30a.ts';
 import { STREAM_HISTORY_MUTATIONS } from './stream-history.ts';
 import { EARNED_TRUST_MUTATIONS } from './earned-trust.ts';
@@ -998,6 +999,7 @@ export const MUTATIONS: Mutation[] = [
     tests: ['test/connections.test.ts'],
   },
   ...WEEK_MUTATIONS,
+  ...WEEK_FIVE_MUTATIONS,
   ...NOTIFICATION_MUTATIONS,
   ...ISSUE_30_F30A,
   ...STREAMER_VOICE_MUTATIONS,

@@ -608,6 +608,17 @@ export const cs: Record<MessageKey, string> = {
     'Zamítnout nahlášení všech {n} komentářů z adresy autora {author}? Pocházejí z jedné adresy a mohou být od více hostů.',
   'moderation.confirmAddress.approve':
     'Schválit všech {n} čekajících komentářů z adresy autora {author}? Pocházejí z jedné adresy a mohou být od více hostů.',
+  // Issue 45, week 16: akce nad jedním komentářem ve frontě; akce podle adresy jde minutu vrátit.
+  'moderation.thisComment': 'Tento komentář od {author}',
+  'moderation.confirmOne.hide': 'Skrýt tento komentář od {author}?',
+  'moderation.confirmOne.show': 'Znovu zobrazit tento komentář od {author}?',
+  'moderation.confirmOne.delete': 'Natrvalo smazat tento komentář od {author}?',
+  'moderation.confirmOne.dismiss': 'Zamítnout nahlášení tohoto komentáře od {author}?',
+  'moderation.confirmOne.approve': 'Zveřejnit tento komentář od {author}?',
+  'moderation.allFromAddress': 'Všech {n} z této adresy (může jít o více hostů)',
+  'moderation.doneAddress': 'Hotovo: změněné komentáře z této adresy: {n}. Do minuty to můžete vrátit.',
+  'moderation.undo': 'Vrátit',
+  'moderation.undone': 'Vráceno.',
   // Issue 26: streamers speak for themselves
   'voice.verified': 'Ověřeno',
   'voice.verifiedTitle': 'Streamer se zde přihlásil tímto kanálem',
@@ -642,6 +653,7 @@ export const cs: Record<MessageKey, string> = {
   'streams.when': 'Čas',
   'streams.viewersCol': 'Diváci',
   'streams.sortHours': 'Odstreamované hodiny (30 dní)',
+  'streams.inRow': '{h} h odstreamováno za 30 dní',
   // Issue 29: důvěru si host získává (zadržené komentáře, ověření hostů, nástroje moderátorů).
   'trust.pending': 'Váš komentář čeká na moderátora. Dokud jej neschválí, vidíte ho tu jen vy.',
   'trust.solving': 'Ověřujeme, že nejste robot… {percent} %',

@@ -613,6 +613,17 @@ export const en = {
     'Dismiss the reports of all {n} comments from the address of {author}? They come from one address and may be by several guests.',
   'moderation.confirmAddress.approve':
     'Approve all {n} waiting comments from the address of {author}? They come from one address and may be by several guests.',
+  // Issue 45, week 16: single-comment actions in the queue; actions by address undone for a minute.
+  'moderation.thisComment': 'This comment by {author}',
+  'moderation.confirmOne.hide': 'Hide this comment by {author}?',
+  'moderation.confirmOne.show': 'Show this comment by {author} again?',
+  'moderation.confirmOne.delete': 'Delete this comment by {author} for good?',
+  'moderation.confirmOne.dismiss': 'Dismiss the reports of this comment by {author}?',
+  'moderation.confirmOne.approve': 'Publish this comment by {author}?',
+  'moderation.allFromAddress': 'All {n} from this address (may be several guests)',
+  'moderation.doneAddress': 'Done: comments from this address changed: {n}. You can undo it for a minute.',
+  'moderation.undo': 'Undo',
+  'moderation.undone': 'Undone.',
   // Issue 26: streamers speak for themselves
   'voice.verified': 'Verified',
   'voice.verifiedTitle': 'The streamer has signed in here with this channel',
@@ -648,6 +659,7 @@ export const en = {
   'streams.when': 'Time',
   'streams.viewersCol': 'Viewers',
   'streams.sortHours': 'Hours streamed (30 days)',
+  'streams.inRow': '{h} h streamed in 30 days',
   // Issue 29: trust is earned (held comments, the guests' challenge, moderators' tools).
   'trust.pending': 'Your comment waits for a moderator. Until it is approved, only you see it here.',
   'trust.solving': 'Checking that you are not a robot… {percent} %',
