@@ -74,7 +74,9 @@ const SCENARIOS: Partial<Record<ErrorCode, Scenario>> = {
     reply: true,
     before: async () => {
       for (const body of ['SAY it, again!', 'Say it again: REPLY', 'say IT again... grouped']) {
-        expect((await guest('198.51.100.7').post('/api/comments', { streamer_id: sid, body })).status).toBe(201);
+        expect((await guest('198.51.100.7').post('/api/comments', { streamer_id: sid, body })).status).toBe(
+          201,
+        );
       }
       await admin.put('/api/settings', { refuse_repeats: true });
     },

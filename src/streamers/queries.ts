@@ -271,15 +271,6 @@ export async function deleteStreamer(db: Db, id: number): Promise<boolean> {
   return Number(result.numDeletedRows) > 0;
 }
 
-export async function isInAnyGroup(db: Db, userId: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('rater_group_members')
-    .select('id')
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 /** A streamer with its stored rating, for the audit log's before/after. */
 export async function findStreamerState(db: Db, id: number) {
   return db

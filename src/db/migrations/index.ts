@@ -22,10 +22,10 @@ import * as follows from './022-follows.ts';
 import * as eventLogAppend from './024-event-log-append.ts';
 import * as commentPins from './025-comment-pins.ts';
 import * as nameFoldsOfEitherCase from './026-name-folds-of-either-case.ts';
-import * as staffReviews from './030-staff-reviews.ts';
 import * as push from './027-push.ts';
 import * as mail from './028-mail.ts';
 import * as schedules from './029-schedules.ts';
+import * as staffReviews from './030-staff-reviews.ts';
 import * as staffAuthorStored from './032-staff-author-stored.ts';
 import * as wordsAndRepeats from './033-words-and-repeats.ts';
 
@@ -54,10 +54,10 @@ export const migrations: Record<string, Migration> = {
   '024-event-log-append': eventLogAppend,
   '025-comment-pins': commentPins,
   '026-name-folds-of-either-case': nameFoldsOfEitherCase,
-  '030-staff-reviews': staffReviews,
   '027-push': push,
   '028-mail': mail,
   '029-schedules': schedules,
+  '030-staff-reviews': staffReviews,
   '032-staff-author-stored': staffAuthorStored,
   '033-words-and-repeats': wordsAndRepeats,
 };
