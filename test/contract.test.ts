@@ -195,7 +195,10 @@ describe('every documented operation, in every role, answers as documented', () 
         body: '{}',
         headers: { ...json, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
       });
-      expect(crossSite.status, `${m} ${url} cross-site`).toBe(403);
+      // The one-click unsubscription (RFC 8058) is posted from mail providers' servers: its token
+      // is the right, and it takes cross-site posts (plugins/csrf.ts `crossSite`).
+      if (path === '/api/mail/unsubscribe') expect(crossSite.status, `${m} ${url} cross-site`).not.toBe(403);
+      else expect(crossSite.status, `${m} ${url} cross-site`).toBe(403);
       const plain = await send('administrator', admin, m, url, {
         body: 'x',
         headers: { 'content-type': 'text/plain' },

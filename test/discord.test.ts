@@ -114,12 +114,14 @@ describe('webhooks in the settings', () => {
       auth_enabled: expect.any(Boolean),
       guest_hold: expect.any(String),
       guest_challenge: expect.any(String),
+      refuse_repeats: expect.any(Boolean),
     });
     const user = await t.signedIn(await t.user());
     expect(Object.keys((await user.get('/api/settings')).body).sort()).toEqual([
       'auth_enabled',
       'guest_challenge',
       'guest_hold',
+      'refuse_repeats',
     ]);
   });
 

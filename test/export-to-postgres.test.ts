@@ -125,6 +125,50 @@ async function fill(source: TestDatabase): Promise<void> {
     .insertInto('ban_addresses')
     .values({ tombstone_id: tomb.id, guest_tag: 'b'.repeat(64), expires_at: at })
     .execute();
+  // The fifth wave's tables: words, mail choices, a hand-kept schedule, reviews.
+  await db.insertInto('hold_words').values({ position: 0, word: 'Free coins', fold: 'free colns' }).execute();
+  await db
+    .insertInto('mail_settings')
+    .values({ user_id: u.id, email: 'mover@example.org', pending_email: null, due_at: null, updated_at: at })
+    .execute();
+  await db
+    .insertInto('schedules')
+    .values({ streamer_id: sid, source: 'manual', vacation_start: null, vacation_end: null, read_at: null })
+    .execute();
+  await db
+    .insertInto('schedule_segments')
+    .values({
+      streamer_id: sid,
+      start_at: at,
+      end_at: new Date(Date.parse(at) + 3_600_000).toISOString(),
+      uid: 'u1',
+      title: 'Chess',
+      game: '',
+      canceled: 0,
+    })
+    .execute();
+  await db
+    .insertInto('staff_reviews')
+    .values({
+      streamer_id: sid,
+      user_id: null,
+      abstain: 1,
+      s: null,
+      g: null,
+      a: null,
+      v: null,
+      n: null,
+      ns: null,
+      o: null,
+      note: 'friend',
+      at,
+    })
+    .execute();
+  await db
+    .insertInto('rerating_requests')
+    .values({ streamer_id: sid, user_id: u.id, reason: 'a new season began', at, closed_at: null })
+    .execute();
+  await db.insertInto('review_publishes').values({ streamer_id: sid, at }).execute();
 }
 
 /**

@@ -66,6 +66,7 @@ describe('answers that fail before routing keep the error shape and the headers'
         auth_enabled: false,
         guest_hold: 'none',
         guest_challenge: 'burst',
+        refuse_repeats: false,
       });
       HEADERS((n) => res.headers.get(n));
     },
@@ -97,6 +98,8 @@ describe('repeated query parameters never change who may call a route', () => {
           banned: false,
           speaks_for: [],
           timeout_until: null,
+          email: null,
+          email_pending: false,
         });
     },
   );

@@ -47,6 +47,8 @@ describe('provider_a (Twitch)', () => {
       banned: false,
       speaks_for: [],
       timeout_until: null,
+      email: null,
+      email_pending: false,
     });
   });
 

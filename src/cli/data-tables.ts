@@ -25,12 +25,11 @@ export const EXPORTED_TABLES = [
   'streams',
   'stream_samples',
   'stream_stats',
-  // The fifth wave's "Following", and the words that hold a comment ("Words and repeats").
+  // The fifth wave: following, the words that hold a comment, e-mail addresses and choices,
+  // schedules.
   'follows',
   'hold_words',
-  'mail_settings', // fifth wave "E-mail": addresses and choices move with the data
-  // The fifth wave's "Following" and "Schedules".
-  'follows',
+  'mail_settings',
   'schedules',
   'schedule_segments',
   // Issue 29 / 30 item 1: where users signed in from, bans that outlive accounts.

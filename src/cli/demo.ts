@@ -1,3 +1,4 @@
+import { repeatKey } from '../comments/rules.ts';
 import type { DbContext } from '../db/context.ts';
 import type { StreamerStatus } from '../db/schema.ts';
 import type { Provider } from '../shared/rules.ts';
@@ -146,6 +147,7 @@ export async function fillDemo(
           body,
           is_admin: 0,
           created_at: at(200 - i * 10),
+          repeat_key: repeatKey(body),
         })
         .execute();
       comments++;
@@ -157,6 +159,7 @@ export async function fillDemo(
         user_id: nth(users, 0).id,
         author: nth(users, 0).display_name,
         body: 'Za tým: tenhle stream hodnotíme příští týden.',
+        repeat_key: repeatKey('Za tým: tenhle stream hodnotíme příští týden.'),
         is_admin: 0,
         created_at: at(5),
       })

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { fail } from '../errors.ts';
+import { keepAnswer } from '../idempotency/keep.ts';
 import { parseId } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { pageLimit } from '../lib/schemas.ts';
 import { limit } from '../plugins/rate-limits.ts';
 import { PUSH_LIMITS } from '../shared/push.ts';
 import { testPayload } from './message.ts';
-import { queueTest } from './outbox.ts';
 import { mayPush, PUSH_ROLES } from './policy.ts';
 import { listSubscriptions } from './queries.ts';
 import {
@@ -16,7 +16,7 @@ import {
   testSchema,
   unsubscribeSchema,
 } from './schemas.ts';
-import { subscribe, unsubscribe } from './subscribe.ts';
+import { queueTestMessages, subscribe, unsubscribe } from './subscribe.ts';
 import { parseSubscription } from './subscription.ts';
 
 /** DECISIONS.md "Fifth wave" → "Push notifications": the key, a user's subscriptions, a test message. */
@@ -28,14 +28,17 @@ export const pushRoutes: FastifyPluginAsyncTypebox = async (app) => {
     public_key: (await app.vapidKeys()).publicKey,
   }));
 
-  app.post('/api/push/subscriptions', { config: write, schema: subscribeSchema }, async (request, reply) => {
-    const user = request.viewer.user;
-    if (!mayPush(request.viewer) || !user) throw fail('banned');
-    const sub = parseSubscription(request.body, config.push.serviceUrl);
-    if (!sub) throw fail('invalid_subscription');
-    const id = await subscribe(app.ctx, user.id, sub);
-    return reply.code(201).send({ ok: true as const, id });
-  });
+  app.post(
+    '/api/push/subscriptions',
+    { config: { ...write, idempotencyKey: true }, schema: subscribeSchema },
+    async (request, reply) => {
+      const user = request.viewer.user;
+      if (!mayPush(request.viewer) || !user) throw fail('banned');
+      const sub = parseSubscription(request.body, config.push.serviceUrl);
+      if (!sub) throw fail('invalid_subscription');
+      return reply.code(201).send(await subscribe(app.ctx, user.id, sub, keepAnswer(request, reply, 201)));
+    },
+  );
 
   app.get(
     '/api/push/subscriptions',
@@ -63,14 +66,14 @@ export const pushRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/api/push/test',
-    { config: { ...write, ...limit('push_test') }, schema: testSchema },
+    { config: { ...write, idempotencyKey: true, ...limit('push_test') }, schema: testSchema },
     async (request, reply) => {
       const user = request.viewer.user;
       if (!mayPush(request.viewer) || !user) throw fail('banned');
       const payload = JSON.stringify(testPayload(config.baseUrl));
-      const queued = await queueTest(db, user.id, payload, app.clock.now().toISOString());
+      const answer = await queueTestMessages(app.ctx, user.id, payload, keepAnswer(request, reply, 202));
       void app.push.look();
-      return reply.code(202).send({ ok: true as const, queued });
+      return reply.code(202).send(answer);
     },
   );
 

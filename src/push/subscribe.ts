@@ -1,6 +1,8 @@
 import type { AppContext } from '../context.ts';
 import { lockRow } from '../db/dialect.ts';
 import { writeTransaction } from '../db/transaction.ts';
+import { type Keep, keepNothing } from '../idempotency/keep.ts';
+import { queueTest } from './outbox.ts';
 import { deleteSubscription, saveSubscription } from './queries.ts';
 import type { NewSubscription } from './subscription.ts';
 
@@ -10,13 +12,38 @@ import type { NewSubscription } from './subscription.ts';
  * subscriptions sent side by side cannot pass the limit together. No answer shows it: it moves
  * no content version.
  */
-export async function subscribe(ctx: AppContext, userId: number, sub: NewSubscription): Promise<number> {
+export async function subscribe(
+  ctx: AppContext,
+  userId: number,
+  sub: NewSubscription,
+  /** Keeps the answer under the request's Idempotency-Key, in this transaction. */
+  keep: Keep = keepNothing,
+): Promise<{ ok: true; id: number }> {
   return writeTransaction(
     ctx.database,
     async (trx) => {
       await lockRow(trx, 'users', userId);
-      return saveSubscription(trx, userId, sub, ctx.clock.now().toISOString());
+      const id = await saveSubscription(trx, userId, sub, ctx.clock.now().toISOString());
+      return keep(trx, { ok: true as const, id });
     },
+    'none',
+  );
+}
+
+/** Queues a test message to each of the user's subscriptions (`POST /api/push/test`): how many. */
+export async function queueTestMessages(
+  ctx: AppContext,
+  userId: number,
+  payload: string,
+  keep: Keep = keepNothing,
+): Promise<{ ok: true; queued: number }> {
+  return writeTransaction(
+    ctx.database,
+    async (trx) =>
+      keep(trx, {
+        ok: true as const,
+        queued: await queueTest(trx, userId, payload, ctx.clock.now().toISOString()),
+      }),
     'none',
   );
 }

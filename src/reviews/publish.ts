@@ -1,4 +1,6 @@
 import { actorOf, audit } from '../audit/queries.ts';
+import { type Keep, keepNothing } from '../idempotency/keep.ts';
+import { OK } from '../lib/schemas.ts';
 import type { AppContext, Logger } from '../context.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
@@ -20,11 +22,13 @@ export async function publishReviews(
   ctx: AppContext,
   request: { viewer: Viewer; log: Logger },
   streamerId: number,
-): Promise<void> {
+  /** Keeps the answer under the request's Idempotency-Key, in this transaction. */
+  keep: Keep = keepNothing,
+): Promise<{ ok: true }> {
   assertStaffWriter(request.viewer, mayPublish);
   const now = ctx.clock.now();
   const at = now.toISOString();
-  await writeTransaction(ctx.database, async (trx) => {
+  return writeTransaction(ctx.database, async (trx) => {
     const name = await lockStreamer(trx, streamerId);
     const rows = await reviewsOf(trx, streamerId);
     const scored = rows.flatMap((r) => (r.item.r === null ? [] : [r.item.r]));
@@ -48,5 +52,6 @@ export async function publishReviews(
       },
       details: { reviews: rows.map((r) => r.item), median },
     });
+    return keep(trx, OK);
   });
 }

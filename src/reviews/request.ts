@@ -1,4 +1,6 @@
 import { actorOf, audit } from '../audit/queries.ts';
+import { type Keep, keepNothing } from '../idempotency/keep.ts';
+import { OK } from '../lib/schemas.ts';
 import type { AppContext } from '../context.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
@@ -30,12 +32,14 @@ export async function requestRerating(
   viewer: Viewer,
   streamerId: number,
   input: unknown,
-): Promise<void> {
+  /** Keeps the answer under the request's Idempotency-Key, in this transaction. */
+  keep: Keep = keepNothing,
+): Promise<{ ok: true }> {
   if (viewer.bannedUser) throw fail('banned');
   const user = viewer.user;
   if (!user) throw fail(viewer.isAdmin ? 'not_your_channel' : 'not_logged_in');
   const now = ctx.clock.now();
-  await writeTransaction(
+  return writeTransaction(
     ctx.database,
     async (trx) => {
       const speaksFor = (await speakerOfStreamer(trx, streamerId)) === user.id ? [streamerId] : [];
@@ -54,6 +58,7 @@ export async function requestRerating(
         params: { name },
         details: { reason },
       });
+      return keep(trx, OK);
     },
     'content',
   );

@@ -1,3 +1,4 @@
+import { keepAnswer } from '../idempotency/keep.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { fail } from '../errors.ts';
 import { flag, parseId } from '../lib/input.ts';
@@ -41,16 +42,22 @@ export const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/api/reviews',
-    { config: { guard: REVIEW_ROLES.write, contribution: true }, schema: postSchema },
+    { config: { guard: REVIEW_ROLES.write, contribution: true, idempotencyKey: true }, schema: postSchema },
     async (request, reply) => {
       const { viewer, query, body } = request;
       if (flag(query.publish)) {
-        await publishReviews(app.ctx, request, streamerIdOf(query.streamer_id));
-        return OK;
+        return publishReviews(
+          app.ctx,
+          request,
+          streamerIdOf(query.streamer_id),
+          keepAnswer(request, reply, 200),
+        );
       }
       if (!flag(query.request)) throw fail('bad_request');
-      await requestRerating(app.ctx, viewer, streamerIdOf(query.streamer_id), body.reason);
-      return reply.code(201).send(OK);
+      const id = streamerIdOf(query.streamer_id);
+      return reply
+        .code(201)
+        .send(await requestRerating(app.ctx, viewer, id, body.reason, keepAnswer(request, reply, 201)));
     },
   );
 

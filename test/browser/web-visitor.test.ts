@@ -83,12 +83,13 @@ describe.runIf(runBrowser(import.meta.url))('the web page for visitors', () => {
     expect(res.status).toBe(302);
   });
 
-  it('bug 14: a one-row header on a phone; no administration link for visitors', async () => {
+  it('bug 14: a short header on a phone; no administration link for visitors', async () => {
     const { page, context } = await newPage(env, { phone: true });
     await page.goto(env.base + '/');
     await page.locator('.ranking .name').first().waitFor();
     const height = await page.locator('header.header').evaluate((el) => el.getBoundingClientRect().height);
-    expect(height).toBeLessThanOrEqual(80);
+    // Two rows since issue 45 item 18 (the links get their own row, none hidden or clipped).
+    expect(height).toBeLessThanOrEqual(100);
     expect(
       await page
         .locator('header nav')
