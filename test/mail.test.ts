@@ -332,6 +332,24 @@ describe('what is mailed', () => {
     expect(
       (await mailer.request('POST', target, { form: { 'List-Unsubscribe': 'One-Click' } })).body,
     ).toEqual({ ok: true });
+    // RFC 8058 3.1: the body SHOULD be multipart/form-data (how Gmail and Yahoo send it).
+    await p.c.put('/api/account/mail', { kinds: ['reply', 'live'], digest: 'weekly' });
+    const boundary = '----oneclick7MA4YWxkTrZu0gW';
+    const multipart = await mailer.request('POST', target, {
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body:
+        `--${boundary}\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\n` +
+        `One-Click\r\n--${boundary}--\r\n`,
+    });
+    expect(multipart.status, multipart.text).toBe(200);
+    expect(multipart.body).toEqual({ ok: true });
+    expect((await p.c.get('/api/account/mail')).body).toEqual({ kinds: ['live'], digest: 'weekly' });
+    // Other routes still take only JSON and forms.
+    const elsewhere = await p.c.request('PUT', '/api/account/mail', {
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body: `--${boundary}--\r\n`,
+    });
+    expect(elsewhere.status).toBe(415);
     for (const bad of ['/api/mail/unsubscribe?token=nope', '/api/mail/unsubscribe']) {
       const r = await mailer.post(bad);
       expect(r.status).toBe(400);

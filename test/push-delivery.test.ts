@@ -195,6 +195,34 @@ describe('what is sent', () => {
     expect(fake.delivered(phone).map((r) => fake.payload(r).tag)).toEqual([`c${kept}`]);
   });
 
+  it('rated: the user who speaks for a streamer hears when its rating enters the Public view and when its total changes', async () => {
+    const channel = `pushrated${process.pid}x${++seq}`;
+    const name = `Rated ${seq}`;
+    const created = await admin.post('/api/streamers?admin=1', {
+      name,
+      platform: 'provider_a',
+      provider_a: channel,
+    });
+    expect(created.status, created.text).toBe(201);
+    const sid = created.body.id as number;
+    const voice = await t.user({ provider: 'provider_a', login: channel });
+    const c = await t.signedIn(voice);
+    const d = fake.device();
+    await subscribe(c, d, ['rated']);
+    const other = fake.device();
+    await subscribe((await person()).c, other, ['rated']);
+    expect((await admin.put(`/api/streamers?id=${sid}`, { r: RATING })).status).toBe(200);
+    await deliver();
+    expect((await admin.put(`/api/streamers?id=${sid}`, { r: { ...RATING, s: 9 } })).status).toBe(200);
+    await deliver();
+    const got = fake.delivered(d).map((r) => fake.payload(r));
+    expect(got).toHaveLength(2);
+    for (const m of got) {
+      expect(m).toMatchObject({ kind: 'rated', url: `${t.config.baseUrl}${streamerPath(sid, name)}` });
+    }
+    expect(fake.delivered(other)).toEqual([]);
+  });
+
   it('POST /api/push/test queues one test message for each of your subscriptions (202 {ok, queued})', async () => {
     const me = await person();
     const d = fake.device();

@@ -39,6 +39,9 @@ const kindsOf = (v: unknown): MailKind[] | null =>
     ? (v as MailKind[])
     : null;
 
+/** A one-click POST's body is `List-Unsubscribe=One-Click` in a small multipart envelope. */
+const ONE_CLICK_BODY_LIMIT = 4096;
+
 const htmlWanted = (request: FastifyRequest) => /\btext\/html\b/.test(request.headers.accept ?? '');
 
 /**
@@ -115,18 +118,27 @@ export const mailRoutes: FastifyPluginAsyncTypebox<{ key: string }> = async (app
   );
 
   // The one-click unsubscription comes from mail clients' servers, or this site's own page:
-  // no session and no CSRF check (the token is the right; plugins/csrf.ts `crossSite`).
-  app.post(
-    '/api/mail/unsubscribe',
-    { config: { guard: MAIL_ROLES.link, session: false, crossSite: true }, schema: unsubscribeSchema },
-    async (request, reply) => {
-      on();
-      const lang = await unsubscribe(ctx, request.query.token ?? '');
-      reply.header('cache-control', 'no-store');
-      if (htmlWanted(request)) return reply.type('text/html; charset=utf-8').send(unsubscribedPage(lang));
-      return OK;
-    },
-  );
+  // no session and no CSRF check (the token is the right; plugins/csrf.ts `crossSite`). RFC 8058
+  // says its body SHOULD be multipart/form-data: accepted here, on this route alone, and not
+  // read (the token in the address is all that counts), as a form-encoded body is not.
+  await app.register(async (scope: typeof app) => {
+    scope.addContentTypeParser(
+      'multipart/form-data',
+      { parseAs: 'buffer', bodyLimit: ONE_CLICK_BODY_LIMIT },
+      (_request, _body, done) => done(null, {}),
+    );
+    scope.post(
+      '/api/mail/unsubscribe',
+      { config: { guard: MAIL_ROLES.link, session: false, crossSite: true }, schema: unsubscribeSchema },
+      async (request, reply) => {
+        on();
+        const lang = await unsubscribe(ctx, request.query.token ?? '');
+        reply.header('cache-control', 'no-store');
+        if (htmlWanted(request)) return reply.type('text/html; charset=utf-8').send(unsubscribedPage(lang));
+        return OK;
+      },
+    );
+  });
 
   app.get(
     '/api/mail/unsubscribe',

@@ -5,6 +5,13 @@ const T = ['test/mail.test.ts'];
 
 export const MAIL_MUTATIONS: Mutation[] = [
   {
+    name: 'mail: a one-click POST in multipart/form-data (RFC 8058) is refused with 415',
+    file: 'src/mail/routes.ts',
+    from: "'multipart/form-data',\n      { parseAs",
+    to: "'multipart/x-not-this',\n      { parseAs",
+    tests: T,
+  },
+  {
     name: 'mail: an address without a dot in its domain is accepted',
     file: 'src/shared/mail.ts',
     from: "return local !== '' && /^[^.]+(\\.[^.]+)+$/.test(domain);",
