@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import type { TestApp, TestUser } from '../helpers/app.ts';
+import {
+  adminLogin,
+  axe,
+  type Env,
+  newPage,
+  type PageOptions,
+  runBrowser,
+  shot,
+  signIn,
+  useBrowser,
+} from './browser.ts';
+
+/**
+ * Issue 44 on the page: the Reviews tab (the queue, a form that shows the others' reviews only
+ * once yours is saved, the spread as a chart, publishing), "rated … ago" on a streamer page, and
+ * the verified streamer's request for a re-rating, which then leads the queue.
+ */
+
+const DAY = 24 * 60 * 60 * 1000;
+const R = (v: number) => ({ s: v, g: v, a: v, v, n: v, ns: v, o: v });
+let reviewed = 0; // a streamer one moderator has reviewed
+let own = 0; // the streamer the provider_a sign-in (twitchdev) speaks for
+let kaja: TestUser; // a moderator, reviewing on a phone
+let mira: TestUser; // a moderator who reviewed first
+
+async function seed(t: TestApp) {
+  const admin = await t.admin();
+  reviewed = await t.streamer('Review Me');
+  const created = await admin.post('/api/streamers?admin=1', {
+    name: 'Twitch Dev',
+    platform: 'provider_a',
+    provider_a: 'twitchdev',
+  });
+  own = created.body.id as number;
+  expect((await admin.put(`/api/streamers?id=${own}`, { r: R(5) })).status).toBe(200);
+  kaja = await t.user({ login: 'kaja', display_name: 'Kája' }, { mod: true });
+  mira = await t.user({ login: 'mira', display_name: 'Mira' }, { mod: true });
+  const first = await (
+    await t.signedIn(mira)
+  ).put(`/api/reviews?streamer_id=${reviewed}`, {
+    r: R(4),
+    note: 'Quiet chat, good alerts',
+  });
+  expect(first.status, first.text).toBe(200);
+}
+
+async function pageAs(env: Env, user: TestUser, opts: PageOptions = {}) {
+  const opened = await newPage(env, opts);
+  const client = await env.t.signedIn(user);
+  await opened.context.addCookies([{ name: 'sid', value: client.cookies.get('sid')!, url: env.base }]);
+  return opened;
+}
+
+describe.runIf(runBrowser(import.meta.url))('the Reviews tab and re-rating requests', () => {
+  const env = useBrowser(seed);
+
+  it('a moderator on a phone reviews blind: the others appear only after saving, with the spread', async () => {
+    const { page, context } = await pageAs(env, kaja, { phone: true, lang: 'en' });
+    await page.goto(`${env.base}/admin/reviews`);
+    await page.getByRole('heading', { name: 'To review' }).waitFor();
+    const row = page.locator('.review-queue > li', { hasText: 'Review Me' });
+    await expect.poll(() => row.textContent()).toContain('1 review');
+    await axe(env, page, 'review queue');
+    await row.getByRole('button', { name: 'Review' }).click();
+    await page.getByRole('heading', { name: 'Your review of Review Me' }).waitFor();
+    await page.getByText('The others’ reviews stay hidden until yours is saved.').waitFor();
+    expect(await page.getByText('Quiet chat, good alerts').count()).toBe(0);
+    expect(await page.getByText('All reviews').count()).toBe(0);
+    for (const label of [
+      'Statistics',
+      'Graphics',
+      'Alerts',
+      'Extras',
+      'Preview',
+      'Settings',
+      'Originality',
+    ]) {
+      await page.getByLabel(label, { exact: true }).fill('8');
+    }
+    await page.getByLabel('Note for the staff').fill('Great overlay');
+    await page.getByRole('button', { name: 'Save my review' }).click();
+    await page.getByRole('heading', { name: 'All reviews (2)' }).waitFor();
+    await page.getByText('Quiet chat, good alerts').waitFor();
+    await expect.poll(() => page.locator('svg.review-spread circle').count()).toBe(2);
+    // A moderator does not publish: that is the administrator's.
+    expect(await page.getByRole('button', { name: 'Publish the median as the rating' }).count()).toBe(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await axe(env, page, 'review form after saving');
+    await shot(page, 'reviews-phone');
+    await context.close();
+  });
+
+  it('the verified streamer asks for a re-rating; the administrator sees it first, reviews and publishes', async () => {
+    // The last rating was 100 days ago: a request may come after 90.
+    env.t.clock.advance(100 * DAY);
+    const streamer = await newPage(env, { lang: 'en' });
+    await signIn(env, streamer.page, 'provider_a');
+    await streamer.page.goto(`${env.base}/s/${own}`);
+    // Rated a moment ago by the browser's clock (the app's moved on; the page reads its own).
+    await streamer.page.locator('time', { hasText: /^Rated / }).waitFor();
+    const form = streamer.page.locator('section.rerate');
+    await form.getByRole('heading', { name: 'Ask for a re-rating' }).waitFor();
+    const send = form.getByRole('button', { name: 'Ask for a re-rating' });
+    await form.getByLabel(/What changed/).fill('too short');
+    expect(await send.isDisabled()).toBe(true);
+    await form.getByLabel(/What changed/).fill('New overlay, new schedule and a new game.');
+    await send.click();
+    await form.getByRole('status').getByText('Sent. The staff will look at your channel again.').waitFor();
+    await axe(env, streamer.page, 'streamer page after a re-rating request');
+    await streamer.context.close();
+
+    const { page, context } = await newPage(env, { lang: 'en' });
+    await adminLogin(env, page);
+    await page.goto(`${env.base}/admin/reviews`);
+    const first = page.locator('.review-queue > li').first();
+    await expect.poll(() => first.textContent()).toContain('Twitch Dev');
+    expect(await first.textContent()).toContain('asks for a re-rating');
+    await first.getByRole('button', { name: 'Review' }).click();
+    await page.getByRole('heading', { name: 'Your review of Twitch Dev' }).waitFor();
+    for (const label of [
+      'Statistics',
+      'Graphics',
+      'Alerts',
+      'Extras',
+      'Preview',
+      'Settings',
+      'Originality',
+    ]) {
+      await page.getByLabel(label, { exact: true }).fill('7');
+    }
+    await page.getByRole('button', { name: 'Save my review' }).click();
+    await page.getByRole('heading', { name: 'All reviews (1)' }).waitFor();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Publish the median as the rating' }).click();
+    await page.getByRole('heading', { name: 'To review' }).waitFor();
+    const item = (await env.t.client().get(`/api/streamers?id=${own}`)).body as { r: unknown };
+    expect(item.r).toEqual(R(7));
+    await shot(page, 'reviews-published');
+    await context.close();
+  });
+});
