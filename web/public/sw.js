@@ -7,6 +7,12 @@
  */
 const ICON = '/icon-192.png';
 
+// The page that registered the worker is served by it at once (not only after a reload), so a
+// click on a message can bring that very tab to the message's page.
+self.addEventListener('activate', (event) => {
+  event.waitUntil(self.clients.claim());
+});
+
 self.addEventListener('push', (event) => {
   let data = {};
   try {
@@ -44,8 +50,12 @@ self.addEventListener('notificationclick', (event) => {
       const same = open.find((c) => c.url === target);
       if (same) return same.focus();
       const any = open.find((c) => 'navigate' in c);
-      if (any) return any.navigate(target).then((c) => (c ? c.focus() : self.clients.openWindow(target)));
-      return self.clients.openWindow(target);
+      if (!any) return self.clients.openWindow(target);
+      // A tab the worker does not serve cannot be navigated by it: a new window then.
+      return any.navigate(target).then(
+        (c) => (c ? c.focus() : self.clients.openWindow(target)),
+        () => self.clients.openWindow(target),
+      );
     }),
   );
 });

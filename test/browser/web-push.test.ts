@@ -1,0 +1,159 @@
+import type { Worker } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeTransaction } from '../../src/db/transaction.ts';
+import { notifyLive } from '../../src/notifications/notify.ts';
+import { streamerPath } from '../../src/shared/rules.ts';
+import { type Device, type FakePush, startFakePush } from '../helpers/fake-push.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { axe, newPage, runBrowser, shot, signIn, useBrowser } from './browser.ts';
+
+/**
+ * Issue 41 on the page: a visitor follows a streamer, turns push on in the account page's
+ * Notifications section, the streamer goes live, the service sends the message to the push
+ * service (the fake, which decrypts it with the device's keys), the service worker shows it and
+ * a click on it opens the streamer's page.
+ *
+ * Chromium without a network cannot reach its own push service (Google's), so its
+ * `pushManager.subscribe` refuses headless: the test stands in for that one browser call with a
+ * subscription whose endpoint is the fake push service's and whose keys the test made. What
+ * the push service would hand the browser is handed to the service worker through the DevTools
+ * protocol (`ServiceWorker.deliverPushMessage`), as the push service would.
+ */
+
+const NAME = 'Pushy Streamer';
+let sid = 0;
+let push: FakePush;
+let device: Device;
+
+async function seed(t: TestApp) {
+  sid = await t.streamer(NAME, { s: 8, g: 8, a: 8, v: 8, n: 8, ns: 8, o: 8 });
+}
+
+/** Live sync starts a stream of the streamer (history/record.ts's write and its notifications). */
+async function goLive(t: TestApp) {
+  const now = t.clock.now().toISOString();
+  const stream = await t.db
+    .insertInto('streams')
+    .values({ streamer_id: sid, started_at: now, last_seen_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await writeTransaction(t.database, (trx) => notifyLive(trx, [{ id: stream.id, streamer_id: sid }], now));
+}
+
+/** The browser's push subscription, made by the push service this machine cannot reach, kept across loads. */
+const standIn = (d: Device) => `(() => {
+  const sub = ${JSON.stringify({ endpoint: d.endpoint, keys: d.keys })};
+  const made = () => ({
+    endpoint: sub.endpoint,
+    expirationTime: null,
+    toJSON: () => ({ endpoint: sub.endpoint, expirationTime: null, keys: sub.keys }),
+    unsubscribe: async () => { localStorage.removeItem('stand-in-push'); return true; },
+  });
+  PushManager.prototype.subscribe = async function () {
+    localStorage.setItem('stand-in-push', '1');
+    return made();
+  };
+  PushManager.prototype.getSubscription = async function () {
+    return localStorage.getItem('stand-in-push') ? made() : null;
+  };
+})();`;
+
+describe.runIf(runBrowser(import.meta.url))('push notifications in the browser', () => {
+  beforeAll(async () => {
+    push = await startFakePush();
+    device = push.device();
+  });
+  afterAll(() => push?.close());
+  const env = useBrowser(seed, () => ({ PUSH_SERVICE_URL: push.serviceUrl }));
+
+  it('follow, turn push on, the streamer goes live: the worker shows the message and its click opens the streamer', async () => {
+    const { page, context } = await newPage(env, { phone: true, lang: 'en' });
+    await context.grantPermissions(['notifications'], { origin: env.base });
+    await context.addInitScript(standIn(device));
+    await signIn(env, page, 'provider_a');
+    await page.goto(`${env.base}${streamerPath(sid, NAME)}`);
+    await page.getByRole('button', { name: 'Follow', exact: true }).click();
+    await page.getByRole('button', { name: 'Following', exact: true }).waitFor();
+
+    await page.goto(`${env.base}/your-data`);
+    await page.getByRole('heading', { name: 'Notifications on this device' }).waitFor();
+    expect(await page.getByLabel('A streamer I follow goes live').isChecked()).toBe(true);
+    await page.getByLabel('Replies to my comments').check();
+    await page.getByRole('button', { name: 'Turn on notifications' }).click();
+    await page.getByRole('status').getByText('Notifications are on for this device.').waitFor();
+    const stored = await env.t.db.selectFrom('push_subscriptions').select(['endpoint', 'kinds']).execute();
+    expect(stored).toHaveLength(1);
+    expect(stored[0]?.endpoint).toBe(device.endpoint);
+    expect(String(stored[0]?.kinds)).toMatch(/live.*reply/);
+    await axe(env, page, 'account page with push on');
+    await shot(page, 'push-on-phone');
+
+    // The page's worker: registered by the page, serving it (clients.claim) without a reload.
+    const worker: Worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+
+    env.t.clock.advance(60_000);
+    await goLive(env.t);
+    await env.t.app.push.look();
+    await env.t.app.push.idle();
+    const sent = push.delivered(device);
+    expect(sent).toHaveLength(1);
+    const message = push.payload(sent[0]!);
+    expect(message).toMatchObject({ kind: 'live', url: `${env.t.config.baseUrl}${streamerPath(sid, NAME)}` });
+
+    const cdp = await context.newCDPSession(page);
+    const registration = new Promise<string>((resolve) => {
+      cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => {
+        const found = e.registrations.find((r) => r.scopeURL === `${env.base}/`);
+        if (found) resolve(found.registrationId);
+      });
+    });
+    await cdp.send('ServiceWorker.enable');
+    await cdp.send('ServiceWorker.deliverPushMessage', {
+      origin: env.base,
+      registrationId: await registration,
+      data: JSON.stringify(message),
+    });
+    const shown = () =>
+      worker.evaluate(async () =>
+        (await (self as unknown as ServiceWorkerGlobalScope).registration.getNotifications()).map((n) => ({
+          title: n.title,
+          body: n.body,
+          tag: n.tag,
+          icon: n.icon,
+        })),
+      );
+    await expect.poll(shown).toHaveLength(1);
+    expect((await shown())[0]).toEqual({
+      title: message.title,
+      body: message.body,
+      tag: message.tag,
+      icon: `${env.base}/icon-192.png`,
+    });
+
+    // A click on it (the worker's own handler, given the notification it shows).
+    await worker.evaluate(async () => {
+      const scope = self as unknown as ServiceWorkerGlobalScope;
+      const [n] = await scope.registration.getNotifications();
+      scope.dispatchEvent(new NotificationEvent('notificationclick', { notification: n! }));
+    });
+    await page.waitForURL(String(message.url));
+    await page.getByRole('heading', { name: NAME }).waitFor();
+    expect(
+      await worker.evaluate(
+        async () =>
+          (await (self as unknown as ServiceWorkerGlobalScope).registration.getNotifications()).length,
+      ),
+    ).toBe(0);
+
+    // The test message button reaches the same device.
+    push.reset();
+    await page.goto(`${env.base}/your-data`);
+    await page.getByRole('button', { name: 'Send a test message' }).click();
+    await page.getByRole('status').getByText('A test message is on its way.').waitFor();
+    await env.t.app.push.look();
+    await env.t.app.push.idle();
+    expect(push.delivered(device).map((r) => push.payload(r).kind)).toEqual(['test']);
+    await context.close();
+  });
+});
