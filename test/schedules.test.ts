@@ -125,6 +125,19 @@ describe('Twitch schedules read by live sync', () => {
     expect((await item(s.id))?.next_stream).toBeNull();
   });
 
+  it('a schedule removed at Twitch (now 404) is removed here at the next read, not kept as after a failure', async () => {
+    const s = await streamer('provider_a');
+    const broadcaster = accountIdOf(fake.a, s.channel);
+    fake.a.schedules.set(broadcaster, { segments: [segment('r1', 30, 32)], vacation: null });
+    await sync();
+    expect(await rows(s.id)).toHaveLength(1);
+    fake.a.schedules.delete(broadcaster);
+    t.clock.advance(HOUR + 60_000);
+    await sync();
+    expect(await rows(s.id)).toEqual([]);
+    expect((await scheduleOf(s.id)).body).toEqual({ segments: [], vacation: null, source: null });
+  });
+
   it('follows pagination.cursor: 30 segments over two pages are all kept', async () => {
     const s = await streamer('provider_a');
     const segments = Array.from({ length: 30 }, (_, k) => segment(`p${k}`, 2 + k * 4, 3 + k * 4));
