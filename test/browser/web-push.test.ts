@@ -20,6 +20,13 @@ import { axe, newPage, runBrowser, shot, signIn, useBrowser } from './browser.ts
  * protocol (`ServiceWorker.deliverPushMessage`), as the push service would.
  */
 
+/** What the test reads of the service worker's global scope (the tests are typed for pages). */
+interface WorkerScope {
+  registration: { getNotifications(): Promise<{ title: string; body: string; tag: string; icon: string }[]> };
+  dispatchEvent(event: Event): boolean;
+}
+declare const NotificationEvent: new (type: string, init: { notification: unknown }) => Event;
+
 const NAME = 'Pushy Streamer';
 let sid = 0;
 let push: FakePush;
@@ -116,7 +123,7 @@ describe.runIf(runBrowser(import.meta.url))('push notifications in the browser',
     });
     const shown = () =>
       worker.evaluate(async () =>
-        (await (self as unknown as ServiceWorkerGlobalScope).registration.getNotifications()).map((n) => ({
+        (await (self as unknown as WorkerScope).registration.getNotifications()).map((n) => ({
           title: n.title,
           body: n.body,
           tag: n.tag,
@@ -133,7 +140,7 @@ describe.runIf(runBrowser(import.meta.url))('push notifications in the browser',
 
     // A click on it (the worker's own handler, given the notification it shows).
     await worker.evaluate(async () => {
-      const scope = self as unknown as ServiceWorkerGlobalScope;
+      const scope = self as unknown as WorkerScope;
       const [n] = await scope.registration.getNotifications();
       scope.dispatchEvent(new NotificationEvent('notificationclick', { notification: n! }));
     });
@@ -141,8 +148,7 @@ describe.runIf(runBrowser(import.meta.url))('push notifications in the browser',
     await page.getByRole('heading', { name: NAME }).waitFor();
     expect(
       await worker.evaluate(
-        async () =>
-          (await (self as unknown as ServiceWorkerGlobalScope).registration.getNotifications()).length,
+        async () => (await (self as unknown as WorkerScope).registration.getNotifications()).length,
       ),
     ).toBe(0);
 
