@@ -12,13 +12,15 @@ const BROWSER = ['test/browser/**/*.test.ts'];
 
 export default defineConfig({
   test: {
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // A test's time limit is for a hang, not for a slow machine (issue 45): a clean clone on a
+    // machine loaded by other work failed 10 tests on a 30-second limit, each of them working.
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
     pool: 'forks',
     // expect.poll waits for something that happens over a socket or in a page, never for time;
     // it gave up after 1 s by default, and a browser write, its retried answer and the render
     // once took longer with two other files beside Chromium (stop 37's CI run).
-    expect: { poll: { timeout: 10_000 } },
+    expect: { poll: { timeout: 30_000 } },
     // Vitest's default on 2 cores is one file at a time (cores - 1); the files wait on
     // sockets, PostgreSQL and child processes much of the time, so more run side by side
     // (docs/benchmarks.md "The suite's time"). TEST_WORKERS overrides.
@@ -43,7 +45,7 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: BROWSER,
-          testTimeout: 90_000,
+          testTimeout: 240_000,
           env: { TEST_DB: 'sqlite' },
         },
       },

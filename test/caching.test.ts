@@ -91,7 +91,7 @@ describe('invalidation', () => {
     // Through NOTIFY or the data_version poll (twice a second); waited for generously, so
     // that a busy machine's pauses do not fail the test.
     await expect
-      .poll(async () => (await otherList()).some((s) => s.id === id), { timeout: 10_000, interval: 50 })
+      .poll(async () => (await otherList()).some((s) => s.id === id), { timeout: 30_000, interval: 50 })
       .toBe(true);
   });
 
@@ -112,7 +112,7 @@ describe('invalidation', () => {
         // have been heard too, and only the other's moved the version.
         await other.client().post('/api/comments', { streamer_id: own, body: 'from the other instance' });
         const from = other.app.database.changes.origin;
-        await expect.poll(() => mine.heardFrom, { timeout: 10_000, interval: 20 }).toBe(from);
+        await expect.poll(() => mine.heardFrom, { timeout: 30_000, interval: 20 }).toBe(from);
         expect(mine.current).toBe(after + 1);
       } finally {
         await other.close();

@@ -147,7 +147,7 @@ describe('several instances', () => {
       // NOTIFY; waited for generously, so that a busy machine's pauses do not fail the test.
       await expect
         .poll(async () => ((await c.get('/api/auth/check')).body as { admin: boolean }).admin, {
-          timeout: 10_000,
+          timeout: 30_000,
           interval: 25,
         })
         .toBe(false);

@@ -150,7 +150,7 @@ describe('npm start on a current build', () => {
     } finally {
       await service.kill9(); // whatever is left of its process group
     }
-  }, 60_000);
+  });
 
   it('in a production install (only the production dependencies) it starts, serves the page, and needs nothing else', async () => {
     // What `npm ci && npm run build && npm prune --omit=dev` leaves: the project, its build,

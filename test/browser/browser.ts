@@ -119,10 +119,10 @@ export async function newPage(
     colorScheme: opts.dark ? 'dark' : 'light',
   });
   if (opts.lang) await context.addInitScript(`localStorage.setItem('lang', '${opts.lang}')`);
-  // A step waits up to 30 s for what it expects: on a loaded machine (the suite at twice its
+  // A step waits up to 60 s for what it expects: on a loaded machine (the suite at twice its
   // usual time, stop 38) a page's load took more than 10 s twice in one run. A step that can
-  // never succeed still fails, within the walk's 90 s.
-  context.setDefaultTimeout(30_000);
+  // never succeed still fails, within the walk's 240 s hang guard.
+  context.setDefaultTimeout(60_000);
   const page = await context.newPage();
   page.on('pageerror', (err) => {
     throw err;

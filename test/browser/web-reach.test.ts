@@ -42,7 +42,7 @@ describe.runIf(runBrowser(import.meta.url))('Discord and badges on the page', ()
     const admin = await env.t.admin();
     await expect
       .poll(async () => (await admin.get('/api/settings')).body.discord_webhooks[0].disabled_reason, {
-        timeout: 10_000,
+        timeout: 30_000,
       })
       .toBe('Discord answered 404: Unknown Webhook');
     await page.reload();

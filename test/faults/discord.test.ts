@@ -112,7 +112,7 @@ describe(`Discord with several service processes on one ${dbKind} database`, () 
         async () =>
           (await admin2.get(`/api/settings/discord/test?delivery_id=${test.body.delivery_id}`)).body.state,
         {
-          timeout: 10_000,
+          timeout: 30_000,
         },
       )
       .toBe('unknown');
