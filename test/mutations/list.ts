@@ -22,6 +22,7 @@ import { OPERATOR_MUTATIONS } from './operator.ts';
 import { REVIEW_MUTATIONS } from './reviews.ts';
 import { PUSH_MUTATIONS } from './push.ts';
 import { MAIL_MUTATIONS } from './mail.ts';
+import { EVASION_MUTATIONS } from './evasion.ts';
 
 export interface Mutation {
   name: string;
@@ -1020,4 +1021,5 @@ export const MUTATIONS: Mutation[] = [
   ...REVIEW_MUTATIONS,
   ...PUSH_MUTATIONS,
   ...MAIL_MUTATIONS,
+  ...EVASION_MUTATIONS,
 ];
