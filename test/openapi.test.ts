@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
@@ -16,7 +17,20 @@ const operations = (): [string, string, Op][] =>
 const UNSAFE = ['post', 'put', 'patch', 'delete'];
 const toPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');
 const routes = () =>
-  t.app.routeList.filter((r) => r.method !== 'HEAD' && r.method !== 'OPTIONS' && !r.url.startsWith('/dev/'));
+  t.app.routeList.filter(
+    (r) => r.method !== 'HEAD' && r.method !== 'OPTIONS' && !r.url.startsWith('/dev/') && !r.hidden,
+  );
+/** A request as a client sends it, any method (fetch refuses TRACE). */
+function raw(method: string, path: string): Promise<{ status: number; allow: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${t.url}${path}`, { method }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, allow: res.headers.allow }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 describe('API documentation', () => {
   it('/api/openapi.json is a valid OpenAPI 3.1 document', async () => {
@@ -90,18 +104,80 @@ describe('API documentation', () => {
         'Set-Cookie',
       ]),
     );
-    expect(get('/api/streamers', 'patch').responses['405'].headers.Allow.required).toBe(true);
     expect(get('/api/oauth/login/{provider}', 'get').responses['302'].headers.Location.required).toBe(true);
     expect(get('/api/oauth/login/{provider}', 'get').responses['302'].content).toBeUndefined();
   });
 
   it('answers with an ETag declare it, and their 304 has no body', () => {
-    for (const path of ['/api/streamers', '/api/comments', '/assets/{file}']) {
+    for (const path of [
+      '/api/streamers',
+      '/api/comments',
+      '/assets/{file}',
+      '/s/{id}/card.png',
+      '/badge/{file}',
+    ]) {
       const { responses } = doc.paths[path].get;
       expect(responses['304'].content, path).toBeUndefined();
       expect(responses['304'].headers.ETag.required, path).toBe(true);
       expect(responses['200'].headers.ETag, path).toBeDefined();
     }
+    // Issue 45 item 26: the images say what they answer.
+    expect(Object.keys(doc.paths['/s/{id}/card.png'].get.responses['200'].content)).toEqual(['image/png']);
+    expect(Object.keys(doc.paths['/badge/{file}'].get.responses['200'].content)).toEqual([
+      'image/svg+xml',
+      'image/png',
+    ]);
+  });
+
+  it('405 is said once, not as operations; every method a path under /api/ lacks gets it, TRACE too, with Allow', async () => {
+    expect(doc.info.description).toMatch(/405 `Method not allowed`.*`Allow`/);
+    for (const [method, path, op] of operations()) {
+      expect(Object.keys(op.responses), `${method} ${path} documents no 405`).not.toContain('405');
+    }
+    const hidden = t.app.routeList.filter((r) => r.hidden);
+    expect(hidden.length).toBeGreaterThan(30);
+    const apiPaths = Object.keys(doc.paths).filter(
+      (p) => p.startsWith('/api/') && !p.startsWith('/api/auth') && !p.startsWith('/api/oauth'),
+    );
+    for (const path of apiPaths) {
+      const documented = Object.keys(doc.paths[path]).map((m) => m.toUpperCase());
+      const url = path.replace(/\{\w+\}/g, '1');
+      for (const method of ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'TRACE'].filter(
+        (m) => !documented.includes(m),
+      )) {
+        const res = await raw(method, url);
+        expect(res.status, `${method} ${url}`).toBe(405);
+        expect(res.allow?.split(', ').sort(), `${method} ${url}`).toEqual(documented.sort());
+      }
+    }
+  });
+
+  it('a documented input is as strict as the service: an operation that requires nothing is not refused 400 for an empty request', async () => {
+    const admin = await t.admin();
+    const user = await t.signedIn(await t.user());
+    // Either of two query parameters, which OpenAPI cannot require: the summaries say so.
+    const eitherOf = new Set(['delete /api/rater_groups', 'get /api/reviews']);
+    const skipped = (path: string) =>
+      /^\/api\/(auth|oauth|events|sessions|account$)/.test(path) ||
+      !path.startsWith('/api/') ||
+      path.includes('{');
+    let asked = 0;
+    for (const [method, path, op] of operations()) {
+      if (skipped(path) || eitherOf.has(`${method} ${path}`)) continue;
+      const requiresQuery = (op.parameters ?? []).some((p: Op) => p.in === 'query' && p.required);
+      if (requiresQuery || op.requestBody?.required) continue;
+      const send = (c: typeof admin) =>
+        c.request(method.toUpperCase(), path, method === 'get' ? {} : { body: {} });
+      let res = await send(admin);
+      if (res.status === 401) res = await send(user);
+      asked++;
+      expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).not.toBe(400);
+    }
+    expect(asked).toBeGreaterThan(15);
+    // The issue's example: PUT needs the team's id.
+    expect(doc.paths['/api/rater_groups'].put.parameters).toEqual([
+      expect.objectContaining({ name: 'id', in: 'query', required: true }),
+    ]);
   });
 
   it('the session cookie is the security of every operation that reads it', () => {

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { parseId } from '../lib/input.ts';
+import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { pageLimit } from '../lib/schemas.ts';
 import { listAudit } from './queries.ts';
 import { listSchema } from './schemas.ts';
@@ -11,4 +12,5 @@ export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { limit, before } = request.query;
     return listAudit(app.db, pageLimit(limit, 50), parseId(before) ?? undefined);
   });
+  methodNotAllowed(app, '/api/audit', ['GET']);
 };

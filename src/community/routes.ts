@@ -48,4 +48,5 @@ export const communityRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   methodNotAllowed(app, '/api/community_ratings', ['GET', 'PUT']);
+  methodNotAllowed(app, '/api/community_ratings/mine', ['GET']);
 };

@@ -135,7 +135,7 @@ export const postSchema = {
 };
 export const putSchema = {
   summary: 'Rename a team or change its streamer',
-  querystring: Query,
+  querystring: Input({ id: Param(IdDoc('The team')) }, ['id']),
   body: UpdateBody,
   response: { 200: Ok, ...errors(400, 401, 404, 409, 500) },
 };

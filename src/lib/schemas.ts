@@ -92,13 +92,20 @@ export const IdDoc = (description?: string) =>
  * A request body or query: its documented twin is the object of its fields' twins, with
  * `required` listing what the route refuses to do without (SPEC.md's "missing" errors).
  */
-export const Input = <P extends TProperties>(properties: P, required: (keyof P & string)[] = []) => {
+export const Input = <P extends TProperties>(
+  properties: P,
+  required: (keyof P & string)[] = [],
+  /** `oneField`: the route refuses a body without any of its fields (a body of at least one). */
+  rule: { oneField?: true } = {},
+) => {
   const twins: TProperties = {};
   for (const [key, schema] of Object.entries(properties)) {
     const twin = documentedForm(schema);
     twins[key] = required.includes(key) ? twin : Type.Optional(twin);
   }
-  return Type.Object(properties, { [DOCUMENTED]: Type.Object(twins) });
+  return Type.Object(properties, {
+    [DOCUMENTED]: Type.Object(twins, rule.oneField ? { minProperties: 1 } : {}),
+  });
 };
 
 /** A value or null. */

@@ -45,16 +45,20 @@ export const listSchema = {
 
 export const markSchema = {
   summary: `Mark notifications read: \`read\` (1-${NOTIFICATION_LIMITS.readIds} of your ids; others' are ignored) or \`all: true\``,
-  body: Input({
-    read: Lenient(
-      Type.Array(IdDoc(), {
-        minItems: 1,
-        maxItems: NOTIFICATION_LIMITS.readIds,
-        description: 'These notifications',
-      }),
-    ),
-    all: Lenient(Type.Boolean({ description: 'All of yours' })),
-  }),
+  body: Input(
+    {
+      read: Lenient(
+        Type.Array(IdDoc(), {
+          minItems: 1,
+          maxItems: NOTIFICATION_LIMITS.readIds,
+          description: 'These notifications',
+        }),
+      ),
+      all: Lenient(Type.Boolean({ description: 'All of yours' })),
+    },
+    [],
+    { oneField: true },
+  ),
   response: {
     200: Type.Object({ ok: Ok.properties.ok, unread: Unread }, { title: 'NotificationsRead' }),
     ...errors(400, 401),

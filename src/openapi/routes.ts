@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { makeAnswer } from '../cache/answer.ts';
 import { sendAnswer } from '../cache/sender.ts';
+import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { Html, NotModified } from '../lib/schemas.ts';
 import { renderDocs } from './page.ts';
 
@@ -54,4 +55,6 @@ export async function openApiRoutes(app: FastifyInstance) {
     },
     async (request, reply) => sendAnswer(request, reply, await page()),
   );
+  methodNotAllowed(app, '/api/openapi.json', ['GET']);
+  methodNotAllowed(app, '/api/docs', ['GET']);
 }

@@ -150,13 +150,13 @@ function exampleOf(schema: Json | undefined): unknown {
   return 'x';
 }
 
-/** Does a body of this schema need at least one field (so a request must send a body)? */
+/** Does a body of this schema need a field (one it names, or any: `minProperties`), so a request must send a body? */
 function needsBody(doc: Document, schema: Json | undefined): boolean {
   const s = resolve(doc, schema);
   if (!s) return false;
   const variants = (s.anyOf ?? s.oneOf) as Json[] | undefined;
   if (variants) return variants.every((v) => needsBody(doc, v));
-  return Array.isArray(s.required) && s.required.length > 0;
+  return (Array.isArray(s.required) && s.required.length > 0) || Number(s.minProperties ?? 0) > 0;
 }
 
 /** Form bodies send objects as `r[s]=5` (plugins/parsers.ts), which OpenAPI calls deepObject. */

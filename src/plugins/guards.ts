@@ -26,6 +26,8 @@ export interface RegisteredRoute {
   method: string;
   url: string;
   guard: Guard | undefined;
+  /** Left out of the API document (`schema.hide`: the 405 answers, lib/method-not-allowed.ts). */
+  hidden: boolean;
 }
 
 declare module 'fastify' {
@@ -64,7 +66,8 @@ export const guardsPlugin = fp(
       if (methods.every((m) => m === 'OPTIONS')) return;
       const guard = route.config?.guard;
       if (!guard) app.log.error(`route ${methods.join(',')} ${route.url} has no guard: denied`);
-      for (const method of methods) routeList.push({ method, url: route.url, guard });
+      const hidden = route.schema?.hide === true;
+      for (const method of methods) routeList.push({ method, url: route.url, guard, hidden });
       if (guard === 'metricsToken') addRouteHook(route, tokenHook(app.config.metricsToken));
       else if (guard !== 'public') addRouteHook(route, guardHook(guard));
       const contribution = route.config?.contribution;

@@ -88,67 +88,71 @@ export const putSchema = {
   summary:
     'Change `auth_enabled`, `guest_hold`, `guest_challenge`, `refuse_repeats`, `hold_words`, ' +
     '`operator_name`, `operator_contact` and/or the Discord webhooks (`discord_webhooks` replaces the list)',
-  body: Input({
-    auth_enabled: Lenient(Type.Boolean({ description: 'true, 1, "1" or "true" turn it on' })),
-    guest_hold: Field(
-      'invalid_field',
-      StringEnum(GUEST_HOLDS, {
-        description:
-          'none; links (a guest comment with a link waits for staff); first (links, and a guest address ' +
-          'with nothing published yet); all',
-      }),
-      'guest_hold',
-    ),
-    guest_challenge: Field(
-      'invalid_field',
-      StringEnum(GUEST_CHALLENGES, {
-        description: 'burst (after 3 guest posts in 60 s, with rate limits on), always or off',
-      }),
-      'guest_challenge',
-    ),
-    operator_name: Field(
-      'invalid_field',
-      Type.String({
-        maxLength: OPERATOR_NAME_MAX,
-        description: `Who runs the site, plain text on one line, at most ${OPERATOR_NAME_MAX} characters; empty or null unsets it`,
-      }),
-      'operator_name',
-    ),
-    operator_contact: Field(
-      'invalid_field',
-      Type.String({
-        maxLength: OPERATOR_CONTACT_MAX,
-        description: `How to reach them (an e-mail address or a URL is shown as a link), at most ${OPERATOR_CONTACT_MAX} characters; empty or null unsets it`,
-      }),
-      'operator_contact',
-    ),
-    refuse_repeats: Field(
-      'invalid_field',
-      Type.Boolean({
-        description:
-          "true: a comment equal to its author's comment of the last 10 minutes, on any streamer, is refused",
-      }),
-      'refuse_repeats',
-    ),
-    hold_words: Lenient(
-      Type.Array(
-        Type.String({
-          minLength: HOLD_WORDS.wordMin,
-          maxLength: HOLD_WORDS.wordMax,
-          description: 'A word or phrase, trimmed',
-        }),
-        {
-          maxItems: HOLD_WORDS.words,
+  body: Input(
+    {
+      auth_enabled: Lenient(Type.Boolean({ description: 'true, 1, "1" or "true" turn it on' })),
+      guest_hold: Field(
+        'invalid_field',
+        StringEnum(GUEST_HOLDS, {
           description:
-            'Replaces the list: a comment containing one of these (as a whole word or phrase, whatever ' +
-            'letters it is written with) waits for staff; else 400 invalid_word_list',
-        },
+            'none; links (a guest comment with a link waits for staff); first (links, and a guest address ' +
+            'with nothing published yet); all',
+        }),
+        'guest_hold',
       ),
-    ),
-    discord_webhooks: Lenient(
-      Type.Array(WebhookInput, { maxItems: MAX_WEBHOOKS, description: `At most ${MAX_WEBHOOKS}` }),
-    ),
-  }),
+      guest_challenge: Field(
+        'invalid_field',
+        StringEnum(GUEST_CHALLENGES, {
+          description: 'burst (after 3 guest posts in 60 s, with rate limits on), always or off',
+        }),
+        'guest_challenge',
+      ),
+      operator_name: Field(
+        'invalid_field',
+        Type.String({
+          maxLength: OPERATOR_NAME_MAX,
+          description: `Who runs the site, plain text on one line, at most ${OPERATOR_NAME_MAX} characters; empty or null unsets it`,
+        }),
+        'operator_name',
+      ),
+      operator_contact: Field(
+        'invalid_field',
+        Type.String({
+          maxLength: OPERATOR_CONTACT_MAX,
+          description: `How to reach them (an e-mail address or a URL is shown as a link), at most ${OPERATOR_CONTACT_MAX} characters; empty or null unsets it`,
+        }),
+        'operator_contact',
+      ),
+      refuse_repeats: Field(
+        'invalid_field',
+        Type.Boolean({
+          description:
+            "true: a comment equal to its author's comment of the last 10 minutes, on any streamer, is refused",
+        }),
+        'refuse_repeats',
+      ),
+      hold_words: Lenient(
+        Type.Array(
+          Type.String({
+            minLength: HOLD_WORDS.wordMin,
+            maxLength: HOLD_WORDS.wordMax,
+            description: 'A word or phrase, trimmed',
+          }),
+          {
+            maxItems: HOLD_WORDS.words,
+            description:
+              'Replaces the list: a comment containing one of these (as a whole word or phrase, whatever ' +
+              'letters it is written with) waits for staff; else 400 invalid_word_list',
+          },
+        ),
+      ),
+      discord_webhooks: Lenient(
+        Type.Array(WebhookInput, { maxItems: MAX_WEBHOOKS, description: `At most ${MAX_WEBHOOKS}` }),
+      ),
+    },
+    [],
+    { oneField: true },
+  ),
   response: { 200: Ok, ...errors(400, 401) },
 };
 

@@ -123,12 +123,34 @@ const mediaMatches = (declared: string, actual: string) => {
  */
 const outside = (x: Exchange) => x.method === 'OPTIONS' || x.url.startsWith('/dev/');
 
+/**
+ * A 405, which the document's info describes once rather than as operations (issue 45 item 26):
+ * on a path the document lists, with `Allow` naming exactly the methods it documents there, and
+ * an error body.
+ */
+function notAllowedViolations(doc: Json, name: string, x: Exchange): string[] {
+  const path = x.url.split('?')[0] ?? x.url;
+  const template = prepare(doc).matchers.find(({ regex }) => regex.test(path))?.template;
+  if (!template) return [`${name}: 405 on a path the document does not list`];
+  const documented = Object.keys(doc.paths[template] ?? {})
+    .map((m) => m.toUpperCase())
+    .sort();
+  const allow = (x.headers.get('allow') ?? '').split(', ').sort();
+  const problems =
+    JSON.stringify(allow) === JSON.stringify(documented)
+      ? []
+      : [`${name}: Allow ${allow.join(', ')} is not what the document lists (${documented.join(', ')})`];
+  const error = { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+  return [...problems, ...bodyViolations(doc, name, error, x, 'not allowed')];
+}
+
 /** The contract violations of one answer (empty when it is documented). */
 export function violations(doc: Json, x: Exchange): string[] {
   if (outside(x)) return [];
   const name = `${x.method} ${x.url.split('?')[0]} → ${x.status}`;
   const found = operationOf(doc, x.method, x.url);
   if (!found) {
+    if (x.status === 405) return notAllowedViolations(doc, name, x);
     // No operation: the router's own 404 (or a pre-routing refusal), always an error body.
     if (x.status !== 404 && x.status !== 400) return [`${name}: no documented operation answered`];
     const error = {
