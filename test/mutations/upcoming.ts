@@ -7,8 +7,8 @@ export const UPCOMING_MUTATIONS: Mutation[] = [
   {
     name: "upcoming page: days grouped in UTC, not in the visitor's time zone",
     file: 'web/src/lib/schedule.ts',
-    from: "day: '2-digit', timeZone })",
-    to: "day: '2-digit', timeZone: 'UTC' })",
+    from: "day: '2-digit' });",
+    to: "day: '2-digit', timeZone: 'UTC' });",
     tests: PAGE,
     web: true,
   },

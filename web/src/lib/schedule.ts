@@ -29,14 +29,10 @@ export function untilText(iso: string, lang: string, now: number): string {
 }
 
 /** The day `date` falls on in the visitor's time zone, as `YYYY-MM-DD` (a key to group by). */
-export function dayKey(date: Date | string, timeZone?: string): string {
-  // en-CA writes dates as ISO does.
-  return new Intl.DateTimeFormat('en-CA', {
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    timeZone,
-  }).format(new Date(date));
+export function dayKey(date: Date | string): string {
+  // en-CA writes dates as ISO does; no `timeZone` given: the visitor's own.
+  const format = new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' });
+  return format.format(new Date(date));
 }
 
 /** Whole days from one `YYYY-MM-DD` to another (calendar days, whatever the clocks did between). */
