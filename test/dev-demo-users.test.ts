@@ -38,3 +38,19 @@ it('signing in as a demo user on the stand-in is that user, with its role and na
   const after = await t.db.selectFrom('users').select('id').execute();
   expect(after.length).toBe(before.length);
 });
+
+it("the demo's rated Kick streamers keep a few evenings of this week by hand (Twitch's come from the stand-in)", async () => {
+  const list = (await t.client().get('/api/streamers')).body as {
+    id: number;
+    platform: string;
+    next_stream: string | null;
+  }[];
+  const kick = list.filter((s) => s.platform === 'provider_b');
+  expect(kick.length).toBeGreaterThan(0);
+  const upcoming = (await t.client().get('/api/schedule?days=7')).body as { streamer_id: number }[];
+  expect(new Set(upcoming.map((u) => u.streamer_id))).toEqual(new Set(kick.map((s) => s.id)));
+  for (const s of kick) {
+    expect(s.next_stream).toEqual(expect.any(String));
+    expect((await t.client().get(`/api/streamers?id=${s.id}&schedule=1`)).body.source).toBe('manual');
+  }
+});

@@ -1,5 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { devStream } from '../src/sync/dev-live.ts';
+import { devSegments } from '../src/sync/dev-schedule.ts';
+import { standInId } from '../src/signin/dev-users.ts';
+import { R } from './helpers/streamers.ts';
 import { startApp, useApp } from './helpers/app.ts';
 
 const t = await useApp({ DEV_PROVIDERS: 'true', LIVE_SYNC_SECONDS: '3600' });
@@ -47,6 +50,39 @@ describe('DEV_PROVIDERS=true serves stand-in live APIs', () => {
     expect(svg.status).toBe(200);
     expect(svg.headers.get('content-type')).toContain('image/svg+xml');
     expect(svg.text).toContain('<svg');
+  });
+
+  it("Twitch streamers' schedules come from the stand-in's /helix/schedule; one without a schedule gets 404 (none)", async () => {
+    const added = async (name: string, channel: string) => {
+      const res = await admin.post('/api/streamers?admin=1', { name, provider_a: channel });
+      expect((await admin.put(`/api/streamers?id=${res.body.id}`, { r: R(6) })).status).toBe(200);
+      return res.body.id as number;
+    };
+    // The channels' stand-in ids: the first has a weekly schedule, the second none.
+    const planned = await added('Sched Host', 'schedhost');
+    const unplanned = await added('Planned Pete', 'plannedpete');
+    expect(devSegments(String(standInId('plannedpete')), t.clock.now().getTime())).toBeNull();
+    // Live sync learns a channel's account id when it is live, and then reads its schedule.
+    for (const channel of ['schedhost', 'plannedpete']) {
+      advanceUntil(channel, true);
+      expect(await t.app.liveSync.runOnce()).toBe(true);
+    }
+    const expected = devSegments(String(standInId('schedhost')), t.clock.now().getTime()) ?? [];
+    const schedule = (await t.client().get(`/api/streamers?id=${planned}&schedule=1`)).body;
+    expect(schedule.source).toBe('provider');
+    expect(schedule.segments.length).toBeGreaterThan(0);
+    expect(schedule.segments[0]).toMatchObject({
+      start: new Date(expected[0]!.start_time).toISOString(),
+      title: expected[0]!.title,
+      game: expected[0]!.category?.name,
+    });
+    const item = (await t.client().get(`/api/streamers?id=${planned}`)).body;
+    expect(item.next_stream).toBe(schedule.segments.find((s: { canceled: boolean }) => !s.canceled).start);
+    const upcoming = (await t.client().get('/api/schedule?days=14')).body as { streamer_id: number }[];
+    expect(upcoming.some((u) => u.streamer_id === planned)).toBe(true);
+    expect(await t.client().get(`/api/streamers?id=${unplanned}&schedule=1`)).toMatchObject({
+      body: { segments: [], source: null },
+    });
   });
 
   it('the stand-in live APIs refuse calls without its app token', async () => {

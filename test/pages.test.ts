@@ -47,7 +47,16 @@ describe('streamer pages', () => {
   });
 
   it('other page paths answer with the page; other paths stay 404', async () => {
-    for (const path of ['/', '/suggest', '/privacy', '/your-data', '/team', '/admin', '/admin/teams']) {
+    for (const path of [
+      '/',
+      '/suggest',
+      '/privacy',
+      '/your-data',
+      '/team',
+      '/upcoming',
+      '/admin',
+      '/admin/teams',
+    ]) {
       const res = await page(path);
       expect(res.status, path).toBe(200);
       expect(meta(res.html, 'og:title'), path).toBe('Hodnocení streamerů');
@@ -65,6 +74,7 @@ describe("the page's addresses are the service's (src/shared/pages.ts)", () => {
       '/privacy',
       '/your-data',
       '/team',
+      '/upcoming',
       '/admin',
       '/admin/teams',
       `/s/${rated}`,

@@ -6,6 +6,7 @@ import {
   streamerPath,
   TOTAL_MAX,
 } from '../shared/rules.ts';
+import { BOT_PLATFORMS } from '../shared/chat-line.ts';
 import { channelName } from '../streamers/speaks-for.ts';
 import type { StreamerItem } from '../streamers/schemas.ts';
 
@@ -23,11 +24,10 @@ export const LINE_MAX = 400;
 export const LANGUAGES = ['cs', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-/** The platforms as the bots' addresses name them. */
-export const PLATFORMS: ReadonlyMap<string, Provider> = new Map([
-  ['twitch', 'provider_a'],
-  ['kick', 'provider_b'],
-]);
+/** The platforms as the bots' addresses name them (shared/chat-line.ts). */
+export const PLATFORMS: ReadonlyMap<string, Provider> = new Map(
+  (Object.entries(BOT_PLATFORMS) as [Provider, string][]).map(([provider, name]) => [name, provider]),
+);
 
 const WORDS: Record<Language, { audience: string; votes: string; noVotes: string }> = {
   cs: { audience: 'publikum', votes: 'hlasů', noVotes: 'publikum bez hlasů' },

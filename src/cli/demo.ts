@@ -5,6 +5,8 @@ import type { Provider } from '../shared/rules.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { upsertMember } from '../groups/member-queries.ts';
 import { moderatorReward, scoreSum } from '../lib/scores.ts';
+import { replaceManual } from '../schedules/queries.ts';
+import { manualSegments } from '../schedules/rules.ts';
 import { insertStreamer, updateStreamer } from '../streamers/queries.ts';
 import { saveRating } from '../streamers/rating-queries.ts';
 import { upsertUser } from '../users/queries.ts';
@@ -50,6 +52,31 @@ const COMMENTS: [author: string, body: string][] = [
   ['Anonym', 'Konečně někdo, kdo má nastavený zvuk pořádně.'],
   ['Petr', 'Náhled by mohl být výraznější, jinak top.'],
 ];
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/**
+ * A Kick streamer's hand-kept schedule (Kick has no schedule API; DECISIONS.md "Schedules"):
+ * every second or third evening of the next two weeks, from the `n`-th streamer's own hour (UTC),
+ * made by the same rule as the editor's saves. Twitch streamers get theirs from the development
+ * stand-in (sync/dev-schedule.ts) once live sync reads it.
+ */
+function demoSchedule(id: number, n: number, now: Date) {
+  const midnight = Math.floor(now.getTime() / DAY) * DAY;
+  const segments = [];
+  for (let day = 0; day < 14; day++) {
+    if ((day + n) % (2 + (n % 2)) !== 0) continue;
+    const start = midnight + day * DAY + (17 + n) * HOUR;
+    if (start + 3 * HOUR <= now.getTime()) continue;
+    segments.push({
+      start: new Date(start).toISOString(),
+      end: new Date(start + 3 * HOUR).toISOString(),
+      title: n % 2 === 0 ? 'Večerní stream' : 'Community night',
+    });
+  }
+  return manualSegments(segments, id, now) ?? [];
+}
 
 /** The demo's own lists are fixed; an index past their end is a bug in this file. */
 function nth<T>(list: T[], i: number): T {
@@ -117,6 +144,7 @@ export async function fillDemo(
         game: extra.game ?? '',
         title: extra.title ?? '',
       });
+      if (platform === 'provider_b' && sum > 0) await replaceManual(trx, id, demoSchedule(id, i % 4, now));
     }
 
     const team = await trx

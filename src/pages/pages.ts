@@ -9,7 +9,7 @@ import { streamerExists } from '../streamers/queries.ts';
 
 /**
  * The page's own addresses (DECISIONS.md "Streamer pages"): `/s/<id>[-<slug>]`, `/suggest`,
- * `/privacy`, `/your-data`, `/team`, `/admin[/<tab>]` answer with the page's HTML, whose title and Open Graph tags name the
+ * `/privacy`, `/your-data`, `/team`, `/upcoming`, `/admin[/<tab>]` answer with the page's HTML, whose title and Open Graph tags name the
  * streamer when it is in the Public view, so a link shared on Discord shows who it is.
  */
 

@@ -21,6 +21,7 @@ const SUMMARIES: Record<PlainPage, string> = {
   privacy: 'What the site stores and how to leave (the web page)',
   account: 'Your data: export and delete your account (the web page)',
   team: 'Your team: its streamer, your rating, its members (the web page)',
+  upcoming: "The next 7 days' scheduled streams, by day, live streamers first (the web page)",
 };
 
 /** The answer cache's key of a page (cache/answers.ts). */

@@ -14,6 +14,8 @@ export const PLAIN_PAGES = {
   privacy: '/privacy',
   account: '/your-data',
   team: '/team',
+  /** DECISIONS.md "Schedules": the next 7 days' streams, by day. */
+  upcoming: '/upcoming',
 } as const;
 
 export type PlainPage = keyof typeof PLAIN_PAGES;

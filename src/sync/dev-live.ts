@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { standInId } from '../signin/dev-users.ts';
+import { devScheduleAnswer } from './dev-schedule.ts';
 
 /**
  * Stand-ins for the providers' live-status APIs (DEV_PROVIDERS=true), answering in their
  * shapes (PROVIDERS.md), so that `npx streamer-rating demo` and `DEV_PROVIDERS=true npm
- * start` show streamers going live and offline without any account or internet. Whether a
- * channel is live changes every few minutes, derived from its name and the time; avatars are
- * SVGs drawn here.
+ * start` show streamers going live and offline, and Twitch's schedules (dev-schedule.ts),
+ * without any account or internet. Whether a channel is live changes every few minutes,
+ * derived from its name and the time; avatars are SVGs drawn here.
  */
 
 const WINDOW_MS = 4 * 60_000;
@@ -92,6 +93,19 @@ export function devLiveRoutes(app: FastifyInstance, appTokens: Set<string>) {
           profile_image_url: `${config.baseUrl}/dev/live/avatar/${encodeURIComponent(login)}.svg`,
         })),
       };
+    },
+  );
+
+  app.get(
+    '/dev/live/provider_a/schedule',
+    {
+      config: { guard: 'public' },
+      schema: { summary: 'Development stand-in for Twitch\'s schedules (PROVIDERS.md "schedule")' },
+    },
+    async (request, reply) => {
+      if (!authorized(request)) return refuse(reply, true);
+      const answer = devScheduleAnswer(request.query as Record<string, string>, clock.now().getTime());
+      return reply.code(answer.status).send(answer.body);
     },
   );
 

@@ -57,6 +57,8 @@ export interface PageOptions {
   phone?: boolean;
   lang?: 'cs' | 'en';
   dark?: boolean;
+  /** The browser's time zone (an IANA name such as `Asia/Tokyo`); the machine's when absent. */
+  timezone?: string;
 }
 
 /** Starts the app with the sample streamers, and a browser, for the file's tests. */
@@ -117,6 +119,7 @@ export async function newPage(
     viewport: opts.phone ? { width: 375, height: 740 } : { width: 1366, height: 900 },
     bypassCSP: false,
     colorScheme: opts.dark ? 'dark' : 'light',
+    ...(opts.timezone ? { timezoneId: opts.timezone } : {}),
   });
   if (opts.lang) await context.addInitScript(`localStorage.setItem('lang', '${opts.lang}')`);
   // A step waits up to 60 s for what it expects: on a loaded machine (the suite at twice its

@@ -10,6 +10,7 @@ import { POLICY_MUTATIONS } from './policies.ts';
 import { AUDIENCE_MUTATIONS } from './audience.ts';
 import { PIN_MUTATIONS } from './pins.ts';
 import { SCHEDULE_MUTATIONS } from './schedules.ts';
+import { UPCOMING_MUTATIONS } from './upcoming.ts';
 
 /** The rules broken on purpose by `npm run mutations`, and the tests that must notice. */
 import { NOTIFICATION_MUTATIONS } from './notifications.ts';
@@ -1013,6 +1014,7 @@ export const MUTATIONS: Mutation[] = [
   ...AUDIENCE_MUTATIONS,
   ...PIN_MUTATIONS,
   ...SCHEDULE_MUTATIONS,
+  ...UPCOMING_MUTATIONS,
   ...NAME_MUTATIONS,
   ...DISK_FULL_MUTATIONS,
   ...FOLLOW_MUTATIONS,

@@ -29,6 +29,9 @@ export type Review = Schemas['Review'];
 export type ReviewsSeen = Schemas['ReviewsSeen'];
 export type ReviewsBlind = Schemas['ReviewsBlind'];
 export type ReviewQueueItem = Schemas['ReviewQueueItem'];
+/** Schedules (DECISIONS.md "Schedules"). */
+export type UpcomingStream = Schemas['UpcomingStream'];
+export type StreamerSchedule = Schemas['StreamerSchedule'];
 
 type Answer200<P extends keyof paths> = paths[P] extends {
   get: { responses: { 200: { content: { 'application/json': infer A } } } };

@@ -8,7 +8,8 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['minute', 60],
 ];
 
-const locale = (lang: string) => (lang === 'cs' ? 'cs-CZ' : 'en-GB');
+/** The page's language as Intl names it. */
+export const locale = (lang: string): string => (lang === 'cs' ? 'cs-CZ' : 'en-GB');
 
 export function relativeTime(iso: string, lang: string, now = Date.now()): string {
   const seconds = Math.round((new Date(iso).getTime() - now) / 1000);

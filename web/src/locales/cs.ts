@@ -9,6 +9,8 @@ export const cs: Record<MessageKey, string> = {
   'app.title': 'Hodnocení streamerů',
   'app.tagline': 'Komunitní hodnocení streamerů v sedmi kritériích',
   'nav.ranking': 'Žebříček',
+  'nav.upcoming': 'Program',
+  'upcoming.title': 'Program streamů',
   'nav.suggest': 'Navrhnout',
   'nav.admin': 'Administrace',
   'nav.main': 'Hlavní navigace',

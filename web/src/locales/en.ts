@@ -6,6 +6,8 @@ export const en = {
   'app.title': 'Streamer rating',
   'app.tagline': 'Community ratings of streamers on seven criteria',
   'nav.ranking': 'Ranking',
+  'nav.upcoming': 'Upcoming',
+  'upcoming.title': 'Upcoming streams',
   'nav.suggest': 'Suggest',
   'nav.admin': 'Administration',
   'nav.main': 'Main navigation',
