@@ -1,25 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { DiscordSender } from './sender.ts';
+import { OutboxDeliverer } from '../events/outbox.ts';
+import type { Delivery } from './queries.ts';
+import { discordChannel } from './sender.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Sends the Discord outbox (discord/sender.ts); `look()` looks for due messages now. */
-    discord: DiscordSender;
+    /** Sends the Discord outbox (events/outbox.ts, discord/sender.ts); `look()` looks for due messages now. */
+    discord: OutboxDeliverer<Delivery>;
   }
 }
 
 /** The Discord sender: it starts when the app is ready and stops (handing back its lease) on close. */
 export const discordPlugin = fp(
   async (app: FastifyInstance) => {
-    const sender = new DiscordSender({
-      db: app.db,
-      database: app.database,
-      clock: app.clock,
-      log: app.log.child({ module: 'discord' }),
-      baseUrl: app.config.baseUrl,
-      timeoutMs: app.config.discordTimeoutMs,
-    });
+    const log = app.log.child({ module: 'discord' });
+    const sender = new OutboxDeliverer(
+      { db: app.db, database: app.database, clock: app.clock, log },
+      discordChannel({ log, baseUrl: app.config.baseUrl, timeoutMs: app.config.discordTimeoutMs }),
+    );
     app.decorate('discord', sender);
     app.metrics?.watchDeliverer('discord', () => sender.backlog());
     app.addHook('onReady', async () => sender.start());

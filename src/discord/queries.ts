@@ -2,6 +2,8 @@ import type { DiscordOutboxTable, Db } from '../db/schema.ts';
 import type { DiscordEvent } from '../shared/rules.ts';
 import { cutWebhookUrl, formatEvents, parseEvents, type WebhookInput } from './webhooks.ts';
 import type { Selectable } from 'kysely';
+import { inIds } from '../db/dialect.ts';
+import { claimRows } from '../events/outbox-rows.ts';
 
 /** An event as stored in the outbox: the embed, whose `path` becomes a URL from BASE_URL when sent. */
 export type { EventEmbed } from '../events/log.ts';
@@ -133,89 +135,61 @@ export async function delivery(db: Db, id: number) {
     .executeTakeFirst();
 }
 
-/** Deliveries not sent yet (due now or waiting for a retry). */
-export async function pendingDeliveries(db: Db): Promise<number> {
-  const row = await db
+/**
+ * Due deliveries outside the webhooks in `skip`, oldest first, each with its webhook as its
+ * lane (events/outbox.ts sends one at a time per webhook).
+ */
+export async function dueDeliveries(
+  db: Db,
+  now: string,
+  limit: number,
+  skip: readonly string[],
+  webhookId?: number,
+) {
+  let due = db
     .selectFrom('discord_outbox')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .select(['id', 'webhook_id'])
     .where('state', '=', 'pending')
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
+    .where('not_before', '<=', now);
+  const busy = skip.map(Number);
+  if (busy.length > 0) due = due.where('webhook_id', 'not in', busy);
+  if (webhookId !== undefined) due = due.where('webhook_id', '=', webhookId);
+  const rows = await due.orderBy('id').limit(limit).execute();
+  return rows.map((r) => ({ id: r.id, lane: String(r.webhook_id) }));
 }
 
-/** Webhooks with a delivery due now, each with its oldest due one's id. */
-export async function dueWebhooks(db: Db, now: string): Promise<number[]> {
-  const rows = await db
+/** Claimed deliveries with their webhook. */
+export async function loadDeliveries(db: Db, ids: number[]) {
+  if (ids.length === 0) return [];
+  return db
     .selectFrom('discord_outbox')
-    .select('webhook_id')
-    .where('state', '=', 'pending')
-    .where('not_before', '<=', now)
-    .groupBy('webhook_id')
+    .innerJoin('discord_webhooks', 'discord_webhooks.id', 'discord_outbox.webhook_id')
+    .select([
+      'discord_outbox.id',
+      'discord_outbox.webhook_id',
+      'discord_outbox.event',
+      'discord_outbox.payload',
+      'discord_outbox.attempts',
+      'discord_webhooks.url',
+      'discord_webhooks.disabled_reason',
+    ])
+    .where(inIds(db, 'discord_outbox.id', ids))
+    .orderBy('discord_outbox.id')
     .execute();
-  return rows.map((r) => r.webhook_id);
 }
+
+export type Delivery = Awaited<ReturnType<typeof loadDeliveries>>[number];
 
 /**
- * Claims the webhook's oldest due delivery for `holder`: a conditional update, so of two
- * instances that both believe they may send, only one gets it. Null when there is none.
+ * Claims the webhook's oldest due delivery for `holder` (events/outbox-rows.ts: of two
+ * instances that both believe they may send, only one gets it). Null when there is none.
  */
 export async function claimNext(db: Db, webhookId: number, holder: string, now: string) {
   for (;;) {
-    const next = await db
-      .selectFrom('discord_outbox')
-      .innerJoin('discord_webhooks', 'discord_webhooks.id', 'discord_outbox.webhook_id')
-      .select([
-        'discord_outbox.id',
-        'discord_outbox.event',
-        'discord_outbox.payload',
-        'discord_outbox.attempts',
-        'discord_webhooks.url',
-        'discord_webhooks.disabled_reason',
-      ])
-      .where('discord_outbox.webhook_id', '=', webhookId)
-      .where('discord_outbox.state', '=', 'pending')
-      .where('discord_outbox.not_before', '<=', now)
-      .orderBy('discord_outbox.id')
-      .limit(1)
-      .executeTakeFirst();
+    const [next] = await dueDeliveries(db, now, 1, [], webhookId);
     if (!next) return null;
-    if (next.disabled_reason !== null) {
-      await failPending(db, webhookId, 'the webhook is disabled', now);
-      return null;
-    }
-    const claimed = await db
-      .updateTable('discord_outbox')
-      .set({ state: 'sending', claimed_by: holder, claimed_at: now, attempts: next.attempts + 1 })
-      .where('id', '=', next.id)
-      .where('state', '=', 'pending')
-      .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) === 1) return { ...next, attempts: next.attempts + 1 };
-  }
-}
-
-/** Where a claimed delivery ends up after its send. */
-export async function settle(
-  db: Db,
-  id: number,
-  outcome:
-    | { state: 'sent' | 'failed' | 'unknown'; error: string | null }
-    | { state: 'pending'; error: string | null; notBefore: string; countAttempt: boolean },
-  now: string,
-): Promise<void> {
-  const common = { state: outcome.state, last_error: outcome.error };
-  const query = db.updateTable('discord_outbox').where('id', '=', id).where('state', '=', 'sending');
-  if (outcome.state === 'pending') {
-    await query
-      .set((eb) => ({
-        ...common,
-        claimed_by: null,
-        not_before: outcome.notBefore,
-        // A 429 is Discord declining to take it yet, not a failed try.
-        attempts: outcome.countAttempt ? eb.ref('attempts') : eb('attempts', '-', 1),
-      }))
-      .execute();
-  } else {
-    await query.set({ ...common, finished_at: now }).execute();
+    const [claimed] = await claimRows(db, 'discord_outbox', [next.id], holder, now);
+    if (claimed !== undefined) return (await loadDeliveries(db, [claimed]))[0] ?? null;
   }
 }
 
@@ -230,38 +204,11 @@ export async function disableWebhook(db: Db, webhookId: number, reason: string, 
   await failPending(db, webhookId, 'the webhook is disabled', now);
 }
 
-async function failPending(db: Db, webhookId: number, error: string, now: string): Promise<void> {
+export async function failPending(db: Db, webhookId: number, error: string, now: string): Promise<void> {
   await db
     .updateTable('discord_outbox')
     .set({ state: 'failed', last_error: error, finished_at: now })
     .where('webhook_id', '=', webhookId)
     .where('state', '=', 'pending')
-    .execute();
-}
-
-/**
- * Deliveries claimed before `cutoff` and still `sending` were being sent by a process that
- * stopped (or never heard back): they may have reached Discord, so they are never sent again.
- */
-export async function abandonStale(db: Db, cutoff: string, now: string): Promise<number> {
-  const result = await db
-    .updateTable('discord_outbox')
-    .set({
-      state: 'unknown',
-      last_error: 'interrupted while sending: it may have arrived, so it is not sent again',
-      finished_at: now,
-    })
-    .where('state', '=', 'sending')
-    .where('claimed_at', '<', cutoff)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
-}
-
-/** Finished deliveries older than `before` are forgotten. */
-export async function pruneFinished(db: Db, before: string): Promise<void> {
-  await db
-    .deleteFrom('discord_outbox')
-    .where('state', 'in', ['sent', 'failed', 'unknown'])
-    .where('finished_at', '<', before)
     .execute();
 }

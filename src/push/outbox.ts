@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { inIds } from '../db/dialect.ts';
 import type { Db } from '../db/schema.ts';
 import type { LoggedEvent } from '../events/log.ts';
+import { claimRows } from '../events/outbox-rows.ts';
 import { PUSH_KINDS } from '../shared/push.ts';
 
 /**
@@ -75,60 +76,25 @@ export async function queueTest(db: Db, userId: number, payload: string, now: st
   return Number(result.numInsertedOrUpdatedRows ?? 0);
 }
 
-/** Messages not sent yet (due or waiting for a retry). */
-export async function pendingMessages(db: Db): Promise<number> {
-  const row = await db
-    .selectFrom('push_outbox')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('state', '=', 'pending')
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
-}
-
-/** Whether a message is due now (one indexed read). */
-export async function hasDue(db: Db, now: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('push_outbox')
-    .select('id')
-    .where('state', '=', 'pending')
-    .where('not_before', '<=', now)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-/** A claimed message with what it needs to be sent. */
-export type Claimed = Awaited<ReturnType<typeof claimDue>>[number];
-
 /**
- * Claims up to `limit` due messages for `holder`, oldest first, leaving out push services
- * that asked to wait (`paused` origins): a conditional update, so of two instances that both
- * believe they may send, each message goes to one. Answers them with their subscription and
- * notification (null when the notification is gone).
+ * Due messages, oldest first, leaving out push services that asked to wait (`paused`
+ * origins); each with its push service's origin as its lane.
  */
-export async function claimDue(db: Db, holder: string, now: string, limit: number, paused: string[]) {
+export async function dueMessages(db: Db, now: string, limit: number, paused: readonly string[]) {
   let due = db
     .selectFrom('push_outbox as o')
     .innerJoin('push_subscriptions as s', 's.id', 'o.subscription_id')
-    .select('o.id')
+    .select(['o.id', 's.origin'])
     .where('o.state', '=', 'pending')
     .where('o.not_before', '<=', now);
   if (paused.length > 0) due = due.where('s.origin', 'not in', paused);
-  const ids = (await due.orderBy('o.id').limit(limit).execute()).map((r) => r.id);
+  const rows = await due.orderBy('o.id').limit(limit).execute();
+  return rows.map((r) => ({ id: r.id, lane: r.origin }));
+}
+
+/** Claimed messages with their subscription and notification (null when the notification is gone). */
+export async function loadMessages(db: Db, ids: number[]) {
   if (ids.length === 0) return [];
-  const claimed = await db
-    .updateTable('push_outbox')
-    .set((eb) => ({
-      state: 'sending',
-      claimed_by: holder,
-      claimed_at: now,
-      attempts: eb('attempts', '+', 1),
-    }))
-    .where(inIds(db, 'id', ids))
-    .where('state', '=', 'pending')
-    .returning('id')
-    .execute();
-  if (claimed.length === 0) return [];
   return db
     .selectFrom('push_outbox as o')
     .innerJoin('push_subscriptions as s', 's.id', 'o.subscription_id')
@@ -159,80 +125,41 @@ export async function claimDue(db: Db, holder: string, now: string, limit: numbe
       'author.display_name as author_name',
       sql<number | null>`r.s + r.g + r.a + r.v + r.n + r.ns + r.o`.as('total'),
     ])
-    .where(
-      inIds(
-        db,
-        'o.id',
-        claimed.map((c) => c.id),
-      ),
-    )
+    .where(inIds(db, 'o.id', ids))
     .orderBy('o.id')
     .execute();
 }
 
-export type Outcome =
-  | { state: 'sent' | 'failed' | 'unknown' | 'skipped'; error: string | null }
-  | { state: 'pending'; error: string | null; notBefore: string; countAttempt: boolean };
+/** A claimed message with what it needs to be sent. */
+export type Claimed = Awaited<ReturnType<typeof loadMessages>>[number];
 
-/** Where a claimed message ends up after its send; a success notes the subscription's `last_ok_at`. */
-export async function settle(
-  db: Db,
-  claimed: { id: number; subscription_id: number },
-  outcome: Outcome,
-  now: string,
-) {
-  const query = db.updateTable('push_outbox').where('id', '=', claimed.id).where('state', '=', 'sending');
-  const common = { state: outcome.state, last_error: outcome.error };
-  if (outcome.state === 'pending') {
-    await query
-      .set((eb) => ({
-        ...common,
-        claimed_by: null,
-        not_before: outcome.notBefore,
-        // A 429 is the push service declining to take it yet, not a failed try.
-        attempts: outcome.countAttempt ? eb.ref('attempts') : eb('attempts', '-', 1),
-      }))
-      .execute();
-    return;
-  }
-  await query.set({ ...common, finished_at: now }).execute();
-  if (outcome.state === 'sent') {
-    await db
-      .updateTable('push_subscriptions')
-      .set({ last_ok_at: now })
-      .where('id', '=', claimed.subscription_id)
-      .execute();
-  }
+/**
+ * Claims up to `limit` due messages for `holder`, oldest first, leaving out `paused` origins
+ * (events/outbox-rows.ts: of two instances that both believe they may send, each message goes
+ * to one), with what sending them needs.
+ */
+export async function claimDue(db: Db, holder: string, now: string, limit: number, paused: string[]) {
+  const due = await dueMessages(db, now, limit, paused);
+  const ids = await claimRows(
+    db,
+    'push_outbox',
+    due.map((d) => d.id),
+    holder,
+    now,
+  );
+  return loadMessages(db, ids);
+}
+
+/** The push service took a message: the subscription works (`last_ok_at`). */
+export async function noteOk(db: Db, subscriptionId: number, now: string): Promise<void> {
+  await db
+    .updateTable('push_subscriptions')
+    .set({ last_ok_at: now })
+    .where('id', '=', subscriptionId)
+    .execute();
 }
 
 /** The push service says the subscription is gone (404, 410): it goes, with its messages. */
 export async function removeSubscription(db: Db, id: number): Promise<void> {
   await db.deleteFrom('push_subscriptions').where('id', '=', id).execute();
-}
-
-/**
- * Messages claimed before `cutoff` and still `sending` were being sent by a process that
- * stopped: they may have arrived, so they are never sent again.
- */
-export async function abandonStale(db: Db, cutoff: string, now: string): Promise<number> {
-  const result = await db
-    .updateTable('push_outbox')
-    .set({
-      state: 'unknown',
-      last_error: 'interrupted while sending: it may have arrived, so it is not sent again',
-      finished_at: now,
-    })
-    .where('state', '=', 'sending')
-    .where('claimed_at', '<', cutoff)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
-}
-
-/** Finished messages older than `before` are forgotten. */
-export async function pruneFinished(db: Db, before: string): Promise<void> {
-  await db
-    .deleteFrom('push_outbox')
-    .where('state', 'in', ['sent', 'failed', 'unknown', 'skipped'])
-    .where('finished_at', '<', before)
-    .execute();
 }

@@ -1,12 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { OutboxDeliverer } from '../events/outbox.ts';
 import { type VapidKeys, vapidKeys } from './keys.ts';
-import { PushSender } from './sender.ts';
+import type { Claimed } from './outbox.ts';
+import { pushChannel } from './sender.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Sends the push outbox (push/sender.ts); `look()` looks for work now. */
-    push: PushSender;
+    /** Sends the push outbox (events/outbox.ts, push/sender.ts); `look()` looks for work now. */
+    push: OutboxDeliverer<Claimed>;
     /** The VAPID key pair (push/keys.ts), read once. */
     vapidKeys: () => Promise<VapidKeys>;
   }
@@ -24,16 +26,15 @@ export const pushPlugin = fp(
       });
       return keys;
     };
-    const sender = new PushSender({
-      db: app.db,
-      database: app.database,
-      clock: app.clock,
-      log: app.log.child({ module: 'push' }),
-      baseUrl: app.config.baseUrl,
-      subject: push.vapidSubject,
-      keys: read,
-      timeoutMs: push.timeoutMs,
-    });
+    const sender = new OutboxDeliverer(
+      { db: app.db, database: app.database, clock: app.clock, log: app.log.child({ module: 'push' }) },
+      pushChannel({
+        baseUrl: app.config.baseUrl,
+        subject: push.vapidSubject,
+        keys: read,
+        timeoutMs: push.timeoutMs,
+      }),
+    );
     app.decorate('push', sender);
     app.decorate('vapidKeys', read);
     app.metrics?.watchDeliverer('push', () => sender.backlog());

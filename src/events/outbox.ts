@@ -1,0 +1,337 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { DbContext } from '../db/context.ts';
+import type { Db } from '../db/schema.ts';
+import { type Clock, DAY } from '../lib/clock.ts';
+import { OutageLog } from '../lib/outage-log.ts';
+import { releaseLease, takeLease } from '../sync/lease.ts';
+import { hasNewEvents, takeFromLog, waitingEvents } from './deliverer.ts';
+import type { LoggedEvent } from './log.ts';
+import {
+  abandonStale,
+  claimRows,
+  type FinalState,
+  hasDueRows,
+  hasStaleRows,
+  type OutboxTable,
+  pendingRows,
+  pruneFinished,
+  settleRow,
+} from './outbox-rows.ts';
+
+/** The longest wait a Retry-After is honoured for; a longer one is waited this long, then tried again. */
+export const MAX_RETRY_AFTER_MS = 10 * 60_000;
+/** Lanes a `*` pause stops: all of them (Discord's global rate limit). */
+export const EVERY_LANE = '*';
+
+/**
+ * A `Retry-After` (RFC 9110: seconds, or an HTTP date) as a wait from `now`, at most
+ * MAX_RETRY_AFTER_MS; 1 s when there is none or it cannot be read.
+ */
+export function retryAfterMs(value: string | string[] | undefined, now: number): number {
+  const raw = String(value ?? '').trim();
+  let ms = /^\d+(\.\d+)?$/.test(raw) ? Math.ceil(Number(raw) * 1000) : Date.parse(raw) - now;
+  if (!(ms >= 0)) ms = 1000;
+  return Math.min(ms, MAX_RETRY_AFTER_MS);
+}
+
+/** What one send came to, as the channel reads its answer. */
+export type Answer = (
+  | { kind: 'sent' }
+  /** Not taken this time: tried again after the next of the channel's waits, or given up after the last. */
+  | { kind: 'retry'; error: string }
+  /** Asked to wait (a 429's Retry-After): tried again after `ms`, which is not counted as a try. */
+  | { kind: 'wait'; error: string; ms: number }
+  /** Never sent again: refused for good, it may have arrived, or there is nothing left to send. */
+  | { kind: 'final'; state: Exclude<FinalState, 'sent'>; error: string }
+) & {
+  /** A lane (or EVERY_LANE) that sends nothing for `ms`: the receiver asked for it. */
+  pause?: { lane: string; ms: number };
+};
+
+/** A claimed row, with what the channel needs to send it. */
+export interface ClaimedRow {
+  id: number;
+  /** Tries so far, this one included. */
+  attempts: number;
+}
+
+/**
+ * What a channel (Discord, push, e-mail) brings to the outbox deliverer: which events become
+ * which rows, how one row is sent and what its answer means. The rest is the deliverer's.
+ */
+export interface OutboxChannel<Row extends ClaimedRow> {
+  /** Its lease, its cursor in the log, its metric label and the prefix of its log lines. */
+  readonly name: string;
+  readonly table: OutboxTable;
+  /** The log's events it reads. */
+  readonly events: readonly LoggedEvent['type'][];
+  /** The waits before the retries of a failed try: one try more than there are waits. */
+  readonly retryWaitsMs: readonly number[];
+  /** A row claimed longer ago than this and still `sending`: its sender stopped. */
+  readonly staleAfterMs: number;
+  /** How long finished rows are kept. */
+  readonly keptForMs: number;
+  /** Rows in flight at once. */
+  readonly inFlight: number;
+  /** A lane sends one row at a time, oldest first (Discord's webhooks); else rows go side by side. */
+  readonly oneAtATime: boolean;
+  /** In the transaction that moves the cursor: the rows `events` become. */
+  fromLog(trx: Db, events: LoggedEvent[], now: Date): Promise<void>;
+  /** Work of its own besides the log, done by the lease's holder before it sends (e-mail's kinds and digest). */
+  readonly chores?: { waiting(now: Date): Promise<boolean>; run(now: Date): Promise<void> };
+  /** Due rows, oldest first, at most `limit`, none of the lanes in `skip`: each with its lane. */
+  due(db: Db, now: string, limit: number, skip: readonly string[]): Promise<{ id: number; lane: string }[]>;
+  /** The claimed rows `ids` with what sending them needs (a row gone since is left out). */
+  load(db: Db, ids: number[]): Promise<Row[]>;
+  /** Sends one row and reads the answer (and does what the answer says of the receiver: `db`). */
+  send(db: Db, row: Row, now: Date): Promise<Answer>;
+  /** The deliverer stopped: connections are closed. */
+  close?(): void;
+}
+
+export interface DelivererOptions {
+  db: Db;
+  /** The database's context, for the writes that take events from the log. */
+  database: DbContext;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  /** How often every instance looks for work. */
+  pollMs?: number;
+  /** The lease's lifetime, renewed at every look while there is work. */
+  leaseMs?: number;
+  /** Sending stops this long before the lease could pass to another instance. */
+  leaseMarginMs?: number;
+}
+
+/**
+ * Delivers one channel's messages from the event log (SPEC "what happened is a row"). Every
+ * instance looks every `pollMs` for work: events of the channel's kinds past its cursor
+ * (events/deliverer.ts), due rows, rows whose sender stopped, the channel's own chores. When
+ * there is some, it takes or renews the channel's lease (sync/lease.ts), and only the holder
+ * turns the events into outbox rows (in the transaction that moves the cursor) and sends.
+ * Each row is claimed in the database before it is sent (outbox-rows.ts), so nothing is sent
+ * twice even by two instances that both believe they hold the lease, or across a restart: a
+ * row claimed by a process that stopped is never sent again. A failed try is retried after
+ * the channel's growing waits and given up after the last; a Retry-After is waited without
+ * counting as a try, its lane paused meanwhile. Requests never wait for any of this.
+ */
+export class OutboxDeliverer<Row extends ClaimedRow> {
+  readonly holder = randomUUID();
+  readonly #pollMs: number;
+  readonly #leaseMs: number;
+  readonly #leaseMarginMs: number;
+  #heldUntil = 0;
+  #timer: NodeJS.Timeout | undefined;
+  #stopped = false;
+  #looking: Promise<void> | null = null;
+  #sending: Promise<void> | null = null;
+  /** Lanes that asked to wait (lane → epoch ms). */
+  readonly #pausedUntil = new Map<string, number>();
+  #prunedAt = 0;
+  /** Reading the outbox, every poll: its failures logged once, and its recovery. */
+  readonly #outage: OutageLog;
+
+  constructor(
+    private readonly opts: DelivererOptions,
+    readonly channel: OutboxChannel<Row>,
+  ) {
+    this.#outage = new OutageLog(opts.log, `${channel.name}: reading the outbox`);
+    this.#pollMs = opts.pollMs ?? 1000;
+    this.#leaseMs = opts.leaseMs ?? 10_000;
+    this.#leaseMarginMs = opts.leaseMarginMs ?? 2000;
+  }
+
+  start(): void {
+    const beat = () => {
+      this.#timer = setTimeout(() => {
+        void this.look().finally(() => {
+          if (!this.#stopped) beat();
+        });
+      }, this.#pollMs);
+      this.#timer.unref();
+    };
+    beat();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    await this.#looking?.catch(() => undefined);
+    await this.idle();
+    this.channel.close?.();
+    if (this.#heldUntil > 0) {
+      await releaseLease(this.opts.db, this.channel.name, this.holder).catch(() => undefined);
+    }
+    this.#heldUntil = 0;
+  }
+
+  /** Looks for work and starts sending what is due (the timer, and tests, call it). */
+  look(): Promise<void> {
+    this.#looking ??= this.#look()
+      .then(
+        () => this.#outage.worked(),
+        (err: unknown) => this.#outage.failed(err),
+      )
+      .finally(() => {
+        this.#looking = null;
+      });
+    return this.#looking;
+  }
+
+  /** Resolves when nothing is being sent (tests). */
+  async idle(): Promise<void> {
+    while (this.#sending) await this.#sending.catch(() => undefined);
+  }
+
+  /** Still to send (the queue-depth metric): the channel's events past its cursor and its pending rows. */
+  async backlog(): Promise<number> {
+    const { db } = this.opts;
+    const { name, events, table } = this.channel;
+    return (await waitingEvents(db, name, events)) + (await pendingRows(db, table));
+  }
+
+  async #look(): Promise<void> {
+    if (this.#stopped) return;
+    const { db, clock, database, log } = this.opts;
+    const { name, table, events, chores } = this.channel;
+    const now = clock.now();
+    const iso = now.toISOString();
+    const cutoff = new Date(now.getTime() - this.channel.staleAfterMs).toISOString();
+    const told = await hasNewEvents(db, name, events);
+    if (
+      !told &&
+      !(await hasDueRows(db, table, iso)) &&
+      !(await hasStaleRows(db, table, cutoff)) &&
+      !(await chores?.waiting(now))
+    ) {
+      return;
+    }
+    if (!(await takeLease(db, name, this.holder, now, this.#leaseMs))) {
+      this.#heldUntil = 0;
+      return;
+    }
+    this.#heldUntil = now.getTime() + this.#leaseMs;
+    if (told) {
+      // From the log to the outbox: each event taken once, in the transaction that moves the cursor.
+      while (
+        (await takeFromLog(database, name, events, (trx, taken) => this.channel.fromLog(trx, taken, now))) > 0
+      );
+    }
+    await chores?.run(now);
+    const stale = await abandonStale(db, table, cutoff, iso);
+    if (stale > 0) {
+      log.warn(
+        `${name}: ${stale} message(s) were being sent when their sender stopped; they may have arrived and are not sent again`,
+      );
+    }
+    if (now.getTime() - this.#prunedAt > DAY / 24) {
+      this.#prunedAt = now.getTime();
+      await pruneFinished(db, table, new Date(now.getTime() - this.channel.keptForMs).toISOString());
+    }
+    this.#sending ??= this.#send()
+      .catch((err: unknown) => log.warn({ err }, `${name}: sending failed`))
+      .finally(() => {
+        this.#sending = null;
+      });
+  }
+
+  /** Claims and sends due rows, `inFlight` at a time, while this instance holds the lease. */
+  async #send(): Promise<void> {
+    const { db, clock } = this.opts;
+    const { channel } = this;
+    const inFlight = new Map<Promise<void>, string>();
+    for (;;) {
+      const now = clock.now().getTime();
+      // Stop well before the lease could pass to another instance.
+      if (this.#stopped || now > this.#heldUntil - this.#leaseMarginMs) break;
+      const room = channel.inFlight - inFlight.size;
+      const claimed = room > 0 ? await this.#claim(now, room, [...inFlight.values()]) : [];
+      if (claimed.length === 0 && inFlight.size === 0) break;
+      for (const { row, lane } of claimed) {
+        const one: Promise<void> = this.#deliver(row)
+          .catch((err: unknown) => this.opts.log.warn({ err }, `${channel.name}: message ${row.id} failed`))
+          .finally(() => inFlight.delete(one));
+        inFlight.set(one, lane);
+      }
+      if (inFlight.size > 0 && (claimed.length === 0 || inFlight.size >= channel.inFlight)) {
+        await Promise.race(inFlight.keys());
+      }
+    }
+    await Promise.allSettled(inFlight.keys());
+  }
+
+  /** Claims up to `room` due rows outside the lanes that wait or (one at a time) are busy. */
+  async #claim(now: number, room: number, busy: string[]): Promise<{ row: Row; lane: string }[]> {
+    const { db } = this.opts;
+    const { channel } = this;
+    const paused = [...this.#pausedUntil].filter(([, until]) => until > now).map(([lane]) => lane);
+    if (paused.includes(EVERY_LANE)) return [];
+    const skip = channel.oneAtATime ? [...paused, ...busy] : paused;
+    const iso = new Date(now).toISOString();
+    let due = await channel.due(db, iso, room, skip);
+    if (channel.oneAtATime) {
+      const first = new Set<string>();
+      due = due.filter(({ lane }) => !first.has(lane) && Boolean(first.add(lane)));
+    }
+    const ids = await claimRows(
+      db,
+      channel.table,
+      due.map((d) => d.id),
+      this.holder,
+      iso,
+    );
+    if (ids.length === 0) return [];
+    const lanes = new Map(due.map((d) => [d.id, d.lane]));
+    return (await channel.load(db, ids)).map((row) => ({ row, lane: lanes.get(row.id) ?? '' }));
+  }
+
+  async #deliver(row: Row): Promise<void> {
+    const answer = await this.channel.send(this.opts.db, row, this.opts.clock.now());
+    const now = this.opts.clock.now();
+    if (answer.pause) this.#pausedUntil.set(answer.pause.lane, now.getTime() + answer.pause.ms);
+    await this.#settle(row, answer, now);
+  }
+
+  #settle(row: Row, answer: Answer, now: Date): Promise<void> {
+    const { db, log } = this.opts;
+    const { name, table, retryWaitsMs } = this.channel;
+    const iso = now.toISOString();
+    const at = (ms: number) => new Date(now.getTime() + ms).toISOString();
+    switch (answer.kind) {
+      case 'sent':
+        return settleRow(db, table, row.id, { state: 'sent', error: null }, iso);
+      case 'wait':
+        log.info(`${name}: message ${row.id} asked to wait ${answer.ms} ms (${answer.error})`);
+        return settleRow(
+          db,
+          table,
+          row.id,
+          { state: 'pending', error: answer.error, notBefore: at(answer.ms), countAttempt: false },
+          iso,
+        );
+      case 'retry': {
+        const wait = retryWaitsMs[row.attempts - 1];
+        if (wait === undefined) {
+          log.warn(`${name}: message ${row.id} dropped after ${row.attempts} tries: ${answer.error}`);
+          return settleRow(db, table, row.id, { state: 'failed', error: answer.error }, iso);
+        }
+        log.info(`${name}: message ${row.id} not taken (${answer.error}); trying again in ${wait} ms`);
+        return settleRow(
+          db,
+          table,
+          row.id,
+          { state: 'pending', error: answer.error, notBefore: at(wait), countAttempt: true },
+          iso,
+        );
+      }
+      case 'final':
+        if (answer.state !== 'skipped') {
+          log.warn(
+            `${name}: message ${row.id} ${answer.state === 'unknown' ? 'may have arrived and is not sent again' : 'dropped'}: ${answer.error}`,
+          );
+        }
+        return settleRow(db, table, row.id, { state: answer.state, error: answer.error }, iso);
+    }
+  }
+}
