@@ -1,12 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { OutboxDeliverer } from '../events/outbox.ts';
+import type { ClaimedMail } from './queries.ts';
 import { mailRoutes } from './routes.ts';
-import { MailSender } from './sender.ts';
+import { MAIL_LEASE_MARGIN_MS, MAIL_LEASE_MS, mailChannel } from './sender.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Sends e-mail from the outbox (mail/sender.ts); null while SMTP_URL and MAIL_FROM are unset. */
-    mail: MailSender | null;
+    /** Sends e-mail from the outbox (events/outbox.ts, mail/sender.ts); null while SMTP_URL and MAIL_FROM are unset. */
+    mail: OutboxDeliverer<ClaimedMail> | null;
   }
 }
 
@@ -19,15 +21,17 @@ export const mailPlugin = fp(
   async (app: FastifyInstance, opts: { key: string }) => {
     const { config } = app;
     const sender = config.mail
-      ? new MailSender({
-          db: app.db,
-          database: app.database,
-          clock: app.clock,
-          log: app.log.child({ module: 'mail' }),
-          baseUrl: config.baseUrl,
-          mail: config.mail,
-          key: opts.key,
-        })
+      ? new OutboxDeliverer(
+          {
+            db: app.db,
+            database: app.database,
+            clock: app.clock,
+            log: app.log.child({ module: 'mail' }),
+            leaseMs: MAIL_LEASE_MS,
+            leaseMarginMs: MAIL_LEASE_MARGIN_MS,
+          },
+          mailChannel({ database: app.database, baseUrl: config.baseUrl, mail: config.mail, key: opts.key }),
+        )
       : null;
     app.decorate('mail', sender);
     if (sender) {

@@ -1,3 +1,4 @@
+import { inIds } from '../db/dialect.ts';
 import type { Db, MailMessageKind } from '../db/schema.ts';
 import { MAIL_KINDS, type MailDigest, type MailKind, type MailLang } from '../shared/mail.ts';
 
@@ -111,133 +112,46 @@ export async function queueMessage(
   return result !== undefined;
 }
 
-/** Messages not sent yet (due now or waiting for a retry). */
-export async function pendingMessages(db: Db): Promise<number> {
-  const row = await db
-    .selectFrom('mail_outbox')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('state', '=', 'pending')
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
-}
-
-export async function hasDueMessages(db: Db, now: string): Promise<boolean> {
-  const row = await db
+/** Due messages, oldest first (one lane: they go side by side). */
+export async function dueMail(db: Db, now: string, limit: number) {
+  const rows = await db
     .selectFrom('mail_outbox')
     .select('id')
     .where('state', '=', 'pending')
     .where('not_before', '<=', now)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-/**
- * Claims the oldest due message for `holder`: a conditional update, so of two senders that both
- * look, one gets it. The address must still be the user's (a confirmation's, still waiting);
- * a message whose address went is dropped. Null when none is due.
- */
-export async function claimNext(db: Db, holder: string, now: string) {
-  for (;;) {
-    const next = await db
-      .selectFrom('mail_outbox')
-      .leftJoin('mail_settings', 'mail_settings.user_id', 'mail_outbox.user_id')
-      .select([
-        'mail_outbox.id',
-        'mail_outbox.user_id',
-        'mail_outbox.kind',
-        'mail_outbox.recipient',
-        'mail_outbox.payload',
-        'mail_outbox.attempts',
-        'mail_settings.email',
-        'mail_settings.pending_email',
-        'mail_settings.lang',
-      ])
-      .where('mail_outbox.state', '=', 'pending')
-      .where('mail_outbox.not_before', '<=', now)
-      .orderBy('mail_outbox.id')
-      .limit(1)
-      .executeTakeFirst();
-    if (!next) return null;
-    const address = next.kind === 'confirm' ? next.pending_email : next.email;
-    if (address !== next.recipient) {
-      await db
-        .updateTable('mail_outbox')
-        .set({ state: 'failed', last_error: 'the address was changed or removed', finished_at: now })
-        .where('id', '=', next.id)
-        .where('state', '=', 'pending')
-        .execute();
-      continue;
-    }
-    const claimed = await db
-      .updateTable('mail_outbox')
-      .set({ state: 'sending', claimed_by: holder, claimed_at: now, attempts: next.attempts + 1 })
-      .where('id', '=', next.id)
-      .where('state', '=', 'pending')
-      .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) === 1) {
-      return { ...next, attempts: next.attempts + 1, lang: next.lang ?? 'cs' };
-    }
-  }
-}
-
-/** Where a claimed message ends up after its send. */
-export async function settle(
-  db: Db,
-  id: number,
-  outcome:
-    | { state: 'sent' | 'failed' | 'unknown'; error: string | null }
-    | { state: 'pending'; error: string; notBefore: string },
-  now: string,
-): Promise<void> {
-  const query = db.updateTable('mail_outbox').where('id', '=', id).where('state', '=', 'sending');
-  if (outcome.state === 'pending') {
-    await query
-      .set({ state: 'pending', last_error: outcome.error, claimed_by: null, not_before: outcome.notBefore })
-      .execute();
-  } else {
-    await query.set({ state: outcome.state, last_error: outcome.error, finished_at: now }).execute();
-  }
-}
-
-/** Whether a message claimed before `cutoff` is still `sending` (abandonStale's work). */
-export async function hasStale(db: Db, cutoff: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('mail_outbox')
-    .select('id')
-    .where('state', '=', 'sending')
-    .where('claimed_at', '<', cutoff)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-/**
- * Messages claimed before `cutoff` and still `sending` were being handed over by a process that
- * stopped: they may have arrived, so they are never sent again.
- */
-export async function abandonStale(db: Db, cutoff: string, now: string): Promise<number> {
-  const result = await db
-    .updateTable('mail_outbox')
-    .set({
-      state: 'unknown',
-      last_error: 'interrupted while sending: it may have arrived, so it is not sent again',
-      finished_at: now,
-    })
-    .where('state', '=', 'sending')
-    .where('claimed_at', '<', cutoff)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
-}
-
-/** Finished messages older than `before` are forgotten (their `dedupe` keys are past use by then). */
-export async function pruneFinished(db: Db, before: string): Promise<void> {
-  await db
-    .deleteFrom('mail_outbox')
-    .where('state', 'in', ['sent', 'failed', 'unknown'])
-    .where('finished_at', '<', before)
+    .orderBy('id')
+    .limit(limit)
     .execute();
+  return rows.map((r) => ({ id: r.id, lane: '' }));
 }
+
+/**
+ * Claimed messages with the user's address and language: the address must still be the
+ * user's (a confirmation's, still waiting) when it is sent (mail/sender.ts).
+ */
+export async function loadMail(db: Db, ids: number[]) {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('mail_outbox')
+    .leftJoin('mail_settings', 'mail_settings.user_id', 'mail_outbox.user_id')
+    .select([
+      'mail_outbox.id',
+      'mail_outbox.user_id',
+      'mail_outbox.kind',
+      'mail_outbox.recipient',
+      'mail_outbox.payload',
+      'mail_outbox.attempts',
+      'mail_settings.email',
+      'mail_settings.pending_email',
+      'mail_settings.lang',
+    ])
+    .where(inIds(db, 'mail_outbox.id', ids))
+    .orderBy('mail_outbox.id')
+    .execute();
+  return rows.map((m) => ({ ...m, lang: m.lang ?? 'cs' }));
+}
+
+export type ClaimedMail = Awaited<ReturnType<typeof loadMail>>[number];
 
 /** For the account export: the address, the one waiting, and what the user chose. */
 export async function mailOf(db: Db, userId: number) {
