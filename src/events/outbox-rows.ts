@@ -99,24 +99,26 @@ export async function pendingRows(db: Db, table: OutboxTable): Promise<number> {
 }
 
 /** Whether a row is due now (one indexed read). */
-export async function hasDueRows(db: Db, table: OutboxTable, now: string): Promise<boolean> {
-  const row = await rows(db)
-    .selectFrom(table)
-    .select('id')
-    .where('state', '=', 'pending')
-    .where('not_before', '<=', now)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
+export const hasDueRows = (db: Db, table: OutboxTable, now: string) =>
+  anyRow(db, table, 'pending', 'not_before', '<=', now);
 
 /** Whether a row claimed before `cutoff` is still `sending` (abandonStale's work). */
-export async function hasStaleRows(db: Db, table: OutboxTable, cutoff: string): Promise<boolean> {
+export const hasStaleRows = (db: Db, table: OutboxTable, cutoff: string) =>
+  anyRow(db, table, 'sending', 'claimed_at', '<', cutoff);
+
+async function anyRow(
+  db: Db,
+  table: OutboxTable,
+  state: 'pending' | 'sending',
+  column: 'not_before' | 'claimed_at',
+  op: '<=' | '<',
+  value: string,
+): Promise<boolean> {
   const row = await rows(db)
     .selectFrom(table)
     .select('id')
-    .where('state', '=', 'sending')
-    .where('claimed_at', '<', cutoff)
+    .where('state', '=', state)
+    .where(column, op, value)
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
