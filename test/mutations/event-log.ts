@@ -67,9 +67,9 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
   },
   {
     name: 'event log: Discord is told of nothing in the log',
-    file: 'src/discord/sender.ts',
-    from: 'if (due.length === 0 && !told) return;',
-    to: 'if (due.length === 0) return;',
+    file: 'src/events/outbox.ts',
+    from: '      !told &&\n',
+    to: '      true &&\n',
     tests: ['test/discord.test.ts'],
   },
   {
