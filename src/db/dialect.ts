@@ -79,6 +79,16 @@ export function isUnavailable(err: unknown): boolean {
   );
 }
 
+/**
+ * A transaction that lost a race with another (PostgreSQL's deadlock, 40P01, or serialization
+ * failure, 40001): it changed nothing, and the same request sent again works. SQLite takes its
+ * writes one at a time and has neither (its SQLITE_BUSY is `isUnavailable`).
+ */
+export function isConflict(err: unknown): boolean {
+  const { code } = (err ?? {}) as DriverError;
+  return code === '40P01' || code === '40001';
+}
+
 /** A write refused because the disk (or the database's size limit) is full: SQLite's SQLITE_FULL, PostgreSQL's 53100. */
 export function isDiskFull(err: unknown): boolean {
   const { code } = (err ?? {}) as DriverError;

@@ -1,7 +1,7 @@
-import { isDiskFull, isUnavailable } from './dialect.ts';
+import { isConflict, isDiskFull, isUnavailable } from './dialect.ts';
 
 /** The kinds of database failure an operator is told about (metric `db_errors_total`). */
-export type FailureKind = 'disk_full' | 'unavailable';
+export type FailureKind = 'disk_full' | 'unavailable' | 'conflict';
 
 /** A write that failed because the disk is full keeps /healthz at 503 this long, unless a write commits. */
 export const DISK_FULL_HOLD_MS = 60_000;
@@ -11,7 +11,7 @@ const DISK_FULL_LOG_MS = 60_000;
 
 /** Which kind of failure an error is, if one of those (the driver's codes, db/dialect.ts). */
 export const failureOf = (err: unknown): FailureKind | null =>
-  isDiskFull(err) ? 'disk_full' : isUnavailable(err) ? 'unavailable' : null;
+  isDiskFull(err) ? 'disk_full' : isUnavailable(err) ? 'unavailable' : isConflict(err) ? 'conflict' : null;
 
 /**
  * What this process saw of its database's failures (issue 45 items 19 and 22): counts by kind,
@@ -20,7 +20,7 @@ export const failureOf = (err: unknown): FailureKind | null =>
  * passes, and a proxy sends the writes elsewhere; the log says so once a minute, not per request.
  */
 export class DbFailures {
-  readonly counts: Record<FailureKind, number> = { disk_full: 0, unavailable: 0 };
+  readonly counts: Record<FailureKind, number> = { disk_full: 0, unavailable: 0, conflict: 0 };
   #diskFullAt = Number.NEGATIVE_INFINITY;
   #loggedAt = Number.NEGATIVE_INFINITY;
 

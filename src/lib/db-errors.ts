@@ -1,10 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { isDiskFull, isUnavailable, uniqueViolation } from '../db/dialect.ts';
+import { uniqueViolation } from '../db/dialect.ts';
+import { failureOf } from '../db/failures.ts';
 import { DomainError, fail, type ErrorCode } from '../errors.ts';
 
 /**
  * SPEC.md's answers for a failed write: a unique violation on one of `conflicts`' columns
- * is its 409 error; an unreachable database or a full disk stays a 503; anything else is logged and
+ * is its 409 error; an unreachable database, a full disk or a lost race (deadlock) stays a 503; anything else is logged and
  * answered `500 DB error` (DECISIONS.md: the detail goes to the log only).
  */
 export function writeFailure(
@@ -12,7 +13,7 @@ export function writeFailure(
   log: FastifyBaseLogger,
   conflicts: Record<string, ErrorCode>,
 ): never {
-  if (err instanceof DomainError || isUnavailable(err) || isDiskFull(err)) throw err;
+  if (err instanceof DomainError || failureOf(err) !== null) throw err;
   const columns = uniqueViolation(err);
   const code = columns?.map((c) => conflicts[c]).find(Boolean);
   if (code) throw fail(code);

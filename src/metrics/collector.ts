@@ -119,7 +119,7 @@ export class Metrics {
     if (failures) {
       new Counter({
         name: 'db_errors_total',
-        help: 'Requests that failed on the database, by kind: disk_full (writes refused) or unavailable',
+        help: 'Requests that failed on the database, by kind: disk_full (writes refused), unavailable, or conflict (a deadlock or serialization failure, rolled back)',
         labelNames: ['kind'] as const,
         registers: [this.registry],
         collect() {

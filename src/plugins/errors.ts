@@ -104,6 +104,9 @@ export const errorsPlugin = fp(
         // in the log once a minute, counted, and /healthz answers 503 meanwhile (db/failures.ts).
         const tell = app.database.failures.saw(failure, app.clock.now().getTime());
         if (failure === 'unavailable') request.log.warn({ err }, 'database unavailable');
+        // A deadlock or serialization failure rolled the write back: the client may send it again.
+        else if (failure === 'conflict')
+          request.log.warn({ err }, 'database conflict: the write was rolled back');
         else if (tell) request.log.error({ err }, 'disk full: writes fail with 503 until it has room again');
         return serviceUnavailable(reply);
       }

@@ -51,4 +51,19 @@ export const DISK_FULL_MUTATIONS: Mutation[] = [
     to: 'this.set({ deliverer: name }, 0);',
     tests: ['test/metrics.test.ts'],
   },
+  {
+    name: 'database conflicts: a deadlock answers 500',
+    file: 'src/db/failures.ts',
+    from: " : isConflict(err) ? 'conflict' : null;",
+    to: ' : null;',
+    tests: ['test/database-conflicts.test.ts'],
+    project: 'postgres',
+  },
+  {
+    name: 'database conflicts: a serialization failure is not one',
+    file: 'src/db/dialect.ts',
+    from: "return code === '40P01' || code === '40001';",
+    to: "return code === '40P01';",
+    tests: ['test/database-conflicts.test.ts'],
+  },
 ];
