@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { OutboxDeliverer } from '../events/outbox.ts';
+import { OutboxDeliverer } from '../delivery/deliverer.ts';
 import type { Delivery } from './queries.ts';
 import { discordChannel } from './sender.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Sends the Discord outbox (events/outbox.ts, discord/sender.ts); `look()` looks for due messages now. */
+    /** Sends the Discord outbox (delivery/deliverer.ts, discord/sender.ts); `look()` looks for due messages now. */
     discord: OutboxDeliverer<Delivery>;
   }
 }

@@ -3,7 +3,7 @@ import type { DiscordEvent } from '../shared/rules.ts';
 import { cutWebhookUrl, formatEvents, parseEvents, type WebhookInput } from './webhooks.ts';
 import type { Selectable } from 'kysely';
 import { inIds } from '../db/dialect.ts';
-import { claimRows } from '../events/outbox-rows.ts';
+import { claimRows } from '../delivery/rows.ts';
 
 /** An event as stored in the outbox: the embed, whose `path` becomes a URL from BASE_URL when sent. */
 export type { EventEmbed } from '../events/log.ts';
@@ -137,7 +137,7 @@ export async function delivery(db: Db, id: number) {
 
 /**
  * Due deliveries outside the webhooks in `skip`, oldest first, each with its webhook as its
- * lane (events/outbox.ts sends one at a time per webhook).
+ * lane (delivery/deliverer.ts sends one at a time per webhook).
  */
 export async function dueDeliveries(
   db: Db,
@@ -181,7 +181,7 @@ export async function loadDeliveries(db: Db, ids: number[]) {
 export type Delivery = Awaited<ReturnType<typeof loadDeliveries>>[number];
 
 /**
- * Claims the webhook's oldest due delivery for `holder` (events/outbox-rows.ts: of two
+ * Claims the webhook's oldest due delivery for `holder` (delivery/rows.ts: of two
  * instances that both believe they may send, only one gets it). Null when there is none.
  */
 export async function claimNext(db: Db, webhookId: number, holder: string, now: string) {

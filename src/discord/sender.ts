@@ -8,7 +8,7 @@ import {
   MAX_RETRY_AFTER_MS,
   type OutboxChannel,
   retryAfterMs as retryAfterHeader,
-} from '../events/outbox.ts';
+} from '../delivery/channel.ts';
 import { DAY } from '../lib/clock.ts';
 import { SITE_NAME } from '../lib/site.ts';
 import type { DiscordEvent } from '../shared/rules.ts';
@@ -125,7 +125,7 @@ async function answerOf(
 }
 
 /**
- * Discord as a channel of the outbox deliverer (events/outbox.ts): each `discord` event of the
+ * Discord as a channel of the outbox deliverer (delivery/): each `discord` event of the
  * log becomes one outbox row per webhook that asked for its kind. Each webhook is a lane: its
  * deliveries go one at a time, oldest first, while different webhooks go side by side. A 429
  * waits for `retry_after` (its webhook, or every webhook when the limit is global); 404 and

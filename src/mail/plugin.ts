@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { OutboxDeliverer } from '../events/outbox.ts';
+import { OutboxDeliverer } from '../delivery/deliverer.ts';
 import type { ClaimedMail } from './queries.ts';
 import { mailRoutes } from './routes.ts';
 import { MAIL_LEASE_MARGIN_MS, MAIL_LEASE_MS, mailChannel } from './sender.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Sends e-mail from the outbox (events/outbox.ts, mail/sender.ts); null while SMTP_URL and MAIL_FROM are unset. */
+    /** Sends e-mail from the outbox (delivery/deliverer.ts, mail/sender.ts); null while SMTP_URL and MAIL_FROM are unset. */
     mail: OutboxDeliverer<ClaimedMail> | null;
   }
 }

@@ -3,7 +3,7 @@ import type { MailConfig } from '../config/mail.ts';
 import type { DbContext } from '../db/context.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import type { Db } from '../db/schema.ts';
-import type { Answer, OutboxChannel } from '../events/outbox.ts';
+import type { Answer, OutboxChannel } from '../delivery/channel.ts';
 import { DAY } from '../lib/clock.ts';
 import { MAIL_LIMITS } from '../shared/mail.ts';
 import { dueFromLog, dueUsers, queueDigestBatch, queueKinds, weeksRatings } from './compose.ts';
@@ -105,7 +105,7 @@ function chores(opts: MailChannelOptions): NonNullable<OutboxChannel<ClaimedMail
 }
 
 /**
- * E-mail as a channel of the outbox deliverer (events/outbox.ts): the log's `notification`
+ * E-mail as a channel of the outbox deliverer (delivery/): the log's `notification`
  * events make their users' messages of kinds due (in the transaction that moves the cursor),
  * its chores queue them and the weekly digest (each once: mail_outbox's unique key), and
  * CONNECTIONS messages are handed to the SMTP server side by side. A 4xx or a server that

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { inIds } from '../db/dialect.ts';
 import type { Db } from '../db/schema.ts';
 import type { LoggedEvent } from '../events/log.ts';
-import { claimRows } from '../events/outbox-rows.ts';
+import { claimRows } from '../delivery/rows.ts';
 import { PUSH_KINDS } from '../shared/push.ts';
 
 /**
@@ -135,7 +135,7 @@ export type Claimed = Awaited<ReturnType<typeof loadMessages>>[number];
 
 /**
  * Claims up to `limit` due messages for `holder`, oldest first, leaving out `paused` origins
- * (events/outbox-rows.ts: of two instances that both believe they may send, each message goes
+ * (delivery/rows.ts: of two instances that both believe they may send, each message goes
  * to one), with what sending them needs.
  */
 export async function claimDue(db: Db, holder: string, now: string, limit: number, paused: string[]) {

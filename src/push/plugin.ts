@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { OutboxDeliverer } from '../events/outbox.ts';
+import { OutboxDeliverer } from '../delivery/deliverer.ts';
 import { type VapidKeys, vapidKeys } from './keys.ts';
 import type { Claimed } from './outbox.ts';
 import { pushChannel } from './sender.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Sends the push outbox (events/outbox.ts, push/sender.ts); `look()` looks for work now. */
+    /** Sends the push outbox (delivery/deliverer.ts, push/sender.ts); `look()` looks for work now. */
     push: OutboxDeliverer<Claimed>;
     /** The VAPID key pair (push/keys.ts), read once. */
     vapidKeys: () => Promise<VapidKeys>;

@@ -1,6 +1,6 @@
 import webpush from 'web-push';
 import type { Db } from '../db/schema.ts';
-import { type Answer, type OutboxChannel, retryAfterMs } from '../events/outbox.ts';
+import { type Answer, type OutboxChannel, retryAfterMs } from '../delivery/channel.ts';
 import { DAY } from '../lib/clock.ts';
 import type { VapidKeys } from './keys.ts';
 import { notificationPayload, type PushPayload } from './message.ts';
@@ -57,7 +57,7 @@ async function answerOf(db: Db, m: Claimed, result: PushResult, now: Date): Prom
 }
 
 /**
- * Push as a channel of the outbox deliverer (events/outbox.ts): the log's `notification`
+ * Push as a channel of the outbox deliverer (delivery/): the log's `notification`
  * events' new notifications become one outbox row per subscription that asked for the kind;
  * up to IN_FLIGHT messages go at once, signed (VAPID) and encrypted (aes128gcm). 404 and 410
  * delete the subscription; a 429 pauses its push service for Retry-After; a notification

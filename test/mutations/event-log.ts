@@ -67,7 +67,7 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
   },
   {
     name: 'event log: Discord is told of nothing in the log',
-    file: 'src/events/outbox.ts',
+    file: 'src/delivery/deliverer.ts',
     from: '      !told &&\n',
     to: '      true &&\n',
     tests: ['test/discord.test.ts'],

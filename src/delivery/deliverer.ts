@@ -5,90 +5,17 @@ import type { Db } from '../db/schema.ts';
 import { type Clock, DAY } from '../lib/clock.ts';
 import { OutageLog } from '../lib/outage-log.ts';
 import { releaseLease, takeLease } from '../sync/lease.ts';
-import { hasNewEvents, takeFromLog, waitingEvents } from './deliverer.ts';
-import type { LoggedEvent } from './log.ts';
+import { hasNewEvents, takeFromLog, waitingEvents } from '../events/deliverer.ts';
+import { type Answer, type ClaimedRow, EVERY_LANE, type OutboxChannel } from './channel.ts';
 import {
   abandonStale,
   claimRows,
-  type FinalState,
   hasDueRows,
   hasStaleRows,
-  type OutboxTable,
   pendingRows,
   pruneFinished,
   settleRow,
-} from './outbox-rows.ts';
-
-/** The longest wait a Retry-After is honoured for; a longer one is waited this long, then tried again. */
-export const MAX_RETRY_AFTER_MS = 10 * 60_000;
-/** Lanes a `*` pause stops: all of them (Discord's global rate limit). */
-export const EVERY_LANE = '*';
-
-/**
- * A `Retry-After` (RFC 9110: seconds, or an HTTP date) as a wait from `now`, at most
- * MAX_RETRY_AFTER_MS; 1 s when there is none or it cannot be read.
- */
-export function retryAfterMs(value: string | string[] | undefined, now: number): number {
-  const raw = String(value ?? '').trim();
-  let ms = /^\d+(\.\d+)?$/.test(raw) ? Math.ceil(Number(raw) * 1000) : Date.parse(raw) - now;
-  if (!(ms >= 0)) ms = 1000;
-  return Math.min(ms, MAX_RETRY_AFTER_MS);
-}
-
-/** What one send came to, as the channel reads its answer. */
-export type Answer = (
-  | { kind: 'sent' }
-  /** Not taken this time: tried again after the next of the channel's waits, or given up after the last. */
-  | { kind: 'retry'; error: string }
-  /** Asked to wait (a 429's Retry-After): tried again after `ms`, which is not counted as a try. */
-  | { kind: 'wait'; error: string; ms: number }
-  /** Never sent again: refused for good, it may have arrived, or there is nothing left to send. */
-  | { kind: 'final'; state: Exclude<FinalState, 'sent'>; error: string }
-) & {
-  /** A lane (or EVERY_LANE) that sends nothing for `ms`: the receiver asked for it. */
-  pause?: { lane: string; ms: number };
-};
-
-/** A claimed row, with what the channel needs to send it. */
-export interface ClaimedRow {
-  id: number;
-  /** Tries so far, this one included. */
-  attempts: number;
-}
-
-/**
- * What a channel (Discord, push, e-mail) brings to the outbox deliverer: which events become
- * which rows, how one row is sent and what its answer means. The rest is the deliverer's.
- */
-export interface OutboxChannel<Row extends ClaimedRow> {
-  /** Its lease, its cursor in the log, its metric label and the prefix of its log lines. */
-  readonly name: string;
-  readonly table: OutboxTable;
-  /** The log's events it reads. */
-  readonly events: readonly LoggedEvent['type'][];
-  /** The waits before the retries of a failed try: one try more than there are waits. */
-  readonly retryWaitsMs: readonly number[];
-  /** A row claimed longer ago than this and still `sending`: its sender stopped. */
-  readonly staleAfterMs: number;
-  /** How long finished rows are kept. */
-  readonly keptForMs: number;
-  /** Rows in flight at once. */
-  readonly inFlight: number;
-  /** A lane sends one row at a time, oldest first (Discord's webhooks); else rows go side by side. */
-  readonly oneAtATime: boolean;
-  /** In the transaction that moves the cursor: the rows `events` become. */
-  fromLog(trx: Db, events: LoggedEvent[], now: Date): Promise<void>;
-  /** Work of its own besides the log, done by the lease's holder before it sends (e-mail's kinds and digest). */
-  readonly chores?: { waiting(now: Date): Promise<boolean>; run(now: Date): Promise<void> };
-  /** Due rows, oldest first, at most `limit`, none of the lanes in `skip`: each with its lane. */
-  due(db: Db, now: string, limit: number, skip: readonly string[]): Promise<{ id: number; lane: string }[]>;
-  /** The claimed rows `ids` with what sending them needs (a row gone since is left out). */
-  load(db: Db, ids: number[]): Promise<Row[]>;
-  /** Sends one row and reads the answer (and does what the answer says of the receiver: `db`). */
-  send(db: Db, row: Row, now: Date): Promise<Answer>;
-  /** The deliverer stopped: connections are closed. */
-  close?(): void;
-}
+} from './rows.ts';
 
 export interface DelivererOptions {
   db: Db;
@@ -110,7 +37,7 @@ export interface DelivererOptions {
  * (events/deliverer.ts), due rows, rows whose sender stopped, the channel's own chores. When
  * there is some, it takes or renews the channel's lease (sync/lease.ts), and only the holder
  * turns the events into outbox rows (in the transaction that moves the cursor) and sends.
- * Each row is claimed in the database before it is sent (outbox-rows.ts), so nothing is sent
+ * Each row is claimed in the database before it is sent (rows.ts), so nothing is sent
  * twice even by two instances that both believe they hold the lease, or across a restart: a
  * row claimed by a process that stopped is never sent again. A failed try is retried after
  * the channel's growing waits and given up after the last; a Retry-After is waited without
@@ -126,6 +53,8 @@ export class OutboxDeliverer<Row extends ClaimedRow> {
   #stopped = false;
   #looking: Promise<void> | null = null;
   #sending: Promise<void> | null = null;
+  /** Wakes a send loop that waits for its rows in flight: a look found more work. */
+  #poke: (() => void) | null = null;
   /** Lanes that asked to wait (lane → epoch ms). */
   readonly #pausedUntil = new Map<string, number>();
   #prunedAt = 0;
@@ -229,6 +158,8 @@ export class OutboxDeliverer<Row extends ClaimedRow> {
       this.#prunedAt = now.getTime();
       await pruneFinished(db, table, new Date(now.getTime() - this.channel.keptForMs).toISOString());
     }
+    // A loop already sending claims again now: a slow receiver does not hold the others up.
+    this.#poke?.();
     this.#sending ??= this.#send()
       .catch((err: unknown) => log.warn({ err }, `${name}: sending failed`))
       .finally(() => {
@@ -238,7 +169,7 @@ export class OutboxDeliverer<Row extends ClaimedRow> {
 
   /** Claims and sends due rows, `inFlight` at a time, while this instance holds the lease. */
   async #send(): Promise<void> {
-    const { db, clock } = this.opts;
+    const { clock } = this.opts;
     const { channel } = this;
     const inFlight = new Map<Promise<void>, string>();
     for (;;) {
@@ -255,7 +186,8 @@ export class OutboxDeliverer<Row extends ClaimedRow> {
         inFlight.set(one, lane);
       }
       if (inFlight.size > 0 && (claimed.length === 0 || inFlight.size >= channel.inFlight)) {
-        await Promise.race(inFlight.keys());
+        await Promise.race([...inFlight.keys(), new Promise<void>((wake) => (this.#poke = wake))]);
+        this.#poke = null;
       }
     }
     await Promise.allSettled(inFlight.keys());
@@ -271,8 +203,9 @@ export class OutboxDeliverer<Row extends ClaimedRow> {
     const iso = new Date(now).toISOString();
     let due = await channel.due(db, iso, room, skip);
     if (channel.oneAtATime) {
-      const first = new Set<string>();
-      due = due.filter(({ lane }) => !first.has(lane) && Boolean(first.add(lane)));
+      // The oldest of each lane only: the next goes once it is settled.
+      const lanes = new Set<string>();
+      due = due.filter(({ lane }) => !lanes.has(lane) && lanes.add(lane) !== undefined);
     }
     const ids = await claimRows(
       db,

@@ -1,0 +1,79 @@
+import type { Db } from '../db/schema.ts';
+import type { LoggedEvent } from '../events/log.ts';
+import type { FinalState, OutboxTable } from './rows.ts';
+
+/**
+ * What a channel (Discord, push, e-mail) brings to the outbox deliverer (deliverer.ts): which
+ * events become which rows, how one row is sent and what its answer means.
+ */
+
+/** The longest wait a Retry-After is honoured for; a longer one is waited this long, then tried again. */
+export const MAX_RETRY_AFTER_MS = 10 * 60_000;
+/** Lanes a `*` pause stops: all of them (Discord's global rate limit). */
+export const EVERY_LANE = '*';
+
+/**
+ * A `Retry-After` (RFC 9110: seconds, or an HTTP date) as a wait from `now`, at most
+ * MAX_RETRY_AFTER_MS; 1 s when there is none or it cannot be read.
+ */
+export function retryAfterMs(value: string | string[] | undefined, now: number): number {
+  const raw = String(value ?? '').trim();
+  let ms = /^\d+(\.\d+)?$/.test(raw) ? Math.ceil(Number(raw) * 1000) : Date.parse(raw) - now;
+  if (!(ms >= 0)) ms = 1000;
+  return Math.min(ms, MAX_RETRY_AFTER_MS);
+}
+
+/** What one send came to, as the channel reads its answer. */
+export type Answer = (
+  | { kind: 'sent' }
+  /** Not taken this time: tried again after the next of the channel's waits, or given up after the last. */
+  | { kind: 'retry'; error: string }
+  /** Asked to wait (a 429's Retry-After): tried again after `ms`, which is not counted as a try. */
+  | { kind: 'wait'; error: string; ms: number }
+  /** Never sent again: refused for good, it may have arrived, or there is nothing left to send. */
+  | { kind: 'final'; state: Exclude<FinalState, 'sent'>; error: string }
+) & {
+  /** A lane (or EVERY_LANE) that sends nothing for `ms`: the receiver asked for it. */
+  pause?: { lane: string; ms: number };
+};
+
+/** A claimed row, with what the channel needs to send it. */
+export interface ClaimedRow {
+  id: number;
+  /** Tries so far, this one included. */
+  attempts: number;
+}
+
+/**
+ * What a channel (Discord, push, e-mail) brings to the outbox deliverer: which events become
+ * which rows, how one row is sent and what its answer means. The rest is the deliverer's.
+ */
+export interface OutboxChannel<Row extends ClaimedRow> {
+  /** Its lease, its cursor in the log, its metric label and the prefix of its log lines. */
+  readonly name: string;
+  readonly table: OutboxTable;
+  /** The log's events it reads. */
+  readonly events: readonly LoggedEvent['type'][];
+  /** The waits before the retries of a failed try: one try more than there are waits. */
+  readonly retryWaitsMs: readonly number[];
+  /** A row claimed longer ago than this and still `sending`: its sender stopped. */
+  readonly staleAfterMs: number;
+  /** How long finished rows are kept. */
+  readonly keptForMs: number;
+  /** Rows in flight at once. */
+  readonly inFlight: number;
+  /** A lane sends one row at a time, oldest first (Discord's webhooks); else rows go side by side. */
+  readonly oneAtATime: boolean;
+  /** In the transaction that moves the cursor: the rows `events` become. */
+  fromLog(trx: Db, events: LoggedEvent[], now: Date): Promise<void>;
+  /** Work of its own besides the log, done by the lease's holder before it sends (e-mail's kinds and digest). */
+  readonly chores?: { waiting(now: Date): Promise<boolean>; run(now: Date): Promise<void> };
+  /** Due rows, oldest first, at most `limit`, none of the lanes in `skip`: each with its lane. */
+  due(db: Db, now: string, limit: number, skip: readonly string[]): Promise<{ id: number; lane: string }[]>;
+  /** The claimed rows `ids` with what sending them needs (a row gone since is left out). */
+  load(db: Db, ids: number[]): Promise<Row[]>;
+  /** Sends one row and reads the answer (and does what the answer says of the receiver: `db`). */
+  send(db: Db, row: Row, now: Date): Promise<Answer>;
+  /** The deliverer stopped: connections are closed. */
+  close?(): void;
+}
