@@ -159,13 +159,6 @@ export const MAIL_MUTATIONS: Mutation[] = [
     tests: T,
   },
   {
-    name: 'mail: a message is sent without being claimed (two instances both send it)',
-    file: 'src/delivery/rows.ts',
-    from: "    .where(inIds(db, 'id', ids))\n    .where('state', '=', 'pending')\n",
-    to: "    .where(inIds(db, 'id', ids))\n",
-    tests: T,
-  },
-  {
     name: 'mail: a message interrupted while being sent is sent again',
     file: 'src/delivery/rows.ts',
     from: "    .set({\n      state: 'unknown',\n      last_error: 'interrupted",

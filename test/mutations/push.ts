@@ -118,9 +118,9 @@ export const PUSH_MUTATIONS: Mutation[] = [
   },
   {
     name: 'push: a 429 is tried again at once',
-    file: 'src/delivery/deliverer.ts',
-    from: 'notBefore: at(answer.ms), countAttempt: false',
-    to: 'notBefore: iso, countAttempt: false',
+    file: 'src/push/sender.ts',
+    from: "const wait = retryAfterMs(headers['retry-after'], now.getTime());",
+    to: 'const wait = 0;',
     tests: SENT,
   },
   {
