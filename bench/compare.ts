@@ -32,7 +32,7 @@ export interface Context {
 
 export interface Load {
   path: string;
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'PUT';
   headers?: Record<string, string>;
   body?: string;
   connections?: number;

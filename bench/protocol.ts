@@ -7,7 +7,7 @@
 /** One load run, sent to the load-generator child over IPC. */
 export interface LoadRequest {
   url: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   headers: Record<string, string>;
   body?: string;
   connections: number;
@@ -38,3 +38,29 @@ export type HolderRequest =
 /** Its answers: to `open`, the streams open and the statuses; to `collect`, the arrival times. */
 export type HolderAnswer =
   { opened: number; statuses: Record<string, number> } | { times: number[]; streams: number };
+
+/** The fake push service's counts (fake-push-server.ts); times are epoch ms. */
+export interface PushStats {
+  requests: number;
+  /** Endpoints that took at least one message (201). */
+  delivered: number;
+  /** Endpoints that took a second one. */
+  twice: number;
+  /** Endpoints answered 410. */
+  gone: number;
+  rateLimited: number;
+  badShape: number;
+  firstAt: number;
+  lastAt: number;
+}
+
+/** The SMTP sink's counts (smtp-sink.ts). */
+export interface SmtpStats {
+  accepted: number;
+  /** Recipients with at least one message accepted. */
+  recipients: number;
+  /** Recipients with a second one. */
+  twice: number;
+  firstAt: number;
+  lastAt: number;
+}

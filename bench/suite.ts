@@ -6,6 +6,7 @@
 import { type CeilingOptions, startCeiling } from './ceilings.ts';
 import { type Context, type LoadSettings, selected } from './compare.ts';
 import { eventStreamPaths } from './event-streams.ts';
+import { fifthWaveRows } from './fifth-wave.ts';
 import { syncRoundRow } from './history-round.ts';
 import { historyYearRows } from './history-year.ts';
 import { imagePaths } from './image-paths.ts';
@@ -46,13 +47,16 @@ function startService(
   opts: SuiteOptions,
   name = 'service',
   env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+  port?: number,
 ): Promise<Service> {
   return Service.start({
     name,
     from: 'dist',
     // Not the project directory, so that a developer's .env does not change what is measured.
     cwd: opts.dir,
-    nodeArgs: opts.serviceNodeArgs,
+    nodeArgs: [...opts.serviceNodeArgs, ...nodeArgs],
+    ...(port === undefined ? {} : { port }),
     databaseUrl: opts.databaseUrl,
     // LOG_LEVEL and LOG_REQUESTS unset: measured at the default settings (issue 18).
     testSettings: false,
@@ -169,6 +173,21 @@ export async function runSuite(opts: SuiteOptions): Promise<Row[]> {
   }
   if (selected(opts.only, 'notifications') || selected(opts.only, SIGNED_IN_POSTING))
     rows.push(...(await signedInRun(opts, peaks, written, streamerIds)));
+  rows.push(
+    ...(await fifthWaveRows(
+      { load: opts.load, enforce: opts.enforce, only: opts.only, log: opts.log },
+      {
+        databaseUrl: opts.databaseUrl,
+        dir: opts.dir,
+        streamerIds,
+        busyStreamerId: streamerIds[0]!,
+        comments: opts.comments,
+        ceilingDatabase: (name) => ({ databaseUrl: opts.ceilingDatabaseUrl(name) }),
+        start: (name, env, nodeArgs, port) => startService(opts, name, env, nodeArgs, port),
+      },
+      peaks,
+    )),
+  );
   for (const w of written) {
     rows.push(storedRow(w.written, await opts.countStoredComments(w.written.streamerId), w.beside));
   }

@@ -273,6 +273,20 @@ describe('ids commit in the order they were drawn', () => {
   );
 });
 
+describe('a write that tells many', () => {
+  it("a go-live's 10,000 notification events append in one transaction (more values than one SQLite statement binds)", async () => {
+    const sid = await shown();
+    const events = Array.from({ length: 10_000 }, (_, i) => ({
+      type: 'comment' as const,
+      id: 0,
+      streamer_id: sid,
+      body: `event ${i}`,
+    }));
+    await t.db.transaction().execute((trx) => appendEvents(trx, events, t.clock.now().toISOString()));
+    expect(await logged(sid, 'comment')).toHaveLength(10_000);
+  });
+});
+
 describe('deliverers', () => {
   it("a deliverer's step from the log moves its cursor and no content version: kept answers stay", async () => {
     const sid = await shown();

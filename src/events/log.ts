@@ -125,11 +125,20 @@ export function publish(trx: Db, events: LogEvent[]): void {
  * later), then inserts them: the lock is held for that call and the commit. SQLite has one
  * writer at a time already.
  */
+/** Events one SQLite INSERT appends (each binds a handful of values). */
+const SQLITE_EVENTS_PER_INSERT = 1000;
+
 export async function appendEvents(trx: Db, events: LogEvent[], at: string): Promise<void> {
   if (events.length === 0) return;
   const rows = events.map((e) => rowOf(e, at));
   if (isSqlite(trx)) {
-    await trx.insertInto('event_log').values(rows).execute();
+    // A statement binds at most 32,766 values: a go-live tells each of thousands of followers.
+    for (let from = 0; from < rows.length; from += SQLITE_EVENTS_PER_INSERT) {
+      await trx
+        .insertInto('event_log')
+        .values(rows.slice(from, from + SQLITE_EVENTS_PER_INSERT))
+        .execute();
+    }
     return;
   }
   const column = <K extends keyof (typeof rows)[number]>(key: K) => rows.map((r) => r[key]);

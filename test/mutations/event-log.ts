@@ -52,6 +52,13 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
     tests: ['test/event-log.test.ts'],
   },
   {
+    name: "event log: SQLite appends all of a write's events in one statement",
+    file: 'src/events/log.ts',
+    from: '.values(rows.slice(from, from + SQLITE_EVENTS_PER_INSERT))',
+    to: '.values(rows.slice(from))',
+    tests: ['test/event-log.test.ts'],
+  },
+  {
     name: 'event log: rows are kept for ever',
     file: 'src/events/log.ts',
     from: ".where('created_at', '<', cut)",
