@@ -3,7 +3,8 @@ import { lockRow } from '../db/dialect.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
 import { FOLLOW_LIMIT } from '../shared/follows.ts';
-import { addFollow, followCount, followerCount, inPublicView, isFollowing, removeFollow } from './queries.ts';
+import { streamerInPublicView } from '../streamers/public-view.ts';
+import { addFollow, followCount, followerCount, isFollowing, removeFollow } from './queries.ts';
 
 /**
  * A signed-in user follows a streamer of the Public view or stops (DECISIONS.md "Fifth wave" →
@@ -23,7 +24,7 @@ export async function setFollow(
     ctx.database,
     async (trx) => {
       await lockRow(trx, 'users', userId);
-      if (!(await inPublicView(trx, streamerId))) throw fail('streamer_not_found');
+      if (!(await streamerInPublicView(trx, streamerId))) throw fail('streamer_not_found');
       if (!follow) await removeFollow(trx, userId, streamerId);
       else if (!(await isFollowing(trx, userId, streamerId))) {
         if ((await followCount(trx, userId)) >= FOLLOW_LIMIT) throw fail('too_many_follows');

@@ -1,16 +1,4 @@
 import type { Db } from '../db/schema.ts';
-import { IN_PUBLIC_VIEW } from '../streamers/public-view.ts';
-
-/** Whether the streamer is in SPEC.md's Public view (streamers/public-view.ts), read in the caller's transaction. */
-export async function inPublicView(db: Db, streamerId: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('streamers')
-    .select('streamers.id')
-    .where('streamers.id', '=', streamerId)
-    .where(IN_PUBLIC_VIEW)
-    .executeTakeFirst();
-  return row !== undefined;
-}
 
 /** How many streamers the user follows. */
 export async function followCount(db: Db, userId: number): Promise<number> {

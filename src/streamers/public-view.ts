@@ -1,4 +1,5 @@
 import { type SqlBool, sql } from 'kysely';
+import type { Db } from '../db/schema.ts';
 
 /**
  * SPEC.md's Public view: the streamers that are evaluated and have a rating. Written once, as a
@@ -10,3 +11,14 @@ export const IN_PUBLIC_VIEW = sql<SqlBool>`(streamers.evaluated = 1 and exists (
 
 /** The condition's answer as a row carries it: 1 or 0 on SQLite, a boolean on PostgreSQL. */
 export const inPublicView = (row: { in_public_view: SqlBool }): boolean => Boolean(row.in_public_view);
+
+/** Whether one streamer is in the Public view, read in the caller's transaction (one indexed read). */
+export async function streamerInPublicView(db: Db, streamerId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('streamers')
+    .select('streamers.id')
+    .where('streamers.id', '=', streamerId)
+    .where(IN_PUBLIC_VIEW)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -5,7 +5,7 @@ import { clamp, toInt } from '../lib/input.ts';
 import { LIMITS } from '../shared/rules.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { speakerOfStreamer } from '../streamers/speaks-for.ts';
-import { renderedView } from '../streamers/views.ts';
+import { streamerInPublicView } from '../streamers/public-view.ts';
 import { mayVoteFor } from './policy.ts';
 import { setVote } from './queries.ts';
 
@@ -23,15 +23,14 @@ export async function castVote(
   score: unknown,
 ): Promise<void> {
   const value = clamp(toInt(score), 0, LIMITS.score);
-  // Only streamers of the Public view take votes: the rendered view says which they are.
-  const list = await renderedView(ctx, 'public');
-  const votable = list.value?.some((s) => s.id === streamerId) ?? false;
   await writeTransaction(ctx.database, async (trx) => {
     // Who speaks for a streamer does not vote for it (issue 45, item 14; votes/audience.ts):
     // a 403, which comes before the 404 (DECISIONS.md "Errors"), as for the right of reply.
     const speaksFor = (await speakerOfStreamer(trx, streamerId)) === userId ? [streamerId] : [];
     if (!mayVoteFor(viewer, speaksFor, streamerId)) throw fail('not_allowed');
-    if (!votable) throw fail('streamer_not_found');
+    // Only streamers of the Public view take votes, asked of the one row in the vote's own
+    // transaction: rendering the whole list here made a vote cost a sum over every vote.
+    if (!(await streamerInPublicView(trx, streamerId))) throw fail('streamer_not_found');
     await setVote(trx, streamerId, userId, value, ctx.clock.now().toISOString());
   });
 }
