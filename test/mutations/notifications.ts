@@ -89,8 +89,8 @@ export const NOTIFICATION_MUTATIONS: Mutation[] = [
   {
     name: 'events: no limit of open streams per client address',
     file: 'src/events/streams.ts',
-    from: 'return (this.#perAddress.get(address) ?? 0) < this.limits.perAddress;',
-    to: 'return address !== null;',
+    from: "    if ((this.#perAddress.get(address) ?? 0) >= this.limits.perAddress) return 'address';\n",
+    to: '',
     tests: ['test/events.test.ts'],
   },
   {
