@@ -9,9 +9,6 @@ export interface SessionsTable {
   user_id: number | null;
   created_at: string;
   seen_at: string;
-  /** The address the session last recorded in `user_addresses` (sessions/addresses.ts), and when. */
-  guest_tag: string | null;
-  guest_tag_at: string | null;
 }
 
 export interface OAuthStatesTable {
