@@ -116,13 +116,19 @@ describe.runIf(runBrowser(import.meta.url))('push notifications in the browser',
       });
     });
     await cdp.send('ServiceWorker.enable');
-    await cdp.send('ServiceWorker.deliverPushMessage', {
-      origin: env.base,
-      registrationId: await registration,
-      data: JSON.stringify(message),
-    });
+    const registrationId = await registration;
+    // As the push service hands it over; again while nothing shows (a worker that a busy machine
+    // stopped and started may miss one): one stream is one message by its tag, however often.
+    const hand = () =>
+      cdp.send('ServiceWorker.deliverPushMessage', {
+        origin: env.base,
+        registrationId,
+        data: JSON.stringify(message),
+      });
+    await hand();
+    const current = () => context.serviceWorkers()[0] ?? worker;
     const shown = () =>
-      worker.evaluate(async () =>
+      current().evaluate(async () =>
         (await (self as unknown as WorkerScope).registration.getNotifications()).map((n) => ({
           title: n.title,
           body: n.body,
@@ -130,7 +136,13 @@ describe.runIf(runBrowser(import.meta.url))('push notifications in the browser',
           icon: n.icon,
         })),
       );
-    await expect.poll(shown).toHaveLength(1);
+    await expect
+      .poll(async () => {
+        const now = await shown();
+        if (now.length === 0) await hand();
+        return now;
+      })
+      .toHaveLength(1);
     expect((await shown())[0]).toEqual({
       title: message.title,
       body: message.body,
@@ -139,7 +151,7 @@ describe.runIf(runBrowser(import.meta.url))('push notifications in the browser',
     });
 
     // A click on it (the worker's own handler, given the notification it shows).
-    await worker.evaluate(async () => {
+    await current().evaluate(async () => {
       const scope = self as unknown as WorkerScope;
       const [n] = await scope.registration.getNotifications();
       scope.dispatchEvent(new NotificationEvent('notificationclick', { notification: n! }));

@@ -28,6 +28,7 @@ import * as schedules from './029-schedules.ts';
 import * as staffReviews from './030-staff-reviews.ts';
 import * as staffAuthorStored from './032-staff-author-stored.ts';
 import * as wordsAndRepeats from './033-words-and-repeats.ts';
+import * as sessionAddresses from './034-session-addresses.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '030-staff-reviews': staffReviews,
   '032-staff-author-stored': staffAuthorStored,
   '033-words-and-repeats': wordsAndRepeats,
+  '034-session-addresses': sessionAddresses,
 };
