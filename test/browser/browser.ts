@@ -174,3 +174,19 @@ export async function adminLogin(env: Env, page: Page): Promise<void> {
   await page.getByRole('button', { name: /Přihlásit|Log in/ }).click();
   await page.getByRole('heading', { name: /Administrace|Administration/ }).waitFor();
 }
+
+/** The seven criteria's English labels, in the forms' order. */
+export const SCORE_LABELS = [
+  'Statistics',
+  'Graphics',
+  'Alerts',
+  'Extras',
+  'Preview',
+  'Settings',
+  'Originality',
+] as const;
+
+/** Fills every criterion of a score form (within `scope`: a page or one row) with `value`. */
+export async function fillScores(scope: Pick<Page, 'getByLabel'>, value: number): Promise<void> {
+  for (const label of SCORE_LABELS) await scope.getByLabel(label, { exact: true }).fill(String(value));
+}

@@ -3,6 +3,7 @@ import type { TestApp, TestUser } from '../helpers/app.ts';
 import {
   adminLogin,
   axe,
+  fillScores,
   type Env,
   newPage,
   type PageOptions,
@@ -68,17 +69,7 @@ describe.runIf(runBrowser(import.meta.url))('the Reviews tab and re-rating reque
     await page.getByText('The others’ reviews stay hidden until yours is saved.').waitFor();
     expect(await page.getByText('Quiet chat, good alerts').count()).toBe(0);
     expect(await page.getByText('All reviews').count()).toBe(0);
-    for (const label of [
-      'Statistics',
-      'Graphics',
-      'Alerts',
-      'Extras',
-      'Preview',
-      'Settings',
-      'Originality',
-    ]) {
-      await page.getByLabel(label, { exact: true }).fill('8');
-    }
+    await fillScores(page, 8);
     await page.getByLabel('Note for the staff').fill('Great overlay');
     await page.getByRole('button', { name: 'Save my review' }).click();
     await page.getByRole('heading', { name: 'All reviews (2)' }).waitFor();
@@ -119,17 +110,7 @@ describe.runIf(runBrowser(import.meta.url))('the Reviews tab and re-rating reque
     expect(await first.textContent()).toContain('asks for a re-rating');
     await first.getByRole('button', { name: 'Review' }).click();
     await page.getByRole('heading', { name: 'Your review of Twitch Dev' }).waitFor();
-    for (const label of [
-      'Statistics',
-      'Graphics',
-      'Alerts',
-      'Extras',
-      'Preview',
-      'Settings',
-      'Originality',
-    ]) {
-      await page.getByLabel(label, { exact: true }).fill('7');
-    }
+    await fillScores(page, 7);
     await page.getByRole('button', { name: 'Save my review' }).click();
     await page.getByRole('heading', { name: 'All reviews (1)' }).waitFor();
     page.once('dialog', (dialog) => void dialog.accept());

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminLogin, axe, newPage, runBrowser, shot, signIn, useBrowser } from './browser.ts';
+import { adminLogin, axe, fillScores, newPage, runBrowser, shot, signIn, useBrowser } from './browser.ts';
 
 describe.runIf(runBrowser(import.meta.url))('the web page for staff', () => {
   const env = useBrowser();
@@ -68,17 +68,7 @@ describe.runIf(runBrowser(import.meta.url))('the web page for staff', () => {
 
     const row = page.locator('.admin-list > li', { hasText: 'Zeta Fresh' });
     await row.getByRole('button', { name: 'Edit' }).click();
-    for (const label of [
-      'Statistics',
-      'Graphics',
-      'Alerts',
-      'Extras',
-      'Preview',
-      'Settings',
-      'Originality',
-    ]) {
-      await row.getByLabel(label, { exact: true }).fill('8');
-    }
+    await fillScores(row, 8);
     await row.getByLabel('Reward (0–130)').fill('120');
     await row.getByLabel('Status').selectOption('live');
     await row.getByLabel('Game').fill('Factorio');
