@@ -266,3 +266,68 @@ describe('who speaks for a streamer does not vote for it (issue 45, item 14)', (
     expect(await item(sid)).toMatchObject({ verified: false, ...all });
   });
 });
+
+describe('the tally the database keeps of the votes (migration 035)', () => {
+  /** Every streamer's tally as kept, and as counted again from the votes. */
+  async function keptAndRecounted(): Promise<[unknown[], unknown[]]> {
+    const kept = await t.db
+      .selectFrom('vote_tallies')
+      .select(['streamer_id', 'vote_count', 'score_sum', 'h1', 'h5', 'h10'])
+      .where('vote_count', '>', 0)
+      .orderBy('streamer_id')
+      .execute();
+    const recounted = await t.db
+      .selectFrom('votes')
+      .select((e) => [
+        'streamer_id',
+        e.fn.countAll<number>().as('vote_count'),
+        e.fn.sum<number>('score').as('score_sum'),
+        ...([1, 5, 10] as const).map((s) =>
+          e.fn.sum<number>(e.case().when('score', '=', s).then(1).else(0).end()).as(`h${s}`),
+        ),
+      ])
+      .groupBy('streamer_id')
+      .orderBy('streamer_id')
+      .execute();
+    const numbers = (rows: Record<string, unknown>[]) =>
+      rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Number(v)])));
+    return [numbers(kept), numbers(recounted)];
+  }
+
+  it('equals a count of the votes after parallel votes, changes, removals and a deleted account or streamer', async () => {
+    const [a, b] = [await t.streamer(undefined, R(5)), await t.streamer(undefined, R(6))];
+    const users = await voters(t, 12);
+    const all = (f: (c: Client, i: number) => Promise<unknown>) => Promise.all(users.map(f));
+    await all((c, i) => c.put(`/api/votes?streamer_id=${a}`, { score: (i % 10) + 1 }));
+    await all((c, i) => c.put(`/api/votes?streamer_id=${b}`, { score: 10 - (i % 10) }));
+    // Changed, removed and cast again at once, on both streamers.
+    await all((c, i) => c.put(`/api/votes?streamer_id=${i % 2 ? a : b}`, { score: i % 3 === 0 ? 0 : 5 }));
+    let [kept, recounted] = await keptAndRecounted();
+    expect(kept).toEqual(recounted);
+    expect(kept.length).toBeGreaterThanOrEqual(2);
+
+    const leaving = await t.user();
+    const c = await t.signedIn(leaving);
+    await c.put(`/api/votes?streamer_id=${a}`, { score: 1 });
+    expect((await c.del('/api/account', { body: { confirm: leaving.login } })).status).toBe(200);
+    expect((await admin.del(`/api/streamers?id=${b}`)).status).toBe(200);
+    [kept, recounted] = await keptAndRecounted();
+    expect(kept).toEqual(recounted);
+    expect(
+      await t.db.selectFrom('vote_tallies').select('streamer_id').where('streamer_id', '=', b).execute(),
+    ).toEqual([]);
+  });
+
+  it("refuses a tally whose count or sum is not its histogram's", async () => {
+    const sid = await t.streamer(undefined, R(5));
+    await vote(t, sid, [7]);
+    const tally = t.db.updateTable('vote_tallies').where('streamer_id', '=', sid);
+    await expect(tally.set({ vote_count: 2 }).execute()).rejects.toThrow();
+    await expect(tally.set({ score_sum: 8 }).execute()).rejects.toThrow();
+    await expect(tally.set({ h7: 0 }).execute()).rejects.toThrow();
+    expect(await item(sid)).toMatchObject({
+      audience_votes: 1,
+      audience_histogram: [0, 0, 0, 0, 0, 0, 1, 0, 0, 0],
+    });
+  });
+});

@@ -66,6 +66,7 @@ export const NOT_EXPORTED: Readonly<
   mail_tokens: 'links in messages already sent (confirmations expire in a day)',
   mail_outbox: 'messages waiting to be sent, made for the old server',
   mail_digests: 'which weekly digests the old server sent',
+  vote_tallies: 'counted from the votes by the database as they are imported',
 };
 export type Table = (typeof EXPORTED_TABLES)[number];
 

@@ -35,6 +35,7 @@ import type {
   StreamerRepliesTable,
   StreamersTable,
   VotesTable,
+  VoteTalliesTable,
 } from './schema/streamers.ts';
 import type { ScheduleSegmentsTable, SchedulesTable } from './schema/schedules.ts';
 import type { StreamSamplesTable, StreamStatsTable, StreamsTable } from './schema/streams.ts';
@@ -74,6 +75,7 @@ export interface Database {
   address_blocks: AddressBlocksTable;
   comment_likes: CommentLikesTable;
   votes: VotesTable;
+  vote_tallies: VoteTalliesTable;
   follows: FollowsTable;
   schedules: SchedulesTable;
   schedule_segments: ScheduleSegmentsTable;

@@ -1,6 +1,6 @@
 import type { Db, RaterGroup, Rating, Scores, Streamer, StreamersTable } from '../db/schema.ts';
 import { compiledOnce } from '../db/compiled.ts';
-import { type Insertable, sql, type Updateable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import { foldCase } from '../shared/rules.ts';
 import { IN_PUBLIC_VIEW, inPublicView } from './public-view.ts';
 import { HISTOGRAM_COLUMNS } from '../votes/audience.ts';
@@ -50,10 +50,6 @@ const RATING_COLUMNS = [
   'ratings.notes',
 ] as const;
 
-/** A streamer's votes of one score, counted in the votes' group (the histogram). */
-const votesOf = (score: number) =>
-  sql<number | string>`sum(case when votes.score = ${sql.lit(score)} then 1 else 0 end)`;
-
 /** Every streamer with its rating and team, in one query. */
 export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
   const rows = await db
@@ -72,20 +68,8 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
           .as('cc'),
       (join) => join.onRef('cc.streamer_id', '=', 'streamers.id'),
     )
-    .leftJoin(
-      (eb) =>
-        eb
-          .selectFrom('votes')
-          .select([
-            'votes.streamer_id',
-            (e) => e.fn.sum<number | string>('votes.score').as('total'),
-            (e) => e.fn.countAll<number | string>().as('n'),
-            ...HISTOGRAM_COLUMNS.map((h, i) => votesOf(i + 1).as(h)),
-          ])
-          .groupBy('votes.streamer_id')
-          .as('av'),
-      (join) => join.onRef('av.streamer_id', '=', 'streamers.id'),
-    )
+    // The votes as the database counts them while they change (migration 035), not summed here.
+    .leftJoin('vote_tallies as av', 'av.streamer_id', 'streamers.id')
     // Followers counted for every streamer at once, in the query that makes the items.
     .leftJoin(
       (eb) =>
@@ -125,8 +109,8 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
       'rater_groups.id as team_id',
       'rater_groups.name as team_name',
       'cc.n as comment_count',
-      'av.total as audience_sum',
-      'av.n as audience_votes',
+      'av.score_sum as audience_sum',
+      'av.vote_count as audience_votes',
       ...HISTOGRAM_COLUMNS.map((h) => `av.${h}` as const),
       'fl.n as followers',
       'st.streams as st_streams',

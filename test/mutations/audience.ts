@@ -4,9 +4,38 @@ import type { Mutation } from './list.ts';
 export const AUDIENCE_MUTATIONS: Mutation[] = [
   {
     name: 'audience: the histogram counts each score one bar too low',
-    file: 'src/streamers/queries.ts',
-    from: 'votesOf(i + 1).as(h)',
-    to: 'votesOf(i).as(h)',
+    file: 'src/db/migrations/035-vote-tallies.ts',
+    from: "values (new.streamer_id, 1, new.score, ${list(SCORES.map((s) => is('new', s)))})",
+    to: "values (new.streamer_id, 1, new.score, ${list(SCORES.map((s) => is('new', s + 1)))})",
+    tests: ['test/audience-score.test.ts'],
+  },
+  {
+    name: 'audience: a changed vote is counted in and not out (SQLite)',
+    file: 'src/db/migrations/035-vote-tallies.ts',
+    from: 'begin ${countOut}; ${countIn}; end',
+    to: 'begin ${countIn}; end',
+    tests: ['test/audience-score.test.ts'],
+  },
+  {
+    name: 'audience: a changed vote is counted in and not out (PostgreSQL)',
+    file: 'src/db/migrations/035-vote-tallies.ts',
+    from: "if tg_op in ('UPDATE', 'DELETE') then",
+    to: "if tg_op in ('DELETE') then",
+    tests: ['test/audience-score.test.ts'],
+    project: 'postgres',
+  },
+  {
+    name: "audience: a deleted account's votes stay counted (SQLite)",
+    file: 'src/db/migrations/035-vote-tallies.ts',
+    from: 'create trigger votes_count_out after delete on votes',
+    to: 'create trigger votes_count_out after delete on comments',
+    tests: ['test/audience-score.test.ts'],
+  },
+  {
+    name: "audience: the tally's sum may differ from its histogram",
+    file: 'src/db/migrations/035-vote-tallies.ts',
+    from: 'sql`score_sum = ${sql.join(',
+    to: 'sql`score_sum = score_sum or 0 = ${sql.join(',
     tests: ['test/audience-score.test.ts'],
   },
   {

@@ -29,6 +29,7 @@ import * as staffReviews from './030-staff-reviews.ts';
 import * as staffAuthorStored from './032-staff-author-stored.ts';
 import * as wordsAndRepeats from './033-words-and-repeats.ts';
 import * as sessionAddresses from './034-session-addresses.ts';
+import * as voteTallies from './035-vote-tallies.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '032-staff-author-stored': staffAuthorStored,
   '033-words-and-repeats': wordsAndRepeats,
   '034-session-addresses': sessionAddresses,
+  '035-vote-tallies': voteTallies,
 };

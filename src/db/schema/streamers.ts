@@ -85,6 +85,26 @@ export interface VotesTable {
   updated_at: string;
 }
 
+/**
+ * A streamer's votes counted as they change (migration 035): kept by triggers on `votes`, read
+ * by the list instead of a sum over every vote. `h1`..`h10`: how many votes of each score.
+ */
+export interface VoteTalliesTable {
+  streamer_id: number;
+  vote_count: number;
+  score_sum: number;
+  h1: number;
+  h2: number;
+  h3: number;
+  h4: number;
+  h5: number;
+  h6: number;
+  h7: number;
+  h8: number;
+  h9: number;
+  h10: number;
+}
+
 /** DECISIONS.md "Fifth wave" → "Following": one row per user and streamer followed. */
 export interface FollowsTable {
   user_id: number;
