@@ -34,6 +34,7 @@ interface Scenario {
 }
 
 let blockId = 0;
+let timedOut = 0;
 const SCENARIOS: Partial<Record<ErrorCode, Scenario>> = {
   sign_in_required: {
     post: () => ({ client: guest('198.51.100.2'), body: { streamer_id: sid, body: 'sign in first' } }),
@@ -52,6 +53,27 @@ const SCENARIOS: Partial<Record<ErrorCode, Scenario>> = {
       blockId = (await admin.post('/api/moderation/blocks', { comment_id: mine.body.id })).body.id;
     },
     after: async () => void (await admin.del(`/api/moderation/blocks?id=${blockId}`)),
+  },
+  // Issue 45 item 5: a time-out applies to the addresses the user's sessions used while it lasts.
+  timed_out: {
+    post: () => ({
+      client: guest('198.51.100.8'),
+      body: { streamer_id: sid, body: 'timed out, as a guest' },
+    }),
+    reply: true,
+    before: async () => {
+      const user = await t.user();
+      expect(
+        (
+          await (
+            await t.signedIn(user)
+          ).get('/api/oauth/me', { headers: { 'x-forwarded-for': '198.51.100.8' } })
+        ).status,
+      ).toBe(200);
+      timedOut = user.id;
+      await admin.put(`/api/users?id=${user.id}`, { timeout_hours: 1 });
+    },
+    after: async () => void (await admin.put(`/api/users?id=${timedOut}`, { timeout_hours: 0 })),
   },
   name_reserved: {
     post: () => ({

@@ -4,7 +4,14 @@ import { earlierRow, type SqlRule, type ValueType } from '../db/sql-rules.ts';
 import { fail } from '../errors.ts';
 import { guestName } from '../guests/names.ts';
 import { burstSince, CHALLENGE_DUE } from '../guests/challenge.ts';
-import { ADDRESS_BLOCKED, GUEST_VALUES, type GuestValue, NAME_TAKEN } from '../guests/rules.ts';
+import {
+  ADDRESS_BLOCKED,
+  ADDRESS_TIMED_OUT,
+  addressSince,
+  GUEST_VALUES,
+  type GuestValue,
+  NAME_TAKEN,
+} from '../guests/rules.ts';
 import { cleanText, codePointLength, nameLine, parseId } from '../lib/input.ts';
 import { foldWords } from '../lib/names.ts';
 import type { Viewer } from '../plugins/viewer.ts';
@@ -15,8 +22,8 @@ import { commentsAsGuest } from './policy.ts';
 /**
  * The rules of a new comment, written once (DECISIONS.md "Comments", "Guests, names and
  * bans"), in the order their errors win (DECISIONS.md "Errors"): sign-in required (401), a
- * banned session or a blocked address (403), the streamer id, the body, the thread and the
- * guest's name (400), the streamer (404). The rules that ask the database are SQL conditions
+ * banned session, a timed-out user's address or a blocked address (403), the streamer id, the
+ * body, the thread and the guest's name (400), the streamer (404). The rules that ask the database are SQL conditions
  * over the comment's values (`DB_RULES`, db/sql-rules.ts; the guests' own come from
  * guests/rules.ts, which suggestions share), asked for every post of a group commit in one
  * query (comments/post.ts), a post alone being a group of one; `checkComment` then decides each
@@ -63,6 +70,8 @@ export interface Draft {
   createdAt: string;
   /** Where a guest's burst of posts starts (guests/challenge.ts), null with rate limits off. */
   burstSince: string | null;
+  /** Since when a timed-out user's address is theirs (guests/rules.ts `ADDRESS_TIMED_OUT`). */
+  addressSince: string;
 }
 
 /** SPEC.md's body rules: trimmed, 2 to 1000 characters (code points). */
@@ -113,6 +122,7 @@ export function draftOf(
     guestTag,
     createdAt: now.toISOString(),
     burstSince: burstSince(rateLimit, now),
+    addressSince: addressSince(now),
   };
 }
 
@@ -177,6 +187,7 @@ export const REPEATED: CommentRule = {
 /** Every rule of a new comment that asks the database. */
 export const DB_RULES: readonly CommentRule[] = [
   SIGN_IN,
+  { ...ADDRESS_TIMED_OUT, to: 'guests' },
   { ...ADDRESS_BLOCKED, to: 'guests' },
   { ...NAME_TAKEN, to: 'named' },
   NO_STREAMER,
@@ -211,6 +222,7 @@ export const valuesOf = (d: Draft): Record<CommentValue, unknown> => ({
   createdAt: d.createdAt,
   nameFold: d.nameFold,
   burstSince: d.burstSince,
+  addressSince: d.addressSince,
   userId: d.userId,
   words: d.words,
   repeatKey: d.repeatKey,
@@ -231,6 +243,7 @@ export async function checkComment(
 ): Promise<{ streamerId: number; body: string; replyTo: number | null }> {
   if (refused.has('sign_in_required')) throw fail('sign_in_required');
   if (d.bannedSession) throw fail('banned');
+  if (refused.has('timed_out')) throw fail('timed_out');
   if (refused.has('address_blocked')) throw fail('address_blocked');
   if (d.streamerId === null) throw fail('missing_streamer_id');
   if (d.bodyError) throw fail(d.bodyError);

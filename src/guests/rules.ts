@@ -4,6 +4,7 @@ import { refusedBy, type SqlRule, type ValueType } from '../db/sql-rules.ts';
 import { fail } from '../errors.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { CHALLENGE_DUE, lockBursts } from './challenge.ts';
+import { BAN_MEMORY_MS } from '../users/bans.ts';
 import { guestName } from './names.ts';
 
 /**
@@ -14,7 +15,7 @@ import { guestName } from './names.ts';
  */
 
 /** The values a guest's rules read. */
-export type GuestValue = 'guestTag' | 'createdAt' | 'nameFold' | 'burstSince';
+export type GuestValue = 'guestTag' | 'createdAt' | 'nameFold' | 'burstSince' | 'addressSince';
 
 /** Their SQL types. */
 export const GUEST_VALUES: Record<GuestValue, ValueType> = {
@@ -22,6 +23,22 @@ export const GUEST_VALUES: Record<GuestValue, ValueType> = {
   createdAt: 'text',
   nameFold: 'text',
   burstSince: 'text',
+  addressSince: 'text',
+};
+
+/** Since when a user's address is theirs for a time-out (`ADDRESS_TIMED_OUT`): the ban's 30 days. */
+export const addressSince = (now: Date): string => new Date(now.getTime() - BAN_MEMORY_MS).toISOString();
+
+/**
+ * A time-out follows the person to the addresses their sessions used (issue 45 item 5): while it
+ * lasts, a guest's post from an address a timed-out user signed in from or a session of theirs
+ * used in the last 30 days is refused as the user's own would be (403 `timed_out`).
+ */
+export const ADDRESS_TIMED_OUT: SqlRule<GuestValue> = {
+  error: 'timed_out',
+  refuses: (v) =>
+    sql`exists (select 1 from user_addresses a join users u on u.id = a.user_id
+      where a.guest_tag = ${v.guestTag} and a.seen_at >= ${v.addressSince} and u.timeout_until > ${v.createdAt})`,
 };
 
 export const ADDRESS_BLOCKED: SqlRule<GuestValue> = {
@@ -51,7 +68,8 @@ export interface GuestPost {
 }
 
 /**
- * Checks a guest's post in the order the errors win: banned (403), blocked (403), then
+ * Checks a guest's post in the order the errors win: banned (403), a timed-out user's address
+ * (403), blocked (403), then
  * `between` (the post's own 400s), then the name (400). Anyone else passes at once.
  */
 export async function checkGuestPost(
@@ -63,8 +81,12 @@ export async function checkGuestPost(
   if (viewer.user || viewer.isAdmin) return between();
   if (viewer.bannedUser || viewer.bannedSession) throw fail('banned');
   const name = guestName(post.name);
-  const rules =
-    name.fold === null ? [ADDRESS_BLOCKED, CHALLENGE_DUE] : [ADDRESS_BLOCKED, NAME_TAKEN, CHALLENGE_DUE];
+  const rules = [
+    ADDRESS_TIMED_OUT,
+    ADDRESS_BLOCKED,
+    ...(name.fold === null ? [] : [NAME_TAKEN]),
+    CHALLENGE_DUE,
+  ];
   const { guestTag, createdAt, burstSince } = post;
   if (burstSince !== null) await lockBursts(db, [guestTag]);
   const refused = await refusedBy(db, rules, GUEST_VALUES, {
@@ -72,7 +94,9 @@ export async function checkGuestPost(
     createdAt,
     burstSince,
     nameFold: name.fold,
+    addressSince: addressSince(new Date(createdAt)),
   });
+  if (refused.has('timed_out')) throw fail('timed_out');
   if (refused.has('address_blocked')) throw fail('address_blocked');
   between();
   if (name.reserved || refused.has('name_reserved')) throw fail('name_reserved');

@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type { DbContext } from '../db/context.ts';
 import { type Clock, DAY, HOUR, MINUTE, upkeep } from '../lib/clock.ts';
 import { httpsDetected } from '../lib/https.ts';
+import { addressDue } from '../sessions/addresses.ts';
 import { Session, type SessionData } from '../sessions/session.ts';
 import { SESSION_DAYS } from '../shared/rules.ts';
 import { addRouteHook } from './route-hooks.ts';
@@ -26,6 +27,8 @@ declare module 'fastify' {
     sessionUser: SessionUserRow | null;
     /** The shared password's current generation, as loaded with the session. */
     adminGeneration: string;
+    /** The address the loaded session recorded last (sessions/addresses.ts), null with none loaded. */
+    sessionAddress: StoredSession['address'] | null;
   }
   interface FastifyInstance {
     /** Cookie name in use: `__Host-sid` on https, `sid` otherwise. */
@@ -111,6 +114,7 @@ export const sessionPlugin = fp(
       request.session = new Session(cookieId, row.parsed, row.seenMs, true, row.adminSinceMs);
       request.sessionUser = row.user;
       request.adminGeneration = row.adminGeneration;
+      request.sessionAddress = row.address;
       return true;
     }
 
@@ -125,39 +129,67 @@ export const sessionPlugin = fp(
       session.seenAtMs !== null &&
       clock.now().getTime() - session.seenAtMs > TOUCH_INTERVAL;
 
+    /**
+     * The user whose session this request's address must be recorded for (a session with a
+     * user whose address differs from the one it recorded, or recorded a day ago), else null.
+     */
+    const addressOwed = (request: FastifyRequest): number | null => {
+      const userId = request.session.data.oauth_user?.id;
+      if (userId === undefined) return null;
+      const recorded = request.sessionAddress ?? { tag: null, atMs: Number.NaN };
+      return addressDue(recorded, request.guestTag, clock.now().getTime()) ? userId : null;
+    };
+
     async function persist(request: FastifyRequest, reply: FastifyReply): Promise<void> {
       const { session } = request;
       const now = clock.now().toISOString();
       const oldKey = session.cookieId ? hash(session.cookieId) : null;
+      const key = await write(request, reply, session, now, oldKey);
+      const userId = key === null ? null : addressOwed(request);
+      if (key !== null && userId !== null) await store.recordAddress(key, userId, request.guestTag, now);
+    }
 
+    /** Writes the session if it changed (or touches it); answers the key of its row, null when it has none. */
+    async function write(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      session: Session,
+      now: string,
+      oldKey: string | null,
+    ): Promise<string | null> {
       if (!session.dirty) {
         if (oldKey && session.seenAtMs !== null && Date.parse(now) - session.seenAtMs > TOUCH_INTERVAL) {
           await store.touch(oldKey, now);
         }
-        return;
+        return oldKey;
       }
       if (Object.keys(session.data).length === 0) {
         if (oldKey) {
           await store.delete(oldKey);
           setCookie(request, reply, '', 0);
         }
-        return;
+        return null;
       }
       const data = JSON.stringify(session.data);
       const user_id = session.data.oauth_user?.id ?? null;
       if (oldKey && !session.regenerateRequested) {
         await store.update(oldKey, { data, user_id, now });
-        return;
+        return oldKey;
       }
       if (oldKey) await store.delete(oldKey);
+      // A new row has recorded no address yet.
+      request.sessionAddress = null;
       const cookieId = randomBytes(32).toString('base64url');
-      await store.insert({ key: hash(cookieId), data, user_id, now });
+      const key = hash(cookieId);
+      await store.insert({ key, data, user_id, now });
       setCookie(request, reply, cookieId, ABSOLUTE_TIMEOUT / 1000);
+      return key;
     }
 
     app.decorateRequest('session', null as unknown as Session);
     app.decorateRequest('sessionUser', null);
     app.decorateRequest('adminGeneration', '');
+    app.decorateRequest('sessionAddress', null);
 
     // A callback hook on each route that reads sessions: a request without a session cookie
     // costs no promise and no query, and a route marked `session: false` nothing at all.
@@ -177,7 +209,9 @@ export const sessionPlugin = fp(
 
     app.addHook('onSend', (request, reply, payload, done) => {
       const { session } = request;
-      if (!session || !(session.dirty || stale(session))) return done(null, payload);
+      if (!session || !(session.dirty || stale(session) || addressOwed(request) !== null)) {
+        return done(null, payload);
+      }
       persist(request, reply).then(() => done(null, payload), done);
     });
 

@@ -3,7 +3,9 @@ import { announceSessionChange } from '../db/changes.ts';
 import { compiledOnce } from '../db/compiled.ts';
 import type { DbContext } from '../db/context.ts';
 import type { Db } from '../db/schema.ts';
+import { writeTransaction } from '../db/transaction.ts';
 import type { Provider } from '../shared/rules.ts';
+import { rememberAddress } from './addresses.ts';
 import type { SessionData } from './session.ts';
 
 /**
@@ -50,6 +52,8 @@ export interface StoredSession {
   user: SessionUserRow | null;
   /** The shared password's current generation (auth/admin-password.ts), '' before the first change. */
   adminGeneration: string;
+  /** The address the session last recorded (sessions/addresses.ts), and when (epoch ms, NaN: never). */
+  address: { tag: string | null; atMs: number };
 }
 
 function loadQuery(db: Db, key: string) {
@@ -63,6 +67,8 @@ function loadQuery(db: Db, key: string) {
       's.data',
       's.created_at',
       's.seen_at',
+      's.guest_tag',
+      's.guest_tag_at',
       'u.id',
       'u.provider',
       'u.provider_id',
@@ -88,7 +94,20 @@ const loadCompiled = compiledOnce((db) => loadQuery(db, ''));
 export async function loadSession(db: Db, key: string): Promise<StoredSession | undefined> {
   const [row] = (await loadCompiled(db, [key])).rows;
   if (!row) return undefined;
-  const { key: k, data, created_at, seen_at, id, banned, is_admin, mod_id, admin_gen, ...user } = row;
+  const {
+    key: k,
+    data,
+    created_at,
+    seen_at,
+    guest_tag,
+    guest_tag_at,
+    id,
+    banned,
+    is_admin,
+    mod_id,
+    admin_gen,
+    ...user
+  } = row;
   return {
     key: k,
     data,
@@ -97,6 +116,7 @@ export async function loadSession(db: Db, key: string): Promise<StoredSession | 
     createdMs: Date.parse(created_at),
     seenMs: Date.parse(seen_at),
     adminGeneration: admin_gen ?? '',
+    address: { tag: guest_tag, atMs: Date.parse(guest_tag_at ?? '') },
     user:
       id === null || user.provider === null
         ? null
@@ -175,6 +195,28 @@ export class SessionStore {
   async touch(key: string, now: string): Promise<void> {
     await this.ctx.db.updateTable('sessions').set({ seen_at: now }).where('id', '=', key).execute();
     await announceSessionChange(this.ctx);
+  }
+
+  /**
+   * Records the address a session of this user uses (sessions/addresses.ts), and that the
+   * session recorded it: no answer shows either, so no cache is told (`none`); this instance's
+   * cached row learns it at once, another instance's writes the same once more.
+   */
+  async recordAddress(key: string, userId: number, tag: string, now: string): Promise<void> {
+    await writeTransaction(
+      this.ctx,
+      async (trx) => {
+        await rememberAddress(trx, userId, tag, now);
+        await trx
+          .updateTable('sessions')
+          .set({ guest_tag: tag, guest_tag_at: now })
+          .where('id', '=', key)
+          .execute();
+      },
+      'none',
+    );
+    const hit = this.#cache.get(key);
+    if (hit) hit.row.address = { tag, atMs: Date.parse(now) };
   }
 
   async delete(key: string): Promise<void> {

@@ -41,6 +41,8 @@ export const LIMITS = {
   /** Days an address block lasts: 1 to 365, 7 unless given. */
   blockDaysMax: 365,
   blockDaysDefault: 7,
+  /** Addresses kept per user (sign-ins and sessions, the newest): what a ban remembers, a time-out applies to. */
+  userAddresses: 20,
   /** Comments one bulk moderation action names by id. */
   bulkIds: 100,
   /** A moderator's time-out in hours (PUT /api/users `timeout_hours`, 0 lifts it; issue 29). */

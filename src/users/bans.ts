@@ -1,5 +1,6 @@
 import type { Db } from '../db/schema.ts';
 import { DAY } from '../lib/clock.ts';
+import { rememberAddress } from '../sessions/addresses.ts';
 import { upsertUser, type ProviderProfile } from './queries.ts';
 
 /** How long a ban remembers the addresses the banned user came from (DECISIONS.md). */
@@ -86,10 +87,6 @@ export async function signInUser(db: Db, profile: ProviderProfile, guestTag: str
     if (tombstone) await db.updateTable('users').set({ banned: 1 }).where('id', '=', user.id).execute();
     else if (returning) await db.updateTable('users').set({ held: 1 }).where('id', '=', user.id).execute();
   }
-  await db
-    .insertInto('user_addresses')
-    .values({ user_id: user.id, guest_tag: guestTag, seen_at: at })
-    .onConflict((oc) => oc.columns(['user_id', 'guest_tag']).doUpdateSet({ seen_at: at }))
-    .execute();
+  await rememberAddress(db, user.id, guestTag, at);
   return user;
 }

@@ -8,9 +8,6 @@ import type { Kysely } from 'kysely';
  *   address differs from that one (or it was recorded a day ago): reading pages is no write;
  * - `user_addresses (guest_tag, seen_at)`: a guest's post asks whether a timed-out user used
  *   its address lately (guests/rules.ts `ADDRESS_TIMED_OUT`), by address, not by user.
- *
- * The recording and the rules that read it were taken back out before a release (they hung the
- * service after a ban in the tests: docs/decisions.md); the columns and the index stay, unused.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see the schema of their time
 export async function up(db: Kysely<any>): Promise<void> {

@@ -9,10 +9,7 @@ export interface SessionsTable {
   user_id: number | null;
   created_at: string;
   seen_at: string;
-  /**
-   * Migration 034's columns for the address a session last recorded: kept in the schema (the
-   * migration was on main) and not written yet; the recording came back out (docs/decisions.md).
-   */
+  /** The address the session last recorded in `user_addresses` (sessions/addresses.ts), and when. */
   guest_tag: string | null;
   guest_tag_at: string | null;
 }

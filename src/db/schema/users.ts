@@ -27,7 +27,11 @@ export interface UsersTable {
   held: Generated<number>;
 }
 
-/** The guest tags a user signed in from (a ban remembers those of the last 30 days). */
+/**
+ * The guest tags a user signed in from or a session of theirs used (sessions/addresses.ts), at
+ * most `LIMITS.userAddresses` per user: a ban remembers those of the last 30 days, a time-out
+ * applies to them while it lasts.
+ */
 export interface UserAddressesTable {
   user_id: number;
   guest_tag: string;
