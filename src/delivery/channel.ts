@@ -1,6 +1,7 @@
 import type { Db } from '../db/schema.ts';
 import type { LoggedEvent } from '../events/log.ts';
-import type { FinalState, OutboxTable } from './rows.ts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { FinalState, OutboxTable, Settled } from './rows.ts';
 
 /**
  * What a channel (Discord, push, e-mail) brings to the outbox deliverer (deliverer.ts): which
@@ -72,8 +73,48 @@ export interface OutboxChannel<Row extends ClaimedRow> {
   due(db: Db, now: string, limit: number, skip: readonly string[]): Promise<{ id: number; lane: string }[]>;
   /** The claimed rows `ids` with what sending them needs (a row gone since is left out). */
   load(db: Db, ids: number[]): Promise<Row[]>;
+  /**
+   * In the transaction that writes the rows `sent` as sent (several at once: deliverer.ts), what
+   * the channel notes of them (push: the subscriptions that took a message).
+   */
+  settled?(trx: Db, sent: Row[], now: string): Promise<void>;
   /** Sends one row and reads the answer (and does what the answer says of the receiver: `db`). */
   send(db: Db, row: Row, now: Date): Promise<Answer>;
   /** The deliverer stopped: connections are closed. */
   close?(): void;
+}
+
+/** What an answer makes of its row, logged. */
+export function outcomeOf<Row extends ClaimedRow>(
+  channel: OutboxChannel<Row>,
+  log: FastifyBaseLogger,
+  row: Row,
+  answer: Answer,
+  now: Date,
+): Settled {
+  const { name, retryWaitsMs } = channel;
+  const at = (ms: number) => new Date(now.getTime() + ms).toISOString();
+  switch (answer.kind) {
+    case 'sent':
+      return { state: 'sent', error: null };
+    case 'wait':
+      log.info(`${name}: message ${row.id} asked to wait ${answer.ms} ms (${answer.error})`);
+      return { state: 'pending', error: answer.error, notBefore: at(answer.ms), countAttempt: false };
+    case 'retry': {
+      const wait = retryWaitsMs[row.attempts - 1];
+      if (wait === undefined) {
+        log.warn(`${name}: message ${row.id} dropped after ${row.attempts} tries: ${answer.error}`);
+        return { state: 'failed', error: answer.error };
+      }
+      log.info(`${name}: message ${row.id} not taken (${answer.error}); trying again in ${wait} ms`);
+      return { state: 'pending', error: answer.error, notBefore: at(wait), countAttempt: true };
+    }
+    case 'final':
+      if (answer.state !== 'skipped') {
+        log.warn(
+          `${name}: message ${row.id} ${answer.state === 'unknown' ? 'may have arrived and is not sent again' : 'dropped'}: ${answer.error}`,
+        );
+      }
+      return { state: answer.state, error: answer.error };
+  }
 }

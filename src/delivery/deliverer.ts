@@ -6,7 +6,7 @@ import { type Clock, DAY } from '../lib/clock.ts';
 import { OutageLog } from '../lib/outage-log.ts';
 import { releaseLease, takeLease } from '../sync/lease.ts';
 import { hasNewEvents, takeFromLog, waitingEvents } from '../events/deliverer.ts';
-import { type Answer, type ClaimedRow, EVERY_LANE, type OutboxChannel } from './channel.ts';
+import { type ClaimedRow, EVERY_LANE, type OutboxChannel, outcomeOf } from './channel.ts';
 import {
   abandonStale,
   claimRows,
@@ -14,8 +14,10 @@ import {
   hasStaleRows,
   pendingRows,
   pruneFinished,
-  settleRow,
+  type Settled,
+  settleRows,
 } from './rows.ts';
+import { writeTransaction } from '../db/transaction.ts';
 
 export interface DelivererOptions {
   db: Db;
@@ -58,6 +60,10 @@ export class OutboxDeliverer<Row extends ClaimedRow> {
   /** Lanes that asked to wait (lane → epoch ms). */
   readonly #pausedUntil = new Map<string, number>();
   #prunedAt = 0;
+  /** Rows sent whose outcome waits to be written (#settle), and the write under way. */
+  #settling: { id: number; row: Row; outcome: Settled; done: () => void; failed: (err: unknown) => void }[] =
+    [];
+  #flushing = false;
   /** Reading the outbox, every poll: its failures logged once, and its recovery. */
   readonly #outage: OutageLog;
 
@@ -223,48 +229,46 @@ export class OutboxDeliverer<Row extends ClaimedRow> {
     const answer = await this.channel.send(this.opts.db, row, this.opts.clock.now());
     const now = this.opts.clock.now();
     if (answer.pause) this.#pausedUntil.set(answer.pause.lane, now.getTime() + answer.pause.ms);
-    await this.#settle(row, answer, now);
+    await this.#settle(row, outcomeOf(this.channel, this.opts.log, row, answer, now));
   }
 
-  #settle(row: Row, answer: Answer, now: Date): Promise<void> {
-    const { db, log } = this.opts;
-    const { name, table, retryWaitsMs } = this.channel;
-    const iso = now.toISOString();
-    const at = (ms: number) => new Date(now.getTime() + ms).toISOString();
-    switch (answer.kind) {
-      case 'sent':
-        return settleRow(db, table, row.id, { state: 'sent', error: null }, iso);
-      case 'wait':
-        log.info(`${name}: message ${row.id} asked to wait ${answer.ms} ms (${answer.error})`);
-        return settleRow(
-          db,
-          table,
-          row.id,
-          { state: 'pending', error: answer.error, notBefore: at(answer.ms), countAttempt: false },
-          iso,
-        );
-      case 'retry': {
-        const wait = retryWaitsMs[row.attempts - 1];
-        if (wait === undefined) {
-          log.warn(`${name}: message ${row.id} dropped after ${row.attempts} tries: ${answer.error}`);
-          return settleRow(db, table, row.id, { state: 'failed', error: answer.error }, iso);
-        }
-        log.info(`${name}: message ${row.id} not taken (${answer.error}); trying again in ${wait} ms`);
-        return settleRow(
-          db,
-          table,
-          row.id,
-          { state: 'pending', error: answer.error, notBefore: at(wait), countAttempt: true },
-          iso,
-        );
+  /**
+   * Writes where a sent row ends up, with the others that came meanwhile: a group commit of
+   * the outbox (one transaction for every row whose send ended while the last one was being
+   * written; the channel's own writes for the rows sent go in it too). A row's send counts as
+   * done, freeing its place, once its outcome is written.
+   */
+  #settle(row: Row, outcome: Settled): Promise<void> {
+    return new Promise((done, failed) => {
+      this.#settling.push({ id: row.id, row, outcome, done, failed });
+      if (!this.#flushing) {
+        this.#flushing = true;
+        void this.#flush();
       }
-      case 'final':
-        if (answer.state !== 'skipped') {
-          log.warn(
-            `${name}: message ${row.id} ${answer.state === 'unknown' ? 'may have arrived and is not sent again' : 'dropped'}: ${answer.error}`,
-          );
-        }
-        return settleRow(db, table, row.id, { state: answer.state, error: answer.error }, iso);
+    });
+  }
+
+  async #flush(): Promise<void> {
+    const { database, clock } = this.opts;
+    const { channel } = this;
+    while (this.#settling.length > 0) {
+      const batch = this.#settling.splice(0);
+      const iso = clock.now().toISOString();
+      try {
+        await writeTransaction(
+          database,
+          async (trx) => {
+            await settleRows(trx, channel.table, batch, iso);
+            const sent = batch.filter((b) => b.outcome.state === 'sent').map((b) => b.row);
+            if (sent.length > 0) await channel.settled?.(trx, sent, iso);
+          },
+          'none',
+        );
+        for (const b of batch) b.done();
+      } catch (err) {
+        for (const b of batch) b.failed(err);
+      }
     }
+    this.#flushing = false;
   }
 }

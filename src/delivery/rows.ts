@@ -64,27 +64,41 @@ export async function claimRows(
   return claimed.map((r) => r.id);
 }
 
-/** Where a claimed row ends up after its send. */
-export async function settleRow(
+/**
+ * Where claimed rows end up after their sends: one statement per distinct outcome (all the
+ * rows sent at once are one), in the caller's transaction.
+ */
+export async function settleRows(
   db: Db,
   table: OutboxTable,
-  id: number,
-  outcome: Settled,
+  settled: readonly { id: number; outcome: Settled }[],
   now: string,
 ): Promise<void> {
-  const query = rows(db).updateTable(table).where('id', '=', id).where('state', '=', 'sending');
-  if (outcome.state === 'pending') {
-    await query
-      .set((eb) => ({
-        state: 'pending',
-        last_error: outcome.error,
-        claimed_by: null,
-        not_before: outcome.notBefore,
-        attempts: outcome.countAttempt ? eb.ref('attempts') : eb('attempts', '-', 1),
-      }))
-      .execute();
-  } else {
-    await query.set({ state: outcome.state, last_error: outcome.error, finished_at: now }).execute();
+  const groups = new Map<string, { outcome: Settled; ids: number[] }>();
+  for (const { id, outcome } of settled) {
+    const key = JSON.stringify(outcome);
+    const group = groups.get(key) ?? { outcome, ids: [] };
+    group.ids.push(id);
+    groups.set(key, group);
+  }
+  for (const { outcome, ids } of groups.values()) {
+    const query = rows(db)
+      .updateTable(table)
+      .where(inIds(db, 'id', ids))
+      .where('state', '=', 'sending');
+    if (outcome.state === 'pending') {
+      await query
+        .set((eb) => ({
+          state: 'pending',
+          last_error: outcome.error,
+          claimed_by: null,
+          not_before: outcome.notBefore,
+          attempts: outcome.countAttempt ? eb.ref('attempts') : eb('attempts', '-', 1),
+        }))
+        .execute();
+    } else {
+      await query.set({ state: outcome.state, last_error: outcome.error, finished_at: now }).execute();
+    }
   }
 }
 

@@ -150,12 +150,12 @@ export async function claimDue(db: Db, holder: string, now: string, limit: numbe
   return loadMessages(db, ids);
 }
 
-/** The push service took a message: the subscription works (`last_ok_at`). */
-export async function noteOk(db: Db, subscriptionId: number, now: string): Promise<void> {
+/** The push service took messages: their subscriptions work (`last_ok_at`). */
+export async function noteOk(db: Db, subscriptionIds: number[], now: string): Promise<void> {
   await db
     .updateTable('push_subscriptions')
     .set({ last_ok_at: now })
-    .where('id', '=', subscriptionId)
+    .where(inIds(db, 'id', subscriptionIds))
     .execute();
 }
 

@@ -35,10 +35,8 @@ export interface PushChannelOptions {
 async function answerOf(db: Db, m: Claimed, result: PushResult, now: Date): Promise<Answer> {
   if (result.kind === 'no-answer') return { kind: 'retry', error: `no answer (${result.error})` };
   const { status, headers } = result;
-  if (status >= 200 && status < 300) {
-    await noteOk(db, m.subscription_id, now.toISOString());
-    return { kind: 'sent' };
-  }
+  // The subscription's last success is noted with the message's outcome (`settled`).
+  if (status >= 200 && status < 300) return { kind: 'sent' };
   if (status === 404 || status === 410) {
     // The device unsubscribed or the subscription expired: it goes, with its messages (this one too).
     await removeSubscription(db, m.subscription_id);
@@ -79,6 +77,7 @@ export function pushChannel(opts: PushChannelOptions): OutboxChannel<Claimed> {
     },
     due: dueMessages,
     load: loadMessages,
+    settled: (trx, sent, now) => noteOk(trx, [...new Set(sent.map((m) => m.subscription_id))], now),
     async send(db, m, now) {
       const payload: PushPayload | null =
         m.payload !== null ? (JSON.parse(m.payload) as PushPayload) : notificationPayload(m, opts.baseUrl);

@@ -147,9 +147,9 @@ export const PUSH_MUTATIONS: Mutation[] = [
   },
   {
     name: 'push: a success does not note last_ok_at',
-    file: 'src/push/sender.ts',
-    from: '    await noteOk(db, m.subscription_id, now.toISOString());\n',
-    to: '',
+    file: 'src/push/outbox.ts',
+    from: "    .where(inIds(db, 'id', subscriptionIds))\n    .execute();",
+    to: "    .where(inIds(db, 'id', [0]))\n    .execute();",
     tests: SENT,
   },
   {
