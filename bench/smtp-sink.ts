@@ -33,6 +33,10 @@ const server = new SMTPServer({
   },
 });
 
+// A client that goes away mid-exchange (the row kills the service while it sends) is a
+// connection's error, not the sink's: it must not end the process.
+server.on('error', () => undefined);
+
 server.listen(0, '127.0.0.1', () => {
   process.send?.({ port: (server.server.address() as AddressInfo).port });
 });
