@@ -36,6 +36,7 @@ const server = new SMTPServer({
 // A client that goes away mid-exchange (the row kills the service while it sends) is a
 // connection's error, not the sink's: it must not end the process.
 server.on('error', () => undefined);
+server.server.on('connection', (socket: import('node:net').Socket) => socket.setNoDelay(true));
 
 server.listen(0, '127.0.0.1', () => {
   process.send?.({ port: (server.server.address() as AddressInfo).port });

@@ -443,6 +443,15 @@ describe('delivery', () => {
     expect(smtp.messages).toHaveLength(0);
   });
 
+  it('messages share a few kept connections, not one each (mail/sender.ts CONNECTIONS)', async () => {
+    await settle();
+    smtp.reset();
+    const people = await Promise.all(Array.from({ length: 12 }, () => queueOne()));
+    await until(() => people.every((p) => smtp.to(p.address).length === 1));
+    expect(smtp.connections).toBeGreaterThan(0);
+    expect(smtp.connections).toBeLessThanOrEqual(4);
+  });
+
   it('a 5xx answer is final: one try', async () => {
     smtp.script(['perm']);
     const p = await queueOne();

@@ -113,15 +113,21 @@ function chores(opts: MailChannelOptions): NonNullable<OutboxChannel<ClaimedMail
  */
 export function mailChannel(opts: MailChannelOptions): OutboxChannel<ClaimedMail> {
   const { baseUrl, key } = opts;
-  const transport = nodemailer.createTransport(opts.mail.smtpUrl, {
-    pool: true,
-    maxConnections: CONNECTIONS,
-    connectionTimeout: SEND_TIMEOUT_MS,
-    greetingTimeout: SEND_TIMEOUT_MS,
-    socketTimeout: SEND_TIMEOUT_MS,
-    from: opts.mail.from,
-    ...(opts.mail.dkim ? { dkim: { ...opts.mail.dkim } } : {}),
-  } as never);
+  // The transport's options with the address (`url`): a second argument is only the messages'
+  // defaults, where `pool` and the time limits were silently ignored (a new connection per
+  // message, a greeting each, and nodemailer's 10-minute socket limit).
+  const transport = nodemailer.createTransport(
+    {
+      url: opts.mail.smtpUrl,
+      pool: true,
+      maxConnections: CONNECTIONS,
+      connectionTimeout: SEND_TIMEOUT_MS,
+      greetingTimeout: SEND_TIMEOUT_MS,
+      socketTimeout: SEND_TIMEOUT_MS,
+      ...(opts.mail.dkim ? { dkim: { ...opts.mail.dkim } } : {}),
+    } as never,
+    { from: opts.mail.from },
+  );
   return {
     name: 'mail',
     table: 'mail_outbox',

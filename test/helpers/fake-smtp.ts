@@ -39,6 +39,8 @@ export interface FakeSmtp {
   script(answers: Answer[]): void;
   /** Transactions refused by a script. */
   refused: number;
+  /** Connections opened to it. */
+  connections: number;
   reset(): void;
   close(): Promise<void>;
 }
@@ -123,6 +125,10 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
     disabledCommands: ['STARTTLS'],
     logger: false,
     onAuth: (_auth, _session, done) => done(null, { user: 'any' }),
+    onConnect(_session, done) {
+      fake.connections++;
+      done();
+    },
     onData(stream, session, done) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
@@ -155,6 +161,7 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
     port,
     messages,
     refused: 0,
+    connections: 0,
     to: (address: string) => messages.filter((m) => m.to.includes(address)),
     script: (next: Answer[]) => {
       answers = [...next];
@@ -163,6 +170,7 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
       messages.length = 0;
       answers = [];
       fake.refused = 0;
+      fake.connections = 0;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   });

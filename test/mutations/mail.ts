@@ -5,6 +5,13 @@ const T = ['test/mail.test.ts'];
 
 export const MAIL_MUTATIONS: Mutation[] = [
   {
+    name: "mail: the transport options go as the messages' defaults (no pool: a connection a message)",
+    file: 'src/mail/sender.ts',
+    from: '      url: opts.mail.smtpUrl,\n      pool: true,',
+    to: '      url: opts.mail.smtpUrl,\n      pool: false,',
+    tests: ['test/mail.test.ts'],
+  },
+  {
     name: 'mail: a one-click POST in multipart/form-data (RFC 8058) is refused with 415',
     file: 'src/mail/routes.ts',
     from: "'multipart/form-data',\n      { parseAs",
