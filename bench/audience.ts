@@ -1,8 +1,9 @@
 /**
  * Issue 44's rows: `GET /api/streamers?sort=audience` over 1,000 streamers and 1,000,000 votes
  * (seeded in one statement, fifth-seed.ts) against the same bytes precomputed as a Buffer,
- * and a vote (`PUT /api/votes` by a signed-in user) against one INSERT + fsync per request,
- * as comment posting is judged (write-paths.ts).
+ * and a vote (`PUT /api/votes` by a signed-in user, on each streamer in turn: one voter
+ * hammering one streamer measures the queue on that one row, not votes across a community)
+ * against one INSERT + fsync per request, as comment posting is judged (write-paths.ts).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,6 +30,8 @@ export async function audienceRows(
   ctx: Context,
   dir: string,
   streamerId: number,
+  /** The streamers the vote row votes on, in turn (all of the Public view). */
+  voteIds: readonly number[],
   votes: number,
   ceilingDatabase: (name: string) => CeilingOptions,
 ): Promise<Row[]> {
@@ -53,11 +56,12 @@ export async function audienceRows(
     );
     rows.push(rowOf(ctx, cmp, { target: '>= 0.9x its bytes', minRatio: 0.9 }));
   }
-  const votePath = `PUT /api/votes (signed-in), ${many}`;
+  const votePath = `PUT /api/votes (signed-in, ${voteIds.length.toLocaleString('en-US')} streamers in turn), ${many}`;
   if (selected(ctx.only, votePath)) {
     const cookie = await signIn(ctx.service.url, 'benchvoter');
     const vote = {
       path: `/api/votes?streamer_id=${streamerId}`,
+      paths: voteIds.map((id) => `/api/votes?streamer_id=${id}`),
       method: 'PUT' as const,
       headers: { 'content-type': 'application/json', cookie, origin: ctx.service.url },
       body: JSON.stringify({ score: 7 }),

@@ -32,6 +32,8 @@ export interface Context {
 
 export interface Load {
   path: string;
+  /** Paths taken in turn instead of `path` alone (wrk's `request`, autocannon's `requests`). */
+  paths?: readonly string[];
   method?: 'GET' | 'POST' | 'PUT';
   headers?: Record<string, string>;
   body?: string;
@@ -55,6 +57,7 @@ export async function loadOn(ctx: Context, target: ServerProcess, load: Load): P
       method: load.method ?? 'GET',
       headers: load.headers ?? {},
       ...(load.body === undefined ? {} : { body: load.body }),
+      ...(load.paths === undefined ? {} : { paths: load.paths }),
       connections: load.connections ?? ctx.load.connections,
       seconds,
       timeoutSeconds: ctx.load.timeoutSeconds,

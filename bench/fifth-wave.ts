@@ -101,7 +101,8 @@ export async function fifthWaveRows(
           peaks,
           'service (audience)',
           { DEV_PROVIDERS: 'true', LIVE_SYNC_SECONDS: '0' },
-          (service) => audienceRows({ ...base, service }, setup.dir, ids[6]!, votes, setup.ceilingDatabase),
+          (service) =>
+            audienceRows({ ...base, service }, setup.dir, ids[6]!, ids, votes, setup.ceilingDatabase),
         )),
       );
       // The later rows measure their own work over the usual catalogue, without the million votes.

@@ -20,6 +20,7 @@ async function run(request: LoadRequest): Promise<LoadSummary> {
     method: request.method,
     headers: request.headers,
     ...(request.body === undefined ? {} : { body: request.body }),
+    ...(request.paths === undefined ? {} : { requests: request.paths.map((path) => ({ path })) }),
     connections: request.connections,
     timeout: request.timeoutSeconds,
     duration: request.seconds,

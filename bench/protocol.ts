@@ -10,6 +10,8 @@ export interface LoadRequest {
   method: 'GET' | 'POST' | 'PUT';
   headers: Record<string, string>;
   body?: string;
+  /** Paths taken in turn, each request the next (the same method, headers and body). */
+  paths?: readonly string[];
   connections: number;
   seconds: number;
   /** Seconds before autocannon gives up on one response. */

@@ -38,6 +38,16 @@ function script(request: LoadRequest): string {
   for (const [name, value] of Object.entries(request.headers)) {
     lines.push(`wrk.headers[ ${luaString(name)} ] = ${luaString(value)}`);
   }
+  if (request.paths !== undefined && request.paths.length > 0) {
+    lines.push(
+      `paths = { ${request.paths.map(luaString).join(', ')} }`,
+      'turn = 0',
+      'request = function()',
+      '  turn = turn % #paths + 1',
+      '  return wrk.format(nil, paths[turn])',
+      'end',
+    );
+  }
   lines.push(
     'done = function(summary, latency, requests)',
     '  local e = summary.errors',
