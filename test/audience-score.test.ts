@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { voicesQuery } from '../src/streamers/speaks-for.ts';
 import { startApp, type TestApp, useApp } from './helpers/app.ts';
 import type { Client } from './helpers/client.ts';
 import { R } from './helpers/streamers.ts';
@@ -329,5 +331,37 @@ describe('the tally the database keeps of the votes (migration 035)', () => {
       audience_votes: 1,
       audience_histogram: [0, 0, 0, 0, 0, 0, 1, 0, 0, 0],
     });
+  });
+});
+
+describe('what a vote costs', () => {
+  it("moves what the answers show, not the signed-in users' cached sessions", async () => {
+    const sid = await t.streamer(undefined, R(5));
+    const [voter] = await voters(t, 1);
+    const { changes } = t.database;
+    const [sessions, content] = [changes.sessions, changes.current];
+    expect((await voter!.put(`/api/votes?streamer_id=${sid}`, { score: 4 })).status).toBe(200);
+    expect(changes.current).toBeGreaterThan(content);
+    expect(changes.sessions).toBe(sessions);
+  });
+});
+
+describe('a vote asks who speaks for its streamer through an index (migration 036)', () => {
+  it('the users are looked up by their trimmed login on users_login_key_trimmed_idx, not read one by one', async () => {
+    const { sql: text, parameters } = voicesQuery(t.db, ['somechannel', 'another']).compile();
+    const plan = t.database.sqlite
+      ? t.database.sqlite
+          .prepare(`explain query plan ${text}`)
+          .all(...(parameters as string[]))
+          .map((r) => (r as { detail: string }).detail)
+      : await t.db.transaction().execute(async (trx) => {
+          // The tables are small here: the planner is told to take an index wherever one serves.
+          await sql`set local enable_seqscan = off`.execute(trx);
+          const rows = await sql<{ 'QUERY PLAN': string }>`explain ${sql.raw(
+            text.replace(/\$(\d+)/g, (_, n: string) => `'${String(parameters[Number(n) - 1])}'`),
+          )}`.execute(trx);
+          return rows.rows.map((r) => r['QUERY PLAN']);
+        });
+    expect(plan.join('\n')).toContain('users_login_key_trimmed_idx');
   });
 });

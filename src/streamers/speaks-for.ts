@@ -65,20 +65,23 @@ export function speakerOf(s: Channel, voices: readonly Voice[]): number | null {
   return best !== null && !best.banned ? best.id : null;
 }
 
+/**
+ * The users whose login could be one of these channels: login_key is the login lower-cased
+ * (trimmed here, read through migration 036's index on that expression); the rule itself
+ * (speakerOf) decides.
+ */
+export const voicesQuery = (db: Db, channels: readonly string[]) =>
+  db
+    .selectFrom('users')
+    .select(VOICE_COLUMNS)
+    .where((eb) => eb(eb.fn<string>('trim', ['login_key']), 'in', channels));
+
 /** The users whose login could be one of these streamers' channels. */
 async function voicesFor(db: Db, streamers: readonly Channel[]): Promise<Voice[]> {
   const channels = [...new Set(streamers.map(channelName))];
-  if (channels.length === 0) return [];
   const voices: Voice[] = [];
-  // login_key is the login lower-cased (trimmed here); the rule itself (speakerOf) decides.
   for (let i = 0; i < channels.length; i += 500) {
-    voices.push(
-      ...(await db
-        .selectFrom('users')
-        .select(VOICE_COLUMNS)
-        .where((eb) => eb(eb.fn<string>('trim', ['login_key']), 'in', channels.slice(i, i + 500)))
-        .execute()),
-    );
+    voices.push(...(await voicesQuery(db, channels.slice(i, i + 500)).execute()));
   }
   return voices;
 }

@@ -23,14 +23,20 @@ export async function castVote(
   score: unknown,
 ): Promise<void> {
   const value = clamp(toInt(score), 0, LIMITS.score);
-  await writeTransaction(ctx.database, async (trx) => {
-    // Who speaks for a streamer does not vote for it (issue 45, item 14; votes/audience.ts):
-    // a 403, which comes before the 404 (DECISIONS.md "Errors"), as for the right of reply.
-    const speaksFor = (await speakerOfStreamer(trx, streamerId)) === userId ? [streamerId] : [];
-    if (!mayVoteFor(viewer, speaksFor, streamerId)) throw fail('not_allowed');
-    // Only streamers of the Public view take votes, asked of the one row in the vote's own
-    // transaction: rendering the whole list here made a vote cost a sum over every vote.
-    if (!(await streamerInPublicView(trx, streamerId))) throw fail('streamer_not_found');
-    await setVote(trx, streamerId, userId, value, ctx.clock.now().toISOString());
-  });
+  await writeTransaction(
+    ctx.database,
+    async (trx) => {
+      // Who speaks for a streamer does not vote for it (issue 45, item 14; votes/audience.ts):
+      // a 403, which comes before the 404 (DECISIONS.md "Errors"), as for the right of reply.
+      const speaksFor = (await speakerOfStreamer(trx, streamerId)) === userId ? [streamerId] : [];
+      if (!mayVoteFor(viewer, speaksFor, streamerId)) throw fail('not_allowed');
+      // Only streamers of the Public view take votes, asked of the one row in the vote's own
+      // transaction: rendering the whole list here made a vote cost a sum over every vote.
+      if (!(await streamerInPublicView(trx, streamerId))) throw fail('streamer_not_found');
+      await setVote(trx, streamerId, userId, value, ctx.clock.now().toISOString());
+      // What the answers show (the audience figures), not what a session holds: the signed-in
+      // users' cached sessions stay.
+    },
+    'content',
+  );
 }

@@ -3,6 +3,20 @@ import type { Mutation } from './list.ts';
 /** Fifth wave: "Audience score you can trust" (issue 44) and "A line for the chat" (issue 43). */
 export const AUDIENCE_MUTATIONS: Mutation[] = [
   {
+    name: "audience: a vote throws every signed-in user's cached session away",
+    file: 'src/votes/vote.ts',
+    from: "    },\n    'content',\n  );",
+    to: "    },\n    'all',\n  );",
+    tests: ['test/audience-score.test.ts'],
+  },
+  {
+    name: 'audience: who speaks for a streamer is looked up by reading every user',
+    file: 'src/db/migrations/036-login-key-trimmed.ts',
+    from: '.expression(sql`trim(login_key)`)',
+    to: '.expression(sql`lower(login_key)`)',
+    tests: ['test/audience-score.test.ts'],
+  },
+  {
     name: 'audience: the histogram counts each score one bar too low',
     file: 'src/db/migrations/035-vote-tallies.ts',
     from: "values (new.streamer_id, 1, new.score, ${list(SCORES.map((s) => is('new', s)))})",

@@ -30,6 +30,7 @@ import * as staffAuthorStored from './032-staff-author-stored.ts';
 import * as wordsAndRepeats from './033-words-and-repeats.ts';
 import * as sessionAddresses from './034-session-addresses.ts';
 import * as voteTallies from './035-vote-tallies.ts';
+import * as loginKeyTrimmed from './036-login-key-trimmed.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '033-words-and-repeats': wordsAndRepeats,
   '034-session-addresses': sessionAddresses,
   '035-vote-tallies': voteTallies,
+  '036-login-key-trimmed': loginKeyTrimmed,
 };
