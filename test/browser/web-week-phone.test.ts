@@ -94,6 +94,10 @@ describe.runIf(runBrowser(import.meta.url))("issue 45: a community's week on a p
         expect(await link.evaluate((el) => el.scrollWidth <= el.clientWidth + 1), name).toBe(true);
       }
       expect(await nav.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+      // A row of their own: the links span the header's row, not what the logo leaves them.
+      expect(
+        await nav.evaluate((el) => el.getBoundingClientRect().width >= el.parentElement!.clientWidth - 2),
+      ).toBe(true);
       await admin.click();
       await page.getByRole('heading', { name: 'Administrace' }).waitFor();
       await axe(env, page, `moderator header, phone${dark ? ', dark' : ''}`);
