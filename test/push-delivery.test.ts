@@ -319,6 +319,78 @@ describe('answers of the push service', () => {
   });
 });
 
+describe('a look that crosses a write', () => {
+  /** A promise and the function that settles it. */
+  const gate = () => {
+    let open = () => {};
+    const shut = new Promise<void>((r) => (open = r));
+    return { shut, open };
+  };
+  type Channel = { chores?: unknown; due: (...a: never[]) => Promise<unknown> };
+  const channel = t.app.push.channel as unknown as Channel;
+
+  it('a look asked for while another is under way, which read before the write, looks again after it', async () => {
+    const me = await person();
+    const d = fake.device();
+    await subscribe(me.c, d, ['rated']);
+    await deliver();
+    const reached = gate();
+    const held = gate();
+    // The push channel has no chores of its own: this one holds a look after it read the outbox.
+    channel.chores = {
+      waiting: async () => {
+        reached.open();
+        await held.shut;
+        return false;
+      },
+      run: async () => {},
+    };
+    try {
+      void t.app.push.look();
+      await reached.shut;
+      expect((await me.c.post('/api/push/test', {})).status).toBe(202);
+      const asked = t.app.push.look();
+      held.open();
+      await asked;
+    } finally {
+      delete channel.chores;
+    }
+    await t.app.push.idle();
+    expect(fake.delivered(d)).toHaveLength(1);
+  });
+
+  it('a send loop that found nothing more, while a look saw new work, claims once more before it ends', async () => {
+    const me = await person();
+    const d = fake.device();
+    await subscribe(me.c, d, ['rated']);
+    await deliver();
+    const due = channel.due;
+    const reached = gate();
+    const held = gate();
+    let calls = 0;
+    // The loop's second claim reads nothing due and is held before it answers.
+    channel.due = async (...args: never[]) => {
+      const rows = await due(...args);
+      if (++calls === 2) {
+        reached.open();
+        await held.shut;
+      }
+      return rows;
+    };
+    try {
+      expect((await me.c.post('/api/push/test', {})).status).toBe(202);
+      await reached.shut;
+      expect((await me.c.post('/api/push/test', {})).status).toBe(202);
+      await t.app.push.look();
+      held.open();
+      await t.app.push.idle();
+    } finally {
+      channel.due = due;
+    }
+    expect(fake.delivered(d)).toHaveLength(2);
+  });
+});
+
 describe('never twice', () => {
   it('a notification is queued once per subscription however often it is taken (the unique index); of two claims at once, each message goes to one', async () => {
     const s = await followed();

@@ -54,6 +54,10 @@ export class OutboxDeliverer<Row extends ClaimedRow> {
   #timer: NodeJS.Timeout | undefined;
   #stopped = false;
   #looking: Promise<void> | null = null;
+  /** The look asked for while one was under way (which may have read before the asker's write). */
+  #nextLook: Promise<void> | null = null;
+  /** Set by a look: the send loop claims once more before it ends. */
+  #moreWork = false;
   #sending: Promise<void> | null = null;
   /** Wakes a send loop that waits for its rows in flight: a look found more work. */
   #poke: (() => void) | null = null;
@@ -103,7 +107,15 @@ export class OutboxDeliverer<Row extends ClaimedRow> {
 
   /** Looks for work and starts sending what is due (the timer, and tests, call it). */
   look(): Promise<void> {
-    this.#looking ??= this.#look()
+    if (this.#looking) {
+      // The look under way may have read before the caller's work was written: one more follows it.
+      this.#nextLook ??= this.#looking.then(() => {
+        this.#nextLook = null;
+        return this.look();
+      });
+      return this.#nextLook;
+    }
+    this.#looking = this.#look()
       .then(
         () => this.#outage.worked(),
         (err: unknown) => this.#outage.failed(err),
@@ -164,7 +176,9 @@ export class OutboxDeliverer<Row extends ClaimedRow> {
       this.#prunedAt = now.getTime();
       await pruneFinished(db, table, new Date(now.getTime() - this.channel.keptForMs).toISOString());
     }
-    // A loop already sending claims again now: a slow receiver does not hold the others up.
+    // A loop already sending claims again now: a slow receiver does not hold the others up,
+    // and a loop about to end for want of rows claims once more.
+    this.#moreWork = true;
     this.#poke?.();
     this.#sending ??= this.#send()
       .catch((err: unknown) => log.warn({ err }, `${name}: sending failed`))
@@ -183,8 +197,12 @@ export class OutboxDeliverer<Row extends ClaimedRow> {
       // Stop well before the lease could pass to another instance.
       if (this.#stopped || now > this.#heldUntil - this.#leaseMarginMs) break;
       const room = channel.inFlight - inFlight.size;
+      this.#moreWork = false;
       const claimed = room > 0 ? await this.#claim(now, room, [...inFlight.values()]) : [];
-      if (claimed.length === 0 && inFlight.size === 0) break;
+      if (claimed.length === 0 && inFlight.size === 0) {
+        if (this.#moreWork) continue;
+        break;
+      }
       for (const { row, lane } of claimed) {
         const one: Promise<void> = this.#deliver(row)
           .catch((err: unknown) => this.opts.log.warn({ err }, `${channel.name}: message ${row.id} failed`))

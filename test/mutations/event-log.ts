@@ -80,6 +80,20 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
     tests: ['test/discord.test.ts'],
   },
   {
+    name: 'outbox: a look asked for during another shares it, though that one read before the write',
+    file: 'src/delivery/deliverer.ts',
+    from: '    if (this.#looking) {\n',
+    to: '    if (this.#looking) return this.#looking;\n    if (this.#looking) {\n',
+    tests: ['test/push-delivery.test.ts'],
+  },
+  {
+    name: 'outbox: a send loop ends on an empty claim though a look saw new work meanwhile',
+    file: 'src/delivery/deliverer.ts',
+    from: '        if (this.#moreWork) continue;\n',
+    to: '',
+    tests: ['test/push-delivery.test.ts'],
+  },
+  {
     name: 'event log: a delivered Discord message is queued again (the cursor does not move)',
     file: 'src/events/deliverer.ts',
     from: '.set({ last_id: last })',
