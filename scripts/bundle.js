@@ -4,7 +4,9 @@
 // outside and loads when first used: native drivers, pg, the password hashes, the rate
 // limiter, and Fastify's schema compilers (src/lib/lazy-compilers.ts). The command-line
 // tool keeps running the unbundled modules.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
+import { asciiOnly } from './ascii.js';
 
 const entry = 'dist/src/main.js';
 await build({
@@ -30,3 +32,6 @@ await build({
     js: "import { createRequire as __bundleRequire } from 'node:module';\nconst require = __bundleRequire(import.meta.url);",
   },
 });
+
+// In ASCII only (scripts/ascii.js): V8 keeps the bundle's source for as long as the process runs.
+writeFileSync(entry, asciiOnly(readFileSync(entry, 'utf8')));

@@ -4,7 +4,16 @@
  * (`npm ci && npm run build && npm prune --omit=dev`) without the development dependencies.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -120,6 +129,29 @@ async function npmStart(cwd: string, databaseUrl: string): Promise<Service & { l
 describe('npm start on a current build', () => {
   it('the project is built (npm test builds first): the check finds it current', () => {
     expect(check(ROOT, '--check')).toEqual({ status: 0, out: 'build is current\n' });
+  });
+
+  it('the bundle is ASCII (V8 keeps its source at one byte a character), and its escapes mean what the characters meant', async () => {
+    expect(/[^\0-\x7f]/.test(readFileSync(join(ROOT, 'dist/src/main.js'), 'utf8'))).toBe(false);
+    const { asciiOnly } = (await import(join(ROOT, 'scripts/ascii.js'))) as {
+      asciiOnly: (text: string) => string;
+    };
+    const source = [
+      '// a comment → kept as text',
+      'const pattern = /^(\\d+) → (\\d+)$/s;',
+      "const quoted = 'Středa 😀';",
+      'const template = `Středa 😀`;',
+      "console.log(JSON.stringify([pattern.test('1 → 2'), quoted, template, /😀/u.test('😀')]));",
+    ].join('\n');
+    const escaped = asciiOnly(source);
+    expect(/[^\0-\x7f]/.test(escaped)).toBe(false);
+    expect(escaped).toContain('\\u2192');
+    expect(JSON.parse(execFileSync(process.execPath, ['-e', escaped], { encoding: 'utf8' }))).toEqual([
+      true,
+      'Středa 😀',
+      'Středa 😀',
+      true,
+    ]);
   });
 
   // How fast it starts is the bench's to measure (its cold-start row, bench/suite.ts).

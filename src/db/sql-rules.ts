@@ -1,5 +1,6 @@
 import { type Expression, type RawBuilder, sql } from 'kysely';
 import type { ErrorCode } from '../errors.ts';
+import { isSqlite } from './dialect.ts';
 import type { Db } from './schema.ts';
 
 /**
@@ -101,11 +102,26 @@ export async function refusedByRows<V extends string, C extends string>(
   types: Record<V, ValueType>,
   rows: readonly AskedRow<V, C>[],
 ): Promise<Set<C>[]> {
-  const { asking, values, refused } = askedTable(rules, types, rows);
+  const { asking, values, refused } = askedTable(rules, types, isSqlite(db) ? padded(rows) : rows);
   if (asking.length === 0) return rows.map(() => new Set());
   const { rows: found } = await sql<Record<string, number | string>>`with ${values}
     select ${sql.ref('v.n')}, ${sql.join(refused)} from v order by ${sql.ref('v.n')}`.execute(db);
   return rows.map((_, n) => errorsOf(asking, found[n] ?? {}));
+}
+
+/**
+ * The rows and, after them, rows that ask nothing up to the next power of two: SQLite keeps a
+ * prepared statement for each text (db/connect.ts), and a group's table is one text per size.
+ * With a group of each size up to 200 kept, the service's memory grew by 20 MiB under 200
+ * connections posting; padded, a group is one of eight sizes.
+ */
+export function padded<V extends string, C extends string>(
+  rows: readonly AskedRow<V, C>[],
+): readonly AskedRow<V, C>[] {
+  const size = 2 ** Math.ceil(Math.log2(Math.max(rows.length, 1)));
+  if (size === rows.length) return rows;
+  const none: AskedRow<V, C> = { values: {} as Record<V, unknown>, asks: () => false };
+  return [...rows, ...Array.from({ length: size - rows.length }, () => none)];
 }
 
 /** The errors of the rules that refuse these values, asked in one query. */
