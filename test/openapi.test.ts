@@ -180,6 +180,29 @@ describe('API documentation', () => {
     ]);
   });
 
+  it("what the service requires is documented as required: a body of one field at least, the callback's action", async () => {
+    const admin = await t.admin();
+    const user = await t.user();
+    const sid = await t.streamer();
+    const team = (await admin.post('/api/rater_groups', { name: `Docs ${sid}` })).body.id as number;
+    const comment = (await admin.post('/api/comments', { streamer_id: sid, body: 'A comment to change' }))
+      .body.id as number;
+    const body = (method: string, path: string) =>
+      doc.paths[path][method].requestBody.content['application/json'].schema as { minProperties?: number };
+    for (const [path, url] of [
+      ['/api/users', `/api/users?id=${user.id}`],
+      ['/api/rater_groups', `/api/rater_groups?id=${team}`],
+      ['/api/comments', `/api/comments?id=${comment}`],
+    ] as const) {
+      expect(body('put', path).minProperties, path).toBe(1);
+      const res = await admin.put(url, {});
+      expect([res.status, res.body.code], path).toEqual([400, 'nothing_to_update']);
+    }
+    const action = doc.paths['/api/oauth'].get.parameters.find((p: Op) => p.name === 'action');
+    expect(action.required).toBe(true);
+    expect((await t.client().get('/api/oauth')).status).toBe(404);
+  });
+
   it('the session cookie is the security of every operation that reads it', () => {
     const session = doc.components.securitySchemes.session;
     expect(session).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'sid' });

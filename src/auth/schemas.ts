@@ -7,7 +7,10 @@ const password = Type.String({ minLength: 1, description: 'The shared administra
 export const LoginBody = Input({ password: Field('password_required', password) }, ['password']);
 /** The action form's body: the password for `login`, nothing for `logout`. */
 export const ActionBody = Input({
-  password: Field('password_required', Type.String({ ...password, description: 'With `action=login`' })),
+  password: Field(
+    'password_required',
+    Type.String({ ...password, description: 'Required with `action=login` (else 400 `password_required`)' }),
+  ),
 });
 /** A new shared password: at least LIMITS.adminPasswordMin characters. */
 export const PasswordBody = Input(

@@ -158,18 +158,23 @@ export const UpdateQuery = Input(
   ['id'],
 );
 export const IdQuery = Input({ id: Param(IdDoc()) }, ['id']);
-export const UpdateBody = Input({
-  hidden: Lenient(Type.Boolean({ description: 'Hide or show again' })),
-  body: Field('comment_too_short', commentBody),
-  /** With `like=1`: like (true) or unlike (false). */
-  liked: Lenient(Type.Boolean({ description: 'With `like=1`: like (true) or unlike (false)' })),
-  /** With `pin=1`: pin (true; the streamer's pinned comment before is unpinned) or unpin (false). */
-  pinned: Lenient(
-    Type.Boolean({
-      description: "With `pin=1`: pin (true, unpinning the streamer's other one) or unpin (false)",
-    }),
-  ),
-});
+export const UpdateBody = Input(
+  {
+    hidden: Lenient(Type.Boolean({ description: 'Hide or show again' })),
+    body: Field('comment_too_short', commentBody),
+    /** With `like=1`: like (true) or unlike (false). */
+    liked: Lenient(Type.Boolean({ description: 'With `like=1`: like (true) or unlike (false)' })),
+    /** With `pin=1`: pin (true; the streamer's pinned comment before is unpinned) or unpin (false). */
+    pinned: Lenient(
+      Type.Boolean({
+        description:
+          "With `pin=1`, required: pin (true, unpinning the streamer's other one) or unpin (false)",
+      }),
+    ),
+  },
+  [],
+  { oneField: true },
+);
 
 export const Mine = Type.Object(
   {
@@ -204,7 +209,8 @@ export const updateSchema = {
   summary:
     'Hide or show a comment (staff any, the author their own), edit your own within 15 minutes, ' +
     'with `like=1` like or unlike it (`{liked}`, signed-in users; banned 403), or with `pin=1` pin or ' +
-    'unpin it (`{pinned}`, staff or the user who speaks for its streamer; one pinned per streamer)',
+    'unpin it (`{pinned}`, staff or the user who speaks for its streamer; one pinned per streamer). ' +
+    'Without `like` or `pin` the body carries `hidden` or `body` (else 400 `nothing_to_update`)',
   querystring: UpdateQuery,
   body: UpdateBody,
   response: { 200: Type.Union([LikeAnswer, Ok]), ...errors(400, 401, 403, 404) },

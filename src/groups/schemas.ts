@@ -111,10 +111,10 @@ export type GroupBody = Static<typeof GroupBody>;
 
 /** PUT changes only the keys present. */
 export const UpdateBody = Type.Object(fields, {
-  [DOCUMENTED]: Type.Object({
-    name: Type.Optional(doc('name')),
-    streamer_id: Type.Optional(doc('streamer_id')),
-  }),
+  [DOCUMENTED]: Type.Object(
+    { name: Type.Optional(doc('name')), streamer_id: Type.Optional(doc('streamer_id')) },
+    { minProperties: 1 },
+  ),
 });
 
 export const MemberAdded = Type.Object(

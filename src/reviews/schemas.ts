@@ -74,7 +74,8 @@ export const reviewSchema = {
 export const postSchema = {
   summary:
     "`publish=1` (administrator): the median of the reviews becomes the streamer's rating and the reviews " +
-    'are cleared. `request=1` (the user who speaks for the streamer) `{reason}`: ask for a re-rating',
+    'are cleared. `request=1` (the user who speaks for the streamer) `{reason}`: ask for a re-rating. ' +
+    'One of the two is required (else 400 `bad_request`)',
   querystring: Input(
     {
       streamer_id: streamerId,
@@ -88,7 +89,7 @@ export const postSchema = {
       Type.String({
         minLength: REVIEWS.reasonMin,
         maxLength: REVIEWS.reasonMax,
-        description: `With request: trimmed, ${REVIEWS.reasonMin} to ${REVIEWS.reasonMax} characters`,
+        description: `Required with \`request=1\` (else 400 \`invalid_reason\`): trimmed, ${REVIEWS.reasonMin} to ${REVIEWS.reasonMax} characters`,
       }),
     ),
   }),

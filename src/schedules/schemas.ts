@@ -13,7 +13,8 @@ export const SegmentsInputDoc = Type.Array(
   {
     maxItems: SCHEDULE.maxSegments,
     description:
-      `With \`schedule\` (provider_b streamers): every hand-kept segment, replaced; at most ${SCHEDULE.maxSegments}, ` +
+      `Required with \`schedule\` (provider_b streamers; an empty list removes every segment): every hand-kept ` +
+      `segment, replaced; at most ${SCHEDULE.maxSegments}, ` +
       `each ending after now and starting within ${SCHEDULE.horizonDays} days, none overlapping another; else 400 ` +
       '`Invalid schedule`',
     'x-error-code': 'invalid_schedule' satisfies ErrorCode,

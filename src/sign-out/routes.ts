@@ -27,7 +27,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary:
           'Sign out everywhere: `mine=1` ends every session of the signed-in user (this one included); ' +
-          '`user_id=N` (administrator) those of any user',
+          '`user_id=N` (administrator) those of any user; one of the two is required (else 400 `missing_id`)',
         querystring: Input({
           mine: Param(FlagDoc('Your own sessions')),
           user_id: Param(IdDoc("Administrator: this user's sessions")),

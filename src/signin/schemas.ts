@@ -19,11 +19,14 @@ const callback = {
 };
 
 /** The callback parameters; one string each (repeated ones: the first, see plugins/parsers.ts). */
-export const Query = Input({
-  action: Param(StringEnum(['login', 'me', 'logout', 'debug'])),
-  provider: Param(StringEnum(PROVIDERS, { description: 'With `action=login`' })),
-  ...callback,
-});
+export const Query = Input(
+  {
+    action: Param(StringEnum(['login', 'me', 'logout', 'debug'], { description: 'Else 404' })),
+    provider: Param(StringEnum(PROVIDERS, { description: 'Required with `action=login` (else 404)' })),
+    ...callback,
+  },
+  ['action'],
+);
 export type Query = Static<typeof Query>;
 export const LoginQuery = Input(callback);
 /** Sign-out's page to come back to (same-origin paths only, as for sign-in). */

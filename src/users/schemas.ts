@@ -49,26 +49,30 @@ export const updateSchema = {
   summary:
     'Ban, unban or time out a user (staff; a moderator only users who are not staff), make or unmake a moderator or an administrator (administrator only)',
   querystring: Input({ id: Param(IdDoc()) }, ['id']),
-  body: Input({
-    banned: Lenient(
-      Type.Boolean({ description: 'Ban (the user is treated as signed out everywhere) or unban' }),
-    ),
-    is_mod: Lenient(Type.Boolean({ description: 'Make or unmake a moderator (administrator only)' })),
-    timeout_hours: Field(
-      'invalid_field',
-      Type.Integer({
-        minimum: 0,
-        maximum: LIMITS.timeoutHoursMax,
-        description: 'Time the user out for this many hours (no writes); 0 lifts it',
-      }),
-      'timeout_hours',
-    ),
-    is_admin: Lenient(
-      Type.Boolean({
-        description:
-          'Make or unmake a personal administrator account (not for a banned user; administrator only)',
-      }),
-    ),
-  }),
+  body: Input(
+    {
+      banned: Lenient(
+        Type.Boolean({ description: 'Ban (the user is treated as signed out everywhere) or unban' }),
+      ),
+      is_mod: Lenient(Type.Boolean({ description: 'Make or unmake a moderator (administrator only)' })),
+      timeout_hours: Field(
+        'invalid_field',
+        Type.Integer({
+          minimum: 0,
+          maximum: LIMITS.timeoutHoursMax,
+          description: 'Time the user out for this many hours (no writes); 0 lifts it',
+        }),
+        'timeout_hours',
+      ),
+      is_admin: Lenient(
+        Type.Boolean({
+          description:
+            'Make or unmake a personal administrator account (not for a banned user; administrator only)',
+        }),
+      ),
+    },
+    [],
+    { oneField: true },
+  ),
   response: { 200: Ok, ...errors(400, 401, 403, 404, 409) },
 };
