@@ -269,6 +269,45 @@ describe('who speaks for a streamer does not vote for it (issue 45, item 14)', (
   });
 });
 
+describe('votes share group commits (votes/vote.ts)', () => {
+  it('votes at once on many streamers are each stored, in fewer commits than votes', async () => {
+    const streamers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => t.streamer(undefined, R((i % 9) + 1))),
+    );
+    const users = await voters(t, 12);
+    const { groups, written } = t.database.groupCommit;
+    // Each user votes on every streamer, half of them in the other direction: groups cross each other's streamers.
+    const answers = await Promise.all(
+      users.flatMap((c, u) =>
+        streamers.map((_, k) => {
+          const at = (k + u) % streamers.length;
+          const sid = streamers[u % 2 ? streamers.length - 1 - at : at]!;
+          return c.put(`/api/votes?streamer_id=${sid}`, { score: ((u + k) % 10) + 1 });
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+    // Every vote went by a group commit, and the groups were fewer than the votes.
+    expect(t.database.groupCommit.written - written).toBeGreaterThanOrEqual(answers.length);
+    expect(t.database.groupCommit.groups - groups).toBeLessThan(answers.length);
+    for (const sid of streamers) expect((await item(sid)).audience_votes).toBe(users.length);
+  });
+
+  it('a vote refused in a group stores nothing and fails alone; the others are stored', async () => {
+    const shown = await t.streamer(undefined, R(7));
+    const unrated = await t.streamer(undefined, R(0));
+    const users = await voters(t, 10);
+    const answers = await Promise.all(
+      users.map((c, i) => c.put(`/api/votes?streamer_id=${i % 3 === 0 ? unrated : shown}`, { score: 9 })),
+    );
+    expect(answers.map((a) => a.status)).toEqual(users.map((_, i) => (i % 3 === 0 ? 404 : 200)));
+    expect(
+      await t.db.selectFrom('votes').select('user_id').where('streamer_id', '=', unrated).execute(),
+    ).toEqual([]);
+    expect((await item(shown)).audience_votes).toBe(users.filter((_, i) => i % 3 !== 0).length);
+  });
+});
+
 describe('the tally the database keeps of the votes (migration 035)', () => {
   /** Every streamer's tally as kept, and as counted again from the votes. */
   async function keptAndRecounted(): Promise<[unknown[], unknown[]]> {

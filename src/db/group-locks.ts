@@ -18,7 +18,10 @@ export function lockStatement(
     if (batch.locks) inputs.set(batch, [...(inputs.get(batch) ?? []), input]);
   }
   const parts: string[] = [];
-  for (const [batch, of] of inputs) {
+  // One order of the batches too (by their condition): two groups never take each other's
+  // locks of two kinds the other way round.
+  const batches = [...inputs].sort(([a], [b]) => ((a.locks?.when ?? '') < (b.locks?.when ?? '') ? -1 : 1));
+  for (const [batch, of] of batches) {
     const keys = [...new Set(batch.locks?.keys(of) ?? [])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     // Integers only: written into the statement, which takes no parameters (it begins the group).
     if (keys.length > 0) {

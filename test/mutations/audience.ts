@@ -5,8 +5,8 @@ export const AUDIENCE_MUTATIONS: Mutation[] = [
   {
     name: "audience: a vote throws every signed-in user's cached session away",
     file: 'src/votes/vote.ts',
-    from: "    },\n    'content',\n  );",
-    to: "    },\n    'all',\n  );",
+    from: "VOTES, vote, 'content');",
+    to: "VOTES, vote, 'all');",
     tests: ['test/audience-score.test.ts'],
   },
   {
@@ -209,5 +209,20 @@ export const AUDIENCE_MUTATIONS: Mutation[] = [
     to: 'return;',
     tests: ['test/browser/web-taking-part.test.ts'],
     web: true,
+  },
+  {
+    name: 'audience: on PostgreSQL each vote is a transaction of its own (no group commit)',
+    file: 'src/votes/vote.ts',
+    from: "await writeBatched(ctx.database, VOTES, vote, 'content');",
+    to: "await (await import('../db/transaction.ts')).writeTransaction(ctx.database, (trx) => VOTES.many(trx, [vote]).then(([o]) => { if (o && !o.ok) throw o.err; }), 'content');",
+    tests: ['test/audience-score.test.ts'],
+    project: 'postgres',
+  },
+  {
+    name: 'audience: a vote refused in a group is stored all the same',
+    file: 'src/votes/vote.ts',
+    from: '      else await setVote(',
+    to: '      await setVote(',
+    tests: ['test/audience-score.test.ts'],
   },
 ];
