@@ -20,7 +20,7 @@ export function lockStatement(
   const parts: string[] = [];
   // One order of the batches too (by their condition): two groups never take each other's
   // locks of two kinds the other way round.
-  const batches = [...inputs].sort(([a], [b]) => ((a.locks?.when ?? '') < (b.locks?.when ?? '') ? -1 : 1));
+  const batches = [...inputs].sort(([a], [b]) => (a.locks?.when ?? '').localeCompare(b.locks?.when ?? ''));
   for (const [batch, of] of batches) {
     const keys = [...new Set(batch.locks?.keys(of) ?? [])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     // Integers only: written into the statement, which takes no parameters (it begins the group).
