@@ -17,6 +17,49 @@ export async function setVote(db: Db, streamerId: number, userId: number, score:
     .execute();
 }
 
+/**
+ * Several users' votes at once (PostgreSQL's group commit, votes/vote.ts), at most one per user
+ * and streamer: the removals (0) in one statement, the scores in another.
+ */
+export async function setVotes(
+  db: Db,
+  votes: readonly { streamerId: number; userId: number; value: number; now: string }[],
+): Promise<void> {
+  const removed = votes.filter((v) => v.value === 0);
+  if (removed.length > 0) {
+    await db
+      .deleteFrom('votes')
+      .where((eb) =>
+        eb(
+          eb.refTuple('streamer_id', 'user_id'),
+          'in',
+          removed.map((v) => eb.tuple(v.streamerId, v.userId)),
+        ),
+      )
+      .execute();
+  }
+  const scored = votes.filter((v) => v.value !== 0);
+  if (scored.length > 0) {
+    await db
+      .insertInto('votes')
+      .values(
+        scored.map((v) => ({
+          streamer_id: v.streamerId,
+          user_id: v.userId,
+          score: v.value,
+          updated_at: v.now,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.columns(['streamer_id', 'user_id']).doUpdateSet((eb) => ({
+          score: eb.ref('excluded.score'),
+          updated_at: eb.ref('excluded.updated_at'),
+        })),
+      )
+      .execute();
+  }
+}
+
 /** A user's votes, keyed by streamer id. */
 export async function votesOf(db: Db, userId: number): Promise<Record<string, number>> {
   const rows = await db
