@@ -35,7 +35,8 @@ export type CeilingMode = 'static' | 'ok' | 'insert' | 'group-commit' | 'health'
 
 /** What the parent asks the stream holder (stream-holder.ts). */
 export type HolderRequest =
-  { open: { url: string; count: number; perAddress: number } } | { collect: number; timeoutMs: number };
+  | { open: { url: string; count: number; perAddress: number; perNetwork: number } }
+  | { collect: number; timeoutMs: number };
 
 /** Its answers: to `open`, the streams open and the statuses; to `collect`, the arrival times. */
 export type HolderAnswer =

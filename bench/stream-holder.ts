@@ -1,8 +1,8 @@
 /**
  * The holder of open event streams, run as its own process (like load-worker.ts): it opens
- * streams on the service from many local addresses (127.0.0.2, 127.0.0.3, ...: Linux routes
- * all of 127/8 to the loopback, and the service allows 20 streams per address at its
- * defaults), and tells when each stream received the `comment` event of a given id.
+ * streams on the service from many local addresses (127.0.1.2, 127.0.1.3, ...: Linux routes
+ * all of 127/8 to the loopback, and the service takes 20 streams an address and 100 a network
+ * at its defaults), and tells when each stream received the `comment` event of a given id.
  */
 import http from 'node:http';
 import type { HolderRequest, HolderAnswer } from './protocol.ts';
@@ -59,7 +59,10 @@ async function open(request: Extract<HolderRequest, { open: unknown }>['open']):
   const url = new URL(request.url);
   const statuses: Record<string, number> = {};
   for (let first = 0; first < request.count; first += request.perAddress) {
-    const address = `127.0.0.${2 + first / request.perAddress}`;
+    // As many addresses in each /24 as its network takes streams: 127.0.1.2 to .6, 127.0.2.2, ...
+    const k = first / request.perAddress;
+    const perNet = Math.max(1, Math.floor(request.perNetwork / request.perAddress));
+    const address = `127.0.${1 + Math.floor(k / perNet)}.${2 + (k % perNet)}`;
     const batch = Array.from({ length: Math.min(request.perAddress, request.count - first) }, () =>
       openOne(url, address),
     );
