@@ -3,7 +3,8 @@ import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { ERRORS } from '../src/errors.ts';
-import { LIMITS } from '../src/shared/rules.ts';
+import { PUSH_LIMITS } from '../src/shared/push.ts';
+import { LIMITS, MAX_WEBHOOK_EVENTS } from '../src/shared/rules.ts';
 import { useApp } from './helpers/app.ts';
 
 const t = await useApp({ DEV_PROVIDERS: 'true', RATE_LIMIT: 'on' });
@@ -201,6 +202,15 @@ describe('API documentation', () => {
     const action = doc.paths['/api/oauth'].get.parameters.find((p: Op) => p.name === 'action');
     expect(action.required).toBe(true);
     expect((await t.client().get('/api/oauth')).status).toBe(404);
+    // The limits the service reads with, as the document gives them.
+    const push = body('post', '/api/push/subscriptions') as unknown as { properties: Record<string, Op> };
+    expect(push.properties.endpoint).toMatchObject({ maxLength: PUSH_LIMITS.endpointMax });
+    expect(push.properties.keys?.properties.auth).toMatchObject({
+      pattern: PUSH_LIMITS.keyPattern,
+      maxLength: PUSH_LIMITS.keyMax,
+    });
+    const settings = body('put', '/api/settings') as unknown as { properties: Record<string, Op> };
+    expect(settings.properties.discord_webhooks?.items.properties.events.maxItems).toBe(MAX_WEBHOOK_EVENTS);
   });
 
   it('the session cookie is the security of every operation that reads it', () => {

@@ -1,5 +1,11 @@
 import { DomainError, fail } from '../errors.ts';
-import { DISCORD_EVENTS, type DiscordEvent, MAX_WEBHOOKS, WEBHOOK_TOKEN_SHOWN } from '../shared/rules.ts';
+import {
+  DISCORD_EVENTS,
+  type DiscordEvent,
+  MAX_WEBHOOK_EVENTS,
+  MAX_WEBHOOKS,
+  WEBHOOK_TOKEN_SHOWN,
+} from '../shared/rules.ts';
 
 /**
  * Webhook URLs as the administrator gives them (DECISIONS.md "Reaching out"): where they may
@@ -70,7 +76,7 @@ export function parseWebhookList(value: unknown): WebhookInput[] {
     const { url, events } = item as { url?: unknown; events?: unknown };
     if (typeof url !== 'string') throw fail('invalid_webhook_url');
     if (events === undefined) return { url: url.trim(), events: [...DISCORD_EVENTS] };
-    if (!Array.isArray(events) || events.length > 20) throw invalidEvents();
+    if (!Array.isArray(events) || events.length > MAX_WEBHOOK_EVENTS) throw invalidEvents();
     for (const e of events) if (!DISCORD_EVENTS.includes(e as DiscordEvent)) throw invalidEvents();
     return { url: url.trim(), events: DISCORD_EVENTS.filter((e) => events.includes(e)) };
   });

@@ -19,6 +19,9 @@ const Kinds = Type.Array(StringEnum(PUSH_KINDS), {
   uniqueItems: true,
 });
 
+/** A key as the service reads it (push/subscription.ts). */
+const KEY = { pattern: PUSH_LIMITS.keyPattern, maxLength: PUSH_LIMITS.keyMax };
+
 export const keySchema = {
   summary:
     "The service's VAPID public key (base64url), the `applicationServerKey` of a browser's subscription",
@@ -39,12 +42,16 @@ export const subscribeSchema = {
   body: Input(
     {
       endpoint: Lenient(
-        Type.String({ format: 'uri', description: "The push service's address for this device" }),
+        Type.String({
+          format: 'uri',
+          maxLength: PUSH_LIMITS.endpointMax,
+          description: "The push service's address for this device",
+        }),
       ),
       keys: Lenient(
         Type.Object({
-          p256dh: Type.String({ description: "The device's P-256 public key, base64url" }),
-          auth: Type.String({ description: 'The auth secret, 16 bytes, base64url' }),
+          p256dh: Type.String({ ...KEY, description: "The device's P-256 public key, base64url" }),
+          auth: Type.String({ ...KEY, description: 'The auth secret, 16 bytes, base64url' }),
         }),
       ),
       kinds: Lenient({ ...Kinds, description: 'Which notifications this device gets' }),

@@ -10,11 +10,11 @@ export interface NewSubscription {
   kinds: PushKind[];
 }
 
-const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
+const BASE64URL = new RegExp(PUSH_LIMITS.keyPattern);
 
 /** A base64url text (padding allowed) decoded, or null. */
 function decoded(value: unknown): Buffer | null {
-  if (typeof value !== 'string' || !BASE64URL.test(value) || value.length > 200) return null;
+  if (typeof value !== 'string' || !BASE64URL.test(value) || value.length > PUSH_LIMITS.keyMax) return null;
   return Buffer.from(value.replace(/=+$/, ''), 'base64url');
 }
 

@@ -2,6 +2,7 @@ import { type Static, Type } from 'typebox';
 import { errors, Field, IdDoc, Input, Lenient, Nullable, Ok, Param, StringEnum } from '../lib/schemas.ts';
 import {
   DISCORD_EVENTS,
+  MAX_WEBHOOK_EVENTS,
   GUEST_CHALLENGES,
   GUEST_HOLDS,
   HOLD_WORDS,
@@ -80,7 +81,10 @@ const WebhookInput = Type.Object({
       'shows (kept as it is), or its full URL again (also enables it again)',
   }),
   events: Type.Optional(
-    Type.Array(StringEnum(DISCORD_EVENTS), { description: 'What to send to it; all four when left out' }),
+    Type.Array(StringEnum(DISCORD_EVENTS), {
+      maxItems: MAX_WEBHOOK_EVENTS,
+      description: 'What to send to it; all four when left out',
+    }),
   ),
 });
 

@@ -12,6 +12,9 @@ export const PUSH_LIMITS = {
   defaultKinds: ['live'] as readonly PushKind[],
   /** An endpoint longer than this is not one a push service gives. */
   endpointMax: 2048,
+  /** A key (`p256dh`, `auth`): base64url, padding allowed, at most this long. */
+  keyMax: 200,
+  keyPattern: '^[A-Za-z0-9_-]+={0,2}$',
 } as const;
 
 /** The push services a subscription's endpoint may point at (https only); `*.` means any subdomain. */

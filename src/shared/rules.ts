@@ -204,6 +204,8 @@ export const DISCORD_EVENTS = ['rated', 'suggested', 'live', 'reported'] as cons
 export type DiscordEvent = (typeof DISCORD_EVENTS)[number];
 /** Discord webhooks an installation may have. */
 export const MAX_WEBHOOKS = 5;
+/** The longest `events` list of one webhook (repeats allowed, each kept once). */
+export const MAX_WEBHOOK_EVENTS = 20;
 /** The characters of a webhook's token that the administrator's answer shows. */
 export const WEBHOOK_TOKEN_SHOWN = 6;
 
