@@ -73,6 +73,18 @@ describe.runIf(runBrowser(import.meta.url))('push notifications in the browser',
   afterAll(() => push?.close());
   const env = useBrowser(seed, () => ({ PUSH_SERVICE_URL: push.serviceUrl }));
 
+  it('the first page a visitor opens is served by the worker it registers, without a reload (clients.claim)', async () => {
+    const { page, context } = await newPage(env, { phone: true, lang: 'en' });
+    await page.goto(`${env.base}/`);
+    // The same document throughout: a navigation would be served by an active worker anyway.
+    const document = await page.evaluate(
+      () => ((window as unknown as { marked?: number }).marked = Math.random()),
+    );
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    expect(await page.evaluate(() => (window as unknown as { marked?: number }).marked)).toBe(document);
+    await context.close();
+  });
+
   it('follow, turn push on, the streamer goes live: the worker shows the message and its click opens the streamer', async () => {
     const { page, context } = await newPage(env, { phone: true, lang: 'en' });
     await context.grantPermissions(['notifications'], { origin: env.base });
