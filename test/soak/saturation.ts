@@ -26,7 +26,7 @@ export interface SaturationOptions {
  * takes more under the same load: a bare Fastify answering the same two loads (200
  * connections, 2 s each, same node arguments and environment) peaks at 82-86 MiB on 20.20 and
  * 102-108 MiB on 24.22, 22 MiB more; on 24 and later the budget carries that difference
- * (docs/benchmarks.md "The runtime's share of the peak").
+ * (docs/benchmarks.md "The saturation's memory").
  */
 export const MEMORY_BUDGET_MIB = Number(process.versions.node.split('.')[0]) >= 24 ? 172 : 150;
 
