@@ -5,6 +5,7 @@
  * then the go-live's push messages and the digest (the list beside them is the 1,000), then
  * the schedules (which add 9,000 streamers).
  */
+import { sql } from 'kysely';
 import type { CeilingOptions } from './ceilings.ts';
 import { type Context, selected } from './compare.ts';
 import { audienceRows, VOTES } from './audience.ts';
@@ -106,7 +107,16 @@ export async function fifthWaveRows(
         )),
       );
       // The later rows measure their own work over the usual catalogue, without the million votes.
-      await withDatabase(setup.databaseUrl, (db) => db.deleteFrom('votes').execute());
+      await withDatabase(setup.databaseUrl, async (db, { kind }) => {
+        await db.deleteFrom('votes').execute();
+        if (kind !== 'postgres') return;
+        const size = async () =>
+          (await sql<{ n: string }>`select pg_total_relation_size('vote_tallies')::text as n`.execute(db)).rows[0]?.n;
+        base.log(`audience: vote_tallies after the delete: ${await size()} bytes`);
+        if (process.env.BENCH_NO_VACUUM) return;
+        await sql`vacuum analyze votes, vote_tallies`.execute(db);
+        base.log(`audience: vote_tallies after vacuum: ${await size()} bytes`);
+      });
     });
   if (wanted(base.only, GROUPS.push))
     await group('issue 41 (push)', async () => {

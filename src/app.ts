@@ -81,6 +81,7 @@ import { syncRoutes } from './sync/routes.ts';
 import { userRoutes } from './users/routes.ts';
 import { voteRoutes } from './votes/routes.ts';
 import { pageRoutes } from './pages/routes.ts';
+import { refuseOtherMethods } from './lib/method-not-allowed.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -252,6 +253,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(imageRoutes);
   await app.register(chatLineRoutes);
   await app.register(pageRoutes, {});
+  // Last of the routes: every address outside /api/ answers the methods it lacks with 405.
+  refuseOtherMethods(app);
   await app.register(loadShedding, { config, loopDelay: opts.loopDelay, descriptors: opts.descriptors });
 
   // Answers before routing only where nothing else can differ: request lines are not logged

@@ -153,6 +153,31 @@ describe('API documentation', () => {
     }
   });
 
+  it('an address outside /api/ answers a method it lacks with 405 and Allow: GET; an unknown one and the metrics stay 404', async () => {
+    const pages = [
+      '/',
+      '/upcoming',
+      '/s/1',
+      '/feed.xml',
+      '/s/1/comments.xml',
+      '/badge/1.svg',
+      '/s/1/card.png',
+      '/healthz',
+    ];
+    for (const path of pages) {
+      for (const method of ['POST', 'PUT', 'DELETE', 'PATCH', 'TRACE']) {
+        const res = await raw(method, path);
+        expect(res.status, `${method} ${path}`).toBe(405);
+        expect(res.allow, `${method} ${path}`).toBe('GET');
+      }
+      expect((await raw('GET', path)).status, `GET ${path}`).not.toBe(405);
+    }
+    for (const path of ['/nothing-here', '/metrics']) {
+      expect((await raw('POST', path)).status, `POST ${path}`).toBe(404);
+      expect((await raw('TRACE', path)).allow, `TRACE ${path}`).toBeUndefined();
+    }
+  });
+
   it('a documented input is as strict as the service: an operation that requires nothing is not refused 400 for an empty request', async () => {
     const admin = await t.admin();
     const user = await t.signedIn(await t.user());

@@ -10,8 +10,9 @@ const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'TRACE'] as const;
  * Left out of the API document, which says it once (openapi/openapi.ts): an operation that can
  * only refuse is noise to every tool that reads the document.
  */
-export function methodNotAllowed(app: FastifyInstance, url: string, allowed: string[]): void {
+export function methodNotAllowed(app: FastifyInstance, url: string, allowed: readonly string[]): void {
   const others = METHODS.filter((m) => !allowed.includes(m));
+  if (others.length === 0) return;
   app.route({
     method: others,
     url,
@@ -25,4 +26,29 @@ export function methodNotAllowed(app: FastifyInstance, url: string, allowed: str
       throw fail('method_not_allowed', { allow: allowed.join(', ') });
     },
   });
+}
+
+/**
+ * The addresses outside `/api/` (the pages, the feeds, the images, `/healthz`) answer the methods
+ * they lack as the API's do: 405 with `Allow` naming the documented methods (HEAD, which every GET
+ * answers, is left out there as well), not 404, which says that nothing is there (issue 45, item 26). Called once every route is registered. Left alone:
+ * the metrics, whose refusal is the unknown path's 404 (plugins/guards.ts), the stand-ins under
+ * `/dev/`, and the addresses of a wildcard, which are not one resource.
+ */
+export function refuseOtherMethods(app: FastifyInstance): void {
+  const allowed = new Map<string, Set<string>>();
+  for (const route of app.routeList) {
+    const { url, method, guard } = route;
+    if (/^\/(api|dev)\//.test(url) || guard === 'metricsToken' || url.includes('*')) continue;
+    const methods = allowed.get(url) ?? new Set<string>();
+    if (method !== 'OPTIONS' && method !== 'HEAD') methods.add(method);
+    allowed.set(url, methods);
+  }
+  for (const [url, methods] of allowed) {
+    methodNotAllowed(
+      app,
+      url,
+      [...methods].sort((a, b) => METHODS.indexOf(a as never) - METHODS.indexOf(b as never)),
+    );
+  }
 }

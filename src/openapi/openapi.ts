@@ -131,11 +131,12 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
           '64 KiB (413). Every answer carries `X-Content-Type-Options`, `Referrer-Policy` and ' +
           '`Content-Security-Policy` (and `Strict-Transport-Security` on https; HTML pages also ' +
           '`X-Frame-Options` and `Cross-Origin-Opener-Policy`); with `CORS_ORIGINS`, allowed origins get ' +
-          'the CORS headers. A method that a path under `/api/` listed here does not support (TRACE included) ' +
+          'the CORS headers. A method that a path listed here does not support (TRACE included) ' +
           'gets 405 `Method not allowed` (code `method_not_allowed`) with an `Allow` header naming the methods ' +
           'it does, before any other check; those answers are not listed as operations. The administrator ' +
           'login (`/api/auth/*`) and the sign-in (`/api/oauth/*`) answer any other combination with 404 as ' +
-          'SPEC.md says. An address that no operation answers gets 404 `Not found`; a GET that accepts ' +
+          'SPEC.md says, as `/metrics` does (its refusal is 404 too). An address that no operation ' +
+          'answers gets 404 `Not found`; a GET that accepts ' +
           '`text/html` (a browser) of one outside `/api/`, `/assets/`, `/badge/` and `/dev/` that names no ' +
           'file gets it as the web page saying so.',
         license: { name: 'MIT', identifier: 'MIT' },

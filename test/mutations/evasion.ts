@@ -80,6 +80,20 @@ export const EVASION_MUTATIONS: Mutation[] = [
     tests: ['test/openapi.test.ts'],
   },
   {
+    name: 'methods: an address outside /api/ answers a method it lacks with 404',
+    file: 'src/app.ts',
+    from: '  refuseOtherMethods(app);\n',
+    to: '',
+    tests: ['test/openapi.test.ts'],
+  },
+  {
+    name: "methods: the metrics' refusal names the address (405 with Allow)",
+    file: 'src/lib/method-not-allowed.ts',
+    from: " || guard === 'metricsToken'",
+    to: '',
+    tests: ['test/openapi.test.ts'],
+  },
+  {
     name: 'openapi: the 405 answers are listed as operations',
     file: 'src/lib/method-not-allowed.ts',
     from: '      hide: true,\n',
