@@ -22,8 +22,14 @@ export function selectorOf(body: { ids?: unknown; user_id?: unknown; guest_tag?:
     const id = parseId(body.user_id);
     return id === null ? null : { user_id: id };
   }
-  const tag = typeof body.guest_tag === 'string' ? body.guest_tag.trim().toLowerCase() : '';
-  return /^[0-9a-f]{10,64}$/.test(tag) ? { guest_tag: tag } : null;
+  const tag = addressOf(body.guest_tag);
+  return tag === null ? null : { guest_tag: tag };
+}
+
+/** A guest tag as staff give it (10 to 64 hex characters, any case, spaces around), else null. */
+export function addressOf(value: unknown): string | null {
+  const tag = typeof value === 'string' ? value.trim().toLowerCase() : '';
+  return /^[0-9a-f]{10,64}$/.test(tag) ? tag : null;
 }
 
 /** A selector as the audit log keeps it: staff see a guest tag's first 10 characters. */

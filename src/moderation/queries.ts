@@ -8,15 +8,18 @@ export type QueueFilter = 'reported' | 'recent' | 'pending';
 /**
  * The moderation queue: comments of every streamer with the streamer's name. `reported`:
  * comments with open reports, most reports first, then newest; `recent`: all, newest first,
- * `before` pages by id.
+ * `before` pages by id. With `guestTag`, only the comments an action by that address takes (the
+ * page reads them before it acts, to undo exactly what changed).
  */
 export async function moderationQueue(
   db: Db,
-  opts: { filter: QueueFilter; limit: number; before: number | null },
+  opts: { filter: QueueFilter; limit: number; before: number | null; guestTag: string | null },
 ) {
   let q = selectComments(db)
     .innerJoin('streamers', 'streamers.id', 'comments.streamer_id')
     .select(['streamers.name as streamer_name']);
+  const { guestTag } = opts;
+  if (guestTag !== null) q = q.where((eb) => selected(eb, { guest_tag: guestTag }));
   if (opts.filter === 'reported') {
     q = q
       .where(hasOpenReports)

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { fail } from '../errors.ts';
+import { DomainError, fail } from '../errors.ts';
 import { keepAnswer } from '../idempotency/keep.ts';
 import { parseId } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
@@ -7,7 +7,7 @@ import { OK, pageLimit } from '../lib/schemas.ts';
 import { shortTag } from '../plugins/guest-tag.ts';
 import { listBlocks } from './block-queries.ts';
 import { blockAuthorOf, unblock } from './blocks.ts';
-import { moderateComments } from './bulk.ts';
+import { addressOf, moderateComments } from './bulk.ts';
 import { mayModerate } from './policy.ts';
 import { moderationQueue } from './queries.ts';
 import {
@@ -28,10 +28,15 @@ export const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/api/moderation/comments', { config: staff, schema: queueSchema }, async (request) => {
     const { query } = request;
+    // One address's comments, the tag read as its bulk action reads it.
+    const guestTag = query.guest_tag === undefined ? null : addressOf(query.guest_tag);
+    if (query.guest_tag !== undefined && guestTag === null)
+      throw new DomainError('invalid_field', { message: 'Invalid guest_tag' });
     return moderationQueue(db, {
       filter: query.filter === 'recent' || query.filter === 'pending' ? query.filter : 'reported',
       limit: pageLimit(query.limit, 50),
       before: parseId(query.before),
+      guestTag,
     });
   });
 

@@ -39,11 +39,12 @@ export const queueSchema = {
   summary:
     'Comments of every streamer for staff: `filter=reported` (default; open reports, most first) or ' +
     '`recent` (newest first, `before` pages by id) or `pending` (held comments, oldest first); `limit` ' +
-    '1-100, default 50',
+    '1-100, default 50; `guest_tag`: only the comments an action by that address takes',
   querystring: Input({
     filter: Param(StringEnum(['reported', 'recent', 'pending'], { description: 'Default reported' })),
     limit: Limit('Default 50'),
     before: Param(IdDoc('With `recent`: comments with an id below this one')),
+    guest_tag: Param(guestTag),
   }),
   response: { 200: Type.Array(QueueItem), ...errors(400, 401) },
 };

@@ -231,6 +231,13 @@ describe.runIf(runBrowser(import.meta.url))('comments in an open community, and 
     await expect.poll(() => rows.count()).toBeGreaterThan(4);
     const troll = rows.filter({ hasText: 'Buy followers again' });
     // By address: hide and show only, and the label says it is an address (issue 45, week 16).
+    // A comment of that address hidden before: the undo leaves it hidden.
+    const moderation = async (body: Record<string, unknown>) =>
+      expect((await (await env.t.admin()).put('/api/moderation/comments', body)).body).toEqual({
+        ok: true,
+        count: 1,
+      });
+    await moderation({ ids: [ids['Agreed!']], action: 'hide' });
     const byAddress = troll.getByLabel(/All \d+ from this address \(may be several guests\)/);
     expect(await byAddress.locator('option').allTextContents()).toEqual(['Hide', 'Show']);
     await byAddress.selectOption('hide');
@@ -246,11 +253,13 @@ describe.runIf(runBrowser(import.meta.url))('comments in an open community, and 
     // The guests posted from one address (the tests' own): every guest comment there is hidden.
     expect(after.filter((c) => c.body.startsWith('Buy followers')).every((c) => c.hidden)).toBe(true);
     expect(after.find((c) => c.body === 'Great stream')?.hidden).toBe(false);
-    // Undone within the minute: the address's comments are shown again (issue 45, week 16).
+    // Undone within the minute: the comments it hid are shown again, and only those (issue 45, week 16).
     await page.getByRole('status').getByRole('button', { name: 'Undo' }).click();
     await page.getByText('Undone.').waitFor();
     const undone = await commentsOf(env.t);
     expect(undone.filter((c) => c.body.startsWith('Buy followers')).every((c) => !c.hidden)).toBe(true);
+    expect(undone.find((c) => c.body === 'Agreed!')?.hidden).toBe(true);
+    await moderation({ ids: [ids['Agreed!']], action: 'show' });
     // One comment alone: hidden and shown again from its own row, nothing else changes.
     const one = rows
       .filter({ hasText: 'Buy followers again' })

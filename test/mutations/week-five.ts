@@ -105,9 +105,31 @@ export const WEEK_FIVE_MUTATIONS: Mutation[] = [
   {
     name: 'week 5: no undo after an action by address (16)',
     file: 'web/src/components/admin/ModerationAdmin.svelte',
-    from: '      undo = { selector, action: opposite };',
+    from: '      undo = { ids: changes, action: opposite };',
     to: '      undo = null;',
     tests: ['test/browser/web-moderation.test.ts'],
     web: true,
+  },
+  {
+    name: "week 5: the undo of an action by address changes the address's other comments too (16)",
+    file: 'web/src/components/admin/ModerationAdmin.svelte',
+    from: "ids.push(...page.filter((c) => c.hidden === (action === 'show')).map((c) => c.id));",
+    to: 'ids.push(...page.map((c) => c.id));',
+    tests: ['test/browser/web-moderation.test.ts'],
+    web: true,
+  },
+  {
+    name: "week 5: the queue's guest_tag lists every address (16)",
+    file: 'src/moderation/queries.ts',
+    from: '  if (guestTag !== null) q = q.where',
+    to: '  if (guestTag === "none") q = q.where',
+    tests: ['test/moderation-address.test.ts'],
+  },
+  {
+    name: 'week 5: the queue takes a guest_tag that is no tag (16)',
+    file: 'src/moderation/routes.ts',
+    from: '    if (query.guest_tag !== undefined && guestTag === null)',
+    to: '    if (query.guest_tag === "none" && guestTag === null)',
+    tests: ['test/moderation-address.test.ts'],
   },
 ];
