@@ -236,6 +236,16 @@ describe('API documentation', () => {
     });
     const settings = body('put', '/api/settings') as unknown as { properties: Record<string, Op> };
     expect(settings.properties.discord_webhooks?.items.properties.events.maxItems).toBe(MAX_WEBHOOK_EVENTS);
+    // A guest's name says which names are refused, and the service refuses them.
+    const posted = body('post', '/api/comments') as unknown as { properties: Record<string, Op> };
+    const suggestion = body('post', '/api/streamers') as unknown as { properties: Record<string, Op> };
+    for (const field of [posted.properties.author, suggestion.properties.submitter]) {
+      expect(field?.description).toMatch(/`name_reserved`.*admin, administrator, moderator.*signed in/);
+    }
+    const guest = await t
+      .client()
+      .post('/api/comments', { streamer_id: sid, body: 'a word or two', author: 'M0derator' });
+    expect([guest.status, guest.body.code]).toEqual([400, 'name_reserved']);
   });
 
   it('the session cookie is the security of every operation that reads it', () => {

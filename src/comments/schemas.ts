@@ -16,6 +16,7 @@ import {
   Timestamp,
 } from '../lib/schemas.ts';
 import { COMMENT_ORDERS, COMMENT_PAGES, LIMITS, PROVIDERS } from '../shared/rules.ts';
+import { GUEST_NAME_RULE } from '../guests/names.ts';
 
 export const CommentItem = Type.Object(
   {
@@ -130,7 +131,10 @@ export const PostBody = Input(
     body: Field('comment_too_short', commentBody),
     author: Field(
       'invalid_field',
-      Type.String({ maxLength: LIMITS.author, description: 'A guest\'s name, cut to 50; default "Anonym"' }),
+      Type.String({
+        maxLength: LIMITS.author,
+        description: `A guest's name, cut to 50; default "Anonym"; ${GUEST_NAME_RULE}`,
+      }),
       'author',
     ),
     reply_to: Field('invalid_reply_to', IdDoc('A comment of the same streamer to answer')),

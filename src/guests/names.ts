@@ -1,7 +1,13 @@
 import { foldName } from '../lib/names.ts';
 
 /** Names no guest may take in any spelling (DECISIONS.md "Third wave", "Names and limits"). */
-const RESERVED = new Set(['admin', 'administrator', 'moderator'].map(foldName));
+const RESERVED_NAMES = ['admin', 'administrator', 'moderator'] as const;
+const RESERVED = new Set(RESERVED_NAMES.map(foldName));
+
+/** What the API document says of a guest's name (an author, a suggester): which ones are refused. */
+export const GUEST_NAME_RULE =
+  `refused with 400 \`name_reserved\` when it is ${RESERVED_NAMES.join(', ')} in any spelling (look-alike ` +
+  'letters and case included) or the login or display name of anyone who has signed in';
 /** The default guest name stays allowed, even if a user goes by it. */
 const DEFAULT_GUEST = foldName('Anonym');
 

@@ -15,6 +15,7 @@ import {
   Timestamp,
 } from '../lib/schemas.ts';
 import { AUDIENCE_SORT, LIMITS, PROVIDERS, SCORE_KEYS } from '../shared/rules.ts';
+import { GUEST_NAME_RULE } from '../guests/names.ts';
 import { Stats30d } from '../history/schemas.ts';
 import { HISTORY } from '../shared/history.ts';
 import { SegmentsInputDoc } from '../schedules/schemas.ts';
@@ -179,7 +180,7 @@ export const CreateBody = Input(
       'invalid_field',
       Type.String({
         maxLength: LIMITS.submitter,
-        description: "Who suggests it; shown only to staff in the full view's suggestions",
+        description: `Who suggests it; shown only to staff in the full view's suggestions; from a guest, ${GUEST_NAME_RULE}`,
       }),
       'submitter',
     ),
