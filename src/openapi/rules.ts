@@ -159,6 +159,24 @@ function needsBody(doc: Document, schema: Json | undefined): boolean {
   return (Array.isArray(s.required) && s.required.length > 0) || Number(s.minProperties ?? 0) > 0;
 }
 
+/**
+ * Can a form (plugins/parsers.ts: text values, one per name, objects as `r[s]=5`) make a request
+ * this body takes? Not when a field it requires is a list, or a true/false that only JSON's
+ * `true` and `false` give (one variant of several is enough).
+ */
+function formCarries(doc: Document, schema: Json | undefined): boolean {
+  const s = resolve(doc, schema);
+  if (!s) return true;
+  const variants = (s.anyOf ?? s.oneOf) as Json[] | undefined;
+  if (variants) return variants.some((v) => formCarries(doc, v));
+  const props = (s.properties ?? {}) as Record<string, Json>;
+  const required = Array.isArray(s.required) ? (s.required as string[]) : [];
+  return required.every((name) => {
+    const type = resolve(doc, props[name])?.type;
+    return type !== 'array' && type !== 'boolean';
+  });
+}
+
 /** Form bodies send objects as `r[s]=5` (plugins/parsers.ts), which OpenAPI calls deepObject. */
 function formEncoding(doc: Document, schema: Json | undefined): Json | undefined {
   const s = resolve(doc, schema);
@@ -273,8 +291,10 @@ export function finishDocument(doc: Document): Document {
       const schema = body.content['application/json']?.schema;
       body.required = needsBody(doc, schema);
       const form = body.content['application/x-www-form-urlencoded'];
+      // A form's values are text, one per name: a body that needs a list or a true/false is JSON only.
+      if (form && !formCarries(doc, form.schema)) delete body.content['application/x-www-form-urlencoded'];
       const encoding = form && formEncoding(doc, form.schema);
-      if (form && encoding) form.encoding = encoding;
+      if (form && encoding && body.content['application/x-www-form-urlencoded']) form.encoding = encoding;
     }
   }
   return doc;

@@ -94,6 +94,20 @@ export const EVASION_MUTATIONS: Mutation[] = [
     tests: ['test/openapi.test.ts'],
   },
   {
+    name: 'openapi: a form is offered for a body that requires a true/false',
+    file: 'src/openapi/rules.ts',
+    from: "    return type !== 'array' && type !== 'boolean';",
+    to: '    return true;',
+    tests: ['test/openapi.test.ts'],
+  },
+  {
+    name: "openapi: a guest's name does not say which names are refused",
+    file: 'src/comments/schemas.ts',
+    from: 'default "Anonym"; ${GUEST_NAME_RULE}`',
+    to: 'default "Anonym"`',
+    tests: ['test/openapi.test.ts'],
+  },
+  {
     name: 'openapi: the 405 answers are listed as operations',
     file: 'src/lib/method-not-allowed.ts',
     from: '      hide: true,\n',
