@@ -328,6 +328,48 @@ describe('what shows a schedule', () => {
     }
   });
 
+  it('the week and the calendars, once made, come from memory before routing: the same status, headers and bytes', async () => {
+    const s = await streamer('provider_b');
+    await keep(admin, s.id, [{ start: at(3), end: at(4), title: 'From memory' }]);
+    const headersOf = (h: Headers) =>
+      [...h.entries()].filter(([k]) => !['date', 'connection', 'keep-alive'].includes(k)).sort();
+    const paths = [
+      '/api/schedule',
+      '/api/schedule?days=3',
+      '/schedule.ics',
+      '/schedule.ics?days=14',
+      `/s/${s.id}/schedule.ics`,
+      `/s/${s.id}/schedule.ics?days=2`,
+    ];
+    for (const path of paths) {
+      for (const headers of [{}, { 'accept-encoding': 'gzip' }] as Record<string, string>[]) {
+        const routed = await fetch(t.url + path, { headers });
+        const before = t.app.earlyAnswers.served;
+        const fast = await fetch(t.url + path, { headers });
+        expect(t.app.earlyAnswers.served, `${path} from memory`).toBe(before + 1);
+        expect(fast.status, path).toBe(200);
+        expect(headersOf(fast.headers), path).toEqual(headersOf(routed.headers));
+        const [a, b] = await Promise.all([fast.arrayBuffer(), routed.arrayBuffer()]);
+        expect(Buffer.from(a).equals(Buffer.from(b)), path).toBe(true);
+      }
+    }
+    // What the route must see: a session's cookie on the API, another spelling of days, a bad one.
+    const before = t.app.earlyAnswers.served;
+    const routed = [
+      await fetch(`${t.url}/api/schedule`, { headers: { cookie: 'sid=x' } }),
+      await fetch(`${t.url}/api/schedule?days=07`),
+      await fetch(`${t.url}/schedule.ics?days=15`),
+      await fetch(`${t.url}/s/0${s.id}/schedule.ics`),
+    ];
+    expect(routed.map((r) => r.status)).toEqual([200, 400, 400, 200]);
+    expect(t.app.earlyAnswers.served).toBe(before);
+    // A write makes them again: the next answer has it, from the route.
+    await keep(admin, s.id, [{ start: at(3), end: at(4), title: 'Changed' }]);
+    const fresh = await t.client().get(`/s/${s.id}/schedule.ics`);
+    expect(fresh.text).toContain('Changed');
+    expect(t.app.earlyAnswers.served).toBe(before);
+  });
+
   it('the iCalendar feeds: text/calendar, one VEVENT per segment, stable UID, UTC, SUMMARY, URL', async () => {
     const s = await streamer('provider_b');
     await keep(admin, s.id, [{ start: at(3), end: at(4), title: 'Speedrun' }]);

@@ -11,13 +11,18 @@ export const CALENDAR_TYPE = 'text/calendar; charset=utf-8';
 /** Calendar apps ask again now and then: by ETag, and a 304 costs nothing. */
 const CALENDAR_CACHE_CONTROL = 'public, no-cache';
 
+/** The answer cache's keys: the upcoming streams, and the site's or one streamer's calendar. */
+export const upcomingKey = (days: number): string => `schedule:json:${days}`;
+export const calendarKey = (days: number, streamerId?: number): string =>
+  streamerId === undefined ? `schedule:ics:${days}` : `schedule:ics:${streamerId}:${days}`;
+
 /**
  * `GET /api/schedule?days=D` (DECISIONS.md "Schedules"), kept in the one answer cache per
  * `days` until a write or the clock (a segment ends, a later one comes within `days`) makes it
  * stale.
  */
 export function upcomingAnswer(ctx: AppContext, days: number): Promise<Answer> {
-  return ctx.answers.get(`schedule:json:${days}`, async (version) => {
+  return ctx.answers.get(upcomingKey(days), async (version) => {
     const { segments, expires } = await upcoming(ctx.db, ctx.clock.now(), days);
     const items = segments.map(({ uid: _uid, ...item }) => item);
     return jsonAnswer(items, version, false, expires);
@@ -49,7 +54,7 @@ function calendarOf(ctx: AppContext, name: string, segments: UpcomingSegment[]):
 
 /** `GET /schedule.ics`: the site's upcoming streams, kept as `GET /api/schedule` is. */
 export function siteCalendar(ctx: AppContext, days: number): Promise<Answer> {
-  return ctx.answers.get(`schedule:ics:${days}`, async (version) => {
+  return ctx.answers.get(calendarKey(days), async (version) => {
     const { segments, expires } = await upcoming(ctx.db, ctx.clock.now(), days);
     return makeAnswer(calendarOf(ctx, SITE_NAME, segments), {
       type: CALENDAR_TYPE,
@@ -64,7 +69,7 @@ export function siteCalendar(ctx: AppContext, days: number): Promise<Answer> {
 export async function streamerCalendar(ctx: AppContext, id: number, days: number): Promise<Answer> {
   const item = itemsOf(await renderedView(ctx, 'public')).find((s) => s.id === id);
   if (!item) throw fail('streamer_not_found');
-  return ctx.answers.get(`schedule:ics:${id}:${days}`, async (version) => {
+  return ctx.answers.get(calendarKey(days, id), async (version) => {
     const { segments, expires } = await upcoming(ctx.db, ctx.clock.now(), days, id);
     return makeAnswer(calendarOf(ctx, `${item.name} – ${SITE_NAME}`, segments), {
       type: CALENDAR_TYPE,

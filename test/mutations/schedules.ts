@@ -116,4 +116,25 @@ export const SCHEDULE_MUTATIONS: Mutation[] = [
     to: "uid: uidOf('manual', streamerId, startIso, String(title)),",
     tests: TESTS,
   },
+  {
+    name: "schedules: the week from memory to a request with a session's cookie",
+    file: 'src/schedules/routes.ts',
+    from: "if (path !== '/api/schedule' || req.headers.cookie !== undefined) return undefined;",
+    to: "if (path !== '/api/schedule') return undefined;",
+    tests: TESTS,
+  },
+  {
+    name: 'schedules: from memory for a days the route refuses',
+    file: 'src/schedules/routes.ts',
+    from: 'const days = /^days=([1-9]\\d?)$/.exec(query)?.[1];',
+    to: 'const days = /^days=(\\d+)$/.exec(query)?.[1];',
+    tests: TESTS,
+  },
+  {
+    name: 'schedules: a calendar never from memory',
+    file: 'src/schedules/routes.ts',
+    from: '      return kept(days === null ? null : calendarKey(days, Number(id)));',
+    to: '      return kept(null);',
+    tests: TESTS,
+  },
 ];
