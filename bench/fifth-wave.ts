@@ -15,6 +15,7 @@ import { mailRows } from './mail-digest.ts';
 import { pushRows } from './push-live.ts';
 import { DASH, type Row } from './report.ts';
 import { SCHEDULED, scheduleRows } from './schedules.ts';
+import { scheduleSyncRows } from './schedule-sync.ts';
 import type { Service } from '../test/helpers/service.ts';
 
 export interface FifthWaveSetup {
@@ -179,6 +180,10 @@ export async function fifthWaveRows(
             },
           ),
         )),
+      );
+      // Then live sync over the same streamers, every schedule due.
+      rows.push(
+        ...(await scheduleSyncRows(base, { databaseUrl: setup.databaseUrl, start: setup.start }, peaks)),
       );
     });
   return rows;

@@ -49,8 +49,8 @@ export interface FakeApi {
   mode: Mode;
   /** Live channels (lower-cased login or slug). */
   live: Map<string, Stream>;
-  /** API calls: path and query, in order. */
-  calls: { path: string; query: URLSearchParams }[];
+  /** API calls: path and query, in order, and when (ms since the epoch: the bench counts per minute). */
+  calls: { path: string; query: URLSearchParams; at: number }[];
   tokenCalls: number;
   /** Every token handed out, to search answers, logs and the database for. */
   issued: string[];
@@ -139,7 +139,7 @@ export async function startFakeLive(): Promise<FakeLive> {
     }
 
     const path = url.pathname.replace(/^\/(a\/helix|b\/v1)/, '');
-    api.calls.push({ path, query: url.searchParams });
+    api.calls.push({ path, query: url.searchParams, at: Date.now() });
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
     if (api.mode === 'unauthorized_once') {
       valid.delete(token);
