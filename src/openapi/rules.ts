@@ -160,9 +160,8 @@ function needsBody(doc: Document, schema: Json | undefined): boolean {
 }
 
 /**
- * Can a form (plugins/parsers.ts: text values, one per name, objects as `r[s]=5`) make a request
- * this body takes? Not when a field it requires is a list, or a true/false that only JSON's
- * `true` and `false` give (one variant of several is enough).
+ * Can a form (text values, one per name, objects as `r[s]=5`: plugins/parsers.ts) make a request
+ * this body takes? Not when a field it requires is a list or JSON's true/false (one variant will do).
  */
 function formCarries(doc: Document, schema: Json | undefined): boolean {
   const s = resolve(doc, schema);
