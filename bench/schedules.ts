@@ -1,13 +1,27 @@
 /**
  * Issue 43's rows: the week's schedule (`GET /api/schedule?days=7`) and the site's calendar
  * (`/schedule.ics`) over 10,000 streamers with 5 segments each, each against its own bytes
- * precomputed; the chat line (`/bot/<platform>/<channel>.txt`) against the same text from a
- * bare server (>= 0.8x, as /healthz is judged); and the busy streamer's comments by likes
- * (`order=top`) on one connection, p99 under 20 ms. The data is written by fifth-seed.ts.
+ * precomputed; the chat line (`/bot/<platform>/<channel>.txt`) against the service's own
+ * `/healthz` (>= 0.8x, as the issue words it), and beside it, for comparison, against the same
+ * text from a bare server; and the busy streamer's comments by likes (`order=top`) on one
+ * connection, p99 under 20 ms. The data is written by fifth-seed.ts.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Case, compare, type Context, probeOk, rowOf, runCases } from './compare.ts';
+import {
+  type Case,
+  combine,
+  compare,
+  type Comparison,
+  type Context,
+  loadOn,
+  probeOk,
+  ratioOf,
+  rowOf,
+  type Run,
+  runCases,
+} from './compare.ts';
+import { ratio } from './report.ts';
 import type { Row } from './report.ts';
 
 export const SCHEDULED = 10_000;
@@ -45,6 +59,33 @@ async function againstItsBytes(
   return rowOf(ctx, cmp, goal);
 }
 
+/**
+ * The chat line against the service's own `/healthz`, the issue's measure ("the chat line at
+ * >= 0.8x of /healthz"): both answered before routing by the same process, in alternating
+ * rounds, `/healthz` first; the ceiling column is the service's `/healthz`.
+ */
+async function againstHealthz(ctx: Context, name: string, path: string, target: string): Promise<Row> {
+  await probeOk(ctx, path);
+  const health = { path: '/healthz', expect: [200] };
+  const line = { path, expect: [200] };
+  const rounds: { service: Run; ceiling: Run }[] = [];
+  for (let round = 0; round < ctx.load.rounds; round++) {
+    const ceiling = await loadOn(ctx, ctx.service, health);
+    rounds.push({ ceiling, service: await loadOn(ctx, ctx.service, line) });
+  }
+  const cmp: Comparison = {
+    path: name,
+    service: combine(rounds.map((r) => r.service)),
+    ceiling: combine(rounds.map((r) => r.ceiling)),
+    rounds,
+  };
+  ctx.log(
+    `${name}: ${Math.round(cmp.service.rps)} req/s, /healthz ${Math.round(cmp.ceiling.rps)} req/s, ` +
+      `ratio ${ratio(ratioOf(cmp))} (rounds: ${rounds.map((r) => ratio(r.service.rps / r.ceiling.rps)).join(', ')})`,
+  );
+  return rowOf(ctx, cmp, { target, minRatio: 0.8 });
+}
+
 export function scheduleRows(ctx: Context, setup: ScheduleSetup): Promise<Row[]> {
   const over = `${SCHEDULED.toLocaleString('en-US')} streamers x ${SEGMENTS} segments`;
   const cases: Case[] = [
@@ -61,9 +102,15 @@ export function scheduleRows(ctx: Context, setup: ScheduleSetup): Promise<Row[]>
         againstItsBytes(ctx, path, '/schedule.ics', { target, minRatio: 0.9 }, setup.dir),
     },
     {
-      path: 'GET /bot/<platform>/<channel>.txt (chat line)',
-      target: '>= 0.8x its bytes',
-      run: (path, target) => againstItsBytes(ctx, path, setup.chatLine, { target, minRatio: 0.8 }, setup.dir),
+      path: "GET /bot/<platform>/<channel>.txt (chat line) vs the service's /healthz",
+      target: '>= 0.8x /healthz',
+      run: (path, target) => againstHealthz(ctx, path, setup.chatLine, target),
+    },
+    {
+      // For comparison only: the same bytes from a bare server, without the service's headers.
+      path: 'GET /bot/<platform>/<channel>.txt (chat line) vs its bytes',
+      target: 'none (for comparison)',
+      run: (path, target) => againstItsBytes(ctx, path, setup.chatLine, { target }, setup.dir),
     },
     {
       path: `GET /api/comments?order=top, ${setup.comments.toLocaleString('en-US')} comments, ${setup.likes.toLocaleString('en-US')} likes, 1 connection`,
