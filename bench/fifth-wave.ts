@@ -181,10 +181,11 @@ export async function fifthWaveRows(
           ),
         )),
       );
-      // Then live sync over the same streamers, every schedule due.
-      rows.push(
-        ...(await scheduleSyncRows(base, { databaseUrl: setup.databaseUrl, start: setup.start }, peaks)),
-      );
+      // Then live sync over the same streamers, every schedule due (its rows' names hold both words).
+      if (selected(base.only, 'live sync, streamers with schedules'))
+        rows.push(
+          ...(await scheduleSyncRows(base, { databaseUrl: setup.databaseUrl, start: setup.start }, peaks)),
+        );
     });
   return rows;
 }

@@ -167,3 +167,49 @@ describe('the length', () => {
     }
   });
 });
+
+describe('before routing', () => {
+  it('answers a kept line as the route does, and follows a new channel at once', async () => {
+    const fast = await startApp({}, { logLevel: 'warn' });
+    try {
+      const boss = await fast.admin();
+      const created = await boss.post('/api/streamers?admin=1', {
+        name: 'Rychlý',
+        platform: 'provider_a',
+        provider_a: 'rychly',
+      });
+      const id = created.body.id as number;
+      expect((await boss.put(`/api/streamers?id=${id}`, { r: R(5), provider_a: 'rychly' })).status).toBe(200);
+      const ask = async (path: string) => {
+        const before = fast.app.earlyAnswers.served;
+        const res = await fetch(fast.url + path);
+        const headers = [...res.headers.entries()].filter(
+          ([k]) => !['date', 'connection', 'keep-alive'].includes(k),
+        );
+        return {
+          early: fast.app.earlyAnswers.served > before,
+          status: res.status,
+          headers,
+          text: await res.text(),
+        };
+      };
+      // The route makes the line; asked again, it is written before routing, alike.
+      const routed = await ask('/bot/twitch/rychly.txt?lang=en');
+      const early = await ask('/bot/twitch/rychly.txt?lang=en');
+      expect([routed.early, early.early]).toEqual([false, true]);
+      expect(early).toEqual({ ...routed, early: true });
+      expect(early.text).toMatch(/^Rychlý: 35\/70 · audience no votes yet · /);
+      expect((await ask('/bot/twitch/rychly.txt')).text).toContain('publikum bez hlasů');
+      // Another channel: the old address is no longer this streamer's, the new one is.
+      const moved = await boss.put(`/api/streamers?id=${id}`, { r: R(5), provider_a: 'novy_kanal' });
+      expect(moved.status).toBe(200);
+      await ask('/bot/twitch/novy_kanal.txt');
+      for (let i = 0; i < 2; i++) {
+        expect((await ask('/bot/twitch/rychly.txt?lang=en')).status).toBe(404);
+        expect((await ask('/bot/twitch/novy_kanal.txt')).text).toMatch(/^Rychlý: 35\/70/);
+      }
+    } finally {
+      await fast.close();
+    }
+  });
+});

@@ -31,7 +31,7 @@ function sizeReport(): Plugin {
         if (item.type === 'chunk' && item.isEntry) visit(name);
     },
     closeBundle() {
-      const dir = join(__dirname, OUT, 'assets');
+      const dir = join(import.meta.dirname, OUT, 'assets');
       const files = readdirSync(dir).filter((f) => /\.(js|css)$/.test(f));
       let total = 0;
       for (const f of files) {
@@ -56,13 +56,13 @@ function precompressed(): Plugin {
     name: 'precompress',
     apply: 'build',
     closeBundle() {
-      console.log(`  ${precompress(join(__dirname, OUT))} files precompressed (brotli 11, gzip 9)`);
+      console.log(`  ${precompress(join(import.meta.dirname, OUT))} files precompressed (brotli 11, gzip 9)`);
     },
   };
 }
 
 export default defineConfig({
-  root: __dirname,
+  root: import.meta.dirname,
   plugins: [svelte(), sizeReport(), precompressed()],
   build: {
     outDir: OUT,

@@ -7,7 +7,7 @@ import { defineConfig } from 'vite';
  * service imports at start (src/pages/first-view.ts).
  */
 export default defineConfig({
-  root: __dirname,
+  root: import.meta.dirname,
   plugins: [svelte()],
   ssr: { noExternal: true },
   publicDir: false,

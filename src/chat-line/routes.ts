@@ -9,6 +9,8 @@ import { itemsOf, renderedView, viewKey } from '../streamers/views.ts';
 import { channelIndex, channelKeyOf, chatLine, type Language, LANGUAGES, languageOf } from './line.ts';
 
 const TEXT = 'text/plain; charset=utf-8';
+/** Addresses whose line the early path remembers, per public list. */
+const KEYS_KEPT = 1_000;
 /** Bots ask at every command: a minute's reuse, and the line follows a new rating within one. */
 export const LINE_CACHE_CONTROL = 'public, max-age=60';
 
@@ -76,17 +78,32 @@ export const chatLineRoutes: FastifyPluginAsyncTypebox = async (app) => {
   };
   const lineKey = (item: StreamerItem, lang: Language) => `chat-line:${item.id}:${lang}`;
 
+  /** The line's key for an address as a bot typed it, or null: none of the list's streamers. */
+  const keyOf = (items: StreamerItem[], url: string): string | null => {
+    const [path = '', query = ''] = url.split('?', 2);
+    const params = paramsOf(path);
+    const item = params && find(items, params.platform, params.file);
+    return item ? lineKey(item, languageOf(new URLSearchParams(query).get('lang'))) : null;
+  };
+  // Which line each address asks for, found once per public list: bots ask the same few
+  // addresses at every command (a memo of addresses, not of answers; at most KEYS_KEPT).
+  let keys: { of: StreamerItem[]; byUrl: Map<string, string | null> } | null = null;
+
   // Lines kept for what the current public list shows, from memory before routing.
   app.earlyAnswers.prefixed('/bot/', {
     route: '/bot/:platform/:file',
     find: (_req, url) => {
-      const [path = '', query = ''] = url.split('?', 2);
-      const params = paramsOf(path);
-      const list = params && app.answers.peek(viewKey('public'));
-      const item = list && find(list.value as StreamerItem[], params.platform, params.file);
-      return item
-        ? app.answers.peek(lineKey(item, languageOf(new URLSearchParams(query).get('lang'))))
-        : undefined;
+      const list = app.answers.peek(viewKey('public'));
+      if (!list) return undefined;
+      const items = list.value as StreamerItem[];
+      if (keys?.of !== items) keys = { of: items, byUrl: new Map() };
+      let key = keys.byUrl.get(url);
+      if (key === undefined) {
+        key = keyOf(items, url);
+        if (keys.byUrl.size >= KEYS_KEPT) keys.byUrl.clear();
+        keys.byUrl.set(url, key);
+      }
+      return key === null ? undefined : app.answers.peek(key);
     },
   });
 

@@ -151,6 +151,20 @@ export const AUDIENCE_MUTATIONS: Mutation[] = [
     tests: ['test/chat-line.test.ts'],
   },
   {
+    name: "chat line: the early path keeps an address's line across a new public list",
+    file: 'src/chat-line/routes.ts',
+    from: 'if (keys?.of !== items) keys = { of: items, byUrl: new Map() };',
+    to: 'keys ??= { of: items, byUrl: new Map() };',
+    tests: ['test/chat-line.test.ts'],
+  },
+  {
+    name: "chat line: the early path answers another language's line",
+    file: 'src/chat-line/routes.ts',
+    from: 'let key = keys.byUrl.get(url);',
+    to: "let key = keys.byUrl.get(url.split('?')[0] ?? '');",
+    tests: ['test/chat-line.test.ts'],
+  },
+  {
     name: 'chat line: streamers outside the Public view are found',
     file: 'src/chat-line/routes.ts',
     from: "const list = await renderedView(app.ctx, 'public');",
