@@ -158,13 +158,6 @@ export const AUDIENCE_MUTATIONS: Mutation[] = [
     tests: ['test/chat-line.test.ts'],
   },
   {
-    name: "chat line: the early path answers another language's line",
-    file: 'src/chat-line/routes.ts',
-    from: 'let key = keys.byUrl.get(url);',
-    to: "let key = keys.byUrl.get(url.split('?')[0] ?? '');",
-    tests: ['test/chat-line.test.ts'],
-  },
-  {
     name: 'chat line: streamers outside the Public view are found',
     file: 'src/chat-line/routes.ts',
     from: "const list = await renderedView(app.ctx, 'public');",
