@@ -86,7 +86,7 @@ export async function askAndStore(
   for (const column of STORED_COLUMNS) {
     extra[`c_${column}`] = { type: STORED[column], values: ready.map((c) => c?.[column]) };
   }
-  const { asking, values, refused } = askedTable(ASKED_RULES, COMMENT_VALUES, rows, extra);
+  const { asking, values, refused } = askedTable(ASKED_RULES, COMMENT_VALUES, rows, extra, true);
   const r = (i: number) => sql.ref(`r.r${i}`);
   const refusing = asking.flatMap((rule, i) => (holds(rule.error) ? [] : [sql` and ${r(i)} = 0`]));
   const holding = asking.flatMap((rule, i) => (holds(rule.error) ? [sql` or ${r(i)} = 1`] : []));
