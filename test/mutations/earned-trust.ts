@@ -40,8 +40,8 @@ export const EARNED_TRUST_MUTATIONS: Mutation[] = [
   {
     name: 'issue 29: a timed-out like stored',
     file: 'src/comments/routes.ts',
-    from: 'guard: (query) => (flag(query.like) ? COMMENT_ROLES.like : COMMENT_ROLES.change),\n        contribution: true,',
-    to: "guard: (query) => (flag(query.like) ? COMMENT_ROLES.like : COMMENT_ROLES.change),\n        contribution: (request) => !request.url.includes('like=1'),",
+    from: '          flag(query.like) ? COMMENT_ROLES.like : flag(query.pin) ? COMMENT_ROLES.pin : COMMENT_ROLES.change,\n        contribution: true,',
+    to: "          flag(query.like) ? COMMENT_ROLES.like : flag(query.pin) ? COMMENT_ROLES.pin : COMMENT_ROLES.change,\n        contribution: (request) => !request.url.includes('like=1'),",
     tests: ['test/moderators-tools.test.ts'],
   },
   {

@@ -5,8 +5,8 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
   {
     name: 'event log: a write of a group that fails keeps its events',
     file: 'src/db/transaction.ts',
-    from: '            } catch (err) {\n              takeEvents(conn);',
-    to: '            } catch (err) {\n              events.push(...takeEvents(conn));',
+    from: '          } catch (err) {\n            takeEvents(conn);',
+    to: '          } catch (err) {\n            events.push(...takeEvents(conn));',
     tests: ['test/event-log.test.ts'],
   },
   {
@@ -54,7 +54,7 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
   {
     name: "event log: SQLite appends all of a write's events in one statement",
     file: 'src/events/log.ts',
-    from: '.values(rows.slice(from, from + SQLITE_EVENTS_PER_INSERT))',
+    from: '.values(rows.slice(from, from + size))',
     to: '.values(rows.slice(from))',
     tests: ['test/event-log.test.ts'],
   },
@@ -82,9 +82,17 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
   {
     name: 'statements: on SQLite the rules of a group are asked in a text of its own size',
     file: 'src/db/sql-rules.ts',
-    from: 'isSqlite(db) ? padded(rows) : rows',
+    from: 'sqlite ? padded(rows) : rows',
     to: 'rows',
     tests: ['test/statement-shapes.test.ts'],
+  },
+  {
+    name: "statements: every row of a group's rules table asks every rule (the unnested columns)",
+    file: 'src/db/sql-rules.ts',
+    from: '(n) => (rows[n]?.asks(rule) ? 1 : 0)',
+    to: '() => 1',
+    tests: ['test/comment-rules.test.ts', 'test/guest-trust.test.ts'],
+    project: 'postgres',
   },
   {
     name: "statements: on SQLite a group's events are appended in one INSERT of their count",
@@ -168,7 +176,7 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
   {
     name: 'one comment path: a guest post the hold rules hold is published (SQLite)',
     file: 'src/comments/store.ts',
-    from: "const pending = comment.pending === 1 || errors.has('held') ? 1 : 0;",
+    from: 'const pending = comment.pending === 1 || [...errors].some(holds) ? 1 : 0;',
     to: 'const pending = comment.pending === 1 ? 1 : 0;',
     tests: ['test/guest-trust.test.ts'],
   },
@@ -191,7 +199,7 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
   {
     name: 'one comment path: a post that solved its challenge is not held by the hold rules',
     file: 'src/comments/post.ts',
-    from: "pending: refused.has('held') ? 1 : comment.pending",
+    from: 'pending: held ? 1 : comment.pending',
     to: 'pending: comment.pending',
     tests: ['test/guest-trust.test.ts'],
   },

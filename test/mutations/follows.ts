@@ -20,9 +20,9 @@ export const FOLLOW_MUTATIONS: Mutation[] = [
   },
   {
     name: 'following: a streamer outside the Public view can be followed',
-    file: 'src/follows/queries.ts',
-    from: "    .where('streamers.id', '=', streamerId)\n    .where(IN_PUBLIC_VIEW)\n",
-    to: "    .where('streamers.id', '=', streamerId)\n",
+    file: 'src/follows/follow.ts',
+    from: "      if (!(await streamerInPublicView(trx, streamerId))) throw fail('streamer_not_found');\n",
+    to: '',
     tests: ['test/follows.test.ts'],
   },
   {
@@ -56,8 +56,8 @@ export const FOLLOW_MUTATIONS: Mutation[] = [
   {
     name: 'following: a live notification tells no open page of the unread count',
     file: 'src/notifications/notify.ts',
-    from: '    now,\n  );\n  publish(trx, unreadChanged(notified));',
-    to: '    now,\n  );\n  void unreadChanged;',
+    from: "    ...[...byUser].map(([user_id, ids]): LiveEvent => ({ type: 'notification', user_id, created: ids })),\n",
+    to: '',
     tests: ['test/follows.test.ts'],
   },
   {
@@ -70,14 +70,8 @@ export const FOLLOW_MUTATIONS: Mutation[] = [
   {
     name: "following: an administrator's status change by hand notifies the followers",
     file: 'src/streamers/rate.ts',
-    from: "    publish(trx, [{ type: 'rating', streamer_id: id }, ...liveChange(id, before, fields)]);\n",
-    to:
-      "    publish(trx, [{ type: 'rating', streamer_id: id }, ...liveChange(id, before, fields)]);\n" +
-      "    if (fields.status === 'live' && before.status !== 'live')\n" +
-      "      await trx.insertInto('notifications').columns(['user_id', 'kind', 'streamer_id', 'created_at'])\n" +
-      "        .expression((eb) => eb.selectFrom('follows').select((e) => ['follows.user_id', e.val('live').as('kind'),\n" +
-      "          'follows.streamer_id', e.val(now.toISOString()).as('created_at')]).where('follows.streamer_id', '=', id))\n" +
-      '        .execute();\n',
+    from: "  publish(trx, [{ type: 'rating', streamer_id: id }, ...liveChange(id, before, fields)]);\n",
+    to: "  publish(trx, [{ type: 'rating', streamer_id: id }, ...liveChange(id, before, fields)]);\n  if (fields.status === 'live' && before.status !== 'live')\n    await trx.insertInto('notifications').columns(['user_id', 'kind', 'streamer_id', 'created_at'])\n      .expression((eb) => eb.selectFrom('follows').select((e) => ['follows.user_id', e.val('live').as('kind'),\n        'follows.streamer_id', e.val(rating.updated_at).as('created_at')]).where('follows.streamer_id', '=', id))\n      .execute();\n",
     tests: ['test/follows.test.ts'],
   },
   {

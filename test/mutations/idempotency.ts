@@ -102,9 +102,9 @@ export const IDEMPOTENCY_MUTATIONS: Mutation[] = [
   },
   {
     name: "export: an import into PostgreSQL leaves a table's id sequence behind its rows",
-    file: 'src/cli/data.ts',
-    from: "  'ban_addresses',\n];\n",
-    to: '];\n',
+    file: 'src/cli/data-tables.ts',
+    from: "  'ban_addresses',\n  'staff_reviews',\n  'rerating_requests',\n];\n",
+    to: "  'staff_reviews',\n  'rerating_requests',\n];\n",
     tests: ['test/export-to-postgres.test.ts'],
     project: 'postgres',
   },

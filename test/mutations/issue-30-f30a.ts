@@ -46,9 +46,9 @@ export const ISSUE_30_F30A: Mutation[] = [
   },
   {
     name: 'export: a table dropped from the export (votes)',
-    file: 'src/cli/data.ts',
-    from: "  'votes',\n  'rating_history',\n  'notifications',\n  'streamer_replies',\n  'streams',",
-    to: "  'rating_history',\n  'notifications',\n  'streamer_replies',\n  'streams',",
+    file: 'src/cli/data-tables.ts',
+    from: "  'comment_likes',\n  'votes',\n  'rating_history',\n  'notifications',\n  'streamer_replies',\n  'streams',\n  'stream_samples',\n  'stream_stats',\n  // The fifth wave",
+    to: "  'comment_likes',\n  'rating_history',\n  'notifications',\n  'streamer_replies',\n  'streams',\n  'stream_samples',\n  'stream_stats',\n  // The fifth wave",
     tests: ['test/export-tables.test.ts'],
   },
 ];

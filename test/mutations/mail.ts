@@ -160,7 +160,7 @@ export const MAIL_MUTATIONS: Mutation[] = [
   },
   {
     name: 'mail: tried without end on 4xx',
-    file: 'src/delivery/deliverer.ts',
+    file: 'src/delivery/channel.ts',
     from: 'const wait = retryWaitsMs[row.attempts - 1];',
     to: 'const wait = retryWaitsMs[row.attempts - 1] ?? 60_000;',
     tests: T,

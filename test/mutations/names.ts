@@ -71,7 +71,7 @@ export const NAME_MUTATIONS: Mutation[] = [
   {
     name: 'votes: who speaks for a streamer votes for it',
     file: 'src/votes/vote.ts',
-    from: "if (!mayVoteFor(viewer, speaksFor, streamerId)) throw fail('not_allowed');",
+    from: "  if (!mayVoteFor(vote.viewer, speaksFor, vote.streamerId)) return fail('not_allowed');\n",
     to: '',
     tests: ['test/audience-score.test.ts'],
   },

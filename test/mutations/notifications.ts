@@ -103,7 +103,7 @@ export const NOTIFICATION_MUTATIONS: Mutation[] = [
   {
     name: 'feeds: a comment body written into the feed as HTML',
     file: 'src/feeds/atom.ts',
-    from: "content: escapeHtml(e.text).replace(/\\n/g, '<br>')",
+    from: "content: escapeXml(e.text).replace(/\\n/g, '<br>')",
     to: 'content: e.text',
     tests: ['test/feeds.test.ts'],
   },
@@ -117,7 +117,7 @@ export const NOTIFICATION_MUTATIONS: Mutation[] = [
   {
     name: 'notifications: the streamer is not told of a new total (rated)',
     file: 'src/streamers/rate.ts',
-    from: '      await notifyRated(trx, id, request.viewer.user?.id ?? null, rating.updated_at);\n',
+    from: '    await notifyRated(trx, id, request.viewer.user?.id ?? null, rating.updated_at);\n',
     to: '',
     tests: ['test/streamer-voice.test.ts'],
   },

@@ -125,7 +125,7 @@ export const PUSH_MUTATIONS: Mutation[] = [
   },
   {
     name: 'push: failures are retried without end',
-    file: 'src/delivery/deliverer.ts',
+    file: 'src/delivery/channel.ts',
     from: 'const wait = retryWaitsMs[row.attempts - 1];',
     to: 'const wait = retryWaitsMs[row.attempts - 1] ?? 30_000;',
     tests: SENT,

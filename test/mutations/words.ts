@@ -21,15 +21,15 @@ export const WORDS_MUTATIONS: Mutation[] = [
   {
     name: "words: a signed-in user's comment is not asked",
     file: 'src/comments/hold.ts',
-    from: 'rule === HOLD_WORDS ? !d.staff :',
-    to: 'rule === HOLD_WORDS ? d.guest :',
+    from: '  if (rule === HOLD_WORDS) return !d.staff;',
+    to: '  if (rule === HOLD_WORDS) return d.guest;',
     tests: TESTS,
   },
   {
     name: "words: staff's comments are held too",
     file: 'src/comments/hold.ts',
-    from: 'rule === HOLD_WORDS ? !d.staff :',
-    to: 'rule === HOLD_WORDS ? true :',
+    from: '  if (rule === HOLD_WORDS) return !d.staff;',
+    to: '  if (rule === HOLD_WORDS) return true;',
     tests: TESTS,
   },
   {
