@@ -65,6 +65,43 @@ describe('settings', () => {
 });
 
 describe('held comments', () => {
+  it('links, in one group commit: only the guest posts with a link wait, not the others of the group', async () => {
+    await setting({ guest_hold: 'links' });
+    try {
+      const bodies = [
+        'one group https://one.example',
+        'one group plain',
+        'one group www.two.example',
+        'one group plain 2',
+      ];
+      const groups = t.app.database.groupCommit.groups;
+      // Posted in one turn: one group commit on SQLite, two side by side on PostgreSQL (the first
+      // two posts and the last two: each a link and a plain one). A group's rules are asked over
+      // one table of its posts (db/sql-rules.ts), each row asking its own: a plain post never
+      // asks the link's rule.
+      await Promise.all(
+        bodies.map((body, i) =>
+          postComment(t.app.ctx, ANONYMOUS, { streamer_id: sid, body }, `one-group-${i}`, t.clock.now()),
+        ),
+      );
+      // (Or one group of all four on PostgreSQL when the other connection was busy.)
+      expect(t.app.database.groupCommit.groups - groups).toBeLessThanOrEqual(
+        t.app.database.kind === 'sqlite' ? 1 : 2,
+      );
+      const stored = await t.db
+        .selectFrom('comments')
+        .select(['body', 'pending'])
+        .where('body', 'in', bodies)
+        .orderBy('id')
+        .execute();
+      expect(stored.map((c) => [c.body, c.pending])).toEqual(
+        bodies.map((b) => [b, b.includes('example') ? 1 : 0]),
+      );
+    } finally {
+      await setting({ guest_hold: 'none' });
+    }
+  });
+
   it('links: a guest comment with a link is held, visible to staff only, outside counts, until approved', async () => {
     await setting({ guest_hold: 'links' });
     try {
