@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { takeFromLog } from '../src/events/deliverer.ts';
 import { sql } from 'kysely';
 import { isSqlite } from '../src/db/dialect.ts';
-import { appendEvents, REPLAY_MAX_EVENTS } from '../src/events/log.ts';
+import { APPEND_STAGED, type LogEvent, REPLAY_MAX_EVENTS, stageEvents } from '../src/events/log.ts';
+import type { Db } from '../src/db/schema.ts';
 import { startApp, useApp } from './helpers/app.ts';
 import { reopen } from './helpers/database.ts';
 import { cookieOf, streamsOf } from './helpers/sse.ts';
@@ -18,6 +19,11 @@ const stream = streamsOf(t.url);
 /** A streamer in the Public view (a visitor may ask for its events). */
 const shown = () => t.streamer(undefined, { s: 3 });
 const FULL = { s: 5, g: 5, a: 5, v: 5, n: 5, ns: 5, o: 5 };
+
+/** Appends events inside a transaction as a write does: staged, then appended (with the commit, db/transaction.ts). */
+const appendEvents = async (trx: Db, events: LogEvent[], at: string) => {
+  if (await stageEvents(trx, events, at)) await sql.raw(APPEND_STAGED).execute(trx);
+};
 
 const logged = (streamerId: number, type?: string) => {
   let q = t.db.selectFrom('event_log').selectAll().where('streamer_id', '=', streamerId);

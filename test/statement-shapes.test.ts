@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { refusedByRows, type SqlRule } from '../src/db/sql-rules.ts';
-import { appendEvents, insertSizes, SQLITE_EVENTS_PER_INSERT } from '../src/events/log.ts';
+import { insertSizes, SQLITE_EVENTS_PER_INSERT, stageEvents } from '../src/events/log.ts';
 import { dbKind } from './helpers/database.ts';
 import { useApp } from './helpers/app.ts';
 
@@ -71,7 +71,7 @@ describe.runIf(dbKind === 'sqlite')('groups of every size on SQLite', () => {
           type: 'rating' as const,
           streamer_id: size * 100 + i,
         }));
-        await appendEvents(t.db, events, at);
+        await stageEvents(t.db, events, at);
       }
     });
     expect(texts.filter((text) => text.includes('event_log')).length).toBeLessThanOrEqual(4);

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import type pg from 'pg';
 import { pgDriver } from './connect.ts';
-import { isSqlite } from './dialect.ts';
 import type { DbContext } from './context.ts';
 import type { Db } from './schema.ts';
 
@@ -88,17 +87,6 @@ const payloadOf = (version: ContentVersion, what: string) => `${version.origin} 
 export function notifyStatement(version: ContentVersion, changes: WriteChanges = 'all'): string {
   const payload = payloadOf(version, changes === 'content' ? CONTENT_ONLY : '');
   return `select pg_notify('${CONTENT_CHANNEL}', '${payload.replaceAll("'", "''")}')`;
-}
-
-/** Inside a write transaction: tell other instances, on commit, that content changed. */
-export async function announceChange(
-  trx: Db,
-  version: ContentVersion,
-  changes: WriteChanges = 'all',
-): Promise<void> {
-  if (!isSqlite(trx) && changes !== 'none') {
-    await trx.executeQuery(CompiledQuery.raw(notifyStatement(version, changes)));
-  }
 }
 
 const SESSIONS = 'sessions';

@@ -1,7 +1,6 @@
 import { CompiledQuery } from 'kysely';
-import { appendEvents, type LogEvent, openEvents, takeEvents } from '../events/log.ts';
+import { APPEND_STAGED, type LogEvent, openEvents, stageEvents, takeEvents } from '../events/log.ts';
 import {
-  announceChange,
   type ContentVersion,
   mostOf,
   notifyStatement,
@@ -47,19 +46,32 @@ export async function writeTransaction<T>(
   const result =
     ctx.groupCommit.alwaysGroups || grouped
       ? await ctx.groupCommit.run(fn, changes)
-      : await ctx.db.transaction().execute(async (trx) => {
-          openEvents(trx);
-          let events: LogEvent[];
+      : await ctx.db.connection().execute(async (conn) => {
+          // PostgreSQL, a transaction of its own: begun, the write, its events staged, and the
+          // events appended, the other instances told and the commit in one round trip.
+          await conn.executeQuery(statement(BEGIN));
+          openEvents(conn);
           try {
-            const value = await fn(trx);
-            events = takeEvents(trx);
+            const value = await fn(conn);
+            const events = takeEvents(conn);
             if (changes === 'none' && events.length > 0)
               throw new Error('a write that changes nothing published events');
-            await appendEvents(trx, events, ctx.groupCommit.clock.now().toISOString());
-            await announceChange(trx, ctx.changes, changes);
+            const append = await stageEvents(conn, events, ctx.groupCommit.clock.now().toISOString());
+            await conn.executeQuery(
+              statement(
+                [
+                  ...(append ? [APPEND_STAGED] : []),
+                  ...(changes !== 'none' ? [notifyStatement(ctx.changes, changes)] : []),
+                  COMMIT,
+                ].join('; '),
+              ),
+            );
             return value;
+          } catch (err) {
+            await conn.executeQuery(ROLLBACK).catch(() => undefined);
+            throw err;
           } finally {
-            takeEvents(trx);
+            takeEvents(conn);
           }
         });
   ctx.changes.moved(changes);
@@ -270,16 +282,22 @@ export class GroupCommit {
           const changes = mostOf(outcomes.flatMap(([job, o]) => (o.ok ? [job.changes] : [])));
           if (changes === 'none' && events.length > 0)
             throw new Error('a write that changes nothing published events');
-          // The group's events in one call, in the order of its writes, and the other instances
-          // told, as the last steps before the commit. A savepoint rolled back to comes first;
-          // one released goes with the commit (the events' insert may run inside it).
+          // The group's events, in the order of its writes, staged (PostgreSQL) or inserted
+          // (SQLite), then appended under the log's lock with the other instances told and the
+          // COMMIT, in one round trip: no turn of this event loop while the lock is held. A
+          // savepoint rolled back to comes first; one released goes with the commit.
           if (ending[0] === ROLLBACK_TO) {
             await run(...ending);
             ending = [];
           }
-          await appendEvents(conn, events, this.clock.now().toISOString());
+          const append = await stageEvents(conn, events, this.clock.now().toISOString());
           const told = changes !== 'none' && !sqlite;
-          await run(...ending, ...(told ? [notifyStatement(this.version, changes)] : []), COMMIT);
+          await run(
+            ...ending,
+            ...(append ? [APPEND_STAGED] : []),
+            ...(told ? [notifyStatement(this.version, changes)] : []),
+            COMMIT,
+          );
         } catch (err) {
           await conn.executeQuery(ROLLBACK).catch(() => undefined);
           throw err;

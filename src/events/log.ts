@@ -137,15 +137,25 @@ export function insertSizes(count: number): number[] {
 }
 
 /**
- * Appends events to the log, inside the transaction that commits them, as the last thing the
- * write does. On PostgreSQL one call (migration 024's `append_events`) first takes the log's
- * lock (per schema, held until the transaction ends), so that the ids of concurrent writers
- * commit in the order they were drawn (a reader that saw id N never sees a smaller one appear
- * later), then inserts them: the lock is held for that call and the commit. SQLite has one
- * writer at a time already.
+ * PostgreSQL: the statement, without parameters, that appends the events `stageEvents` staged: it
+ * goes in the round trip of the COMMIT (db/transaction.ts), so that the log's lock it takes is
+ * held for that round trip only (migration 037).
  */
-export async function appendEvents(trx: Db, events: LogEvent[], at: string): Promise<void> {
-  if (events.length === 0) return;
+export const APPEND_STAGED = 'select append_staged_events()';
+
+/** PostgreSQL's transaction-local setting that holds a write's events until its commit (migration 037). */
+const STAGED_SETTING = 'streamer_rating.events';
+
+/**
+ * Hands a write's events to the log, inside the transaction that commits them, as the last thing
+ * the write does. SQLite (one writer at a time) inserts them. PostgreSQL stages them, one
+ * parameter, for `APPEND_STAGED`, which the commit's round trip runs: it takes the log's lock
+ * (per schema, held until the transaction ends), so that the ids of concurrent writers commit in
+ * the order they were drawn (a reader that saw id N never sees a smaller one appear later), then
+ * inserts them. Answers whether the commit must run `APPEND_STAGED`.
+ */
+export async function stageEvents(trx: Db, events: LogEvent[], at: string): Promise<boolean> {
+  if (events.length === 0) return false;
   const rows = events.map((e) => rowOf(e, at));
   if (isSqlite(trx)) {
     // In order: the ids are drawn as the rows come.
@@ -157,11 +167,11 @@ export async function appendEvents(trx: Db, events: LogEvent[], at: string): Pro
         .execute();
       from += size;
     }
-    return;
+    return false;
   }
-  const column = <K extends keyof (typeof rows)[number]>(key: K) => rows.map((r) => r[key]);
-  await sql`select append_events(cast(${column('type')} as text[]), cast(${column('streamer_id')} as integer[]),
-    cast(${column('user_id')} as integer[]), cast(${column('data')} as text[]), ${at})`.execute(trx);
+  const staged = JSON.stringify({ at, rows: rows.map((r) => [r.type, r.streamer_id, r.user_id, r.data]) });
+  await sql`select set_config(${STAGED_SETTING}, ${staged}, true)`.execute(trx);
+  return true;
 }
 
 /** The last id of the log (0 when empty). */

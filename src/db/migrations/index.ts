@@ -31,6 +31,7 @@ import * as wordsAndRepeats from './033-words-and-repeats.ts';
 import * as sessionAddresses from './034-session-addresses.ts';
 import * as voteTallies from './035-vote-tallies.ts';
 import * as loginKeyTrimmed from './036-login-key-trimmed.ts';
+import * as eventLogStaged from './037-event-log-staged.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   '034-session-addresses': sessionAddresses,
   '035-vote-tallies': voteTallies,
   '036-login-key-trimmed': loginKeyTrimmed,
+  '037-event-log-staged': eventLogStaged,
 };
