@@ -5,6 +5,7 @@ import { type SqliteDatabase as SqliteDialectDatabase, Kysely, PostgresDialect, 
 import type pg from 'pg';
 import { SqliteDatabase, type SqliteStatement } from './sqlite-driver.ts';
 import { dbContext, type DbContext } from './context.ts';
+import { preparingPool } from './prepared.ts';
 import type { Database } from './schema.ts';
 
 export interface OpenOptions {
@@ -110,7 +111,32 @@ function switchToWal(sqlite: SqliteDatabase, file: string): void {
   }
 }
 
-export function openDatabase(url: string, options: OpenOptions = {}): Opened {
+/**
+ * PostgreSQL's JIT compiler off for the service's connections: it compiles a statement whose
+ * estimated cost passes `jit_above_cost`, some 100 ms of LLVM for a statement that runs in one.
+ * Once the comments were analysed with one address behind most guest posts, the rules of a group
+ * of posts were estimated at 147,000 and compiled at every group (docs/benchmarks.md, stop 55).
+ */
+export const JIT_OFF = '-c jit=off';
+
+/**
+ * The connection string without its `options` parameter (node-postgres lets it override the
+ * pool's), and the server options: JIT_OFF, the string's own, and the schema's search path.
+ */
+function withJitOff(url: string, pgSchema?: string): { connectionString: string; options: string } {
+  const extra = pgSchema ? [`-c search_path=${pgSchema}`] : [];
+  try {
+    const parsed = new URL(url);
+    const own = parsed.searchParams.get('options');
+    parsed.searchParams.delete('options');
+    return { connectionString: parsed.toString(), options: [JIT_OFF, own ?? '', ...extra].filter(Boolean).join(' ') };
+  } catch {
+    // Not a URL that WHATWG parses: given to node-postgres as it is.
+    return { connectionString: url, options: [JIT_OFF, ...extra].join(' ') };
+  }
+}
+
+export function openDatabase(url: string, opts: OpenOptions = {}): Opened {
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length);
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
@@ -124,20 +150,21 @@ export function openDatabase(url: string, options: OpenOptions = {}): Opened {
   }
 
   const driver = pgDriver();
+  const { connectionString, options } = withJitOff(url, opts.pgSchema);
   const pool = new driver.Pool({
-    connectionString: url,
-    max: options.poolSize ?? 10,
+    connectionString,
+    max: opts.poolSize ?? 10,
     connectionTimeoutMillis: 5000,
-    application_name: options.applicationName ?? 'streamer-rating',
-    ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+    application_name: opts.applicationName ?? 'streamer-rating',
+    options,
   });
   // A backend can end at any time (restart, pg_terminate_backend). Idle clients report it on
   // the pool; a client checked out by a query or transaction reports it on itself, and an
   // 'error' event without a listener would end the process. The query in flight still fails
   // (and its request gets a 503); the pool discards the broken client.
-  const onError = (err: Error) => options.onPoolError?.(err);
+  const onError = (err: Error) => opts.onPoolError?.(err);
   pool.on('error', onError);
   pool.on('connect', (client) => client.on('error', onError));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
   return dbContext(db, 'postgres', { pool });
 }
