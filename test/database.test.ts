@@ -71,6 +71,27 @@ describe.runIf(dbKind === 'postgres')('PostgreSQL settings and prepared statemen
     }
   });
 
+  it("a kept `select *` whose table another instance's migration changed fails once: its connection is let go, and the next query runs", async () => {
+    const database = await createTestDatabase();
+    const one = openDatabase(database.url, { poolSize: 1 });
+    try {
+      await sql`create table kept (id integer)`.execute(database.db);
+      await sql`insert into kept values (1)`.execute(database.db);
+      const read = () =>
+        sql<Record<string, unknown>>`select * from kept where id = ${1}`.execute(one.db).then(
+          ({ rows }) => Object.keys(rows[0] ?? {}).length,
+          (err: { code?: string }) => err.code,
+        );
+      // Named on the second run, and kept by the pool's one connection.
+      expect([await read(), await read()]).toEqual([1, 1]);
+      await sql`alter table kept add column more integer`.execute(database.db);
+      expect([await read(), await read(), await read()]).toEqual(['0A000', 2, 2]);
+    } finally {
+      await one.db.destroy();
+      await database.cleanup();
+    }
+  });
+
   it(`at most ${NAMED_MAX} texts are prepared; the others still run, unnamed`, async () => {
     const database = await createTestDatabase();
     try {

@@ -3,6 +3,8 @@ import type pg from 'pg';
 
 /** SQL texts that become named prepared statements at most: the rest run unnamed. */
 export const NAMED_MAX = 200;
+/** PostgreSQL's `feature_not_supported`, which "cached plan must not change result type" answers. */
+const STALE_PLAN = '0A000';
 /** A text is named once it has run this often: a text of one use is not kept by every backend. */
 const NAMED_AFTER = 2;
 
@@ -38,15 +40,24 @@ export function preparingPool(pool: pg.Pool): PostgresPool {
   const wrap = (client: pg.PoolClient): PostgresPoolClient => {
     let wrapped = clients.get(client);
     if (!wrapped) {
+      /** A kept statement the schema changed under (below): the connection is let go, not reused. */
+      let stale: Error | undefined;
       wrapped = {
         query: ((text: unknown, values?: readonly unknown[]) => {
           if (typeof text !== 'string' || !values || values.length === 0) {
             return (client.query as (...args: unknown[]) => unknown)(text, values);
           }
           const name = nameOf(text);
-          return name === undefined ? client.query(text, [...values]) : client.query({ name, text, values: [...values] });
+          if (name === undefined) return client.query(text, [...values]);
+          return client.query({ name, text, values: [...values] }).catch((err: unknown) => {
+            // "cached plan must not change result type": another instance's migration changed
+            // the columns of a `select *` this connection keeps. Its statements are dropped with
+            // it when it goes back to the pool; this query fails (a 503), the next one runs anew.
+            if ((err as { code?: unknown }).code === STALE_PLAN) stale = err as Error;
+            throw err;
+          });
         }) as PostgresPoolClient['query'],
-        release: () => client.release(),
+        release: () => client.release(stale),
       };
       clients.set(client, wrapped);
     }

@@ -191,6 +191,14 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
     project: 'postgres',
   },
   {
+    name: 'prepared statements: a connection whose kept statement the schema changed under goes back to the pool',
+    file: 'src/db/prepared.ts',
+    from: 'release: () => client.release(stale),',
+    to: 'release: () => client.release(),',
+    tests: ['test/database.test.ts'],
+    project: 'postgres',
+  },
+  {
     name: "PostgreSQL's JIT left on",
     file: 'src/db/connect.ts',
     from: "export const JIT_OFF = '-c jit=off';",
