@@ -45,6 +45,13 @@ export const EARNED_TRUST_MUTATIONS: Mutation[] = [
     tests: ['test/moderators-tools.test.ts'],
   },
   {
+    name: "issue 29: the burst rule counts at most one of an address's newest rows per table",
+    file: 'src/guests/challenge.ts',
+    from: 'order by ${alias}.created_at desc limit ${sql.lit(CHALLENGE.burstPosts)}) as latest)`;',
+    to: 'order by ${alias}.created_at desc limit 1) as latest)`;',
+    tests: ['test/guest-trust.test.ts'],
+  },
+  {
     name: 'issue 29: a reused challenge solution accepted',
     file: 'src/guests/challenge.ts',
     from: "if (!used) throw new DomainError('challenge_invalid');",
