@@ -26,91 +26,96 @@ describe.runIf(dbKind === 'sqlite')('SQLite settings (checked at start-up)', () 
   });
 });
 
-describe.runIf(dbKind === 'postgres')('PostgreSQL settings and prepared statements (db/connect.ts, db/prepared.ts)', () => {
-  /** Statements this session prepared whose text holds `marker`. */
-  const preparedWith = async (conn: Db, marker: string) => {
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_prepared_statements
+describe.runIf(dbKind === 'postgres')(
+  'PostgreSQL settings and prepared statements (db/connect.ts, db/prepared.ts)',
+  () => {
+    /** Statements this session prepared whose text holds `marker`. */
+    const preparedWith = async (conn: Db, marker: string) => {
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_prepared_statements
       where statement like ${`%${marker}%`}`.execute(conn);
-    return rows[0]?.n;
-  };
+      return rows[0]?.n;
+    };
 
-  it('JIT is off on the service\'s connections, also when the address carries options of its own', async () => {
-    const database = await createTestDatabase();
-    // The tests' address sets the search path in its own `options` (helpers/database.ts).
-    expect(new URL(database.url).searchParams.get('options')).toContain('search_path');
-    const again = openDatabase(database.url, { poolSize: 1 });
-    try {
-      for (const db of [database.db, again.db]) {
-        const { rows } = await sql<{ jit: string }>`show jit`.execute(db);
-        expect(rows[0]?.jit).toBe('off');
+    it("JIT is off on the service's connections, also when the address carries options of its own", async () => {
+      const database = await createTestDatabase();
+      // The tests' address sets the search path in its own `options` (helpers/database.ts).
+      expect(new URL(database.url).searchParams.get('options')).toContain('search_path');
+      const again = openDatabase(database.url, { poolSize: 1 });
+      try {
+        for (const db of [database.db, again.db]) {
+          const { rows } = await sql<{ jit: string }>`show jit`.execute(db);
+          expect(rows[0]?.jit).toBe('off');
+        }
+        const { rows } = await sql<{ search_path: string }>`show search_path`.execute(again.db);
+        expect(rows[0]?.search_path).toBe(database.pgSchema);
+      } finally {
+        await again.db.destroy();
+        await database.cleanup();
       }
-      const { rows } = await sql<{ search_path: string }>`show search_path`.execute(again.db);
-      expect(rows[0]?.search_path).toBe(database.pgSchema);
-    } finally {
-      await again.db.destroy();
-      await database.cleanup();
-    }
-  });
+    });
 
-  it('a text that recurs with parameters is prepared once on its connection; one run once, or without parameters, is not', async () => {
-    const database = await createTestDatabase();
-    try {
-      await database.db.connection().execute(async (conn) => {
-        for (let i = 0; i < 3; i++) {
-          const { rows } = await sql<{ x: number }>`select ${i}::int + 1 as x, 'marker_recurs' as m`.execute(conn);
-          expect(rows[0]?.x).toBe(i + 1);
-          await sql`select 'marker_plain' as m`.execute(conn);
-        }
-        await sql`select ${1}::int as x, 'marker_once' as m`.execute(conn);
-        expect(await preparedWith(conn, 'marker_recurs')).toBe(1);
-        expect(await preparedWith(conn, 'marker_once')).toBe(0);
-        expect(await preparedWith(conn, 'marker_plain')).toBe(0);
-      });
-    } finally {
-      await database.cleanup();
-    }
-  });
-
-  it("a kept `select *` whose table another instance's migration changed fails once: its connection is let go, and the next query runs", async () => {
-    const database = await createTestDatabase();
-    const one = openDatabase(database.url, { poolSize: 1 });
-    try {
-      await sql`create table kept (id integer)`.execute(database.db);
-      await sql`insert into kept values (1)`.execute(database.db);
-      const read = () =>
-        sql<Record<string, unknown>>`select * from kept where id = ${1}`.execute(one.db).then(
-          ({ rows }) => Object.keys(rows[0] ?? {}).length,
-          (err: { code?: string }) => err.code,
-        );
-      // Named on the second run, and kept by the pool's one connection.
-      expect([await read(), await read()]).toEqual([1, 1]);
-      await sql`alter table kept add column more integer`.execute(database.db);
-      expect([await read(), await read(), await read()]).toEqual(['0A000', 2, 2]);
-    } finally {
-      await one.db.destroy();
-      await database.cleanup();
-    }
-  });
-
-  it(`at most ${NAMED_MAX} texts are prepared; the others still run, unnamed`, async () => {
-    const database = await createTestDatabase();
-    try {
-      await database.db.connection().execute(async (conn) => {
-        for (let k = 0; k < NAMED_MAX + 10; k++) {
-          for (let i = 0; i < 2; i++) {
-            const { rows } = await sql<{ x: number }>`select ${k}::int as x, ${sql.lit(`marker_many_${k}`)} as m`.execute(
-              conn,
-            );
-            expect(rows[0]?.x).toBe(k);
+    it('a text that recurs with parameters is prepared once on its connection; one run once, or without parameters, is not', async () => {
+      const database = await createTestDatabase();
+      try {
+        await database.db.connection().execute(async (conn) => {
+          for (let i = 0; i < 3; i++) {
+            const { rows } = await sql<{
+              x: number;
+            }>`select ${i}::int + 1 as x, 'marker_recurs' as m`.execute(conn);
+            expect(rows[0]?.x).toBe(i + 1);
+            await sql`select 'marker_plain' as m`.execute(conn);
           }
-        }
-        expect(await preparedWith(conn, 'marker_many_')).toBe(NAMED_MAX);
-      });
-    } finally {
-      await database.cleanup();
-    }
-  });
-});
+          await sql`select ${1}::int as x, 'marker_once' as m`.execute(conn);
+          expect(await preparedWith(conn, 'marker_recurs')).toBe(1);
+          expect(await preparedWith(conn, 'marker_once')).toBe(0);
+          expect(await preparedWith(conn, 'marker_plain')).toBe(0);
+        });
+      } finally {
+        await database.cleanup();
+      }
+    });
+
+    it("a kept `select *` whose table another instance's migration changed fails once: its connection is let go, and the next query runs", async () => {
+      const database = await createTestDatabase();
+      const one = openDatabase(database.url, { poolSize: 1 });
+      try {
+        await sql`create table kept (id integer)`.execute(database.db);
+        await sql`insert into kept values (1)`.execute(database.db);
+        const read = () =>
+          sql<Record<string, unknown>>`select * from kept where id = ${1}`.execute(one.db).then(
+            ({ rows }) => Object.keys(rows[0] ?? {}).length,
+            (err: { code?: string }) => err.code,
+          );
+        // Named on the second run, and kept by the pool's one connection.
+        expect([await read(), await read()]).toEqual([1, 1]);
+        await sql`alter table kept add column more integer`.execute(database.db);
+        expect([await read(), await read(), await read()]).toEqual(['0A000', 2, 2]);
+      } finally {
+        await one.db.destroy();
+        await database.cleanup();
+      }
+    });
+
+    it(`at most ${NAMED_MAX} texts are prepared; the others still run, unnamed`, async () => {
+      const database = await createTestDatabase();
+      try {
+        await database.db.connection().execute(async (conn) => {
+          for (let k = 0; k < NAMED_MAX + 10; k++) {
+            for (let i = 0; i < 2; i++) {
+              const { rows } = await sql<{
+                x: number;
+              }>`select ${k}::int as x, ${sql.lit(`marker_many_${k}`)} as m`.execute(conn);
+              expect(rows[0]?.x).toBe(k);
+            }
+          }
+          expect(await preparedWith(conn, 'marker_many_')).toBe(NAMED_MAX);
+        });
+      } finally {
+        await database.cleanup();
+      }
+    });
+  },
+);
 
 describe('migrations', () => {
   it('run once: a second run applies nothing', async () => {

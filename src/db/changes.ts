@@ -3,7 +3,6 @@ import { sql } from 'kysely';
 import type pg from 'pg';
 import { pgDriver } from './connect.ts';
 import type { DbContext } from './context.ts';
-import type { Db } from './schema.ts';
 
 /**
  * The content version of a database: a number that changes whenever anything the public

@@ -129,7 +129,10 @@ function withJitOff(url: string, pgSchema?: string): { connectionString: string;
     const parsed = new URL(url);
     const own = parsed.searchParams.get('options');
     parsed.searchParams.delete('options');
-    return { connectionString: parsed.toString(), options: [JIT_OFF, own ?? '', ...extra].filter(Boolean).join(' ') };
+    return {
+      connectionString: parsed.toString(),
+      options: [JIT_OFF, own ?? '', ...extra].filter(Boolean).join(' '),
+    };
   } catch {
     // Not a URL that WHATWG parses: given to node-postgres as it is.
     return { connectionString: url, options: [JIT_OFF, ...extra].join(' ') };

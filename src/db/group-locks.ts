@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { Batch } from './transaction.ts';
+import type { Batch } from './batched.ts';
 
 /**
- * The advisory locks a group commit takes as it begins (db/transaction.ts `Batch.locks`).
+ * The advisory locks a group commit takes as it begins (db/batched.ts `Batch.locks`).
  */
 
 /** An advisory lock's key for a name (`Batch.locks`): 64 bits of its digest. */

@@ -1,11 +1,7 @@
 import { CompiledQuery } from 'kysely';
 import { APPEND_STAGED, type LogEvent, openEvents, stageEvents, takeEvents } from '../events/log.ts';
-import {
-  type ContentVersion,
-  mostOf,
-  notifyStatement,
-  type WriteChanges,
-} from './changes.ts';
+import { type ContentVersion, mostOf, notifyStatement, type WriteChanges } from './changes.ts';
+import type { Batch, Outcome } from './batched.ts';
 import type { DbContext } from './context.ts';
 import { lockStatement } from './group-locks.ts';
 import type { Db } from './schema.ts';
@@ -57,15 +53,7 @@ export async function writeTransaction<T>(
             if (changes === 'none' && events.length > 0)
               throw new Error('a write that changes nothing published events');
             const append = await stageEvents(conn, events, ctx.groupCommit.clock.now().toISOString());
-            await conn.executeQuery(
-              statement(
-                [
-                  ...(append ? [APPEND_STAGED] : []),
-                  ...(changes !== 'none' ? [notifyStatement(ctx.changes, changes)] : []),
-                  COMMIT,
-                ].join('; '),
-              ),
-            );
+            await conn.executeQuery(statement(committing(append, ctx.changes, changes).join('; ')));
             return value;
           } catch (err) {
             await conn.executeQuery(ROLLBACK).catch(() => undefined);
@@ -89,59 +77,21 @@ const RELEASE = 'release write';
 const ROLLBACK_TO = 'rollback to write';
 const COMMIT = 'commit';
 const ROLLBACK = CompiledQuery.raw('rollback');
+/**
+ * The statements of the commit's round trip: the staged events appended under the log's lock
+ * (PostgreSQL, events/log.ts), the other instances told (NOTIFY, PostgreSQL), COMMIT.
+ */
+const committing = (append: boolean, version: ContentVersion, changes: WriteChanges): string[] => [
+  ...(append ? [APPEND_STAGED] : []),
+  ...(changes !== 'none' ? [notifyStatement(version, changes)] : []),
+  COMMIT,
+];
 const compiled = new Map<string, CompiledQuery>();
 const statement = (text: string) => {
   let query = compiled.get(text);
   if (!query) compiled.set(text, (query = CompiledQuery.raw(text)));
   return query;
 };
-
-/** How one write of a group ended. */
-export type Outcome<T> = { ok: true; value: T } | { ok: false; err: unknown };
-
-/**
- * Writes of one kind that a group commit runs together: `many` takes every such write of the
- * group at once and answers each one's outcome, in order (comment posts: one query asks every
- * post's rules, one insert stores them, comments/post.ts). A write it refuses must have written
- * nothing. Its writes share one savepoint; should `many` throw, that savepoint is rolled back and
- * each write runs again alone, `many` of one, in a savepoint of its own, so that one failing
- * write fails alone.
- */
-export interface Batch<I, T> {
-  many(trx: Db, inputs: readonly I[]): Promise<Outcome<T>[]>;
-  /**
-   * PostgreSQL: advisory locks a group takes for its writes of this kind as it begins, before it
-   * reads: for a rule two groups' writes could break together (equal comments, comments/post.ts).
-   * `keys` names them (db/group-locks.ts), taken where `when`, an SQL condition without parameters.
-   */
-  locks?: { keys(inputs: readonly I[]): bigint[]; when: string };
-}
-
-/**
- * A write of a kind that runs together with the others of its group (`Batch`), as a group
- * commit on both databases; otherwise as writeTransaction.
- */
-export async function writeBatched<I, T>(
-  ctx: DbContext,
-  batch: Batch<I, T>,
-  input: I,
-  changes: WriteChanges = 'all',
-): Promise<T> {
-  const result = await ctx.groupCommit.run(alone(batch, input), changes, { batch, input });
-  ctx.changes.moved(changes);
-  ctx.failures.wrote();
-  return result;
-}
-
-/** A write of a batch run alone: `many` of one. */
-const alone =
-  <I, T>(batch: Batch<I, T>, input: I) =>
-  async (trx: Db): Promise<T> => {
-    const [outcome] = await batch.many(trx, [input]);
-    if (!outcome) throw new Error('a batch answered no outcome');
-    if (!outcome.ok) throw outcome.err;
-    return outcome.value;
-  };
 
 interface Job {
   fn: (trx: Db) => Promise<unknown>;
@@ -291,13 +241,7 @@ export class GroupCommit {
             ending = [];
           }
           const append = await stageEvents(conn, events, this.clock.now().toISOString());
-          const told = changes !== 'none' && !sqlite;
-          await run(
-            ...ending,
-            ...(append ? [APPEND_STAGED] : []),
-            ...(told ? [notifyStatement(this.version, changes)] : []),
-            COMMIT,
-          );
+          await run(...ending, ...committing(append, this.version, sqlite ? 'none' : changes));
         } catch (err) {
           await conn.executeQuery(ROLLBACK).catch(() => undefined);
           throw err;

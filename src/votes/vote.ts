@@ -2,7 +2,7 @@ import type { AppContext } from '../context.ts';
 import { advisoryKey } from '../db/group-locks.ts';
 import { isSqlite } from '../db/dialect.ts';
 import type { Db } from '../db/schema.ts';
-import { type Batch, type Outcome, writeBatched } from '../db/transaction.ts';
+import { type Batch, type Outcome, writeBatched } from '../db/batched.ts';
 import { fail } from '../errors.ts';
 import { clamp, toInt } from '../lib/input.ts';
 import { LIMITS } from '../shared/rules.ts';
