@@ -60,7 +60,9 @@ const STORED_COLUMNS = Object.keys(STORED) as (keyof typeof STORED)[];
  * Asks every post's rules and stores each ready comment (`ready`: every check that asks no rule
  * passed) that no rule refuses, held when a hold rule holds it (hold.ts). PostgreSQL: one
  * statement, the rules over the posts' values and an insert of what they let through (one round
- * trip where there were two). SQLite, in process: the rules' query, then the inserts.
+ * trip where there were two); the ids of what it stored come once, in the first row (in every
+ * row, a group of n posts had n² ids to parse). SQLite, in process: the rules' query, then the
+ * inserts.
  */
 export async function askAndStore(
   trx: Db,
@@ -98,8 +100,8 @@ export async function askAndStore(
       from r where ${sql.ref('r.s')} = 1${sql.join(refusing, sql``)}
       order by ${sql.ref('r.n')} returning id, pending)
     select ${sql.join([sql.ref('r.n'), ...asking.map((_, i) => r(i))])},
-      (select array_agg(id order by id) from stored) as ids,
-      (select array_agg(pending order by id) from stored) as pendings
+      case when ${sql.ref('r.n')} = 0 then (select array_agg(id order by id) from stored) end as ids,
+      case when ${sql.ref('r.n')} = 0 then (select array_agg(pending order by id) from stored) end as pendings
     from r order by ${sql.ref('r.n')}`.execute(trx);
   const refusedRows = rows.map((_, k) => errorsOf(asking, found[k] ?? {}));
   const ids = (found[0]?.ids as number[] | null) ?? [];
