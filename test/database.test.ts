@@ -4,11 +4,14 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/connect.ts';
 import { NAMED_MAX } from '../src/db/prepared.ts';
+import { writeTransaction } from '../src/db/transaction.ts';
+import { publish } from '../src/events/log.ts';
 import type { Db } from '../src/db/schema.ts';
 import { migrations } from '../src/db/migrations/index.ts';
 import { MigrationError, migrateToLatest } from '../src/db/migrator.ts';
 import { startApp } from './helpers/app.ts';
 import { createTestDatabase, dbKind } from './helpers/database.ts';
+import { recordingProxy } from './helpers/wire.ts';
 
 describe.runIf(dbKind === 'sqlite')('SQLite settings (checked at start-up)', () => {
   it('runs in WAL with foreign keys on, a busy timeout of at least 5 s, synchronous FULL and a 4 MiB page cache', async () => {
@@ -92,6 +95,40 @@ describe.runIf(dbKind === 'postgres')(
         expect([await read(), await read(), await read()]).toEqual(['0A000', 2, 2]);
       } finally {
         await one.db.destroy();
+        await database.cleanup();
+      }
+    });
+
+    it("a group's BEGIN goes out with its first query, and its staged events with its COMMIT: pipelined, a round trip each", async () => {
+      const database = await createTestDatabase();
+      await migrateToLatest(database.db);
+      const target = new URL(database.url);
+      const wire = await recordingProxy({ host: target.hostname, port: Number(target.port || 5432) });
+      const proxied = new URL(database.url);
+      proxied.hostname = '127.0.0.1';
+      proxied.port = String(wire.port);
+      const via = openDatabase(proxied.toString(), { poolSize: 1 });
+      try {
+        await writeTransaction(
+          via,
+          async (trx) => {
+            await sql`select 'marker_first' as m`.execute(trx);
+            publish(trx, [{ type: 'rating', streamer_id: 424242 }]);
+          },
+          { grouped: true },
+        );
+        // Sent before PostgreSQL's answer to the savepoint, and to the staged events (set_config
+        // answers the value it set), reached the client.
+        expect(wire.at('client', 'marker_first')).toBeGreaterThan(-1);
+        expect(wire.at('client', 'marker_first')).toBeLessThan(wire.at('server', 'SAVEPOINT'));
+        expect(wire.at('client', 'append_staged_events')).toBeGreaterThan(-1);
+        expect(wire.at('client', 'append_staged_events')).toBeLessThan(wire.at('server', '424242'));
+        const { rows } = await sql<{ n: number }>`select count(*)::int as n from event_log
+          where streamer_id = ${424242}`.execute(database.db);
+        expect(rows[0]?.n).toBe(1);
+      } finally {
+        await via.db.destroy();
+        await wire.close();
         await database.cleanup();
       }
     });

@@ -22,7 +22,11 @@ const FULL = { s: 5, g: 5, a: 5, v: 5, n: 5, ns: 5, o: 5 };
 
 /** Appends events inside a transaction as a write does: staged, then appended (with the commit, db/transaction.ts). */
 const appendEvents = async (trx: Db, events: LogEvent[], at: string) => {
-  if (await stageEvents(trx, events, at)) await sql.raw(APPEND_STAGED).execute(trx);
+  const staged = await stageEvents(trx, events, at);
+  if (staged) {
+    await trx.executeQuery(staged);
+    await sql.raw(APPEND_STAGED).execute(trx);
+  }
 };
 
 const logged = (streamerId: number, type?: string) => {

@@ -160,6 +160,10 @@ export function openDatabase(url: string, opts: OpenOptions = {}): Opened {
     connectionTimeoutMillis: 5000,
     application_name: opts.applicationName ?? 'streamer-rating',
     options,
+    // A query is sent without waiting for the answer to the one before it on the connection:
+    // a group's BEGIN goes out with its first query, its staged events with its COMMIT (db/pipeline.ts).
+    // Kysely itself still sends a connection's queries one at a time.
+    pipeline: true,
   });
   // A backend can end at any time (restart, pg_terminate_backend). Idle clients report it on
   // the pool; a client checked out by a query or transaction reports it on itself, and an

@@ -4,6 +4,7 @@ import { type ContentVersion, mostOf, notifyStatement, type WriteChanges } from 
 import type { Batch, Outcome } from './batched.ts';
 import type { DbContext } from './context.ts';
 import { lockStatement } from './group-locks.ts';
+import { boundConnection, pipelined } from './pipeline.ts';
 import type { Db } from './schema.ts';
 
 /** How a write is run: what it changes, and whether it may share a commit with others. */
@@ -43,8 +44,8 @@ export async function writeTransaction<T>(
     ctx.groupCommit.alwaysGroups || grouped
       ? await ctx.groupCommit.run(fn, changes)
       : await ctx.db.connection().execute(async (conn) => {
-          // PostgreSQL, a transaction of its own: begun, the write, its events staged, and the
-          // events appended, the other instances told and the commit in one round trip.
+          // PostgreSQL, a transaction of its own: begun, the write, then its events staged and
+          // appended, the other instances told and the commit in one round trip.
           await conn.executeQuery(statement(BEGIN));
           openEvents(conn);
           try {
@@ -52,8 +53,11 @@ export async function writeTransaction<T>(
             const events = takeEvents(conn);
             if (changes === 'none' && events.length > 0)
               throw new Error('a write that changes nothing published events');
-            const append = await stageEvents(conn, events, ctx.groupCommit.clock.now().toISOString());
-            await conn.executeQuery(statement(committing(append, ctx.changes, changes).join('; ')));
+            const staged = await stageEvents(conn, events, ctx.groupCommit.clock.now().toISOString());
+            await pipelined(conn, [
+              ...(staged ? [staged] : []),
+              statement(committing(staged, ctx.changes, changes)),
+            ]);
             return value;
           } catch (err) {
             await conn.executeQuery(ROLLBACK).catch(() => undefined);
@@ -78,14 +82,17 @@ const ROLLBACK_TO = 'rollback to write';
 const COMMIT = 'commit';
 const ROLLBACK = CompiledQuery.raw('rollback');
 /**
- * The statements of the commit's round trip: the staged events appended under the log's lock
- * (PostgreSQL, events/log.ts), the other instances told (NOTIFY, PostgreSQL), COMMIT.
+ * The statements that end a write on PostgreSQL, as one query (after its staged events, if any):
+ * the staged events appended under the log's lock (events/log.ts), the other instances told
+ * (NOTIFY), COMMIT.
  */
-const committing = (append: boolean, version: ContentVersion, changes: WriteChanges): string[] => [
-  ...(append ? [APPEND_STAGED] : []),
-  ...(changes !== 'none' ? [notifyStatement(version, changes)] : []),
-  COMMIT,
-];
+const committing = (staged: CompiledQuery | null, version: ContentVersion, changes: WriteChanges): string =>
+  [
+    ...(staged ? [APPEND_STAGED] : []),
+    ...(changes !== 'none' ? [notifyStatement(version, changes)] : []),
+    COMMIT,
+  ].join('; ');
+
 const compiled = new Map<string, CompiledQuery>();
 const statement = (text: string) => {
   let query = compiled.get(text);
@@ -192,6 +199,24 @@ export class GroupCommit {
           if (!sqlite) await conn.executeQuery(statement(statements.join('; ')));
           else for (const text of statements) await conn.executeQuery(statement(text));
         };
+        const bound = sqlite ? null : await boundConnection(conn);
+        // Opens a write. SQLite runs the statements; PostgreSQL sends them ahead of the write's
+        // first query, in its round trip (db/pipeline.ts), and `failed` says how they ended.
+        const open = async (
+          ...statements: string[]
+        ): Promise<{ failed: Promise<{ err: unknown } | null> }> => {
+          if (!bound) {
+            await run(...statements);
+            return { failed: Promise.resolve(null) };
+          }
+          const sent = bound.executeQuery(statement(statements.join('; ')));
+          return {
+            failed: sent.then(
+              () => null,
+              (err: unknown) => ({ err }),
+            ),
+          };
+        };
         // What ends the write before: nothing yet, its savepoint released, or rolled back to.
         const locks = sqlite
           ? null
@@ -200,15 +225,22 @@ export class GroupCommit {
         const events: LogEvent[] = [];
         /** Runs `fn` in a savepoint; keeps its events if it succeeds. */
         const step = async <T>(fn: (trx: Db) => Promise<T>): Promise<Outcome<T>> => {
-          await run(...ending, SAVEPOINT);
+          const { failed } = await open(...ending, SAVEPOINT);
+          /** A savepoint (or the group's BEGIN) that failed fails the group, not this write alone. */
+          const opened = async () => {
+            const failure = await failed;
+            if (failure) throw failure.err;
+          };
           openEvents(conn);
           try {
             const value = await fn(conn);
+            await opened();
             events.push(...takeEvents(conn));
             ending = [RELEASE];
             return { ok: true, value };
           } catch (err) {
             takeEvents(conn);
+            await opened();
             ending = [ROLLBACK_TO, RELEASE];
             return { ok: false, err };
           }
@@ -240,8 +272,12 @@ export class GroupCommit {
             await run(...ending);
             ending = [];
           }
-          const append = await stageEvents(conn, events, this.clock.now().toISOString());
-          await run(...ending, ...committing(append, this.version, sqlite ? 'none' : changes));
+          const staged = await stageEvents(conn, events, this.clock.now().toISOString());
+          if (sqlite) await run(...ending, COMMIT);
+          else {
+            const end = [...ending, committing(staged, this.version, changes)].join('; ');
+            await pipelined(conn, [...(staged ? [staged] : []), statement(end)]);
+          }
         } catch (err) {
           await conn.executeQuery(ROLLBACK).catch(() => undefined);
           throw err;

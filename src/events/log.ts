@@ -1,5 +1,5 @@
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
-import { sql } from 'kysely';
+import { type CompiledQuery, sql } from 'kysely';
 import { isSqlite } from '../db/dialect.ts';
 import type { Db, EventLogTable } from '../db/schema.ts';
 import type { DiscordEvent } from '../shared/rules.ts';
@@ -148,14 +148,15 @@ const STAGED_SETTING = 'streamer_rating.events';
 
 /**
  * Hands a write's events to the log, inside the transaction that commits them, as the last thing
- * the write does. SQLite (one writer at a time) inserts them. PostgreSQL stages them, one
- * parameter, for `APPEND_STAGED`, which the commit's round trip runs: it takes the log's lock
- * (per schema, held until the transaction ends), so that the ids of concurrent writers commit in
- * the order they were drawn (a reader that saw id N never sees a smaller one appear later), then
- * inserts them. Answers whether the commit must run `APPEND_STAGED`.
+ * the write does. SQLite (one writer at a time) inserts them, and answers null. PostgreSQL
+ * answers the statement that stages them, one parameter, for `APPEND_STAGED`: the commit's round
+ * trip sends it first (db/transaction.ts), then `APPEND_STAGED`, which takes the log's lock (per
+ * schema, held until the transaction ends), so that the ids of concurrent writers commit in the
+ * order they were drawn (a reader that saw id N never sees a smaller one appear later), and
+ * inserts them.
  */
-export async function stageEvents(trx: Db, events: LogEvent[], at: string): Promise<boolean> {
-  if (events.length === 0) return false;
+export async function stageEvents(trx: Db, events: LogEvent[], at: string): Promise<CompiledQuery | null> {
+  if (events.length === 0) return null;
   const rows = events.map((e) => rowOf(e, at));
   if (isSqlite(trx)) {
     // In order: the ids are drawn as the rows come.
@@ -167,11 +168,10 @@ export async function stageEvents(trx: Db, events: LogEvent[], at: string): Prom
         .execute();
       from += size;
     }
-    return false;
+    return null;
   }
   const staged = JSON.stringify({ at, rows: rows.map((r) => [r.type, r.streamer_id, r.user_id, r.data]) });
-  await sql`select set_config(${STAGED_SETTING}, ${staged}, true)`.execute(trx);
-  return true;
+  return sql`select set_config(${STAGED_SETTING}, ${staged}, true)`.compile(trx);
 }
 
 /** The last id of the log (0 when empty). */
