@@ -359,6 +359,22 @@ describe('the tally the database keeps of the votes (migration 035)', () => {
     ).toEqual([]);
   });
 
+  it('counts each vote of a statement that writes several of one streamer (an import; a group of votes)', async () => {
+    const s = await t.streamer(undefined, R(7));
+    const ids = await Promise.all([0, 1, 2].map(async () => (await t.user()).id));
+    const at = t.clock.now().toISOString();
+    await t.db
+      .insertInto('votes')
+      .values(ids.map((user_id, i) => ({ streamer_id: s, user_id, score: i + 4, updated_at: at })))
+      .execute();
+    let [kept, recounted] = await keptAndRecounted();
+    expect(kept).toEqual(recounted);
+    await t.db.updateTable('votes').set({ score: 9 }).where('streamer_id', '=', s).execute();
+    await t.db.deleteFrom('votes').where('streamer_id', '=', s).where('user_id', '=', ids[0]!).execute();
+    [kept, recounted] = await keptAndRecounted();
+    expect(kept).toEqual(recounted);
+  });
+
   it("refuses a tally whose count or sum is not its histogram's", async () => {
     const sid = await t.streamer(undefined, R(5));
     await vote(t, sid, [7]);

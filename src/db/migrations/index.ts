@@ -32,6 +32,7 @@ import * as sessionAddresses from './034-session-addresses.ts';
 import * as voteTallies from './035-vote-tallies.ts';
 import * as loginKeyTrimmed from './036-login-key-trimmed.ts';
 import * as eventLogStaged from './037-event-log-staged.ts';
+import * as voteTalliesPerStatement from './038-vote-tallies-per-statement.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '035-vote-tallies': voteTallies,
   '036-login-key-trimmed': loginKeyTrimmed,
   '037-event-log-staged': eventLogStaged,
+  '038-vote-tallies-per-statement': voteTalliesPerStatement,
 };
