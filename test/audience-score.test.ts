@@ -413,7 +413,11 @@ describe('a vote asks who speaks for its streamer through an index (migration 03
           // The tables are small here: the planner is told to take an index wherever one serves.
           await sql`set local enable_seqscan = off`.execute(trx);
           const rows = await sql<{ 'QUERY PLAN': string }>`explain ${sql.raw(
-            text.replace(/\$(\d+)/g, (_, n: string) => `'${String(parameters[Number(n) - 1])}'`),
+            text.replace(/\$(\d+)/g, (_, n: string) => {
+              // PostgreSQL asks for the channels as one array (speaks-for.ts).
+              const value = parameters[Number(n) - 1];
+              return Array.isArray(value) ? `'{${value.join(',')}}'` : `'${String(value)}'`;
+            }),
           )}`.execute(trx);
           return rows.rows.map((r) => r['QUERY PLAN']);
         });

@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { refusedByRows, type SqlRule } from '../src/db/sql-rules.ts';
 import { insertSizes, SQLITE_EVENTS_PER_INSERT, stageEvents } from '../src/events/log.ts';
 import { dbKind } from './helpers/database.ts';
+import { R } from './helpers/streamers.ts';
+import { setVotes } from '../src/votes/queries.ts';
+import { voicesQuery } from '../src/streamers/speaks-for.ts';
 import { useApp } from './helpers/app.ts';
 
 /**
@@ -85,5 +88,39 @@ describe.runIf(dbKind === 'sqlite')('groups of every size on SQLite', () => {
       Array.from({ length: size }, (_, i) => size * 100 + i),
     );
     expect(rows.map((r) => r.streamer_id)).toEqual(expected);
+  });
+});
+
+describe.runIf(dbKind === 'postgres')('groups of every size on PostgreSQL', () => {
+  it("a group's votes, its removals and the users its streamers' channels could be are one prepared text each, for groups of 1 to 3", async () => {
+    const streamers = await Promise.all([1, 2, 3].map(() => t.streamer(undefined, R(5))));
+    const user = await t.user();
+    const at = t.clock.now().toISOString();
+    const kept = await t.db.connection().execute(async (conn) => {
+      // Twice each size: a text is prepared on its second run (db/prepared.ts).
+      for (const _ of [1, 2]) {
+        for (let size = 1; size <= 3; size++) {
+          const group = streamers
+            .slice(0, size)
+            .map((streamerId) => ({ streamerId, userId: user.id, now: at }));
+          await setVotes(
+            conn,
+            group.map((v) => ({ ...v, value: 5 })),
+          );
+          await setVotes(
+            conn,
+            group.map((v) => ({ ...v, value: 0 })),
+          );
+          await voicesQuery(conn, ['one', 'two', 'three'].slice(0, size)).execute();
+        }
+      }
+      const { rows } = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(
+        conn,
+      );
+      return rows.map((r) => r.statement);
+    });
+    for (const start of ['insert into votes', 'delete from votes', 'select "id", "provider"']) {
+      expect(kept.filter((text) => text.trimStart().startsWith(start)).length, start).toBe(1);
+    }
   });
 });

@@ -1,3 +1,5 @@
+import { sql } from 'kysely';
+import { isSqlite } from '../db/dialect.ts';
 import type { Db, Streamer, User } from '../db/schema.ts';
 import { channelOf } from '../shared/rules.ts';
 
@@ -74,7 +76,12 @@ export const voicesQuery = (db: Db, channels: readonly string[]) =>
   db
     .selectFrom('users')
     .select(VOICE_COLUMNS)
-    .where((eb) => eb(eb.fn<string>('trim', ['login_key']), 'in', channels));
+    .where((eb) =>
+      isSqlite(db)
+        ? eb(eb.fn<string>('trim', ['login_key']), 'in', channels)
+        : // One array parameter: one text (one prepared statement) whatever the number of channels.
+          eb(eb.fn<string>('trim', ['login_key']), '=', sql<string>`any(cast(${[...channels]} as text[]))`),
+    );
 
 /** The users whose login could be one of these streamers' channels. */
 async function voicesFor(db: Db, streamers: readonly Channel[]): Promise<Voice[]> {

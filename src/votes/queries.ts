@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/schema.ts';
 
 /** Sets (1-10) or removes (0) a user's vote on a streamer: one per user, the primary key. */
@@ -19,7 +20,9 @@ export async function setVote(db: Db, streamerId: number, userId: number, score:
 
 /**
  * Several users' votes at once (PostgreSQL's group commit, votes/vote.ts), at most one per user
- * and streamer: the removals (0) in one statement, the scores in another.
+ * and streamer: the removals (0) in one statement, the scores in another, each over one array
+ * parameter per column (`unnest`): one text whatever the group's size, so one prepared statement
+ * (db/prepared.ts), where a row of parameters per vote made a text per size.
  */
 export async function setVotes(
   db: Db,
@@ -27,36 +30,20 @@ export async function setVotes(
 ): Promise<void> {
   const removed = votes.filter((v) => v.value === 0);
   if (removed.length > 0) {
-    await db
-      .deleteFrom('votes')
-      .where((eb) =>
-        eb(
-          eb.refTuple('streamer_id', 'user_id'),
-          'in',
-          removed.map((v) => eb.tuple(v.streamerId, v.userId)),
-        ),
-      )
-      .execute();
+    await sql`delete from votes where (streamer_id, user_id) in (select * from unnest(
+      cast(${removed.map((v) => v.streamerId)} as integer[]), cast(${removed.map((v) => v.userId)} as integer[])))`.execute(
+      db,
+    );
   }
   const scored = votes.filter((v) => v.value !== 0);
   if (scored.length > 0) {
-    await db
-      .insertInto('votes')
-      .values(
-        scored.map((v) => ({
-          streamer_id: v.streamerId,
-          user_id: v.userId,
-          score: v.value,
-          updated_at: v.now,
-        })),
-      )
-      .onConflict((oc) =>
-        oc.columns(['streamer_id', 'user_id']).doUpdateSet((eb) => ({
-          score: eb.ref('excluded.score'),
-          updated_at: eb.ref('excluded.updated_at'),
-        })),
-      )
-      .execute();
+    await sql`insert into votes (streamer_id, user_id, score, updated_at)
+      select * from unnest(cast(${scored.map((v) => v.streamerId)} as integer[]),
+        cast(${scored.map((v) => v.userId)} as integer[]), cast(${scored.map((v) => v.value)} as integer[]),
+        cast(${scored.map((v) => v.now)} as text[]))
+      on conflict (streamer_id, user_id) do update set score = excluded.score, updated_at = excluded.updated_at`.execute(
+      db,
+    );
   }
 }
 

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { AppContext } from '../context.ts';
 import { advisoryKey } from '../db/group-locks.ts';
 import { isSqlite } from '../db/dialect.ts';
@@ -82,7 +83,8 @@ const VOTES: Batch<Vote, void> = {
     const streamers = await trx
       .selectFrom('streamers')
       .select([...CHANNEL_COLUMNS, IN_PUBLIC_VIEW.as('in_public_view')])
-      .where('id', 'in', [...new Set(votes.map((v) => v.streamerId))])
+      // One array parameter: one text whatever the group's size (votes/queries.ts `setVotes`).
+      .where('id', '=', sql<number>`any(cast(${[...new Set(votes.map((v) => v.streamerId))]} as integer[]))`)
       .execute();
     const speakers = await speakersOf(trx, streamers);
     const shown = new Set(streamers.filter(inPublicView).map((s) => s.id));

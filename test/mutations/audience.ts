@@ -55,6 +55,22 @@ export const AUDIENCE_MUTATIONS: Mutation[] = [
     project: 'postgres',
   },
   {
+    name: 'audience: who could speak for a group of streamers is asked with a text per group size (PostgreSQL)',
+    file: 'src/streamers/speaks-for.ts',
+    from: '      isSqlite(db)\n',
+    to: '      true\n',
+    tests: ['test/statement-shapes.test.ts'],
+    project: 'postgres',
+  },
+  {
+    name: "audience: a group's votes are stored with a text per group size (PostgreSQL)",
+    file: 'src/votes/queries.ts',
+    from: 'select * from unnest(cast(${scored.map((v) => v.streamerId)} as integer[]),',
+    to: 'select * from unnest(cast(array[${sql.join(scored.map((v) => v.streamerId))}] as integer[]),',
+    tests: ['test/statement-shapes.test.ts'],
+    project: 'postgres',
+  },
+  {
     name: "audience: a statement's votes of one streamer counted as one (PostgreSQL)",
     file: 'src/db/migrations/038-vote-tallies-per-statement.ts',
     from: 'select streamer_id, count(*)::integer as n, sum(score)::integer as s,',
