@@ -216,7 +216,7 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
   },
   {
     name: "PostgreSQL: a write's staged events are answered before its COMMIT goes out",
-    file: 'src/db/transaction.ts',
+    file: 'src/db/pipeline.ts',
     from: 'const answers = await Promise.allSettled(queries.map((query) => connection.executeQuery(query)));',
     to: 'const answers: PromiseSettledResult<unknown>[] = [];\n  for (const query of queries) answers.push(...(await Promise.allSettled([connection.executeQuery(query)])));',
     tests: ['test/database.test.ts'],
