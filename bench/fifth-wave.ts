@@ -124,7 +124,7 @@ export async function fifthWaveRows(
           {
             databaseUrl: setup.databaseUrl,
             dir: setup.dir,
-            liveIds: [ids[7]!, ids[8]!],
+            liveIds: [ids[7]!, ids[8]!, ids[11]!],
             postedId: ids[9]!,
             ceilingDatabase: setup.ceilingDatabase,
             start: (name, env) => setup.start(name, env),

@@ -9,7 +9,8 @@
  * delivered or its subscription removed within 60 s of the sync reading the live channel,
  * none twice, the service's RSS at most 40 MiB over its idle figure while it sends; then a
  * second streamer with the same followers goes live while the public list and comment posting
- * are measured (beside.ts).
+ * are measured (beside.ts); then, on PostgreSQL, a third goes live with a second instance
+ * beside the first: the 10,000 shared out between them (each row's `claimed_by`), none twice.
  */
 import { createECDH, randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -26,15 +27,15 @@ import { benchUsers, seedFollows, seedSubscriptions, USERS, withDatabase } from 
 
 const DEADLINE_MS = 60_000;
 const RSS_TARGET_MIB = 40;
-const CHANNELS = ['benchlivea', 'benchliveb'] as const;
+const CHANNELS = ['benchlivea', 'benchliveb', 'benchlivec'] as const;
 /** Live sync's interval for the row: a go-live is read within this many seconds. */
 const SYNC_SECONDS = 2;
 
 export interface PushSetup {
   databaseUrl: string;
   dir: string;
-  /** Two streamers the followers follow, and one to post comments on. */
-  liveIds: [number, number];
+  /** Three streamers the followers follow, and one to post comments on. */
+  liveIds: [number, number, number];
   postedId: number;
   ceilingDatabase: (name: string) => CeilingOptions;
   start: (name: string, env: Record<string, string>) => Promise<Service>;
@@ -48,6 +49,7 @@ export async function pushRows(
   const fake = new Forked<'stats' | 'reset', PushStats>('fake-push-server');
   const twitch = await startFakeLive();
   let service: Service | undefined;
+  let second: Service | undefined;
   try {
     const { port } = await fake.first<{ port: number }>();
     const serviceUrl = `http://127.0.0.1:${port}/push/`;
@@ -73,14 +75,15 @@ export async function pushRows(
     ctx.log(`push: ${USERS} followers of #${setup.liveIds.join(' and #')}, ${subscriptions} subscriptions`);
     const { PROVIDER_A_CLIENT_ID, PROVIDER_A_CLIENT_SECRET, PROVIDER_A_TOKEN_URL, PROVIDER_A_API_URL } =
       twitch.env();
-    service = await setup.start('service (push)', {
+    const env = {
       PUSH_SERVICE_URL: serviceUrl,
       PROVIDER_A_CLIENT_ID: PROVIDER_A_CLIENT_ID!,
       PROVIDER_A_CLIENT_SECRET: PROVIDER_A_CLIENT_SECRET!,
       PROVIDER_A_TOKEN_URL: PROVIDER_A_TOKEN_URL!,
       PROVIDER_A_API_URL: PROVIDER_A_API_URL!,
       LIVE_SYNC_SECONDS: String(SYNC_SECONDS),
-    });
+    };
+    service = await setup.start('service (push)', env);
     const live = service;
     const c: Context = { ...ctx, service: live };
     closeIdle();
@@ -100,22 +103,31 @@ export async function pushRows(
       while (streamsCalls() === before) await sleep(20);
       return performance.now();
     };
-    const finished = (s: PushStats) => s.delivered + s.gone >= subscriptions;
+    const finished = (s: PushStats, expected = subscriptions) => s.delivered + s.gone >= expected;
+    const problems = (s: PushStats, expected = subscriptions) => [
+      ...(finished(s, expected) ? [] : [`${expected - s.delivered - s.gone} never reached the push service`]),
+      ...(s.twice > 0 ? [`${s.twice} subscriptions got the message twice`] : []),
+      ...(s.badShape > 0 ? [`${s.badShape} requests without VAPID, aes128gcm or TTL`] : []),
+    ];
+    /** A go-live sent: its figures when every message arrived or half past the deadline, and the peak RSS. */
+    const sent = async (channel: string, expected = subscriptions) => {
+      await fake.ask('reset');
+      let peak = live.rssMiB() ?? 0;
+      const read = await goLive(channel);
+      let stats = await fake.ask('stats');
+      while (!finished(stats, expected) && performance.now() - read < 2 * DEADLINE_MS) {
+        await sleep(200);
+        peak = Math.max(peak, live.rssMiB() ?? 0);
+        stats = await fake.ask('stats');
+      }
+      const took = performance.now() - read;
+      await sleep(2000);
+      return { stats: await fake.ask('stats'), took, peak };
+    };
 
     // The first go-live alone: time, never twice, memory.
     const idle = live.rssMiB() ?? 0;
-    let peak = idle;
-    await fake.ask('reset');
-    const read = await goLive(CHANNELS[0]);
-    let stats = await fake.ask('stats');
-    while (!finished(stats) && performance.now() - read < 2 * DEADLINE_MS) {
-      await sleep(200);
-      peak = Math.max(peak, live.rssMiB() ?? 0);
-      stats = await fake.ask('stats');
-    }
-    const took = performance.now() - read;
-    await sleep(2000);
-    stats = await fake.ask('stats');
+    const { stats, took, peak } = await sent(CHANNELS[0]);
     if (!finished(stats)) {
       const states = await withDatabase(setup.databaseUrl, async (db) => ({
         streams: await db.selectFrom('streams').select(['streamer_id', 'started_at']).execute(),
@@ -145,13 +157,7 @@ export async function pushRows(
         `${(stats.delivered + stats.gone).toLocaleString('en-US')} in ${ms(took)}`,
         '< 60 s, none twice',
         finished(stats) && took < DEADLINE_MS && stats.twice === 0 && stats.badShape === 0,
-        [
-          ...(finished(stats)
-            ? []
-            : [`${subscriptions - stats.delivered - stats.gone} never reached the push service`]),
-          ...(stats.twice > 0 ? [`${stats.twice} subscriptions got the message twice`] : []),
-          ...(stats.badShape > 0 ? [`${stats.badShape} requests without VAPID, aes128gcm or TTL`] : []),
-        ],
+        problems(stats),
       ),
       fixedRow(
         c,
@@ -181,11 +187,57 @@ export async function pushRows(
         },
       })),
     );
+
+    // PostgreSQL, for several instances: a second one beside the first, and the third streamer
+    // goes live. Both send (the lease's holder queues; each row is claimed by one), none twice.
+    if (!setup.databaseUrl.startsWith('sqlite:')) {
+      await waitIdle(live);
+      second = await setup.start('service (push, a second instance)', env);
+      await sleep(3 * SYNC_SECONDS * 1000);
+      const before = await withDatabase(setup.databaseUrl, (db) =>
+        db.selectFrom('push_outbox').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst(),
+      );
+      const two = await sent(CHANNELS[2], remaining);
+      const shares = await withDatabase(setup.databaseUrl, (db) =>
+        db
+          .selectFrom('push_outbox')
+          .select((eb) => ['claimed_by', eb.fn.countAll<number | string>().as('n')])
+          .where('id', '>', Number(before?.id ?? 0))
+          .groupBy('claimed_by')
+          .execute(),
+      );
+      const each = shares
+        .filter((r) => r.claimed_by !== null)
+        .map((r) => Number(r.n))
+        .sort((a, b) => b - a);
+      ctx.log(
+        `push, two instances: ${two.stats.delivered} delivered, ${two.stats.twice} twice in ${ms(two.took)}; ` +
+          `claimed ${each.map((n) => n.toLocaleString('en-US')).join(' and ')}`,
+      );
+      rows.push(
+        fixedRow(
+          c,
+          `${ten}, two instances on PostgreSQL: shared out`,
+          `${(two.stats.delivered + two.stats.gone).toLocaleString('en-US')} in ${ms(two.took)} ` +
+            `(${each.map((n) => n.toLocaleString('en-US')).join(' + ')})`,
+          '< 60 s, none twice, both send',
+          finished(two.stats, remaining) &&
+            two.took < DEADLINE_MS &&
+            two.stats.twice === 0 &&
+            each.length === 2,
+          [
+            ...problems(two.stats, remaining),
+            ...(each.length === 2 ? [] : [`sent by ${each.length} instance(s)`]),
+          ],
+        ),
+      );
+    }
     return rows;
   } finally {
-    if (service) {
-      peaks.push(service.peakRssMiB());
-      await service.stop();
+    for (const s of [service, second]) {
+      if (!s) continue;
+      peaks.push(s.peakRssMiB());
+      await s.stop();
     }
     fake.stop();
     await twitch.close();

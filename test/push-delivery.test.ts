@@ -1,4 +1,5 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
+import { OutboxDeliverer } from '../src/delivery/deliverer.ts';
 import { writeTransaction } from '../src/db/transaction.ts';
 import { notifyLive } from '../src/notifications/notify.ts';
 import { claimDue, createdIn, queueNotifications } from '../src/push/outbox.ts';
@@ -82,13 +83,25 @@ const states = async () =>
       .limit(1)
       .execute()
   )[0];
-/** Holds the sender's lease for the test: no instance of the app sends until it is handed back. */
+let quiet: MockInstance | undefined;
+/**
+ * Holds the sender's lease for the test, and keeps this file's instance from looking (an
+ * instance without the lease sends its share of the due rows): nothing is sent until it is
+ * handed back.
+ */
 const hold = async () => {
+  quiet = vi.spyOn(t.app.push, 'look').mockResolvedValue();
+  // The look under way, if any, ends first.
+  await OutboxDeliverer.prototype.look.call(t.app.push);
   await t.app.push.idle();
   await releaseLease(t.db, 'push', t.app.push.holder);
   return takeLease(t.db, 'push', 'the-test', t.clock.now(), 600_000);
 };
-const release = () => releaseLease(t.db, 'push', 'the-test');
+const release = async () => {
+  quiet?.mockRestore();
+  quiet = undefined;
+  await releaseLease(t.db, 'push', 'the-test');
+};
 const shape = (r: PushRequest) => r.problem;
 
 describe('what is sent', () => {
@@ -428,6 +441,39 @@ describe('never twice', () => {
       expect(fake.requests.map(shape).every((p) => p === null)).toBe(true);
       for (const d of devices) expect(fake.delivered(d)).toHaveLength(2);
     } finally {
+      await second.close();
+    }
+  });
+
+  it('an instance without the lease sends its share of the due messages, each once', async () => {
+    const second = await startApp(env, { database: t.database });
+    try {
+      const s = await followed();
+      const devices = Array.from({ length: 4 }, () => fake.device());
+      for (const d of devices) await subscribe(s.fan.c, d);
+      // Another instance (the test) holds the lease and has queued the messages, as its look does.
+      expect(await hold()).toBe(true);
+      await goLive(s.id);
+      const events = await t.db
+        .selectFrom('event_log')
+        .selectAll()
+        .where('type', '=', 'notification')
+        .where('user_id', '=', s.fan.user.id)
+        .execute();
+      expect(await queueNotifications(t.db, createdIn(events), t.clock.now().toISOString())).toBe(4);
+      second.clock.freeze();
+      second.clock.advance(t.clock.now().getTime() - second.clock.now().getTime() + 1000);
+      await Promise.all([deliver(second), deliver(second)]);
+      for (const d of devices) expect(fake.delivered(d)).toHaveLength(1);
+      const sent = await t.db
+        .selectFrom('push_outbox')
+        .select('id')
+        .where('claimed_by', '=', second.app.push.holder)
+        .where('state', '=', 'sent')
+        .execute();
+      expect(sent).toHaveLength(4);
+    } finally {
+      await release();
       await second.close();
     }
   });

@@ -14,10 +14,8 @@ import {
   hasStaleRows,
   pendingRows,
   pruneFinished,
-  type Settled,
-  settleRows,
 } from './rows.ts';
-import { writeTransaction } from '../db/transaction.ts';
+import { Settler } from './settle.ts';
 
 export interface DelivererOptions {
   db: Db;
@@ -38,19 +36,26 @@ export interface DelivererOptions {
  * instance looks every `pollMs` for work: events of the channel's kinds past its cursor
  * (events/deliverer.ts), due rows, rows whose sender stopped, the channel's own chores. When
  * there is some, it takes or renews the channel's lease (sync/lease.ts), and only the holder
- * turns the events into outbox rows (in the transaction that moves the cursor) and sends.
- * Each row is claimed in the database before it is sent (rows.ts), so nothing is sent
- * twice even by two instances that both believe they hold the lease, or across a restart: a
- * row claimed by a process that stopped is never sent again. A failed try is retried after
- * the channel's growing waits and given up after the last; a Retry-After is waited without
- * counting as a try, its lane paused meanwhile. Requests never wait for any of this.
+ * turns the events into outbox rows (in the transaction that moves the cursor) and does the
+ * chores. The holder sends; where a lane's order does not matter (push, e-mail), the other
+ * instances send their share of the due rows beside it, and a one-at-a-time channel (Discord)
+ * is sent by the holder alone. Each row is claimed in the database before it is sent (rows.ts),
+ * so nothing is sent twice by two instances, or across a restart: a row claimed by a process
+ * that stopped is never sent again. A failed try is retried after the channel's growing waits
+ * and given up after the last; a Retry-After is waited without counting as a try, its lane
+ * paused meanwhile on the instance that heard it. Requests never wait for any of this.
  */
+/** A claim that got nothing, and lost no row to another instance. */
+const NONE = { claimed: [] as never[], lost: false };
+
 export class OutboxDeliverer<Row extends ClaimedRow> {
   readonly holder = randomUUID();
   readonly #pollMs: number;
   readonly #leaseMs: number;
   readonly #leaseMarginMs: number;
   #heldUntil = 0;
+  /** This instance sends until then: its lease's end, or the next look's when it shares out. */
+  #sendUntil = 0;
   #timer: NodeJS.Timeout | undefined;
   #stopped = false;
   #looking: Promise<void> | null = null;
@@ -64,10 +69,8 @@ export class OutboxDeliverer<Row extends ClaimedRow> {
   /** Lanes that asked to wait (lane → epoch ms). */
   readonly #pausedUntil = new Map<string, number>();
   #prunedAt = 0;
-  /** Rows sent whose outcome waits to be written (#settle), and the write under way. */
-  #settling: { id: number; row: Row; outcome: Settled; done: () => void; failed: (err: unknown) => void }[] =
-    [];
-  #flushing = false;
+  /** Where sent rows end up, written together. */
+  readonly #settler: Settler<Row>;
   /** Reading the outbox, every poll: its failures logged once, and its recovery. */
   readonly #outage: OutageLog;
 
@@ -76,6 +79,7 @@ export class OutboxDeliverer<Row extends ClaimedRow> {
     readonly channel: OutboxChannel<Row>,
   ) {
     this.#outage = new OutageLog(opts.log, `${channel.name}: reading the outbox`);
+    this.#settler = new Settler(opts.database, opts.clock, channel);
     this.#pollMs = opts.pollMs ?? 1000;
     this.#leaseMs = opts.leaseMs ?? 10_000;
     this.#leaseMarginMs = opts.leaseMarginMs ?? 2000;
@@ -146,19 +150,20 @@ export class OutboxDeliverer<Row extends ClaimedRow> {
     const iso = now.toISOString();
     const cutoff = new Date(now.getTime() - this.channel.staleAfterMs).toISOString();
     const told = await hasNewEvents(db, name, events);
-    if (
-      !told &&
-      !(await hasDueRows(db, table, iso)) &&
-      !(await hasStaleRows(db, table, cutoff)) &&
-      !(await chores?.waiting(now))
-    ) {
+    const due = await hasDueRows(db, table, iso);
+    if (!told && !due && !(await hasStaleRows(db, table, cutoff)) && !(await chores?.waiting(now))) {
       return;
     }
     if (!(await takeLease(db, name, this.holder, now, this.#leaseMs))) {
       this.#heldUntil = 0;
+      // Another instance holds the lease. Where a lane's order does not matter, the rows already
+      // due are shared out: each is claimed in the database, so this instance sends its share.
+      const share = due && !this.channel.oneAtATime;
+      this.#sendUntil = share ? now.getTime() + this.#leaseMs : 0;
+      if (share) this.#startSending();
       return;
     }
-    this.#heldUntil = now.getTime() + this.#leaseMs;
+    this.#heldUntil = this.#sendUntil = now.getTime() + this.#leaseMs;
     if (told) {
       // From the log to the outbox: each event taken once, in the transaction that moves the cursor.
       while (
@@ -176,8 +181,16 @@ export class OutboxDeliverer<Row extends ClaimedRow> {
       this.#prunedAt = now.getTime();
       await pruneFinished(db, table, new Date(now.getTime() - this.channel.keptForMs).toISOString());
     }
-    // A loop already sending claims again now: a slow receiver does not hold the others up,
-    // and a loop about to end for want of rows claims once more.
+    this.#startSending();
+  }
+
+  /**
+   * A loop already sending claims again now: a slow receiver does not hold the others up, and
+   * a loop about to end for want of rows claims once more.
+   */
+  #startSending(): void {
+    const { log } = this.opts;
+    const { name } = this.channel;
     this.#moreWork = true;
     this.#poke?.();
     this.#sending ??= this.#send()
@@ -187,20 +200,24 @@ export class OutboxDeliverer<Row extends ClaimedRow> {
       });
   }
 
-  /** Claims and sends due rows, `inFlight` at a time, while this instance holds the lease. */
+  /**
+   * Claims and sends due rows, `inFlight` at a time, while this instance holds the lease (or,
+   * sharing out, until the next look).
+   */
   async #send(): Promise<void> {
     const { clock } = this.opts;
     const { channel } = this;
     const inFlight = new Map<Promise<void>, string>();
     for (;;) {
       const now = clock.now().getTime();
-      // Stop well before the lease could pass to another instance.
-      if (this.#stopped || now > this.#heldUntil - this.#leaseMarginMs) break;
+      // Stop well before the lease could pass to another instance (or the share's time is up).
+      if (this.#stopped || now > this.#sendUntil - this.#leaseMarginMs) break;
       const room = channel.inFlight - inFlight.size;
       this.#moreWork = false;
-      const claimed = room > 0 ? await this.#claim(now, room, [...inFlight.values()]) : [];
+      const { claimed, lost } = room > 0 ? await this.#claim(now, room, [...inFlight.values()]) : NONE;
       if (claimed.length === 0 && inFlight.size === 0) {
-        if (this.#moreWork) continue;
+        // Rows another instance claimed first: the next due ones are claimed at once.
+        if (this.#moreWork || lost) continue;
         break;
       }
       for (const { row, lane } of claimed) {
@@ -218,11 +235,15 @@ export class OutboxDeliverer<Row extends ClaimedRow> {
   }
 
   /** Claims up to `room` due rows outside the lanes that wait or (one at a time) are busy. */
-  async #claim(now: number, room: number, busy: string[]): Promise<{ row: Row; lane: string }[]> {
+  async #claim(
+    now: number,
+    room: number,
+    busy: string[],
+  ): Promise<{ claimed: { row: Row; lane: string }[]; lost: boolean }> {
     const { db } = this.opts;
     const { channel } = this;
     const paused = [...this.#pausedUntil].filter(([, until]) => until > now).map(([lane]) => lane);
-    if (paused.includes(EVERY_LANE)) return [];
+    if (paused.includes(EVERY_LANE)) return NONE;
     const skip = channel.oneAtATime ? [...paused, ...busy] : paused;
     const iso = new Date(now).toISOString();
     let due = await channel.due(db, iso, room, skip);
@@ -238,55 +259,17 @@ export class OutboxDeliverer<Row extends ClaimedRow> {
       this.holder,
       iso,
     );
-    if (ids.length === 0) return [];
+    const lost = ids.length < due.length;
+    if (ids.length === 0) return { claimed: [], lost };
     const lanes = new Map(due.map((d) => [d.id, d.lane]));
-    return (await channel.load(db, ids)).map((row) => ({ row, lane: lanes.get(row.id) ?? '' }));
+    const rows = await channel.load(db, ids);
+    return { claimed: rows.map((row) => ({ row, lane: lanes.get(row.id) ?? '' })), lost };
   }
 
   async #deliver(row: Row): Promise<void> {
     const answer = await this.channel.send(this.opts.db, row, this.opts.clock.now());
     const now = this.opts.clock.now();
     if (answer.pause) this.#pausedUntil.set(answer.pause.lane, now.getTime() + answer.pause.ms);
-    await this.#settle(row, outcomeOf(this.channel, this.opts.log, row, answer, now));
-  }
-
-  /**
-   * Writes where a sent row ends up, with the others that came meanwhile: a group commit of
-   * the outbox (one transaction for every row whose send ended while the last one was being
-   * written; the channel's own writes for the rows sent go in it too). A row's send counts as
-   * done, freeing its place, once its outcome is written.
-   */
-  #settle(row: Row, outcome: Settled): Promise<void> {
-    return new Promise((done, failed) => {
-      this.#settling.push({ id: row.id, row, outcome, done, failed });
-      if (!this.#flushing) {
-        this.#flushing = true;
-        void this.#flush();
-      }
-    });
-  }
-
-  async #flush(): Promise<void> {
-    const { database, clock } = this.opts;
-    const { channel } = this;
-    while (this.#settling.length > 0) {
-      const batch = this.#settling.splice(0);
-      const iso = clock.now().toISOString();
-      try {
-        await writeTransaction(
-          database,
-          async (trx) => {
-            await settleRows(trx, channel.table, batch, iso);
-            const sent = batch.filter((b) => b.outcome.state === 'sent').map((b) => b.row);
-            if (sent.length > 0) await channel.settled?.(trx, sent, iso);
-          },
-          'none',
-        );
-        for (const b of batch) b.done();
-      } catch (err) {
-        for (const b of batch) b.failed(err);
-      }
-    }
-    this.#flushing = false;
+    await this.#settler.settle(row, outcomeOf(this.channel, this.opts.log, row, answer, now));
   }
 }

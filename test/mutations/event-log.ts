@@ -75,8 +75,8 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
   {
     name: 'event log: Discord is told of nothing in the log',
     file: 'src/delivery/deliverer.ts',
-    from: '      !told &&\n',
-    to: '      true &&\n',
+    from: '    if (!told && !due &&',
+    to: '    if (true && !due &&',
     tests: ['test/discord.test.ts'],
   },
   {
@@ -116,10 +116,24 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
     tests: ['test/push-delivery.test.ts'],
   },
   {
+    name: 'outbox: an instance without the lease sends none of the due push messages',
+    file: 'src/delivery/deliverer.ts',
+    from: 'const share = due && !this.channel.oneAtATime;',
+    to: 'const share = false;',
+    tests: ['test/push-delivery.test.ts'],
+  },
+  {
+    name: 'outbox: instances without the lease send a one-at-a-time channel (Discord) too',
+    file: 'src/delivery/deliverer.ts',
+    from: 'const share = due && !this.channel.oneAtATime;',
+    to: 'const share = due;',
+    tests: ['test/discord.test.ts'],
+  },
+  {
     name: 'outbox: a send loop ends on an empty claim though a look saw new work meanwhile',
     file: 'src/delivery/deliverer.ts',
-    from: '        if (this.#moreWork) continue;\n',
-    to: '',
+    from: 'if (this.#moreWork || lost) continue;',
+    to: 'if (lost) continue;',
     tests: ['test/push-delivery.test.ts'],
   },
   {
