@@ -12,7 +12,9 @@
  * and comment posting are measured (beside.ts); then the service is killed (SIGKILL) in the
  * middle and started again on the same database with its clock at the same shift, and the
  * digest is followed to its end. Judged: all accepted within 5 minutes (the restart's wait for
- * the lease included), none twice, RSS at most 40 MiB over idle while it runs.
+ * the lease included), none twice, RSS at most 40 MiB over idle while it runs: the restarted
+ * instance's, from its start to the digest's end, with no load beside it (the first instance's
+ * peak, loads included, is in the log).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { compileChild } from './build.ts';
@@ -115,16 +117,24 @@ export async function mailRows(
     // Killed in the middle (if it is not over yet), then started again on the same database.
     const atKill = await sink.ask('stats');
     const killed = atKill.recipients < addresses;
+    ctx.log(
+      `mail: ${atKill.recipients} accepted when ${killed ? 'the service was killed (SIGKILL)' : 'the loads ended (not killed: it was over)'}; ` +
+        `RSS idle ${idle.toFixed(0)} MiB, peak while sending with the loads beside ${peak.toFixed(0)} MiB`,
+    );
+    // The digest's own memory: the restarted instance's, from its start (idle, before it sends)
+    // to the digest's end, with no load beside it (the loads' own memory is the main run's row).
+    let own = { idle, peak };
     if (killed) {
       peaks.push(first.peakRssMiB());
       await first.kill9();
       service = undefined;
       service = await setup.start('service (mail, restarted)', env, ['--import', shift], first.port);
+      const restarted = service.rssMiB() ?? 0;
+      own = { idle: restarted, peak: restarted };
     }
-    ctx.log(
-      `mail: ${atKill.recipients} accepted when ${killed ? 'the service was killed (SIGKILL)' : 'the loads ended (not killed: it was over)'}; ` +
-        `RSS idle ${idle.toFixed(0)} MiB, peak while sending ${peak.toFixed(0)} MiB`,
-    );
+    const sample = () => {
+      if (killed && service) own.peak = Math.max(own.peak, service.rssMiB() ?? 0);
+    };
     let stats = await sink.ask('stats');
     let quiet = 0;
     while (
@@ -132,7 +142,10 @@ export async function mailRows(
       performance.now() - startedAt < DEADLINE_MS + 30_000 &&
       quiet < 60
     ) {
-      await sleep(1000);
+      for (let i = 0; i < 5; i++) {
+        sample();
+        await sleep(200);
+      }
       const now = await sink.ask('stats');
       // Stop following once nothing arrived for 60 s (the restart waits 30 s for the lease) (interrupted messages are never resent).
       quiet = now.accepted === stats.accepted ? quiet + 1 : 0;
@@ -142,7 +155,8 @@ export async function mailRows(
     const interrupted = addresses - stats.recipients;
     ctx.log(
       `mail: ${stats.recipients} of ${addresses} recipients accepted, ${stats.twice} twice, in ${ms(took)}` +
-        (interrupted > 0 ? `; ${interrupted} not accepted when the row stopped following` : ''),
+        (interrupted > 0 ? `; ${interrupted} not accepted when the row stopped following` : '') +
+        (killed ? `; restarted: RSS ${own.idle.toFixed(0)} MiB at its start, peak ${own.peak.toFixed(0)} MiB` : ''),
     );
     const notes: string[] = [];
     if (!killed) notes.push('the digest was over before the kill: the restart was not tested');
@@ -163,9 +177,9 @@ export async function mailRows(
       fixedRow(
         c,
         `${digest}: service RSS over idle`,
-        `+${(peak - idle).toFixed(0)} MiB`,
+        `+${(own.peak - own.idle).toFixed(0)} MiB`,
         `<= ${RSS_TARGET_MIB} MiB`,
-        peak - idle <= RSS_TARGET_MIB,
+        own.peak - own.idle <= RSS_TARGET_MIB,
       ),
     );
     return rows;

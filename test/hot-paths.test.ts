@@ -59,6 +59,25 @@ describe('/healthz under load and on a bad day', () => {
     expect(calls).toBe(3);
   });
 
+  it('on SQLite a stale check is made at once and /healthz is still answered before routing; PostgreSQL\'s goes through the route', async () => {
+    const app = await startApp({}, { logLevel: 'warn' });
+    app.clock.freeze();
+    try {
+      expect((await app.client().get('/healthz')).status).toBe(200);
+      app.clock.advance(HEALTH_FRESH_MS);
+      const before = app.app.earlyAnswers.served;
+      expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
+      expect(app.app.earlyAnswers.served).toBe(before + (app.database.sqlite ? 1 : 0));
+      // A database that stops answering: the same check fails, and the route says so.
+      if (app.database.sqlite) app.database.sqlite.close();
+      else await app.db.destroy();
+      app.clock.advance(HEALTH_FRESH_MS);
+      expect((await fetch(`${app.url}/healthz`)).status).toBe(503);
+    } finally {
+      await app.close().catch(() => {});
+    }
+  });
+
   it('a clock set back makes the last answer stale, not fresh until the clock catches up', async () => {
     const clock = new TestClock();
     clock.freeze();

@@ -20,16 +20,32 @@ export type HealthCheck = () => Promise<void> | undefined;
  * asked again for HEALTH_FRESH_MS, and requests that arrive while a check runs wait for
  * that one. A storm of health checks (several load balancers, a monitor gone wild) costs
  * the database ten queries a second at most; a failure is never remembered, so the first
- * check after the database stops answering already reports it.
+ * check after the database stops answering already reports it. A check that answers at once
+ * (SQLite's, `check` returning nothing) counts as fresh: a load balancer's check every few
+ * seconds is then answered before routing too.
  */
-export function sharedCheck(check: () => Promise<void>, clock: Clock): HealthCheck {
+export function sharedCheck(check: () => Promise<void> | void, clock: Clock): HealthCheck {
   let answeredAt = Number.NEGATIVE_INFINITY;
   let running: Promise<void> | null = null;
   return () => {
     // A clock set back (by NTP, say) makes the last answer stale, never fresh for longer.
     const age = clock.now().getTime() - answeredAt;
     if (age >= 0 && age < HEALTH_FRESH_MS) return undefined;
-    running ??= check().then(
+    if (running) return running;
+    let pending: Promise<void> | void;
+    try {
+      pending = check();
+    } catch (err) {
+      // Awaited by the route; the answer before routing only sees that it is not undefined.
+      const failed = Promise.reject(err instanceof Error ? err : new Error(String(err)));
+      failed.catch(() => undefined);
+      return failed;
+    }
+    if (pending === undefined) {
+      answeredAt = clock.now().getTime();
+      return undefined;
+    }
+    running = pending.then(
       () => {
         answeredAt = clock.now().getTime();
         running = null;
@@ -43,11 +59,11 @@ export function sharedCheck(check: () => Promise<void>, clock: Clock): HealthChe
   };
 }
 
-/** `select 1` on the service's database, shared as above. */
+/** `select 1` on the service's database, shared as above; on SQLite it answers at once. */
 export function databaseCheck(db: Db, sqlite: Prepares | undefined, clock: Clock): HealthCheck {
   const statement = sqlite?.prepare('select 1');
   return sharedCheck(
-    statement ? async () => void statement.get() : async () => void (await db.executeQuery(SELECT_ONE)),
+    statement ? () => void statement.get() : async () => void (await db.executeQuery(SELECT_ONE)),
     clock,
   );
 }

@@ -210,6 +210,20 @@ export const MUTATIONS: Mutation[] = [
     tests: ['test/hot-paths.test.ts'],
   },
   {
+    name: "hot paths: SQLite's health check, answered at once, still sends /healthz through the route",
+    file: 'src/health/check.ts',
+    from: '      answeredAt = clock.now().getTime();\n      return undefined;\n',
+    to: '      answeredAt = clock.now().getTime();\n      return Promise.resolve();\n',
+    tests: ['test/hot-paths.test.ts'],
+  },
+  {
+    name: 'hot paths: a SQLite health check that throws is answered 200 before routing',
+    file: 'src/health/check.ts',
+    from: '      pending = check();\n    } catch (err) {\n',
+    to: '      pending = check();\n    } catch {\n      return undefined;\n    }\n    try {\n    } catch (err) {\n',
+    tests: ['test/hot-paths.test.ts'],
+  },
+  {
     name: "hot paths: a session's change writes into the cached data other requests share",
     file: 'src/sessions/session.ts',
     from: '      this.data = { ...this.data };',
