@@ -191,6 +191,22 @@ export async function pushRows(
     // PostgreSQL, for several instances: a second one beside the first, and the third streamer
     // goes live. Both send (the lease's holder queues; each row is claimed by one), none twice.
     if (!setup.databaseUrl.startsWith('sqlite:')) {
+      // The second go-live's last messages first (a 429 pauses the push service's lane for a
+      // second, which looks idle from outside): none of them may count as this row's.
+      const unsent = () =>
+        withDatabase(setup.databaseUrl, async (db) =>
+          Number(
+            (
+              await db
+                .selectFrom('push_outbox')
+                .select((eb) => eb.fn.countAll<number | string>().as('n'))
+                .where('state', 'in', ['pending', 'sending'])
+                .executeTakeFirst()
+            )?.n ?? 0,
+          ),
+        );
+      const waitFrom = performance.now();
+      while ((await unsent()) > 0 && performance.now() - waitFrom < 2 * DEADLINE_MS) await sleep(500);
       await waitIdle(live);
       second = await setup.start('service (push, a second instance)', env);
       await sleep(3 * SYNC_SECONDS * 1000);

@@ -3,7 +3,7 @@ import { OutboxDeliverer } from '../src/delivery/deliverer.ts';
 import { writeTransaction } from '../src/db/transaction.ts';
 import { notifyLive } from '../src/notifications/notify.ts';
 import { claimDue, createdIn, queueNotifications } from '../src/push/outbox.ts';
-import { MAX_ATTEMPTS, PUSH_TTL_SECONDS, RETRY_WAITS_MS } from '../src/push/sender.ts';
+import { MAX_ATTEMPTS, PUSH_TTL_SECONDS, RETRY_WAITS_MS, VAPID_RENEW_MS } from '../src/push/sender.ts';
 import { streamerPath } from '../src/shared/rules.ts';
 import { releaseLease, takeLease } from '../src/sync/lease.ts';
 import { startApp, type TestApp, useApp } from './helpers/app.ts';
@@ -142,6 +142,31 @@ describe('what is sent', () => {
     expect(listed.filter((x) => x.last_ok_at !== null)).toHaveLength(2);
     await deliver();
     expect(fake.requests).toHaveLength(2);
+  });
+
+  it('one VAPID signature per push service, used for an hour of the clock, then a new one', async () => {
+    const s = await followed();
+    const devices = [fake.device(), fake.device()];
+    for (const d of devices) await subscribe(s.fan.c, d);
+    // The signature kept from earlier tests is past its hour: the first message makes one.
+    t.clock.advance(VAPID_RENEW_MS);
+    await goLive(s.id);
+    await deliver();
+    const first = fake.delivered().map((r) => r.headers.authorization);
+    expect(first).toHaveLength(2);
+    expect(new Set(first).size).toBe(1);
+    t.clock.advance(VAPID_RENEW_MS);
+    await goLive(s.id);
+    await deliver();
+    const later = fake
+      .delivered()
+      .slice(2)
+      .map((r) => r.headers.authorization);
+    expect(later).toHaveLength(2);
+    expect(new Set(later).size).toBe(1);
+    expect(later[0]).not.toBe(first[0]);
+    // Each verifies with the service's key, for this push service's origin.
+    expect(fake.requests.map(shape)).toEqual([null, null, null, null]);
   });
 
   it('reply and mention: Urgency normal, the url with #c<comment id>, one tag for one comment; a kind not asked for is not sent', async () => {

@@ -23,6 +23,29 @@ export const RETRY_WAITS_MS = [2_000, 10_000, 30_000] as const;
 const IN_FLIGHT = 32;
 /** Headers of every message (DECISIONS.md): an hour to live; `live` is urgent. */
 export const PUSH_TTL_SECONDS = 3600;
+/**
+ * A VAPID signature (RFC 8292) is a JWT valid for 12 hours (web-push's `exp`); one per push
+ * service is made and used for an hour of the app's clock, not one per message: making it
+ * (the key to PEM, an ES256 signature) was most of a message's work on the event loop.
+ */
+export const VAPID_RENEW_MS = 3600_000;
+/** Push services signed for at once (FCM, Mozilla, Apple, Microsoft: a handful). */
+const SIGNED_SERVICES = 64;
+
+/** The `Authorization` of a message to `endpoint`: the push service's kept signature, or a new one. */
+function vapidSigner(subject: string) {
+  const made = new Map<string, { authorization: string; at: number; publicKey: string }>();
+  return (endpoint: string, keys: VapidKeys, now: Date): string => {
+    const audience = new URL(endpoint).origin;
+    const kept = made.get(audience);
+    const age = kept ? now.getTime() - kept.at : -1;
+    if (kept && kept.publicKey === keys.publicKey && age >= 0 && age < VAPID_RENEW_MS) return kept.authorization;
+    const headers = webpush.getVapidHeaders(audience, subject, keys.publicKey, keys.privateKey, 'aes128gcm');
+    if (made.size >= SIGNED_SERVICES) made.clear();
+    made.set(audience, { authorization: headers.Authorization, at: now.getTime(), publicKey: keys.publicKey });
+    return headers.Authorization;
+  };
+}
 
 export interface PushChannelOptions {
   baseUrl: string;
@@ -63,6 +86,7 @@ async function answerOf(db: Db, m: Claimed, result: PushResult, now: Date): Prom
  */
 export function pushChannel(opts: PushChannelOptions): OutboxChannel<Claimed> {
   if (RETRY_WAITS_MS.length !== MAX_ATTEMPTS - 1) throw new Error('push: one wait before each retry');
+  const authorization = vapidSigner(opts.subject);
   return {
     name: 'push',
     table: 'push_outbox',
@@ -89,7 +113,7 @@ export function pushChannel(opts: PushChannelOptions): OutboxChannel<Claimed> {
         { endpoint: m.endpoint, keys: { p256dh: m.p256dh, auth: m.auth } },
         JSON.stringify(payload),
         {
-          vapidDetails: { subject: opts.subject, publicKey: keys.publicKey, privateKey: keys.privateKey },
+          headers: { Authorization: authorization(m.endpoint, keys, now) },
           TTL: PUSH_TTL_SECONDS,
           urgency: payload.kind === 'live' ? 'high' : 'normal',
           contentEncoding: 'aes128gcm',

@@ -116,6 +116,20 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
     tests: ['test/push-delivery.test.ts'],
   },
   {
+    name: 'push: a VAPID signature is made for every message',
+    file: 'src/push/sender.ts',
+    from: 'age >= 0 && age < VAPID_RENEW_MS) return kept.authorization;',
+    to: 'age >= 0 && age < 0) return kept.authorization;',
+    tests: ['test/push-delivery.test.ts'],
+  },
+  {
+    name: 'push: a VAPID signature is used for good, never renewed',
+    file: 'src/push/sender.ts',
+    from: 'age >= 0 && age < VAPID_RENEW_MS) return kept.authorization;',
+    to: 'age >= 0) return kept.authorization;',
+    tests: ['test/push-delivery.test.ts'],
+  },
+  {
     name: 'outbox: an instance without the lease sends none of the due push messages',
     file: 'src/delivery/deliverer.ts',
     from: 'const share = due && !this.channel.oneAtATime;',
