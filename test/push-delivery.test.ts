@@ -103,6 +103,16 @@ const release = async () => {
   await releaseLease(t.db, 'push', 'the-test');
 };
 const shape = (r: PushRequest) => r.problem;
+/** Queues a user's notifications as the lease holder's look would (the test holds the lease): how many rows. */
+async function queueAsHolder(userId: number) {
+  const events = await t.db
+    .selectFrom('event_log')
+    .selectAll()
+    .where('type', '=', 'notification')
+    .where('user_id', '=', userId)
+    .execute();
+  return queueNotifications(t.db, createdIn(events), t.clock.now().toISOString());
+}
 
 describe('what is sent', () => {
   it('live: one message per subscription asking for it, the documented payload, TTL 3600, Urgency high, signed and encrypted', async () => {
@@ -218,13 +228,7 @@ describe('what is sent', () => {
     const hidden = await comment(b.c, sid, 'a reply staff will hide', { reply_to: top });
     const deleted = await comment(b.c, sid, 'a reply its author deletes', { reply_to: top });
     // Queued as the deliverer would (its own later take queues nothing more): hidden after that.
-    const events = await t.db
-      .selectFrom('event_log')
-      .selectAll()
-      .where('type', '=', 'notification')
-      .where('user_id', '=', a.user.id)
-      .execute();
-    expect(await queueNotifications(t.db, createdIn(events), t.clock.now().toISOString())).toBe(2);
+    expect(await queueAsHolder(a.user.id)).toBe(2);
     expect((await admin.put(`/api/comments?id=${hidden}`, { hidden: true })).status).toBe(200);
     expect((await admin.del(`/api/comments?id=${deleted}`)).status).toBe(200);
     const kept = await comment(b.c, sid, 'a reply that stays', { reply_to: top });
@@ -435,15 +439,9 @@ describe('never twice', () => {
     for (let i = 0; i < 6; i++) await subscribe(s.fan.c, fake.device());
     expect(await hold()).toBe(true);
     await goLive(s.id);
-    const events = await t.db
-      .selectFrom('event_log')
-      .selectAll()
-      .where('type', '=', 'notification')
-      .where('user_id', '=', s.fan.user.id)
-      .execute();
     const now = t.clock.now().toISOString();
-    expect(await queueNotifications(t.db, createdIn(events), now)).toBe(6);
-    expect(await queueNotifications(t.db, createdIn(events), now)).toBe(0);
+    expect(await queueAsHolder(s.fan.user.id)).toBe(6);
+    expect(await queueAsHolder(s.fan.user.id)).toBe(0);
     const [x, y] = await Promise.all([claimDue(t.db, 'x', now, 100, []), claimDue(t.db, 'y', now, 100, [])]);
     const ids = [...x, ...y].map((m) => m.id);
     expect(ids.length).toBe(6);
@@ -479,13 +477,7 @@ describe('never twice', () => {
       // Another instance (the test) holds the lease and has queued the messages, as its look does.
       expect(await hold()).toBe(true);
       await goLive(s.id);
-      const events = await t.db
-        .selectFrom('event_log')
-        .selectAll()
-        .where('type', '=', 'notification')
-        .where('user_id', '=', s.fan.user.id)
-        .execute();
-      expect(await queueNotifications(t.db, createdIn(events), t.clock.now().toISOString())).toBe(4);
+      expect(await queueAsHolder(s.fan.user.id)).toBe(4);
       second.clock.freeze();
       second.clock.advance(t.clock.now().getTime() - second.clock.now().getTime() + 1000);
       await Promise.all([deliver(second), deliver(second)]);
