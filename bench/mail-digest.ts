@@ -156,7 +156,9 @@ export async function mailRows(
     ctx.log(
       `mail: ${stats.recipients} of ${addresses} recipients accepted, ${stats.twice} twice, in ${ms(took)}` +
         (interrupted > 0 ? `; ${interrupted} not accepted when the row stopped following` : '') +
-        (killed ? `; restarted: RSS ${own.idle.toFixed(0)} MiB at its start, peak ${own.peak.toFixed(0)} MiB` : ''),
+        (killed
+          ? `; restarted: RSS ${own.idle.toFixed(0)} MiB at its start, peak ${own.peak.toFixed(0)} MiB`
+          : ''),
     );
     const notes: string[] = [];
     if (!killed) notes.push('the digest was over before the kill: the restart was not tested');

@@ -211,7 +211,10 @@ export async function pushRows(
       second = await setup.start('service (push, a second instance)', env);
       await sleep(3 * SYNC_SECONDS * 1000);
       const before = await withDatabase(setup.databaseUrl, (db) =>
-        db.selectFrom('push_outbox').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst(),
+        db
+          .selectFrom('push_outbox')
+          .select((eb) => eb.fn.max('id').as('id'))
+          .executeTakeFirst(),
       );
       const two = await sent(CHANNELS[2], remaining);
       const shares = await withDatabase(setup.databaseUrl, (db) =>

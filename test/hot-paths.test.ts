@@ -59,7 +59,7 @@ describe('/healthz under load and on a bad day', () => {
     expect(calls).toBe(3);
   });
 
-  it('on SQLite a stale check is made at once and /healthz is still answered before routing; PostgreSQL\'s goes through the route', async () => {
+  it("on SQLite a stale check is made at once and /healthz is still answered before routing; PostgreSQL's goes through the route", async () => {
     const app = await startApp({}, { logLevel: 'warn' });
     app.clock.freeze();
     try {

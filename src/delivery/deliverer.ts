@@ -7,14 +7,7 @@ import { OutageLog } from '../lib/outage-log.ts';
 import { releaseLease, takeLease } from '../sync/lease.ts';
 import { hasNewEvents, takeFromLog, waitingEvents } from '../events/deliverer.ts';
 import { type ClaimedRow, EVERY_LANE, type OutboxChannel, outcomeOf } from './channel.ts';
-import {
-  abandonStale,
-  claimRows,
-  hasDueRows,
-  hasStaleRows,
-  pendingRows,
-  pruneFinished,
-} from './rows.ts';
+import { abandonStale, claimRows, hasDueRows, hasStaleRows, pendingRows, pruneFinished } from './rows.ts';
 import { Settler } from './settle.ts';
 
 export interface DelivererOptions {

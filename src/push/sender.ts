@@ -39,10 +39,15 @@ function vapidSigner(subject: string) {
     const audience = new URL(endpoint).origin;
     const kept = made.get(audience);
     const age = kept ? now.getTime() - kept.at : -1;
-    if (kept && kept.publicKey === keys.publicKey && age >= 0 && age < VAPID_RENEW_MS) return kept.authorization;
+    if (kept && kept.publicKey === keys.publicKey && age >= 0 && age < VAPID_RENEW_MS)
+      return kept.authorization;
     const headers = webpush.getVapidHeaders(audience, subject, keys.publicKey, keys.privateKey, 'aes128gcm');
     if (made.size >= SIGNED_SERVICES) made.clear();
-    made.set(audience, { authorization: headers.Authorization, at: now.getTime(), publicKey: keys.publicKey });
+    made.set(audience, {
+      authorization: headers.Authorization,
+      at: now.getTime(),
+      publicKey: keys.publicKey,
+    });
     return headers.Authorization;
   };
 }
