@@ -118,15 +118,15 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
   {
     name: 'push: a VAPID signature is made for every message',
     file: 'src/push/sender.ts',
-    from: 'age >= 0 && age < VAPID_RENEW_MS) return kept.authorization;',
-    to: 'age >= 0 && age < 0) return kept.authorization;',
+    from: 'age >= 0 && age < VAPID_RENEW_MS)',
+    to: 'age >= 0 && age < 0)',
     tests: ['test/push-delivery.test.ts'],
   },
   {
     name: 'push: a VAPID signature is used for good, never renewed',
     file: 'src/push/sender.ts',
-    from: 'age >= 0 && age < VAPID_RENEW_MS) return kept.authorization;',
-    to: 'age >= 0) return kept.authorization;',
+    from: 'age >= 0 && age < VAPID_RENEW_MS)',
+    to: 'age >= 0)',
     tests: ['test/push-delivery.test.ts'],
   },
   {
