@@ -18,6 +18,7 @@ import { communityRoutes } from './community/routes.ts';
 import type { Config } from './config/config.ts';
 import type { AppContext } from './context.ts';
 import { EarlyAnswers, serverWithEarlyAnswers } from './cache/early.ts';
+import { Traffic } from './lib/traffic.ts';
 import { keepWalBounded } from './db/checkpoint.ts';
 import type { DbContext } from './db/context.ts';
 import type { Db } from './db/schema.ts';
@@ -93,6 +94,8 @@ declare module 'fastify' {
     /** `database.db`: what queries run on. */
     db: Db;
     clock: Clock;
+    /** Requests a second, which background work gives way to (lib/traffic.ts). */
+    traffic: Traffic;
   }
 }
 
@@ -135,9 +138,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // Request lines are opt-in (LOG_REQUESTS): at the default settings the fast answers are taken.
   const requestLines = config.logRequests && REQUEST_LINE_LEVELS.has(String(level));
   const early = new EarlyAnswers();
+  const traffic = new Traffic(clock);
   const connections: ConnectionPolicy = { ...CONNECTION_POLICY, ...opts.connections };
   const app = Fastify({
-    serverFactory: serverWithEarlyAnswers(early),
+    serverFactory: serverWithEarlyAnswers(early, traffic),
     // The timeouts, from the server's creation (http/connections.ts).
     // HTTP/1.0 clients send no Host; Node would answer them itself, without our headers.
     ...serverOptions(connections, { requireHostHeader: false }),
@@ -174,6 +178,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('database', database);
   app.decorate('db', db);
   app.decorate('clock', clock);
+  app.decorate('traffic', traffic);
 
   // Before the errors plugin: its 404 handler takes the hooks registered until then.
   await app.register(metricsPlugin, { pool: opts.database.pool, failures: opts.database.failures });

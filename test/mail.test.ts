@@ -1,6 +1,9 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, useApp } from './helpers/app.ts';
 import type { Client } from './helpers/client.ts';
+import { writeTransaction } from '../src/db/transaction.ts';
+import { queueDigestBatch } from '../src/mail/digest.ts';
+import { digestSlot } from '../src/mail/schedule.ts';
 import { decodeWords, type Received, startFakeSmtp } from './helpers/fake-smtp.ts';
 
 // DECISIONS.md "Fifth wave" → "E-mail", against a real SMTP server on 127.0.0.1.
@@ -413,6 +416,86 @@ describe('the weekly digest', () => {
     const res = await t.client().post(unsubscribeOf(digest));
     expect(res.body).toEqual({ ok: true });
     expect((await p.c.get('/api/account/mail')).body).toEqual({ kinds: [], digest: 'off' });
+  });
+
+  it('each reader’s own week: streams of the streamers they follow, replies to them, at most 20 of each', async () => {
+    // A slot two years on, past the test above's.
+    const slot = digestSlot(new Date(t.clock.now().getTime() + 730 * 24 * 60 * MINUTE), 'Europe/Prague');
+    clockAt(new Date(slot.getTime() - 3 * 24 * 60 * MINUTE).toISOString());
+    const reader = await person();
+    const writer = await person();
+    for (const p of [reader, writer]) {
+      await confirmed(p, 'en');
+      await p.c.put('/api/account/mail', { kinds: [], digest: 'weekly' });
+    }
+    const staff = await admin();
+    const [followed, other] = await Promise.all(
+      ['Followed', 'Unfollowed'].map(
+        async (name) =>
+          (await staff.post('/api/streamers?admin=1', { name: `${name} ${process.pid}` })).body.id as number,
+      ),
+    );
+    // Rated, so both are in the Public view (their ratings are the week's too).
+    for (const id of [followed, other]) {
+      await staff.put(`/api/streamers?id=${id}`, { r: { s: 5, g: 5, a: 5, v: 5, n: 5, ns: 5, o: 5 } });
+    }
+    expect((await reader.c.put(`/api/follows?streamer_id=${followed}`, { follow: true })).status).toBe(200);
+    const at = (m: number) => new Date(slot.getTime() - 2 * 24 * 60 * MINUTE + m * MINUTE).toISOString();
+    await t.db
+      .insertInto('streams')
+      .values(
+        [...Array.from({ length: 22 }, (_, i) => ({ id: followed!, i })), { id: other!, i: 30 }].map(
+          ({ id, i }) => ({
+            streamer_id: id,
+            started_at: at(i * 2),
+            last_seen_at: at(i * 2 + 1),
+            ended_at: at(i * 2 + 1),
+            title: `Stream ${i}`,
+          }),
+        ),
+      )
+      .execute();
+    const top = (await writer.c.post('/api/comments', { streamer_id: other, body: 'my take' })).body
+      .id as number;
+    expect(
+      (await reader.c.post('/api/comments', { streamer_id: other, body: 'an answer', reply_to: top })).status,
+    ).toBe(201);
+    clockAt(slot.toISOString());
+    await until(() => smtp.to(reader.address).length === 1 && smtp.to(writer.address).length === 1);
+    const read = smtp.to(reader.address)[0]!.text;
+    expect(read).toContain('Streams of streamers you follow');
+    expect(read.match(new RegExp(`Followed ${process.pid} \\(`, 'g'))).toHaveLength(20);
+    expect(read).toContain('Stream 0');
+    expect(read).not.toContain('Stream 20');
+    expect(read).not.toContain(`Unfollowed ${process.pid} (`);
+    expect(read).not.toContain('Replies to you');
+    const written = smtp.to(writer.address)[0]!.text;
+    expect(written).toContain('Replies to you');
+    expect(written).toContain(reader.user.display_name);
+    expect(written).not.toContain('Streams of streamers you follow');
+  });
+  it('a batch run again (another instance took the lease while it ran) queues each message once', async () => {
+    const p = await person();
+    await confirmed(p);
+    await p.c.put('/api/account/mail', { kinds: [], digest: 'weekly' });
+    const slot = {
+      slot: '2199-01-06T07:00:00.000Z',
+      from: '2198-12-30T07:00:00.000Z',
+      through_user: p.user.id - 1,
+    };
+    const ratings = [{ streamer: 'Anyone', path: '/s/1', total: 7 }];
+    const now = t.clock.now().toISOString();
+    // Both runs, the count and the clean-up in one transaction: no sender sees these rows.
+    const queued = await writeTransaction(
+      t.database,
+      async (trx) => {
+        for (let run = 0; run < 2; run++) await queueDigestBatch(trx, 'key', slot, ratings, now);
+        const rows = trx.deleteFrom('mail_outbox').where('dedupe', 'like', `digest:${slot.slot}%`);
+        return (await rows.where('user_id', '=', p.user.id).returning('id').execute()).length;
+      },
+      'none',
+    );
+    expect(queued).toBe(1);
   });
 });
 

@@ -1,5 +1,6 @@
-import { afterAll, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
-import { OutboxDeliverer } from '../src/delivery/deliverer.ts';
+import { afterAll, beforeEach, describe, expect, it, type MockInstance, onTestFinished, vi } from 'vitest';
+import { GIVE_WAY_PER_SECOND, OutboxDeliverer } from '../src/delivery/deliverer.ts';
+import { BUSY_REQUESTS_PER_SECOND } from '../src/lib/traffic.ts';
 import { writeTransaction } from '../src/db/transaction.ts';
 import { notifyLive } from '../src/notifications/notify.ts';
 import { claimDue, createdIn, queueNotifications } from '../src/push/outbox.ts';
@@ -430,6 +431,49 @@ describe('a look that crosses a write', () => {
       channel.due = due;
     }
     expect(fake.delivered(d)).toHaveLength(2);
+  });
+});
+
+describe('requests come first', () => {
+  it(`while the service answers ${BUSY_REQUESTS_PER_SECOND} requests a second, messages go ${GIVE_WAY_PER_SECOND} a second at most`, async () => {
+    t.clock.freeze();
+    // Only the test's looks, at the clock's times it chooses (not the instance's timer).
+    const timer = vi.spyOn(t.app.push, 'look').mockResolvedValue();
+    const look = async () => {
+      await OutboxDeliverer.prototype.look.call(t.app.push);
+      await t.app.push.idle();
+    };
+    onTestFinished(() => timer.mockRestore());
+    const s = await followed();
+    // The most one user may have.
+    const devices = Array.from({ length: 10 }, () => fake.device());
+    for (const d of devices) await subscribe(s.fan.c, d);
+    await goLive(s.id);
+    // A second of the clock with that many requests, answered before routing and routed.
+    t.app.traffic.rate();
+    t.clock.advance(1000);
+    t.app.traffic.rate();
+    await Promise.all(
+      Array.from({ length: BUSY_REQUESTS_PER_SECOND }, (_, i) =>
+        t.client().get(i % 2 === 0 ? '/healthz' : '/api/streamers?limit=1'),
+      ),
+    );
+    t.clock.advance(1000);
+    const before = t.clock.sleeps.length;
+    await look();
+    expect(devices.map((d) => fake.delivered(d).length)).toEqual(devices.map(() => 1));
+    const paced = t.clock.sleeps.slice(before);
+    // A few at a time, each followed by its share of the second.
+    const gap = 1000 / GIVE_WAY_PER_SECOND;
+    expect(paced.reduce((a, b) => a + b, 0)).toBe(devices.length * gap);
+    expect(Math.max(...paced)).toBeLessThanOrEqual(5 * gap);
+    // A quiet second: the next go-live goes at full speed.
+    t.clock.advance(1000);
+    const quietFrom = t.clock.sleeps.length;
+    await goLive(s.id);
+    await look();
+    expect(devices.map((d) => fake.delivered(d).length)).toEqual(devices.map(() => 2));
+    expect(t.clock.sleeps.slice(quietFrom)).toEqual([]);
   });
 });
 

@@ -5,6 +5,7 @@ import {
   type ServerOptions,
   type ServerResponse,
 } from 'node:http';
+import type { Traffic } from '../lib/traffic.ts';
 import type { Answer } from './answer.ts';
 import { type SecurityHeaders, writeAnswer } from './sender.ts';
 
@@ -101,11 +102,12 @@ interface ServerSettings {
 
 /**
  * Fastify's `serverFactory`: Node's HTTP server with the settings Fastify gives its own
- * (lib/server.js), whose requests meet the early answers first.
+ * (lib/server.js), whose requests are counted (lib/traffic.ts) and meet the early answers first.
  */
-export function serverWithEarlyAnswers(early: EarlyAnswers) {
+export function serverWithEarlyAnswers(early: EarlyAnswers, traffic: Traffic) {
   return (handler: (req: IncomingMessage, res: ServerResponse) => void, options: ServerSettings): Server => {
     const server = createServer(options.http ?? {}, (req, res) => {
+      traffic.arrived++;
       if (!early.handle(req, res)) handler(req, res);
     });
     server.keepAliveTimeout = options.keepAliveTimeout ?? 72_000;

@@ -4,6 +4,7 @@ import type { DbContext } from '../db/context.ts';
 import type { Db } from '../db/schema.ts';
 import { type Clock, DAY } from '../lib/clock.ts';
 import { OutageLog } from '../lib/outage-log.ts';
+import type { Traffic } from '../lib/traffic.ts';
 import { releaseLease, takeLease } from '../sync/lease.ts';
 import { hasNewEvents, takeFromLog, waitingEvents } from '../events/deliverer.ts';
 import { type ClaimedRow, EVERY_LANE, type OutboxChannel, outcomeOf } from './channel.ts';
@@ -15,6 +16,8 @@ export interface DelivererOptions {
   /** The database's context, for the writes that take events from the log. */
   database: DbContext;
   clock: Clock;
+  /** Requests a second: while the service is busy, sending gives way (lib/traffic.ts). */
+  traffic: Traffic;
   log: FastifyBaseLogger;
   /** How often every instance looks for work. */
   pollMs?: number;
@@ -38,6 +41,14 @@ export interface DelivererOptions {
  * and given up after the last; a Retry-After is waited without counting as a try, its lane
  * paused meanwhile on the instance that heard it. Requests never wait for any of this.
  */
+/**
+ * While the service is busy answering requests (lib/traffic.ts), each channel sends at most
+ * this many messages a second, claimed GIVE_WAY_CLAIM at a time: visitors keep their speed and
+ * a go-live's or a digest's messages still go out (docs/decisions.md "Requests come first").
+ */
+export const GIVE_WAY_PER_SECOND = 50;
+const GIVE_WAY_CLAIM = 5;
+
 /** A claim that got nothing, and lost no row to another instance. */
 const NONE = { claimed: [] as never[], lost: false };
 
@@ -205,7 +216,8 @@ export class OutboxDeliverer<Row extends ClaimedRow> {
       const now = clock.now().getTime();
       // Stop well before the lease could pass to another instance (or the share's time is up).
       if (this.#stopped || now > this.#sendUntil - this.#leaseMarginMs) break;
-      const room = channel.inFlight - inFlight.size;
+      const busy = this.opts.traffic.busy();
+      const room = Math.min(channel.inFlight - inFlight.size, busy ? GIVE_WAY_CLAIM : Infinity);
       this.#moreWork = false;
       const { claimed, lost } = room > 0 ? await this.#claim(now, room, [...inFlight.values()]) : NONE;
       if (claimed.length === 0 && inFlight.size === 0) {
@@ -219,6 +231,7 @@ export class OutboxDeliverer<Row extends ClaimedRow> {
           .finally(() => inFlight.delete(one));
         inFlight.set(one, lane);
       }
+      if (busy && claimed.length > 0) await clock.sleep((claimed.length * 1000) / GIVE_WAY_PER_SECOND);
       if (inFlight.size > 0 && (claimed.length === 0 || inFlight.size >= channel.inFlight)) {
         await Promise.race([...inFlight.keys(), new Promise<void>((wake) => (this.#poke = wake))]);
         this.#poke = null;

@@ -16,7 +16,7 @@ export const discordPlugin = fp(
   async (app: FastifyInstance) => {
     const log = app.log.child({ module: 'discord' });
     const sender = new OutboxDeliverer(
-      { db: app.db, database: app.database, clock: app.clock, log },
+      { db: app.db, database: app.database, clock: app.clock, traffic: app.traffic, log },
       discordChannel({ log, baseUrl: app.config.baseUrl, timeoutMs: app.config.discordTimeoutMs }),
     );
     app.decorate('discord', sender);

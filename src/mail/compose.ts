@@ -2,7 +2,6 @@ import type { Db } from '../db/schema.ts';
 import type { LoggedEvent } from '../events/log.ts';
 import { streamerPath } from '../shared/rules.ts';
 import { MAIL_LIMITS, type MailKind } from '../shared/mail.ts';
-import { IN_PUBLIC_VIEW } from '../streamers/public-view.ts';
 import { unsubscribeSeed } from './account.ts';
 import { parseKinds, queueMessage } from './queries.ts';
 
@@ -42,7 +41,7 @@ export interface ConfirmPayload {
   unsubscribe: string;
 }
 
-const ITEMS_MAX = 20;
+export const ITEMS_MAX = 20;
 
 /**
  * From the log to the settings: a `notification` event for a user who has kinds and a
@@ -155,128 +154,4 @@ export async function queueKinds(trx: Db, key: string, userId: number, now: Date
     .where('user_id', '=', userId)
     .execute();
   return true;
-}
-
-/** The week's new ratings of the Public view: each streamer once, with its newest total. */
-export async function weeksRatings(db: Db, from: string, to: string): Promise<DigestPayload['ratings']> {
-  const rows = await db
-    .selectFrom('rating_history as h')
-    .innerJoin('streamers', 'streamers.id', 'h.streamer_id')
-    .select(['h.id', 'h.streamer_id', 'streamers.name', 'h.s', 'h.g', 'h.a', 'h.v', 'h.n', 'h.ns', 'h.o'])
-    .where('h.at', '>=', from)
-    .where('h.at', '<', to)
-    .where(IN_PUBLIC_VIEW)
-    .orderBy('h.id', 'desc')
-    .execute();
-  const seen = new Map<number, DigestPayload['ratings'][number]>();
-  for (const r of rows) {
-    if (seen.has(r.streamer_id)) continue;
-    seen.set(r.streamer_id, {
-      streamer: r.name,
-      path: streamerPath(r.streamer_id, r.name),
-      total: r.s + r.g + r.a + r.v + r.n + r.ns + r.o,
-    });
-  }
-  return [...seen.values()].slice(0, ITEMS_MAX);
-}
-
-/** One user's week: streams of streamers they follow, replies to them. */
-async function weekOf(db: Db, userId: number, from: string, to: string) {
-  const streams = await db
-    .selectFrom('streams')
-    .innerJoin('follows', 'follows.streamer_id', 'streams.streamer_id')
-    .innerJoin('streamers', 'streamers.id', 'streams.streamer_id')
-    .select(['streams.streamer_id', 'streamers.name', 'streams.started_at', 'streams.title'])
-    .where('follows.user_id', '=', userId)
-    .where('streams.started_at', '>=', from)
-    .where('streams.started_at', '<', to)
-    .orderBy('streams.started_at')
-    .limit(ITEMS_MAX)
-    .execute();
-  const replies = await db
-    .selectFrom('notifications')
-    .innerJoin('streamers', 'streamers.id', 'notifications.streamer_id')
-    .leftJoin('comments', 'comments.id', 'notifications.comment_id')
-    .leftJoin('users as author', 'author.id', 'comments.user_id')
-    .select([
-      'notifications.streamer_id',
-      'notifications.comment_id',
-      'notifications.created_at',
-      'streamers.name',
-      'comments.author',
-      'author.display_name',
-    ])
-    .where('notifications.user_id', '=', userId)
-    .where('notifications.kind', '=', 'reply')
-    .where('notifications.shown', '=', 1)
-    .where('notifications.created_at', '>=', from)
-    .where('notifications.created_at', '<', to)
-    .orderBy('notifications.id')
-    .limit(ITEMS_MAX)
-    .execute();
-  return {
-    streams: streams.map((s) => ({
-      streamer: s.name,
-      path: streamerPath(s.streamer_id, s.name),
-      at: s.started_at,
-      title: s.title,
-    })),
-    replies: replies.map((r) => ({
-      streamer: r.name,
-      path: streamerPath(r.streamer_id, r.name) + (r.comment_id === null ? '' : `#c${r.comment_id}`),
-      at: r.created_at,
-      actor: r.display_name ?? r.author ?? null,
-    })),
-  };
-}
-
-/** Users a batch of the digest takes in one transaction. */
-export const DIGEST_BATCH = 200;
-
-/**
- * The next batch of a slot's digest: the users past `through_user` with the weekly digest and
- * a confirmed address, each queued once (`digest:<slot>`), nothing for an empty week. Answers
- * whether the slot is done.
- */
-export async function queueDigestBatch(
-  trx: Db,
-  key: string,
-  slot: { slot: string; from: string; through_user: number },
-  ratings: DigestPayload['ratings'],
-  now: string,
-): Promise<boolean> {
-  const users = await trx
-    .selectFrom('mail_settings')
-    .select(['user_id', 'email'])
-    .$narrowType<{ email: string }>()
-    .where('user_id', '>', slot.through_user)
-    .where('digest', '=', 'weekly')
-    .where('email', 'is not', null)
-    .orderBy('user_id')
-    .limit(DIGEST_BATCH)
-    .execute();
-  for (const u of users) {
-    const week = await weekOf(trx, u.user_id, slot.from, slot.slot);
-    if (ratings.length + week.streams.length + week.replies.length === 0) continue;
-    const payload: DigestPayload = {
-      from: slot.from,
-      to: slot.slot,
-      ratings,
-      ...week,
-      unsubscribe: await unsubscribeSeed(trx, key, u.user_id, 'digest', now),
-    };
-    await queueMessage(
-      trx,
-      { user_id: u.user_id, kind: 'digest', dedupe: `digest:${slot.slot}`, recipient: u.email, payload },
-      now,
-    );
-  }
-  const done = users.length < DIGEST_BATCH;
-  await trx
-    .updateTable('mail_digests')
-    .set({ through_user: users.at(-1)?.user_id ?? slot.through_user, ...(done ? { finished_at: now } : {}) })
-    .where('slot', '=', slot.slot)
-    .where('through_user', '=', slot.through_user)
-    .execute();
-  return done;
 }

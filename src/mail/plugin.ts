@@ -26,6 +26,7 @@ export const mailPlugin = fp(
             db: app.db,
             database: app.database,
             clock: app.clock,
+            traffic: app.traffic,
             log: app.log.child({ module: 'mail' }),
             leaseMs: MAIL_LEASE_MS,
             leaseMarginMs: MAIL_LEASE_MARGIN_MS,

@@ -97,19 +97,25 @@ export async function retireConfirmations(db: Db, userId: number, now: string): 
     .execute();
 }
 
+type Queued = { user_id: number; kind: MailMessageKind; dedupe: string; recipient: string; payload: unknown };
+
 /** Queues a message once: a second with the same user and `dedupe` changes nothing (false). */
-export async function queueMessage(
-  db: Db,
-  row: { user_id: number; kind: MailMessageKind; dedupe: string; recipient: string; payload: unknown },
-  now: string,
-): Promise<boolean> {
+export async function queueMessage(db: Db, row: Queued, now: string): Promise<boolean> {
+  return (await queueMessages(db, [row], now)) > 0;
+}
+
+/** Queues messages, each once (as queueMessage); answers how many were new. */
+export async function queueMessages(db: Db, rows: Queued[], now: string): Promise<number> {
+  if (rows.length === 0) return 0;
   const result = await db
     .insertInto('mail_outbox')
-    .values({ ...row, payload: JSON.stringify(row.payload), not_before: now, created_at: now })
+    .values(
+      rows.map((row) => ({ ...row, payload: JSON.stringify(row.payload), not_before: now, created_at: now })),
+    )
     .onConflict((oc) => oc.columns(['user_id', 'dedupe']).doNothing())
     .returning('id')
-    .executeTakeFirst();
-  return result !== undefined;
+    .execute();
+  return result.length;
 }
 
 /** Due messages, oldest first (one lane: they go side by side). */

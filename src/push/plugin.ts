@@ -27,7 +27,13 @@ export const pushPlugin = fp(
       return keys;
     };
     const sender = new OutboxDeliverer(
-      { db: app.db, database: app.database, clock: app.clock, log: app.log.child({ module: 'push' }) },
+      {
+        db: app.db,
+        database: app.database,
+        clock: app.clock,
+        traffic: app.traffic,
+        log: app.log.child({ module: 'push' }),
+      },
       pushChannel({
         baseUrl: app.config.baseUrl,
         subject: push.vapidSubject,

@@ -125,14 +125,14 @@ export const MAIL_MUTATIONS: Mutation[] = [
   },
   {
     name: 'mail: a digest is sent for an empty week',
-    file: 'src/mail/compose.ts',
-    from: 'if (ratings.length + week.streams.length + week.replies.length === 0) continue;',
-    to: '',
+    file: 'src/mail/digest.ts',
+    from: 'if (!week || ratings.length + week.streams.length + week.replies.length === 0) return [];',
+    to: 'if (!week) return [];',
     tests: T,
   },
   {
     name: 'mail: a digest slot is queued again (the dedupe key differs per batch)',
-    file: 'src/mail/compose.ts',
+    file: 'src/mail/digest.ts',
     from: 'dedupe: `digest:${slot.slot}`',
     to: 'dedupe: `digest:${slot.slot}:${Math.random()}`',
     tests: T,
@@ -220,5 +220,12 @@ export const MAIL_MUTATIONS: Mutation[] = [
     from: "throw new ConfigError('MAIL_FROM', 'must be set with SMTP_URL (the sender address)');",
     to: 'return null;',
     tests: ['test/config.test.ts'],
+  },
+  {
+    name: 'mail: a digest lists more than 20 streams of followed streamers',
+    file: 'src/mail/digest.ts',
+    from: "    .selectAll()\n    .where('nth', '<=', ITEMS_MAX)\n    .orderBy('user_id')\n    .orderBy('nth')\n    .execute();\n  const replies",
+    to: "    .selectAll()\n    .orderBy('user_id')\n    .orderBy('nth')\n    .execute();\n  const replies",
+    tests: T,
   },
 ];
