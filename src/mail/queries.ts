@@ -131,6 +131,17 @@ export async function dueMail(db: Db, now: string, limit: number) {
   return rows.map((r) => ({ id: r.id, lane: '' }));
 }
 
+/** Messages waiting to be sent, counted up to `limit` (one indexed read). */
+export async function waitingMail(db: Db, limit: number): Promise<number> {
+  const rows = await db
+    .selectFrom('mail_outbox')
+    .select('id')
+    .where('state', '=', 'pending')
+    .limit(limit)
+    .execute();
+  return rows.length;
+}
+
 /**
  * Claimed messages with the user's address and language: the address must still be the
  * user's (a confirmation's, still waiting) when it is sent (mail/sender.ts).

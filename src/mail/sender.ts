@@ -7,8 +7,8 @@ import type { Answer, OutboxChannel } from '../delivery/channel.ts';
 import { DAY } from '../lib/clock.ts';
 import { MAIL_LIMITS } from '../shared/mail.ts';
 import { dueFromLog, dueUsers, queueKinds } from './compose.ts';
-import { queueDigestBatch, weeksRatings } from './digest.ts';
-import { type ClaimedMail, dueMail, loadMail } from './queries.ts';
+import { DIGEST_BATCH, queueDigestBatch, weeksRatings } from './digest.ts';
+import { type ClaimedMail, dueMail, loadMail, waitingMail } from './queries.ts';
 import { renderMessage } from './render.ts';
 import { digestSlot, digestWeek } from './schedule.ts';
 import { tokenOf } from './tokens.ts';
@@ -94,6 +94,9 @@ function chores(opts: MailChannelOptions): NonNullable<OutboxChannel<ClaimedMail
       }
       const slot = await openSlot(db, mail, now);
       if (!slot) return;
+      // Queued as fast as it is sent: the next batch once fewer than a batch's worth wait, so the
+      // outbox stays small and a busy service's slower sending slows the queueing too.
+      if ((await waitingMail(db, DIGEST_BATCH)) >= DIGEST_BATCH) return;
       await db
         .insertInto('mail_digests')
         .values({ slot: slot.slot, finished_at: null })

@@ -228,4 +228,11 @@ export const MAIL_MUTATIONS: Mutation[] = [
     to: "    .selectAll()\n    .orderBy('user_id')\n    .orderBy('nth')\n    .execute();\n  const replies",
     tests: T,
   },
+  {
+    name: 'mail: the digest queues its next batch while a batch of messages waits',
+    file: 'src/mail/sender.ts',
+    from: 'if ((await waitingMail(db, DIGEST_BATCH)) >= DIGEST_BATCH) return;',
+    to: 'if ((await waitingMail(db, DIGEST_BATCH)) > 10 * DIGEST_BATCH) return;',
+    tests: T,
+  },
 ];
