@@ -179,6 +179,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('db', db);
   app.decorate('clock', clock);
   app.decorate('traffic', traffic);
+  app.addHook('onClose', async () => traffic.stop());
 
   // Before the errors plugin: its 404 handler takes the hooks registered until then.
   await app.register(metricsPlugin, { pool: opts.database.pool, failures: opts.database.failures });

@@ -201,8 +201,8 @@ export const PUSH_MUTATIONS: Mutation[] = [
   {
     name: 'requests come first: the service is busy only above the rate',
     file: 'src/lib/traffic.ts',
-    from: 'return this.rate() >= BUSY_REQUESTS_PER_SECOND;',
-    to: 'return this.rate() > BUSY_REQUESTS_PER_SECOND;',
+    from: 'return this.#rate >= BUSY_REQUESTS_PER_SECOND;',
+    to: 'return this.#rate > BUSY_REQUESTS_PER_SECOND;',
     tests: ['test/push-delivery.test.ts'],
   },
   {
@@ -224,6 +224,13 @@ export const PUSH_MUTATIONS: Mutation[] = [
     file: 'src/delivery/deliverer.ts',
     from: 'if (busy && claimed.length > 0) await clock.sleep(',
     to: 'if (claimed.length > 0) await clock.sleep(',
+    tests: ['test/push-delivery.test.ts'],
+  },
+  {
+    name: 'requests come first: the rate counts every request since the start, not the last second',
+    file: 'src/lib/traffic.ts',
+    from: '      this.#counted = this.arrived;\n',
+    to: '',
     tests: ['test/push-delivery.test.ts'],
   },
 ];
