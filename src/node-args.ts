@@ -16,18 +16,8 @@
  * and the old generation grew from 17 to 71 MiB of mostly garbage before V8 looked (peak
  * 171 MiB resident at 17,800 comment posts a second; 116 MiB at 1.5 times, at the same
  * speed).
- *
- * `--no-maglev` leaves V8's mid-tier compiler off (Node.js 24 turns it on; Node.js 20 had it
- * off): its compile jobs run on V8's worker threads with memory from malloc, 20 MiB of it at
- * once under a load (heaptrack), which glibc's arena keeps. Without it the benchmark's posting
- * peak was 145 MiB against 170, at the same speed: hot code is still optimised by TurboFan
- * (docs/benchmarks.md, stop 58).
  */
-export const SERVICE_NODE_ARGS = [
-  '--max-semi-space-size=8',
-  '--heap-growing-percent=25',
-  '--no-maglev',
-] as const;
+export const SERVICE_NODE_ARGS = ['--max-semi-space-size=8', '--heap-growing-percent=25'] as const;
 
 /**
  * The environment the service's process starts with, unless the operator sets these; glibc
