@@ -3,7 +3,8 @@ import type { Db } from '../db/schema.ts';
 import { advisoryKey } from '../db/group-locks.ts';
 import { type Batch, type Outcome, writeBatched } from '../db/batched.ts';
 import { fail } from '../errors.ts';
-import { lockBursts, passChallenge } from '../guests/challenge.ts';
+import { passChallenge } from '../guests/challenge.ts';
+import { lockBursts } from '../guests/rules.ts';
 import { type Keep, keepNothing } from '../idempotency/keep.ts';
 import { parseId } from '../lib/input.ts';
 import { notifyComment } from '../notifications/notify.ts';
@@ -101,12 +102,12 @@ export async function postComment(
   return writeBatched(ctx.database, COMMENT_POSTS, { ctx, viewer, input, d, userHeld, now, keep }, 'content');
 }
 
-/** A guest's post that the burst rule counts (guests/challenge.ts): one of its address at a time. */
+/** A guest's post that the burst rule counts (guests/rules.ts): one of its address at a time. */
 const countsBurst = (d: Draft) => d.guest && d.burstSince !== null;
 
 /**
  * The posts of a group, in rounds of posts that cannot change each other's rules: a guest's
- * burst of posts counts the posts before it (guests/challenge.ts), so a second post of the same
+ * burst of posts counts the posts before it (guests/rules.ts), so a second post of the same
  * address under the burst rule waits for the next round. Each round: each post's thread; one
  * statement that asks every post's rules and stores the comments of the posts that every check
  * lets through (`askAndStore`); each other post's checks in the order its errors win, and the

@@ -3,11 +3,12 @@ import { sql } from 'kysely';
 import { earlierRow, type SqlRule, type ValueType } from '../db/sql-rules.ts';
 import { fail } from '../errors.ts';
 import { guestName } from '../guests/names.ts';
-import { burstSince, CHALLENGE_DUE } from '../guests/challenge.ts';
 import {
   ADDRESS_BLOCKED,
   ADDRESS_TIMED_OUT,
   addressSince,
+  burstSince,
+  CHALLENGE_DUE,
   GUEST_VALUES,
   type GuestValue,
   NAME_TAKEN,
@@ -68,7 +69,7 @@ export interface Draft {
   nameReserved: boolean;
   guestTag: string;
   createdAt: string;
-  /** Where a guest's burst of posts starts (guests/challenge.ts), null with rate limits off. */
+  /** Where a guest's burst of posts starts (guests/rules.ts), null with rate limits off. */
   burstSince: string | null;
   /** Since when a timed-out user's address is theirs (guests/rules.ts `ADDRESS_TIMED_OUT`). */
   addressSince: string;

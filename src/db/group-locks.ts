@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Batch } from './batched.ts';
+import { ascending } from '../lib/order.ts';
 
 /**
  * The advisory locks a group commit takes as it begins (db/batched.ts `Batch.locks`).
@@ -20,9 +21,9 @@ export function lockStatement(
   const parts: string[] = [];
   // One order of the batches too (by their condition): two groups never take each other's
   // locks of two kinds the other way round.
-  const batches = [...inputs].sort(([a], [b]) => (a.locks?.when ?? '').localeCompare(b.locks?.when ?? ''));
+  const batches = [...inputs].sort(([a], [b]) => ascending(a.locks?.when ?? '', b.locks?.when ?? ''));
   for (const [batch, of] of batches) {
-    const keys = [...new Set(batch.locks?.keys(of) ?? [])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const keys = [...new Set(batch.locks?.keys(of) ?? [])].sort(ascending);
     // Integers only: written into the statement, which takes no parameters (it begins the group).
     if (keys.length > 0) {
       parts.push(`select pg_advisory_xact_lock(k) from unnest(cast('{${keys.join(',')}}' as bigint[])) as u(k)

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type Kysely, type MigrationResultSet, Migrator, sql } from 'kysely';
 import { isSqlite, isUnavailable } from './dialect.ts';
 import { migrations } from './migrations/index.ts';
+import { ascending } from '../lib/order.ts';
 
 export class MigrationError extends Error {
   constructor(name: string | undefined, cause: unknown) {
@@ -115,7 +116,7 @@ async function renameReleased(db: AnyDb): Promise<boolean> {
   const byTime = rows
     .sort(
       (a, b) =>
-        new Date(a.timestamp).getTime() - new Date(b.timestamp).getTime() || a.name.localeCompare(b.name),
+        new Date(a.timestamp).getTime() - new Date(b.timestamp).getTime() || ascending(a.name, b.name),
     )
     .map((r) => r.name);
   return Object.values(RENAMED_MIGRATIONS).some((renamed) => {
@@ -154,5 +155,7 @@ async function migrator(db: AnyDb, unordered = false): Promise<Migrator> {
     provider: { getMigrations: async () => migrations },
     ...(schema ? { migrationTableSchema: schema } : {}),
     ...(unordered ? { allowUnorderedMigrations: true } : {}),
+    // The names' code-unit order, as `latestKnown` sorts them (lib/order.ts).
+    nameComparator: ascending,
   });
 }

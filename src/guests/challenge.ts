@@ -1,14 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { createChallenge, extractParams, verifySolution } from 'altcha-lib/v1';
-import { type Expression, type RawBuilder, sql } from 'kysely';
-import { isSqlite } from '../db/dialect.ts';
 import type { Db } from '../db/schema.ts';
-import type { SqlRule } from '../db/sql-rules.ts';
 import { DomainError } from '../errors.ts';
 import { MINUTE } from '../lib/clock.ts';
-import { choiceSql } from '../settings/queries.ts';
-import { CHALLENGE, GUEST_CHALLENGES, type GuestChallenge } from '../shared/rules.ts';
-import type { GuestValue } from './rules.ts';
+import { CHALLENGE } from '../shared/rules.ts';
 
 /**
  * The guests' challenge (DECISIONS.md "Guests earn trust"): ALTCHA's proof of work, signed with
@@ -102,58 +97,3 @@ export async function passChallenge(trx: Db, key: string, altcha: unknown, now: 
     .executeTakeFirst();
   if (!used) throw new DomainError('challenge_invalid');
 }
-
-/**
- * Before the burst rule counts an address's posts (CHALLENGE_DUE) inside a write: on PostgreSQL,
- * a lock per address held until the write commits, so that two transactions (two groups in
- * flight, two instances) never count the same address at once and both let a fourth post
- * through; the second counts once the first has committed. Addresses are locked in one order.
- * SQLite has one writer at a time already.
- */
-export async function lockBursts(trx: Db, guestTags: readonly string[]): Promise<void> {
-  if (guestTags.length === 0 || isSqlite(trx)) return;
-  const tags = [...new Set(guestTags)].sort();
-  await sql`select pg_advisory_xact_lock(hashtext('streamer_rating_burst:' || current_schema() || ':' || t))
-    from unnest(cast(${tags} as text[])) with ordinality as u(t, n) order by n`.execute(trx);
-}
-
-const challenge = choiceSql('guest_challenge', GUEST_CHALLENGES);
-const challengeIs = (word: GuestChallenge) => sql`${challenge} = ${sql.lit(word)}`;
-
-/**
- * When a guest must solve the challenge, written once as an SQL condition (db/sql-rules.ts),
- * asked with a post's other rules: `guest_challenge` is `always`, or `burst` (the default) while
- * rate limits are on (`burstSince` is null when they are off) and the address posted 3 comments
- * or suggestions since then.
- */
-export const CHALLENGE_DUE: SqlRule<GuestValue> = {
-  error: 'challenge_required',
-  refuses: (v) => sql`(
-    ${challengeIs('always')}
-    or (${challengeIs('burst')} and ${v.burstSince} is not null
-      and ${latestSince(sql`comments c`, sql`c`, v, sql` and c.user_id is null`)}
-        + ${latestSince(sql`streamers s`, sql`s`, v, sql``)}
-        >= ${sql.lit(CHALLENGE.burstPosts)}))`,
-};
-
-/**
- * How many of an address's rows of a table came since the burst began, counted up to the
- * number that makes the challenge due: the newest first, by the index on (guest_tag,
- * created_at), so that the count stops there. The rule is asked over a group's values, which
- * the planner cannot see: a plain count over one address behind most guest posts was planned as
- * a scan of every comment, for every post (docs/benchmarks.md, stop 55).
- */
-function latestSince(
-  table: RawBuilder<unknown>,
-  alias: RawBuilder<unknown>,
-  v: Record<GuestValue, Expression<unknown>>,
-  also: RawBuilder<unknown>,
-): RawBuilder<unknown> {
-  return sql`(select count(*) from (select 1 from ${table}
-    where ${alias}.guest_tag = ${v.guestTag} and ${alias}.created_at > ${v.burstSince}${also}
-    order by ${alias}.created_at desc limit ${sql.lit(CHALLENGE.burstPosts)}) as latest)`;
-}
-
-/** The start of the burst window, or null when rate limits are off (no burst counts). */
-export const burstSince = (rateLimit: boolean, now: Date): string | null =>
-  rateLimit ? new Date(now.getTime() - CHALLENGE.burstSeconds * 1000).toISOString() : null;

@@ -10,7 +10,7 @@ import { pageKey } from '../shared/pages.ts';
 import { limit } from '../plugins/rate-limits.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { streamersSpokenFor } from '../streamers/speaks-for.ts';
-import { signInUser } from '../users/bans.ts';
+import { signInUser } from '../users/sign-in.ts';
 import { type SignInFlow, storedProfile } from './flow.ts';
 import { providerA } from './provider-a.ts';
 import { providerB } from './provider-b.ts';

@@ -4,14 +4,14 @@ import type { Mutation } from './list.ts';
 export const EARNED_TRUST_MUTATIONS: Mutation[] = [
   {
     name: 'issue 29: a ban lost with the account',
-    file: 'src/users/bans.ts',
+    file: 'src/users/sign-in.ts',
     from: "if (tombstone) await db.updateTable('users').set({ banned: 1 })",
     to: "if (tombstone && false) await db.updateTable('users').set({ banned: 1 })",
     tests: ['test/moderators-tools.test.ts'],
   },
   {
     name: 'issue 29: a returning account not held',
-    file: 'src/users/bans.ts',
+    file: 'src/users/sign-in.ts',
     from: ".where('expires_at', '>', at)",
     to: ".where('expires_at', '<', at)",
     tests: ['test/moderators-tools.test.ts'],
@@ -46,7 +46,7 @@ export const EARNED_TRUST_MUTATIONS: Mutation[] = [
   },
   {
     name: "issue 29: the burst rule counts at most one of an address's newest rows per table",
-    file: 'src/guests/challenge.ts',
+    file: 'src/guests/rules.ts',
     from: 'order by ${alias}.created_at desc limit ${sql.lit(CHALLENGE.burstPosts)}) as latest)`;',
     to: 'order by ${alias}.created_at desc limit 1) as latest)`;',
     tests: ['test/guest-trust.test.ts'],

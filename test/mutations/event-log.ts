@@ -180,7 +180,7 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
   },
   {
     name: "burst rule: two transactions count one address's posts at once (PostgreSQL)",
-    file: 'src/guests/challenge.ts',
+    file: 'src/guests/rules.ts',
     from: 'if (guestTags.length === 0 || isSqlite(trx)) return;',
     to: 'return;',
     tests: ['test/guest-trust.test.ts'],

@@ -62,7 +62,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .columns(['guest_tag', 'expires_at'])
     .execute();
 
-  // A guest's burst (guests/challenge.ts) counts the address's posts since a minute ago: by tag
+  // A guest's burst (guests/rules.ts) counts the address's posts since a minute ago: by tag
   // and time, so the count reads that minute only, however much the address posted before.
   await db.schema
     .createIndex('comments_guest_burst_idx')
