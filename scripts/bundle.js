@@ -2,11 +2,13 @@
 // its dependencies into that one file, so that a start reads one module instead of several
 // hundred (docs/decisions.md "Start-up"). What only some starts or requests need stays
 // outside and loads when first used: native drivers, pg, the password hashes, the rate
-// limiter, and Fastify's schema compilers (src/lib/lazy-compilers.ts). The command-line
-// tool keeps running the unbundled modules.
+// limiter, Fastify's schema compilers (src/lib/lazy-compilers.ts), and the writers of mail,
+// push, calendars and feeds (src/lib/lazy-modules.ts). The command-line tool keeps running the
+// unbundled modules.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 import { asciiOnly } from './ascii.js';
+import { LAZY_MODULES } from '../dist/src/lib/lazy-modules.js';
 
 const entry = 'dist/src/main.js';
 await build({
@@ -26,6 +28,7 @@ await build({
     '@node-rs/argon2',
     'bcryptjs',
     '@fastify/rate-limit',
+    ...LAZY_MODULES,
   ],
   // CommonJS dependencies inside an ES module still call require().
   banner: {

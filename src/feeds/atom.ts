@@ -1,5 +1,5 @@
-import { Feed } from 'feed';
 import { escapeXml, xmlChars } from '../lib/html.ts';
+import { loadFeed } from '../lib/lazy-modules.ts';
 import { SITE_DESCRIPTION, SITE_NAME } from '../lib/site.ts';
 
 /** An entry as our feeds have them; its text is plain and becomes escaped HTML in the feed. */
@@ -26,6 +26,7 @@ export function atom(opts: {
   self: string;
   entries: Entry[];
 }): string {
+  const Feed = loadFeed();
   const feed = new Feed({
     id: opts.id,
     title: xmlChars(opts.title),

@@ -1,10 +1,10 @@
-import nodemailer from 'nodemailer';
 import type { MailConfig } from '../config/mail.ts';
 import type { DbContext } from '../db/context.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import type { Db } from '../db/schema.ts';
 import type { Answer, OutboxChannel } from '../delivery/channel.ts';
 import { DAY } from '../lib/clock.ts';
+import { loadNodemailer } from '../lib/lazy-modules.ts';
 import { MAIL_LIMITS } from '../shared/mail.ts';
 import { dueFromLog, dueUsers, queueKinds } from './compose.ts';
 import { DIGEST_BATCH, queueDigestBatch, weeksRatings } from './digest.ts';
@@ -120,7 +120,7 @@ export function mailChannel(opts: MailChannelOptions): OutboxChannel<ClaimedMail
   // The transport's options with the address (`url`): a second argument is only the messages'
   // defaults, where `pool` and the time limits were silently ignored (a new connection per
   // message, a greeting each, and nodemailer's 10-minute socket limit).
-  const transport = nodemailer.createTransport(
+  const transport = loadNodemailer().createTransport(
     {
       url: opts.mail.smtpUrl,
       pool: true,

@@ -1,6 +1,6 @@
-import webpush from 'web-push';
 import type { PushConfig } from '../config/push.ts';
 import type { Db } from '../db/schema.ts';
+import { loadWebPush } from '../lib/lazy-modules.ts';
 
 /** The VAPID key pair (base64url) that signs every message (RFC 8292). */
 export interface VapidKeys {
@@ -17,13 +17,23 @@ const KEY = 'vapid_keys';
  */
 export async function vapidKeys(db: Db, config: PushConfig): Promise<VapidKeys> {
   if (config.vapidKeys) return { ...config.vapidKeys };
-  const fresh = webpush.generateVAPIDKeys();
-  await db
-    .insertInto('secrets')
-    .values({ key: KEY, value: JSON.stringify({ publicKey: fresh.publicKey, privateKey: fresh.privateKey }) })
-    .onConflict((oc) => oc.column('key').doNothing())
-    .execute();
-  const row = await db.selectFrom('secrets').select('value').where('key', '=', KEY).executeTakeFirstOrThrow();
-  const kept = JSON.parse(row.value) as VapidKeys;
-  return { publicKey: kept.publicKey, privateKey: kept.privateKey };
+  const kept = async () => {
+    const row = await db.selectFrom('secrets').select('value').where('key', '=', KEY).executeTakeFirst();
+    return row ? (JSON.parse(row.value) as VapidKeys) : null;
+  };
+  let pair = await kept();
+  if (!pair) {
+    const fresh = loadWebPush().generateVAPIDKeys();
+    await db
+      .insertInto('secrets')
+      .values({
+        key: KEY,
+        value: JSON.stringify({ publicKey: fresh.publicKey, privateKey: fresh.privateKey }),
+      })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
+    pair = await kept();
+  }
+  if (!pair) throw new Error('the VAPID key pair was not kept');
+  return { publicKey: pair.publicKey, privateKey: pair.privateKey };
 }

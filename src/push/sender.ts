@@ -1,7 +1,7 @@
-import webpush from 'web-push';
 import type { Db } from '../db/schema.ts';
 import { type Answer, type OutboxChannel, retryAfterMs } from '../delivery/channel.ts';
 import { DAY } from '../lib/clock.ts';
+import { loadWebPush } from '../lib/lazy-modules.ts';
 import type { VapidKeys } from './keys.ts';
 import { notificationPayload, type PushPayload } from './message.ts';
 import {
@@ -41,7 +41,13 @@ function vapidSigner(subject: string) {
     const age = kept ? now.getTime() - kept.at : -1;
     if (kept && kept.publicKey === keys.publicKey && age >= 0 && age < VAPID_RENEW_MS)
       return kept.authorization;
-    const headers = webpush.getVapidHeaders(audience, subject, keys.publicKey, keys.privateKey, 'aes128gcm');
+    const headers = loadWebPush().getVapidHeaders(
+      audience,
+      subject,
+      keys.publicKey,
+      keys.privateKey,
+      'aes128gcm',
+    );
     if (made.size >= SIGNED_SERVICES) made.clear();
     made.set(audience, {
       authorization: headers.Authorization,
@@ -114,7 +120,7 @@ export function pushChannel(opts: PushChannelOptions): OutboxChannel<Claimed> {
         return { kind: 'final', state: 'skipped', error: 'the notification is no longer shown' };
       }
       const keys = await opts.keys();
-      const details = webpush.generateRequestDetails(
+      const details = loadWebPush().generateRequestDetails(
         { endpoint: m.endpoint, keys: { p256dh: m.p256dh, auth: m.auth } },
         JSON.stringify(payload),
         {

@@ -1,7 +1,7 @@
-import ical from 'ical-generator';
 import { type Answer, jsonAnswer, makeAnswer } from '../cache/answer.ts';
 import type { AppContext } from '../context.ts';
 import { fail } from '../errors.ts';
+import { loadIcal } from '../lib/lazy-modules.ts';
 import { SITE_NAME } from '../lib/site.ts';
 import { streamerPath } from '../shared/rules.ts';
 import { itemsOf, renderedView } from '../streamers/views.ts';
@@ -38,7 +38,7 @@ function calendarOf(ctx: AppContext, name: string, segments: UpcomingSegment[]):
   const base = ctx.config.baseUrl;
   const host = new URL(base).host;
   const stamp = ctx.clock.now();
-  const calendar = ical({ name, prodId: { company: host, product: 'schedule' } });
+  const calendar = loadIcal()({ name, prodId: { company: host, product: 'schedule' } });
   for (const s of segments) {
     calendar.createEvent({
       id: `${s.uid}@${host}`,

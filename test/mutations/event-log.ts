@@ -368,4 +368,18 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
     to: '{ name: e.author }',
     tests: ['test/feeds.test.ts'],
   },
+  {
+    name: 'start: the writers of mail, push, calendars and feeds loaded by every service',
+    file: 'src/lib/lazy-modules.ts',
+    from: '  return () => (loaded ??= pick(require(name) as never));',
+    to: '  loaded = pick(require(name) as never);\n  return () => loaded as T;',
+    tests: ['test/lazy-modules.test.ts'],
+  },
+  {
+    name: 'start: a VAPID key pair made at every start, though one is kept',
+    file: 'src/push/keys.ts',
+    from: '  let pair = await kept();',
+    to: '  let pair: VapidKeys | null = null;',
+    tests: ['test/lazy-modules.test.ts'],
+  },
 ];

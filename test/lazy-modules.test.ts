@@ -1,0 +1,49 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { LAZY_MODULES } from '../src/lib/lazy-modules.ts';
+import { createSqlite } from './soak/lib/database.ts';
+import { entry, ROOT, Service } from './helpers/service.ts';
+
+/**
+ * The writers of mail, push, calendars and feeds (src/lib/lazy-modules.ts) load at their first
+ * use: the bundle leaves them out, and a service without e-mail that serves its pages never
+ * loads them (web-push only to make the VAPID key pair, at the first start).
+ */
+
+// At exit, the lazy modules this process loaded (each module's files are in require's cache).
+const REPORT = `data:text/javascript,${encodeURIComponent(`
+import { createRequire } from 'node:module';
+const require = createRequire(${JSON.stringify(join(ROOT, 'package.json'))});
+process.on('exit', () => {
+  const names = ${JSON.stringify(LAZY_MODULES)}.filter((n) =>
+    Object.keys(require.cache).some((f) => f.includes('/node_modules/' + n + '/')));
+  process.stderr.write('LAZY LOADED [' + names.join(',') + ']\\n');
+});`)}`;
+
+let service: Service | undefined;
+afterAll(async () => {
+  await service?.stop();
+});
+
+describe('what only some services need', () => {
+  it.runIf(entry === 'dist')('is not in the bundle', () => {
+    const bundle = readFileSync(join(ROOT, 'dist/src/main.js'), 'utf8');
+    for (const name of LAZY_MODULES) expect(bundle, name).not.toContain(`node_modules/${name}/`);
+  });
+
+  it('is not loaded by a service without e-mail that serves its pages', async () => {
+    // The first start makes the VAPID key pair with web-push and keeps it; the next one reads it.
+    const database = createSqlite();
+    const start = () =>
+      Service.start({ databaseUrl: database.url, from: entry, nodeArgs: ['--import', REPORT] });
+    service = await start();
+    await service.stop();
+    expect(service.grep(/LAZY LOADED/)).toEqual(['LAZY LOADED [web-push]']);
+    service = await start();
+    for (const path of ['/', '/api/streamers', '/healthz'])
+      expect((await fetch(service.url + path)).status).toBe(200);
+    await service.stop();
+    expect(service.grep(/LAZY LOADED/)).toEqual(['LAZY LOADED []']);
+  }, 60_000);
+});
