@@ -44,7 +44,15 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await opened.db.destroy();
       const c = new pg.Client({ connectionString: base });
       await c.connect();
-      await c.query(`drop schema if exists ${schema} cascade`);
+      // Another test's schema dropped at the same moment can deadlock on the catalogue: once more.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await c.query(`drop schema if exists ${schema} cascade`);
+          break;
+        } catch (err) {
+          if ((err as { code?: string }).code !== '40P01' || attempt === 3) throw err;
+        }
+      }
       await c.end();
     },
   };
