@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type nodemailer from 'nodemailer';
+import type MailComposer from 'nodemailer/lib/mail-composer';
 import type webpush from 'web-push';
 import type ical from 'ical-generator';
 import type { Feed } from 'feed';
@@ -20,7 +21,11 @@ function lazy<T>(name: (typeof LAZY_MODULES)[number], pick: (module: never) => T
   return () => (loaded ??= pick(require(name) as never));
 }
 
-export const loadNodemailer = lazy('nodemailer', (m: typeof nodemailer) => m);
+/** nodemailer's transports, and its composer of MIME messages (mail/sender.ts builds each in one piece). */
+export const loadNodemailer = lazy('nodemailer', (m: typeof nodemailer) => ({
+  createTransport: m.createTransport,
+  MailComposer: require('nodemailer/lib/mail-composer') as typeof MailComposer,
+}));
 export const loadWebPush = lazy('web-push', (m: typeof webpush) => m);
 export const loadIcal = lazy('ical-generator', (m: { default: typeof ical }) => m.default);
 export const loadFeed = lazy('feed', (m: { Feed: typeof Feed }) => m.Feed);

@@ -7,9 +7,13 @@ import { MAIL_LIMITS } from '../shared/mail.ts';
 
 const DAY = 24 * 60 * 60_000;
 
+/** A zone's wall-clock format, made at its first use (every look for work asks for the slot). */
+const formats = new Map<string, Intl.DateTimeFormat>();
+
 function wallClock(ms: number, timeZone: string) {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', {
+  let format = formats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
       timeZone,
       hourCycle: 'h23',
       year: 'numeric',
@@ -18,11 +22,12 @@ function wallClock(ms: number, timeZone: string) {
       hour: 'numeric',
       minute: 'numeric',
       second: 'numeric',
-    })
-      .formatToParts(new Date(ms))
-      .map((p) => [p.type, Number(p.value)]),
+    });
+    formats.set(timeZone, format);
+  }
+  return Object.fromEntries(
+    format.formatToParts(new Date(ms)).map((p) => [p.type, Number(p.value)]),
   ) as Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', number>;
-  return parts;
 }
 
 /** The zone's offset from UTC at the instant `ms`, in milliseconds. */

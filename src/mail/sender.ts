@@ -117,21 +117,19 @@ function chores(opts: MailChannelOptions): NonNullable<OutboxChannel<ClaimedMail
  */
 export function mailChannel(opts: MailChannelOptions): OutboxChannel<ClaimedMail> {
   const { baseUrl, key } = opts;
-  // The transport's options with the address (`url`): a second argument is only the messages'
-  // defaults, where `pool` and the time limits were silently ignored (a new connection per
-  // message, a greeting each, and nodemailer's 10-minute socket limit).
-  const transport = loadNodemailer().createTransport(
-    {
-      url: opts.mail.smtpUrl,
-      pool: true,
-      maxConnections: CONNECTIONS,
-      connectionTimeout: SEND_TIMEOUT_MS,
-      greetingTimeout: SEND_TIMEOUT_MS,
-      socketTimeout: SEND_TIMEOUT_MS,
-      ...(opts.mail.dkim ? { dkim: { ...opts.mail.dkim } } : {}),
-    } as never,
-    { from: opts.mail.from },
-  );
+  // The transport's options with the address (`url`): in a second argument, the messages'
+  // defaults, `pool` and the time limits were silently ignored (a new connection per message,
+  // a greeting each, and nodemailer's 10-minute socket limit).
+  const { createTransport, MailComposer } = loadNodemailer();
+  const transport = createTransport({
+    url: opts.mail.smtpUrl,
+    pool: true,
+    maxConnections: CONNECTIONS,
+    connectionTimeout: SEND_TIMEOUT_MS,
+    greetingTimeout: SEND_TIMEOUT_MS,
+    socketTimeout: SEND_TIMEOUT_MS,
+    ...(opts.mail.dkim ? { dkim: { ...opts.mail.dkim } } : {}),
+  } as never);
   return {
     name: 'mail',
     table: 'mail_outbox',
@@ -158,7 +156,11 @@ export function mailChannel(opts: MailChannelOptions): OutboxChannel<ClaimedMail
         : null;
       const written = renderMessage(m.kind, payload, m.lang, { baseUrl, confirm, unsubscribe });
       try {
-        await transport.sendMail({
+        // The message is made whole, then handed over as one piece: streamed, nodemailer wrote
+        // each of its parts to the socket on its own, a system call and a wake-up of the
+        // server per part.
+        const message = new MailComposer({
+          from: opts.mail.from,
           to: m.recipient,
           subject: written.subject,
           text: written.text,
@@ -167,7 +169,8 @@ export function mailChannel(opts: MailChannelOptions): OutboxChannel<ClaimedMail
             'List-Unsubscribe': `<${unsubscribe}>`,
             'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
           },
-        });
+        }).compile();
+        await transport.sendMail({ envelope: message.getEnvelope(), raw: await message.build() });
         return { kind: 'sent' };
       } catch (err) {
         const e = err as { responseCode?: number; code?: string; message?: string };

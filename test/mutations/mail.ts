@@ -5,10 +5,17 @@ const T = ['test/mail.test.ts'];
 
 export const MAIL_MUTATIONS: Mutation[] = [
   {
+    name: 'mail: messages go unsigned though MAIL_DKIM_* is set',
+    file: 'src/mail/sender.ts',
+    from: '...(opts.mail.dkim ? { dkim: { ...opts.mail.dkim } } : {}),',
+    to: '...{},',
+    tests: ['test/mail-dkim.test.ts'],
+  },
+  {
     name: "mail: the transport options go as the messages' defaults (no pool: a connection a message)",
     file: 'src/mail/sender.ts',
-    from: '      url: opts.mail.smtpUrl,\n      pool: true,',
-    to: '      url: opts.mail.smtpUrl,\n      pool: false,',
+    from: '    url: opts.mail.smtpUrl,\n    pool: true,',
+    to: '    url: opts.mail.smtpUrl,\n    pool: false,',
     tests: ['test/mail.test.ts'],
   },
   {
