@@ -3,6 +3,14 @@ import type { Mutation } from './list.ts';
 /** Issue 40, "One log of what happened": events as rows, ids, replay, Discord from the log. */
 export const EVENT_LOG_MUTATIONS: Mutation[] = [
   {
+    name: "event log (PostgreSQL): the append reads the staged events' time once per event",
+    file: 'src/db/migrations/039-event-log-staged-once.ts',
+    from: 'e.v->>3, staged_at',
+    to: "e.v->>3, staged->>'at'",
+    tests: ['test/event-log.test.ts'],
+    project: 'postgres',
+  },
+  {
     name: 'event log: a write of a group that fails keeps its events',
     file: 'src/db/transaction.ts',
     from: '          } catch (err) {\n            takeEvents(conn);',

@@ -33,6 +33,7 @@ import * as voteTallies from './035-vote-tallies.ts';
 import * as loginKeyTrimmed from './036-login-key-trimmed.ts';
 import * as eventLogStaged from './037-event-log-staged.ts';
 import * as voteTalliesPerStatement from './038-vote-tallies-per-statement.ts';
+import * as eventLogStagedOnce from './039-event-log-staged-once.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '036-login-key-trimmed': loginKeyTrimmed,
   '037-event-log-staged': eventLogStaged,
   '038-vote-tallies-per-statement': voteTalliesPerStatement,
+  '039-event-log-staged-once': eventLogStagedOnce,
 };
