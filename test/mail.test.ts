@@ -1,4 +1,7 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { OutboxDeliverer } from '../src/delivery/deliverer.ts';
+import { BUSY_REQUESTS_PER_SECOND } from '../src/lib/traffic.ts';
+import { MAIL_GIVE_WAY_PER_SECOND } from '../src/mail/sender.ts';
 import { startApp, type TestApp, useApp } from './helpers/app.ts';
 import type { Client } from './helpers/client.ts';
 import { writeTransaction } from '../src/db/transaction.ts';
@@ -563,6 +566,26 @@ describe('delivery', () => {
     await until(() => people.every((p) => smtp.to(p.address).length === 1));
     // Connections the pool kept from earlier tests are not counted again: at most 4 new ones.
     expect(smtp.connections).toBeLessThanOrEqual(4);
+  });
+
+  it(`while the service answers ${BUSY_REQUESTS_PER_SECOND} requests a second, mail goes ${MAIL_GIVE_WAY_PER_SECOND} a second at most`, async () => {
+    await settle();
+    smtp.reset();
+    // Only the test's looks (not the instance's timer).
+    const timer = vi.spyOn(t.app.mail!, 'look').mockResolvedValue();
+    onTestFinished(() => timer.mockRestore());
+    const people = await Promise.all(Array.from({ length: 6 }, () => queueOne()));
+    // A second of the clock with that many requests.
+    t.clock.advance(1000);
+    await Promise.all(Array.from({ length: BUSY_REQUESTS_PER_SECOND }, () => t.client().get('/healthz')));
+    t.clock.advance(1000);
+    const before = t.clock.sleeps.length;
+    await OutboxDeliverer.prototype.look.call(t.app.mail!);
+    await t.app.mail!.idle();
+    expect(people.map((p) => smtp.to(p.address).length)).toEqual(people.map(() => 1));
+    // Each claim followed by its share of the second: push's pace would be a fifth of it.
+    const paced = t.clock.sleeps.slice(before);
+    expect(paced.reduce((a, b) => a + b, 0)).toBe((people.length * 1000) / MAIL_GIVE_WAY_PER_SECOND);
   });
 
   it('a 5xx answer is final: one try', async () => {

@@ -1,10 +1,16 @@
 import { afterAll, beforeEach, describe, expect, it, type MockInstance, onTestFinished, vi } from 'vitest';
-import { GIVE_WAY_PER_SECOND, OutboxDeliverer } from '../src/delivery/deliverer.ts';
+import { OutboxDeliverer } from '../src/delivery/deliverer.ts';
 import { BUSY_REQUESTS_PER_SECOND } from '../src/lib/traffic.ts';
 import { writeTransaction } from '../src/db/transaction.ts';
 import { notifyLive } from '../src/notifications/notify.ts';
 import { claimDue, createdIn, queueNotifications } from '../src/push/outbox.ts';
-import { MAX_ATTEMPTS, PUSH_TTL_SECONDS, RETRY_WAITS_MS, VAPID_RENEW_MS } from '../src/push/sender.ts';
+import {
+  MAX_ATTEMPTS,
+  PUSH_GIVE_WAY_PER_SECOND,
+  PUSH_TTL_SECONDS,
+  RETRY_WAITS_MS,
+  VAPID_RENEW_MS,
+} from '../src/push/sender.ts';
 import { streamerPath } from '../src/shared/rules.ts';
 import { releaseLease, takeLease } from '../src/sync/lease.ts';
 import { startApp, type TestApp, useApp } from './helpers/app.ts';
@@ -435,7 +441,7 @@ describe('a look that crosses a write', () => {
 });
 
 describe('requests come first', () => {
-  it(`while the service answers ${BUSY_REQUESTS_PER_SECOND} requests a second, messages go ${GIVE_WAY_PER_SECOND} a second at most`, async () => {
+  it(`while the service answers ${BUSY_REQUESTS_PER_SECOND} requests a second, push messages go ${PUSH_GIVE_WAY_PER_SECOND} a second at most`, async () => {
     t.clock.freeze();
     // Only the test's looks, at the clock's times it chooses (not the instance's timer).
     const timer = vi.spyOn(t.app.push, 'look').mockResolvedValue();
@@ -462,7 +468,7 @@ describe('requests come first', () => {
     expect(devices.map((d) => fake.delivered(d).length)).toEqual(devices.map(() => 1));
     const paced = t.clock.sleeps.slice(before);
     // A few at a time, each followed by its share of the second.
-    const gap = 1000 / GIVE_WAY_PER_SECOND;
+    const gap = 1000 / PUSH_GIVE_WAY_PER_SECOND;
     expect(paced.reduce((a, b) => a + b, 0)).toBe(devices.length * gap);
     expect(Math.max(...paced)).toBeLessThanOrEqual(5 * gap);
     // A quiet second: the next go-live goes at full speed.

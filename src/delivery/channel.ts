@@ -63,6 +63,12 @@ export interface OutboxChannel<Row extends ClaimedRow> {
   readonly keptForMs: number;
   /** Rows in flight at once. */
   readonly inFlight: number;
+  /**
+   * While the service is busy answering requests (lib/traffic.ts), at most this many messages a
+   * second, claimed a few at a time: by how urgent the channel's messages are (a go-live's push
+   * now, a digest's mail within the hour).
+   */
+  readonly giveWayPerSecond: number;
   /** A lane sends one row at a time, oldest first (Discord's webhooks); else rows go side by side. */
   readonly oneAtATime: boolean;
   /** In the transaction that moves the cursor: the rows `events` become. */

@@ -42,11 +42,11 @@ export interface DelivererOptions {
  * paused meanwhile on the instance that heard it. Requests never wait for any of this.
  */
 /**
- * While the service is busy answering requests (lib/traffic.ts), each channel sends at most
- * this many messages a second, claimed GIVE_WAY_CLAIM at a time: visitors keep their speed and
- * a go-live's or a digest's messages still go out (docs/decisions.md "Requests come first").
+ * While the service is busy answering requests (lib/traffic.ts), each channel sends at most its
+ * `giveWayPerSecond` messages a second, claimed GIVE_WAY_CLAIM at a time: visitors keep their
+ * speed and a go-live's or a digest's messages still go out (docs/decisions.md "Requests come
+ * first").
  */
-export const GIVE_WAY_PER_SECOND = 50;
 const GIVE_WAY_CLAIM = 5;
 
 /** A claim that got nothing, and lost no row to another instance. */
@@ -231,7 +231,7 @@ export class OutboxDeliverer<Row extends ClaimedRow> {
           .finally(() => inFlight.delete(one));
         inFlight.set(one, lane);
       }
-      if (busy && claimed.length > 0) await clock.sleep((claimed.length * 1000) / GIVE_WAY_PER_SECOND);
+      if (busy && claimed.length > 0) await clock.sleep((claimed.length * 1000) / channel.giveWayPerSecond);
       if (inFlight.size > 0 && (claimed.length === 0 || inFlight.size >= channel.inFlight)) {
         await Promise.race([...inFlight.keys(), new Promise<void>((wake) => (this.#poke = wake))]);
         this.#poke = null;

@@ -29,6 +29,8 @@ export const SEND_TIMEOUT_MS = 10_000;
 export const RETRY_WAITS_MS = [1000, 2000, 4000] as const;
 /** Webhooks posted to side by side (each one message at a time). */
 const IN_FLIGHT = 32;
+/** A busy service's pace (delivery/channel.ts): Discord's own limits allow about as much. */
+const GIVE_WAY_PER_SECOND = 50;
 
 /** Queues the log's Discord messages, in the log's order. */
 async function queueFromLog(trx: Db, events: LoggedEvent[], now: string): Promise<void> {
@@ -147,6 +149,7 @@ export function discordChannel(opts: {
     staleAfterMs: timeoutMs + 5000,
     keptForMs: 7 * DAY,
     inFlight: IN_FLIGHT,
+    giveWayPerSecond: GIVE_WAY_PER_SECOND,
     oneAtATime: true,
     fromLog: (trx, events, now) => queueFromLog(trx, events, now.toISOString()),
     due: (db, now, limit, skip) => dueDeliveries(db, now, limit, skip),

@@ -21,6 +21,8 @@ export const MAX_ATTEMPTS = 4;
 export const RETRY_WAITS_MS = [2_000, 10_000, 30_000] as const;
 /** Messages in flight at once. */
 const IN_FLIGHT = 32;
+/** A busy service's pace (delivery/channel.ts): a go-live's followers hear within minutes even so. */
+export const PUSH_GIVE_WAY_PER_SECOND = 50;
 /** Headers of every message (DECISIONS.md): an hour to live; `live` is urgent. */
 export const PUSH_TTL_SECONDS = 3600;
 /**
@@ -106,6 +108,7 @@ export function pushChannel(opts: PushChannelOptions): OutboxChannel<Claimed> {
     staleAfterMs: opts.timeoutMs + 5000,
     keptForMs: 7 * DAY,
     inFlight: IN_FLIGHT,
+    giveWayPerSecond: PUSH_GIVE_WAY_PER_SECOND,
     oneAtATime: false,
     fromLog: async (trx, events, now) => {
       await queueNotifications(trx, createdIn(events), now.toISOString());

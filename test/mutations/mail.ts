@@ -12,6 +12,13 @@ export const MAIL_MUTATIONS: Mutation[] = [
     tests: ['test/mail-dkim.test.ts'],
   },
   {
+    name: "mail: a busy service sends mail at push's pace",
+    file: 'src/mail/sender.ts',
+    from: 'giveWayPerSecond: MAIL_GIVE_WAY_PER_SECOND,',
+    to: 'giveWayPerSecond: 50,',
+    tests: T,
+  },
+  {
     name: "mail: the transport options go as the messages' defaults (no pool: a connection a message)",
     file: 'src/mail/sender.ts',
     from: '    url: opts.mail.smtpUrl,\n    pool: true,',
