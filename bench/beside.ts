@@ -4,7 +4,8 @@
  * work runs, judged two ways. The issues' own measure: against the same service's list and
  * posting without the work, loaded just before it starts (≥ 0.9x: the work costs visitors at
  * most a tenth). And each row's usual target kept while it runs: against its ceiling (the
- * list's bytes precomputed; one INSERT + fsync per request). The ceilings and the service's
+ * list's bytes precomputed, sent as a Buffer as the service sends them; one INSERT + fsync
+ * per request). The ceilings and the service's
  * loads without the work alternate before the work starts, so that the work slows neither;
  * the service's loads then run back to back while it goes on, and the rows say how many of
  * them ended before the work did. Also the child processes these rows fork.
@@ -114,7 +115,9 @@ export async function besideRows(
   const listAlone: Run[] = [];
   const postAlone: Run[] = [];
   for (let round = 0; round < ctx.load.rounds; round++) {
-    listCeiling.push(await loadCeiling(ctx, 'static', { file, etag: etagOf(answer.body) }, list));
+    listCeiling.push(
+      await loadCeiling(ctx, 'static', { file, etag: etagOf(answer.body), buffer: true }, list),
+    );
     postCeiling.push(await loadCeiling(ctx, 'insert', opts.ceilingDatabase('beside'), post));
     listAlone.push(await loadOn(ctx, ctx.service, list));
     postAlone.push(await loadOn(ctx, ctx.service, post));
