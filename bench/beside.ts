@@ -8,7 +8,10 @@
  * per request). The ceilings and the service's
  * loads without the work alternate before the work starts, so that the work slows neither;
  * the service's loads then run back to back while it goes on, and the rows say how many of
- * them ended before the work did. Also the child processes these rows fork.
+ * them ended before the work did. The service's loads are made the same way with and without
+ * the work (loadBusy, posting then the list at once), so that the list always follows a
+ * posting load that made it stale: the two differ by the work alone. Also the child
+ * processes these rows fork.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -21,11 +24,11 @@ import {
   figures,
   type Load,
   loadCeiling,
-  loadOn,
   probeOk,
   rowOf,
   type Run,
 } from './compare.ts';
+import { waitIdle } from './idle.ts';
 import { measured, runLoad } from './load.ts';
 import { DASH, type Row } from './report.ts';
 
@@ -119,8 +122,9 @@ export async function besideRows(
       await loadCeiling(ctx, 'static', { file, etag: etagOf(answer.body), buffer: true }, list),
     );
     postCeiling.push(await loadCeiling(ctx, 'insert', opts.ceilingDatabase('beside'), post));
-    listAlone.push(await loadOn(ctx, ctx.service, list));
-    postAlone.push(await loadOn(ctx, ctx.service, post));
+    await waitIdle(ctx.service);
+    postAlone.push(await loadBusy(ctx, post));
+    listAlone.push(await loadBusy(ctx, list));
   }
   await opts.work.start();
   const listRuns: Run[] = [];
@@ -128,8 +132,8 @@ export async function besideRows(
   let after = 0;
   for (let round = 0; round < ctx.load.rounds; round++) {
     if (round > 0 && !(await opts.work.running())) break;
-    listRuns.push(await loadBusy(ctx, list));
     postRuns.push(await loadBusy(ctx, post));
+    listRuns.push(await loadBusy(ctx, list));
     if (!(await opts.work.running())) after++;
   }
   const rows: Row[] = [];

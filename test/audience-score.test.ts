@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { voicesQuery } from '../src/streamers/speaks-for.ts';
 import { startApp, type TestApp, useApp } from './helpers/app.ts';
 import type { Client } from './helpers/client.ts';
+import { queryPlan } from './helpers/plan.ts';
 import { R } from './helpers/streamers.ts';
 
 /** DECISIONS.md "Fifth wave" → "Audience score you can trust". */
@@ -403,24 +403,7 @@ describe('what a vote costs', () => {
 
 describe('a vote asks who speaks for its streamer through an index (migration 036)', () => {
   it('the users are looked up by their trimmed login on users_login_key_trimmed_idx, not read one by one', async () => {
-    const { sql: text, parameters } = voicesQuery(t.db, ['somechannel', 'another']).compile();
-    const plan = t.database.sqlite
-      ? t.database.sqlite
-          .prepare(`explain query plan ${text}`)
-          .all(...(parameters as string[]))
-          .map((r) => (r as { detail: string }).detail)
-      : await t.db.transaction().execute(async (trx) => {
-          // The tables are small here: the planner is told to take an index wherever one serves.
-          await sql`set local enable_seqscan = off`.execute(trx);
-          const rows = await sql<{ 'QUERY PLAN': string }>`explain ${sql.raw(
-            text.replace(/\$(\d+)/g, (_, n: string) => {
-              // PostgreSQL asks for the channels as one array (speaks-for.ts).
-              const value = parameters[Number(n) - 1];
-              return Array.isArray(value) ? `'{${value.join(',')}}'` : `'${String(value)}'`;
-            }),
-          )}`.execute(trx);
-          return rows.rows.map((r) => r['QUERY PLAN']);
-        });
-    expect(plan.join('\n')).toContain('users_login_key_trimmed_idx');
+    const plan = await queryPlan(t.database, voicesQuery(t.db, ['somechannel', 'another']).compile());
+    expect(plan).toContain('users_login_key_trimmed_idx');
   });
 });

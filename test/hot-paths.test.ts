@@ -1,11 +1,13 @@
 import { brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { jsonAnswer } from '../src/cache/answer.ts';
-import { AnswerCache, SWEEP_EVERY_MS } from '../src/cache/answers.ts';
+import { AnswerCache, REFINE_AFTER_MS, SWEEP_EVERY_MS } from '../src/cache/answers.ts';
 import { HEALTH_FRESH_MS, sharedCheck } from '../src/health/check.ts';
 import { Session } from '../src/sessions/session.ts';
+import { listQuery } from '../src/streamers/queries.ts';
 import { expectSecurityHeaders } from './helpers/headers.ts';
 import { startApp, TestClock, useApp } from './helpers/app.ts';
+import { queryPlan } from './helpers/plan.ts';
 
 const t = await useApp();
 
@@ -290,23 +292,56 @@ describe('answers from memory before routing', () => {
 });
 
 describe('rendered answers', () => {
-  it('get their brotli redone at quality 11 in the background: smaller, same JSON, same ETag', async () => {
-    const cache = new AnswerCache({ current: 1 }, 8 * 2 ** 20);
-    const rows = Array.from({ length: 400 }, (_, i) => ({
-      id: i + 1,
-      name: `Streamer ${i} ${(i * 7919).toString(36)}`,
-      channel: `https://twitch.tv/streamer_${i}`,
-      total: 400 - i,
-    }));
+  const rows = Array.from({ length: 400 }, (_, i) => ({
+    id: i + 1,
+    name: `Streamer ${i} ${(i * 7919).toString(36)}`,
+    channel: `https://twitch.tv/streamer_${i}`,
+    total: 400 - i,
+  }));
+  /** A cache on a stopped clock, with the list kept in it. */
+  const keptList = async (content: { current: number }, after = 0) => {
+    const clock = new TestClock();
+    clock.freeze();
+    const cache = new AnswerCache(content, 8 * 2 ** 20, clock);
+    clock.advance(after);
     const first = await cache.get('list', (version) => jsonAnswer(rows, version));
+    return { clock, cache, first };
+  };
+  it('get their brotli redone at quality 11 in the background: smaller, same JSON, same ETag', async () => {
+    const { clock, cache, first } = await keptList({ current: 1 });
     const quick = first.br!.length;
     const etag = first.etag;
+    clock.advance(REFINE_AFTER_MS + SWEEP_EVERY_MS);
     await cache.refined();
     const later = cache.peek('list')!;
     expect(later.br!.length).toBeLessThan(quick);
     expect(later.etag).toBe(etag);
     expect(JSON.parse(brotliDecompressSync(later.br!).toString())).toEqual(rows);
     expect(cache.bytes).toBe(later.identity.length + later.br!.length + later.gzip!.length);
+    cache.stop();
+  });
+  it('only once the answer stayed current for a while: a change within it spares the worker the redo', async () => {
+    const content = { current: 1 };
+    // Kept half a second before a sweep: that sweep leaves it be.
+    const { clock, cache, first } = await keptList(content, SWEEP_EVERY_MS - REFINE_AFTER_MS / 2);
+    const quick = first.br!.length;
+    clock.advance(REFINE_AFTER_MS / 2);
+    await cache.refined();
+    expect(cache.peek('list')!.br!.length).toBe(quick);
+    // Made stale before its time came: never redone.
+    content.current++;
+    clock.advance(REFINE_AFTER_MS + SWEEP_EVERY_MS);
+    await cache.refined();
+    expect(first.br!.length).toBe(quick);
+    cache.stop();
+  });
+  it('the list counts visible comments from an index that holds just them, reading no comment (migration 040)', async () => {
+    const plan = await queryPlan(t.database, listQuery(t.db).compile());
+    expect(plan).toMatch(
+      t.database.sqlite
+        ? /COVERING INDEX comments_counted_idx/
+        : /Index Only Scan using comments_counted_idx/,
+    );
   });
   it('made stale by a change are let go within a second of the app’s clock, not kept for nobody', async () => {
     const app = await startApp({}, { logLevel: 'warn' });

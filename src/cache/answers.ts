@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from '../lib/clock.ts';
+import type { Clock } from '../lib/clock.ts';
 import { type Answer, brotliBest, sizeOf } from './answer.ts';
 
 /** The content version the cache follows (db/changes.ts ContentVersion). */
@@ -14,6 +14,13 @@ export const SWEEP_EVERY_MS = 1000;
 /** Answers between these sizes get their brotli form redone at quality 11 after they are kept. */
 const REFINE_FROM = 8 * 1024;
 const REFINE_UP_TO = 2 ** 20;
+
+/**
+ * How long an answer must stay current before its brotli is redone: the redo takes a worker
+ * thread half a second or more (the 400 KB list), and an answer made stale meanwhile (a live sync
+ * writing several times a second, comments being posted) would have it thrown away.
+ */
+export const REFINE_AFTER_MS = 1000;
 
 /**
  * The one cache of answers kept in memory (docs/architecture.md "One way to answer"): the
@@ -33,7 +40,8 @@ export class AnswerCache {
   readonly #pinned = new Map<string, Answer>();
   readonly #pending = new Map<string, Promise<Answer>>();
   #bytes = 0;
-  readonly #toRefine: { key: string; answer: Answer }[] = [];
+  /** Answers waiting for their quality-11 brotli, with when they were kept (app's clock). */
+  #toRefine: { key: string; answer: Answer; keptAt: number }[] = [];
   #refining: Promise<void> | null = null;
   #changed = false;
   /** Stops the sweeps (the app's close). */
@@ -44,11 +52,14 @@ export class AnswerCache {
   constructor(
     readonly content: Versioned,
     readonly maxBytes: number,
-    clock?: Clock,
+    clock: Clock,
   ) {
-    this.#now = () => (clock ?? systemClock).now().getTime();
+    this.#now = () => clock.now().getTime();
     content.onBump?.(() => void (this.#changed = true));
-    this.stop = clock?.every(SWEEP_EVERY_MS, () => this.#sweepStale()) ?? (() => undefined);
+    this.stop = clock.every(SWEEP_EVERY_MS, () => {
+      this.#sweepStale();
+      this.#refineDue();
+    });
   }
 
   /** Lets go of every answer made at an older content version: none is answered again. */
@@ -130,19 +141,34 @@ export class AnswerCache {
    * An answer kept with a quick brotli (made at every change) gets, off the event loop and one
    * at a time, a quality-11 one (about 15% smaller; half a second of a worker thread for the
    * 400 KB list), swapped in if the answer is still the one kept. Its ETag names the bytes
-   * before compression, so it does not change.
+   * before compression, so it does not change. The redo waits until the answer has stayed
+   * current for REFINE_AFTER_MS (checked at each sweep).
    */
   #refine(key: string, answer: Answer): void {
     const size = answer.identity.length;
     if (!answer.br || answer.version === null || size < REFINE_FROM || size > REFINE_UP_TO) return;
-    this.#toRefine.push({ key, answer });
-    this.#refining ??= this.#refineAll().finally(() => (this.#refining = null));
+    this.#toRefine.push({ key, answer, keptAt: this.#now() });
   }
 
-  async #refineAll(): Promise<void> {
-    for (let next = this.#toRefine.shift(); next; next = this.#toRefine.shift()) {
-      const { key, answer } = next;
-      if (this.#entries.get(key) !== answer || answer.version !== this.content.current) continue;
+  /** Answers kept long enough and still current are redone; those no longer kept are let go. */
+  #refineDue(): void {
+    this.#toRefine = this.#toRefine.filter(({ key, answer }) => this.#current(key, answer));
+    if (this.#refining) return;
+    const due = this.#now() - REFINE_AFTER_MS;
+    const ready = this.#toRefine.filter((r) => r.keptAt <= due);
+    if (ready.length === 0) return;
+    this.#toRefine = this.#toRefine.filter((r) => r.keptAt > due);
+    this.#refining = this.#refineAll(ready).finally(() => (this.#refining = null));
+  }
+
+  /** Whether `answer` is still the current one kept under `key`. */
+  #current(key: string, answer: Answer): boolean {
+    return this.#entries.get(key) === answer && answer.version === this.content.current;
+  }
+
+  async #refineAll(ready: { key: string; answer: Answer }[]): Promise<void> {
+    for (const { key, answer } of ready) {
+      if (!this.#current(key, answer)) continue;
       const best = await brotliBest(answer.identity).catch(() => null);
       if (!best || !answer.br || best.length >= answer.br.length) continue;
       if (this.#entries.get(key) !== answer) continue;

@@ -203,6 +203,28 @@ export const MUTATIONS: Mutation[] = [
     tests: ['test/hot-paths.test.ts'],
   },
   {
+    name: 'hot paths: a kept answer gets its quality-11 brotli at the first sweep, however new',
+    file: 'src/cache/answers.ts',
+    from: '    const due = this.#now() - REFINE_AFTER_MS;',
+    to: '    const due = this.#now();',
+    tests: ['test/hot-paths.test.ts'],
+  },
+  {
+    name: 'hot paths: the list counts comments through an index that leaves out held ones',
+    file: 'src/db/migrations/040-comments-counted.ts',
+    from: 'where hidden = 0 and pending = 0',
+    to: 'where hidden = 0',
+    tests: ['test/hot-paths.test.ts'],
+  },
+  {
+    name: 'hot paths: the list counts comments with parameters, which a kept plan cannot match to the index',
+    file: 'src/streamers/queries.ts',
+    from: ".where('comments.pending', '=', sql.lit(0))",
+    to: ".where('comments.pending', '=', 0)",
+    tests: ['test/hot-paths.test.ts'],
+    project: 'postgres',
+  },
+  {
     name: 'hot paths: a successful health check is remembered for good',
     file: 'src/health/check.ts',
     from: 'if (age >= 0 && age < HEALTH_FRESH_MS) return undefined;',

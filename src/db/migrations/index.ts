@@ -34,6 +34,7 @@ import * as loginKeyTrimmed from './036-login-key-trimmed.ts';
 import * as eventLogStaged from './037-event-log-staged.ts';
 import * as voteTalliesPerStatement from './038-vote-tallies-per-statement.ts';
 import * as eventLogStagedOnce from './039-event-log-staged-once.ts';
+import * as commentsCounted from './040-comments-counted.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
@@ -72,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   '037-event-log-staged': eventLogStaged,
   '038-vote-tallies-per-statement': voteTalliesPerStatement,
   '039-event-log-staged-once': eventLogStagedOnce,
+  '040-comments-counted': commentsCounted,
 };
