@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { decodePath, routeOf } from '../src/shared/pages.ts';
+import { decodePath, routeOf, SERVICE_WORKER } from '../src/shared/pages.ts';
 import { useApp } from './helpers/app.ts';
 
 /** DECISIONS.md "Streamer pages": the server answers page paths with the page's HTML. */
@@ -63,6 +63,34 @@ describe('streamer pages', () => {
     }
     expect((await page('/nothing-here')).status).toBe(404);
     expect((await page('/s/abc')).status).toBe(404);
+  });
+});
+
+describe('installable (DECISIONS.md "Fifth wave" → "Push notifications")', () => {
+  it('a web app manifest with a name, start_url, display standalone and icons of 192 and 512 that are served', async () => {
+    const res = await t.client().get('/manifest.webmanifest');
+    expect(res.status).toBe(200);
+    const manifest = (typeof res.body === 'string' ? JSON.parse(res.body) : res.body) as {
+      name: string;
+      start_url: string;
+      display: string;
+      icons: { src: string; sizes: string; type: string }[];
+    };
+    expect(manifest.name).toBeTruthy();
+    expect(manifest.start_url).toBe('/');
+    expect(manifest.display).toBe('standalone');
+    expect(manifest.icons.map((i) => i.sizes).sort()).toEqual(['192x192', '512x512']);
+    for (const icon of manifest.icons) {
+      const file = await t.client().get(icon.src);
+      expect(file.status, icon.src).toBe(200);
+      expect(file.headers.get('content-type'), icon.src).toBe('image/png');
+    }
+    const home = await page('/');
+    expect(home.html).toContain('<link rel="manifest" href="/manifest.webmanifest"');
+    // The worker may ask the site's own API (a streamer's avatar for a message), nothing else.
+    const worker = await t.client().get(SERVICE_WORKER);
+    expect(worker.status).toBe(200);
+    expect(worker.headers.get('content-security-policy')).toMatch(/^default-src 'none'; connect-src 'self';/);
   });
 });
 

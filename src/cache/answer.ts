@@ -26,6 +26,8 @@ export interface Answer<T = unknown> {
   readonly cacheControl: string;
   /** An HTML page, which gets the page's security policy; anything else gets the strict one. */
   readonly document: boolean;
+  /** The service worker's script, which gets a policy that lets it ask the site's own API. */
+  readonly worker: boolean;
   readonly identity: Buffer;
   /** Swapped for a smaller form once the cache has redone it at the best quality (answers.ts). */
   br: Buffer | null;
@@ -51,6 +53,7 @@ export interface AnswerOptions<T = unknown> {
   version: number | null;
   status?: 200 | 404;
   document?: boolean;
+  worker?: boolean;
   /** The ETag when it names something other than the bytes (a drawn image: what it shows); null: none. */
   etag?: string | null;
   /** `fast` for answers made at every change (quality redone later), `best` for those made once. */
@@ -116,6 +119,7 @@ export async function makeAnswer<T = unknown>(
     type: opts.type,
     cacheControl: opts.cacheControl,
     document: opts.document ?? false,
+    worker: opts.worker ?? false,
     identity,
     br,
     gzip: gz,

@@ -110,6 +110,8 @@ export function bodyOf(answer: Answer, form: Form): Buffer | null {
 export interface SecurityHeaders {
   document: Record<string, string>;
   resource: Record<string, string>;
+  /** The service worker's script. */
+  worker: Record<string, string>;
 }
 
 /** Every header of this form of the answer, made once per answer and form. */
@@ -117,7 +119,9 @@ export function headersOf(answer: Answer, form: Form, security: SecurityHeaders)
   answer.forms ??= new Map();
   let headers = answer.forms.get(form);
   if (headers) return headers;
-  headers = { ...(answer.document ? security.document : security.resource) };
+  headers = {
+    ...(answer.document ? security.document : answer.worker ? security.worker : security.resource),
+  };
   headers['cache-control'] = answer.cacheControl;
   if (answer.etag !== null) headers.etag = answer.etag;
   if (answer.varies) headers.vary = 'Accept-Encoding';

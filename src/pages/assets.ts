@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import { type Answer, makeAnswer } from '../cache/answer.ts';
+import { SERVICE_WORKER } from '../shared/pages.ts';
 import { sendAnswer } from '../cache/sender.ts';
 import { errorBody } from '../errors.ts';
 import { errors, NotModified } from '../lib/schemas.ts';
@@ -38,6 +39,7 @@ export async function loadAssets(root: string): Promise<Map<string, Answer>> {
       // Hashed file names never change content: cache them for a year.
       cacheControl: url.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
       version: null,
+      worker: url === SERVICE_WORKER,
       compress: 'best',
       prebuilt: { ...(br ? { br } : {}), ...(gzip ? { gzip } : {}) },
     });

@@ -18,6 +18,10 @@ const DOCUMENT_CSP = [
 /** Everything that is not a page (JSON, scripts, styles, images): it may load nothing. */
 const RESOURCE_CSP = "default-src 'none'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
+/** The service worker (web/public/sw.js): it may ask the site's own API (a streamer's avatar), nothing else. */
+const WORKER_CSP =
+  "default-src 'none'; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+
 /**
  * The headers of an answer that is not an HTML page, errors and the earliest failures
  * included: nosniff, no referrer, a CSP that allows nothing, HSTS on https.
@@ -41,6 +45,11 @@ export function documentHeaders(https: boolean): Record<string, string> {
   };
 }
 
+/** The headers of the service worker's script: what it runs under. */
+export function workerHeaders(https: boolean): Record<string, string> {
+  return { ...securityHeaders(https), 'content-security-policy': WORKER_CSP };
+}
+
 /**
  * Security headers on every answer, errors and 404s included (SECURITY.md item 20). HTML
  * pages get the page's policy; every other answer the short one that allows nothing, which
@@ -50,7 +59,7 @@ export const securityHeadersPlugin = fp(
   async (app: FastifyInstance, opts: { https: boolean }) => {
     const resource = securityHeaders(opts.https);
     const document = documentHeaders(opts.https);
-    app.decorate('securityHeaders', { resource, document });
+    app.decorate('securityHeaders', { resource, document, worker: workerHeaders(opts.https) });
     // Callback hooks (here and in the other per-request plugins): no promise per request.
     app.addHook('onSend', (_request, reply, payload, done) => {
       // A kept answer brought its own (cache/sender.ts): a page's 304 has no type to tell by.

@@ -7,6 +7,9 @@ import { streamerPath } from './rules.ts';
  * Pure: the page imports it.
  */
 
+/** The service worker's script (web/public/sw.js): push messages, and the page installable. */
+export const SERVICE_WORKER = '/sw.js';
+
 /** The addresses that name no streamer nor a tab, by the name of the view that shows them. */
 export const PLAIN_PAGES = {
   ranking: '/',

@@ -32,8 +32,16 @@ let sid = 0;
 let push: FakePush;
 let device: Device;
 
+/** The streamer's avatar, as live sync keeps it: the message shows it as its icon. */
+const avatarOf = (t: TestApp) => `${t.config.baseUrl}/icon-512.png`;
+
 async function seed(t: TestApp) {
   sid = await t.streamer(NAME, { s: 8, g: 8, a: 8, v: 8, n: 8, ns: 8, o: 8 });
+  await t.db
+    .updateTable('streamers')
+    .set({ avatar: avatarOf(t) })
+    .where('id', '=', sid)
+    .execute();
 }
 
 /** Live sync starts a stream of the streamer (history/record.ts's write and its notifications). */
@@ -96,6 +104,8 @@ describe.runIf(runBrowser(import.meta.url))('push notifications in the browser',
 
     await page.goto(`${env.base}/your-data`);
     await page.getByRole('heading', { name: 'Notifications on this device' }).waitFor();
+    // iOS shows web push only for a site added to the home screen: said where push is offered.
+    await page.getByText('On iPhone and iPad, first add the site to your home screen').waitFor();
     expect(await page.getByLabel('A streamer I follow goes live').isChecked()).toBe(true);
     await page.getByLabel('Replies to my comments').check();
     await page.getByRole('button', { name: 'Turn on notifications' }).click();
@@ -159,7 +169,7 @@ describe.runIf(runBrowser(import.meta.url))('push notifications in the browser',
       title: message.title,
       body: message.body,
       tag: message.tag,
-      icon: `${env.base}/icon-192.png`,
+      icon: avatarOf(env.t),
     });
 
     // A click on it (the worker's own handler, given the notification it shows).

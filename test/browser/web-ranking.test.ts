@@ -75,9 +75,18 @@ describe.runIf(runBrowser(import.meta.url))('the ranking', () => {
     await page.getByText('1 follower', { exact: true }).waitFor();
     await shot(page, 'following-streamer-page');
     await page.goto(env.base + '/');
+    // Each row has its Follow button, the state of every row asked for once.
+    await page.getByRole('button', { name: 'Following: Streamer 08', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Follow: Streamer 01', exact: true }).click();
+    await page.getByRole('button', { name: 'Following: Streamer 01', exact: true }).waitFor();
     await page.getByLabel('Followed').check();
-    await expect.poll(() => page.locator('.ranking .name').allTextContents()).toEqual(['Streamer 08']);
+    await expect
+      .poll(async () => (await page.locator('.ranking .name').allTextContents()).sort())
+      .toEqual(['Streamer 01', 'Streamer 08']);
     expect(new URL(page.url()).searchParams.get('followed')).toBe('1');
+    await shot(page, 'following-ranking');
+    await page.getByRole('button', { name: 'Following: Streamer 01', exact: true }).click();
+    await expect.poll(() => page.locator('.ranking .name').allTextContents()).toEqual(['Streamer 08']);
     await context.close();
 
     // In Czech, from a shared address: the same user's follows, the filter checked.

@@ -89,6 +89,22 @@ export const FOLLOW_MUTATIONS: Mutation[] = [
     tests: ['test/follows.test.ts'],
   },
   {
+    name: "following: the ranking's rows have no Follow button (the page)",
+    file: 'web/src/components/RankList.svelte',
+    from: 'following={followed === null ? undefined : followed.includes(item.s.id)}',
+    to: 'following={undefined}',
+    tests: ['test/browser/web-ranking.test.ts'],
+    web: true,
+  },
+  {
+    name: "following: a row's Follow button leaves the Followed filter as it was (the page)",
+    file: 'web/src/components/RankList.svelte',
+    from: 'onfollow={(now) => follow(item.s.id, now)}',
+    to: 'onfollow={() => undefined}',
+    tests: ['test/browser/web-ranking.test.ts'],
+    web: true,
+  },
+  {
     name: "following: the ranking's Followed filter keeps every streamer (the page)",
     file: 'web/src/lib/ranking.ts',
     from: '.filter(({ s }) => !f.followedOnly || mine.has(s.id))',

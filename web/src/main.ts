@@ -1,5 +1,6 @@
 import { hydrate, mount } from 'svelte';
 import App from './App.svelte';
+import { SERVICE_WORKER } from '../../src/shared/pages.ts';
 import './app.css';
 import { i18n } from './lib/i18n.svelte.ts';
 import { applyTheme, initialTheme } from './lib/theme.ts';
@@ -15,5 +16,5 @@ else mount(App, { target });
 
 // The service worker shows push messages (public/sw.js); the page is installable with it.
 if ('serviceWorker' in navigator) {
-  navigator.serviceWorker.register('/sw.js').catch(() => undefined);
+  navigator.serviceWorker.register(SERVICE_WORKER).catch(() => undefined);
 }

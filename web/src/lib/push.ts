@@ -1,3 +1,4 @@
+import { SERVICE_WORKER } from '../../../src/shared/pages.ts';
 import { PUSH_KINDS, type PushKind } from '../../../src/shared/push.ts';
 import { call, client } from './api.ts';
 
@@ -17,7 +18,9 @@ export const pushSupported = (): boolean =>
   'Notification' in window;
 
 async function registration(): Promise<ServiceWorkerRegistration> {
-  return (await navigator.serviceWorker.getRegistration('/')) ?? navigator.serviceWorker.register('/sw.js');
+  return (
+    (await navigator.serviceWorker.getRegistration('/')) ?? navigator.serviceWorker.register(SERVICE_WORKER)
+  );
 }
 
 const bytes = (base64url: string): Uint8Array<ArrayBuffer> => {
