@@ -201,6 +201,20 @@ export const MAIL_MUTATIONS: Mutation[] = [
     tests: T,
   },
   {
+    name: 'mail: messages carry no List-Unsubscribe',
+    file: 'src/mail/sender.ts',
+    from: "            'List-Unsubscribe': `<${unsubscribe}>`,\n",
+    to: '',
+    tests: T,
+  },
+  {
+    name: 'mail: an unknown unsubscribe token is taken as done',
+    file: 'src/mail/account.ts',
+    from: "      if (!row) throw fail('invalid_link');\n      const settings = await mailSettings(trx, row.user_id);",
+    to: "      if (!row) return 'cs';\n      const settings = await mailSettings(trx, row.user_id);",
+    tests: T,
+  },
+  {
     name: 'mail: messages carry no List-Unsubscribe-Post',
     file: 'src/mail/sender.ts',
     from: "          'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',\n",

@@ -160,6 +160,13 @@ export const PUSH_MUTATIONS: Mutation[] = [
     tests: SENT,
   },
   {
+    name: "push: messages keep web-push's default TTL (four weeks), not an hour",
+    file: 'src/push/sender.ts',
+    from: '          TTL: PUSH_TTL_SECONDS,\n',
+    to: '',
+    tests: SENT,
+  },
+  {
     name: 'push page: the worker does not take the page that registered it (a click cannot bring it to the message)',
     file: 'web/public/sw.js',
     from: 'event.waitUntil(self.clients.claim());',
