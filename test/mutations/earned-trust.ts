@@ -68,7 +68,7 @@ export const EARNED_TRUST_MUTATIONS: Mutation[] = [
   {
     name: "issue 29: a held comment in the streamer's comment count",
     file: 'src/streamers/queries.ts',
-    from: "          .where('comments.pending', '=', 0)\n",
+    from: "          .where('comments.pending', '=', sql.lit(0))\n",
     to: '',
     tests: ['test/guest-trust.test.ts'],
   },

@@ -36,7 +36,7 @@ export const GUEST_OWN_MUTATIONS: Mutation[] = [
   {
     name: "issue 29: an author's own held comment counted",
     file: 'src/streamers/queries.ts',
-    from: ".where('comments.pending', '=', 0)",
+    from: ".where('comments.pending', '=', sql.lit(0))",
     to: '',
     tests: ['test/guest-own.test.ts'],
   },
