@@ -1,5 +1,16 @@
 import http from 'node:http';
+import { Agent, fetch } from 'undici';
 import { checkAnswer } from './contract-live.ts';
+
+/**
+ * The tests' connections are let go after 10 s idle, well before the server's keep-alive
+ * (72 s, http/connections.ts). Node's own fetch keeps a connection until 1 s before the
+ * server's hint, so a test that reused one after some 71 s of real time (a file's slow tests
+ * on a loaded machine) could write its request as the server closed it, and got ECONNRESET
+ * (a CI run of mail.test.ts). Undici from npm, so the agent and its fetch are one version on
+ * every Node.js.
+ */
+const agent = new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 10_000 });
 
 /**
  * An event stream never ends by itself: its head is the answer, read over node:http and the
@@ -77,7 +88,13 @@ export class Client {
     const res =
       method === 'GET' && /^\/api\/events(\?|$)/.test(path)
         ? await streamHead(this.baseUrl + path, headers)
-        : await fetch(this.baseUrl + path, { method, headers, body, redirect: opts.redirect ?? 'manual' });
+        : await fetch(this.baseUrl + path, {
+            method,
+            headers,
+            body,
+            redirect: opts.redirect ?? 'manual',
+            dispatcher: agent,
+          });
     for (const line of res.headers.getSetCookie()) {
       const [pair = '', ...attrs] = line.split(';');
       const eq = pair.indexOf('=');
