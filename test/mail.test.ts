@@ -5,6 +5,8 @@ import { MAIL_GIVE_WAY_PER_SECOND } from '../src/mail/sender.ts';
 import { startApp, type TestApp, useApp } from './helpers/app.ts';
 import type { Client } from './helpers/client.ts';
 import { writeTransaction } from '../src/db/transaction.ts';
+import { notifyLive } from '../src/notifications/notify.ts';
+import { streamerPath } from '../src/shared/rules.ts';
 import { DIGEST_BATCH, queueDigestBatch } from '../src/mail/digest.ts';
 import { digestSlot } from '../src/mail/schedule.ts';
 import { decodeWords, type Received, startFakeSmtp } from './helpers/fake-smtp.ts';
@@ -89,7 +91,11 @@ describe('the address and its confirmation', () => {
       /^<http:\/\/localhost:\d+\/api\/mail\/unsubscribe\?token=[\w-]+>$/,
     );
     expect(m.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
-    expect(m.html).toContain('prefers-color-scheme:dark');
+    // Dark mode: the message says it has both schemes, and the dark one swaps background and text.
+    expect(m.html).toContain('<meta name="color-scheme" content="light dark">');
+    expect(m.html).toMatch(
+      /@media \(prefers-color-scheme:dark\)\{body,\.c\{background:#[0-9a-f]{6}!important;color:#[0-9a-f]{6}!important\}/,
+    );
     const link = linkIn(m, '/api/account/email/confirm?token=');
     const token = new URL(link, 'http://x').searchParams.get('token')!;
     // Stored as a digest only.
@@ -293,6 +299,78 @@ describe('what is mailed', () => {
     t.clock.advance(30 * MINUTE);
     await settle();
     expect(smtp.to(p.address)).toHaveLength(2);
+  });
+
+  it('live, mention and rated: one message each to whoever chose the kind, linking to what happened', async () => {
+    const rating = { s: 5, g: 5, a: 5, v: 5, n: 5, ns: 5, o: 5 };
+    const channel = `mailrated${process.pid}x${++seq}`;
+    const name = `Mail live ${seq}`;
+    const created = await (
+      await admin()
+    ).post('/api/streamers?admin=1', {
+      name,
+      platform: 'provider_a',
+      provider_a: channel,
+    });
+    expect(created.status, created.text).toBe(201);
+    const sid = created.body.id as number;
+    const fan = await person();
+    const named = await person();
+    const bystander = await person();
+    const voiceUser = await t.user({ provider: 'provider_a', login: channel });
+    const voice = {
+      user: voiceUser,
+      c: await t.signedIn(voiceUser),
+      address: `v${seq}.${process.pid}@example.org`,
+    };
+    const chosen: [typeof fan, string[]][] = [
+      [fan, ['live']],
+      [named, ['mention']],
+      [voice, ['rated']],
+      // Follows the streamer and is named, but chose the other kinds.
+      [bystander, ['reply']],
+    ];
+    for (const [p, kinds] of chosen) {
+      await confirmed(p, 'en');
+      expect((await p.c.put('/api/account/mail', { kinds, digest: 'off' })).status).toBe(200);
+    }
+    // Rated: into the Public view, where it can be followed.
+    expect((await (await admin()).put(`/api/streamers?id=${sid}`, { r: rating })).status).toBe(200);
+    for (const p of [fan, bystander]) {
+      expect((await p.c.put(`/api/follows?streamer_id=${sid}`, { follow: true })).status).toBe(200);
+    }
+    // Live sync's write, as history/record.ts makes it.
+    const now = t.clock.now().toISOString();
+    const stream = await t.db
+      .insertInto('streams')
+      .values({ streamer_id: sid, started_at: now, last_seen_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await writeTransaction(t.database, (trx) => notifyLive(trx, [{ id: stream.id, streamer_id: sid }], now));
+    const other = await person();
+    const said = await other.c.post('/api/comments', {
+      streamer_id: sid,
+      body: `hello @${named.user.login} and @${bystander.user.login}`,
+    });
+    expect(said.status, said.text).toBe(201);
+    await until(() => [fan, named, voice].every((p) => smtp.to(p.address).length === 1));
+    const path = streamerPath(sid, name);
+    /** The subject, and the links to the site in the plain text. */
+    const subjectAndLinks = (p: typeof fan) => {
+      const m = smtp.to(p.address)[0]!;
+      const links = [...m.text.matchAll(/https?:\/\/\S+/g)].map((l) => l[0]);
+      return [decodeWords(m.headers.subject!), links.filter((l) => l.startsWith(t.config.baseUrl + '/s/'))];
+    };
+    const url = t.config.baseUrl + streamerPath(sid, name);
+    expect(subjectAndLinks(fan)).toEqual([`${name} is live now.`, [url]]);
+    expect(subjectAndLinks(named)).toEqual([
+      `${other.user.display_name} mentioned you on ${name}.`,
+      [`${url}#c${said.body.id}`],
+    ]);
+    expect(subjectAndLinks(voice)).toEqual([`${name} has a new rating.`, [url]]);
+    t.clock.advance(30 * MINUTE);
+    await settle();
+    expect([fan, named, voice, bystander].map((p) => smtp.to(p.address).length)).toEqual([1, 1, 1, 0]);
   });
 
   it('kinds not chosen, or no confirmed address: nothing is mailed', async () => {

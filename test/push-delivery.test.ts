@@ -276,9 +276,15 @@ describe('what is sent', () => {
     const me = await person();
     const d = fake.device();
     await subscribe(me.c, d, ['rated']);
+    const tablet = fake.device();
+    await subscribe(me.c, tablet, ['live']);
+    const someoneElse = fake.device();
+    await subscribe((await person()).c, someoneElse, ['rated']);
     const res = await me.c.post('/api/push/test', {});
-    expect([res.status, res.body]).toEqual([202, { ok: true, queued: 1 }]);
+    expect([res.status, res.body]).toEqual([202, { ok: true, queued: 2 }]);
     await deliver();
+    expect(fake.delivered(tablet).map((r) => fake.payload(r).kind)).toEqual(['test']);
+    expect(fake.delivered(someoneElse)).toEqual([]);
     expect(fake.delivered(d).map((r) => fake.payload(r))).toEqual([
       {
         kind: 'test',
@@ -346,6 +352,8 @@ describe('answers of the push service', () => {
       expect(fake.requests.length, `after ${wait} ms`).toBe(before + 1);
     }
     expect(fake.requests.map((r) => r.status)).toEqual([500, 0, 500, 500]);
+    // Growing: each wait longer than the one before.
+    expect(RETRY_WAITS_MS.every((w, i) => i === 0 || w > RETRY_WAITS_MS[i - 1]!)).toBe(true);
     expect(await states()).toEqual({ state: 'failed', attempts: MAX_ATTEMPTS });
     t.clock.advance(3_600_000);
     await deliver();

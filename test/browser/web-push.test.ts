@@ -194,6 +194,32 @@ describe.runIf(runBrowser(import.meta.url))('push notifications in the browser',
     await env.t.app.push.look();
     await env.t.app.push.idle();
     expect(push.delivered(device).map((r) => push.payload(r).kind)).toEqual(['test']);
+
+    // Another device of the same user (a tablet): listed under this one's settings, and removable.
+    const tablet = push.device();
+    const added = await page.evaluate(
+      async (body) => {
+        const res = await fetch('/api/push/subscriptions', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        return res.status;
+      },
+      { endpoint: tablet.endpoint, keys: tablet.keys, kinds: ['mention'] },
+    );
+    expect(added).toBe(201);
+    await page.goto(`${env.base}/your-data`);
+    await page.getByRole('heading', { name: 'Your other devices' }).waitFor();
+    const other = page.locator('.devices li');
+    await expect.poll(() => other.count()).toBe(1);
+    expect(await other.innerText()).toMatch(/^Added .+: Mentions \(@name\)\. Nothing delivered yet\./);
+    await shot(page, 'push-other-devices-phone');
+    await other.getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('status').getByText('That device will get no more messages.').waitFor();
+    expect(await other.count()).toBe(0);
+    const left = await env.t.db.selectFrom('push_subscriptions').select('endpoint').execute();
+    expect(left.map((r) => r.endpoint)).toEqual([device.endpoint]);
     await context.close();
   });
 });

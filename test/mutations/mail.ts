@@ -117,6 +117,27 @@ export const MAIL_MUTATIONS: Mutation[] = [
     tests: T,
   },
   {
+    name: 'mail: a mention links to the streamer, not to the comment',
+    file: 'src/mail/compose.ts',
+    from: "((r.kind === 'reply' || r.kind === 'mention') && r.comment_id !== null ? `#c${r.comment_id}` : ''),",
+    to: "(r.kind === 'reply' && r.comment_id !== null ? `#c${r.comment_id}` : ''),",
+    tests: T,
+  },
+  {
+    name: 'mail: dark mode swaps no colours',
+    file: 'src/mail/render.ts',
+    from: '@media (prefers-color-scheme:dark){body,.c{background:#111827!important;color:#e5e7eb!important}',
+    to: '@media (prefers-color-scheme:dark){body,.c{}',
+    tests: T,
+  },
+  {
+    name: 'mail: the unsubscribe page for a GET has no button (a link in a mail client cannot post)',
+    file: 'src/mail/pages.ts',
+    from: '<button type="submit">${escapeHtml(w.unsubscribeButton)}</button></form>',
+    to: '</form>',
+    tests: T,
+  },
+  {
     name: 'mail: kinds the user did not choose are mailed',
     file: 'src/mail/compose.ts',
     from: "          .where('notifications.kind', 'in', kinds)\n",

@@ -124,6 +124,27 @@ export const PUSH_MUTATIONS: Mutation[] = [
     tests: SENT,
   },
   {
+    name: 'push: the waits before retries do not grow',
+    file: 'src/push/sender.ts',
+    from: 'export const RETRY_WAITS_MS = [2_000, 10_000, 30_000] as const;',
+    to: 'export const RETRY_WAITS_MS = [2_000, 2_000, 2_000] as const;',
+    tests: SENT,
+  },
+  {
+    name: 'push: a test message goes to every subscription, not only yours',
+    file: 'src/push/outbox.ts',
+    from: "        .where('user_id', '=', userId),\n    )\n    .executeTakeFirst();",
+    to: "        .where('user_id', '!=', -userId),\n    )\n    .executeTakeFirst();",
+    tests: SENT,
+  },
+  {
+    name: 'push: the account export shows the endpoint as the push service',
+    file: 'src/push/queries.ts',
+    from: ".select(['id', 'origin', 'kinds', 'created_at', 'last_ok_at'])",
+    to: ".select(['id', 'endpoint as origin', 'kinds', 'created_at', 'last_ok_at'])",
+    tests: API,
+  },
+  {
     name: 'push: failures are retried without end',
     file: 'src/delivery/channel.ts',
     from: 'const wait = retryWaitsMs[row.attempts - 1];',

@@ -30,6 +30,18 @@ const bytes = (base64url: string): Uint8Array<ArrayBuffer> => {
   return out;
 };
 
+/** The user's subscriptions other than this device's: the other browsers and phones. */
+export async function otherDevices() {
+  const id = Number(localStorage.getItem(ID_KEY));
+  return (await call(client.GET('/api/push/subscriptions', {}))).filter((s) => s.id !== id);
+}
+
+export type OtherDevice = Awaited<ReturnType<typeof otherDevices>>[number];
+
+/** Removes another device's subscription: it gets no more messages. */
+export const removeDevice = (id: number) =>
+  call(client.DELETE('/api/push/subscriptions', { params: { query: { id } } }));
+
 /** This device's kinds when it is subscribed (its row among the user's), else null. */
 export async function deviceKinds(): Promise<PushKind[] | null> {
   const reg = await navigator.serviceWorker.getRegistration('/');
