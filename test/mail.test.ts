@@ -354,7 +354,6 @@ describe('what is mailed', () => {
     });
     expect(said.status, said.text).toBe(201);
     await until(() => [fan, named, voice].every((p) => smtp.to(p.address).length === 1));
-    const path = streamerPath(sid, name);
     /** The subject, and the links to the site in the plain text. */
     const subjectAndLinks = (p: typeof fan) => {
       const m = smtp.to(p.address)[0]!;
