@@ -196,6 +196,14 @@ export const PUSH_MUTATIONS: Mutation[] = [
     web: true,
   },
   {
+    name: "push page: the user's other devices are not listed (only this one, which has its own settings)",
+    file: 'web/src/lib/push.ts',
+    from: '.filter((s) => s.id !== id);',
+    to: '.filter((s) => s.id === id);',
+    tests: ['test/browser/web-push.test.ts'],
+    web: true,
+  },
+  {
     name: 'push page: the worker shows no message for a push',
     file: 'web/public/sw.js',
     from: 'self.registration.showNotification(title, {',
