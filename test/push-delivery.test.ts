@@ -507,20 +507,21 @@ describe('never twice', () => {
     expect(fake.requests).toEqual([]);
   });
 
-  it('two instances on one database, looking side by side: every message once', async () => {
+  it('three instances on one database, looking side by side: every message once', async () => {
     const second = await startApp(env, { database: t.database });
+    const third = await startApp(env, { database: t.database });
     try {
       const s = await followed();
-      const devices = Array.from({ length: 5 }, () => fake.device());
+      const devices = Array.from({ length: 6 }, () => fake.device());
       for (const d of devices) await subscribe(s.fan.c, d);
       await goLive(s.id);
-      await deliver(t, second);
+      await deliver(t, second, third);
       await goLive(s.id);
-      await Promise.all([deliver(t, second), deliver(second, t)]);
+      await Promise.all([deliver(t, second, third), deliver(third, second, t), deliver(second, third)]);
       expect(fake.requests.map(shape).every((p) => p === null)).toBe(true);
       for (const d of devices) expect(fake.delivered(d)).toHaveLength(2);
     } finally {
-      await second.close();
+      await Promise.all([second.close(), third.close()]);
     }
   });
 
