@@ -4,8 +4,8 @@ import { BUSY_REQUESTS_PER_SECOND } from '../src/lib/traffic.ts';
 import { MAIL_GIVE_WAY_PER_SECOND } from '../src/mail/sender.ts';
 import { startApp, type TestApp, useApp } from './helpers/app.ts';
 import type { Client } from './helpers/client.ts';
+import { startStream } from './helpers/live-start.ts';
 import { writeTransaction } from '../src/db/transaction.ts';
-import { notifyLive } from '../src/notifications/notify.ts';
 import { streamerPath } from '../src/shared/rules.ts';
 import { DIGEST_BATCH, queueDigestBatch } from '../src/mail/digest.ts';
 import { digestSlot } from '../src/mail/schedule.ts';
@@ -339,14 +339,7 @@ describe('what is mailed', () => {
     for (const p of [fan, bystander]) {
       expect((await p.c.put(`/api/follows?streamer_id=${sid}`, { follow: true })).status).toBe(200);
     }
-    // Live sync's write, as history/record.ts makes it.
-    const now = t.clock.now().toISOString();
-    const stream = await t.db
-      .insertInto('streams')
-      .values({ streamer_id: sid, started_at: now, last_seen_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await writeTransaction(t.database, (trx) => notifyLive(trx, [{ id: stream.id, streamer_id: sid }], now));
+    await startStream(t, sid);
     const other = await person();
     const said = await other.c.post('/api/comments', {
       streamer_id: sid,

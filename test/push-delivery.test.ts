@@ -1,8 +1,6 @@
 import { afterAll, beforeEach, describe, expect, it, type MockInstance, onTestFinished, vi } from 'vitest';
 import { OutboxDeliverer } from '../src/delivery/deliverer.ts';
 import { BUSY_REQUESTS_PER_SECOND } from '../src/lib/traffic.ts';
-import { writeTransaction } from '../src/db/transaction.ts';
-import { notifyLive } from '../src/notifications/notify.ts';
 import { claimDue, createdIn, queueNotifications } from '../src/push/outbox.ts';
 import {
   MAX_ATTEMPTS,
@@ -15,6 +13,7 @@ import { streamerPath } from '../src/shared/rules.ts';
 import { releaseLease, takeLease } from '../src/sync/lease.ts';
 import { startApp, type TestApp, useApp } from './helpers/app.ts';
 import type { Client } from './helpers/client.ts';
+import { startStream } from './helpers/live-start.ts';
 import { type Device, type PushRequest, startFakePush } from './helpers/fake-push.ts';
 
 /** DECISIONS.md "Fifth wave" → "Push notifications": delivery from the event log, on SQLite and PostgreSQL. */
@@ -50,25 +49,10 @@ const deliver = async (...apps: TestApp[]) => {
   await Promise.all(all.map((a) => a.app.push.look()));
   await Promise.all(all.map((a) => a.app.push.idle()));
 };
-/** A followed streamer's stream starts (live sync's write, as history/record.ts makes it). */
+/** A followed streamer's stream starts, a minute on. */
 async function goLive(streamerId: number, app: TestApp = t) {
   t.clock.advance(60_000);
-  const now = app.clock.now().toISOString();
-  await app.db
-    .updateTable('streams')
-    .set((eb) => ({ ended_at: eb.ref('last_seen_at') }))
-    .where('streamer_id', '=', streamerId)
-    .where('ended_at', 'is', null)
-    .execute();
-  const stream = await app.db
-    .insertInto('streams')
-    .values({ streamer_id: streamerId, started_at: now, last_seen_at: now })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await writeTransaction(app.database, (trx) =>
-    notifyLive(trx, [{ id: stream.id, streamer_id: streamerId }], now),
-  );
-  return stream.id;
+  return startStream(app, streamerId);
 }
 async function followed(name = `Pushed ${++seq}`) {
   const id = await t.streamer(name, RATING);

@@ -1,10 +1,9 @@
 import type { Worker } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeTransaction } from '../../src/db/transaction.ts';
-import { notifyLive } from '../../src/notifications/notify.ts';
 import { streamerPath } from '../../src/shared/rules.ts';
 import { type Device, type FakePush, startFakePush } from '../helpers/fake-push.ts';
 import type { TestApp } from '../helpers/app.ts';
+import { startStream } from '../helpers/live-start.ts';
 import { axe, newPage, runBrowser, shot, signIn, useBrowser } from './browser.ts';
 
 /**
@@ -44,16 +43,8 @@ async function seed(t: TestApp) {
     .execute();
 }
 
-/** Live sync starts a stream of the streamer (history/record.ts's write and its notifications). */
-async function goLive(t: TestApp) {
-  const now = t.clock.now().toISOString();
-  const stream = await t.db
-    .insertInto('streams')
-    .values({ streamer_id: sid, started_at: now, last_seen_at: now })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await writeTransaction(t.database, (trx) => notifyLive(trx, [{ id: stream.id, streamer_id: sid }], now));
-}
+/** Live sync starts a stream of the streamer. */
+const goLive = (t: TestApp) => startStream(t, sid);
 
 /** The browser's push subscription, made by the push service this machine cannot reach, kept across loads. */
 const standIn = (d: Device) => `(() => {

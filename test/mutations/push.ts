@@ -229,7 +229,7 @@ export const PUSH_MUTATIONS: Mutation[] = [
   {
     name: "push page: iOS's home-screen rule is not said where push is offered",
     file: 'web/src/components/PushSettings.svelte',
-    from: '<p class="hint">{t(\'push.ios\')}</p>',
+    from: '<p class="hint">{pt(\'push.ios\')}</p>',
     to: '',
     tests: ['test/browser/web-push.test.ts'],
     web: true,
