@@ -30,6 +30,28 @@ export interface Context {
   log: (line: string) => void;
 }
 
+/** One database's run of the suite (suite.ts), as run.ts sets it up. */
+export interface SuiteOptions {
+  /** The service's DATABASE_URL. */
+  databaseUrl: string;
+  /** The insert ceilings' database: files of their own on SQLite, the same database on PostgreSQL. */
+  ceilingDatabaseUrl: (name: string) => string;
+  /** Counts a streamer's comments in the database itself, after the service stopped. */
+  countStoredComments: (streamerId: number) => Promise<number>;
+  /** Scratch directory: precomputed answers, the service's working directory. */
+  dir: string;
+  /** Misses count toward the exit code. */
+  enforce: boolean;
+  load: LoadSettings;
+  /** BENCH_ONLY's words, lower case (every path when empty). */
+  only: readonly string[];
+  streamers: number;
+  comments: number;
+  /** Extra node arguments for the service process (e.g. --cpu-prof). */
+  serviceNodeArgs: string[];
+  log: (line: string) => void;
+}
+
 export interface Load {
   path: string;
   /** Paths taken in turn instead of `path` alone (wrk's `request`, autocannon's `requests`). */

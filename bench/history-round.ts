@@ -6,7 +6,8 @@
  * writes it. The first round starts the streams; the next ones add a sample to each.
  */
 import { performance } from 'node:perf_hooks';
-import { openDatabase, pgDriver } from '../src/db/connect.ts';
+import { openDatabase } from '../src/db/connect.ts';
+import { pgDriver } from '../src/db/pg-driver.ts';
 import type { DbContext } from '../src/db/context.ts';
 import { migrateToLatest } from '../src/db/migrator.ts';
 import { writeTransaction } from '../src/db/transaction.ts';

@@ -19,10 +19,9 @@ import { refreshStats } from '../src/history/stats.ts';
 import { DAY, MINUTE } from '../src/lib/clock.ts';
 import { HISTORY } from '../src/shared/history.ts';
 import { etagOf } from './ceilings.ts';
-import { compare, type Context, probeOk, rowOf } from './compare.ts';
+import { compare, type Context, probeOk, rowOf, type SuiteOptions } from './compare.ts';
 import { DASH, ms, type Row } from './report.ts';
 import { seed } from './seed.ts';
-import type { SuiteOptions } from './suite.ts';
 import type { Service } from '../test/helpers/service.ts';
 
 /** Samples of one day's stream: 30 to 80 minutes (55 on average: 20 million a year for 1,000). */

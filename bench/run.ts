@@ -30,7 +30,8 @@ import { ensureBuilt } from './build.ts';
 import { loadGenerator } from './load.ts';
 import { createThrowaway, DEFAULT_SERVER_URL, type Throwaway } from './postgres.ts';
 import { LEGEND, type Row, table } from './report.ts';
-import { runSuite, type SuiteOptions } from './suite.ts';
+import { runSuite } from './suite.ts';
+import type { SuiteOptions } from './compare.ts';
 
 function positiveInt(name: string, fallback: number): number {
   const raw = process.env[name];

@@ -4,7 +4,7 @@
  * cold starts on the existing database and report the peak memory.
  */
 import { type CeilingOptions, startCeiling } from './ceilings.ts';
-import { type Context, type LoadSettings, selected } from './compare.ts';
+import { type Context, selected, type SuiteOptions } from './compare.ts';
 import { eventStreamPaths } from './event-streams.ts';
 import { fifthWaveRows } from './fifth-wave.ts';
 import { syncRoundRow } from './history-round.ts';
@@ -19,27 +19,6 @@ import { ADMIN_PASSWORD, seed } from './seed.ts';
 import { withDatabase } from './fifth-seed.ts';
 import { storedRow, type Written, writePaths } from './write-paths.ts';
 import { Service } from '../test/helpers/service.ts';
-
-export interface SuiteOptions {
-  /** The service's DATABASE_URL. */
-  databaseUrl: string;
-  /** The insert ceilings' database: files of their own on SQLite, the same database on PostgreSQL. */
-  ceilingDatabaseUrl: (name: string) => string;
-  /** Counts a streamer's comments in the database itself, after the service stopped. */
-  countStoredComments: (streamerId: number) => Promise<number>;
-  /** Scratch directory: precomputed answers, the service's working directory. */
-  dir: string;
-  /** Misses count toward the exit code. */
-  enforce: boolean;
-  load: LoadSettings;
-  /** BENCH_ONLY's words, lower case (every path when empty). */
-  only: readonly string[];
-  streamers: number;
-  comments: number;
-  /** Extra node arguments for the service process (e.g. --cpu-prof). */
-  serviceNodeArgs: string[];
-  log: (line: string) => void;
-}
 
 const COLD_STARTS = 3;
 

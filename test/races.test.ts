@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { insertComment } from '../src/comments/queries.ts';
-import { type Batch, writeBatched } from '../src/db/batched.ts';
+import type { Batch } from '../src/db/batched.ts';
+import { writeBatched } from '../src/db/transaction.ts';
 import { countRows, useApp } from './helpers/app.ts';
 import type { Client } from './helpers/client.ts';
 

@@ -1,23 +1,9 @@
 /**
- * What the dispatcher (main.ts) and the commands share. Kept free of anything heavy: main.ts
+ * The table of commands the dispatcher (main.ts) reads. Kept free of anything heavy: main.ts
  * imports it to print help, which must not load the service.
  */
 import type { ParseArgsConfig } from 'node:util';
-import type { Config } from '../config/config.ts';
-
-/** A command-line usage error: printed with the command's help, exit code 2. */
-export class UsageError extends Error {}
-
-/** A command's arguments after `parseArgs`: its declared options and the rest, in order. */
-export interface CommandArgs {
-  positionals: string[];
-  values: Record<string, string | boolean | undefined>;
-}
-
-/** The module of one command (src/cli/commands/*.ts), imported only when it runs. */
-export interface CommandModule {
-  run: (args: CommandArgs, config: Config) => Promise<void>;
-}
+import type { CommandModule } from './args.ts';
 
 export interface Command {
   summary: string;

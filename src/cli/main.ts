@@ -7,7 +7,8 @@ import { parseArgs } from 'node:util';
 import { loadDotEnv } from '../config/dotenv.ts';
 import { parseConfig } from '../config/config.ts';
 import { redactCredentials } from '../lib/redact.ts';
-import { type Command, type CommandArgs, commands, findCommand, UsageError } from './command.ts';
+import { type CommandArgs, UsageError } from './args.ts';
+import { type Command, commands, findCommand } from './command.ts';
 
 export function help(name?: string): string {
   const cmd = name === undefined ? undefined : findCommand(name);

@@ -1,7 +1,8 @@
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/schema.ts';
 import { advisoryKey } from '../db/group-locks.ts';
-import { type Batch, type Outcome, writeBatched } from '../db/batched.ts';
+import type { Batch, Outcome } from '../db/batched.ts';
+import { writeBatched } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
 import { passChallenge } from '../guests/challenge.ts';
 import { lockBursts } from '../guests/rules.ts';
@@ -84,7 +85,7 @@ type Answer = ReturnType<typeof answerOf>;
 
 /**
  * Posts a comment: the rules of rules.ts, then one write, the same on both databases. Posts
- * share a group commit (db/batched.ts `writeBatched`), which runs the posts of a group
+ * share a group commit (db/transaction.ts `writeBatched`), which runs the posts of a group
  * together (`postMany`), a post alone being a group of one.
  */
 export async function postComment(

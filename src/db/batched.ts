@@ -1,9 +1,7 @@
-import type { WriteChanges } from './changes.ts';
-import type { DbContext } from './context.ts';
 import type { Db } from './schema.ts';
 
 /**
- * Writes of one kind that run together in a group commit (db/transaction.ts `GroupCommit`):
+ * Writes of one kind that run together in a group commit (db/group-commit.ts `GroupCommit`):
  * comment posts (comments/post.ts) and votes (votes/vote.ts).
  */
 
@@ -27,29 +25,3 @@ export interface Batch<I, T> {
    */
   locks?: { keys(inputs: readonly I[]): bigint[]; when: string };
 }
-
-/**
- * A write of a kind that runs together with the others of its group (`Batch`), as a group
- * commit on both databases; otherwise as writeTransaction.
- */
-export async function writeBatched<I, T>(
-  ctx: DbContext,
-  batch: Batch<I, T>,
-  input: I,
-  changes: WriteChanges = 'all',
-): Promise<T> {
-  const result = await ctx.groupCommit.run(alone(batch, input), changes, { batch, input });
-  ctx.changes.moved(changes);
-  ctx.failures.wrote();
-  return result;
-}
-
-/** A write of a batch run alone: `many` of one. */
-const alone =
-  <I, T>(batch: Batch<I, T>, input: I) =>
-  async (trx: Db): Promise<T> => {
-    const [outcome] = await batch.many(trx, [input]);
-    if (!outcome) throw new Error('a batch answered no outcome');
-    if (!outcome.ok) throw outcome.err;
-    return outcome.value;
-  };

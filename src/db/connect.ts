@@ -1,10 +1,9 @@
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { type SqliteDatabase as SqliteDialectDatabase, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import type pg from 'pg';
 import { SqliteDatabase, type SqliteStatement } from './sqlite-driver.ts';
 import { dbContext, type DbContext } from './context.ts';
+import { pgDriver } from './pg-driver.ts';
 import { preparingPool } from './prepared.ts';
 import type { Database } from './schema.ts';
 
@@ -41,13 +40,6 @@ export const SQLITE_PRAGMAS = [
   // difference between staying under the 150 MiB budget and not while comments pour in.
   'cache_size = -4000',
 ] as const;
-
-const require = createRequire(import.meta.url);
-
-/** The PostgreSQL driver, loaded only by a service that uses PostgreSQL (a faster SQLite start). */
-export function pgDriver(): typeof pg {
-  return require('pg') as typeof pg;
-}
 
 /** Prepared statements kept per SQLite handle: the hot queries are prepared once. */
 const STATEMENTS = 256;

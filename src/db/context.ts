@@ -4,7 +4,7 @@ import { ContentVersion } from './changes.ts';
 import { DbFailures } from './failures.ts';
 import type { Db } from './schema.ts';
 import type { SqliteDatabase } from './sqlite-driver.ts';
-import { GroupCommit } from './transaction.ts';
+import { GroupCommit } from './group-commit.ts';
 
 /**
  * An open database and what this process keeps about it, in one object made when the database

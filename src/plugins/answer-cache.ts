@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { AnswerCache } from '../cache/answers.ts';
-import { watchChanges } from '../db/changes.ts';
+import { watchChanges } from '../db/other-instances.ts';
 import type { DbContext } from '../db/context.ts';
 
 declare module 'fastify' {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { announceSessionChange } from '../db/changes.ts';
+import { announceSessionChange } from '../db/other-instances.ts';
 import { compiledOnce } from '../db/compiled.ts';
 import type { DbContext } from '../db/context.ts';
 import type { Db } from '../db/schema.ts';

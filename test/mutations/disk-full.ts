@@ -18,7 +18,7 @@ export const DISK_FULL_MUTATIONS: Mutation[] = [
   },
   {
     name: 'disk full: a committed write does not clear it (/healthz 503 for a minute after room came back)',
-    file: 'src/db/batched.ts',
+    file: 'src/db/transaction.ts',
     from: '  ctx.changes.moved(changes);\n  ctx.failures.wrote();\n  return result;\n}\n\n/** A write of a batch',
     to: '  ctx.changes.moved(changes);\n  return result;\n}\n\n/** A write of a batch',
     tests: ['test/disk-full.test.ts'],

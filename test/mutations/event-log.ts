@@ -12,7 +12,7 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
   },
   {
     name: 'event log: a write of a group that fails keeps its events',
-    file: 'src/db/transaction.ts',
+    file: 'src/db/group-commit.ts',
     from: '          } catch (err) {\n            takeEvents(conn);',
     to: '          } catch (err) {\n            events.push(...takeEvents(conn));',
     tests: ['test/event-log.test.ts'],
@@ -167,14 +167,14 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
   },
   {
     name: 'one comment path: the posts of a group are each run alone',
-    file: 'src/db/transaction.ts',
+    file: 'src/db/group-commit.ts',
     from: 'if (unit.length === 1 || !unit[0]?.together) {',
     to: 'if (unit.length > 0) {',
     tests: ['test/races.test.ts'],
   },
   {
     name: 'one comment path: a batch that fails is not run again one write at a time',
-    file: 'src/db/transaction.ts',
+    file: 'src/db/group-commit.ts',
     from: 'else for (const job of unit) outcomes.push([job, await step(job.fn)]);',
     to: 'else for (const job of unit) outcomes.push([job, together]);',
     tests: ['test/races.test.ts'],
@@ -244,7 +244,7 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
   },
   {
     name: "PostgreSQL: a group's BEGIN and savepoint are answered before its first query goes out",
-    file: 'src/db/transaction.ts',
+    file: 'src/db/group-commit.ts',
     from: "const sent = bound.executeQuery(statement(statements.join('; ')));",
     to: "const sent = Promise.resolve(await bound.executeQuery(statement(statements.join('; '))));",
     tests: ['test/database.test.ts'],
@@ -321,7 +321,7 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
   },
   {
     name: "content version: an instance's own NOTIFY moves its version a second time",
-    file: 'src/db/changes.ts',
+    file: 'src/db/other-instances.ts',
     from: '      if (origin === version.origin) return;\n',
     to: '',
     tests: ['test/caching.test.ts'],

@@ -3,7 +3,7 @@ import type { Config } from '../../config/config.ts';
 import { ERRORS } from '../../errors.ts';
 import { codePointLength } from '../../lib/input.ts';
 import { LIMITS } from '../../shared/rules.ts';
-import { type CommandArgs, UsageError } from '../command.ts';
+import { type CommandArgs, UsageError } from '../args.ts';
 import { cliAudit, withDb } from '../database.ts';
 import { readPassword } from '../prompt.ts';
 

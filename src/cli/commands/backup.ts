@@ -1,6 +1,6 @@
 import { writeBackup } from '../../backup/files.ts';
 import type { Config } from '../../config/config.ts';
-import { type CommandArgs, UsageError } from '../command.ts';
+import { type CommandArgs, UsageError } from '../args.ts';
 import { withDb } from '../database.ts';
 
 export async function run({ positionals }: CommandArgs, config: Config): Promise<void> {

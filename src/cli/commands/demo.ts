@@ -1,5 +1,5 @@
 import type { Config } from '../../config/config.ts';
-import { type CommandArgs, UsageError } from '../command.ts';
+import { type CommandArgs, UsageError } from '../args.ts';
 import { withDb } from '../database.ts';
 import { fillDemo } from '../demo.ts';
 

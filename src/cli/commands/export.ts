@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import type { Config } from '../../config/config.ts';
-import { type CommandArgs, UsageError } from '../command.ts';
+import { type CommandArgs, UsageError } from '../args.ts';
 import { exportData } from '../data.ts';
 import { withDb } from '../database.ts';
 

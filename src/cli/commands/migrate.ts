@@ -1,7 +1,7 @@
 import type { Config } from '../../config/config.ts';
 import { openDatabase } from '../../db/connect.ts';
 import { migrateToLatest } from '../../db/migrator.ts';
-import { type CommandArgs, UsageError } from '../command.ts';
+import { type CommandArgs, UsageError } from '../args.ts';
 
 export async function run({ positionals }: CommandArgs, config: Config): Promise<void> {
   if (positionals.length) throw new UsageError('migrate takes no arguments');

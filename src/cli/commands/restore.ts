@@ -1,6 +1,6 @@
 import { restoreSqlite } from '../../backup/restore.ts';
 import type { Config } from '../../config/config.ts';
-import { type CommandArgs, UsageError } from '../command.ts';
+import { type CommandArgs, UsageError } from '../args.ts';
 
 export async function run({ positionals }: CommandArgs, config: Config): Promise<void> {
   const [file] = positionals;

@@ -1,7 +1,7 @@
 import type { Config } from '../../config/config.ts';
 import { writeTransaction } from '../../db/transaction.ts';
 import { getSetting, setSetting } from '../../settings/queries.ts';
-import { type CommandArgs, UsageError } from '../command.ts';
+import { type CommandArgs, UsageError } from '../args.ts';
 import { cliAudit, withDb } from '../database.ts';
 
 function parseBool(value: string | undefined): boolean {

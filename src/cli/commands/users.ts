@@ -5,7 +5,7 @@ import type { DbContext } from '../../db/context.ts';
 import type { Db } from '../../db/schema.ts';
 import { writeTransaction } from '../../db/transaction.ts';
 import { findUserByLogin, listUsers, setAdmin, setBanned, setModerator } from '../../users/queries.ts';
-import { type CommandArgs, UsageError } from '../command.ts';
+import { type CommandArgs, UsageError } from '../args.ts';
 import { cliAudit, withDb } from '../database.ts';
 
 /** Every action of `users`; its help in cli/command.ts names each (test/cli.test.ts). */

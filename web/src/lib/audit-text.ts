@@ -4,16 +4,9 @@ import { csAudit } from '../locales/cs.ts';
 import { enAudit } from '../locales/en.ts';
 
 /**
- * Audit entries come as data: an action and its parameters (the service's audit/actions.ts).
- * Each language words every action (locales/*.ts), typed from the generated client, so an
- * action the service adds fails the page's check until both languages word it.
+ * Audit entries come as data: an action and its parameters (the service's audit/actions.ts),
+ * worded by each language (locales/*.ts, `AuditWords` in audit-words.ts).
  */
-type Known = Extract<AuditEntry, { params: object }>;
-
-export type AuditWords = {
-  [E in Known as E['action']]: (params: E['params'], provider: (p: string) => string) => string;
-};
-
 const WORDS = { cs: csAudit, en: enAudit } as const;
 
 /** An entry in the page's language; an old entry recorded without parameters shows its summary. */

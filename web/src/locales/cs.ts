@@ -1,6 +1,6 @@
 import { CRITERIA_CS } from '../../../src/shared/rules.ts';
 import type { ErrorCode } from '../../../src/errors.ts';
-import type { AuditWords } from '../lib/audit-text.ts';
+import type { AuditWords } from '../lib/audit-words.ts';
 import { criteriaKeys } from '../lib/criteria.ts';
 import type { MessageKey } from './en.ts';
 

@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../../../src/errors.ts';
-import type { AuditWords } from '../lib/audit-text.ts';
+import type { AuditWords } from '../lib/audit-words.ts';
 import { criteriaKeys } from '../lib/criteria.ts';
 /** English texts. Every key here must exist in cs.ts too (the type checks it). */
 export const en = {
