@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/schema.ts';
 import type { SqliteDatabase } from '../db/sqlite-driver.ts';
-import type { Clock } from '../lib/clock.ts';
+import { type Clock, wakeEvery } from '../lib/clock.ts';
 import { releaseLease, takeLease } from '../sync/lease.ts';
 import { BackupSet, writeBackup } from './files.ts';
 
@@ -34,10 +34,9 @@ export interface BackupSchedulerOptions {
 export class BackupScheduler {
   readonly holder = randomUUID();
   readonly set: BackupSet;
-  #timer: NodeJS.Timeout | undefined;
+  #stopWaking = (): void => undefined;
   #running: Promise<string> | null = null;
   #held = false;
-  #stopped = false;
   readonly #tickMs: number;
 
   constructor(private readonly opts: BackupSchedulerOptions) {
@@ -52,22 +51,13 @@ export class BackupScheduler {
     } catch (err) {
       throw new Error(`BACKUP_DIR ${this.opts.dir} cannot be created: ${(err as Error).message}`);
     }
-    const tick = () => {
-      this.#timer = setTimeout(() => {
-        void this.#tick()
-          .catch((err: unknown) => this.opts.log.error({ err }, 'scheduled backup failed'))
-          .finally(() => {
-            if (!this.#stopped) tick();
-          });
-      }, this.#tickMs);
-      this.#timer.unref();
-    };
-    tick();
+    this.#stopWaking = wakeEvery(this.#tickMs, () =>
+      this.#tick().catch((err: unknown) => this.opts.log.error({ err }, 'scheduled backup failed')),
+    );
   }
 
   async stop(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#timer);
+    this.#stopWaking();
     await this.#running?.catch(() => undefined);
     if (this.#held) await releaseLease(this.opts.db, LEASE, this.holder).catch(() => undefined);
     this.#held = false;

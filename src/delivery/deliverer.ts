@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DbContext } from '../db/context.ts';
 import type { Db } from '../db/schema.ts';
-import { type Clock, DAY } from '../lib/clock.ts';
+import { type Clock, DAY, wakeEvery } from '../lib/clock.ts';
 import { OutageLog } from '../lib/outage-log.ts';
 import type { Traffic } from '../lib/traffic.ts';
 import { releaseLease, takeLease } from '../sync/lease.ts';
@@ -60,7 +60,7 @@ export class OutboxDeliverer<Row extends ClaimedRow> {
   #heldUntil = 0;
   /** This instance sends until then: its lease's end, or the next look's when it shares out. */
   #sendUntil = 0;
-  #timer: NodeJS.Timeout | undefined;
+  #stopWaking = (): void => undefined;
   #stopped = false;
   #looking: Promise<void> | null = null;
   /** The look asked for while one was under way (which may have read before the asker's write). */
@@ -90,20 +90,12 @@ export class OutboxDeliverer<Row extends ClaimedRow> {
   }
 
   start(): void {
-    const beat = () => {
-      this.#timer = setTimeout(() => {
-        void this.look().finally(() => {
-          if (!this.#stopped) beat();
-        });
-      }, this.#pollMs);
-      this.#timer.unref();
-    };
-    beat();
+    this.#stopWaking = wakeEvery(this.#pollMs, () => this.look());
   }
 
   async stop(): Promise<void> {
     this.#stopped = true;
-    clearTimeout(this.#timer);
+    this.#stopWaking();
     await this.#looking?.catch(() => undefined);
     await this.idle();
     this.channel.close?.();

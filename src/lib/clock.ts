@@ -46,3 +46,32 @@ export function upkeep(
       });
   });
 }
+
+/**
+ * A background worker's wake-ups (the deliverers, live sync, scheduled backups): `work` runs
+ * `ms` of real time after the last run ended (the first after `firstMs`), never two at once,
+ * until the answered stop. They are real time, not the app's clock, on purpose: a wake-up only
+ * looks, and what is due (a retry, a lease's end, the next backup) the work reads from the app's
+ * clock. A test that moves its clock a day on wakes nothing by itself and calls the work (or
+ * lets the next wake-up find it due), and a machine that slept wakes once, not once for every
+ * period it missed.
+ */
+export function wakeEvery(ms: number, work: () => Promise<unknown>, firstMs = ms): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const next = (delay: number) => {
+    timer = setTimeout(() => {
+      void work()
+        .catch(() => undefined)
+        .finally(() => {
+          if (!stopped) next(ms);
+        });
+    }, delay);
+    timer.unref();
+  };
+  next(firstMs);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}

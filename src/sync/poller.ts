@@ -5,7 +5,7 @@ import type { DbContext } from '../db/context.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { type LiveEvent, publish } from '../events/log.ts';
 import { maintainHistory } from '../history/prune.ts';
-import type { Clock } from '../lib/clock.ts';
+import { type Clock, wakeEvery } from '../lib/clock.ts';
 import type { Provider } from '../shared/rules.ts';
 import { SyncError } from './http.ts';
 import { releaseLease, takeLease } from './lease.ts';
@@ -58,7 +58,7 @@ interface Batch {
 export class LivePoller {
   readonly holder = randomUUID();
   #held = false;
-  #timer: NodeJS.Timeout | undefined;
+  #stopWaking = (): void => undefined;
   #abort = new AbortController();
   #round: Promise<void> | null = null;
   #nextRoundAt = 0;
@@ -83,22 +83,19 @@ export class LivePoller {
   start(): void {
     if (!this.enabled) return;
     const period = Math.max(250, this.opts.intervalMs / 4);
-    const beat = (delay: number) => {
-      this.#timer = setTimeout(() => {
-        void this.#heartbeat()
-          .catch((err: unknown) => this.opts.log.warn({ err }, 'live sync: cannot take the lease'))
-          .finally(() => {
-            if (!this.#abort.signal.aborted) beat(period);
-          });
-      }, delay);
-      this.#timer.unref();
-    };
-    beat(period * (0.25 + this.#random() * 0.25));
+    this.#stopWaking = wakeEvery(
+      period,
+      () =>
+        this.#heartbeat().catch((err: unknown) =>
+          this.opts.log.warn({ err }, 'live sync: cannot take the lease'),
+        ),
+      period * (0.25 + this.#random() * 0.25),
+    );
   }
 
   async stop(): Promise<void> {
     this.#abort.abort();
-    clearTimeout(this.#timer);
+    this.#stopWaking();
     await this.#round?.catch(() => undefined);
     if (this.#held) await releaseLease(this.opts.database.db, LEASE, this.holder).catch(() => undefined);
     this.#held = false;
