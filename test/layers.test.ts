@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
@@ -85,5 +85,100 @@ describe('operations', () => {
       .filter((file) => !FASTIFY_BOUND.some((pattern) => pattern.test(file)))
       .flatMap((file) => fastifyBindings(readFileSync(file, 'utf8')).map((what) => `${file}: ${what}`));
     expect(bound).toEqual([]);
+  });
+});
+
+/**
+ * No module imports itself through others: a newcomer reads the code from the modules that
+ * import nothing of ours up to the app, and a circle has no such order. Every import is
+ * counted, a type's and a dynamic one too (`import('./x.ts')`, as the command-line table loads
+ * its commands), in the service, the page and the bench.
+ */
+const MODULE = /\.(ts|svelte)$/;
+const modules = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory()
+      ? e.name === 'node_modules' || e.name === 'generated'
+        ? []
+        : modules(join(dir, e.name))
+      : MODULE.test(e.name)
+        ? [join(dir, e.name)]
+        : [],
+  );
+
+/** The modules of this tree a module's text imports: static, re-exported, side-effect and dynamic. */
+export function importsOf(file: string, text: string): string[] {
+  const named = [
+    ...text.matchAll(/^\s*(?:import|export)\s[^;]*?\sfrom\s+'(\.[^']+)'/gms),
+    ...text.matchAll(/^\s*import\s+'(\.[^']+)'/gm),
+    ...text.matchAll(/\bimport\(\s*'(\.[^']+)'\s*\)/g),
+  ].map((m) => m[1] ?? '');
+  return named.map((from) => join(dirname(file), from));
+}
+
+/** The circles of a graph (Tarjan's strongly connected components of more than one module). */
+export function circlesOf(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const circle: string[] = [];
+    for (let w = stack.pop(); w !== undefined; w = w === v ? undefined : stack.pop()) {
+      onStack.delete(w);
+      circle.push(w);
+    }
+    if (circle.length > 1) circles.push(circle.sort());
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return circles;
+}
+
+describe('the modules', () => {
+  it('are told their imports and their circles', () => {
+    const text =
+      "import a from './a.ts';\nimport {\n  type B,\n  c,\n} from '../b.ts';\nexport { d } from './d.ts';\nimport './e.ts';\nconst f = () => import('./f.ts');\nimport x from 'fastify';";
+    expect(importsOf('src/x/m.ts', text)).toEqual([
+      'src/x/a.ts',
+      'src/b.ts',
+      'src/x/d.ts',
+      'src/x/e.ts',
+      'src/x/f.ts',
+    ]);
+    const graph = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a', 'd']],
+      ['d', []],
+    ]);
+    expect(circlesOf(graph)).toEqual([['a', 'b', 'c']]);
+    expect(
+      circlesOf(
+        new Map([
+          ['a', ['b']],
+          ['b', []],
+        ]),
+      ),
+    ).toEqual([]);
+  });
+
+  it('of the service, the page and the bench import no circle (types and dynamic imports counted)', () => {
+    const files = ['src', 'web/src', 'bench', 'scripts'].flatMap(modules).map((f) => f.split('\\').join('/'));
+    const graph = new Map(files.map((file) => [file, importsOf(file, readFileSync(file, 'utf8'))]));
+    expect(circlesOf(graph)).toEqual([]);
   });
 });

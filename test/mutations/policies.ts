@@ -117,4 +117,19 @@ export const POLICY_MUTATIONS: Mutation[] = [
     tests: ['test/streamers-views.test.ts'],
     project: 'postgres',
   },
+  // The house's layout (test/layers.test.ts): no module imports itself through others.
+  {
+    name: 'layout: a command imports the table of commands again (an import circle)',
+    file: 'src/cli/commands/serve.ts',
+    from: "import { type CommandArgs, UsageError } from '../args.ts';",
+    to: "import { type CommandArgs, UsageError } from '../args.ts';\nimport type { Command } from '../command.ts';\nexport type Table = Command;",
+    tests: ['test/layers.test.ts'],
+  },
+  {
+    name: "layout: the content version names the database's context, which holds it (a type's import circle)",
+    file: 'src/db/changes.ts',
+    from: "import { randomBytes } from 'node:crypto';",
+    to: "import { randomBytes } from 'node:crypto';\nimport type { DbContext } from './context.ts';\nexport type Held = DbContext['changes'];",
+    tests: ['test/layers.test.ts'],
+  },
 ];
