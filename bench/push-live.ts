@@ -76,6 +76,16 @@ export async function pushRows(
           .where('id', '=', id)
           .execute();
       }
+      // Offline, as live sync leaves a streamer it saw go offline: its open stream ended. An
+      // earlier row's service ran the development stand-ins (DEV_PROVIDERS), which had about
+      // half of the streamers live; a stream left open would make the go-live continue it,
+      // and a continued stream notifies nobody (history/record.ts).
+      await db
+        .updateTable('streams')
+        .set({ ended_at: at })
+        .where('streamer_id', 'in', setup.liveIds)
+        .where('ended_at', 'is', null)
+        .execute();
       return seedSubscriptions(db, serviceUrl, keys, at);
     });
     ctx.log(`push: ${USERS} followers of #${setup.liveIds.join(' and #')}, ${subscriptions} subscriptions`);
