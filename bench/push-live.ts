@@ -76,13 +76,14 @@ export async function pushRows(
           .where('id', '=', id)
           .execute();
       }
-      // Offline, as live sync leaves a streamer it saw go offline: its open stream ended. An
+      // Offline, as live sync leaves a streamer it saw go offline: its open stream ended at its
+      // last sighting (the streams_end_check constraint). An
       // earlier row's service ran the development stand-ins (DEV_PROVIDERS), which had about
       // half of the streamers live; a stream left open would make the go-live continue it,
       // and a continued stream notifies nobody (history/record.ts).
       await db
         .updateTable('streams')
-        .set({ ended_at: at })
+        .set((eb) => ({ ended_at: eb.ref('last_seen_at') }))
         .where('streamer_id', 'in', setup.liveIds)
         .where('ended_at', 'is', null)
         .execute();
