@@ -77,10 +77,10 @@ export async function pushRows(
           .execute();
       }
       // Offline, as live sync leaves a streamer it saw go offline: its open stream ended at its
-      // last sighting (the streams_end_check constraint). An
-      // earlier row's service ran the development stand-ins (DEV_PROVIDERS), which had about
-      // half of the streamers live; a stream left open would make the go-live continue it,
-      // and a continued stream notifies nobody (history/record.ts).
+      // last sighting (the streams_end_check constraint). An earlier row's service ran the
+      // development stand-ins (DEV_PROVIDERS), which had about half of the streamers live; a
+      // stream left open would make the go-live continue it, and a continued stream notifies
+      // nobody (history/record.ts).
       await db
         .updateTable('streams')
         .set((eb) => ({ ended_at: eb.ref('last_seen_at') }))
