@@ -106,13 +106,14 @@ export function draftOf(
     : given || (viewer.isAdmin ? STAFF_AUTHOR : DEFAULT_AUTHOR);
   const name = guest ? guestName(author) : { reserved: false, fold: null };
   const body = cleanText(input.body) ?? '';
+  const folded = foldWords(body);
   return {
     guest,
     bannedSession: guest && (viewer.bannedUser || viewer.bannedSession),
     staff: isStaff(viewer),
     userId: viewer.user?.id ?? null,
-    words: ` ${foldWords(body)} `,
-    repeatKey: repeatKey(body),
+    words: ` ${folded} `,
+    repeatKey: keyOfFolded(folded),
     repeatSince: new Date(now.getTime() - REPEAT_MINUTES * 60_000).toISOString(),
     streamerId: parseId(input.streamer_id),
     body,
@@ -132,8 +133,11 @@ export function draftOf(
  * folded body (lib/names.ts), stored with every comment (`repeat_key`), so that `Free coins!`
  * and `FREE  coins` are one comment twice.
  */
-export const repeatKey = (body: string): string =>
-  createHash('sha256').update(foldWords(body)).digest('base64url').slice(0, 22);
+export const repeatKey = (body: string): string => keyOfFolded(foldWords(body));
+
+/** `repeatKey` of a body already folded (a post folds its body once, for its words and this). */
+const keyOfFolded = (folded: string): string =>
+  createHash('sha256').update(folded).digest('base64url').slice(0, 22);
 
 /** The values a comment's rules read. */
 export type CommentValue = GuestValue | 'streamerId' | 'userId' | 'words' | 'repeatKey' | 'repeatSince';
