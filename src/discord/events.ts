@@ -16,8 +16,8 @@ const COLORS = {
 
 const PLATFORM: Record<Provider, string> = { provider_a: 'Twitch', provider_b: 'Kick' };
 
-/** Text users wrote, shown as written: Discord's markdown characters escaped. */
-export const literal = (text: string): string => text.replace(/([\\*_~`|<>[\]()#])/g, '\\$1');
+/** Text users wrote, shown as written: Discord's markdown characters escaped (`\x60` is the backtick). */
+export const literal = (text: string): string => text.replace(/([\\*_~\x60|<>[\]()#])/g, '\\$1');
 
 const cut = (text: string, max: number) =>
   [...text].length > max ? [...text].slice(0, max - 1).join('') + '…' : text;

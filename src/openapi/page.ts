@@ -23,9 +23,10 @@ interface Document {
   paths: Record<string, Record<string, Operation>>;
 }
 
+// Inline code between backticks (`\x60`) becomes <code>.
 const md = (s: string) =>
   escapeHtml(s)
-    .replace(/`([^`]+)`/g, '<code>$1</code>')
+    .replace(/\x60([^\x60]+)\x60/g, '<code>$1</code>')
     .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>');
 
 function typeOf(s: Schema | undefined, depth = 0): string {
