@@ -140,6 +140,13 @@ export async function newPage(
   return { page, context };
 }
 
+/** Whether the element with this id is on the screen, top to bottom. */
+export const inView = (page: Page, id: string): Promise<boolean> =>
+  page.evaluate((id) => {
+    const box = document.getElementById(id)?.getBoundingClientRect();
+    return box !== undefined && box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight;
+  }, id);
+
 export async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
-import { axe, newPage, runBrowser, shot, signIn, useBrowser } from './browser.ts';
+import { axe, inView, newPage, runBrowser, shot, signIn, useBrowser } from './browser.ts';
 
 let sid = 0;
 /** The streamer the fake Twitch's `twitchdev` speaks for, with three comments to pin and order. */
@@ -63,6 +63,19 @@ describe.runIf(runBrowser(import.meta.url))('comments as people know them', () =
     await cs.page.goto(`${env.base}/s/${sid}`);
     await expect.poll(() => cs.page.locator('.comments time').first().textContent()).toMatch(/nyní|min/);
     await cs.context.close();
+  });
+
+  it('an address naming a comment older than the first page opens the page scrolled to it (phone)', async () => {
+    const list = (await env.t.client().get(`/api/comments?streamer_id=${sid}`)).body as {
+      id: number;
+      body: string;
+    }[];
+    const oldest = list.find((c) => c.body === 'Comment number 1');
+    if (!oldest) throw new Error('no oldest comment');
+    const { page, context } = await newPage(env, { lang: 'en', phone: true });
+    await page.goto(`${env.base}/s/${sid}#c${oldest.id}`);
+    await expect.poll(() => inView(page, `c${oldest.id}`)).toBe(true);
+    await context.close();
   });
 
   it('the author edits, hides and shows again their own comment; a moderator hides any', async () => {

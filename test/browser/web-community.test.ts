@@ -16,6 +16,11 @@ describe.runIf(runBrowser(import.meta.url))('community rating, audit log, themes
     await page.goto(`${env.base}/#/s/${gamma.id}`);
     await page.getByRole('heading', { name: 'Your rating: Gamma Team' }).waitFor();
     const form = page.locator('form', { has: page.getByRole('button', { name: 'Save my rating' }) });
+    // Untouched, the form is empty and sends nothing: no rating of seven zeros.
+    expect(await form.getByLabel('Statistics', { exact: true }).inputValue()).toBe('');
+    await page.getByRole('button', { name: 'Save my rating' }).click();
+    expect(await form.evaluate((f: HTMLFormElement) => f.checkValidity())).toBe(false);
+    expect((await env.t.client().get(`/api/community_ratings?streamer_id=${gamma.id}`)).body.count).toBe(0);
     for (const label of [
       'Statistics',
       'Graphics',
@@ -44,7 +49,7 @@ describe.runIf(runBrowser(import.meta.url))('community rating, audit log, themes
       .poll(() =>
         visitor.page
           .locator('section.card', {
-            has: visitor.page.getByRole('heading', { name: 'Community rating', exact: true }),
+            has: visitor.page.getByRole('heading', { name: "Teams' rating", exact: true }),
           })
           .textContent(),
       )

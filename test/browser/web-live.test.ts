@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
-import { newPage, runBrowser, signIn, useBrowser } from './browser.ts';
+import { inView, newPage, runBrowser, signIn, useBrowser } from './browser.ts';
 
 /** Issue 27: the page without a reload (one EventSource), and the bell. */
 let sid = 0;
@@ -90,5 +90,45 @@ describe.runIf(runBrowser(import.meta.url))('live updates in the page', () => {
     await page.getByRole('button', { name: 'Označit vše jako přečtené' }).click();
     await expect.poll(() => count.count()).toBe(0);
     await context.close();
+  });
+
+  it('a notification opens its streamer page at the reply, also below the first page of comments', async () => {
+    const busy = await env.t.streamer('Busy Streamer', { s: 5, g: 5 });
+    const { page, context } = await newPage(env, { lang: 'en' });
+    try {
+      await signIn(env, page, 'provider_a');
+      await page.goto(`${env.base}/s/${busy}`);
+      await page.getByLabel('Comment', { exact: true }).fill('My early take');
+      await page.getByRole('button', { name: 'Post comment' }).click();
+      const mine = async () =>
+        (
+          (await env.t.client().get(`/api/comments?streamer_id=${busy}`)).body as {
+            id: number;
+            body: string;
+          }[]
+        ).find((c) => c.body === 'My early take');
+      await expect.poll(mine, { timeout: 10_000 }).toBeDefined();
+      const reply = (
+        await env.t.client().post('/api/comments', {
+          streamer_id: busy,
+          body: 'A late answer',
+          author: 'Pepa',
+          reply_to: (await mine())?.id,
+        })
+      ).body as { id: number };
+      // More than a page of newer comments: the thread is on the second page, newest first.
+      for (let i = 1; i <= 22; i++) {
+        await env.t
+          .client()
+          .post('/api/comments', { streamer_id: busy, body: `Chatter ${i}`, author: 'Fan' });
+      }
+      await page.goto(`${env.base}/`);
+      await page.locator('.bell summary').click();
+      await page.getByRole('link', { name: 'Pepa replied to your comment on Busy Streamer' }).click();
+      await expect.poll(() => page.url()).toMatch(new RegExp(`/s/${busy}[^#]*#c${reply.id}$`));
+      await expect.poll(() => inView(page, `c${reply.id}`)).toBe(true);
+    } finally {
+      await context.close();
+    }
   });
 });

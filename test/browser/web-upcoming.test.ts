@@ -53,8 +53,11 @@ async function seed(t: TestApp) {
     { start: at(15), end: at(17), title: 'Midnight special' },
     { start: at(27), end: at(30), title: 'Day two' },
   ]);
-  // On the air since an hour before t0, as scheduled.
-  await keep(onAir, [{ start: at(-1), end: at(1), title: 'Early blitz' }]);
+  // On the air since an hour before t0, as scheduled; its next stream is not live yet.
+  await keep(onAir, [
+    { start: at(-1), end: at(1), title: 'Early blitz' },
+    { start: at(30), end: at(32), title: 'Rematch' },
+  ]);
   await keep(keeper, [{ start: at(48), end: at(50), title: 'Keeper night' }]);
 }
 
@@ -121,6 +124,8 @@ describe.runIf(runBrowser(import.meta.url))(
       expect(tomorrow?.rows).toEqual([
         '00:00–02:00 Kick Planner Midnight special',
         '12:00–15:00 Kick Planner Day two',
+        // Live now, but this is its next stream: no mark.
+        '15:00–17:00 Kick On Air Rematch',
       ]);
       // The day after: named by its weekday and date.
       expect(later).toEqual({
@@ -163,7 +168,7 @@ describe.runIf(runBrowser(import.meta.url))(
         '15:00–17:00 Kick Planner Midnight special',
       ]);
       expect(tomorrow?.heading).toMatch(/^Zítra · /);
-      expect(tomorrow?.rows).toEqual(['03:00–06:00 Kick Planner Day two']);
+      expect(tomorrow?.rows).toEqual(['03:00–06:00 Kick Planner Day two', '06:00–08:00 Kick On Air Rematch']);
       // The day after tomorrow: its weekday, capitalized as a heading.
       expect(later).toEqual({
         heading: expect.stringMatching(/^\p{Lu}\p{Ll}+ \d+\. /u),
@@ -175,8 +180,21 @@ describe.runIf(runBrowser(import.meta.url))(
     });
 
     it.each([
-      { phone: true, lang: 'en' as const, timezone: 'Asia/Tokyo', when: /12:00/, until: 'in 3 hours' },
-      { phone: false, lang: 'cs' as const, timezone: 'UTC', when: /03:00/, until: 'za 3 hodiny' },
+      // The month by name in English ("Thu 3 Dec", never "03/12"), by number in Czech ("čt 3. 12.").
+      {
+        phone: true,
+        lang: 'en' as const,
+        timezone: 'Asia/Tokyo',
+        when: /^\w{3} \d{1,2} \w{3}, 12:00 /,
+        until: 'in 3 hours',
+      },
+      {
+        phone: false,
+        lang: 'cs' as const,
+        timezone: 'UTC',
+        when: /^\p{L}{2} \d{1,2}\. \d{1,2}\. 03:00 /u,
+        until: 'za 3 hodiny',
+      },
     ])(
       'a streamer page shows the next stream in the visitor’s zone and how soon, with its calendar (%o)',
       async (opts) => {

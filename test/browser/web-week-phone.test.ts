@@ -100,6 +100,10 @@ describe.runIf(runBrowser(import.meta.url))("issue 45: a community's week on a p
       ).toBe(true);
       await admin.click();
       await page.getByRole('heading', { name: 'Administrace' }).waitFor();
+      // The link opens a tab the moderator may use, and the address names the tab shown.
+      const path = new URL(page.url()).pathname;
+      expect(path).not.toBe('/admin/streamers');
+      expect(await page.locator(`nav.tabs a[href="${path}"]`).getAttribute('aria-current')).toBe('page');
       await axe(env, page, `moderator header, phone${dark ? ', dark' : ''}`);
       await shot(page, `week-header-moderator-phone${dark ? '-dark' : ''}`);
       await context.close();
@@ -126,7 +130,7 @@ describe.runIf(runBrowser(import.meta.url))("issue 45: a community's week on a p
     const { page, context } = await pageAs(env, null, { lang: 'cs' });
     await page.goto(`${env.base}/s/${sid}`);
     const panel = page.locator('section.card', {
-      has: page.getByRole('heading', { name: 'Komunitní hodnocení', exact: true }),
+      has: page.getByRole('heading', { name: 'Hodnocení týmů', exact: true }),
     });
     const figure = (term: string) => panel.locator('dl div', { hasText: term }).locator('dd');
     await expect.poll(() => figure(CRITERIA_CS.s).textContent()).toBe('6,5');

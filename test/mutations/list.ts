@@ -24,6 +24,7 @@ import { REVIEW_MUTATIONS } from './reviews.ts';
 import { PUSH_MUTATIONS } from './push.ts';
 import { MAIL_MUTATIONS } from './mail.ts';
 import { EVASION_MUTATIONS } from './evasion.ts';
+import { WALK_MUTATIONS } from './walk.ts';
 
 export interface Mutation {
   name: string;
@@ -1038,6 +1039,7 @@ export const MUTATIONS: Mutation[] = [
   },
   ...WEEK_MUTATIONS,
   ...WEEK_FIVE_MUTATIONS,
+  ...WALK_MUTATIONS,
   ...NOTIFICATION_MUTATIONS,
   ...ISSUE_30_F30A,
   ...STREAMER_VOICE_MUTATIONS,

@@ -214,8 +214,8 @@ export const PIN_MUTATIONS: Mutation[] = [
   {
     name: 'page: older comments below the pinned one',
     file: 'web/src/components/Comments.svelte',
-    from: 'else load(unpinned(items ?? [])[0]?.id ?? 0);',
-    to: 'else load(items?.find((c) => c.reply_to === null)?.id);',
+    from: 'else await load(unpinned(items ?? [])[0]?.id ?? 0);',
+    to: 'else await load(items?.find((c) => c.reply_to === null)?.id);',
     tests: PAGE,
     web: true,
   },

@@ -44,8 +44,8 @@ export const WEEK_MUTATIONS: Mutation[] = [
   {
     name: "week: the admin link's name again differs from its shown text on a phone",
     file: 'web/src/components/Header.svelte',
-    from: "<a href={href.admin()} aria-current={current('admin')}>",
-    to: "<a href={href.admin()} aria-current={current('admin')} aria-label={t('nav.admin')}>",
+    from: "<a href={href.admin(firstTab)} aria-current={current('admin')}>",
+    to: "<a href={href.admin(firstTab)} aria-current={current('admin')} aria-label={t('nav.admin')}>",
     tests: ['test/browser/web-week.test.ts'],
     web: true,
   },

@@ -82,7 +82,7 @@ export function guardLeaving(check: () => boolean): () => void {
 export const mayLeave = (): boolean => [...leaveChecks].every((check) => check());
 
 export function navigate(path: string, replace = false): void {
-  if (path === location.pathname + location.search) return;
+  if (path === location.pathname + location.search + location.hash) return;
   if (!mayLeave()) return;
   shown = '';
   router.fromRanking = !replace && router.route.name === 'ranking';
@@ -105,7 +105,10 @@ if (inBrowser) {
   document.addEventListener('click', follow);
 }
 
-/** Same-origin page links navigate in place; API links, new tabs and hashes behave normally. */
+/**
+ * Same-origin page links navigate in place, with their fragment (a comment's `#c<id>`, which the
+ * comments show once loaded); API links, new tabs and a fragment of this page behave normally.
+ */
 function follow(e: MouseEvent) {
   if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
   const a = (e.target as Element | null)?.closest?.('a');
@@ -114,7 +117,7 @@ function follow(e: MouseEvent) {
   if (url.origin !== location.origin || /^\/(api|dev)\//.test(url.pathname)) return;
   if (url.pathname === location.pathname && url.hash) return;
   e.preventDefault();
-  navigate(url.pathname + url.search);
+  navigate(url.pathname + url.search + url.hash);
 }
 
 /** Sets the tab's title: the page part first, then the site. */

@@ -57,12 +57,15 @@ export function dayHeading(key: string, todayKey: string, lang: string): string 
 export const clockTime = (iso: string, lang: string): string =>
   new Intl.DateTimeFormat(locale(lang), { hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
 
-/** When a stream starts, with its day and the zone's short name ("út 3. 12. 18:00 SEČ"). */
+/**
+ * When a stream starts, with its day and the zone's short name ("út 3. 12. 18:00 SEČ", "Thu 3
+ * Dec, 18:00 CET": the month named in English, where "03/12" reads as March to half the readers).
+ */
 export const startText = (iso: string, lang: string): string =>
   new Intl.DateTimeFormat(locale(lang), {
     weekday: 'short',
     day: 'numeric',
-    month: 'numeric',
+    month: 'short',
     hour: '2-digit',
     minute: '2-digit',
     timeZoneName: 'short',

@@ -133,7 +133,7 @@ export const cs: Record<MessageKey, string> = {
   'suggest.submitter': 'Vaše jméno (nepovinné)',
   'suggest.send': 'Odeslat návrh',
   'suggest.thanks': 'Děkujeme! Streamer {name} byl navržen.',
-  'community.title': 'Komunitní hodnocení',
+  'community.title': 'Hodnocení týmů',
   'community.summary': '{count} hodnocení od členů týmu · {total} / 10',
   'community.none': 'Zatím žádné komunitní hodnocení.',
   'community.yours': 'Vaše hodnocení: {team}',

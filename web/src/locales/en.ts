@@ -133,7 +133,7 @@ export const en = {
   'suggest.submitter': 'Your name (optional)',
   'suggest.send': 'Send suggestion',
   'suggest.thanks': 'Thank you! {name} was suggested.',
-  'community.title': 'Community rating',
+  'community.title': "Teams' rating",
   'community.summary': '{count} ratings from team members · {total} / 10',
   'community.none': 'No community ratings yet.',
   'community.yours': 'Your rating: {team}',

@@ -1,0 +1,61 @@
+import type { Mutation } from './list.ts';
+
+/** Stop 65's browser walk (docs/decisions.md "Links to a comment"): what a week of use found. */
+export const WALK_MUTATIONS: Mutation[] = [
+  {
+    name: 'walk: a link inside the page drops its #c<id> (the bell opens the page at its top)',
+    file: 'web/src/lib/router.svelte.ts',
+    from: '  navigate(url.pathname + url.search + url.hash);',
+    to: '  navigate(url.pathname + url.search);',
+    tests: ['test/browser/web-live.test.ts'],
+    web: true,
+  },
+  {
+    name: "walk: the streamer page's named address drops the fragment",
+    file: 'web/src/components/StreamerPage.svelte',
+    from: "history.replaceState(null, '', path + location.search + location.hash);",
+    to: "history.replaceState(null, '', path);",
+    tests: ['test/browser/web-comments.test.ts'],
+    web: true,
+  },
+  {
+    name: 'walk: a linked comment past the first page is not looked for',
+    file: 'web/src/lib/linked.ts',
+    from: 'page < LINK_PAGES; page++)',
+    to: 'page < 0; page++)',
+    tests: ['test/browser/web-comments.test.ts'],
+    web: true,
+  },
+  {
+    name: "walk: Upcoming marks every slot of a live streamer, tomorrow's too",
+    file: 'web/src/components/Upcoming.svelte',
+    from: 'liveIds.has(s.streamer_id) && Date.parse(s.start) <= now && now < Date.parse(s.end);',
+    to: 'liveIds.has(s.streamer_id);',
+    tests: ['test/browser/web-upcoming.test.ts'],
+    web: true,
+  },
+  {
+    name: "walk: a team member's untouched form saves seven zeros",
+    file: 'web/src/components/CommunityPanel.svelte',
+    from: '({ s: null, g: null, a: null, v: null, n: null, ns: null, o: null });',
+    to: '({ s: 0, g: 0, a: 0, v: 0, n: 0, ns: 0, o: 0 });',
+    tests: ['test/browser/web-community.test.ts'],
+    web: true,
+  },
+  {
+    name: "walk: a moderator's Administration link opens Streamers, which they may not use",
+    file: 'web/src/components/Header.svelte',
+    from: "<a href={href.admin(firstTab)} aria-current={current('admin')}>",
+    to: "<a href={href.admin()} aria-current={current('admin')}>",
+    tests: ['test/browser/web-week-phone.test.ts'],
+    web: true,
+  },
+  {
+    name: 'walk: the next stream\'s date in English by numbers again ("03/12")',
+    file: 'web/src/lib/schedule.ts',
+    from: "    month: 'short',\n    hour: '2-digit',",
+    to: "    month: 'numeric',\n    hour: '2-digit',",
+    tests: ['test/browser/web-upcoming.test.ts'],
+    web: true,
+  },
+];
