@@ -1,8 +1,11 @@
 /** Pages read at most, newest first, to find the comment a link names. */
 export const LINK_PAGES = 10;
 
-/** The comment the address names (`#c<id>`: a notification, an e-mail, a feed, a push message). */
-export function linkedComment(hash = location.hash): number | null {
+/**
+ * The comment the address names (`#c<id>`: a notification, an e-mail, a feed, a push message);
+ * none while rendering on the server (no address there).
+ */
+export function linkedComment(hash = typeof location === 'undefined' ? '' : location.hash): number | null {
   const m = /^#c(\d+)$/.exec(hash);
   return m ? Number(m[1]) : null;
 }
