@@ -127,6 +127,8 @@ describe.runIf(runBrowser(import.meta.url))('live updates in the page', () => {
       await page.getByRole('link', { name: 'Pepa replied to your comment on Busy Streamer' }).click();
       await expect.poll(() => page.url()).toMatch(new RegExp(`/s/${busy}[^#]*#c${reply.id}$`));
       await expect.poll(() => inView(page, `c${reply.id}`)).toBe(true);
+      // Focused, so marked on the screen and read out.
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe(`c${reply.id}`);
     } finally {
       await context.close();
     }

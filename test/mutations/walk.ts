@@ -27,6 +27,14 @@ export const WALK_MUTATIONS: Mutation[] = [
     web: true,
   },
   {
+    name: 'walk: the linked comment is scrolled to but not focused (nothing marks it, nothing reads it out)',
+    file: 'web/src/lib/linked.ts',
+    from: '  comment.focus({ preventScroll: true });',
+    to: '',
+    tests: ['test/browser/web-live.test.ts'],
+    web: true,
+  },
+  {
     name: "walk: Upcoming marks every slot of a live streamer, tomorrow's too",
     file: 'web/src/components/Upcoming.svelte',
     from: 'liveIds.has(s.streamer_id) && Date.parse(s.start) <= now && now < Date.parse(s.end);',

@@ -30,7 +30,14 @@ export async function revealLinked(list: LinkedList): Promise<void> {
   for (let page = 0; !list.has(id) && page < LINK_PAGES; page++) if (!(await list.next())) return;
   if (!list.has(id)) return;
   await list.show();
-  document.getElementById(`c${id}`)?.scrollIntoView({ block: 'center' });
+  // Scrolled to and focused: marked on the screen (until focus moves on), and read out by a
+  // screen reader. Only this comment takes focus, and only until then.
+  const comment = document.getElementById(`c${id}`);
+  if (!comment) return;
+  comment.scrollIntoView({ block: 'center' });
+  comment.tabIndex = -1;
+  comment.addEventListener('blur', () => comment.removeAttribute('tabindex'), { once: true });
+  comment.focus({ preventScroll: true });
 }
 
 /** Calls `reveal` when the address names another comment of the page (the bell, while it is open). */
