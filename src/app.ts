@@ -74,6 +74,7 @@ import { reportRoutes } from './reports/routes.ts';
 import { sessionRoutes } from './sign-out/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { devProviderRoutes } from './signin/dev-providers.ts';
+import { devLiveRoutes } from './sync/dev-live.ts';
 import { signInRoutes } from './signin/routes.ts';
 import { streamerRoutes } from './streamers/routes.ts';
 import { scheduleRoutes } from './schedules/routes.ts';
@@ -252,7 +253,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(syncRoutes);
   await app.register(backupPlugin, { sqlite: opts.database.sqlite });
   await app.register(signInRoutes);
-  if (config.devProviders) await app.register(devProviderRoutes);
+  if (config.devProviders) {
+    // The stand-ins' sign-in grants the app tokens that their live APIs accept.
+    const appTokens = new Set<string>();
+    await app.register(devProviderRoutes, { appTokens });
+    devLiveRoutes(app, appTokens);
+  }
   await app.register(healthRoutes, { check: databaseCheck(db, sqlite, clock) });
   await app.register(metricsRoutes);
   await app.register(openApiRoutes);

@@ -10,7 +10,7 @@ import {
   VAPID_RENEW_MS,
 } from '../src/push/sender.ts';
 import { streamerPath } from '../src/shared/rules.ts';
-import { releaseLease, takeLease } from '../src/sync/lease.ts';
+import { releaseLease, takeLease } from '../src/db/lease.ts';
 import { startApp, type TestApp, useApp } from './helpers/app.ts';
 import type { Client } from './helpers/client.ts';
 import { startStream } from './helpers/live-start.ts';

@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/schema.ts';
 import type { SqliteDatabase } from '../db/sqlite-driver.ts';
 import { type Clock, wakeEvery } from '../lib/clock.ts';
-import { releaseLease, takeLease } from '../sync/lease.ts';
+import { releaseLease, takeLease } from '../db/lease.ts';
 import { BackupSet, writeBackup } from './files.ts';
 
 const LEASE = 'backup';

@@ -5,7 +5,7 @@ import type { Db } from '../db/schema.ts';
 import { type Clock, DAY, wakeEvery } from '../lib/clock.ts';
 import { OutageLog } from '../lib/outage-log.ts';
 import type { Traffic } from '../lib/traffic.ts';
-import { releaseLease, takeLease } from '../sync/lease.ts';
+import { releaseLease, takeLease } from '../db/lease.ts';
 import { hasNewEvents, takeFromLog, waitingEvents } from '../events/deliverer.ts';
 import { type ClaimedRow, EVERY_LANE, type OutboxChannel, outcomeOf } from './channel.ts';
 import { abandonStale, claimRows, hasDueRows, hasStaleRows, pendingRows, pruneFinished } from './rows.ts';

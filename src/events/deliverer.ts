@@ -8,7 +8,7 @@ import { headId, type LoggedEvent } from './log.ts';
  * its own cursor, a row of `log_cursors`, and turns the events of its kinds into work of its own
  * (Discord: one outbox row per webhook) in the SAME transaction that advances the cursor. So an
  * event is taken up once, never twice, also across a restart or several instances: two that
- * both try find the cursor moved and one of them rolls back. The deliverer's lease (sync/lease.ts)
+ * both try find the cursor moved and one of them rolls back. The deliverer's lease (db/lease.ts)
  * keeps the others from trying at all.
  */
 

@@ -4,7 +4,7 @@ import type { Db } from '../db/schema.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
 import type { Keep } from '../idempotency/keep.ts';
-import { writeFailure } from '../lib/db-errors.ts';
+import { writeFailure } from '../db/write-failure.ts';
 import { nameLine, parseId } from '../lib/input.ts';
 import { LIMITS } from '../shared/rules.ts';
 import { streamerExists } from '../streamers/queries.ts';

@@ -5,7 +5,6 @@ import { type Static, Type } from 'typebox';
 import { type Provider, PROVIDERS } from '../shared/rules.ts';
 import { fail } from '../errors.ts';
 import { Field, Param } from '../lib/schemas.ts';
-import { devLiveRoutes } from '../sync/dev-live.ts';
 import { DEMO_USERS, standInId } from './dev-users.ts';
 import { challengeOf } from './pkce.ts';
 import { escapeHtml } from '../lib/html.ts';
@@ -56,13 +55,17 @@ const ProviderParams = Type.Object({ provider: Type.String({ maxLength: 20 }) })
 
 const numericId = standInId;
 
-export const devProviderRoutes: FastifyPluginAsyncTypebox = async (app) => {
+/**
+ * The stand-in providers' sign-in. `appTokens` holds the app tokens it grants (client-credentials
+ * grant), which the stand-in live APIs (sync/dev-live.ts) accept: app.ts hands both the same set.
+ */
+export const devProviderRoutes: FastifyPluginAsyncTypebox<{ appTokens: Set<string> }> = async (
+  app,
+  { appTokens },
+) => {
   const { config, clock } = app;
   const grants = new Map<string, Grant>();
   const tokens = new Map<string, Grant>();
-  /** App tokens (client-credentials grant) for the stand-in live APIs. */
-  const appTokens = new Set<string>();
-  devLiveRoutes(app, appTokens);
   const names = { provider_a: 'Twitch', provider_b: 'Kick' };
 
   const providerOf = (value: string): Provider => {

@@ -7,7 +7,7 @@ import { fail } from '../errors.ts';
 import type { Keep } from '../idempotency/keep.ts';
 import { passChallenge } from '../guests/challenge.ts';
 import { burstSince, checkGuestPost } from '../guests/rules.ts';
-import { writeFailure } from '../lib/db-errors.ts';
+import { writeFailure } from '../db/write-failure.ts';
 import { codePointLength, nameLine, sanitize } from '../lib/input.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { LIMITS } from '../shared/rules.ts';

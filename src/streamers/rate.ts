@@ -8,7 +8,7 @@ import { notifyRated } from '../notifications/notify.ts';
 import { ratedEmbed } from '../discord/events.ts';
 import { tellDiscord } from '../discord/queries.ts';
 import { fail } from '../errors.ts';
-import { writeFailure } from '../lib/db-errors.ts';
+import { writeFailure } from '../db/write-failure.ts';
 import { clamp, cleanText, cut, sanitize, singleLine, toInt } from '../lib/input.ts';
 import { clampScores } from '../lib/scores.ts';
 import type { Viewer } from '../plugins/viewer.ts';

@@ -8,7 +8,7 @@ import { maintainHistory } from '../history/prune.ts';
 import { type Clock, wakeEvery } from '../lib/clock.ts';
 import type { Provider } from '../shared/rules.ts';
 import { SyncError } from './http.ts';
-import { releaseLease, takeLease } from './lease.ts';
+import { releaseLease, takeLease } from '../db/lease.ts';
 import { readsPerBatch, ScheduleReads } from './schedule-reads.ts';
 import type { LiveProvider } from './provider.ts';
 import { applyBatch, recordError, recordOk, recordRound, syncTargets, type Target } from './queries.ts';

@@ -177,7 +177,7 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: 'live sync: the lease is taken while another instance holds it',
-    file: 'src/sync/lease.ts',
+    file: 'src/db/lease.ts',
     from: "eb('sync_lease.expires_at', '<=', now.toISOString())",
     to: "eb('sync_lease.expires_at', '>=', now.toISOString())",
     tests: ['test/live-sync-lease.test.ts'],

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { uniqueViolation } from '../db/dialect.ts';
-import { failureOf } from '../db/failures.ts';
+import { uniqueViolation } from './dialect.ts';
+import { failureOf } from './failures.ts';
 import { DomainError, fail, type ErrorCode } from '../errors.ts';
 
 /**
