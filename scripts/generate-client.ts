@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { apiDocument } from '../src/openapi/document.ts';
+import { apiDocument } from '../src/api-document.ts';
 
 const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'web', 'src', 'lib', 'generated', 'api.ts');
 

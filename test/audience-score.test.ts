@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { voicesQuery } from '../src/streamers/speaks-for.ts';
+import { voicesQuery } from '../src/catalogue/speaks-for.ts';
 import { startApp, type TestApp, useApp } from './helpers/app.ts';
 import type { Client } from './helpers/client.ts';
 import { queryPlan } from './helpers/plan.ts';

@@ -5,7 +5,7 @@ import { insertSizes, SQLITE_EVENTS_PER_INSERT, stageEvents } from '../src/event
 import { dbKind } from './helpers/database.ts';
 import { R } from './helpers/streamers.ts';
 import { setVotes } from '../src/votes/queries.ts';
-import { voicesQuery } from '../src/streamers/speaks-for.ts';
+import { voicesQuery } from '../src/catalogue/speaks-for.ts';
 import { useApp } from './helpers/app.ts';
 
 /**

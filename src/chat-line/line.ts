@@ -7,7 +7,7 @@ import {
   TOTAL_MAX,
 } from '../shared/rules.ts';
 import { BOT_PLATFORMS } from '../shared/chat-line.ts';
-import { channelName } from '../streamers/speaks-for.ts';
+import { channelName } from '../catalogue/speaks-for.ts';
 import type { StreamerItem } from '../streamers/schemas.ts';
 
 /**

@@ -4,7 +4,7 @@ import { fail } from '../errors.ts';
 import { parseId } from '../lib/input.ts';
 import { pageLimit } from '../lib/schemas.ts';
 import { COMMENT_PAGES } from '../shared/rules.ts';
-import { streamerExists } from '../streamers/queries.ts';
+import { streamerExists } from '../catalogue/exists.ts';
 import type { Db } from '../db/schema.ts';
 import { type CommentRow, isPublic, selectComments, toItems } from './queries.ts';
 import type { CommentItem } from './schemas.ts';

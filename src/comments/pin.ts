@@ -7,7 +7,7 @@ import { fail } from '../errors.ts';
 import { truthy } from '../lib/input.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { isStaff } from '../shared/roles.ts';
-import { speakerOfStreamer } from '../streamers/speaks-for.ts';
+import { speakerOfStreamer } from '../catalogue/speaks-for.ts';
 import { mayPin, pinnable } from './policy.ts';
 import { findComment } from './queries.ts';
 

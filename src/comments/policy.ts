@@ -23,7 +23,7 @@ export const COMMENT_ROLES = {
   delete: 'public',
   /**
    * `pin=1`: staff, or the user who speaks for the comment's streamer, a rule of the data
-   * (streamers/speaks-for.ts) that the operation asks (comments/pin.ts `mayPin`), answering
+   * (catalogue/speaks-for.ts) that the operation asks (comments/pin.ts `mayPin`), answering
    * 401, 403 `banned` or 403 `not_allowed`; open to the route so a banned session hears why.
    */
   pin: 'public',

@@ -10,7 +10,7 @@ import { type Keep, keepNothing } from '../idempotency/keep.ts';
 import { parseId } from '../lib/input.ts';
 import { notifyComment } from '../notifications/notify.ts';
 import type { Viewer } from '../plugins/viewer.ts';
-import { speaksFor } from '../streamers/speaks-for.ts';
+import { speaksFor } from '../catalogue/speaks-for.ts';
 import { holds } from './hold.ts';
 import { findComment, insertComments, type NewComment, releaseHeld } from './queries.ts';
 import {

@@ -1,4 +1,4 @@
-import { markStreamers } from '../streamers/speaks-for.ts';
+import { markStreamers } from '../catalogue/speaks-for.ts';
 import { repeatKey } from './rules.ts';
 import { type ExpressionBuilder, type InferResult, type Insertable } from 'kysely';
 import { compiledOnce } from '../db/compiled.ts';

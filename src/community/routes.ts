@@ -3,7 +3,7 @@ import { fail } from '../errors.ts';
 import { parseId } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { OK } from '../lib/schemas.ts';
-import { streamerExists } from '../streamers/queries.ts';
+import { streamerExists } from '../catalogue/exists.ts';
 import { communitySummary, myCommunityRating } from './queries.ts';
 import { rateForCommunity } from './rate.ts';
 import { mineSchema, rateSchema, summarySchema } from './schemas.ts';

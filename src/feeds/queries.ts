@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/schema.ts';
 import { isPublic } from '../comments/queries.ts';
-import { IN_PUBLIC_VIEW } from '../streamers/public-view.ts';
+import { IN_PUBLIC_VIEW } from '../catalogue/public-view.ts';
 
 /** Entries a feed holds (DECISIONS.md "Feeds"). */
 export const FEED_ENTRIES = 50;

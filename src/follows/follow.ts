@@ -3,7 +3,7 @@ import { lockRow } from '../db/dialect.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
 import { FOLLOW_LIMIT } from '../shared/follows.ts';
-import { streamerInPublicView } from '../streamers/public-view.ts';
+import { streamerInPublicView } from '../catalogue/public-view.ts';
 import { addFollow, followCount, followerCount, isFollowing, removeFollow } from './queries.ts';
 
 /**

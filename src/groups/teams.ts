@@ -7,7 +7,7 @@ import type { Keep } from '../idempotency/keep.ts';
 import { writeFailure } from '../db/write-failure.ts';
 import { nameLine, parseId } from '../lib/input.ts';
 import { LIMITS } from '../shared/rules.ts';
-import { streamerExists } from '../streamers/queries.ts';
+import { streamerExists } from '../catalogue/exists.ts';
 import { deleteGroup, findGroup, type GroupRow, insertGroup, updateGroup } from './queries.ts';
 import type { GroupBody } from './schemas.ts';
 

@@ -1,7 +1,7 @@
 import type { Db } from '../db/schema.ts';
 import { inIds } from '../db/dialect.ts';
 import { streamerPath } from '../shared/rules.ts';
-import { IN_PUBLIC_VIEW } from '../streamers/public-view.ts';
+import { IN_PUBLIC_VIEW } from '../catalogue/public-view.ts';
 import { unsubscribeTokens } from './account.ts';
 import { type DigestPayload, ITEMS_MAX } from './compose.ts';
 import { queueMessages } from './queries.ts';

@@ -1,7 +1,7 @@
 import type { Db } from '../db/schema.ts';
 import { type LiveEvent, publish } from '../events/log.ts';
 import { mentionedLogins } from '../shared/notifications.ts';
-import { speakerOfStreamer } from '../streamers/speaks-for.ts';
+import { speakerOfStreamer } from '../catalogue/speaks-for.ts';
 import {
   type Created,
   insertLiveNotifications,
@@ -98,7 +98,7 @@ export async function notifyApproved(trx: Db, comments: { id: number }[]): Promi
 
 /**
  * A streamer's rating entered the Public view or its total changed: `rated` to the user who
- * speaks for it (streamers/speaks-for.ts), unless that user rated it.
+ * speaks for it (catalogue/speaks-for.ts), unless that user rated it.
  */
 export async function notifyRated(
   trx: Db,

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { compiledOnce } from '../db/compiled.ts';
 import { inIds } from '../db/dialect.ts';
-import { IN_PUBLIC_VIEW } from '../streamers/public-view.ts';
+import { IN_PUBLIC_VIEW } from '../catalogue/public-view.ts';
 import type { Db } from '../db/schema.ts';
 import { COMMENT_KINDS, type NotificationKind, NOTIFICATION_LIMITS } from '../shared/notifications.ts';
 

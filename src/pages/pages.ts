@@ -5,7 +5,7 @@ import { CARD_HEIGHT, CARD_WIDTH } from '../images/card.ts';
 import { routeOf } from '../shared/pages.ts';
 import { cardPath, commentsFeedPath, FEED_PATH, scoreSum, streamerPath } from '../shared/rules.ts';
 import { itemsOf, renderedView } from '../streamers/views.ts';
-import { streamerExists } from '../streamers/queries.ts';
+import { streamerExists } from '../catalogue/exists.ts';
 
 /**
  * The page's own addresses (DECISIONS.md "Streamer pages"): `/s/<id>[-<slug>]`, `/suggest`,

@@ -10,7 +10,7 @@ export const REVIEW_ROLES = {
   /**
    * Writes let a banned session through: the operation answers 403 `banned` (the fifth wave's
    * rule for every new write) before 401; publishing is the administrator's, a request the
-   * streamer's (who speaks for it is a rule of the data, streamers/speaks-for.ts).
+   * streamer's (who speaks for it is a rule of the data, catalogue/speaks-for.ts).
    */
   write: 'public',
 } as const satisfies Record<string, Role>;

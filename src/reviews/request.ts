@@ -8,7 +8,7 @@ import { DAY } from '../lib/clock.ts';
 import { cleanText } from '../lib/input.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { REVIEWS } from '../shared/reviews.ts';
-import { speakerOfStreamer } from '../streamers/speaks-for.ts';
+import { speakerOfStreamer } from '../catalogue/speaks-for.ts';
 import { mayRequest } from './policy.ts';
 import { addRequest, lastPublished, openRequest } from './queries.ts';
 import { lockStreamer } from './review.ts';

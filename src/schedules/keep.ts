@@ -2,7 +2,7 @@ import type { AppContext } from '../context.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
 import type { Viewer } from '../plugins/viewer.ts';
-import { speakerOfStreamer } from '../streamers/speaks-for.ts';
+import { speakerOfStreamer } from '../catalogue/speaks-for.ts';
 import { keptByHand, mayKeepSchedule } from './policy.ts';
 import { replaceManual } from './queries.ts';
 import { manualSegments } from './rules.ts';

@@ -1,6 +1,6 @@
 import type { Db } from '../db/schema.ts';
 import { DAY } from '../lib/clock.ts';
-import { IN_PUBLIC_VIEW } from '../streamers/public-view.ts';
+import { IN_PUBLIC_VIEW } from '../catalogue/public-view.ts';
 import { SCHEDULE, type ScheduleSource } from '../shared/schedules.ts';
 import type { Segment } from './rules.ts';
 

@@ -9,7 +9,7 @@ import { errors, Redirect } from '../lib/schemas.ts';
 import { pageKey } from '../shared/pages.ts';
 import { limit } from '../plugins/rate-limits.ts';
 import { writeTransaction } from '../db/transaction.ts';
-import { streamersSpokenFor } from '../streamers/speaks-for.ts';
+import { streamersSpokenFor } from '../catalogue/speaks-for.ts';
 import { signInUser } from '../users/sign-in.ts';
 import { type SignInFlow, storedProfile } from './flow.ts';
 import { providerA } from './provider-a.ts';

@@ -1,8 +1,7 @@
 import type { Db, RaterGroup, Rating, Scores, Streamer, StreamersTable } from '../db/schema.ts';
-import { compiledOnce } from '../db/compiled.ts';
 import { type Insertable, sql, type Updateable } from 'kysely';
 import { foldCase } from '../shared/rules.ts';
-import { IN_PUBLIC_VIEW, inPublicView } from './public-view.ts';
+import { IN_PUBLIC_VIEW, inPublicView } from '../catalogue/public-view.ts';
 import { HISTOGRAM_COLUMNS } from '../votes/audience.ts';
 
 /** A streamer with its rating and team, as every list view starts from. */
@@ -181,12 +180,6 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
             top_game: r.st_top_game ?? null,
           },
   }));
-}
-
-const streamerExistsQuery = compiledOnce((db) => db.selectFrom('streamers').select('id').where('id', '=', 0));
-
-export async function streamerExists(db: Db, id: number): Promise<boolean> {
-  return (await streamerExistsQuery(db, [id])).rows.length > 0;
 }
 
 export type NewStreamer = Pick<

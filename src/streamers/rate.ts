@@ -15,7 +15,7 @@ import type { Viewer } from '../plugins/viewer.ts';
 import { LIMITS, moderatorReward, type Scores, scoreSum } from '../shared/rules.ts';
 import { NAME_TAKEN, streamerName } from './create.ts';
 import { mayEditDetails } from './policy.ts';
-import { inPublicView } from './public-view.ts';
+import { inPublicView } from '../catalogue/public-view.ts';
 import { findStreamerState, type StreamerUpdate, updateStreamer } from './queries.ts';
 import { lastRatedAt, saveRating } from './rating-queries.ts';
 

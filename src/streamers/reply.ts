@@ -8,9 +8,9 @@ import { fail } from '../errors.ts';
 import { cleanText } from '../lib/input.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { mayReply } from './policy.ts';
-import { IN_PUBLIC_VIEW } from './public-view.ts';
+import { IN_PUBLIC_VIEW } from '../catalogue/public-view.ts';
 import { lastRatedAt } from './rating-queries.ts';
-import { speakerOfStreamer } from './speaks-for.ts';
+import { speakerOfStreamer } from '../catalogue/speaks-for.ts';
 
 /** Whether the streamer is in the Public view (public-view.ts). */
 async function isPublic(db: Db, id: number): Promise<boolean> {

@@ -8,7 +8,7 @@ import { speakersVotes } from '../votes/queries.ts';
 import { isInAnyGroup } from '../groups/member-queries.ts';
 import { listStreamers, type StreamerListRow } from './queries.ts';
 import { storedReplies } from './reply.ts';
-import { speakersOf } from './speaks-for.ts';
+import { speakersOf } from '../catalogue/speaks-for.ts';
 import { nextStreams } from '../schedules/queries.ts';
 import type { StreamerItem } from './schemas.ts';
 

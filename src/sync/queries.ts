@@ -7,8 +7,8 @@ import { type RowUpdate, updateManyQueries } from '../db/update-many.ts';
 import { writeTogether } from '../db/write-together.ts';
 import { singleLine } from '../lib/input.ts';
 import { LIMITS, type Provider, channelOf } from '../shared/rules.ts';
-import { IN_PUBLIC_VIEW } from '../streamers/public-view.ts';
-import { type Channel, channelKey, channelName, learntAccountId } from '../streamers/speaks-for.ts';
+import { IN_PUBLIC_VIEW } from '../catalogue/public-view.ts';
+import { type Channel, channelKey, channelName, learntAccountId } from '../catalogue/speaks-for.ts';
 import { checkWrites, cleanViewers, type Sighting, startOf } from '../history/record.ts';
 import type { BatchAnswer } from './provider.ts';
 

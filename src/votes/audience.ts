@@ -21,7 +21,7 @@ export interface Votes {
 
 /**
  * The votes that count: every vote but the one of the user who speaks for the streamer
- * (streamers/speaks-for.ts; issue 45, item 14). Such a user may not vote (votes/vote.ts), and a
+ * (catalogue/speaks-for.ts; issue 45, item 14). Such a user may not vote (votes/vote.ts), and a
  * vote given before they spoke for it stays stored but is left out here, for as long as they
  * do: every figure of the audience (score, votes, histogram, divergent, the ranking and the
  * site's mean) is made from what this answers. `own`: that user's score, if they voted.

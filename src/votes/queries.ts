@@ -60,7 +60,7 @@ export async function votesOf(db: Db, userId: number): Promise<Record<string, nu
 
 /**
  * The votes of the users who speak for streamers, each on the streamer they speak for:
- * streamer id to score (`speakers`: streamer id to user id, streamers/speaks-for.ts).
+ * streamer id to score (`speakers`: streamer id to user id, catalogue/speaks-for.ts).
  */
 export async function speakersVotes(
   db: Db,

@@ -9,8 +9,8 @@ import { fail } from '../errors.ts';
 import { clamp, toInt } from '../lib/input.ts';
 import { LIMITS } from '../shared/rules.ts';
 import type { Viewer } from '../plugins/viewer.ts';
-import { CHANNEL_COLUMNS, speakerOfStreamer, speakersOf } from '../streamers/speaks-for.ts';
-import { IN_PUBLIC_VIEW, inPublicView, streamerInPublicView } from '../streamers/public-view.ts';
+import { CHANNEL_COLUMNS, speakerOfStreamer, speakersOf } from '../catalogue/speaks-for.ts';
+import { IN_PUBLIC_VIEW, inPublicView, streamerInPublicView } from '../catalogue/public-view.ts';
 import { mayVoteFor } from './policy.ts';
 import { setVote, setVotes } from './queries.ts';
 

@@ -56,7 +56,7 @@ export const AUDIENCE_MUTATIONS: Mutation[] = [
   },
   {
     name: 'audience: who could speak for a group of streamers is asked with a text per group size (PostgreSQL)',
-    file: 'src/streamers/speaks-for.ts',
+    file: 'src/catalogue/speaks-for.ts',
     from: '      isSqlite(db)\n',
     to: '      true\n',
     tests: ['test/statement-shapes.test.ts'],

@@ -85,7 +85,7 @@ export const POLICY_MUTATIONS: Mutation[] = [
   },
   {
     name: 'public view: streamers not evaluated are in it',
-    file: 'src/streamers/public-view.ts',
+    file: 'src/catalogue/public-view.ts',
     from: '(streamers.evaluated = 1 and exists',
     to: '(streamers.evaluated >= 0 and exists',
     tests: [
@@ -111,7 +111,7 @@ export const POLICY_MUTATIONS: Mutation[] = [
   },
   {
     name: 'public view: the list filters on a column PostgreSQL answers as a boolean, read as 1',
-    file: 'src/streamers/public-view.ts',
+    file: 'src/catalogue/public-view.ts',
     from: 'Boolean(row.in_public_view)',
     to: 'row.in_public_view === 1',
     tests: ['test/streamers-views.test.ts'],

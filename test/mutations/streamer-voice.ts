@@ -4,21 +4,21 @@ import type { Mutation } from './list.ts';
 export const STREAMER_VOICE_MUTATIONS: Mutation[] = [
   {
     name: "speaks for: another platform's account with the same login matches",
-    file: 'src/streamers/speaks-for.ts',
+    file: 'src/catalogue/speaks-for.ts',
     from: 'if (u.provider !== s.platform || foldLogin(u.login) !== channel) continue;',
     to: 'if (foldLogin(u.login) !== channel) continue;',
     tests: ['test/streamer-voice.test.ts'],
   },
   {
     name: "speaks for: the channel's learnt account id is ignored",
-    file: 'src/streamers/speaks-for.ts',
+    file: 'src/catalogue/speaks-for.ts',
     from: 'if (accountId !== null && u.provider_id !== accountId) continue;',
     to: '',
     tests: ['test/streamer-voice.test.ts'],
   },
   {
     name: 'speaks for: a banned user still speaks (and replies)',
-    file: 'src/streamers/speaks-for.ts',
+    file: 'src/catalogue/speaks-for.ts',
     from: 'return best !== null && !best.banned ? best.id : null;',
     to: 'return best !== null ? best.id : null;',
     tests: ['test/streamer-voice.test.ts'],

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Who speaks for a streamer (streamers/speaks-for.ts) looks its channel up among the users by
+ * Who speaks for a streamer (catalogue/speaks-for.ts) looks its channel up among the users by
  * their login folded and trimmed, `trim(login_key)`: without an index on that expression each
  * look read every user, and a vote asks it (a million votes' bench: most of a vote's time).
  */

@@ -1,7 +1,7 @@
-import { buildApp } from '../app.ts';
-import { parseConfig } from '../config/config.ts';
-import { openDatabase } from '../db/connect.ts';
-import { migrateToLatest } from '../db/migrator.ts';
+import { buildApp } from './app.ts';
+import { parseConfig } from './config/config.ts';
+import { openDatabase } from './db/connect.ts';
+import { migrateToLatest } from './db/migrator.ts';
 
 /**
  * The API document of a service with the default settings (and `env`), without listening:
