@@ -28,7 +28,7 @@ export interface BackupSchedulerOptions {
  * then all but the newest `keep` copies deleted. When a backup is due comes from the copies
  * already there (the newest one's time), so a restart neither skips nor repeats one. Several
  * instances on one file back up once: the one holding the `backup` lease in the database
- * (sync/lease.ts, the mechanism live sync uses) does it, and another takes over within a few
+ * (db/lease.ts, the mechanism live sync uses) does it, and another takes over within a few
  * ticks when it stops or dies.
  */
 export class BackupScheduler {

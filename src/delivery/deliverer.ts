@@ -31,7 +31,7 @@ export interface DelivererOptions {
  * Delivers one channel's messages from the event log (SPEC "what happened is a row"). Every
  * instance looks every `pollMs` for work: events of the channel's kinds past its cursor
  * (events/deliverer.ts), due rows, rows whose sender stopped, the channel's own chores. When
- * there is some, it takes or renews the channel's lease (sync/lease.ts), and only the holder
+ * there is some, it takes or renews the channel's lease (db/lease.ts), and only the holder
  * turns the events into outbox rows (in the transaction that moves the cursor) and does the
  * chores. The holder sends; where a lane's order does not matter (push, e-mail), the other
  * instances send their share of the due rows beside it, and a one-at-a-time channel (Discord)

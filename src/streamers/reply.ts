@@ -8,20 +8,9 @@ import { fail } from '../errors.ts';
 import { cleanText } from '../lib/input.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { mayReply } from './policy.ts';
-import { IN_PUBLIC_VIEW } from '../catalogue/public-view.ts';
+import { streamerInPublicView } from '../catalogue/public-view.ts';
 import { lastRatedAt } from './rating-queries.ts';
 import { speakerOfStreamer } from '../catalogue/speaks-for.ts';
-
-/** Whether the streamer is in the Public view (public-view.ts). */
-async function isPublic(db: Db, id: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('streamers')
-    .select('streamers.id')
-    .where('streamers.id', '=', id)
-    .where(IN_PUBLIC_VIEW)
-    .executeTakeFirst();
-  return row !== undefined;
-}
 
 /**
  * The right of reply (DECISIONS.md "Streamers speak for themselves"): the user who speaks for
@@ -42,7 +31,7 @@ export async function writeReply(ctx: AppContext, viewer: Viewer, id: number, in
     if (!mayReply(viewer, speaksFor, id)) throw fail('not_your_channel');
     const body = text === '' ? null : commentBody(text);
     const ratingAt = await lastRatedAt(trx, id);
-    if (ratingAt === null || !(await isPublic(trx, id))) throw fail('streamer_not_found');
+    if (ratingAt === null || !(await streamerInPublicView(trx, id))) throw fail('streamer_not_found');
     // The reply is part of the rating's block: open pages show it live (issue 45, week 18).
     publish(trx, [{ type: 'rating', streamer_id: id }]);
     if (body === null) {

@@ -98,8 +98,8 @@ export const POLICY_MUTATIONS: Mutation[] = [
   {
     name: "public view: a streamer's reply written outside it",
     file: 'src/streamers/reply.ts',
-    from: '    .where(IN_PUBLIC_VIEW)\n',
-    to: '',
+    from: 'ratingAt === null || !(await streamerInPublicView(trx, id))',
+    to: 'ratingAt === null',
     tests: ['test/streamer-voice.test.ts'],
   },
   {
