@@ -12,13 +12,17 @@ export const IN_PUBLIC_VIEW = sql<SqlBool>`(streamers.evaluated = 1 and exists (
 /** The condition's answer as a row carries it: 1 or 0 on SQLite, a boolean on PostgreSQL. */
 export const inPublicView = (row: { in_public_view: SqlBool }): boolean => Boolean(row.in_public_view);
 
-/** Whether one streamer is in the Public view, read in the caller's transaction (one indexed read). */
-export async function streamerInPublicView(db: Db, streamerId: number): Promise<boolean> {
+/** One streamer's name when it is in the Public view, else undefined: one indexed read, in the caller's transaction. */
+export async function publicName(db: Db, streamerId: number): Promise<string | undefined> {
   const row = await db
     .selectFrom('streamers')
-    .select('streamers.id')
+    .select('streamers.name')
     .where('streamers.id', '=', streamerId)
     .where(IN_PUBLIC_VIEW)
     .executeTakeFirst();
-  return row !== undefined;
+  return row?.name;
 }
+
+/** Whether one streamer is in the Public view, read in the caller's transaction. */
+export const streamerInPublicView = async (db: Db, streamerId: number): Promise<boolean> =>
+  (await publicName(db, streamerId)) !== undefined;

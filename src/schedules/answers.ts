@@ -4,7 +4,7 @@ import { fail } from '../errors.ts';
 import { loadIcal } from '../lib/lazy-modules.ts';
 import { SITE_NAME } from '../lib/site.ts';
 import { streamerPath } from '../shared/rules.ts';
-import { itemsOf, renderedView } from '../streamers/views.ts';
+import { publicName } from '../catalogue/public-view.ts';
 import { upcoming, type UpcomingSegment } from './queries.ts';
 
 export const CALENDAR_TYPE = 'text/calendar; charset=utf-8';
@@ -67,11 +67,11 @@ export function siteCalendar(ctx: AppContext, days: number): Promise<Answer> {
 
 /** `GET /s/<id>/schedule.ics`: one Public view streamer's (else 404). */
 export async function streamerCalendar(ctx: AppContext, id: number, days: number): Promise<Answer> {
-  const item = itemsOf(await renderedView(ctx, 'public')).find((s) => s.id === id);
-  if (!item) throw fail('streamer_not_found');
+  const name = await publicName(ctx.db, id);
+  if (name === undefined) throw fail('streamer_not_found');
   return ctx.answers.get(calendarKey(days, id), async (version) => {
     const { segments, expires } = await upcoming(ctx.db, ctx.clock.now(), days, id);
-    return makeAnswer(calendarOf(ctx, `${item.name} – ${SITE_NAME}`, segments), {
+    return makeAnswer(calendarOf(ctx, `${name} – ${SITE_NAME}`, segments), {
       type: CALENDAR_TYPE,
       cacheControl: CALENDAR_CACHE_CONTROL,
       version,

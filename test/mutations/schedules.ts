@@ -137,4 +137,11 @@ export const SCHEDULE_MUTATIONS: Mutation[] = [
     to: '      return kept(null);',
     tests: TESTS,
   },
+  {
+    name: 'schedules: a streamer outside the Public view has a calendar',
+    file: 'src/schedules/answers.ts',
+    from: "  if (name === undefined) throw fail('streamer_not_found');\n",
+    to: '',
+    tests: TESTS,
+  },
 ];
