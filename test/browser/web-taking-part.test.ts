@@ -152,8 +152,14 @@ describe.runIf(walked)('taking part: the streamer page, the ranking and the edit
 
     const { page, context } = await newPage(env);
     await page.goto(`${env.base}/s/${gamma}`);
+    // The score once, among the scales; the row beside the criteria has its votes and their spread.
+    await expect
+      .poll(() => page.locator('.scales [data-scale="audience"] dd').textContent())
+      .toBe('10,0 / 10');
     const row = page.locator('.audience-row');
-    await expect.poll(() => row.textContent()).toMatch(/10,0 \/ 10\s*\(5 hlasů\)/);
+    expect(await row.locator('th').textContent()).toBe('Hlasy diváků');
+    await expect.poll(() => row.textContent()).toMatch(/^Hlasy diváků\s*5 hlasů/);
+    expect(await row.textContent()).not.toContain('/ 10');
     const chart = row.getByRole('img', { name: /^Hlasy podle známky \(1–10\): 1: 0, 2: 0, .*, 10: 5$/ });
     await chart.waitFor();
     expect(await row.locator('.badge.divergent').getAttribute('title')).toBe(

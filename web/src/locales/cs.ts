@@ -492,8 +492,8 @@ export const cs: Record<MessageKey, string> = {
   'criteria.audienceHelp':
     'Přihlášení návštěvníci dávají ohodnoceným streamerům 1–10 bodů; ukazujeme průměr a počet hlasů. Pořadí nemění – to určuje součet hodnocení týmu.',
   'audience.title': 'Hodnocení diváků',
+  'audience.votesTitle': 'Hlasy diváků',
   'audience.short': 'Diváci',
-  'audience.value': '{score} / 10',
   'audience.votes.one': '{n} hlas',
   'audience.votes.few': '{n} hlasy',
   'audience.votes.other': '{n} hlasů',

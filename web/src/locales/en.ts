@@ -498,8 +498,8 @@ export const en = {
   'criteria.audienceHelp':
     'Signed-in visitors score rated streamers from 1 to 10; we show the average and the number of votes. It does not change the ranking: the team’s total decides the order.',
   'audience.title': 'Audience score',
+  'audience.votesTitle': 'Audience votes',
   'audience.short': 'Audience',
-  'audience.value': '{score} / 10',
   'audience.votes.one': '{n} vote',
   'audience.votes.few': '{n} votes',
   'audience.votes.other': '{n} votes',
