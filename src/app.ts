@@ -129,7 +129,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { config, database } = opts;
   const { db, sqlite } = database;
   const clock = opts.clock ?? systemClock;
-  // The database's writes stamp their events with the app's clock (events/log.ts).
+  // The database's writes stamp their events with the app's clock (db/event-log.ts).
   database.groupCommit.clock = clock;
 
   const logger = opts.logger ?? { level: config.logLevel };

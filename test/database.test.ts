@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/connect.ts';
 import { NAMED_MAX } from '../src/db/prepared.ts';
 import { writeTransaction } from '../src/db/transaction.ts';
-import { publish } from '../src/events/log.ts';
+import { publish } from '../src/db/event-log.ts';
 import type { Db } from '../src/db/schema.ts';
 import { migrations } from '../src/db/migrations/index.ts';
 import { MigrationError, migrateToLatest } from '../src/db/migrator.ts';

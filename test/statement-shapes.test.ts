@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { refusedByRows, type SqlRule } from '../src/db/sql-rules.ts';
-import { insertSizes, SQLITE_EVENTS_PER_INSERT, stageEvents } from '../src/events/log.ts';
+import { insertSizes, SQLITE_EVENTS_PER_INSERT, stageEvents } from '../src/db/event-log.ts';
 import { dbKind } from './helpers/database.ts';
 import { R } from './helpers/streamers.ts';
 import { setVotes } from '../src/votes/queries.ts';

@@ -1,5 +1,5 @@
 import { CompiledQuery } from 'kysely';
-import { APPEND_STAGED, type LogEvent, openEvents, stageEvents, takeEvents } from '../events/log.ts';
+import { APPEND_STAGED, type LogEvent, openEvents, stageEvents, takeEvents } from './event-log.ts';
 import { type ContentVersion, mostOf, notifyStatement, type WriteChanges } from './changes.ts';
 import type { Batch, Outcome } from './batched.ts';
 import { lockStatement } from './group-locks.ts';
@@ -18,7 +18,7 @@ const COMMIT = 'commit';
 export const ROLLBACK = CompiledQuery.raw('rollback');
 /**
  * The statements that end a write on PostgreSQL, as one query (after its staged events, if any):
- * the staged events appended under the log's lock (events/log.ts), the other instances told
+ * the staged events appended under the log's lock (event-log.ts), the other instances told
  * (NOTIFY), COMMIT.
  */
 export const committing = (

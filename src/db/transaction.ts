@@ -1,4 +1,4 @@
-import { openEvents, stageEvents, takeEvents } from '../events/log.ts';
+import { openEvents, stageEvents, takeEvents } from './event-log.ts';
 import type { Batch } from './batched.ts';
 import type { WriteChanges } from './changes.ts';
 import type { DbContext } from './context.ts';
@@ -21,7 +21,7 @@ export interface WriteOptions {
  * Runs `fn` as one atomic write and, once it has committed, moves the content version
  * (db/changes.ts) so cached answers are rendered again. Every content write goes through
  * here; the answer to the client is sent only after the commit. The events `fn` publishes
- * (events/log.ts) are appended to the event log just before the commit, in the same
+ * (event-log.ts) are appended to the event log just before the commit, in the same
  * transaction: a write that fails publishes nothing.
  *
  * PostgreSQL: a transaction of its own, or with `grouped`, a group commit. SQLite: group

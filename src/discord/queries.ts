@@ -6,8 +6,8 @@ import { inIds } from '../db/dialect.ts';
 import { claimRows } from '../delivery/rows.ts';
 
 /** An event as stored in the outbox: the embed, whose `path` becomes a URL from BASE_URL when sent. */
-export type { EventEmbed } from '../events/log.ts';
-import { type EventEmbed, publish } from '../events/log.ts';
+export type { EventEmbed } from '../db/event-log.ts';
+import { type EventEmbed, publish } from '../db/event-log.ts';
 
 /** A webhook as the administrator sees it: the URL's token cut. */
 export interface ShownWebhook {
@@ -65,7 +65,7 @@ export async function storedWebhooks(db: Db) {
 
 /**
  * Inside a write: tells Discord of `embeds` (one message each) through the event log
- * (events/log.ts): they exist exactly when the change that causes them was committed, and
+ * (db/event-log.ts): they exist exactly when the change that causes them was committed, and
  * the Discord deliverer (deliver.ts) queues them for the webhooks that asked for `event`.
  */
 export function tellDiscord(trx: Db, event: DiscordEvent, embeds: EventEmbed[]): void {

@@ -92,7 +92,7 @@ export async function takeFromLog(
             .execute();
           return 0;
         }
-        // The head first: every id up to it is settled (writers append in order, events/log.ts),
+        // The head first: every id up to it is settled (writers append in order, db/event-log.ts),
         // so when fewer than a batch of the kinds come back, the cursor may move to it.
         const head = await headId(trx);
         const events = await trx

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.ts';
 import { writeTransaction } from '../db/transaction.ts';
-import { publish } from '../events/log.ts';
+import { publish } from '../db/event-log.ts';
 import { markRead, unreadCount } from './queries.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { Db } from '../db/schema.ts';
-import { type LiveEvent, publish } from '../events/log.ts';
+import { type LiveEvent, publish } from '../db/event-log.ts';
 import { mentionedLogins } from '../shared/notifications.ts';
 import { speakerOfStreamer } from '../catalogue/speaks-for.ts';
 import {
@@ -13,7 +13,7 @@ import {
 
 /**
  * The notifications a change causes (DECISIONS.md "Notifications"), each written inside the
- * transaction of that change, with the live events it causes (events/log.ts): a new visible
+ * transaction of that change, with the live events it causes (db/event-log.ts): a new visible
  * comment, a comment gone, and each recipient's unread count.
  */
 

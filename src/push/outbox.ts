@@ -13,7 +13,7 @@ import { PUSH_KINDS } from '../shared/push.ts';
 /** Notification ids one statement queues at most. */
 const QUEUE_CHUNK = 500;
 
-/** The notifications the log's `notification` events created (events/log.ts). */
+/** The notifications the log's `notification` events created (db/event-log.ts). */
 export function createdIn(events: LoggedEvent[]): number[] {
   return events.flatMap((e) => {
     if (e.data === '{}') return [];

@@ -3,7 +3,7 @@ import type { AppContext, Logger } from '../context.ts';
 import { lockRow } from '../db/dialect.ts';
 import type { Db } from '../db/schema.ts';
 import { writeTransaction } from '../db/transaction.ts';
-import { type LiveEvent, publish } from '../events/log.ts';
+import { type LiveEvent, publish } from '../db/event-log.ts';
 import { notifyRated } from '../notifications/notify.ts';
 import { ratedEmbed } from '../discord/events.ts';
 import { tellDiscord } from '../discord/queries.ts';

@@ -2,7 +2,7 @@ import { actorOf, audit } from '../audit/queries.ts';
 import { commentBody } from '../comments/rules.ts';
 import type { AppContext } from '../context.ts';
 import { writeTransaction } from '../db/transaction.ts';
-import { publish } from '../events/log.ts';
+import { publish } from '../db/event-log.ts';
 import type { Db } from '../db/schema.ts';
 import { fail } from '../errors.ts';
 import { cleanText } from '../lib/input.ts';

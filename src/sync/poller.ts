@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DbContext } from '../db/context.ts';
 import { writeTransaction } from '../db/transaction.ts';
-import { type LiveEvent, publish } from '../events/log.ts';
+import { type LiveEvent, publish } from '../db/event-log.ts';
 import { maintainHistory } from '../history/prune.ts';
 import { type Clock, wakeEvery } from '../lib/clock.ts';
 import type { Provider } from '../shared/rules.ts';

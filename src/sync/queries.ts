@@ -1,4 +1,4 @@
-import type { LiveEvent } from '../events/log.ts';
+import type { LiveEvent } from '../db/event-log.ts';
 import type { Db, SyncStateTable } from '../db/schema.ts';
 import { liveEmbed } from '../discord/events.ts';
 import { type EventEmbed, tellDiscord } from '../discord/queries.ts';
@@ -68,7 +68,7 @@ export async function applyBatch(
   targets: Target[],
   answer: BatchAnswer,
   now: string,
-  /** Filled with the live events of what changed (events/log.ts), for the caller to publish. */
+  /** Filled with the live events of what changed (db/event-log.ts), for the caller to publish. */
   events: LiveEvent[] = [],
 ): Promise<number> {
   const rows = await trx

@@ -61,7 +61,7 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
   },
   {
     name: "event log: SQLite appends all of a write's events in one statement",
-    file: 'src/events/log.ts',
+    file: 'src/db/event-log.ts',
     from: '.values(rows.slice(from, from + size))',
     to: '.values(rows.slice(from))',
     tests: ['test/event-log.test.ts'],
@@ -104,7 +104,7 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
   },
   {
     name: "statements: on SQLite a group's events are appended in one INSERT of their count",
-    file: 'src/events/log.ts',
+    file: 'src/db/event-log.ts',
     from: '2 ** Math.floor(Math.log2(left))',
     to: 'left',
     tests: ['test/statement-shapes.test.ts'],

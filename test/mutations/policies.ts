@@ -132,4 +132,11 @@ export const POLICY_MUTATIONS: Mutation[] = [
     to: "import { randomBytes } from 'node:crypto';\nimport type { DbContext } from './context.ts';\nexport type Held = DbContext['changes'];",
     tests: ['test/layers.test.ts'],
   },
+  {
+    name: "layout: the event log's writing side names a row as the reading side holds it (db/ and events/ import each other)",
+    file: 'src/db/event-log.ts',
+    from: "import type { Db } from './schema.ts';",
+    to: "import type { Db } from './schema.ts';\nimport type { LoggedEvent } from '../events/log.ts';\nexport type Row = LoggedEvent;",
+    tests: ['test/layers.test.ts'],
+  },
 ];

@@ -175,7 +175,7 @@ export const PUSH_MUTATIONS: Mutation[] = [
   },
   {
     name: 'push: notification events carry no ids (nothing is ever sent)',
-    file: 'src/events/log.ts',
+    file: 'src/db/event-log.ts',
     from: "data: event.created?.length ? JSON.stringify({ created: event.created }) : '{}',",
     to: "data: '{}',",
     tests: SENT,

@@ -3,7 +3,7 @@ import { isSqlite } from '../dialect.ts';
 
 /**
  * PostgreSQL: the log's lock is taken in the round trip that commits. A write stages its events
- * as a transaction-local setting (a parameter, events/log.ts `stageEvents`), and
+ * as a transaction-local setting (a parameter, db/event-log.ts `stageEvents`), and
  * `append_staged_events()` goes with the COMMIT as one query of several statements (the simple
  * protocol takes no parameters): it takes the log's lock (per schema, held until the transaction
  * ends), then inserts the staged events in their order. The lock makes the ids of concurrent

@@ -61,7 +61,7 @@ export interface IdempotencyKeysTable {
   created_at: string;
 }
 
-/** One event a committed write published (events/log.ts): the log every reader follows. */
+/** One event a committed write published (db/event-log.ts): the log every reader follows. */
 export interface EventLogTable {
   id: Generated<number>;
   type: 'comment' | 'comment_removed' | 'rating' | 'live' | 'notification' | 'discord';
