@@ -42,6 +42,18 @@ async function until(done: () => boolean | Promise<boolean>, apps: TestApp[] = [
 }
 
 /** A few more rounds, so that a second send would have happened. */
+/**
+ * Only the test's looks from now on, not the instance's timer (which, 31 s behind another
+ * instance's clock, would share out that instance's rows). Returns the timer's looks.
+ */
+async function stopTheTimersLooks(): Promise<() => void> {
+  await t.app.mail!.look();
+  await t.app.mail!.idle();
+  const timer = vi.spyOn(t.app.mail!, 'look').mockResolvedValue();
+  onTestFinished(() => timer.mockRestore());
+  return () => timer.mockRestore();
+}
+
 async function settle(apps: TestApp[] = [t]) {
   for (let i = 0; i < 3; i++) {
     for (const a of apps) await a.app.mail!.look();
@@ -641,9 +653,7 @@ describe('delivery', () => {
   it(`while the service answers ${BUSY_REQUESTS_PER_SECOND} requests a second, mail goes ${MAIL_GIVE_WAY_PER_SECOND} a second at most`, async () => {
     await settle();
     smtp.reset();
-    // Only the test's looks (not the instance's timer).
-    const timer = vi.spyOn(t.app.mail!, 'look').mockResolvedValue();
-    onTestFinished(() => timer.mockRestore());
+    await stopTheTimersLooks();
     const people = await Promise.all(Array.from({ length: 6 }, () => queueOne()));
     // A second of the clock with that many requests.
     t.clock.advance(1000);
@@ -676,6 +686,8 @@ describe('delivery', () => {
       { ...MAIL_ENV, SMTP_URL: `smtp://127.0.0.1:${port}` },
       { database: t.database },
     );
+    // This instance's timer would share the message out and send it itself.
+    const restoreTimer = await stopTheTimersLooks();
     try {
       // On the same clock, past the lease this instance held.
       other.clock.freeze();
@@ -688,6 +700,7 @@ describe('delivery', () => {
     } finally {
       await other.app.mail!.stop();
       await other.close();
+      restoreTimer();
     }
     // The next holder of the lease (this one, once the other's lease is handed back) sends it.
     await until(() => smtp.messages.length === 1);
