@@ -104,13 +104,17 @@ describe('repeated query parameters never change who may call a route', () => {
     },
   );
 
-  it('POST /api/streamers?admin=0&admin=1 is a visitor suggestion, not an administrator add', async () => {
-    const res = await t.client().post('/api/streamers?admin=0&admin=1', { name: 'Repeated Flag' });
+  it('a query flag is set by its presence, whatever its value: ?admin=0 and ?admin=false still ask for the administrator', async () => {
+    for (const query of ['admin=0', 'admin=false', 'admin=', 'admin', 'admin=0&admin=1', 'admin=1&admin=0']) {
+      const denied = await t.client().post(`/api/streamers?${query}`, { name: `Flag ${query}` });
+      expect(denied.status, query).toBe(401);
+    }
+    const res = await admin.post('/api/streamers?admin=0', { name: 'Flag Zero By Admin' });
     expect(res.status).toBe(201);
-    const item = (await admin.get(`/api/streamers?all=1&id=${res.body.id}`)).body;
-    expect(item.added_by).toBe('viewer');
-    const denied = await t.client().post('/api/streamers?admin=1&admin=0', { name: 'Repeated Flag 2' });
-    expect(denied.status).toBe(401);
+    expect((await admin.get(`/api/streamers?all=1&id=${res.body.id}`)).body.added_by).toBe('admin');
+    // Without the flag it is a visitor's suggestion.
+    const suggested = await t.client().post('/api/streamers', { name: 'Flag Absent' });
+    expect((await admin.get(`/api/streamers?all=1&id=${suggested.body.id}`)).body.added_by).toBe('viewer');
   });
 });
 

@@ -4,14 +4,14 @@ import { R, useStreamers } from './helpers/streamers.ts';
 const { t, admin, find } = await useStreamers();
 
 describe('PUT /api/streamers lock mode', () => {
-  it.each([[true], [1], ['1'], ['true']])('community_locked %j locks', async (value) => {
+  it.each([[true], [1], ['1'], ['true'], [2], ['yes'], [[1]]])('community_locked %j locks', async (value) => {
     const id = await t.streamer();
     const res = await admin.put(`/api/streamers?id=${id}&lock=1`, { community_locked: value });
     expect(res.body).toEqual({ ok: true });
     expect((await find(id)).community_locked).toBe(true);
   });
 
-  it.each([[false], [0], ['0'], ['no'], [null]])('community_locked %j unlocks', async (value) => {
+  it.each([[false], [0], ['0'], [''], ['false'], [null]])('community_locked %j unlocks', async (value) => {
     const id = await t.streamer();
     await admin.put(`/api/streamers?id=${id}&lock=1`, { community_locked: true });
     await admin.put(`/api/streamers?id=${id}&lock=1`, { community_locked: value });
@@ -35,6 +35,19 @@ describe('PUT /api/streamers lock mode', () => {
     expect(res.body).toEqual({ error: 'Admin only', code: 'admin_only' });
     expect((await t.client().put(`/api/streamers?id=${id}&lock=1`, {})).status).toBe(401);
     expect((await find(id)).community_locked).toBe(false);
+  });
+
+  it('the lock flag is set by its presence: a moderator\'s ?lock=0 is 403 Admin only, not a rating', async () => {
+    const id = await t.streamer(undefined, R(6));
+    const mod = await t.signedIn(await t.user({}, { mod: true }));
+    for (const query of ['lock=0', 'lock=false', 'lock']) {
+      const res = await mod.put(`/api/streamers?id=${id}&${query}`, { community_locked: true });
+      expect(res.status, query).toBe(403);
+      expect(res.body).toEqual({ error: 'Admin only', code: 'admin_only' });
+    }
+    const s = await find(id);
+    expect(s.r).toEqual(R(6));
+    expect(s.community_locked).toBe(false);
   });
 
   it('lock without id is 400 Missing id; unknown id 404', async () => {

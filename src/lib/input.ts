@@ -31,15 +31,24 @@ export function parseId(value: unknown): number | null {
   return n > MAX_ID ? -1 : n;
 }
 
-/** A query flag such as `?admin=1` or `?lock`: present and not explicitly off. */
+/**
+ * A query flag such as `?admin=1` or `?lock`: set when its name is in the query, whatever its
+ * value (SPEC.md: "query flag `lock` present"; `?admin=0` asks for the administrator's add).
+ */
 export function flag(value: unknown): boolean {
-  if (value === undefined) return false;
-  return value !== '0' && value !== 'false';
+  return value !== undefined;
 }
 
-/** Truthy in the loose sense SPEC.md's lock mode uses: true, 1, "1", "true". */
+/** What a body's flag counts as off: the falsy values of JSON and the forms' words for them. */
+const FALSY = new Set<unknown>([false, 0, '', '0', 'false', null, undefined]);
+
+/**
+ * Truthy in the loose sense SPEC.md's lock mode uses (DECISIONS.md: "any truthy", such as true,
+ * 1, "1", "true"): anything but false, 0, NaN, null, an absent value, and the texts "", "0" and
+ * "false" that a form sends for off.
+ */
 export function truthy(value: unknown): boolean {
-  return value === true || value === 1 || value === '1' || value === 'true';
+  return !FALSY.has(value) && !Number.isNaN(value);
 }
 
 /** A string field: strings as given, numbers as their text, anything else absent. */

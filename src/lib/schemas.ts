@@ -80,7 +80,7 @@ export const Limit = (description: string, max: number = PAGE_MAX) =>
 export const pageLimit = (raw: string | undefined, fallback: number): number =>
   raw === undefined ? fallback : Number(raw);
 
-/** A query flag such as `?all=1` (lib/input.ts `flag`: present and not `0` or `false`). */
+/** A query flag such as `?all=1` (lib/input.ts `flag`: set by its presence, whatever its value). */
 export const FlagDoc = (description: string) =>
   Type.Unsafe<'1'>({ type: 'string', enum: ['1'], description });
 

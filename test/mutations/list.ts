@@ -675,6 +675,20 @@ export const MUTATIONS: Mutation[] = [
     tests: ['test/contract.test.ts', 'test/caching.test.ts'],
   },
   {
+    name: 'contract: a query flag set to 0 or false counts as absent (SPEC.md: "flag present")',
+    file: 'src/lib/input.ts',
+    from: 'return value !== undefined;',
+    to: "return value !== undefined && value !== '0' && value !== 'false';",
+    tests: ['test/hostile-input.test.ts', 'test/streamers.test.ts'],
+  },
+  {
+    name: 'contract: only true, 1, "1" and "true" lock (DECISIONS.md: "any truthy")',
+    file: 'src/lib/input.ts',
+    from: 'return !FALSY.has(value) && !Number.isNaN(value);',
+    to: "return value === true || value === 1 || value === '1' || value === 'true';",
+    tests: ['test/streamers.test.ts'],
+  },
+  {
     name: "contract: the rendered list's evaluated flag sent as a number, not its schema's boolean",
     file: 'src/streamers/views.ts',
     from: 'evaluated: row.evaluated === 1,',
