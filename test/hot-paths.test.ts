@@ -201,7 +201,7 @@ describe('sessions read from the cache', () => {
 });
 
 describe('CORS without CORS_ORIGINS', () => {
-  it('no answer depends on Origin: no CORS headers, no Vary: Origin, and a preflight gets 404', async () => {
+  it('no answer depends on Origin: no CORS headers, no Vary: Origin, and a preflight gets 405', async () => {
     const res = await t.client({ origin: 'https://elsewhere.example' }).get('/api/streamers');
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
@@ -210,7 +210,7 @@ describe('CORS without CORS_ORIGINS', () => {
     const preflight = await t
       .client({ origin: 'https://elsewhere.example', 'access-control-request-method': 'PUT' })
       .request('OPTIONS', '/api/streamers');
-    expect(preflight.status).toBe(404);
+    expect(preflight.status).toBe(405);
     expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
     expectSecurityHeaders(preflight.headers);
   });

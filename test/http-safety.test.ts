@@ -28,6 +28,60 @@ describe('content types and body limits', () => {
     expect(res.body).toEqual({ error: 'Payload too large', code: 'payload_too_large' });
   });
 
+  it.each(['/api/streamers', '/api/comments', '/api/rater_groups'])(
+    'a method %s lacks is 405 before its body, its type, its size or its origin are looked at',
+    async (path) => {
+      const refused: { body: string; headers: Record<string, string> }[] = [
+        { body: '{bad', headers: { 'content-type': 'application/json' } },
+        { body: 'name=abc', headers: { 'content-type': 'text/plain' } },
+        {
+          body: JSON.stringify({ name: 'x'.repeat(70_000) }),
+          headers: { 'content-type': 'application/json' },
+        },
+        { body: '{}', headers: { 'content-type': 'application/json', origin: 'https://evil.example' } },
+        { body: '{}', headers: { 'content-type': 'application/json', 'sec-fetch-site': 'cross-site' } },
+      ];
+      for (const opts of refused) {
+        const res = await t.client().request('PATCH', path, opts);
+        expect(res.status, JSON.stringify(opts.headers)).toBe(405);
+        expect(res.body).toEqual({ error: 'Method not allowed', code: 'method_not_allowed' });
+        expect(res.headers.get('allow')).toContain('GET');
+        expectSecurityHeaders(res.headers);
+      }
+    },
+  );
+
+  it('OPTIONS that is not a preflight from an allowed origin is 405 Method not allowed, with Allow', async () => {
+    const others: Record<string, string>[] = [
+      {},
+      { origin: 'https://evil.example', 'access-control-request-method': 'PUT' },
+    ];
+    for (const headers of others) {
+      const res = await t.client(headers).request('OPTIONS', '/api/streamers');
+      expect(res.status).toBe(405);
+      expect(res.body).toEqual({ error: 'Method not allowed', code: 'method_not_allowed' });
+      expect(res.headers.get('allow')).toBe('GET, POST, PUT, DELETE');
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    }
+    // An allowed origin's preflight, with or without the method it asks for, is CORS's 204.
+    const asks: Record<string, string>[] = [{ 'access-control-request-method': 'PUT' }, {}];
+    for (const extra of asks) {
+      const ok = await t
+        .client({ origin: 'https://allowed.example', ...extra })
+        .request('OPTIONS', '/api/streamers');
+      expect(ok.status).toBe(204);
+      expect(ok.headers.get('access-control-allow-origin')).toBe('https://allowed.example');
+    }
+  });
+
+  it('an address with no route is 404 Not found whatever its body holds', async () => {
+    for (const path of ['/api/nonexistent', '/api/auth/check']) {
+      const res = await t.client().post(path, '{bad', { headers: { 'content-type': 'application/json' } });
+      expect(res.status, path).toBe(404);
+      expect(res.body).toEqual({ error: 'Not found', code: 'not_found' });
+    }
+  });
+
   it('broken JSON and non-object JSON are 400 Invalid JSON', async () => {
     for (const body of ['{"name": ', '[1,2]', '42', 'nul']) {
       const res = await t

@@ -2,28 +2,43 @@ import type { FastifyInstance } from 'fastify';
 import { fail } from '../errors.ts';
 import { errors } from './schemas.ts';
 
-/** The methods a resource's 405 answers (TRACE too: a path that exists is never 404 for it). */
-const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'TRACE'] as const;
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route only answers 405: checks that come after the method's (CSRF) leave it alone. */
+    methodNotAllowed?: true;
+  }
+}
+
+/**
+ * The methods a resource's 405 answers (TRACE too: a path that exists is never 404 for it;
+ * OPTIONS too: a CORS preflight from an allowed origin is answered by the hook of
+ * plugins/external.ts before this route's, and any other OPTIONS is a method like the rest).
+ */
+const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'TRACE', 'OPTIONS'] as const;
 
 /**
  * SPEC.md: a method the resource does not support gives 405 `Method not allowed`, with `Allow`.
- * Left out of the API document, which says it once (openapi/openapi.ts): an operation that can
- * only refuse is noise to every tool that reads the document.
+ * It wins over every other error (DECISIONS.md "Errors": the method first), so it is answered
+ * when the request arrives, before its body is read (400 `Invalid JSON`, 413, 415) and before
+ * the CSRF check. Left out of the API document, which says it once (openapi/openapi.ts): an
+ * operation that can only refuse is noise to every tool that reads the document.
  */
 export function methodNotAllowed(app: FastifyInstance, url: string, allowed: readonly string[]): void {
   const others = METHODS.filter((m) => !allowed.includes(m));
   if (others.length === 0) return;
+  const refusal = () => fail('method_not_allowed', { allow: allowed.join(', ') });
   app.route({
     method: others,
     url,
-    config: { guard: 'public' },
+    config: { guard: 'public', methodNotAllowed: true },
     schema: {
       summary: `Not supported here: 405 (allowed: ${allowed.join(', ')})`,
       response: errors(405),
       hide: true,
     },
+    onRequest: (_request, _reply, done) => done(refusal()),
     handler: async () => {
-      throw fail('method_not_allowed', { allow: allowed.join(', ') });
+      throw refusal();
     },
   });
 }

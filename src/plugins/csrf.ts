@@ -35,7 +35,9 @@ export const csrfPlugin = fp(
   async (app: FastifyInstance, opts: CsrfOptions) => {
     const allowed = new Set(opts.allowed);
     const refused = (request: FastifyRequest): boolean => {
-      if (!UNSAFE.has(request.method) || request.routeOptions.config?.crossSite) return false;
+      const config = request.routeOptions.config;
+      // A method the address lacks is refused first, whatever its origin (lib/method-not-allowed.ts).
+      if (!UNSAFE.has(request.method) || config?.crossSite || config?.methodNotAllowed) return false;
       const origin = request.headers.origin;
       const isAllowed = origin !== undefined && allowed.has(origin);
       if (origin !== undefined && origin !== opts.origin && !isAllowed) return true;

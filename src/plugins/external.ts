@@ -17,8 +17,10 @@ export const externalPlugins = fp(
 
     // CORS: exact allowlist with credentials, never `*` (DECISIONS.md). The CSRF rule is csrf.ts.
     // Without CORS_ORIGINS no answer depends on Origin (same-origin calls need no CORS
-    // headers, a foreign preflight gets 404 either way): the plugin, whose hook costs a
-    // twentieth of a small answer, is then not registered at all.
+    // headers, a foreign preflight gets the 405 of any OPTIONS, lib/method-not-allowed.ts): the
+    // plugin, whose hook costs a twentieth of a small answer, is then not registered at all.
+    // Its hook answers an allowed origin's OPTIONS with 204 before the route's 405; not
+    // strictly (one without Access-Control-Request-Method would get a text/plain 400).
     const allowed = new Set(config.corsOrigins);
     if (allowed.size > 0) {
       await app.register(cors, {
@@ -28,6 +30,7 @@ export const externalPlugins = fp(
         allowedHeaders: ['Content-Type', 'Idempotency-Key'],
         exposedHeaders: ['Idempotent-Replayed'],
         maxAge: 600,
+        strictPreflight: false,
       });
     }
 
