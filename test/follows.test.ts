@@ -115,6 +115,20 @@ describe('following', () => {
     expect(await followed(other.c)).toEqual([b.id]);
   });
 
+  it('a form-encoded body follows and stops following as JSON does (DECISIONS.md "Requests")', async () => {
+    const s = await rated();
+    const me = await person();
+    const put = (follow: string) =>
+      me.c.put(`/api/follows?streamer_id=${s.id}`, undefined, { form: { follow } });
+    expect((await put('true')).body).toEqual({ ok: true, followers: 1 });
+    expect(await followed(me.c)).toEqual([s.id]);
+    expect((await put('false')).body).toEqual({ ok: true, followers: 0 });
+    expect((await put('1')).body).toEqual({ ok: true, followers: 1 });
+    expect((await put('0')).body).toEqual({ ok: true, followers: 0 });
+    expect((await put('on')).status).toBe(400);
+    expect(await followed(me.c)).toEqual([]);
+  });
+
   it('anonymous: 401 Not logged in for both; a bad request is 400 and stores nothing', async () => {
     const s = await rated();
     const anon = t.client();
@@ -130,7 +144,7 @@ describe('following', () => {
       400,
       { error: 'Missing streamer_id', code: 'missing_streamer_id' },
     ]);
-    for (const body of [{}, { follow: 'yes' }, { follow: 1 }, { follow: null }]) {
+    for (const body of [{}, { follow: 'yes' }, { follow: 2 }, { follow: null }, { follow: [true] }]) {
       const bad = await me.c.put(`/api/follows?streamer_id=${s.id}`, body);
       expect([bad.status, bad.body], JSON.stringify(body)).toEqual([
         400,

@@ -126,6 +126,16 @@ describe('refuse_repeats', () => {
     await setRepeats(false);
   });
 
+  it('a form-encoded body sets it as JSON does', async () => {
+    const form = (refuse_repeats: string) =>
+      admin.put('/api/settings', undefined, { form: { refuse_repeats } });
+    expect((await form('true')).status).toBe(200);
+    expect((await t.client().get('/api/settings')).body.refuse_repeats).toBe(true);
+    expect((await form('false')).status).toBe(200);
+    expect((await t.client().get('/api/settings')).body.refuse_repeats).toBe(false);
+    expect((await form('maybe')).body.code).toBe('invalid_field');
+  });
+
   it("refuses the author's comment of the last 10 minutes again, on any streamer; nothing is stored", async () => {
     await setRepeats(true);
     try {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DomainError, fail } from '../errors.ts';
-import { parseId } from '../lib/input.ts';
+import { booleanField, parseId } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { setFollow } from './follow.ts';
 import { FOLLOW_ROLES, mayFollow } from './policy.ts';
@@ -20,10 +20,9 @@ export const followRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!mayFollow(viewer) || !user) throw fail('banned');
       const streamerId = parseId(query.streamer_id);
       if (streamerId === null) throw fail('missing_streamer_id');
-      if (typeof body.follow !== 'boolean') {
-        throw new DomainError('invalid_field', { message: 'Invalid follow' });
-      }
-      const { followers } = await setFollow(app.ctx, user.id, streamerId, body.follow);
+      const follow = booleanField(body.follow);
+      if (follow === undefined) throw new DomainError('invalid_field', { message: 'Invalid follow' });
+      const { followers } = await setFollow(app.ctx, user.id, streamerId, follow);
       return { ok: true as const, followers };
     },
   );

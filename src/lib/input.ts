@@ -39,6 +39,17 @@ export function flag(value: unknown): boolean {
   return value !== undefined;
 }
 
+/**
+ * A field that must be a boolean (`follow`, `refuse_repeats`): JSON's true and false, or a form's
+ * texts for them ("true", "false", "1", "0"; DECISIONS.md "Requests": bodies may be forms), and
+ * the numbers 1 and 0. Anything else is undefined: the route's `Invalid <field>`.
+ */
+export function booleanField(value: unknown): boolean | undefined {
+  if (value === true || value === 'true' || value === 1 || value === '1') return true;
+  if (value === false || value === 'false' || value === 0 || value === '0') return false;
+  return undefined;
+}
+
 /** What a body's flag counts as off: the falsy values of JSON and the forms' words for them. */
 const FALSY = new Set<unknown>([false, 0, '', '0', 'false', null, undefined]);
 

@@ -11,7 +11,7 @@ import {
   webhookPrefixes,
 } from '../discord/webhooks.ts';
 import { DomainError, fail } from '../errors.ts';
-import { codePointLength, truthy } from '../lib/input.ts';
+import { booleanField, codePointLength, truthy } from '../lib/input.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { DISCORD_EVENTS, GUEST_CHALLENGES, GUEST_HOLDS, HOLD_WORDS } from '../shared/rules.ts';
 import { operatorInput } from './operator.ts';
@@ -50,8 +50,8 @@ export async function changeSettings(ctx: AppContext, viewer: Viewer, body: Sett
   const challenge = choice('guest_challenge', guest_challenge, GUEST_CHALLENGES);
   const operator = operatorInput(body);
   const words = body.hold_words === undefined ? null : holdWordsInput(body.hold_words);
-  const repeats = body.refuse_repeats;
-  if (repeats !== undefined && typeof repeats !== 'boolean') {
+  const repeats = body.refuse_repeats === undefined ? undefined : booleanField(body.refuse_repeats);
+  if (body.refuse_repeats !== undefined && repeats === undefined) {
     throw new DomainError('invalid_field', { message: 'Invalid refuse_repeats' });
   }
   const webhooks = body.discord_webhooks === undefined ? null : parseWebhookList(body.discord_webhooks);

@@ -703,6 +703,13 @@ export const MUTATIONS: Mutation[] = [
     tests: ['test/http-safety.test.ts'],
   },
   {
+    name: 'contract: a form-encoded follow=true or refuse_repeats=true is refused (only JSON booleans)',
+    file: 'src/lib/input.ts',
+    from: "if (value === true || value === 'true' || value === 1 || value === '1') return true;",
+    to: 'if (value === true) return true;',
+    tests: ['test/follows.test.ts', 'test/words-and-repeats.test.ts'],
+  },
+  {
     name: 'contract: a query flag set to 0 or false counts as absent (SPEC.md: "flag present")',
     file: 'src/lib/input.ts',
     from: 'return value !== undefined;',
