@@ -237,10 +237,10 @@ describe('hand-kept schedules (provider_b)', () => {
       () => Array.from({ length: 51 }, (_, k) => ({ start: at(k * 2 + 1), end: at(k * 2 + 2) })),
     ],
     [
-      'overlapping',
+      'two starting at the same moment',
       () => [
         { start: at(1), end: at(3) },
-        { start: at(2), end: at(4) },
+        { start: at(1), end: at(4) },
       ],
     ],
     ['start not before end', () => [{ start: at(3), end: at(3) }]],
@@ -258,6 +258,13 @@ describe('hand-kept schedules (provider_b)', () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: 'Invalid schedule', code: 'invalid_schedule' });
     expect((await rows(s.id)).map((r) => r.title)).toEqual(['kept']);
+  });
+
+  it('overlapping segments are kept (the text lists no such rule): 50 of two hours, an hour apart', async () => {
+    const s = await streamer('provider_b');
+    const segments = Array.from({ length: 50 }, (_, k) => ({ start: at(k + 1), end: at(k + 3) }));
+    expect((await keep(admin, s.id, segments)).status).toBe(200);
+    expect(await rows(s.id)).toHaveLength(50);
   });
 
   it('50 segments are accepted', async () => {

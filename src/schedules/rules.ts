@@ -29,9 +29,11 @@ export const uidOf = (...parts: (string | number)[]): string =>
 
 /**
  * A hand-kept schedule (DECISIONS.md "Schedules"): at most 50 segments, each ending after now
- * and starting within the next 60 days, `start` before `end`, at most 24 hours long, none
- * overlapping another, `title` single-line and cut to 140. Returns them earliest first, or
- * null when anything breaks a rule (400 `Invalid schedule`: nothing is stored).
+ * and starting within the next 60 days, `start` before `end`, at most 24 hours long, `title`
+ * single-line and cut to 140. Segments may overlap (the text lists no such rule), but two may
+ * not start at the same moment: a segment is known by its start (its iCalendar UID, the table's
+ * key). Returns them earliest first, or null when anything breaks a rule (400 `Invalid
+ * schedule`: nothing is stored).
  */
 export function manualSegments(input: unknown, streamerId: number, now: Date): Segment[] | null {
   if (!Array.isArray(input) || input.length > SCHEDULE.maxSegments) return null;
@@ -58,10 +60,6 @@ export function manualSegments(input: unknown, streamerId: number, now: Date): S
     });
   }
   out.sort((a, b) => a.from - b.from);
-  let previousEnd = -Infinity;
-  for (const s of out) {
-    if (s.from < previousEnd) return null;
-    previousEnd = s.to;
-  }
+  if (out.some((s, i) => i > 0 && s.from === out[i - 1]?.from)) return null;
   return out.map(({ from: _from, to: _to, ...segment }) => segment);
 }

@@ -15,7 +15,7 @@ export const SegmentsInputDoc = Type.Array(
     description:
       `Required with \`schedule\` (provider_b streamers; an empty list removes every segment): every hand-kept ` +
       `segment, replaced; at most ${SCHEDULE.maxSegments}, ` +
-      `each ending after now and starting within ${SCHEDULE.horizonDays} days, none overlapping another; else 400 ` +
+      `each ending after now and starting within ${SCHEDULE.horizonDays} days, no two starting at the same moment; else 400 ` +
       '`Invalid schedule`',
     'x-error-code': 'invalid_schedule' satisfies ErrorCode,
   },

@@ -710,6 +710,20 @@ export const MUTATIONS: Mutation[] = [
     tests: ['test/follows.test.ts', 'test/words-and-repeats.test.ts'],
   },
   {
+    name: 'contract: a hand-kept schedule refuses overlapping segments (not a rule of the text)',
+    file: 'src/schedules/rules.ts',
+    from: 'if (out.some((s, i) => i > 0 && s.from === out[i - 1]?.from)) return null;',
+    to: 'if (out.some((s, i) => i > 0 && s.from < (out[i - 1]?.to ?? 0))) return null;',
+    tests: ['test/schedules.test.ts'],
+  },
+  {
+    name: 'schedules: two segments starting at the same moment reach the table (its key refuses the second)',
+    file: 'src/schedules/rules.ts',
+    from: '  if (out.some((s, i) => i > 0 && s.from === out[i - 1]?.from)) return null;\n',
+    to: '',
+    tests: ['test/schedules.test.ts'],
+  },
+  {
     name: 'contract: a query flag set to 0 or false counts as absent (SPEC.md: "flag present")',
     file: 'src/lib/input.ts',
     from: 'return value !== undefined;',

@@ -21,7 +21,7 @@ export const scheduleEn = {
   'editor.help':
     'Kick has no schedules of its own: enter here when you stream. The schedule shows on this page, on the Upcoming page and in the calendars. Saving replaces the whole schedule.',
   'editor.limits':
-    'At most {max} streams within the next {days} days, each at most {hours} hours long, none overlapping. Times are in your time zone ({zone}).',
+    'At most {max} streams within the next {days} days, each at most {hours} hours long, no two starting at the same time. Times are in your time zone ({zone}).',
   'editor.row': 'Stream {n}',
   'editor.start': 'Starts',
   'editor.end': 'Ends',
@@ -65,7 +65,7 @@ export const scheduleCs: Record<ScheduleKey, string> = {
   'editor.help':
     'Kick vlastní rozvrhy nemá: zapište sem, kdy streamujete. Rozvrh se ukáže na této stránce, v Programu a v kalendářích. Uložení nahradí celý rozvrh.',
   'editor.limits':
-    'Nejvýše {max} streamů v příštích {days} dnech, každý nejvýše {hours} hodin, bez překryvů. Časy jsou ve vašem časovém pásmu ({zone}).',
+    'Nejvýše {max} streamů v příštích {days} dnech, každý nejvýše {hours} hodin, žádné dva se stejným začátkem. Časy jsou ve vašem časovém pásmu ({zone}).',
   'editor.row': 'Stream {n}',
   'editor.start': 'Začátek',
   'editor.end': 'Konec',
