@@ -242,15 +242,16 @@ describe('API documentation', () => {
     for (const field of [posted.properties.author, suggestion.properties.submitter]) {
       expect(field?.description).toMatch(/`name_reserved`.*admin, administrator, moderator.*signed in/);
     }
-    // A form (text values) is offered where it can make a request: not for a required true/false.
+    // A form (text values) is offered where it can make a request: a required true/false is its text.
     const types = (method: string, path: string) => Object.keys(doc.paths[path][method].requestBody.content);
-    expect(types('put', '/api/follows')).toEqual(['application/json']);
+    expect(types('put', '/api/follows')).toEqual(['application/json', 'application/x-www-form-urlencoded']);
     expect(types('post', '/api/comments')).toEqual(['application/json', 'application/x-www-form-urlencoded']);
     const follower = await t.signedIn(user);
     const form = await follower.request('PUT', `/api/follows?streamer_id=${sid}`, {
       form: { follow: 'true' },
     });
-    expect([form.status, form.body.code]).toEqual([400, 'invalid_field']);
+    // Taken (not 400 Invalid follow): the streamer, outside the Public view, is what refuses it.
+    expect([form.status, form.body.code]).toEqual([404, 'streamer_not_found']);
     const guest = await t
       .client()
       .post('/api/comments', { streamer_id: sid, body: 'a word or two', author: 'M0derator' });

@@ -3,7 +3,7 @@ import { useApp } from './helpers/app.ts';
 import type { Client } from './helpers/client.ts';
 
 /** Issue 30 item 7 (DECISIONS.md "Names and limits"): every `limit` is bounded; a bad one is 400. */
-const t = await useApp();
+const t = await useApp({ TRUST_PROXY: '127.0.0.1' });
 let admin: Client;
 let sid: number;
 beforeAll(async () => {
@@ -17,6 +17,9 @@ const PAGED = (s: () => number) => [
   `/api/comments?streamer_id=${s()}&`,
   '/api/audit?',
   '/api/moderation/comments?',
+  '/api/users?',
+  '/api/moderation/blocks?',
+  '/api/reviews?queue=1&',
 ];
 
 describe('every limit is bounded', () => {
@@ -42,6 +45,29 @@ describe('every limit is bounded', () => {
     expect((await admin.get('/api/audit?limit=1')).body).toHaveLength(1);
     expect((await admin.get('/api/audit?limit=100')).status).toBe(200);
     expect((await admin.get('/api/moderation/comments?filter=recent&limit=2')).body).toHaveLength(2);
+  });
+
+  it('users, address blocks and the review queue answer pages', async () => {
+    const users = await Promise.all([1, 2, 3].map(() => t.user()));
+    // Most recently seen first: a user who signs in now comes first.
+    await t.signedIn(users[0]!);
+    const two = (await admin.get('/api/users?limit=2')).body as { id: number }[];
+    expect(two).toHaveLength(2);
+    expect((await admin.get('/api/users')).body.length).toBeLessThanOrEqual(100);
+    for (let i = 0; i < 3; i++) {
+      const c = t.client({ 'x-forwarded-for': `203.0.113.${90 + i}` });
+      const id = (await c.post('/api/comments', { streamer_id: sid, body: `to block ${i}` })).body.id;
+      expect((await admin.post('/api/moderation/blocks', { comment_id: id })).status).toBe(201);
+    }
+    const first = (await admin.get('/api/moderation/blocks?limit=2')).body as { id: number }[];
+    expect(first).toHaveLength(2);
+    expect(first[0]!.id).toBeGreaterThan(first[1]!.id);
+    const next = (await admin.get(`/api/moderation/blocks?limit=2&before=${first[1]!.id}`)).body as {
+      id: number;
+    }[];
+    expect(next.every((b) => b.id < first[1]!.id)).toBe(true);
+    expect(next.length).toBeGreaterThanOrEqual(1);
+    expect((await admin.get('/api/reviews?queue=1&limit=1')).body).toHaveLength(1);
   });
 
   it('the audit log without a limit answers a page, never the whole table', async () => {

@@ -28,13 +28,14 @@ export async function insertBlock(
 }
 
 /** Active blocks, newest first. */
-export async function listBlocks(db: Db, now: string) {
-  return db
+/** Active blocks, newest first: a page of `limit` below the id `before`. */
+export async function listBlocks(db: Db, now: string, limit: number, before: number | null) {
+  let query = db
     .selectFrom('address_blocks')
     .select(['id', 'guest_tag', 'created_at', 'expires_at', 'created_by', 'comment_id'])
-    .where('expires_at', '>', now)
-    .orderBy('id', 'desc')
-    .execute();
+    .where('expires_at', '>', now);
+  if (before !== null) query = query.where('id', '<', before);
+  return query.orderBy('id', 'desc').limit(limit).execute();
 }
 
 export async function findBlock(db: Db, id: number) {

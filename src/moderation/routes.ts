@@ -3,7 +3,7 @@ import { DomainError, fail } from '../errors.ts';
 import { keepAnswer } from '../idempotency/keep.ts';
 import { parseId } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
-import { OK, pageLimit } from '../lib/schemas.ts';
+import { OK, PAGE_MAX, pageLimit } from '../lib/schemas.ts';
 import { shortTag } from '../plugins/guest-tag.ts';
 import { listBlocks } from './block-queries.ts';
 import { blockAuthorOf, unblock } from './blocks.ts';
@@ -63,8 +63,10 @@ export const moderationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get('/api/moderation/blocks', { config: staff, schema: listBlocksSchema }, async () =>
-    (await listBlocks(db, clock.now().toISOString())).map((b) => ({
+  app.get('/api/moderation/blocks', { config: staff, schema: listBlocksSchema }, async ({ query }) =>
+    (
+      await listBlocks(db, clock.now().toISOString(), pageLimit(query.limit, PAGE_MAX), parseId(query.before))
+    ).map((b) => ({
       ...b,
       guest_tag: shortTag(b.guest_tag),
     })),

@@ -102,8 +102,10 @@ export const createBlockSchema = {
   },
 };
 export const listBlocksSchema = {
-  summary: 'Active address blocks, newest first',
-  response: { 200: Type.Array(Block), ...errors(401) },
+  summary:
+    'Active address blocks, newest first, `limit` (1 to 100, default 100) at a time below the id `before`',
+  querystring: Input({ limit: Limit('Default 100'), before: Param(IdDoc('Blocks with a lower id')) }),
+  response: { 200: Type.Array(Block), ...errors(400, 401) },
 };
 export const deleteBlockSchema = {
   summary: 'Lift an address block',

@@ -161,7 +161,8 @@ function needsBody(doc: Document, schema: Json | undefined): boolean {
 
 /**
  * Can a form (text values, one per name, objects as `r[s]=5`: plugins/parsers.ts) make a request
- * this body takes? Not when a field it requires is a list or JSON's true/false (one variant will do).
+ * this body takes? Not when a field it requires is a list (one variant will do); true and false
+ * are the texts `true` and `false` (lib/input.ts `booleanField`, `truthy`).
  */
 function formCarries(doc: Document, schema: Json | undefined): boolean {
   const s = resolve(doc, schema);
@@ -171,8 +172,7 @@ function formCarries(doc: Document, schema: Json | undefined): boolean {
   const props = (s.properties ?? {}) as Record<string, Json>;
   const required = Array.isArray(s.required) ? (s.required as string[]) : [];
   return required.every((name) => {
-    const type = resolve(doc, props[name])?.type;
-    return type !== 'array' && type !== 'boolean';
+    return resolve(doc, props[name])?.type !== 'array';
   });
 }
 

@@ -1,6 +1,5 @@
 import type { Db, Scores } from '../db/schema.ts';
 import { STAFF_AUTHOR, SCORE_KEYS } from '../shared/rules.ts';
-import { REVIEWS } from '../shared/reviews.ts';
 import { scoreSum } from '../shared/rules.ts';
 
 /** The staff reviews' reads and writes (DECISIONS.md "Staff reviews"). */
@@ -118,9 +117,9 @@ export async function clearReviews(db: Db, ids: readonly number[]): Promise<void
 /**
  * The reviewer's queue: streamers they have neither reviewed nor abstained on, a re-rating
  * request first, then the fewest reviews, then the oldest published rating (never rated
- * first), then by id; at most REVIEWS.queueMax.
+ * first), then by id; `limit` of them (the route's: at most 100).
  */
-export async function reviewQueue(db: Db, reviewer: Reviewer) {
+export async function reviewQueue(db: Db, reviewer: Reviewer, limit: number) {
   const { op, value } = byReviewer(reviewer);
   const rows = await db
     .selectFrom('streamers')
@@ -160,7 +159,7 @@ export async function reviewQueue(db: Db, reviewer: Reviewer) {
     .orderBy((eb) => eb.case().when('ratings.updated_at', 'is', null).then(0).else(1).end())
     .orderBy('ratings.updated_at')
     .orderBy('streamers.id')
-    .limit(REVIEWS.queueMax)
+    .limit(limit)
     .execute();
   return rows.map((r) => ({
     streamer_id: r.streamer_id,

@@ -3,7 +3,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { fail } from '../errors.ts';
 import { flag, parseId } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
-import { OK } from '../lib/schemas.ts';
+import { OK, pageLimit } from '../lib/schemas.ts';
+import { REVIEWS } from '../shared/reviews.ts';
 import { REVIEW_ROLES } from './policy.ts';
 import { publishReviews } from './publish.ts';
 import { reviewQueue } from './queries.ts';
@@ -25,7 +26,9 @@ export const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { viewer, query } = request;
       reply.header('cache-control', 'no-store');
-      if (flag(query.queue)) return reviewQueue(app.db, reviewerOf(viewer));
+      if (flag(query.queue)) {
+        return reviewQueue(app.db, reviewerOf(viewer), pageLimit(query.limit, REVIEWS.queueMax));
+      }
       return readReviews(app.ctx, viewer, streamerIdOf(query.streamer_id));
     },
   );

@@ -1,5 +1,16 @@
 import { Type } from 'typebox';
-import { errors, FlagDoc, IdDoc, Input, Lenient, Nullable, Ok, Param, Timestamp } from '../lib/schemas.ts';
+import {
+  errors,
+  FlagDoc,
+  IdDoc,
+  Input,
+  Lenient,
+  Limit,
+  Nullable,
+  Ok,
+  Param,
+  Timestamp,
+} from '../lib/schemas.ts';
 import { REVIEWS } from '../shared/reviews.ts';
 import { Scores, ScoresInput } from '../streamers/schemas.ts';
 
@@ -50,8 +61,12 @@ export const QueueItem = Type.Object(
 export const readSchema = {
   summary:
     "Staff: a streamer's reviews, blind (`{mine: null, count, reviews: null}`) until your own review or " +
-    'abstention is saved; with `queue=1`, the streamers you still have to review (at most 100)',
-  querystring: Input({ streamer_id: streamerId, queue: Param(FlagDoc('Your queue')) }),
+    'abstention is saved; with `queue=1`, the streamers you still have to review (`limit`, 1 to 100, default 100)',
+  querystring: Input({
+    streamer_id: streamerId,
+    queue: Param(FlagDoc('Your queue')),
+    limit: Limit(`With \`queue\`: default ${REVIEWS.queueMax}`, REVIEWS.queueMax),
+  }),
   response: {
     200: Type.Union([Blind, Seen, Type.Array(QueueItem)]),
     ...errors(400, 401, 404),

@@ -53,7 +53,8 @@ const toItem = ({
 });
 
 /** Users for the administrator, newest sign-in first; `q` matches login or display name. */
-export async function listUsers(db: Db, q?: string): Promise<UserListItem[]> {
+/** Users, most recently seen first; `limit` for the API's pages, none for the command-line tool. */
+export async function listUsers(db: Db, q?: string, limit?: number): Promise<UserListItem[]> {
   let query = usersQuery(db);
   if (q) {
     // Case-insensitive the same way on both databases: both sides folded by the service
@@ -64,7 +65,8 @@ export async function listUsers(db: Db, q?: string): Promise<UserListItem[]> {
       eb.or([eb('users.login_key', 'like', like), eb('users.display_key', 'like', like)]),
     );
   }
-  const rows = await query.orderBy('users.last_seen', 'desc').orderBy('users.id').execute();
+  query = query.orderBy('users.last_seen', 'desc').orderBy('users.id');
+  const rows = await (limit === undefined ? query : query.limit(limit)).execute();
   return rows.map(toItem);
 }
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { fail } from '../errors.ts';
 import { cut, parseId } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
-import { OK } from '../lib/schemas.ts';
+import { OK, PAGE_MAX, pageLimit } from '../lib/schemas.ts';
 import { changeUser } from './change.ts';
 import { mayManageUsers, USER_ROLES } from './policy.ts';
 import { listUsers } from './queries.ts';
@@ -11,7 +11,11 @@ import { listSchema, SEARCH_MAX, updateSchema } from './schemas.ts';
 /** DECISIONS.md: users, moderators and bans for the administrator. */
 export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/api/users', { config: { guard: USER_ROLES.list }, schema: listSchema }, async (request) =>
-    listUsers(app.db, cut(request.query.q?.trim() ?? '', SEARCH_MAX)),
+    listUsers(
+      app.db,
+      cut(request.query.q?.trim() ?? '', SEARCH_MAX),
+      pageLimit(request.query.limit, PAGE_MAX),
+    ),
   );
 
   app.put('/api/users', { config: { guard: mayManageUsers }, schema: updateSchema }, async (request) => {

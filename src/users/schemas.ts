@@ -5,6 +5,7 @@ import {
   IdDoc,
   Input,
   Lenient,
+  Limit,
   Nullable,
   Ok,
   Param,
@@ -39,11 +40,13 @@ export const SEARCH_MAX = 200;
 
 export const listSchema = {
   summary:
-    'Users who signed in, with ban, moderator and administrator flags; `q` searches login and display name',
+    'Users who signed in, most recently seen first, with ban, moderator and administrator flags; `q` searches ' +
+    'login and display name; at most `limit` (1 to 100, default 100): no answer is the whole table',
   querystring: Input({
     q: Param(Type.String({ maxLength: SEARCH_MAX, description: 'Part of a login or display name' })),
+    limit: Limit('Default 100'),
   }),
-  response: { 200: Type.Array(UserItem), ...errors(401) },
+  response: { 200: Type.Array(UserItem), ...errors(400, 401) },
 };
 export const updateSchema = {
   summary:
