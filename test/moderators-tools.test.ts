@@ -130,6 +130,12 @@ describe("moderators' tools", () => {
       [plain.id, { is_mod: true }],
       [plain.id, { is_admin: true }],
       [plain.id, { banned: true, is_mod: true }],
+      // Any other key, and any request on staff, however empty (the role before the input).
+      [plain.id, { foo: 1 }],
+      [plain.id, { banned: true, note: 'x' }],
+      [other.id, {}],
+      [other.id, { foo: 1 }],
+      [staffAdmin.id, { timeout_hours: 'not a number' }],
     ] as const) {
       const res = await mod.put(`/api/users?id=${id}`, body);
       expect(res.status, JSON.stringify(body)).toBe(403);

@@ -9,6 +9,9 @@ import { LIMITS } from '../shared/rules.ts';
 import { mayGrantRoles, mayRestrict } from './policy.ts';
 import { findUser, setAdmin, setBanned, setModerator, setTimeoutUntil } from './queries.ts';
 
+/** What a moderator may send (DECISIONS.md "Moderators' tools"); any other key is 403 `Admin only`. */
+const MODERATOR_KEYS = new Set(['banned', 'timeout_hours']);
+
 export interface UserChange {
   banned?: unknown;
   is_mod?: unknown;
@@ -39,17 +42,21 @@ export async function changeUser(
   change: UserChange,
 ): Promise<void> {
   const { banned: ban, is_mod, is_admin, timeout_hours } = change;
-  if (!mayGrantRoles(viewer) && (is_mod !== undefined || is_admin !== undefined)) throw fail('admin_only');
-  if (ban === undefined && is_mod === undefined && is_admin === undefined && timeout_hours === undefined) {
-    throw fail('nothing_to_update');
+  // A moderator's request with any other key is the administrator's: 403 before anything else.
+  if (!mayGrantRoles(viewer) && Object.keys(change).some((key) => !MODERATOR_KEYS.has(key))) {
+    throw fail('admin_only');
   }
-  const hours = timeout_hours === undefined ? undefined : timeoutHours(timeout_hours);
+  const nothing =
+    ban === undefined && is_mod === undefined && is_admin === undefined && timeout_hours === undefined;
   const now = ctx.clock.now();
   const actor = actorOf(viewer, now);
   await writeTransaction(ctx.database, async (trx) => {
     const found = await findUser(trx, id);
+    // DECISIONS.md "Errors": the role (a moderator on staff) first, then the input, then the row.
+    if (found && !mayRestrict(viewer, found)) throw fail('admin_only');
+    if (nothing) throw fail('nothing_to_update');
+    const hours = timeout_hours === undefined ? undefined : timeoutHours(timeout_hours);
     if (!found) throw fail('user_not_found');
-    if (!mayRestrict(viewer, found)) throw fail('admin_only');
     const banned = ban === undefined ? found.banned : truthy(ban);
     if (is_admin !== undefined && truthy(is_admin) && banned) throw fail('banned_user_admin');
     const who = { login: found.login, provider: found.provider };

@@ -752,6 +752,20 @@ export const MUTATIONS: Mutation[] = [
     tests: ['test/paging-limits.test.ts'],
   },
   {
+    name: "contract: a moderator's other keys than banned and timeout_hours get 400, not 403 Admin only",
+    file: 'src/users/change.ts',
+    from: 'if (!mayGrantRoles(viewer) && Object.keys(change).some((key) => !MODERATOR_KEYS.has(key))) {',
+    to: 'if (!mayGrantRoles(viewer) && (is_mod !== undefined || is_admin !== undefined)) {',
+    tests: ['test/moderators-tools.test.ts'],
+  },
+  {
+    name: "contract: a moderator's empty request on staff is 400 Nothing to update before 403 Admin only",
+    file: 'src/users/change.ts',
+    from: "    if (found && !mayRestrict(viewer, found)) throw fail('admin_only');\n    if (nothing) throw fail('nothing_to_update');",
+    to: "    if (nothing) throw fail('nothing_to_update');\n    if (found && !mayRestrict(viewer, found)) throw fail('admin_only');",
+    tests: ['test/moderators-tools.test.ts'],
+  },
+  {
     name: 'contract: a query flag set to 0 or false counts as absent (SPEC.md: "flag present")',
     file: 'src/lib/input.ts',
     from: 'return value !== undefined;',
