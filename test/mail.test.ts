@@ -793,6 +793,15 @@ describe('e-mail off', () => {
         expect(res.status).toBe(409);
         expect(res.body).toEqual(want);
       }
+      // A banned user's write is refused for the ban first (the role before the conflict).
+      const banned = await off.signedIn(await off.user({}, { banned: true }));
+      for (const [path, body] of [
+        ['/api/account/email', { email: null }],
+        ['/api/account/mail', { kinds: [], digest: 'off' }],
+      ] as const) {
+        const res = await banned.put(path, body);
+        expect([res.status, res.body]).toEqual([403, { error: 'Účet je zablokován', code: 'banned' }]);
+      }
       expect(off.app.mail).toBeNull();
     } finally {
       await off.close();

@@ -53,10 +53,11 @@ export const mailRoutes: FastifyPluginAsyncTypebox<{ key: string }> = async (app
   const on = () => {
     if (!app.config.mail) throw fail('mail_off');
   };
+  /** Who writes: a banned user's 403 comes before e-mail's 409 (DECISIONS.md "Errors": the role first). */
   const writer = (request: FastifyRequest) => {
-    on();
     const user = request.viewer.user;
     if (!mayChangeMail(request.viewer) || !user) throw fail('banned');
+    on();
     return user;
   };
 

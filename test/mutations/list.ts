@@ -766,6 +766,13 @@ export const MUTATIONS: Mutation[] = [
     tests: ['test/moderators-tools.test.ts'],
   },
   {
+    name: "contract: e-mail's 409 mail_off comes before a banned user's 403",
+    file: 'src/mail/routes.ts',
+    from: "    if (!mayChangeMail(request.viewer) || !user) throw fail('banned');\n    on();",
+    to: "    on();\n    if (!mayChangeMail(request.viewer) || !user) throw fail('banned');",
+    tests: ['test/mail.test.ts'],
+  },
+  {
     name: 'contract: a query flag set to 0 or false counts as absent (SPEC.md: "flag present")',
     file: 'src/lib/input.ts',
     from: 'return value !== undefined;',
