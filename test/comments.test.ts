@@ -225,6 +225,17 @@ describe('DELETE /api/comments', () => {
       expect(del.status).toBe(401);
       expect(del.body).toEqual({ error: 'Unauthorized', code: 'unauthorized' });
     }
+    // The role before the input: no id, or a body that is not JSON, still 401.
+    const anon = t.client();
+    for (const del of [
+      await anon.del('/api/comments'),
+      await anon.request('DELETE', `/api/comments?id=${res.body.id}`, {
+        body: '{bad',
+        headers: { 'content-type': 'application/json' },
+      }),
+    ]) {
+      expect([del.status, del.body]).toEqual([401, { error: 'Unauthorized', code: 'unauthorized' }]);
+    }
     expect((await list()).some((x) => x.id === res.body.id)).toBe(true);
   });
 

@@ -773,6 +773,13 @@ export const MUTATIONS: Mutation[] = [
     tests: ['test/mail.test.ts'],
   },
   {
+    name: "contract: an anonymous delete's body is read before its 401 (400 Invalid JSON first)",
+    file: 'src/comments/routes.ts',
+    from: "mayDelete(request.viewer) || (own.read(request)?.length ?? 0) > 0 ? null : fail('unauthorized')",
+    to: 'null',
+    tests: ['test/comments.test.ts'],
+  },
+  {
     name: 'contract: a query flag set to 0 or false counts as absent (SPEC.md: "flag present")',
     file: 'src/lib/input.ts',
     from: 'return value !== undefined;',
