@@ -1,4 +1,5 @@
 import { type Static, type TProperties, type TSchema, Type } from 'typebox';
+import { PAGE_MAX } from '../shared/rules.ts';
 import type { ErrorCode } from '../errors.ts';
 
 /**
@@ -53,8 +54,6 @@ export const Lenient = (doc: TSchema) => Type.Optional(Type.Unknown({ [DOCUMENTE
 export const Param = (doc: TSchema = Type.String()) =>
   Type.Optional(Type.String({ maxLength: MAX_TEXT, [DOCUMENTED]: doc }));
 
-/** The largest page any `limit` gives unless its route says otherwise (DECISIONS.md "Names and limits"). */
-export const PAGE_MAX = 100;
 
 /**
  * A paged route's `limit` query parameter: an integer from 1 to `max` written in plain

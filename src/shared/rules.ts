@@ -107,6 +107,9 @@ export const COMMENT_PAGES = { offsetMax: 10_000, topLimit: 50 } as const;
 /** How many of the comments a browser posted as a guest its signed cookie remembers (the newest). */
 export const GUEST_COMMENTS_KEPT = 100;
 
+/** The largest page any `limit` gives unless its route says otherwise (DECISIONS.md "Names and limits"). */
+export const PAGE_MAX = 100;
+
 /** The site's operator, named by the administrator on the privacy page: the longest texts. */
 export const OPERATOR_NAME_MAX = 100;
 export const OPERATOR_CONTACT_MAX = 200;

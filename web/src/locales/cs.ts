@@ -246,6 +246,7 @@ export const cs: Record<MessageKey, string> = {
   'users.banned': 'Zablokován',
   'users.moderator': 'Moderátor',
   'users.lastSeen': 'Naposledy {when}',
+  'users.firstPage': 'Zobrazeno je {n} naposledy přihlášených uživatelů; ostatní najdete hledáním.',
   'users.empty': 'Žádní uživatelé. Objeví se tu po prvním přihlášení.',
   'settings.authEnabled': 'Komentovat mohou jen přihlášení',
   'settings.authHint': 'Je-li zapnuto, komentovat mohou jen přihlášení uživatelé (a administrátor).',

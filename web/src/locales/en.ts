@@ -247,6 +247,7 @@ export const en = {
   'users.banned': 'Banned',
   'users.moderator': 'Moderator',
   'users.lastSeen': 'Last seen {when}',
+  'users.firstPage': 'The {n} users seen most recently are shown; search to find the others.',
   'users.empty': 'No users found. Users appear here after they sign in.',
   'settings.authEnabled': 'Require sign-in to comment',
   'settings.authHint': 'When on, only signed-in users (and the administrator) can comment.',
