@@ -54,7 +54,6 @@ export const Lenient = (doc: TSchema) => Type.Optional(Type.Unknown({ [DOCUMENTE
 export const Param = (doc: TSchema = Type.String()) =>
   Type.Optional(Type.String({ maxLength: MAX_TEXT, [DOCUMENTED]: doc }));
 
-
 /**
  * A paged route's `limit` query parameter: an integer from 1 to `max` written in plain
  * digits, else 400 `invalid_limit` naming the range (DECISIONS.md "Names and limits": no
