@@ -37,8 +37,16 @@ describe('JSON nesting is bounded (issue 18: 5,000 deep overflowed the stack)', 
       }
     }
     // The routes that everybody uses answer exactly that.
-    for (const path of ['/api/comments', '/api/streamers?admin=1', '/api/rater_groups', '/api/settings']) {
-      const res = await admin.post(path, `{"body":${nested(5000, 'object')}}`, { headers: JSON_TYPE });
+    for (const [method, path] of [
+      ['POST', '/api/comments'],
+      ['POST', '/api/streamers?admin=1'],
+      ['POST', '/api/rater_groups'],
+      ['PUT', '/api/settings'],
+    ] as const) {
+      const res = await admin.request(method, path, {
+        body: `{"body":${nested(5000, 'object')}}`,
+        headers: JSON_TYPE,
+      });
       expect([path, res.status, res.body]).toEqual([path, 400, INVALID_JSON]);
     }
     const anonymous = await t.client().post('/api/comments', `{"body":${nested(33, 'array')}}`, {

@@ -3,6 +3,7 @@ import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { ERRORS } from '../src/errors.ts';
+import { finishDocument } from '../src/openapi/rules.ts';
 import { PUSH_LIMITS } from '../src/shared/push.ts';
 import { LIMITS, MAX_WEBHOOK_EVENTS } from '../src/shared/rules.ts';
 import { useApp } from './helpers/app.ts';
@@ -256,6 +257,34 @@ describe('API documentation', () => {
       .client()
       .post('/api/comments', { streamer_id: sid, body: 'a word or two', author: 'M0derator' });
     expect([guest.status, guest.body.code]).toEqual([400, 'name_reserved']);
+  });
+
+  it('a body that requires a list is JSON only: a form has no lists', () => {
+    const body = (required: string) => ({
+      type: 'object',
+      required: [required],
+      properties: { ids: { type: 'array', items: { type: 'integer' } }, on: { type: 'boolean' } },
+    });
+    const op = (required: string) => ({
+      requestBody: {
+        content: {
+          'application/json': { schema: body(required) },
+          'application/x-www-form-urlencoded': { schema: body(required) },
+        },
+      },
+      responses: {},
+    });
+    const doc = finishDocument({
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      paths: { '/list': { put: op('ids') }, '/flag': { put: op('on') } },
+      components: {},
+    } as never) as unknown as { paths: Record<string, { put: { requestBody: { content: object } } }> };
+    expect(Object.keys(doc.paths['/list']!.put.requestBody.content)).toEqual(['application/json']);
+    expect(Object.keys(doc.paths['/flag']!.put.requestBody.content)).toEqual([
+      'application/json',
+      'application/x-www-form-urlencoded',
+    ]);
   });
 
   it('the session cookie is the security of every operation that reads it', () => {

@@ -290,7 +290,7 @@ export function finishDocument(doc: Document): Document {
       const schema = body.content['application/json']?.schema;
       body.required = needsBody(doc, schema);
       const form = body.content['application/x-www-form-urlencoded'];
-      // A form's values are text, one per name: a body that needs a list or a true/false is JSON only.
+      // A form's values are text, one per name: a body that needs a list is JSON only.
       if (form && !formCarries(doc, form.schema)) delete body.content['application/x-www-form-urlencoded'];
       const encoding = form && formEncoding(doc, form.schema);
       if (form && encoding && body.content['application/x-www-form-urlencoded']) form.encoding = encoding;

@@ -75,8 +75,8 @@ export const EVASION_MUTATIONS: Mutation[] = [
   {
     name: 'openapi: TRACE answers 404 where the path exists',
     file: 'src/lib/method-not-allowed.ts',
-    from: "const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'TRACE'] as const;",
-    to: "const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;",
+    from: "const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'TRACE', 'OPTIONS'] as const;",
+    to: "const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;",
     tests: ['test/openapi.test.ts'],
   },
   {
@@ -94,9 +94,9 @@ export const EVASION_MUTATIONS: Mutation[] = [
     tests: ['test/openapi.test.ts'],
   },
   {
-    name: 'openapi: a form is offered for a body that requires a true/false',
+    name: 'openapi: a form is offered for a body that requires a list',
     file: 'src/openapi/rules.ts',
-    from: "    return type !== 'array' && type !== 'boolean';",
+    from: "    return resolve(doc, props[name])?.type !== 'array';",
     to: '    return true;',
     tests: ['test/openapi.test.ts'],
   },

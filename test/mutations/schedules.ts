@@ -12,13 +12,6 @@ export const SCHEDULE_MUTATIONS: Mutation[] = [
     tests: TESTS,
   },
   {
-    name: 'schedules: overlapping hand-kept segments accepted',
-    file: 'src/schedules/rules.ts',
-    from: 'if (s.from < previousEnd) return null;',
-    to: '',
-    tests: TESTS,
-  },
-  {
     name: 'schedules: a segment longer than 24 hours accepted',
     file: 'src/schedules/rules.ts',
     from: ' || to - from > SCHEDULE.maxHours * HOUR',
