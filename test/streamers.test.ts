@@ -37,7 +37,7 @@ describe('PUT /api/streamers lock mode', () => {
     expect((await find(id)).community_locked).toBe(false);
   });
 
-  it('the lock flag is set by its presence: a moderator\'s ?lock=0 is 403 Admin only, not a rating', async () => {
+  it("the lock flag is set by its presence: a moderator's ?lock=0 is 403 Admin only, not a rating", async () => {
     const id = await t.streamer(undefined, R(6));
     const mod = await t.signedIn(await t.user({}, { mod: true }));
     for (const query of ['lock=0', 'lock=false', 'lock']) {
