@@ -35,9 +35,10 @@ export const csrfPlugin = fp(
   async (app: FastifyInstance, opts: CsrfOptions) => {
     const allowed = new Set(opts.allowed);
     const refused = (request: FastifyRequest): boolean => {
-      const config = request.routeOptions.config;
+      if (!UNSAFE.has(request.method)) return false;
       // A method the address lacks is refused first, whatever its origin (lib/method-not-allowed.ts).
-      if (!UNSAFE.has(request.method) || config?.crossSite || config?.methodNotAllowed) return false;
+      const config = request.routeOptions.config;
+      if (config?.crossSite || config?.methodNotAllowed) return false;
       const origin = request.headers.origin;
       const isAllowed = origin !== undefined && allowed.has(origin);
       if (origin !== undefined && origin !== opts.origin && !isAllowed) return true;
