@@ -412,14 +412,18 @@ export class Service extends ServerProcess {
 
   /** Spawns the service and waits until it answers /healthz with 200. */
   static async start(opts: ServiceOptions, timeoutMs = 60_000): Promise<Service> {
-    const service = await Service.spawn(opts);
-    try {
-      await service.ready(timeoutMs);
-    } catch (err) {
-      await service.kill9();
-      throw err;
+    for (let attempt = 1; ; attempt++) {
+      const service = await Service.spawn(opts);
+      try {
+        await service.ready(timeoutMs);
+        return service;
+      } catch (err) {
+        await service.kill9();
+        // A port chosen here can be taken before the child listens (see freePort): another.
+        const taken = service.grep(/EADDRINUSE/).length > 0;
+        if (!(taken && opts.port === undefined && attempt < 3)) throw err;
+      }
     }
-    return service;
   }
 }
 

@@ -1,13 +1,40 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server, type Socket, connect } from 'node:net';
 
-/** A TCP port on 127.0.0.1 that nothing listens on right now. */
+/**
+ * A TCP port on 127.0.0.1 that nothing listens on right now, chosen below the kernel's
+ * ephemeral range: an outgoing connection (to PostgreSQL, to a fake) takes its source port from
+ * that range, and could take a port between this check and the child's listen (a CI run's
+ * EADDRINUSE). Another worker can still pick the same number in that moment: a caller that
+ * spawns a server retries on EADDRINUSE (Service.start).
+ */
 export async function freePort(): Promise<number> {
+  const below = ephemeralStart();
+  for (let tries = 0; tries < 50; tries++) {
+    const port = 10_000 + Math.floor(Math.random() * (below - 10_000));
+    if (await listens(port)) return port;
+  }
+  return listens(0);
+}
+
+/** The first port of the kernel's ephemeral range (Linux's default 32768 elsewhere). */
+function ephemeralStart(): number {
+  try {
+    const first = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(first) && first > 11_000 ? first : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+/** Listens on `port` (0: any) and closes again: the port, or 0 when it was taken. */
+function listens(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
+    srv.once('error', (err: NodeJS.ErrnoException) => (err.code === 'EADDRINUSE' ? resolve(0) : reject(err)));
+    srv.listen(port, '127.0.0.1', () => {
+      const { port: bound } = srv.address() as { port: number };
+      srv.close(() => resolve(bound));
     });
   });
 }
