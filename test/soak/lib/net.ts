@@ -20,7 +20,9 @@ export async function freePort(): Promise<number> {
 /** The first port of the kernel's ephemeral range (Linux's default 32768 elsewhere). */
 function ephemeralStart(): number {
   try {
-    const first = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    const first = Number(
+      readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0],
+    );
     return Number.isInteger(first) && first > 11_000 ? first : 32_768;
   } catch {
     return 32_768;
