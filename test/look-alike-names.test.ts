@@ -52,6 +52,15 @@ describe('look-alike names of either letter case', () => {
     }
   });
 
+  it('capitals that look like Latin ones pass for nobody: Cyrillic МоdМах is the user ModMax', async () => {
+    const sid = await t.streamer();
+    await t.user({ login: 'mod_max', display_name: 'ModMax' });
+    for (const author of ['\u041c\u043ed\u041c\u0430\u0445', 'M\u041eDM\u0410X', 'modmax']) {
+      const res = await comment(t.client(), sid, author);
+      expect([author, res.status, res.body]).toEqual([author, 400, RESERVED]);
+    }
+  });
+
   it('names that only contain such letters stay allowed: Admin Pepa, administratorka, Anonym, Lili', async () => {
     const sid = await t.streamer();
     for (const author of ['Admin Pepa', 'administratorka', 'Anonym', 'Lili', 'Il Divo']) {

@@ -3,7 +3,9 @@
  * the folds of their time in the database until migration 011 makes them again; afterwards a
  * guest cannot take their names with look-alike letters either. Issue 45, item 9: the folds
  * drop invisible characters and meet the skeleton of either letter case (`i` folds as `l`);
- * migration 026 makes them again.
+ * migration 026 makes them again. Stop 69: the skeleton of the letters as written comes before
+ * that of their lower case (Cyrillic capitals pass for Latin ones); migration 041 makes the
+ * users' and the held words' folds again.
  */
 import { Migrator, sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -15,9 +17,11 @@ import { createTestDatabase, dbKind, type TestDatabase } from './helpers/databas
 
 const database = await createTestDatabase();
 const later = await createTestDatabase();
+const latest = await createTestDatabase();
 afterAll(async () => {
   await database.cleanup();
   await later.cleanup();
+  await latest.cleanup();
 });
 
 /** A migrator of this test database, so that it can stop before a migration. */
@@ -131,6 +135,70 @@ describe('migration 026: folds without invisible characters, of either letter ca
           .post('/api/comments', { streamer_id: sid, body: 'a guest comment', author });
         expect([author, res.status, res.body.code]).toEqual([author, 400, 'name_reserved']);
       }
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('migration 041: folds of look-alike capitals', () => {
+  it('users and held words stored with the folds of before get the new ones: МоdМах is ModMax, ВОТ is bot', async () => {
+    const names = Object.keys(migrations);
+    const previous = names[names.indexOf('041-name-folds-of-capitals') - 1]!;
+    expect((await (await migratorOf(latest.db)).migrateTo(previous)).error).toBeUndefined();
+    // What the fold of before stored: the lower case's skeleton (Cyrillic `м` is `ʍ`, `в` is `ʙ`).
+    const { id } = await latest.db
+      .insertInto('users')
+      .values({
+        provider: 'provider_a',
+        provider_id: 'old-41-1',
+        login: 'mod_max',
+        display_name: '\u041c\u043ed\u041c\u0430\u0445',
+        avatar: '',
+        last_seen: '2026-01-01T00:00:00.000Z',
+        created_at: '2026-01-01T00:00:00.000Z',
+        login_key: 'mod_max',
+        display_key: '\u043c\u043ed\u043c\u0430\u0445',
+        login_fold: foldName('mod_max'),
+        display_fold: '\u028dod\u028dax',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await latest.db
+      .insertInto('hold_words')
+      .values({ position: 0, word: '\u0412\u041e\u0422', fold: '\u0299o\u1d1b' })
+      .execute();
+
+    expect(await migrateToLatest(latest.db)).toContain('041-name-folds-of-capitals');
+    const user = await latest.db
+      .selectFrom('users')
+      .select(['display_fold'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(user.display_fold).toBe('rnodrnax');
+    const word = await latest.db.selectFrom('hold_words').select('fold').executeTakeFirstOrThrow();
+    expect(word.fold).toBe('bot');
+
+    const t = await startApp({}, { database: latest });
+    try {
+      const sid = await t.streamer();
+      for (const author of ['ModMax', 'MODMAX']) {
+        const res = await t
+          .client()
+          .post('/api/comments', { streamer_id: sid, body: 'a guest comment', author });
+        expect([author, res.status, res.body.code]).toEqual([author, 400, 'name_reserved']);
+      }
+      const held = await t.client().post('/api/comments', { streamer_id: sid, body: 'a Bot wrote this' });
+      expect(held.status).toBe(201);
+      expect(
+        (
+          await t.db
+            .selectFrom('comments')
+            .select('pending')
+            .where('id', '=', held.body.id)
+            .executeTakeFirstOrThrow()
+        ).pending,
+      ).toBe(1);
     } finally {
       await t.close();
     }

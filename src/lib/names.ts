@@ -32,10 +32,11 @@ function skeleton(s: string): string {
  * A name as people read it, for comparing names that only look different (DECISIONS.md
  * "Names and limits"): compatibility forms unified (fullwidth letters, ligatures), diacritics,
  * format characters and invisible ones (bidi controls, fillers) removed, letter case folded,
- * look-alike letters mapped to their confusable skeleton (UTS #39) in either case (`I`, `l`,
+ * look-alike letters mapped to their confusable skeleton (UTS #39) as written and in lower case (`I`, `l`,
  * `1` and `i` are one letter, `O`, `0` and `o` another), and white space and punctuation
  * dropped. `Administrátor`, `ａｄｍｉｎｉｓｔｒａｔｏｒ`, `аdmin` (Cyrillic а), `admın`,
- * `A d m i n`, `admin.`, `ADMlN`, `Adm1n` and `\u202Eadmin` fold like `admin`. The result is
+ * `A d m i n`, `admin.`, `ADMlN`, `Adm1n` and `\u202Eadmin` fold like `admin`, `МоdМах`
+ * (Cyrillic capitals) like `ModMax`. The result is
  * for comparing, not for reading (`m` becomes `rn`, `i` becomes `l`). Every comparison of
  * names goes through here, and the stored folds of users' names (`login_fold`,
  * `display_fold`) are made here too (migrations 011 and 026 recomputed them).
@@ -49,12 +50,14 @@ export const foldName = (name: string): string => foldWords(name).replaceAll(' '
  * ＣＯＩＮＳ` folds to `f r e e colns`, `Free coins!` to `free colns`.
  */
 export function foldWords(text: string): string {
-  // Lower case first: the skeleton keeps case (`I` and `l` are alike, `i` and `l` are not).
-  // A prototype's own compatibility form or lower case can have a prototype of its own
-  // (`⏨` is `10`, then `lo`): the step repeats until nothing changes (twice at most in the
-  // data), so a fold folds to itself.
-  let folded = bare(text).toLowerCase();
-  for (let i = 0; i < 4; i++) {
+  // The skeleton of the letters as written first, then of their lower case: a capital can look
+  // like a Latin capital where its lower case looks like no Latin letter (Cyrillic `М` is `M`,
+  // its `м` is not `m`), so `МоdМах` folds like `ModMax`; the lower case's own look-alikes
+  // (Cyrillic `а`) are mapped on the next step. A prototype's own compatibility form or lower
+  // case can have a prototype of its own (`⏨` is `10`, then `lo`): the step repeats until
+  // nothing changes (three times at most in the data), so a fold folds to itself.
+  let folded = bare(text);
+  for (let i = 0; i < 5; i++) {
     const next = bare(skeleton(folded)).toLowerCase();
     if (next === folded) break;
     folded = next;

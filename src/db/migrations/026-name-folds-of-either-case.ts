@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { foldName } from '../../lib/names.ts';
+import { refoldUsers } from './refold.ts';
 
 /**
  * Name folding drops invisible characters (bidi controls, fillers such as U+3164) and makes
@@ -9,19 +9,5 @@ import { foldName } from '../../lib/names.ts';
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see the schema of their time
 export async function up(db: Kysely<any>): Promise<void> {
-  const users = (await db
-    .selectFrom('users')
-    .select(['id', 'login', 'display_name', 'login_fold', 'display_fold'])
-    .execute()) as {
-    id: number;
-    login: string;
-    display_name: string;
-    login_fold: string;
-    display_fold: string;
-  }[];
-  for (const u of users) {
-    const folds = { login_fold: foldName(u.login), display_fold: foldName(u.display_name) };
-    if (folds.login_fold === u.login_fold && folds.display_fold === u.display_fold) continue;
-    await db.updateTable('users').set(folds).where('id', '=', u.id).execute();
-  }
+  await refoldUsers(db);
 }

@@ -35,6 +35,7 @@ import * as eventLogStaged from './037-event-log-staged.ts';
 import * as voteTalliesPerStatement from './038-vote-tallies-per-statement.ts';
 import * as eventLogStagedOnce from './039-event-log-staged-once.ts';
 import * as commentsCounted from './040-comments-counted.ts';
+import * as nameFoldsOfCapitals from './041-name-folds-of-capitals.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
@@ -74,4 +75,5 @@ export const migrations: Record<string, Migration> = {
   '038-vote-tallies-per-statement': voteTalliesPerStatement,
   '039-event-log-staged-once': eventLogStagedOnce,
   '040-comments-counted': commentsCounted,
+  '041-name-folds-of-capitals': nameFoldsOfCapitals,
 };
