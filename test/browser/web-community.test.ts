@@ -68,6 +68,11 @@ describe.runIf(runBrowser(import.meta.url))('community rating, audit log, themes
     await page.getByRole('link', { name: 'Audit log' }).click();
     await expect.poll(() => page.locator('.audit li').count()).toBeGreaterThan(3);
     expect(await page.locator('.audit').textContent()).toContain('Locked community ratings of Gamma Streams');
+    // Every entry's title is worded, never an action's key (`streamer.rate`).
+    const rawKey = /^[a-z_]+\.[a-z_]+$/;
+    expect(
+      (await page.locator('.audit strong').allTextContents()).filter((title) => rawKey.test(title)),
+    ).toEqual([]);
     await shot(page, 'admin-audit');
     await axe(env, page, 'audit log');
     await context.close();
@@ -82,6 +87,9 @@ describe.runIf(runBrowser(import.meta.url))('community rating, audit log, themes
     const text = (await cs.page.locator('.audit').textContent()) ?? '';
     expect(text).toContain('přidán do týmu Gamma Team jako hodnotitel');
     expect(text).not.toContain('provider_a');
+    expect(
+      (await cs.page.locator('.audit strong').allTextContents()).filter((title) => rawKey.test(title)),
+    ).toEqual([]);
     await cs.context.close();
   });
 

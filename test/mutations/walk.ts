@@ -1,6 +1,6 @@
 import type { Mutation } from './list.ts';
 
-/** Stop 65's browser walk (docs/decisions.md "Links to a comment"): what a week of use found. */
+/** The browser walks of stops 65 and 69 (docs/decisions.md "Links to a comment"): what a week of use found. */
 export const WALK_MUTATIONS: Mutation[] = [
   {
     name: 'walk: a link inside the page drops its #c<id> (the bell opens the page at its top)',
@@ -64,6 +64,15 @@ export const WALK_MUTATIONS: Mutation[] = [
     from: "    month: 'short',\n    hour: '2-digit',",
     to: "    month: 'numeric',\n    hour: '2-digit',",
     tests: ['test/browser/web-upcoming.test.ts'],
+    web: true,
+  },
+  // Stop 69's walk.
+  {
+    name: "walk: the audit tab titles an entry with its action's key (streamer.rate)",
+    file: 'web/src/lib/audit-text.ts',
+    from: '  return (TITLES[i18n.lang] as Record<string, string>)[entry.action] ?? entry.action;',
+    to: '  return entry.action;',
+    tests: ['test/browser/web-community.test.ts'],
     web: true,
   },
 ];

@@ -7,8 +7,6 @@ import { ApiError } from './api.ts';
 export type Lang = 'cs' | 'en';
 export type { MessageKey };
 
-/** Whether `key` is a known text (for keys built from the service's values). */
-export const hasKey = (key: string): key is MessageKey => key in en;
 const dictionaries = { cs, en } as const;
 const apiErrors = { cs: csApiErrors, en: enApiErrors } as const;
 

@@ -1,6 +1,5 @@
 import { CRITERIA_CS } from '../../../src/shared/rules.ts';
 import type { ErrorCode } from '../../../src/errors.ts';
-import type { AuditWords } from '../lib/audit-words.ts';
 import { criteriaKeys } from '../lib/criteria.ts';
 import type { MessageKey } from './en.ts';
 
@@ -292,21 +291,6 @@ export const cs: Record<MessageKey, string> = {
   'comments.anonymous': 'Anonym',
   'community.summary.one': '{count} hodnocení od členů týmu · {total} / 10',
   'community.summary.few': '{count} hodnocení od členů týmu · {total} / 10',
-  'audit.action.comment.delete': 'Smazán komentář',
-  'audit.action.comment.hide': 'Skrytý komentář',
-  'audit.action.member.add': 'Přidán člen',
-  'audit.action.member.remove': 'Odebrán člen',
-  'audit.action.settings.update': 'Změna nastavení',
-  'audit.action.settings.operator': 'Změna provozovatele',
-  'audit.action.settings.words': 'Změna slov ke schválení',
-  'audit.action.streamer.add': 'Přidán streamer',
-  'audit.action.streamer.delete': 'Smazán streamer',
-  'audit.action.streamer.lock': 'Zamčení hodnocení',
-  'audit.action.team.create': 'Založen tým',
-  'audit.action.team.delete': 'Smazán tým',
-  'audit.action.team.update': 'Změna týmu',
-  'audit.action.user.ban': 'Zablokován uživatel',
-  'audit.action.user.moderator': 'Změna moderátora',
   'admin.queue': 'Návrhy ke kontrole',
   'admin.queueHint': 'Tyto streamery navrhli návštěvníci. Ohodnoťte je, nebo smažte ty, které sem nepatří.',
   'admin.rename': 'Přejmenovat',
@@ -789,73 +773,4 @@ export const csApiErrors: Record<ErrorCode, string> = {
   timed_out: 'Účet je dočasně omezen do {time}: číst můžete, psát ne.',
   challenge_required: 'Prohlížeč musí nejdřív projít krátkým ověřením proti robotům.',
   challenge_invalid: 'Ověření proti robotům neprošlo. Zkuste to znovu.',
-};
-
-/** An empty login is a deleted account (the service forgets the person). */
-const account = (p: { login: string; provider: string }, name: (p: string) => string) =>
-  p.login ? `${p.login} (${name(p.provider)})` : 'smazaný uživatel';
-const author = (name: string) => name || 'smazaný uživatel';
-const total = (n: number | null) => (n === null ? 'bez hodnocení' : String(n));
-
-/** Záznamy auditního logu (akce a její parametry, audit/actions.ts) česky. */
-export const csAudit: AuditWords = {
-  'streamer.add': (p) => `Přidán streamer ${p.name}`,
-  'streamer.edit': (p) => `Hodnocení ${p.name}: ${total(p.from)} → ${p.to}`,
-  'streamer.rate': (p) => `Hodnocení ${p.name}: ${total(p.from)} → ${p.to}`,
-  'streamer.lock': (p) => `${p.locked ? 'Zamčeno' : 'Odemčeno'} komunitní hodnocení: ${p.name}`,
-  'streamer.delete': (p) => `Smazán streamer ${p.name}`,
-  'comment.delete': (p) => `Smazán komentář od ${author(p.author)}`,
-  'comment.hide': (p) => `${p.hidden ? 'Skryt' : 'Zobrazen'} komentář od ${author(p.author)}`,
-  'team.create': (p) => `Založen tým ${p.team}`,
-  'team.update': (p) => `Upraven tým ${p.team}`,
-  'team.delete': (p) => `Smazán tým ${p.team}`,
-  'member.add': (p, name) =>
-    `${account(p, name)} přidán do týmu ${p.team} jako ${p.role === 'owner' ? 'vlastník' : 'hodnotitel'}`,
-  'member.remove': (p, name) => `${account(p, name)} odebrán z týmu ${p.team}`,
-  'user.ban': (p, name) => `${p.banned ? 'Zablokován' : 'Odblokován'} ${account(p, name)}`,
-  'user.moderator': (p, name) => `${account(p, name)} ${p.moderator ? 'je moderátor' : 'už není moderátor'}`,
-  'settings.update': (p) =>
-    p.key === 'guest_hold'
-      ? `${cs['trust.guestHold']}: ${cs[`trust.guestHold.${p.value}`]}`
-      : p.key === 'guest_challenge'
-        ? `${cs['trust.guestChallenge']}: ${cs[`trust.guestChallenge.${p.value}`]}`
-        : p.key === 'refuse_repeats'
-          ? `${cs['words.refuseRepeats']}: ${p.value ? 'zapnuto' : 'vypnuto'}`
-          : `Přihlášení ke komentování: ${p.value ? 'vyžadováno' : 'nevyžadováno'}`,
-  'settings.discord': (p) => `Discord: propojené kanály: ${p.webhooks.length}`,
-  'settings.words': (p) => `${cs['words.holdWords']}: ${p.words.length}`,
-  'settings.operator': (p) =>
-    `Provozovatel na stránce o soukromí: ${p.name ?? '(neuveden)'}, kontakt ${p.contact ?? '(žádný)'}`,
-  'auth.password': () => 'Změněno heslo administrátora',
-  'user.admin': (p, name) => `${account(p, name)} ${p.admin ? 'je administrátor' : 'už není administrátor'}`,
-  'user.sessions': (p, name) => `${account(p, name)} odhlášen všude (relací: ${p.count})`,
-  'user.timeout': (p, name) =>
-    p.hours === 0
-      ? `Zrušeno omezení uživatele ${account(p, name)}`
-      : `${account(p, name)} dočasně omezen na ${p.hours} h`,
-  'comment.bulk': (p) => {
-    const verb = {
-      hide: 'Skryty',
-      show: 'Zobrazeny',
-      delete: 'Smazány',
-      dismiss: 'Uzavřena hlášení',
-      approve: 'Schváleny',
-    }[p.action];
-    const which =
-      'ids' in p.selector
-        ? 'vybrané komentáře'
-        : 'user_id' in p.selector
-          ? `komentáře uživatele #${p.selector.user_id}`
-          : `komentáře hosta ${p.selector.guest_tag}`;
-    return `${verb}: ${which} (${p.count})`;
-  },
-  'block.add': (p) => `Zablokována adresa hosta ${p.guest_tag} (${author(p.author)}) na ${p.days} dní`,
-  'block.remove': (p) => `Zrušena blokace hosta ${p.guest_tag}`,
-  // Issue 26
-  'streamer.reply_remove': (p) => `Odstraněna odpověď streamera u ${p.name}`,
-  'comment.pin': (p) => `${p.pinned ? 'Připnut' : 'Odepnut'} komentář od ${author(p.author)}`,
-  'review.save': (p) => `${p.abstain ? 'Zdržení se posudku' : 'Posudek'}: ${p.name}`,
-  'review.publish': (p) =>
-    `Zveřejněno ${p.reviews} posudků (${p.name}): ${total(p.from)} → ${p.to} (rozptyl ${p.spread})`,
-  'review.request': (p) => `Streamer požádal o nové hodnocení: ${p.name}`,
 };

@@ -1,5 +1,4 @@
 import type { ErrorCode } from '../../../src/errors.ts';
-import type { AuditWords } from '../lib/audit-words.ts';
 import { criteriaKeys } from '../lib/criteria.ts';
 /** English texts. Every key here must exist in cs.ts too (the type checks it). */
 export const en = {
@@ -293,21 +292,6 @@ export const en = {
   'comments.anonymous': 'Anonymous',
   'community.summary.one': '{count} rating from team members · {total} / 10',
   'community.summary.few': '{count} ratings from team members · {total} / 10',
-  'audit.action.comment.delete': 'Comment deleted',
-  'audit.action.comment.hide': 'Comment hidden',
-  'audit.action.member.add': 'Member added',
-  'audit.action.member.remove': 'Member removed',
-  'audit.action.settings.update': 'Settings changed',
-  'audit.action.settings.operator': 'Operator changed',
-  'audit.action.settings.words': 'Held words changed',
-  'audit.action.streamer.add': 'Streamer added',
-  'audit.action.streamer.delete': 'Streamer deleted',
-  'audit.action.streamer.lock': 'Ratings locked',
-  'audit.action.team.create': 'Team created',
-  'audit.action.team.delete': 'Team deleted',
-  'audit.action.team.update': 'Team changed',
-  'audit.action.user.ban': 'User banned',
-  'audit.action.user.moderator': 'Moderator changed',
   'admin.queue': 'Suggestions to review',
   'admin.queueHint':
     'Visitors suggested these streamers. Rate them, or delete the ones that do not belong here.',
@@ -797,77 +781,4 @@ export const enApiErrors: Record<ErrorCode, string> = {
   timed_out: 'You are timed out until {time}: you can read, but not write.',
   challenge_required: 'Your browser must first pass a short robot check.',
   challenge_invalid: 'The robot check did not pass. Try again.',
-};
-
-/** An empty login is a deleted account (the service forgets the person). */
-const account = (p: { login: string; provider: string }, name: (p: string) => string) =>
-  p.login ? `${p.login} (${name(p.provider)})` : 'a deleted user';
-const author = (name: string) => name || 'a deleted user';
-const total = (n: number | null) => (n === null ? 'unrated' : String(n));
-
-/** The audit log's entries (an action and its parameters, audit/actions.ts) in English. */
-export const enAudit: AuditWords = {
-  'streamer.add': (p) => `Added streamer ${p.name}`,
-  'streamer.edit': (p) => `Rated ${p.name}: ${total(p.from)} → ${p.to}`,
-  'streamer.rate': (p) => `Rated ${p.name}: ${total(p.from)} → ${p.to}`,
-  'streamer.lock': (p) => `${p.locked ? 'Locked' : 'Unlocked'} community ratings of ${p.name}`,
-  'streamer.delete': (p) => `Deleted streamer ${p.name}`,
-  'comment.delete': (p) => `Deleted a comment by ${author(p.author)}`,
-  'comment.hide': (p) => `${p.hidden ? 'Hid' : 'Showed'} a comment by ${author(p.author)}`,
-  'team.create': (p) => `Created team ${p.team}`,
-  'team.update': (p) => `Updated team ${p.team}`,
-  'team.delete': (p) => `Deleted team ${p.team}`,
-  'member.add': (p, name) =>
-    `Added ${account(p, name)} to team ${p.team} as ${p.role === 'owner' ? 'owner' : 'rater'}`,
-  'member.remove': (p, name) => `Removed ${account(p, name)} from team ${p.team}`,
-  'user.ban': (p, name) => `${p.banned ? 'Banned' : 'Unbanned'} ${account(p, name)}`,
-  'user.moderator': (p, name) =>
-    p.moderator ? `Made ${account(p, name)} a moderator` : `${account(p, name)} is no longer a moderator`,
-  'settings.update': (p) =>
-    p.key === 'guest_hold'
-      ? `${en['trust.guestHold']}: ${en[`trust.guestHold.${p.value}`]}`
-      : p.key === 'guest_challenge'
-        ? `${en['trust.guestChallenge']}: ${en[`trust.guestChallenge.${p.value}`]}`
-        : p.key === 'refuse_repeats'
-          ? `${en['words.refuseRepeats']}: ${p.value ? 'on' : 'off'}`
-          : `Sign-in to comment: ${p.value ? 'required' : 'not required'}`,
-  'settings.discord': (p) => `Discord: ${p.webhooks.length} connected channel(s)`,
-  'settings.words': (p) => `${en['words.holdWords']}: ${p.words.length}`,
-  'settings.operator': (p) =>
-    `Operator on the privacy page: ${p.name ?? '(none)'}, contact ${p.contact ?? '(none)'}`,
-  'auth.password': () => 'Changed the administrator password',
-  'user.admin': (p, name) =>
-    p.admin
-      ? `Made ${account(p, name)} an administrator`
-      : `${account(p, name)} is no longer an administrator`,
-  'user.sessions': (p, name) => `Signed ${account(p, name)} out everywhere (${p.count} sessions)`,
-  'user.timeout': (p, name) =>
-    p.hours === 0
-      ? `Lifted the time-out of ${account(p, name)}`
-      : `Timed out ${account(p, name)} for ${p.hours} hours`,
-  'comment.bulk': (p) => {
-    const verb = {
-      hide: 'Hid',
-      show: 'Showed',
-      delete: 'Deleted',
-      dismiss: 'Dismissed the reports of',
-      approve: 'Approved',
-    }[p.action];
-    const which =
-      'ids' in p.selector
-        ? 'selected'
-        : 'user_id' in p.selector
-          ? `user #${p.selector.user_id}'s`
-          : `guest ${p.selector.guest_tag}'s`;
-    return `${verb} ${p.count} ${which} comments`;
-  },
-  'block.add': (p) => `Blocked the address of guest ${p.guest_tag} (${author(p.author)}) for ${p.days} days`,
-  'block.remove': (p) => `Lifted the block of guest ${p.guest_tag}`,
-  // Issue 26
-  'streamer.reply_remove': (p) => `Removed the streamer's reply on ${p.name}`,
-  'comment.pin': (p) => `${p.pinned ? 'Pinned' : 'Unpinned'} a comment by ${author(p.author)}`,
-  'review.save': (p) => `${p.abstain ? 'Abstained from reviewing' : 'Reviewed'} ${p.name}`,
-  'review.publish': (p) =>
-    `Published ${p.reviews} review(s) of ${p.name}: ${total(p.from)} → ${p.to} (spread ${p.spread})`,
-  'review.request': (p) => `The streamer asked for a re-rating of ${p.name}`,
 };
