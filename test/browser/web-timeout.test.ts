@@ -97,6 +97,23 @@ describe.runIf(runBrowser(import.meta.url))(
         const shown = until.exec((await refusal.textContent()) ?? '')![1]!;
         expect(shown).toMatch(/\d/);
         expect(await commentCount(env.t)).toBe(before);
+        // A guest on the same address (the browser's, which the user's session used) is refused
+        // too, and reads that this address may not write now, with no time that is not theirs.
+        const guest = await newPage(env, { phone, lang });
+        await guest.page.goto(`${env.base}/s/${sid}`);
+        await guest.page.locator('form.comment-form textarea').first().fill('A guest from the same address');
+        await guest.page.locator('form.comment-form button[type=submit]').first().click();
+        await guest.page
+          .getByRole('alert')
+          .filter({
+            hasText:
+              lang === 'cs' ? 'Psaní z této adresy je na čas omezeno' : 'Writing from this address is paused',
+          })
+          .waitFor();
+        expect(await guest.page.locator('body').textContent()).not.toMatch(/omezen do\s*:|until\s*:/);
+        expect(await commentCount(env.t)).toBe(before);
+        await guest.context.close();
+
         // A fresh load says it above the form, before anything is written.
         await user.page.reload();
         await user.page.getByRole('status').filter({ hasText: until }).waitFor();

@@ -75,4 +75,12 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-community.test.ts'],
     web: true,
   },
+  {
+    name: "walk: a guest on a timed-out user's address reads 'timed out until :' with no time",
+    file: 'web/src/lib/i18n.svelte.ts',
+    from: "    if (err.code === 'timed_out' && !err.until) return t('error.timedOutAddress');\n",
+    to: '',
+    tests: ['test/browser/web-timeout.test.ts'],
+    web: true,
+  },
 ];
