@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { singleLine } from '../lib/input.ts';
-import { DAY, HOUR } from '../lib/clock.ts';
-import { SCHEDULE } from '../shared/schedules.ts';
+import { SCHEDULE, segmentProblem } from '../shared/schedules.ts';
 
 /** A segment as it is stored (schedule_segments), times in the house format. */
 export interface Segment {
@@ -44,8 +43,7 @@ export function manualSegments(input: unknown, streamerId: number, now: Date): S
     const { start, end, title } = item as Record<string, unknown>;
     const from = timeOf(start);
     const to = timeOf(end);
-    if (from === null || to === null || from >= to || to - from > SCHEDULE.maxHours * HOUR) return null;
-    if (to <= at || from > at + SCHEDULE.horizonDays * DAY) return null;
+    if (from === null || to === null || segmentProblem(from, to, at) !== null) return null;
     if (title !== undefined && title !== null && typeof title !== 'string') return null;
     const startIso = new Date(from).toISOString();
     out.push({

@@ -22,6 +22,24 @@ export const SCHEDULE = {
   readEveryMs: 60 * 60_000,
 } as const;
 
+const HOUR_MS = 3_600_000;
+
+/** What is wrong with one hand-kept segment, or null. */
+export type SegmentProblem = 'order' | 'length' | 'past' | 'horizon';
+
+/**
+ * The rule one hand-kept segment meets (DECISIONS.md "Schedules"), for the service's check and
+ * the page's editor alike: `start` before `end`, at most `maxHours` long, ending after now and
+ * starting within `horizonDays`. Times in milliseconds.
+ */
+export function segmentProblem(from: number, to: number, now: number): SegmentProblem | null {
+  if (from >= to) return 'order';
+  if (to - from > SCHEDULE.maxHours * HOUR_MS) return 'length';
+  if (to <= now) return 'past';
+  if (from > now + SCHEDULE.horizonDays * 24 * HOUR_MS) return 'horizon';
+  return null;
+}
+
 export const SCHEDULE_SOURCES = ['provider', 'manual'] as const;
 export type ScheduleSource = (typeof SCHEDULE_SOURCES)[number];
 

@@ -220,7 +220,7 @@ describe.runIf(runBrowser(import.meta.url))(
       },
     );
 
-    it('the Kick streamer edits their schedule on a phone: the API’s refusal shown, then saved and shown as the next stream', async () => {
+    it('the Kick streamer edits their schedule on a phone: the row that breaks the rule marked, then saved and shown as the next stream', async () => {
       const { page, context } = await pageAt(
         env,
         { phone: true, lang: 'en', timezone: 'Asia/Tokyo' },
@@ -235,16 +235,25 @@ describe.runIf(runBrowser(import.meta.url))(
       expect(await editor.getByLabel('Title (optional)').inputValue()).toBe('Keeper night');
       await editor.getByRole('button', { name: 'Add a stream' }).click();
       const second = editor.locator('fieldset').nth(1);
-      // A week after the first, the service's own rule for an end before the start refuses it.
+      // A week after the first; an end before the start breaks the service's rule
+      // (shared/schedules.ts), which the editor applies first: the row says what is wrong.
       expect(await second.getByLabel('Starts').inputValue()).toMatch(/T09:00$/);
       const start = await second.getByLabel('Starts').inputValue();
       await second.getByLabel('Ends').fill(start.replace('T09:00', 'T08:00'));
       await editor.getByRole('button', { name: 'Save the schedule' }).click();
-      await editor
-        .getByRole('alert')
-        .filter({ hasText: /schedule/i })
-        .waitFor();
-      expect(await editor.getByRole('alert').textContent()).toContain('Check the schedule');
+      await editor.getByRole('alert').filter({ hasText: 'Some streams need a change' }).waitFor();
+      expect(await second.locator('.field-error').textContent()).toBe('It must end after it starts.');
+      expect(await second.getByLabel('Ends').getAttribute('aria-invalid')).toBe('true');
+      expect(await editor.locator('fieldset').first().locator('.field-error').count()).toBe(0);
+      // A stream longer than a day is marked too.
+      // A wall time moved by hours (the field's value read as if in UTC, which keeps it a wall time).
+      const later = (local: string, hours: number) =>
+        new Date(Date.parse(`${local}:00Z`) + hours * HOUR).toISOString().slice(0, 16);
+      await second.getByLabel('Ends').fill(later(start, 25));
+      await editor.getByRole('button', { name: 'Save the schedule' }).click();
+      await expect
+        .poll(() => second.locator('.field-error').textContent())
+        .toBe('A stream is at most 24 hours long.');
       await axe(env, page, 'schedule editor refusal, phone');
       const before = (await env.t.client().get(`/api/streamers?id=${keeper}&schedule=1`)).body;
       expect(before.segments).toHaveLength(1);

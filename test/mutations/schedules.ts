@@ -13,15 +13,15 @@ export const SCHEDULE_MUTATIONS: Mutation[] = [
   },
   {
     name: 'schedules: a segment longer than 24 hours accepted',
-    file: 'src/schedules/rules.ts',
-    from: ' || to - from > SCHEDULE.maxHours * HOUR',
+    file: 'src/shared/schedules.ts',
+    from: "  if (to - from > SCHEDULE.maxHours * HOUR_MS) return 'length';\n",
     to: '',
     tests: TESTS,
   },
   {
     name: 'schedules: a segment beyond 60 days accepted',
-    file: 'src/schedules/rules.ts',
-    from: ' || from > at + SCHEDULE.horizonDays * DAY',
+    file: 'src/shared/schedules.ts',
+    from: "  if (from > now + SCHEDULE.horizonDays * 24 * HOUR_MS) return 'horizon';\n",
     to: '',
     tests: TESTS,
   },
@@ -136,5 +136,13 @@ export const SCHEDULE_MUTATIONS: Mutation[] = [
     from: "  if (name === undefined) throw fail('streamer_not_found');\n",
     to: '',
     tests: TESTS,
+  },
+  {
+    name: "schedules: the editor sends a row that breaks the rule (no row says what is wrong)",
+    file: 'web/src/components/ScheduleEditor.svelte',
+    from: '    if (rowErrors.size > 0) {',
+    to: '    if (rowErrors.size < 0) {',
+    tests: ['test/browser/web-upcoming.test.ts'],
+    web: true,
   },
 ];

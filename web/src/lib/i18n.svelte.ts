@@ -2,6 +2,7 @@ import { cs, csApiErrors } from '../locales/cs.ts';
 import { en, enApiErrors, type MessageKey } from '../locales/en.ts';
 import { COMMENT_EDIT_WINDOW_MS, HOLD_WORDS, LIMITS, REPEAT_MINUTES } from '../../../src/shared/rules.ts';
 import { FOLLOW_LIMIT } from '../../../src/shared/follows.ts';
+import { SCHEDULE } from '../../../src/shared/schedules.ts';
 import { ApiError } from './api.ts';
 
 export type Lang = 'cs' | 'en';
@@ -51,6 +52,10 @@ const ERROR_FACTS = {
   words: HOLD_WORDS.words,
   wordMin: HOLD_WORDS.wordMin,
   wordMax: HOLD_WORDS.wordMax,
+  segments: SCHEDULE.maxSegments,
+  horizonDays: SCHEDULE.horizonDays,
+  segmentHours: SCHEDULE.maxHours,
+  daysMax: SCHEDULE.daysMax,
 };
 
 /**

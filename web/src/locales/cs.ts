@@ -762,8 +762,8 @@ export const csApiErrors: Record<ErrorCode, string> = {
   invalid_link: 'Tento odkaz už neplatí. O nový si řekněte na stránce účtu.',
   mail_off: 'Tento web e-maily neposílá.',
   invalid_schedule:
-    'Zkontrolujte rozvrh: nejvýše 50 streamů v příštích 60 dnech, každý nejvýše 24 hodin, žádné dva se stejným začátkem.',
-  invalid_days: 'Zvolte 1 až 14 dní.',
+    'Zkontrolujte rozvrh: nejvýše {segments} streamů v příštích {horizonDays} dnech, každý nejvýše {segmentHours} hodin, žádné dva se stejným začátkem.',
+  invalid_days: 'Zvolte 1 až {daysMax} dní.',
   schedule_from_provider: 'Tento rozvrh se čte z Twitche; změňte ho tam.',
   // Issue 30 (items 7, 9, 11, 16, 17, 18, 22)
   invalid_limit: 'Velikost stránky musí být celé číslo od 1 do 100.',

@@ -770,8 +770,8 @@ export const enApiErrors: Record<ErrorCode, string> = {
   invalid_link: 'This link is no longer valid. Ask for a new one on your account page.',
   mail_off: 'This site does not send e-mail.',
   invalid_schedule:
-    'Check the schedule: at most 50 streams in the next 60 days, each at most 24 hours long, no two starting at the same time.',
-  invalid_days: 'Choose 1 to 14 days.',
+    'Check the schedule: at most {segments} streams in the next {horizonDays} days, each at most {segmentHours} hours long, no two starting at the same time.',
+  invalid_days: 'Choose 1 to {daysMax} days.',
   schedule_from_provider: 'This schedule comes from Twitch; change it there.',
   // Issue 30 (items 7, 9, 11, 16, 17, 18, 22)
   invalid_limit: 'A page size must be a whole number from 1 to 100.',
