@@ -138,7 +138,7 @@ export const SCHEDULE_MUTATIONS: Mutation[] = [
     tests: TESTS,
   },
   {
-    name: "schedules: the editor sends a row that breaks the rule (no row says what is wrong)",
+    name: 'schedules: the editor sends a row that breaks the rule (no row says what is wrong)',
     file: 'web/src/components/ScheduleEditor.svelte',
     from: '    if (rowErrors.size > 0) {',
     to: '    if (rowErrors.size < 0) {',
