@@ -156,6 +156,10 @@ describe.runIf(runBrowser(import.meta.url))('comments in an open community, and 
     expect(await page.getByText('The comment is too short', { exact: false }).count()).toBe(0);
     await page.getByText('299 characters too many').waitFor();
     expect(await page.getByRole('button', { name: 'Post comment' }).isDisabled()).toBe(true);
+    // One over is one character, in the singular.
+    await box.fill('y'.repeat(1001));
+    await page.getByText('1 character too many').waitFor();
+    expect(await page.getByText('characters too many').count()).toBe(0);
 
     // Issue 17, 10: the draft is kept across a reload, and leaving asks first.
     const draft = 'A long thought about the stream, '.repeat(10).trim();

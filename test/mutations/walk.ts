@@ -83,4 +83,12 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-timeout.test.ts'],
     web: true,
   },
+  {
+    name: "walk: the counter over the limit says '1 characters too many'",
+    file: 'web/src/components/CommentForm.svelte',
+    from: "{tn('comments.overBy', over)}",
+    to: "{tn('comments.overBy', 2)}",
+    tests: ['test/browser/web-moderation.test.ts'],
+    web: true,
+  },
 ];
