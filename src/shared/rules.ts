@@ -29,6 +29,8 @@ export const LIMITS = {
   game: 100,
   title: 200,
   name: 100,
+  /** A streamer's name has at least this many characters after sanitizing (SPEC.md). */
+  nameMin: 2,
   teamName: 100,
   submitter: 60,
   commentMin: 2,

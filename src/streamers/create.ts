@@ -16,10 +16,10 @@ import { insertStreamer } from './queries.ts';
 /** A streamer name that is taken answers SPEC.md's 409. */
 export const NAME_TAKEN = { name_key: 'streamer_exists' } as const;
 
-/** A sanitized name of at least 2 characters, else SPEC.md's 400. */
+/** A sanitized name of at least `LIMITS.nameMin` characters, else SPEC.md's 400. */
 export function streamerName(value: unknown): string {
   const name = sanitize(value);
-  if (codePointLength(name) < 2) throw fail('invalid_streamer_name');
+  if (codePointLength(name) < LIMITS.nameMin) throw fail('invalid_streamer_name');
   return name;
 }
 

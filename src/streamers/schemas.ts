@@ -162,9 +162,9 @@ export const HistoryEntry = Type.Object(
 );
 
 const streamerName = Type.String({
-  minLength: 2,
+  minLength: LIMITS.nameMin,
   maxLength: LIMITS.name,
-  description: 'Sanitized (tags and control characters removed, white space folded); at least 2 characters',
+  description: `Sanitized (tags and control characters removed, white space folded); at least ${LIMITS.nameMin} characters`,
 });
 
 export const CreateQuery = Input({ admin: Param(FlagDoc('Add as the administrator')) });

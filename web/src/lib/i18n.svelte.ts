@@ -45,6 +45,7 @@ export function tn(key: string, n: number, params: Record<string, string | numbe
 const ERROR_FACTS = {
   min: LIMITS.commentMin,
   max: LIMITS.commentMax,
+  nameMin: LIMITS.nameMin,
   minutes: COMMENT_EDIT_WINDOW_MS / 60_000,
   passwordMin: LIMITS.adminPasswordMin,
   followLimit: FOLLOW_LIMIT,

@@ -703,7 +703,7 @@ export const csApiErrors: Record<ErrorCode, string> = {
   missing_auth_enabled: 'Požadavek byl neúplný. Načtěte stránku znovu.',
   name_empty: 'Název nesmí být prázdný.',
   nothing_to_update: 'Nic se nezměnilo.',
-  invalid_streamer_name: 'Zadejte jméno o alespoň 2 znacích.',
+  invalid_streamer_name: 'Zadejte jméno o alespoň {nameMin} znacích (HTML značky se odstraňují).',
   invalid_field: 'Některé pole není platné.',
   comment_too_short: 'Komentář je příliš krátký (alespoň {min} znaky).',
   comment_too_long: 'Komentář je příliš dlouhý (nejvýše {max} znaků).',

@@ -711,7 +711,7 @@ export const enApiErrors: Record<ErrorCode, string> = {
   missing_auth_enabled: 'The request was incomplete. Please reload the page.',
   name_empty: 'The name cannot be empty.',
   nothing_to_update: 'Nothing was changed.',
-  invalid_streamer_name: 'Enter a name of at least 2 characters.',
+  invalid_streamer_name: 'Enter a name of at least {nameMin} characters (HTML tags are removed).',
   invalid_field: 'A field is not valid.',
   comment_too_short: 'The comment is too short (at least {min} characters).',
   comment_too_long: 'The comment is too long (at most {max} characters).',
