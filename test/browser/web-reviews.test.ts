@@ -69,6 +69,15 @@ describe.runIf(runBrowser(import.meta.url))('the Reviews tab and re-rating reque
     await page.getByText('The others’ reviews stay hidden until yours is saved.').waitFor();
     expect(await page.getByText('Quiet chat, good alerts').count()).toBe(0);
     expect(await page.getByText('All reviews').count()).toBe(0);
+    // Every score starts empty and is asked for: a forgotten one is not saved as 0.
+    const fields = page.locator('.review-form input[type=number]');
+    expect(await fields.evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value))).toEqual(
+      Array(7).fill(''),
+    );
+    await fields.first().fill('8');
+    await page.getByRole('button', { name: 'Save my review' }).click();
+    expect(await fields.nth(1).evaluate((i) => (i as HTMLInputElement).validity.valueMissing)).toBe(true);
+    expect(await page.getByText('All reviews').count()).toBe(0);
     await fillScores(page, 8);
     await page.getByLabel('Note for the staff').fill('Great overlay');
     await page.getByRole('button', { name: 'Save my review' }).click();

@@ -91,4 +91,12 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-moderation.test.ts'],
     web: true,
   },
+  {
+    name: 'walk: the staff review form starts every score at 0',
+    file: 'web/src/components/admin/ReviewForm.svelte',
+    from: '  let scores = $state<ScoreFields>(emptyScores());',
+    to: '  let scores = $state<ScoreFields>({ s: 0, g: 0, a: 0, v: 0, n: 0, ns: 0, o: 0 });',
+    tests: ['test/browser/web-reviews.test.ts'],
+    web: true,
+  },
 ];
