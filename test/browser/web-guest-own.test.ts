@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
-import { axe, newPage, runBrowser, shot, useBrowser } from './browser.ts';
+import { adminLogin, axe, newPage, runBrowser, shot, useBrowser } from './browser.ts';
 
 /**
  * Issue 30 item 22 and issue 29, in the page: a guest sees their held comment, marked as
@@ -43,6 +43,15 @@ describe.runIf(runBrowser(import.meta.url))("a guest's own comments", () => {
     await stranger.page.getByText('Somebody else wrote this').waitFor();
     expect(await stranger.page.getByText('My held words').count()).toBe(0);
     await stranger.context.close();
+
+    // The moderation tab opens on reported comments: with none, it says that held ones wait.
+    const staff = await newPage(env, { lang: 'en' });
+    await adminLogin(env, staff.page);
+    await staff.page.goto(`${env.base}/admin/moderation`);
+    await staff.page.getByText('Nothing to review.').waitFor();
+    await staff.page.getByRole('button', { name: 'Comments are waiting for approval: show them' }).click();
+    await staff.page.locator('.queue > li', { hasText: 'My held words' }).waitFor();
+    await staff.context.close();
 
     // Published now: the guest's next comment, deleted from the same browser.
     await (await env.t.admin()).put('/api/settings', { guest_hold: 'none' });

@@ -99,4 +99,12 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-reviews.test.ts'],
     web: true,
   },
+  {
+    name: 'walk: the moderation tab says nothing of held comments while none is reported',
+    file: 'web/src/components/admin/ModerationAdmin.svelte',
+    from: "        filter === 'reported' && page.length === 0",
+    to: '        false',
+    tests: ['test/browser/web-guest-own.test.ts'],
+    web: true,
+  },
 ];

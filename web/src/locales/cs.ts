@@ -78,7 +78,8 @@ export const cs: Record<MessageKey, string> = {
   'streamer.back': '← Žebříček',
   'streamer.notFound': 'Tento streamer neexistuje (už).',
   'streamer.notFoundTitle': 'Streamer nenalezen',
-  'streamer.pending': 'Tento streamer na hodnocení teprve čeká: v žebříčku se objeví, až ho tým ohodnotí.',
+  'streamer.pending':
+    'Tento streamer na hodnocení teprve čeká: v žebříčku se objeví, až ho ohodnotí správci webu.',
   'streamer.pendingTitle': 'Čeká na hodnocení',
   'notFound.title': 'Stránka nenalezena',
   'notFound.text': 'Na této adrese nic není. Možná je v odkazu překlep, nebo stránka už neexistuje.',
@@ -641,6 +642,7 @@ export const cs: Record<MessageKey, string> = {
   'trust.guestChallenge.always': 'Vždy',
   'trust.guestChallenge.off': 'Nikdy',
   'moderation.waiting': 'Čekající',
+  'moderation.othersWaiting': 'Komentáře čekají na schválení: zobrazit',
   'moderation.approve': 'Schválit',
   'moderation.confirmIds.approve': 'Schválit vybrané komentáře ({n})?',
   'moderation.confirmAuthor.approve': 'Schválit všechny čekající komentáře od {author}?',

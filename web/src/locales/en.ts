@@ -77,7 +77,7 @@ export const en = {
   'streamer.notFound': 'This streamer does not exist (any more).',
   'streamer.notFoundTitle': 'Streamer not found',
   'streamer.pending':
-    'This streamer is awaiting rating: they will appear in the ranking once the team has rated them.',
+    "This streamer is awaiting rating: they will appear in the ranking once the site's staff have rated them.",
   'streamer.pendingTitle': 'Awaiting rating',
   'notFound.title': 'Page not found',
   'notFound.text':
@@ -647,6 +647,7 @@ export const en = {
   'trust.guestChallenge.always': 'Always',
   'trust.guestChallenge.off': 'Never',
   'moderation.waiting': 'Waiting',
+  'moderation.othersWaiting': 'Comments are waiting for approval: show them',
   'moderation.approve': 'Approve',
   'moderation.confirmIds.approve': 'Approve the selected comments ({n})?',
   'moderation.confirmAuthor.approve': 'Approve every waiting comment by {author}?',
