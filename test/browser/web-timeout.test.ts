@@ -117,6 +117,15 @@ describe.runIf(runBrowser(import.meta.url))(
         // A fresh load says it above the form, before anything is written.
         await user.page.reload();
         await user.page.getByRole('status').filter({ hasText: until }).waitFor();
+        // Votes and follows are refused too: their buttons wait for the end of the time-out.
+        const scale = user.page.locator('.vote-scale');
+        await expect.poll(() => scale.getByRole('button').count()).toBe(10);
+        expect(await scale.getByRole('button', { disabled: false }).count()).toBe(0);
+        const follow = user.page.getByRole('button', {
+          name: lang === 'cs' ? 'Sledovat' : 'Follow',
+          exact: true,
+        });
+        await expect.poll(() => follow.isDisabled()).toBe(true);
         await axe(env, user.page, `timed-out user ${lang}`);
         await shot(user.page, `timed-out-${phone ? 'phone' : 'desktop'}`);
 

@@ -107,4 +107,20 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-guest-own.test.ts'],
     web: true,
   },
+  {
+    name: "walk: a timed-out user's vote buttons stay enabled (the service refuses what they send)",
+    file: 'web/src/components/AudienceVote.svelte',
+    from: 'disabled={busy || timedOut} onclick={() => vote(n)}',
+    to: 'disabled={busy} onclick={() => vote(n)}',
+    tests: ['test/browser/web-timeout.test.ts'],
+    web: true,
+  },
+  {
+    name: "walk: a timed-out user's Follow button stays enabled",
+    file: 'web/src/components/FollowButton.svelte',
+    from: '  disabled={busy || following === null || timedOut}',
+    to: '  disabled={busy || following === null}',
+    tests: ['test/browser/web-timeout.test.ts'],
+    web: true,
+  },
 ];

@@ -35,3 +35,10 @@ export const who = (): Who => ({
   user: session.user,
   bannedUser: session.banned,
 });
+
+/**
+ * Whether the signed-in user is timed out at `now` (DECISIONS.md "Moderators' tools"): their
+ * comments, votes, follows and other writes are refused until `timeout_until`; reading works.
+ */
+export const timedOutAt = (now: number): boolean =>
+  session.timeout_until !== null && Date.parse(session.timeout_until) > now;
