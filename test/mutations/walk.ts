@@ -123,4 +123,12 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-timeout.test.ts'],
     web: true,
   },
+  {
+    name: 'walk: a login typed as the page shows it (@kaja) is not found',
+    file: 'web/src/lib/team-name.ts',
+    from: "export const typedLogin = (input: string): string => input.trim().replace(/^@+/, '');",
+    to: 'export const typedLogin = (input: string): string => input.trim();',
+    tests: ['test/browser/web-people.test.ts'],
+    web: true,
+  },
 ];

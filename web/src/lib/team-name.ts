@@ -7,3 +7,9 @@ import { t } from './i18n.svelte.ts';
  */
 export const teamTitle = (name: string): string =>
   searchKey(name).includes(searchKey(t('list.team'))) ? name : t('myteam.team', { name });
+
+/**
+ * A login as typed into a team's form: without the `@` the page itself shows before logins
+ * (`@anna`), which no Twitch or Kick login contains.
+ */
+export const typedLogin = (input: string): string => input.trim().replace(/^@+/, '');
