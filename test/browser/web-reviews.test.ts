@@ -122,8 +122,15 @@ describe.runIf(runBrowser(import.meta.url))('the Reviews tab and re-rating reque
     await fillScores(page, 7);
     await page.getByRole('button', { name: 'Save my review' }).click();
     await page.getByRole('heading', { name: 'All reviews (1)' }).waitFor();
-    page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Publish the median as the rating' }).click();
+    // Asked in the site's own dialog, whose confirming button is not the red of a deletion.
+    const dialog = page.getByRole('dialog');
+    await dialog
+      .getByText('Publish the median as the rating of Twitch Dev? The reviews are then cleared.')
+      .waitFor();
+    const yes = dialog.getByRole('button', { name: 'Publish the median as the rating' });
+    expect((await yes.getAttribute('class')) ?? '').not.toContain('danger');
+    await yes.click();
     await page.getByRole('heading', { name: 'To review' }).waitFor();
     const item = (await env.t.client().get(`/api/streamers?id=${own}`)).body as { r: unknown };
     expect(item.r).toEqual(R(7));
