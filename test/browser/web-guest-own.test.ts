@@ -31,6 +31,8 @@ describe.runIf(runBrowser(import.meta.url))("a guest's own comments", () => {
     await page.reload();
     await held.getByText('waiting for a moderator').waitFor();
     expect(await held.getByRole('button', { name: 'Delete' }).count()).toBe(1);
+    // Nor does a guest report their own comment.
+    expect(await held.getByRole('button', { name: 'Report' }).count()).toBe(0);
     // Someone else's comment offers no Delete to a guest.
     const other = page.locator('.comments > li', { hasText: 'Somebody else wrote this' });
     expect(await other.getByRole('button', { name: 'Delete' }).count()).toBe(0);
@@ -65,6 +67,9 @@ describe.runIf(runBrowser(import.meta.url))("a guest's own comments", () => {
     await page.getByLabel('Comment', { exact: true }).fill('Words I take back');
     await page.getByRole('button', { name: 'Post comment' }).click();
     const mine = page.locator('.comments > li', { hasText: 'Words I take back' });
+    await mine.getByRole('button', { name: 'Delete' }).waitFor();
+    expect(await mine.getByRole('button', { name: 'Report' }).count()).toBe(0);
+    expect(await other.getByRole('button', { name: 'Report' }).count()).toBe(1);
     await mine.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await expect.poll(() => mine.count()).toBe(0);

@@ -139,4 +139,12 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-guest-own.test.ts'],
     web: true,
   },
+  {
+    name: 'walk: a guest is offered to report their own comment',
+    file: 'web/src/components/CommentItem.svelte',
+    from: '!own && !ownIds.includes(c.id) && !hidden',
+    to: '!own && !hidden',
+    tests: ['test/browser/web-guest-own.test.ts'],
+    web: true,
+  },
 ];
