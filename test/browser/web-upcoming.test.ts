@@ -239,6 +239,11 @@ describe.runIf(runBrowser(import.meta.url))(
       // (shared/schedules.ts), which the editor applies first: the row says what is wrong.
       expect(await second.getByLabel('Starts').inputValue()).toMatch(/T09:00$/);
       const start = await second.getByLabel('Starts').inputValue();
+      // Every save the page sends (a refused row is not sent at all).
+      const saves: string[] = [];
+      page.on('request', (r) => {
+        if (r.method() === 'PUT' && r.url().includes('schedule=1')) saves.push(r.url());
+      });
       await second.getByLabel('Ends').fill(start.replace('T09:00', 'T08:00'));
       await editor.getByRole('button', { name: 'Save the schedule' }).click();
       await editor.getByRole('alert').filter({ hasText: 'Some streams need a change' }).waitFor();
@@ -263,6 +268,7 @@ describe.runIf(runBrowser(import.meta.url))(
       await second.getByLabel('Title (optional)').fill('Late show');
       await editor.getByRole('button', { name: 'Save the schedule' }).click();
       await editor.getByRole('status').filter({ hasText: 'The schedule is saved.' }).waitFor();
+      expect(saves).toHaveLength(1);
       const after = (await env.t.client().get(`/api/streamers?id=${keeper}&schedule=1`)).body;
       expect(after.segments.map((s: { title: string }) => s.title)).toEqual(['Late show', 'Keeper night']);
       expect(after.segments[0].start).toBe(at(35)); // 20:00 in Tokyo tomorrow is 11:00 UTC
