@@ -45,8 +45,8 @@ export const WALK_MUTATIONS: Mutation[] = [
   {
     name: "walk: a team member's untouched form saves seven zeros",
     file: 'web/src/components/CommunityPanel.svelte',
-    from: '({ s: null, g: null, a: null, v: null, n: null, ns: null, o: null });',
-    to: '({ s: 0, g: 0, a: 0, v: 0, n: 0, ns: 0, o: 0 });',
+    from: '  let mine = $state<ScoreFields>(emptyScores());',
+    to: '  let mine = $state<ScoreFields>({ s: 0, g: 0, a: 0, v: 0, n: 0, ns: 0, o: 0 });',
     tests: ['test/browser/web-community.test.ts'],
     web: true,
   },
