@@ -16,8 +16,20 @@
  * and the old generation grew from 17 to 71 MiB of mostly garbage before V8 looked (peak
  * 171 MiB resident at 17,800 comment posts a second; 116 MiB at 1.5 times, at the same
  * speed).
+ *
+ * `--no-maglev` leaves out V8's middle compiler, as Node.js 20 did (there it was off by
+ * default): functions go from the bytecode and its baseline code straight to TurboFan. When a
+ * load starts, some 190 functions turn hot within a few hundred milliseconds, and each queued
+ * Maglev job holds its own 128 KiB zone until a compiler thread reaches it: 24 MiB at once,
+ * the difference between the service's peak and the 150 MiB budget (peak 159-170 MiB with it,
+ * 141-143 without, the cached answers and comment posting as fast; docs/benchmarks.md "The
+ * compile queue's memory").
  */
-export const SERVICE_NODE_ARGS = ['--max-semi-space-size=8', '--heap-growing-percent=25'] as const;
+export const SERVICE_NODE_ARGS = [
+  '--max-semi-space-size=8',
+  '--heap-growing-percent=25',
+  '--no-maglev',
+] as const;
 
 /**
  * The environment the service's process starts with, unless the operator sets these; glibc

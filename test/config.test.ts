@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/config.ts';
-import { START_COMMAND } from '../src/node-args.ts';
+import { SERVICE_ENV, SERVICE_NODE_ARGS, START_COMMAND } from '../src/node-args.ts';
 
 describe('configuration', () => {
   it('has the documented defaults', () => {
@@ -128,6 +128,12 @@ describe('how the service is started', () => {
   it('npm start passes the Node.js options and environment the bench and the soak measure with', () => {
     const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } };
     expect(pkg.scripts.start).toBe(START_COMMAND);
+  });
+
+  it("README's production command line is the one npm start and the unit run", () => {
+    const env = Object.entries(SERVICE_ENV).map(([name, value]) => `${name}=${value}`);
+    const line = [...env, 'node', ...SERVICE_NODE_ARGS, 'dist/src/main.js'].join(' ');
+    expect(readFileSync('README.md', 'utf8').split('\n')).toContain(line);
   });
 });
 

@@ -6,6 +6,13 @@ import type { Mutation } from './list.ts';
  */
 export const OPERATOR_MUTATIONS: Mutation[] = [
   {
+    name: 'start: the service runs with Maglev again (npm start, the unit and README no longer what the bench measured)',
+    file: 'src/node-args.ts',
+    from: "  '--no-maglev',\n] as const;",
+    to: '] as const;',
+    tests: ['test/config.test.ts', 'test/deploy.test.ts'],
+  },
+  {
     name: 'event streams: no overall cap (streams take every connection)',
     file: 'src/events/streams.ts',
     from: "    if (this.#streams.size >= this.limits.total) return 'total';\n",
