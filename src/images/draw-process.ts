@@ -13,3 +13,5 @@ process.on('message', (message: { id: number; request: DrawRequest }) => {
   );
 });
 process.on('disconnect', () => process.exit(0));
+// Loaded (fonts, resvg): the service sends its drawings from now on, each on its own clock.
+process.send?.({ ready: true });

@@ -11,6 +11,12 @@ import type { DrawRequest } from './draw.ts';
 const IDLE_MS = 10 * 60_000;
 /** A drawing that takes longer than this failed (the process is replaced). */
 const DRAW_TIMEOUT_MS = 15_000;
+/**
+ * A drawing process that has not loaded its fonts and resvg by then hangs (it is replaced). Apart
+ * from DRAW_TIMEOUT_MS: a start on a busy machine is slow, and its first drawings must not fail
+ * for that.
+ */
+const START_TIMEOUT_MS = 60_000;
 
 /** The drawing process's entry: the built module, or the TypeScript source through tsx (tests, `npm run dev`). */
 function entry(): { file: string; execArgv: string[]; cwd: string } {
@@ -25,7 +31,8 @@ function entry(): { file: string; execArgv: string[]; cwd: string } {
 interface Pending {
   resolve: (bytes: Buffer) => void;
   reject: (err: Error) => void;
-  timer: NodeJS.Timeout;
+  /** Set when the request is sent: a drawing's time counts from there, not from the start. */
+  timer?: NodeJS.Timeout;
 }
 
 /**
@@ -35,6 +42,8 @@ interface Pending {
  */
 export class Drawer {
   #child: ChildProcess | null = null;
+  /** Requests waiting for the process to say it is ready. */
+  #waiting: { id: number; request: DrawRequest }[] | null = null;
   #next = 1;
   readonly #pending = new Map<number, Pending>();
   #idle: NodeJS.Timeout | undefined;
@@ -44,13 +53,20 @@ export class Drawer {
     const id = this.#next++;
     clearTimeout(this.#idle);
     return new Promise<Buffer>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.#fail(new Error(`drawing took over ${DRAW_TIMEOUT_MS} ms`));
-        child.kill('SIGKILL');
-      }, DRAW_TIMEOUT_MS);
-      this.#pending.set(id, { resolve, reject, timer });
-      child.send({ id, request });
+      this.#pending.set(id, { resolve, reject });
+      if (this.#waiting) this.#waiting.push({ id, request });
+      else this.#send(child, id, request);
     });
+  }
+
+  #send(child: ChildProcess, id: number, request: DrawRequest): void {
+    const pending = this.#pending.get(id);
+    if (!pending) return;
+    pending.timer = setTimeout(() => {
+      this.#fail(new Error(`drawing took over ${DRAW_TIMEOUT_MS} ms`));
+      child.kill('SIGKILL');
+    }, DRAW_TIMEOUT_MS);
+    child.send({ id, request });
   }
 
   stop(): void {
@@ -68,7 +84,19 @@ export class Drawer {
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
-    child.on('message', (message: { id: number; bytes?: Uint8Array; error?: string }) => {
+    const waiting: { id: number; request: DrawRequest }[] = [];
+    this.#waiting = waiting;
+    const starting = setTimeout(() => {
+      this.#fail(new Error(`the drawing process did not start within ${START_TIMEOUT_MS} ms`));
+      child.kill('SIGKILL');
+    }, START_TIMEOUT_MS);
+    child.on('message', (message: { ready?: true; id: number; bytes?: Uint8Array; error?: string }) => {
+      if (message.ready) {
+        clearTimeout(starting);
+        if (this.#waiting === waiting) this.#waiting = null;
+        for (const w of waiting) this.#send(child, w.id, w.request);
+        return;
+      }
       const pending = this.#pending.get(message.id);
       if (!pending) return;
       this.#pending.delete(message.id);
@@ -81,7 +109,11 @@ export class Drawer {
       if (this.#pending.size === 0) this.#rest();
     });
     child.on('exit', () => {
-      if (this.#child === child) this.#child = null;
+      clearTimeout(starting);
+      if (this.#child === child) {
+        this.#child = null;
+        this.#waiting = null;
+      }
       this.#fail(new Error('the drawing process exited'));
     });
     child.on('error', (err) => this.#fail(err));
