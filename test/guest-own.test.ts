@@ -167,6 +167,7 @@ describe('the operator on the privacy page', () => {
     expect((await t.client().get('/api/settings/operator')).body).toEqual({
       operator_name: null,
       operator_contact: null,
+      mail: false,
     });
     expect((await t.client().get('/api/settings')).body).not.toHaveProperty('operator_name');
     expect((await admin.get('/api/settings')).body).not.toHaveProperty('operator_name');

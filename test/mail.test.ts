@@ -87,6 +87,10 @@ async function confirmed(p: Awaited<ReturnType<typeof person>>, lang?: 'cs' | 'e
 const me = async (c: Client) => (await c.get('/api/oauth/me')).body;
 
 describe('the address and its confirmation', () => {
+  it('the pages are told the site sends e-mail (GET /api/settings/operator: mail true), to anyone', async () => {
+    expect((await t.client().get('/api/settings/operator')).body).toMatchObject({ mail: true });
+  });
+
   it('a confirmation message with a link valid 24 hours; the address is used once confirmed; the link works once', async () => {
     const p = await person();
     expect(await me(p.c)).toMatchObject({ email: null, email_pending: false });
@@ -803,6 +807,8 @@ describe('e-mail off', () => {
         expect([res.status, res.body]).toEqual([403, { error: 'Účet je zablokován', code: 'banned' }]);
       }
       expect(off.app.mail).toBeNull();
+      // The pages know it without asking for what would be refused (the account page's e-mail block).
+      expect((await off.client().get('/api/settings/operator')).body).toMatchObject({ mail: false });
     } finally {
       await off.close();
     }

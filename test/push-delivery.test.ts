@@ -9,7 +9,9 @@ import {
   RETRY_WAITS_MS,
   VAPID_RENEW_MS,
 } from '../src/push/sender.ts';
+import { PUSH_LIMITS } from '../src/shared/push.ts';
 import { streamerPath } from '../src/shared/rules.ts';
+import { DAY, HOUR } from '../src/lib/clock.ts';
 import { releaseLease, takeLease } from '../src/db/lease.ts';
 import { startApp, type TestApp, useApp } from './helpers/app.ts';
 import type { Client } from './helpers/client.ts';
@@ -569,6 +571,40 @@ describe('never twice', () => {
       expect(new Set(fake.delivered(d).map((r) => fake.payload(r).tag)).size).toBe(2);
     } finally {
       await restarted.close();
+    }
+  });
+});
+
+describe('what is kept of a message', () => {
+  it(`its row goes ${PUSH_LIMITS.sentKeptDays} days after it finished, also while nothing more is sent (the privacy page's words)`, async () => {
+    // An instance of its own, whose clock alone moves by days; this file's sender is stopped above.
+    const own = await startApp(env, { database: t.database });
+    try {
+      const user = await own.user({ login: `kept${process.pid}` });
+      const me = await own.signedIn(user);
+      const d = fake.device();
+      await subscribe(me, d, ['rated']);
+      expect((await me.post('/api/push/test', {})).status).toBe(202);
+      await deliver(own);
+      expect(fake.delivered(d)).toHaveLength(1);
+      const rows = async () =>
+        (
+          await own.db
+            .selectFrom('push_outbox')
+            .innerJoin('push_subscriptions', 'push_subscriptions.id', 'push_outbox.subscription_id')
+            .select(['push_outbox.state'])
+            .where('push_subscriptions.user_id', '=', user.id)
+            .execute()
+        ).map((r) => r.state);
+      expect(await rows()).toEqual(['sent']);
+      own.clock.advance(PUSH_LIMITS.sentKeptDays * DAY - HOUR);
+      await deliver(own);
+      expect(await rows()).toEqual(['sent']);
+      own.clock.advance(2 * HOUR);
+      await deliver(own);
+      expect(await rows()).toEqual([]);
+    } finally {
+      await own.close();
     }
   });
 });

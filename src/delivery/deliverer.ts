@@ -49,6 +49,9 @@ export interface DelivererOptions {
  */
 const GIVE_WAY_CLAIM = 5;
 
+/** How often an instance forgets a channel's finished rows past their `keptForMs`. */
+const PRUNE_EVERY_MS = DAY / 24;
+
 /** A claim that got nothing, and lost no row to another instance. */
 const NONE = { claimed: [] as never[], lost: false };
 
@@ -145,6 +148,12 @@ export class OutboxDeliverer<Row extends ClaimedRow> {
     const now = clock.now();
     const iso = now.toISOString();
     const cutoff = new Date(now.getTime() - this.channel.staleAfterMs).toISOString();
+    // Finished rows are forgotten after keptForMs (the privacy page says how long), by every
+    // instance, lease or not, and also while nothing more is sent.
+    if (now.getTime() - this.#prunedAt > PRUNE_EVERY_MS) {
+      this.#prunedAt = now.getTime();
+      await pruneFinished(db, table, new Date(now.getTime() - this.channel.keptForMs).toISOString());
+    }
     const told = await hasNewEvents(db, name, events);
     const due = await hasDueRows(db, table, iso);
     if (!told && !due && !(await hasStaleRows(db, table, cutoff)) && !(await chores?.waiting(now))) {
@@ -172,10 +181,6 @@ export class OutboxDeliverer<Row extends ClaimedRow> {
       log.warn(
         `${name}: ${stale} message(s) were being sent when their sender stopped; they may have arrived and are not sent again`,
       );
-    }
-    if (now.getTime() - this.#prunedAt > DAY / 24) {
-      this.#prunedAt = now.getTime();
-      await pruneFinished(db, table, new Date(now.getTime() - this.channel.keptForMs).toISOString());
     }
     this.#startSending();
   }

@@ -142,7 +142,7 @@ export function mailChannel(opts: MailChannelOptions): OutboxChannel<ClaimedMail
     events: ['notification'],
     retryWaitsMs: RETRY_WAITS_MS,
     staleAfterMs: SEND_TIMEOUT_MS * 3,
-    keptForMs: 30 * DAY,
+    keptForMs: MAIL_LIMITS.sentKeptDays * DAY,
     inFlight: CONNECTIONS,
     giveWayPerSecond: MAIL_GIVE_WAY_PER_SECOND,
     oneAtATime: false,

@@ -2,6 +2,7 @@ import type { Db } from '../db/schema.ts';
 import { type Answer, type OutboxChannel, retryAfterMs } from '../delivery/channel.ts';
 import { DAY } from '../lib/clock.ts';
 import { loadWebPush } from '../lib/lazy-modules.ts';
+import { PUSH_LIMITS } from '../shared/push.ts';
 import type { VapidKeys } from './keys.ts';
 import { notificationPayload, type PushPayload } from './message.ts';
 import {
@@ -106,7 +107,7 @@ export function pushChannel(opts: PushChannelOptions): OutboxChannel<Claimed> {
     events: ['notification'],
     retryWaitsMs: RETRY_WAITS_MS,
     staleAfterMs: opts.timeoutMs + 5000,
-    keptForMs: 7 * DAY,
+    keptForMs: PUSH_LIMITS.sentKeptDays * DAY,
     inFlight: IN_FLIGHT,
     giveWayPerSecond: PUSH_GIVE_WAY_PER_SECOND,
     oneAtATime: false,

@@ -38,12 +38,13 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return { ...shown, discord_webhooks: await shownWebhooks(db) };
   });
 
-  // The operator's name and contact (issue 30, item 22) for the privacy page: an answer of their
-  // own, so that GET /api/settings keeps exactly the contract's members.
+  // The operator's name and contact (issue 30, item 22) for the privacy page, and whether the site
+  // sends e-mail (the account page asks for no mail settings it would be refused): an answer of
+  // their own, so that GET /api/settings keeps exactly the contract's members.
   app.get(
     '/api/settings/operator',
     { config: { guard: SETTINGS_ROLES.read }, schema: operatorSchema },
-    async () => operatorOf(db),
+    async () => ({ ...(await operatorOf(db)), mail: app.config.mail !== null }),
   );
 
   app.put('/api/settings', { config: { guard: mayChangeSettings }, schema: putSchema }, async (request) => {

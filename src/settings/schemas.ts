@@ -56,12 +56,19 @@ export const Operator = Type.Object(
         description: 'How to reach them: an e-mail address, a URL or other text; null when unset',
       }),
     ),
+    mail: Type.Boolean({
+      description:
+        'Whether the site sends e-mail (SMTP_URL and MAIL_FROM set): the account page offers an address, the ' +
+        'privacy page says what is kept of it',
+    }),
   },
   { title: 'Operator' },
 );
 
 export const operatorSchema = {
-  summary: 'Who runs the site and how to reach them (the privacy page): `{operator_name, operator_contact}`',
+  summary:
+    'Who runs the site, how to reach them and whether it sends e-mail (the privacy and account pages): ' +
+    '`{operator_name, operator_contact, mail}`',
   response: { 200: Operator },
 };
 

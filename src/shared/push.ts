@@ -15,6 +15,8 @@ export const PUSH_LIMITS = {
   /** A key (`p256dh`, `auth`): base64url, padding allowed, at most this long. */
   keyMax: 200,
   keyPattern: '^[A-Za-z0-9_-]+={0,2}$',
+  /** Days a message's row is kept after it went or was given up. */
+  sentKeptDays: 7,
 } as const;
 
 /** The push services a subscription's endpoint may point at (https only); `*.` means any subdomain. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
+import { PUSH_LIMITS } from '../../src/shared/push.ts';
 import { adminLogin, axe, newPage, runBrowser, shot, useBrowser } from './browser.ts';
 
 /**
@@ -82,6 +83,14 @@ describe.runIf(runBrowser(import.meta.url))("a guest's own comments", () => {
     const { page, context } = await newPage(env, { lang: 'cs', phone: true });
     await page.goto(`${env.base}/privacy`);
     await page.getByText('Provozovatel této stránky se tu zatím neuvedl.').waitFor();
+    // What follows and push keep, and nothing of e-mail on a site that sends none.
+    await page.getByRole('heading', { name: 'Sledování a upozornění' }).waitFor();
+    await page
+      .getByText(`záznam o každém odeslaném oznámení držíme ${PUSH_LIMITS.sentKeptDays} dní`, {
+        exact: false,
+      })
+      .waitFor();
+    expect(await page.getByText(/e-mailovou adresu/).count()).toBe(0);
     await (
       await env.t.admin()
     ).put('/api/settings', {

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFakeSmtp } from '../helpers/fake-smtp.ts';
+import { MAIL_LIMITS } from '../../src/shared/mail.ts';
 import { axe, newPage, runBrowser, shot, signIn, useBrowser } from './browser.ts';
 
 /**
@@ -56,6 +57,13 @@ describe.runIf(runBrowser(import.meta.url))('e-mail on the account page', () => 
     await axe(env, page, 'unsubscribe page');
     await page.getByRole('button', { name: 'Unsubscribe' }).click();
     await page.getByText(/Done: these messages will not be sent/).waitFor();
+    // The privacy page of a site that sends e-mail says what is kept of an address, and for how long:
+    // read once the page has the site's answer (the operator's name comes with it).
+    await (await env.t.admin()).put('/api/settings', { operator_name: 'Mail Club' });
+    await page.goto(`${env.base}/privacy`);
+    await page.getByText('This site is run by Mail Club.').waitFor();
+    const kept = `(to which address, what it told) is kept ${MAIL_LIMITS.sentKeptDays} days`;
+    expect(await page.getByText(kept, { exact: false }).count()).toBe(1);
     await context.close();
   });
 });

@@ -113,8 +113,15 @@ describe.runIf(runBrowser(import.meta.url))('header, teams and your data', () =>
       await openMenu(page);
       // Not in a team: the menu offers no "Your team".
       expect(await menu(page).getByRole('link', { name: 'Your team' }).count()).toBe(0);
+      // The site sends no e-mail here: the page says so without asking for what would answer 409.
+      const refused: string[] = [];
+      page.on('response', (r) => {
+        if (r.status() >= 400) refused.push(`${r.status()} ${new URL(r.url()).pathname}`);
+      });
       await page.getByRole('link', { name: 'Your data' }).click();
       await page.getByRole('heading', { name: 'Your data', level: 1 }).waitFor();
+      await page.getByText('This site does not send e-mail.').waitFor();
+      expect(refused).toEqual([]);
       await closed(page);
       const [download] = await Promise.all([
         page.waitForEvent('download'),

@@ -300,4 +300,25 @@ export const PUSH_MUTATIONS: Mutation[] = [
     to: '',
     tests: ['test/push-delivery.test.ts'],
   },
+  {
+    name: 'push: a finished message is never forgotten',
+    file: 'src/delivery/deliverer.ts',
+    from: '      await pruneFinished(db, table, new Date(now.getTime() - this.channel.keptForMs).toISOString());\n',
+    to: '',
+    tests: SENT,
+  },
+  {
+    name: 'push: finished messages are forgotten only while something is being sent',
+    file: 'src/delivery/deliverer.ts',
+    from: 'if (now.getTime() - this.#prunedAt > PRUNE_EVERY_MS) {',
+    to: 'if (this.#sending !== null && now.getTime() - this.#prunedAt > PRUNE_EVERY_MS) {',
+    tests: SENT,
+  },
+  {
+    name: "push: a message's row is forgotten as soon as it finished",
+    file: 'src/push/sender.ts',
+    from: 'keptForMs: PUSH_LIMITS.sentKeptDays * DAY,',
+    to: 'keptForMs: 0,',
+    tests: SENT,
+  },
 ];

@@ -1,9 +1,17 @@
 import { call, client } from './api.ts';
 
-/** Who runs the site and how to reach them (issue 30, item 22), read when a page shows them. */
-export const operator = $state<{ operator_name: string | null; operator_contact: string | null }>({
+/**
+ * Who runs the site and how to reach them (issue 30, item 22), and whether it sends e-mail (the
+ * account page's e-mail block, the privacy page), read when a page shows them.
+ */
+export const operator = $state<{
+  operator_name: string | null;
+  operator_contact: string | null;
+  mail: boolean;
+}>({
   operator_name: null,
   operator_contact: null,
+  mail: false,
 });
 
 export async function loadOperator(): Promise<void> {

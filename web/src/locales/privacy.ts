@@ -7,10 +7,15 @@ export const privacyEn = {
     'The site serves a community in the EU. It stores only what it needs to rate streamers and to talk about them, sells or passes on nothing, and uses no advertising or analytics cookies.',
   'privacy.accountTitle': 'An account from Twitch or Kick',
   'privacy.account':
-    "When you sign in we keep only your id, login, display name and avatar address from the provider's profile, and when you last signed in. We do not store an e-mail address or a password from the provider.",
+    "When you sign in we keep only your id, login, display name and avatar address from the provider's profile, and when you last signed in. We do not store an e-mail address or a password from the provider. With your account we also keep the guest tag (see below) of the last {addresses} addresses you used the site from while signed in, so that a ban or a time-out also covers posting from them without signing in.",
   'privacy.contribTitle': 'What you do here',
   'privacy.contrib':
     'Comments (with name and time), likes, audience scores, reports of comments and, in a team, your community ratings and membership.',
+  'privacy.notifyTitle': 'Follows and notifications',
+  'privacy.notify':
+    "The streamers you follow and your notifications (replies, mentions, likes, your comment hidden, ratings, streams going live) are kept with your account. When you turn on push messages on a device, we store the address its browser's push service gave it (Google, Mozilla, Apple or Microsoft) and the keys that encrypt the messages; the messages go through that service. A device's subscription goes when you turn it off, when its push service says it is no longer valid, or with your account; a record of each message sent is kept {pushDays} days.",
+  'privacy.mail':
+    "An e-mail address you give is used only once you confirm it, and only for the messages you choose; they go through the operator's mail server, and each carries a link that turns it off. The address and your choices go when you remove the address or delete your account; a record of each message sent (to which address, what it told) is kept {mailDays} days, and goes with the account.",
   'privacy.guestTitle': 'Posting without signing in',
   'privacy.guest':
     'With a guest comment or suggestion we store a guest tag: a keyed hash (HMAC) of your IP address, never the address itself – it is in neither the database nor the server logs. The tag only stops spam (posting limits, blocking an address for 1 to 365 days); moderators see its first 10 characters.',
@@ -41,10 +46,15 @@ export const privacyCs: Record<keyof typeof privacyEn, string> = {
     'Web slouží komunitě v EU. Ukládá jen to, co potřebuje k hodnocení streamerů a k diskusi, nikomu to neprodává ani nepředává a nepoužívá reklamní ani analytické cookies.',
   'privacy.accountTitle': 'Účet z Twitche nebo Kicku',
   'privacy.account':
-    'Když se přihlásíte, uložíme z vašeho profilu u poskytovatele jen id, přihlašovací jméno, zobrazované jméno a odkaz na avatar, a kdy jste se naposledy přihlásili. E-mail ani heslo od poskytovatele neukládáme.',
+    'Když se přihlásíte, uložíme z vašeho profilu u poskytovatele jen id, přihlašovací jméno, zobrazované jméno a odkaz na avatar, a kdy jste se naposledy přihlásili. E-mail ani heslo od poskytovatele neukládáme. K účtu ukládáme také štítek hosta (viz níže) posledních {addresses} adres, ze kterých jste přihlášeni web používali, aby zablokování nebo dočasné omezení platilo i pro psaní z nich bez přihlášení.',
   'privacy.contribTitle': 'Co na webu děláte',
   'privacy.contrib':
     'Komentáře (se jménem a časem), lajky, hodnocení diváků, nahlášení komentářů a, jste-li v týmu, komunitní hodnocení a členství v týmu.',
+  'privacy.notifyTitle': 'Sledování a upozornění',
+  'privacy.notify':
+    'Streamery, které sledujete, a vaše upozornění (odpovědi, zmínky, lajky, skrytí vašeho komentáře, hodnocení, začátky vysílání) držíme s vaším účtem. Když na zařízení zapnete push oznámení, uložíme adresu, kterou mu dala push služba jeho prohlížeče (Google, Mozilla, Apple nebo Microsoft), a klíče, jimiž se oznámení šifrují; oznámení jdou přes tuto službu. Odběr zařízení zmizí, když ho vypnete, když jeho push služba ohlásí, že už neplatí, nebo s účtem; záznam o každém odeslaném oznámení držíme {pushDays} dní.',
+  'privacy.mail':
+    'Zadanou e-mailovou adresu použijeme až po jejím potvrzení a jen pro zprávy, které si zvolíte; jdou přes poštovní server provozovatele a každá nese odkaz, kterým ji vypnete. Adresa a vaše volby zmizí, když adresu odeberete nebo smažete účet; záznam o každé odeslané zprávě (komu a co sdělovala) držíme {mailDays} dní a zmizí i s účtem.',
   'privacy.guestTitle': 'Příspěvky bez přihlášení',
   'privacy.guest':
     'U komentáře nebo návrhu hosta uložíme štítek hosta: klíčovaný otisk (HMAC) vaší adresy IP, nikdy adresu samotnou – ta není v databázi ani v záznamech serveru. Štítek slouží jen proti spamu (limity příspěvků, blokace adresy na 1 až 365 dní); moderátoři vidí jeho prvních 10 znaků.',
