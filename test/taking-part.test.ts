@@ -295,7 +295,7 @@ describe('team owners', () => {
     const memberId = members[1].member_id;
     expect((await client.del(`/api/team_members?id=${memberId}`)).body).toEqual({ ok: true });
     const entry = (await admin.get('/api/audit')).body.find((e: any) => e.action === 'member.remove');
-    expect(entry).toMatchObject({ actor: 'user', actor_user_id: owner.id });
+    expect(entry).toMatchObject({ actor: 'user', actor_user_id: owner.id, actor_name: owner.display_name });
   });
 
   it('an owner never demotes themselves, removes no owner and touches no other team: 403 Owner only', async () => {

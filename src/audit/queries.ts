@@ -58,13 +58,24 @@ export async function audit<A extends AuditAction>(
 const parsed = (json: string | null): unknown => (json === null ? null : (JSON.parse(json) as unknown));
 
 /** An entry as answers show it; its parameters are those audit() wrote for its action. */
-function answer({ params, details, ...row }: Selectable<AuditLogTable>): EntryAnswer {
+function answer({
+  params,
+  details,
+  ...row
+}: Selectable<AuditLogTable> & { actor_name: string | null }): EntryAnswer {
   const entry = { ...row, details: parsed(details) };
   return (params === null ? entry : { ...entry, params: parsed(params) }) as EntryAnswer;
 }
 
 export async function listAudit(db: Db, limit: number, before?: number): Promise<EntryAnswer[]> {
-  let q = db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').limit(limit);
-  if (before !== undefined) q = q.where('id', '<', before);
+  // The acting user's name as it is now (an entry keeps the id; a deleted account's is gone).
+  let q = db
+    .selectFrom('audit_log')
+    .leftJoin('users', 'users.id', 'audit_log.actor_user_id')
+    .selectAll('audit_log')
+    .select('users.display_name as actor_name')
+    .orderBy('audit_log.id', 'desc')
+    .limit(limit);
+  if (before !== undefined) q = q.where('audit_log.id', '<', before);
   return (await q.execute()).map(answer);
 }

@@ -7,6 +7,12 @@ const common = {
   at: Timestamp(),
   actor: StringEnum(['admin', 'user', 'cli']),
   actor_user_id: Nullable(Type.Integer()),
+  actor_name: Nullable(
+    Type.String({
+      description:
+        "The acting user's display name as it is now; null for the shared password, the command line or a deleted account",
+    }),
+  ),
   target_id: Nullable(Type.Integer()),
   /** The service's English words for the entry (audit/actions.ts `describe`). */
   summary: Type.String({ description: "The service's English words for the entry" }),

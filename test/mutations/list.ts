@@ -76,6 +76,13 @@ export const MUTATIONS: Mutation[] = [
     project: 'postgres',
   },
   {
+    name: "audit log: the acting user named by the entry's target instead",
+    file: 'src/audit/queries.ts',
+    from: ".leftJoin('users', 'users.id', 'audit_log.actor_user_id')",
+    to: ".leftJoin('users', 'users.id', 'audit_log.target_id')",
+    tests: ['test/audit.test.ts'],
+  },
+  {
     name: 'cuts in UTF-16 units (splitting emoji)',
     file: 'src/lib/input.ts',
     from: '  if (s.length <= max) return s;',

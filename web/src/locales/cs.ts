@@ -176,7 +176,7 @@ export const cs: Record<MessageKey, string> = {
   'audit.empty': 'Zatím žádné zaznamenané změny.',
   'audit.more': 'Zobrazit starší',
   'audit.actor.admin': 'administrátor',
-  'audit.actor.user': 'moderátor #{id}',
+  'audit.actor.user': 'smazaný účet',
   'audit.actor.cli': 'příkazová řádka',
   'admin.title': 'Administrace',
   'admin.streamers': 'Streameři',

@@ -176,7 +176,7 @@ export const en = {
   'audit.empty': 'No changes recorded yet.',
   'audit.more': 'Show older',
   'audit.actor.admin': 'administrator',
-  'audit.actor.user': 'moderator #{id}',
+  'audit.actor.user': 'deleted account',
   'audit.actor.cli': 'command line',
   'admin.title': 'Administration',
   'admin.streamers': 'Streamers',
