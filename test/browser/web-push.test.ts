@@ -213,4 +213,23 @@ describe.runIf(runBrowser(import.meta.url))('push notifications in the browser',
     expect(left.map((r) => r.endpoint)).toEqual([device.endpoint]);
     await context.close();
   });
+
+  it("a push service that refuses the subscription is told in the page's words, not the browser's (stop 71's walk)", async () => {
+    const { page, context } = await newPage(env, { phone: true, lang: 'en' });
+    await context.grantPermissions(['notifications'], { origin: env.base });
+    // What headless Chromium and a browser with its push service off answer.
+    await context.addInitScript(
+      `PushManager.prototype.subscribe = async () => { throw new DOMException('Registration failed - permission denied', 'AbortError'); };`,
+    );
+    await signIn(env, page, 'provider_a');
+    await page.goto(`${env.base}/your-data`);
+    await page.getByRole('heading', { name: 'Notifications on this device' }).waitFor();
+    await page.getByRole('button', { name: 'Turn on notifications' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: "This browser's push service did not take the subscription" })
+      .waitFor();
+    expect(await page.getByText('AbortError').count()).toBe(0);
+    await context.close();
+  });
 });

@@ -76,6 +76,20 @@ describe.runIf(runBrowser(import.meta.url))("issue 45: a community's week on a p
     await onScreen(await panel.boundingBox(), 'the notification panel');
     await shot(page, 'week-bell-panel-phone');
     await axe(env, page, 'notification panel, phone');
+    // It closes as the account menu does (stop 71's walk): on Escape, focus back on the bell, and
+    // on a tap outside it; opening the menu closes it.
+    const open = () => page.locator('details.bell').evaluate((d) => (d as HTMLDetailsElement).open);
+    await page.keyboard.press('Escape');
+    expect(await open()).toBe(false);
+    expect(await bell.evaluate((s) => s === document.activeElement)).toBe(true);
+    await bell.click();
+    await panel.getByText('Upozornění').waitFor();
+    await page.locator('main').click({ position: { x: 5, y: 5 } });
+    expect(await open()).toBe(false);
+    await bell.click();
+    await panel.getByText('Upozornění').waitFor();
+    await page.locator('details.menu summary').click();
+    expect(await open()).toBe(false);
     await context.close();
   });
 

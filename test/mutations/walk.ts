@@ -1,6 +1,6 @@
 import type { Mutation } from './list.ts';
 
-/** The browser walks of stops 65 and 69 (docs/decisions.md "Links to a comment"): what a week of use found. */
+/** The browser walks of stops 65, 69 and 71 (docs/decisions.md "Links to a comment"): what a week of use found. */
 export const WALK_MUTATIONS: Mutation[] = [
   {
     name: 'walk: a link inside the page drops its #c<id> (the bell opens the page at its top)',
@@ -145,6 +145,30 @@ export const WALK_MUTATIONS: Mutation[] = [
     from: '!own && !ownIds.includes(c.id) && !hidden',
     to: '!own && !hidden',
     tests: ['test/browser/web-guest-own.test.ts'],
+    web: true,
+  },
+  {
+    name: 'walk: the bell stays open on Escape and on a tap outside it',
+    file: 'web/src/components/Bell.svelte',
+    from: 'bind:this={panel} use:dismissible',
+    to: 'bind:this={panel}',
+    tests: ['test/browser/web-week-phone.test.ts'],
+    web: true,
+  },
+  {
+    name: 'walk: Escape closes a menu but leaves the focus nowhere',
+    file: 'web/src/lib/dismiss.ts',
+    from: "    details.querySelector('summary')?.focus();\n",
+    to: '',
+    tests: ['test/browser/web-week-phone.test.ts'],
+    web: true,
+  },
+  {
+    name: "walk: a refused push subscription shown in the browser's English (AbortError)",
+    file: 'web/src/lib/push.ts',
+    from: "throw err instanceof DOMException ? new Error('unavailable') : err;",
+    to: 'throw err;',
+    tests: ['test/browser/web-push.test.ts'],
     web: true,
   },
 ];

@@ -59,7 +59,15 @@ export async function subscribeDevice(kinds: PushKind[]): Promise<void> {
   let sub = await reg.pushManager.getSubscription();
   if (!sub) {
     const { public_key } = await call(client.GET('/api/push/key', {}));
-    sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: bytes(public_key) });
+    try {
+      sub = await reg.pushManager.subscribe({
+        userVisibleOnly: true,
+        applicationServerKey: bytes(public_key),
+      });
+    } catch (err) {
+      // The browser's push service refused or could not be reached (its DOMException speaks English).
+      throw err instanceof DOMException ? new Error('unavailable') : err;
+    }
   }
   const json = sub.toJSON();
   const made = await call(

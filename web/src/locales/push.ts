@@ -10,6 +10,8 @@ export const pushEn = {
     'On iPhone and iPad, first add the site to your home screen (Share → Add to Home Screen) and turn notifications on from there.',
   'push.unsupported': 'This browser cannot show notifications.',
   'push.denied': 'Notifications are blocked for this site in your browser. Allow them in the site settings.',
+  'push.unavailable':
+    "This browser's push service did not take the subscription (it may be off or unreachable). Try again later or in another browser.",
   'push.kind.live': 'A streamer I follow goes live',
   'push.kind.reply': 'Replies to my comments',
   'push.kind.mention': 'Mentions (@name)',
@@ -41,6 +43,8 @@ export const pushCs: Record<PushKey, string> = {
     'Na iPhonu a iPadu nejdřív přidejte stránku na plochu (Sdílet → Přidat na plochu) a oznámení zapněte z ní.',
   'push.unsupported': 'Tento prohlížeč oznámení neumí.',
   'push.denied': 'Oznámení máte pro tento web v prohlížeči zakázaná. Povolte je v nastavení stránky.',
+  'push.unavailable':
+    'Push služba tohoto prohlížeče odběr nepřijala (může být vypnutá nebo nedostupná). Zkuste to později nebo v jiném prohlížeči.',
   'push.kind.live': 'Sledovaný streamer začal vysílat',
   'push.kind.reply': 'Odpovědi na moje komentáře',
   'push.kind.mention': 'Zmínky (@jméno)',
