@@ -79,6 +79,11 @@ describe.runIf(runBrowser(import.meta.url))("issue 45: a community's week on a p
     // It closes as the account menu does (stop 71's walk): on Escape, focus back on the bell, and
     // on a tap outside it; opening the menu closes it.
     const open = () => page.locator('details.bell').evaluate((d) => (d as HTMLDetailsElement).open);
+    // From inside the panel, as a keyboard user would be.
+    await panel.evaluate((p) => {
+      p.setAttribute('tabindex', '-1');
+      (p as HTMLElement).focus();
+    });
     await page.keyboard.press('Escape');
     expect(await open()).toBe(false);
     expect(await bell.evaluate((s) => s === document.activeElement)).toBe(true);

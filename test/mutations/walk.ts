@@ -171,4 +171,12 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-push.test.ts'],
     web: true,
   },
+  {
+    name: "walk: the schedule editor keeps a row's problem after the row was changed",
+    file: 'web/src/components/ScheduleEditor.svelte',
+    from: '    if (rowErrors.has(key)) rowErrors = new Map([...rowErrors].filter(([k]) => k !== key));\n',
+    to: '',
+    tests: ['test/browser/web-upcoming.test.ts'],
+    web: true,
+  },
 ];

@@ -28,4 +28,10 @@ export class Submission {
       this.busy = false;
     }
   }
+
+  /** The form changed since: what its last submission said no longer applies. */
+  edited(): void {
+    this.error = null;
+    this.done = false;
+  }
 }
