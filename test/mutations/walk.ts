@@ -179,4 +179,20 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-upcoming.test.ts'],
     web: true,
   },
+  {
+    name: 'walk: a timed-out user is offered likes that the time-out refuses',
+    file: 'web/src/components/CommentItem.svelte',
+    from: '{#if mayLike(me) && !hidden && !timedOut}',
+    to: '{#if mayLike(me) && !hidden}',
+    tests: ['test/browser/web-week-phone.test.ts'],
+    web: true,
+  },
+  {
+    name: 'walk: a timed-out user is offered reports that the time-out refuses',
+    file: 'web/src/components/CommentItem.svelte',
+    from: 'allows(REPORT_ROLES.report, me) && !timedOut,',
+    to: 'allows(REPORT_ROLES.report, me),',
+    tests: ['test/browser/web-week-phone.test.ts'],
+    web: true,
+  },
 ];
