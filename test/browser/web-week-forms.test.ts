@@ -65,6 +65,10 @@ describe.runIf(runBrowser(import.meta.url))("issue 45: a community's week, the f
     const posted = page.locator('.comments > li', { hasText: 'A guest passes the check' });
     await posted.waitFor();
     await posted.getByRole('button', { name: 'Reply' }).click();
+    // The reply's box takes the focus: a phone opens its keyboard there (stop 71's walk).
+    await expect
+      .poll(() => page.getByLabel(/Reply to/).evaluate((a) => a === document.activeElement))
+      .toBe(true);
     await page.getByLabel(/Reply to/).fill('And so does the reply');
     await page.getByRole('button', { name: 'Post reply' }).click();
     await page.locator('.replies', { hasText: 'And so does the reply' }).waitFor();

@@ -195,4 +195,12 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-week-phone.test.ts'],
     web: true,
   },
+  {
+    name: 'walk: the reply box opens without the focus',
+    file: 'web/src/components/CommentForm.svelte',
+    from: '    if (replyTo !== null) area?.focus();\n',
+    to: '',
+    tests: ['test/browser/web-week-forms.test.ts'],
+    web: true,
+  },
 ];
