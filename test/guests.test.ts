@@ -32,6 +32,9 @@ describe('reserved names', () => {
     '_admin_',
     '\u0410dministr\u0430tor',
     'm0derator',
+    // The name the shared password's administrator comments under (shared/rules.ts STAFF_AUTHOR).
+    'Administrace',
+    'ADMINISTRACE',
   ])('a guest named %j is refused with 400 name_reserved and nothing is stored', async (author) => {
     const sid = await t.streamer();
     const before = await countRows(t.db, 'comments');

@@ -1,7 +1,12 @@
 import { foldName } from '../lib/names.ts';
+import { STAFF_AUTHOR } from '../shared/rules.ts';
 
-/** Names no guest may take in any spelling (DECISIONS.md "Third wave", "Names and limits"). */
-const RESERVED_NAMES = ['admin', 'administrator', 'moderator'] as const;
+/**
+ * Names no guest may take in any spelling (DECISIONS.md "Third wave", "Names and limits"), and
+ * the name the shared password's administrator comments under (`Administrace`): it signs in
+ * too, so it counts as "anyone who has signed in" (docs/decisions.md).
+ */
+const RESERVED_NAMES = ['admin', 'administrator', 'moderator', STAFF_AUTHOR] as const;
 const RESERVED = new Set(RESERVED_NAMES.map(foldName));
 
 /** What the API document says of a guest's name (an author, a suggester): which ones are refused. */

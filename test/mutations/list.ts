@@ -291,8 +291,15 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'open community: a reserved word dropped',
     file: 'src/guests/names.ts',
-    from: "const RESERVED_NAMES = ['admin', 'administrator', 'moderator'] as const;",
-    to: "const RESERVED_NAMES = ['admin', 'administrator'] as const;",
+    from: "const RESERVED_NAMES = ['admin', 'administrator', 'moderator', STAFF_AUTHOR] as const;",
+    to: "const RESERVED_NAMES = ['admin', 'administrator', STAFF_AUTHOR] as const;",
+    tests: ['test/guests.test.ts'],
+  },
+  {
+    name: "open community: a guest may comment under the shared password's name (Administrace)",
+    file: 'src/guests/names.ts',
+    from: "const RESERVED_NAMES = ['admin', 'administrator', 'moderator', STAFF_AUTHOR] as const;",
+    to: "const RESERVED_NAMES = ['admin', 'administrator', 'moderator'] as const;",
     tests: ['test/guests.test.ts'],
   },
   {
