@@ -11,9 +11,11 @@ import type { CommentValue, Draft } from './rules.ts';
  * `held`, which holds the post rather than refusing it. A guest's post with a link is held unless
  * the hold is `none`; without one, under `all`, or under `first` while its address has no
  * published guest comment (an address is trusted once one is published: approved, or never
- * held); and any guest's post from an address a ban remembers. Signed-in users ask none of them:
- * they are never held, except an account that may be a banned user's return (`held` on the
- * user), until staff approve one of its comments.
+ * held). Signed-in users ask none of them: they are never held, except an account that may be a
+ * banned user's return (`held` on the user, from an address a ban remembers: users/bans.ts),
+ * until staff approve one of its comments. A guest's post from such an address is held only as
+ * `guest_hold` says: the banned person's own browser is refused (`bannedSession`), and the
+ * strangers who share an address are not theirs to answer for (docs/decisions.md).
  */
 type HoldRule = SqlRule<CommentValue, 'held' | 'held_words'>;
 
@@ -33,19 +35,6 @@ const UNTRUSTED: HoldRule = {
 };
 
 /**
- * A guest's post from an address a ban remembers (users/bans.ts: the addresses the banned user
- * signed in from or their sessions used in the 30 days before the ban, each for 30 days), with
- * a link or without, whatever `guest_hold` says and however trusted the address was: the banned
- * user who signs out and posts as a guest waits for staff (issue 45 item 5), as an account they
- * open from there would.
- */
-const BANNED_ADDRESS: HoldRule = {
-  error: 'held',
-  refuses: (v) =>
-    sql`exists (select 1 from ban_addresses b where b.guest_tag = ${v.guestTag} and b.expires_at > ${v.createdAt})`,
-};
-
-/**
  * DECISIONS.md "Words and repeats": a post whose folded words hold one of the administrator's
  * words or phrases (`hold_words`, folded the same way), as whole words: for guests and
  * signed-in users alike, never for staff; the user who speaks for the streamer is let through
@@ -56,17 +45,16 @@ export const HOLD_WORDS: HoldRule = {
   refuses: (v) => sql`exists (select 1 from hold_words w where ${v.words} like ('% ' || w.fold || ' %'))`,
 };
 
-export const HOLD_RULES: readonly HoldRule[] = [WITH_LINK, HOLD_ALL, UNTRUSTED, BANNED_ADDRESS, HOLD_WORDS];
+export const HOLD_RULES: readonly HoldRule[] = [WITH_LINK, HOLD_ALL, UNTRUSTED, HOLD_WORDS];
 
 /** Whether a rule of these holds a post rather than refusing it. */
 export const holds = (error: string): boolean => error === 'held' || error === 'held_words';
 
 /**
- * Whether a post asks a hold rule: a guest's, the ban's addresses always, the link's rule or the
- * others by its body; the words' rule anyone's but staff's.
+ * Whether a post asks a hold rule: a guest's, the link's rule or the others by its body; the
+ * words' rule anyone's but staff's.
  */
 export const asksHold = (rule: HoldRule, d: Pick<Draft, 'guest' | 'staff' | 'body'>): boolean => {
   if (rule === HOLD_WORDS) return !d.staff;
-  if (rule === BANNED_ADDRESS) return d.guest;
   return d.guest && (rule === WITH_LINK) === hasLink(d.body);
 };

@@ -5,8 +5,7 @@ import { fail } from '../errors.ts';
 import { guestName } from '../guests/names.ts';
 import {
   ADDRESS_BLOCKED,
-  ADDRESS_TIMED_OUT,
-  addressSince,
+  SESSION_TIMED_OUT,
   burstSince,
   CHALLENGE_DUE,
   GUEST_VALUES,
@@ -71,8 +70,8 @@ export interface Draft {
   createdAt: string;
   /** Where a guest's burst of posts starts (guests/rules.ts), null with rate limits off. */
   burstSince: string | null;
-  /** Since when a timed-out user's address is theirs (guests/rules.ts `ADDRESS_TIMED_OUT`). */
-  addressSince: string;
+  /** The user who signed out of this browser's session last (guests/rules.ts `SESSION_TIMED_OUT`). */
+  signedOut: number | null;
 }
 
 /** SPEC.md's body rules: trimmed, 2 to 1000 characters (code points). */
@@ -124,7 +123,7 @@ export function draftOf(
     guestTag,
     createdAt: now.toISOString(),
     burstSince: burstSince(rateLimit, now),
-    addressSince: addressSince(now),
+    signedOut: viewer.signedOut,
   };
 }
 
@@ -192,7 +191,7 @@ export const REPEATED: CommentRule = {
 /** Every rule of a new comment that asks the database. */
 export const DB_RULES: readonly CommentRule[] = [
   SIGN_IN,
-  { ...ADDRESS_TIMED_OUT, to: 'guests' },
+  { ...SESSION_TIMED_OUT, to: 'guests' },
   { ...ADDRESS_BLOCKED, to: 'guests' },
   { ...NAME_TAKEN, to: 'named' },
   NO_STREAMER,
@@ -227,7 +226,7 @@ export const valuesOf = (d: Draft): Record<CommentValue, unknown> => ({
   createdAt: d.createdAt,
   nameFold: d.nameFold,
   burstSince: d.burstSince,
-  addressSince: d.addressSince,
+  signedOut: d.signedOut,
   userId: d.userId,
   words: d.words,
   repeatKey: d.repeatKey,

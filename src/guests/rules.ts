@@ -6,19 +6,19 @@ import { fail } from '../errors.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { choiceSql } from '../settings/queries.ts';
 import { CHALLENGE, GUEST_CHALLENGES, type GuestChallenge } from '../shared/rules.ts';
-import { BAN_MEMORY_MS } from '../users/bans.ts';
 import { guestName } from './names.ts';
 
 /**
  * What a guest (no signed-in user, no administrator flag: DECISIONS.md "Third wave") must pass
  * to comment or suggest: the session of a banned user stays banned after the ban signed it out,
+ * and so does the session of a timed-out user who signed out while the time-out lasts (below),
  * a blocked address may not post, the name given may not be reserved or anyone's who has
  * signed in (banned users included: a ban is not a way to free a name), and the challenge
  * (guests/challenge.ts) must be solved when it is due (`CHALLENGE_DUE`, below).
  */
 
 /** The values a guest's rules read. */
-export type GuestValue = 'guestTag' | 'createdAt' | 'nameFold' | 'burstSince' | 'addressSince';
+export type GuestValue = 'guestTag' | 'createdAt' | 'nameFold' | 'burstSince' | 'signedOut';
 
 /** Their SQL types. */
 export const GUEST_VALUES: Record<GuestValue, ValueType> = {
@@ -26,22 +26,19 @@ export const GUEST_VALUES: Record<GuestValue, ValueType> = {
   createdAt: 'text',
   nameFold: 'text',
   burstSince: 'text',
-  addressSince: 'text',
+  signedOut: 'integer',
 };
 
-/** Since when a user's address is theirs for a time-out (`ADDRESS_TIMED_OUT`): the ban's 30 days. */
-export const addressSince = (now: Date): string => new Date(now.getTime() - BAN_MEMORY_MS).toISOString();
-
 /**
- * A time-out follows the person to the addresses their sessions used (issue 45 item 5): while it
- * lasts, a guest's post from an address a timed-out user signed in from or a session of theirs
- * used in the last 30 days is refused as the user's own would be (403 `timed_out`).
+ * A time-out follows the person out of their account (issue 45 item 5), as a ban does
+ * (`bannedSession`): while it lasts, a guest's post from the browser whose session they signed
+ * out of is refused as their own would be (403 `timed_out`). The browser, not the address: an
+ * address is shared by strangers (a mobile network, a school, a proxy), whom DECISIONS.md's
+ * time-out does not touch (docs/decisions.md).
  */
-export const ADDRESS_TIMED_OUT: SqlRule<GuestValue> = {
+export const SESSION_TIMED_OUT: SqlRule<GuestValue> = {
   error: 'timed_out',
-  refuses: (v) =>
-    sql`exists (select 1 from user_addresses a join users u on u.id = a.user_id
-      where a.guest_tag = ${v.guestTag} and a.seen_at >= ${v.addressSince} and u.timeout_until > ${v.createdAt})`,
+  refuses: (v) => sql`exists (select 1 from users u where u.id = ${v.signedOut} and u.timeout_until > ${v.createdAt})`,
 };
 
 export const ADDRESS_BLOCKED: SqlRule<GuestValue> = {
@@ -71,7 +68,7 @@ export interface GuestPost {
 }
 
 /**
- * Checks a guest's post in the order the errors win: banned (403), a timed-out user's address
+ * Checks a guest's post in the order the errors win: banned (403), a timed-out user's session
  * (403), blocked (403), then
  * `between` (the post's own 400s), then the name (400). Anyone else passes at once.
  */
@@ -85,7 +82,7 @@ export async function checkGuestPost(
   if (viewer.bannedUser || viewer.bannedSession) throw fail('banned');
   const name = guestName(post.name);
   const rules = [
-    ADDRESS_TIMED_OUT,
+    SESSION_TIMED_OUT,
     ADDRESS_BLOCKED,
     ...(name.fold === null ? [] : [NAME_TAKEN]),
     CHALLENGE_DUE,
@@ -97,7 +94,7 @@ export async function checkGuestPost(
     createdAt,
     burstSince,
     nameFold: name.fold,
-    addressSince: addressSince(new Date(createdAt)),
+    signedOut: viewer.signedOut,
   });
   if (refused.has('timed_out')) throw fail('timed_out');
   if (refused.has('address_blocked')) throw fail('address_blocked');

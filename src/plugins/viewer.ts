@@ -19,6 +19,8 @@ export interface Viewer {
   bannedUser: boolean;
   /** This session's user was banned, now or before (it may not post as a guest). */
   bannedSession: boolean;
+  /** The user who signed out of this session last (a time-out of theirs follows the browser), or null. */
+  signedOut: number | null;
 }
 
 /** A visitor: no session, no administrator password. */
@@ -29,6 +31,7 @@ export const ANONYMOUS: Viewer = Object.freeze({
   isMod: false,
   bannedUser: false,
   bannedSession: false,
+  signedOut: null,
 });
 
 declare module 'fastify' {
@@ -76,6 +79,7 @@ export const viewerPlugin = fp(
       const row = data.oauth_user ? request.sessionUser : null;
       if (row?.banned && !data.banned) session.set('banned', true);
       const bannedSession = data.banned === true;
+      const signedOut = data.signed_out ?? null;
       if (!row || row.banned) {
         request.viewer = {
           isAdmin: passwordAdmin,
@@ -84,6 +88,7 @@ export const viewerPlugin = fp(
           isMod: false,
           bannedUser: Boolean(row?.banned),
           bannedSession,
+          signedOut,
         };
         return;
       }
@@ -95,6 +100,7 @@ export const viewerPlugin = fp(
         isMod: is_mod,
         bannedUser: false,
         bannedSession,
+        signedOut,
       };
     };
   },

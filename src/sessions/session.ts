@@ -21,6 +21,11 @@ export interface SessionData {
    * user out, so the session cannot go on posting as a guest.
    */
   banned?: true;
+  /**
+   * The user who signed out of this session last: while a time-out of theirs lasts, this
+   * browser's guest posts are refused as theirs would be (guests/rules.ts `SESSION_TIMED_OUT`).
+   */
+  signed_out?: number;
   oauth_user?: SessionUser;
   /** provider_a flow (transient). */
   oauth_state?: string;

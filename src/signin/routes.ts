@@ -116,7 +116,10 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   /** Signs the user out and goes back to the page they were on (`return`), else `/`. */
   async function logout(request: FastifyRequest, reply: FastifyReply, back: string | undefined) {
-    request.session.unset('oauth_user');
+    const { session } = request;
+    const left = session.data.oauth_user?.id;
+    session.unset('oauth_user');
+    if (left !== undefined) session.set('signed_out', left);
     return reply.redirect(returnPath(back) ?? '/', 302);
   }
 

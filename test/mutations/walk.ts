@@ -76,9 +76,9 @@ export const WALK_MUTATIONS: Mutation[] = [
     web: true,
   },
   {
-    name: "walk: a guest on a timed-out user's address reads 'timed out until :' with no time",
+    name: "walk: a timed-out user's signed-out browser reads 'timed out until :' with no time",
     file: 'web/src/lib/i18n.svelte.ts',
-    from: "    if (err.code === 'timed_out' && !err.until) return t('error.timedOutAddress');\n",
+    from: "    if (err.code === 'timed_out' && !err.until) return t('error.timedOutBrowser');\n",
     to: '',
     tests: ['test/browser/web-timeout.test.ts'],
     web: true,

@@ -29,8 +29,8 @@ export interface UsersTable {
 
 /**
  * The guest tags a user signed in from or a session of theirs used (sessions/addresses.ts), at
- * most `LIMITS.userAddresses` per user: a ban remembers those of the last 30 days, a time-out
- * applies to them while it lasts.
+ * most `LIMITS.userAddresses` per user: a ban remembers those of the last 30 days, for the
+ * accounts first signed in from them (users/sign-in.ts).
  */
 export interface UserAddressesTable {
   user_id: number;

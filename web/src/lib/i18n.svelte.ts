@@ -69,7 +69,7 @@ export function errorText(err: unknown, params: Record<string, string> = {}): st
     if (err.status === 0) return t('error.network');
     // A guest writing from the address of a timed-out user (DECISIONS.md "Moderators' tools"):
     // the refusal names no time, the user's own being none of the guest's business.
-    if (err.code === 'timed_out' && !err.until) return t('error.timedOutAddress');
+    if (err.code === 'timed_out' && !err.until) return t('error.timedOutBrowser');
     if (err.code) {
       const text: string = apiErrors[i18n.lang][err.code];
       const values: Record<string, string | number> = { ...ERROR_FACTS, ...params };

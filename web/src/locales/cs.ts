@@ -263,7 +263,7 @@ export const cs: Record<MessageKey, string> = {
     'Kdo stránku provozuje a jak ho kontaktovat ve věci osobních údajů: uvidí to každý na stránce o soukromí. Prázdné pole údaj zruší.',
   'error.network': 'Server není dostupný. Zkontrolujte připojení a zkuste to znovu.',
   'error.generic': 'Něco se nepovedlo: {message}',
-  'error.timedOutAddress': 'Psaní z této adresy je na čas omezeno: číst můžete, psát ne.',
+  'error.timedOutBrowser': 'Psaní z tohoto prohlížeče je na čas omezeno: číst můžete, psát ne.',
   'list.viewers': '{n} diváků',
   'list.liveFor': 'živě {time}',
   'list.notRated': 'Zatím nehodnoceno',

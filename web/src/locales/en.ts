@@ -263,7 +263,7 @@ export const en = {
     'Who runs the site and how to reach them about personal data: shown to everyone on the privacy page. Leave empty to unset.',
   'error.network': 'The server could not be reached. Check your connection and try again.',
   'error.generic': 'Something went wrong: {message}',
-  'error.timedOutAddress': 'Writing from this address is paused for a while: you can read, but not write.',
+  'error.timedOutBrowser': 'Writing from this browser is paused for a while: you can read, but not write.',
   'list.viewers': '{n} watching',
   'list.liveFor': 'live for {time}',
   'list.notRated': 'Not rated yet',

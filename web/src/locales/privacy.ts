@@ -7,7 +7,7 @@ export const privacyEn = {
     'The site serves a community in the EU. It stores only what it needs to rate streamers and to talk about them, sells or passes on nothing, and uses no advertising or analytics cookies.',
   'privacy.accountTitle': 'An account from Twitch or Kick',
   'privacy.account':
-    "When you sign in we keep only your id, login, display name and avatar address from the provider's profile, and when you last signed in. We do not store an e-mail address or a password from the provider. With your account we also keep the guest tag (see below) of the last {addresses} addresses you used the site from while signed in, so that a ban or a time-out also covers posting from them without signing in.",
+    "When you sign in we keep only your id, login, display name and avatar address from the provider's profile, and when you last signed in. We do not store an e-mail address or a password from the provider. With your account we also keep the guest tag (see below) of the last {addresses} addresses you used the site from while signed in, so that after a ban an account opened from one of them waits for a moderator before its comments show.",
   'privacy.contribTitle': 'What you do here',
   'privacy.contrib':
     'Comments (with name and time), likes, audience scores, reports of comments and, in a team, your community ratings and membership.',
@@ -46,7 +46,7 @@ export const privacyCs: Record<keyof typeof privacyEn, string> = {
     'Web slouží komunitě v EU. Ukládá jen to, co potřebuje k hodnocení streamerů a k diskusi, nikomu to neprodává ani nepředává a nepoužívá reklamní ani analytické cookies.',
   'privacy.accountTitle': 'Účet z Twitche nebo Kicku',
   'privacy.account':
-    'Když se přihlásíte, uložíme z vašeho profilu u poskytovatele jen id, přihlašovací jméno, zobrazované jméno a odkaz na avatar, a kdy jste se naposledy přihlásili. E-mail ani heslo od poskytovatele neukládáme. K účtu ukládáme také štítek hosta (viz níže) posledních {addresses} adres, ze kterých jste přihlášeni web používali, aby zablokování nebo dočasné omezení platilo i pro psaní z nich bez přihlášení.',
+    'Když se přihlásíte, uložíme z vašeho profilu u poskytovatele jen id, přihlašovací jméno, zobrazované jméno a odkaz na avatar, a kdy jste se naposledy přihlásili. E-mail ani heslo od poskytovatele neukládáme. K účtu ukládáme také štítek hosta (viz níže) posledních {addresses} adres, ze kterých jste přihlášeni web používali, aby po zablokování účet založený z některé z nich čekal se svými komentáři na moderátora.',
   'privacy.contribTitle': 'Co na webu děláte',
   'privacy.contrib':
     'Komentáře (se jménem a časem), lajky, hodnocení diváků, nahlášení komentářů a, jste-li v týmu, komunitní hodnocení a členství v týmu.',
