@@ -38,7 +38,8 @@ export const GUEST_VALUES: Record<GuestValue, ValueType> = {
  */
 export const SESSION_TIMED_OUT: SqlRule<GuestValue> = {
   error: 'timed_out',
-  refuses: (v) => sql`exists (select 1 from users u where u.id = ${v.signedOut} and u.timeout_until > ${v.createdAt})`,
+  refuses: (v) =>
+    sql`exists (select 1 from users u where u.id = ${v.signedOut} and u.timeout_until > ${v.createdAt})`,
 };
 
 export const ADDRESS_BLOCKED: SqlRule<GuestValue> = {

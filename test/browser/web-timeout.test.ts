@@ -129,7 +129,9 @@ describe.runIf(runBrowser(import.meta.url))(
           .getByRole('alert')
           .filter({
             hasText:
-              lang === 'cs' ? 'Psaní z tohoto prohlížeče je na čas omezeno' : 'Writing from this browser is paused',
+              lang === 'cs'
+                ? 'Psaní z tohoto prohlížeče je na čas omezeno'
+                : 'Writing from this browser is paused',
           })
           .waitFor();
         expect(await user.page.locator('body').textContent()).not.toMatch(/omezen do\s*:|until\s*:/);
