@@ -28,7 +28,7 @@ export const ERRORS = {
   owner_only: [403, 'Owner only'],
   banned: [403, 'Účet je zablokován'],
   address_blocked: [403, 'Z této adresy nyní nelze přispívat'],
-  /** Issue 29: a moderator's time-out; the answer carries `timeout_until`. */
+  /** Issue 29: a moderator's time-out; the current-user answer says until when (`timeout_until`). */
   timed_out: [403, 'Účet je dočasně omezen'],
   /** Issue 29: a guest must solve the challenge the answer carries (`challenge`). */
   challenge_required: [428, 'Challenge required'],
@@ -160,7 +160,7 @@ export class DomainError extends Error {
   readonly statusCode: number;
   readonly code: ErrorCode;
   readonly headers: Readonly<Record<string, string>>;
-  /** Members the answer carries beside `error` and `code` (`timeout_until`, `challenge`). */
+  /** Members the answer carries beside `error` and `code` (`challenge`). */
   readonly extra: Readonly<Record<string, unknown>>;
 
   constructor(

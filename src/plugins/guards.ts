@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { DomainError, fail } from '../errors.ts';
+import { fail } from '../errors.ts';
 import { type ParsedQuery, parsedQuery } from './parsers.ts';
 import { addRouteHook } from './route-hooks.ts';
 import { allows, isRolePolicy, type Role, type RolePolicy, roleOfChoice } from '../shared/roles.ts';
@@ -104,8 +104,9 @@ function guardHook(guard: Guard | undefined): onRequestHookHandler {
 }
 
 /**
- * A timed-out user's contributions are refused, nothing stored, with the time the time-out
- * ends (`timeout_until`). Reads from the session already loaded: no query.
+ * A timed-out user's contributions are refused, nothing stored, with DECISIONS.md's body
+ * (`error` and `code`, nothing more: the current-user answer says until when, `timeout_until`).
+ * Reads from the session already loaded: no query.
  */
 function timeoutHook(
   app: FastifyInstance,
@@ -116,6 +117,6 @@ function timeoutHook(
     if (!until || request.method === 'OPTIONS') return done();
     if (Date.parse(until) <= app.clock.now().getTime()) return done();
     if (applies !== true && !applies(request)) return done();
-    done(new DomainError('timed_out', { extra: { timeout_until: until } }));
+    done(fail('timed_out'));
   };
 }

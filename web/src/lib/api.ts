@@ -78,7 +78,7 @@ export class ApiError extends Error {
     readonly status: number,
     /** The service's error code; null when the answer was not one of its errors. */
     readonly code: ErrorCode | null,
-    /** Until when a timed-out user may not write (`timed_out` answers carry it). */
+    /** Until when a timed-out user may not write (asked after a `timed_out` answer). */
     readonly until: string | null = null,
   ) {
     super(code ?? `HTTP ${status}`);
@@ -134,13 +134,20 @@ const codeOf = (body: unknown): ErrorCode | null =>
   body !== null && typeof body === 'object' && 'code' in body && typeof body.code === 'string'
     ? (body.code as ErrorCode)
     : null;
-const untilOf = (body: unknown): string | null =>
-  body !== null &&
-  typeof body === 'object' &&
-  'timeout_until' in body &&
-  typeof body.timeout_until === 'string'
-    ? body.timeout_until
-    : null;
+
+/**
+ * Until when the signed-in user is timed out, asked of the current-user answer once a write is
+ * refused with `timed_out` (the refusal is `{error, code}` only); null for a guest, whose
+ * refusal is a signed-out user's and names no time.
+ */
+async function timeoutUntil(): Promise<string | null> {
+  try {
+    const { data } = await client.GET('/api/oauth/me');
+    return data?.user ? data.timeout_until : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * The answer of a call made with `client`, or an ApiError: `await call(client.GET(...))`.
@@ -153,8 +160,10 @@ export async function call<T>(request: Promise<Answer<T>>): Promise<T> {
   } catch {
     throw new ApiError(0, null);
   }
-  if (!answer.response.ok)
-    throw new ApiError(answer.response.status, codeOf(answer.error), untilOf(answer.error));
+  if (!answer.response.ok) {
+    const code = codeOf(answer.error);
+    throw new ApiError(answer.response.status, code, code === 'timed_out' ? await timeoutUntil() : null);
+  }
   return answer.data as T;
 }
 

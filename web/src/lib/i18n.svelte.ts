@@ -67,8 +67,8 @@ const ERROR_FACTS = {
 export function errorText(err: unknown, params: Record<string, string> = {}): string {
   if (err instanceof ApiError) {
     if (err.status === 0) return t('error.network');
-    // A guest writing from the address of a timed-out user (DECISIONS.md "Moderators' tools"):
-    // the refusal names no time, the user's own being none of the guest's business.
+    // A guest writing from the browser a timed-out user signed out of (DECISIONS.md "Moderators'
+    // tools"): no time is named, the refusal being a signed-out user's.
     if (err.code === 'timed_out' && !err.until) return t('error.timedOutBrowser');
     if (err.code) {
       const text: string = apiErrors[i18n.lang][err.code];
