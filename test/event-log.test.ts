@@ -102,6 +102,21 @@ describe('ids and replay', () => {
     ]);
     const rows = await logged(sid);
     expect(back.events.map((e) => e.id)).toEqual(rows.filter((r) => r.id > Number(lastId)).map((r) => r.id));
+    // Every id the stream says only grows: none is sent ahead of the events it replays, so a
+    // drop in the middle of the replay resumes where it stopped.
+    await expect
+      .poll(() => back.lastEventId)
+      .toBe(
+        String(
+          await t.db
+            .selectFrom('event_log')
+            .select(({ fn }) => fn.max('id').as('id'))
+            .executeTakeFirstOrThrow()
+            .then((r) => r.id),
+        ),
+      );
+    expect(back.ids).toEqual([...back.ids].sort((a, b) => a - b));
+    expect(back.ids[0]).toBe(back.events[0]!.id);
     const live = back.next('comment');
     const after = (await c.post('/api/comments', { streamer_id: sid, body: 'live again' })).body.id as number;
     expect((await live).data).toEqual({ id: after, streamer_id: sid });

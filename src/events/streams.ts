@@ -161,8 +161,11 @@ export class EventStreams {
     count(this.#perAddress, who.address, 1);
     count(this.#perNetwork, networkOf(who.address), 1);
     res.once('close', () => this.#forget(stream));
-    // The log's id it starts at: a reconnection asks from there (an `id:` alone is no event).
-    this.#send(stream, `retry: ${STREAM_LIMITS.retryMs}\n${cursor > 0 ? `id: ${cursor}\n` : ''}:\n\n`);
+    // The log's id it starts at: a reconnection asks from there (an `id:` alone is no event). A
+    // stream that catches up is told it after what it missed (`catchUp` ends with it), so that
+    // ids only grow and a drop in the middle of the replay resumes where the replay stopped.
+    const start = cursor > 0 && !catchUp ? `id: ${cursor}\n` : '';
+    this.#send(stream, `retry: ${STREAM_LIMITS.retryMs}\n${start}:\n\n`);
     if (!catchUp) return;
     void catchUp().then(
       (first) => {

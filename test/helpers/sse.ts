@@ -23,6 +23,8 @@ export interface SseStream {
   comments: number;
   /** The last `id:` the stream sent, as a browser's EventSource keeps it for its reconnection. */
   lastEventId: string;
+  /** Every `id:` the stream sent, in order, with an event or alone. */
+  ids: number[];
   next(event: string, timeoutMs?: number): Promise<SseEvent>;
   /** Resolves when the server ends the stream. */
   ended: Promise<void>;
@@ -53,6 +55,7 @@ export function openStream(
         events: [],
         comments: 0,
         lastEventId: '',
+        ids: [],
         ended,
         next(event, timeoutMs = 5_000) {
           const seen = stream.events.length;
@@ -96,6 +99,7 @@ export function openStream(
             else if (line.startsWith('id: ')) {
               stream.lastEventId = line.slice(4);
               id = Number(line.slice(4));
+              stream.ids.push(id);
             }
           }
           if (data.length === 0) {
