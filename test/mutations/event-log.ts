@@ -1,14 +1,14 @@
 import type { Mutation } from './list.ts';
 
 /** Issue 40, "One log of what happened": events as rows, ids, replay, Discord from the log. */
-export const EVENT_LOG_MUTATIONS: Mutation[
+export const EVENT_LOG_MUTATIONS: Mutation[] = [
   {
     name: 'event log: a resumed stream is told the newest id before the events it replays',
     file: 'src/events/streams.ts',
     from: 'const start = cursor > 0 && !catchUp ?',
     to: 'const start = cursor > 0 ?',
     tests: ['test/event-log.test.ts'],
-  },] = [
+  },
   {
     name: "event log (PostgreSQL): the append reads the staged events' time once per event",
     file: 'src/db/migrations/039-event-log-staged-once.ts',
