@@ -34,8 +34,8 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
   {
     name: 'event log: a new stream is not told the id it starts at',
     file: 'src/events/streams.ts',
-    from: "${cursor > 0 ? `id: ${cursor}\\n` : ''}",
-    to: '',
+    from: "const start = cursor > 0 && !catchUp ? `id: ${cursor}\\n` : '';",
+    to: "const start = '';",
     tests: ['test/event-log.test.ts'],
   },
   {
