@@ -234,7 +234,7 @@ describe('held comments', () => {
     }
   });
 
-  it('all: every guest comment is held; a reply to a held comment is refused to others', async () => {
+  it('all: every guest comment is held; a reply to, a like of or a report of a held comment is refused to others', async () => {
     await setting({ guest_hold: 'all' });
     try {
       const c = from(address());
@@ -247,6 +247,20 @@ describe('held comments', () => {
         reply_to: held.body.id,
       });
       expect(reply.body).toMatchObject({ code: 'invalid_reply_to' });
+      // Nor liked or reported: it is in no answer but staff's, so not found (nothing stored).
+      const notFound = { error: 'Comment not found', code: 'comment_not_found' };
+      const like = await u.put(`/api/comments?id=${held.body.id}&like=1`, { liked: true });
+      expect([like.status, like.body]).toEqual([404, notFound]);
+      const report = await u.post('/api/reports', { comment_id: held.body.id, reason: 'spam' });
+      expect([report.status, report.body]).toEqual([404, notFound]);
+      const guestReport = await from(address()).post('/api/reports', { comment_id: held.body.id });
+      expect(guestReport.status).toBe(404);
+      expect(
+        await t.db.selectFrom('comment_likes').selectAll().where('comment_id', '=', held.body.id).execute(),
+      ).toEqual([]);
+      expect(
+        await t.db.selectFrom('reports').selectAll().where('comment_id', '=', held.body.id).execute(),
+      ).toEqual([]);
     } finally {
       await setting({ guest_hold: 'none' });
     }

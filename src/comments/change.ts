@@ -6,7 +6,7 @@ import { truthy } from '../lib/input.ts';
 import { shortTag } from '../plugins/guest-tag.ts';
 import { notifyDeleted, notifyHidden, notifyLike, notifyShown } from '../notifications/notify.ts';
 import type { Viewer } from '../plugins/viewer.ts';
-import { hiddenBy, isOwn, mayEdit, mayLike, maySetHidden } from './policy.ts';
+import { hiddenBy, isOwn, isShown, mayEdit, mayLike, maySetHidden } from './policy.ts';
 import { setLiked } from './likes.ts';
 import { deleteComment, editBody, findComment, setHidden } from './queries.ts';
 import { commentBody } from './rules.ts';
@@ -22,7 +22,7 @@ export async function likeComment(
   if (!mayLike(viewer) || !user) throw fail('banned');
   return writeTransaction(ctx.database, async (trx) => {
     const comment = await findComment(trx, id);
-    if (!comment || comment.hidden === 1) throw fail('comment_not_found');
+    if (!comment || !isShown(comment)) throw fail('comment_not_found');
     const now = ctx.clock.now().toISOString();
     const likes = await setLiked(trx, id, user.id, truthy(liked), now);
     if (truthy(liked)) await notifyLike(trx, comment, user.id, now);

@@ -75,6 +75,12 @@ export const mayDeleteComment = (who: Who, ownIds: readonly number[], id: number
  */
 export const commentsAsGuest = (who: Who): boolean => who.user === null && !who.isAdmin;
 
+/**
+ * A comment everyone may see, and so like, report or reply to: neither hidden nor held for
+ * staff (DECISIONS.md: held comments are "in no answer but staff's"). Others are not found.
+ */
+export const isShown = (c: { hidden: number; pending: number }): boolean => c.hidden === 0 && c.pending === 0;
+
 /** Likes are by signed-in users who are not banned. */
 export const mayLike = (who: Who): boolean => who.user !== null;
 

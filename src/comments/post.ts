@@ -12,6 +12,7 @@ import { notifyComment } from '../notifications/notify.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { speaksFor } from '../catalogue/speaks-for.ts';
 import { holds } from './hold.ts';
+import { isShown } from './policy.ts';
 import { findComment, insertComments, type NewComment, releaseHeld } from './queries.ts';
 import {
   appliesTo,
@@ -41,7 +42,7 @@ async function threadOf(
   const parentId = parseId(value);
   if (parentId === null) return null;
   const parent = await findComment(db, parentId);
-  if (!parent || parent.hidden === 1 || parent.pending === 1 || parent.streamer_id !== streamerId) {
+  if (!parent || !isShown(parent) || parent.streamer_id !== streamerId) {
     throw fail('invalid_reply_to');
   }
   answered.push(parent.id);

@@ -1,3 +1,4 @@
+import { isShown } from '../comments/policy.ts';
 import { findComment } from '../comments/queries.ts';
 import type { AppContext } from '../context.ts';
 import { lockRow } from '../db/dialect.ts';
@@ -16,7 +17,7 @@ const reasonOf = (value: unknown): ReportReason =>
   REPORT_REASONS.includes(value as ReportReason) ? (value as ReportReason) : 'other';
 
 /**
- * Reports a visible comment to staff (DECISIONS.md "Reports and the moderation queue"): one
+ * Reports a comment everyone sees (comments/policy.ts `isShown`) to staff (DECISIONS.md "Reports and the moderation queue"): one
  * open report per reporter (the account, or the address by its guest tag); the comment's first
  * open report tells Discord (`reported`). One transaction, whose answer `keep` keeps.
  */
@@ -32,7 +33,7 @@ export async function reportComment(
     // Reports of one comment take turns, so exactly one of them is its first open report.
     await lockRow(trx, 'comments', commentId);
     const comment = await findComment(trx, commentId);
-    if (!comment || comment.hidden === 1) throw fail('comment_not_found');
+    if (!comment || !isShown(comment)) throw fail('comment_not_found');
     const reason = reasonOf(body.reason);
     const now = ctx.clock.now().toISOString();
     const { first } = await openReport(trx, {

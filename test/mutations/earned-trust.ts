@@ -3,6 +3,13 @@ import type { Mutation } from './list.ts';
 /** Issue 29 ("Trust is earned") and issue 30, item 1 (a ban outlives the account). */
 export const EARNED_TRUST_MUTATIONS: Mutation[] = [
   {
+    name: 'earned trust: a held comment can be liked and reported by others',
+    file: 'src/comments/policy.ts',
+    from: 'c.hidden === 0 && c.pending === 0;',
+    to: 'c.hidden === 0;',
+    tests: ['test/guest-trust.test.ts'],
+  },
+  {
     name: 'issue 29: a ban lost with the account',
     file: 'src/users/sign-in.ts',
     from: "if (tombstone) await db.updateTable('users').set({ banned: 1 })",
