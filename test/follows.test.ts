@@ -115,6 +115,29 @@ describe('following', () => {
     expect(await followed(other.c)).toEqual([b.id]);
   });
 
+  it('GET pages with limit and before (every new list answers in pages): the highest ids, ascending; a bad limit is 400', async () => {
+    const ids = [];
+    for (let i = 0; i < 5; i++) ids.push((await rated()).id);
+    const me = await person();
+    for (const id of ids) await follow(me.c, id);
+    const sorted = [...ids].sort((x, y) => x - y);
+    const first = (await me.c.get('/api/follows?limit=2')).body.streamer_ids as number[];
+    expect(first).toEqual(sorted.slice(3));
+    const next = (await me.c.get(`/api/follows?limit=2&before=${first[0]}`)).body.streamer_ids;
+    expect(next).toEqual(sorted.slice(1, 3));
+    expect((await me.c.get(`/api/follows?limit=100&before=${sorted[1]}`)).body.streamer_ids).toEqual([
+      sorted[0],
+    ]);
+    expect(await followed(me.c)).toEqual(sorted);
+    for (const bad of ['0', '101', 'x']) {
+      const res = await me.c.get(`/api/follows?limit=${bad}`);
+      expect([res.status, res.body]).toEqual([
+        400,
+        { error: 'limit must be an integer from 1 to 100', code: 'invalid_limit' },
+      ]);
+    }
+  });
+
   it('a form-encoded body follows and stops following as JSON does (DECISIONS.md "Requests")', async () => {
     const s = await rated();
     const me = await person();

@@ -41,6 +41,11 @@ describe('every limit is bounded', () => {
     const one = await admin.get(`/api/comments?streamer_id=${sid}&limit=1`);
     expect(one.status).toBe(200);
     expect(one.body).toHaveLength(1);
+    // DECISIONS.md "Requests": a numeric string counts as its number, leading zeros too.
+    expect((await admin.get(`/api/comments?streamer_id=${sid}&limit=01`)).body).toEqual(one.body);
+    expect((await admin.get('/api/audit?limit=001')).body).toHaveLength(1);
+    const top = await admin.get(`/api/comments?streamer_id=${sid}&order=top&limit=1&offset=01`);
+    expect([top.status, top.body.length]).toEqual([200, 1]);
     expect((await admin.get(`/api/comments?streamer_id=${sid}&limit=100`)).body).toHaveLength(3);
     expect((await admin.get('/api/audit?limit=1')).body).toHaveLength(1);
     expect((await admin.get('/api/audit?limit=100')).status).toBe(200);

@@ -111,7 +111,7 @@ export const ListQuery = Input(
       }),
     ),
     offset: Checked(
-      `^(?:0|[1-9][0-9]{0,3}|${COMMENT_PAGES.offsetMax})$`,
+      `^0*(?:0|[1-9][0-9]{0,3}|${COMMENT_PAGES.offsetMax})$`,
       'invalid_offset',
       Type.Integer({
         minimum: 0,

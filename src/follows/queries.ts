@@ -48,15 +48,21 @@ export async function followerCount(db: Db, streamerId: number): Promise<number>
   return Number(row.n);
 }
 
-/** The streamers the user follows, by id, ascending. */
-export async function followedIds(db: Db, userId: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom('follows')
-    .select('streamer_id')
-    .where('user_id', '=', userId)
-    .orderBy('streamer_id')
-    .execute();
-  return rows.map((r) => r.streamer_id);
+/**
+ * The streamers the user follows, by id, ascending: all of them (at most FOLLOW_LIMIT), or a
+ * page as the comments' pages go (DECISIONS.md "Fifth wave": every new list answers in pages),
+ * the `limit` highest ids below `before`.
+ */
+export async function followedIds(
+  db: Db,
+  userId: number,
+  page: { limit: number; before: number | null } | null = null,
+): Promise<number[]> {
+  let q = db.selectFrom('follows').select('streamer_id').where('user_id', '=', userId);
+  if (page === null) return (await q.orderBy('streamer_id').execute()).map((r) => r.streamer_id);
+  if (page.before !== null) q = q.where('streamer_id', '<', page.before);
+  const rows = await q.orderBy('streamer_id', 'desc').limit(page.limit).execute();
+  return rows.map((r) => r.streamer_id).reverse();
 }
 
 /** The user's follows, for the account export. */

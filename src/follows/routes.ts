@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DomainError, fail } from '../errors.ts';
 import { booleanField, parseId } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
+import { pageLimit } from '../lib/schemas.ts';
+import { PAGE_MAX } from '../shared/rules.ts';
 import { setFollow } from './follow.ts';
 import { FOLLOW_ROLES, mayFollow } from './policy.ts';
 import { followedIds } from './queries.ts';
@@ -34,7 +36,10 @@ export const followRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { user } = request.viewer;
       if (!user) throw fail('not_logged_in');
       reply.header('cache-control', 'no-store');
-      return { streamer_ids: await followedIds(db, user.id) };
+      const { limit, before } = request.query;
+      const page =
+        limit === undefined ? null : { limit: pageLimit(limit, PAGE_MAX), before: parseId(before) };
+      return { streamer_ids: await followedIds(db, user.id, page) };
     },
   );
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { errors, Field, IdDoc, Input, Ok, Param } from '../lib/schemas.ts';
+import { errors, Field, IdDoc, Input, Limit, Ok, Param } from '../lib/schemas.ts';
 import { FOLLOW_LIMIT } from '../shared/follows.ts';
 
 const Followers = Type.Integer({ minimum: 0, description: "The streamer's followers after the change" });
@@ -19,9 +19,13 @@ export const followSchema = {
 };
 
 export const myFollowsSchema = {
-  summary: 'The streamers you follow, by id, ascending',
+  summary: 'The streamers you follow, by id, ascending: all of them, or with `limit` a page',
+  querystring: Input({
+    limit: Limit('The highest `limit` ids (below `before`), still ascending; without it, every follow'),
+    before: Param(IdDoc('With `limit`: streamer ids below this one (the smallest of the previous page)')),
+  }),
   response: {
     200: Type.Object({ streamer_ids: Type.Array(Type.Integer({ minimum: 1 })) }, { title: 'MyFollows' }),
-    ...errors(401),
+    ...errors(400, 401),
   },
 };

@@ -55,8 +55,9 @@ export const Param = (doc: TSchema = Type.String()) =>
   Type.Optional(Type.String({ maxLength: MAX_TEXT, [DOCUMENTED]: doc }));
 
 /**
- * A paged route's `limit` query parameter: an integer from 1 to `max` written in plain
- * digits, else 400 `invalid_limit` naming the range (DECISIONS.md "Names and limits": no
+ * A paged route's `limit` query parameter: an integer from 1 to `max` written in digits
+ * (leading zeros too: DECISIONS.md "a numeric string counts as its number"), else 400
+ * `invalid_limit` naming the range (DECISIONS.md "Names and limits": no
  * `limit` answers a whole table). Every paged route uses this one block and reads the value
  * with `pageLimit`, so the bound is written once. The range is a pattern, as a query value is
  * always text (plugins/parsers.ts) and the schema is what refuses.
@@ -64,7 +65,7 @@ export const Param = (doc: TSchema = Type.String()) =>
 export const Limit = (description: string, max: number = PAGE_MAX) =>
   Type.Optional(
     Type.String({
-      pattern: `^(?:${Array.from({ length: max }, (_, i) => i + 1).join('|')})$`,
+      pattern: `^0*(?:${Array.from({ length: max }, (_, i) => i + 1).join('|')})$`,
       errorCode: 'invalid_limit' satisfies ErrorCode,
       errorField: String(max),
       [DOCUMENTED]: {

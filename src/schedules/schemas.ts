@@ -56,11 +56,11 @@ export const UpcomingItem = Type.Object(
   { title: 'UpcomingStream' },
 );
 
-/** `days`: 1 to 14 in plain digits, else 400 `invalid_days`. */
+/** `days`: 1 to 14 in digits (leading zeros too), else 400 `invalid_days`. */
 export const DaysQuery = Type.Object({
   days: Type.Optional(
     Type.String({
-      pattern: `^(?:${Array.from({ length: SCHEDULE.daysMax }, (_, i) => i + 1).join('|')})$`,
+      pattern: `^0*(?:${Array.from({ length: SCHEDULE.daysMax }, (_, i) => i + 1).join('|')})$`,
       errorCode: 'invalid_days' satisfies ErrorCode,
       [DOCUMENTED]: {
         ...Type.Integer({

@@ -3,6 +3,27 @@ import type { Mutation } from './list.ts';
 /** The fifth wave's "Following": follows, their limit, followers on items, `live` notifications. */
 export const FOLLOW_MUTATIONS: Mutation[] = [
   {
+    name: 'follows: a page of follows ignores before',
+    file: 'src/follows/queries.ts',
+    from: "  if (page.before !== null) q = q.where('streamer_id', '<', page.before);\n",
+    to: '',
+    tests: ['test/follows.test.ts'],
+  },
+  {
+    name: 'follows: GET ignores limit',
+    file: 'src/follows/routes.ts',
+    from: 'limit === undefined ? null : { limit: pageLimit(limit, PAGE_MAX), before: parseId(before) };',
+    to: 'null;',
+    tests: ['test/follows.test.ts'],
+  },
+  {
+    name: 'limits: a limit with a leading zero is refused (a numeric string is its number)',
+    file: 'src/lib/schemas.ts',
+    from: "      pattern: `^0*(?:${Array.from({ length: max }, (_, i) => i + 1).join('|')})$`,",
+    to: "      pattern: `^(?:${Array.from({ length: max }, (_, i) => i + 1).join('|')})$`,",
+    tests: ['test/paging-limits.test.ts'],
+  },
+  {
     name: 'following: the limit lets the 501st follow through',
     file: 'src/follows/follow.ts',
     from: 'if ((await followCount(trx, userId)) >= FOLLOW_LIMIT)',

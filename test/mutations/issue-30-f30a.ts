@@ -5,7 +5,7 @@ export const ISSUE_30_F30A: Mutation[] = [
   {
     name: 'paging: a limit over the bound is let through',
     file: 'src/lib/schemas.ts',
-    from: "pattern: `^(?:${Array.from({ length: max }, (_, i) => i + 1).join('|')})$`,",
+    from: "pattern: `^0*(?:${Array.from({ length: max }, (_, i) => i + 1).join('|')})$`,",
     to: "pattern: '^[0-9]+$',",
     tests: ['test/paging-limits.test.ts'],
   },

@@ -191,8 +191,8 @@ export const PIN_MUTATIONS: Mutation[] = [
   {
     name: 'offset: up to 99999',
     file: 'src/comments/schemas.ts',
-    from: '`^(?:0|[1-9][0-9]{0,3}|${COMMENT_PAGES.offsetMax})$`',
-    to: '`^(?:0|[1-9][0-9]{0,4})$`',
+    from: '`^0*(?:0|[1-9][0-9]{0,3}|${COMMENT_PAGES.offsetMax})$`',
+    to: '`^0*(?:0|[1-9][0-9]{0,4})$`',
     tests: SERVICE,
   },
   {
