@@ -108,6 +108,10 @@ describe.runIf(runBrowser(import.meta.url))("a guest's own comments", () => {
     await desktop.page.goto(`${env.base}/privacy`);
     await desktop.page.getByText('This site is run by Spolek <b>Streamy</b>.').waitFor();
     await axe(env, desktop.page, 'privacy with operator, desktop dark');
+    // A name that ends with its own full stop ends the sentence: one stop, not two.
+    await (await env.t.admin()).put('/api/settings', { operator_name: 'Komunita Streamerů z.s.' });
+    await desktop.page.reload();
+    await desktop.page.getByText('This site is run by Komunita Streamerů z.s.', { exact: true }).waitFor();
     await desktop.context.close();
   });
 });

@@ -3,6 +3,14 @@ import type { Mutation } from './list.ts';
 /** The browser walks of stops 65, 69 and 71 (docs/decisions.md "Links to a comment"): what a week of use found. */
 export const WALK_MUTATIONS: Mutation[] = [
   {
+    name: "walk: an operator's name ending with a full stop ends the privacy page's sentence with two",
+    file: 'web/src/components/Privacy.svelte',
+    from: ".replace(/\\.\\.$/, '.')",
+    to: '',
+    tests: ['test/browser/web-guest-own.test.ts'],
+    web: true,
+  },
+  {
     name: 'walk: a link inside the page drops its #c<id> (the bell opens the page at its top)',
     file: 'web/src/lib/router.svelte.ts',
     from: '  navigate(url.pathname + url.search + url.hash);',

@@ -3,6 +3,7 @@ import { en, enApiErrors, type MessageKey } from '../locales/en.ts';
 import { COMMENT_EDIT_WINDOW_MS, HOLD_WORDS, LIMITS, REPEAT_MINUTES } from '../../../src/shared/rules.ts';
 import { FOLLOW_LIMIT } from '../../../src/shared/follows.ts';
 import { SCHEDULE } from '../../../src/shared/schedules.ts';
+import { REVIEWS } from '../../../src/shared/reviews.ts';
 import { ApiError } from './api.ts';
 
 export type Lang = 'cs' | 'en';
@@ -57,6 +58,7 @@ const ERROR_FACTS = {
   horizonDays: SCHEDULE.horizonDays,
   segmentHours: SCHEDULE.maxHours,
   daysMax: SCHEDULE.daysMax,
+  rerateDays: REVIEWS.requestAfterDays,
 };
 
 /**

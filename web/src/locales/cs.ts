@@ -168,7 +168,8 @@ export const cs: Record<MessageKey, string> = {
   'reviews.back': 'Zpět na seznam',
   'streamer.ratedAgo': 'Hodnoceno {time}',
   'rerate.title': 'Požádat o nové hodnocení',
-  'rerate.hint': 'Napište týmu, co se na kanálu změnilo. Jedna žádost najednou, ne do 90 dnů od hodnocení.',
+  'rerate.hint':
+    'Napište týmu, co se na kanálu změnilo. Jedna žádost najednou, nejdříve {days} dnů po posledním hodnocení zveřejněném z recenzí týmu.',
   'rerate.reason': 'Co se změnilo ({min} až {max} znaků)',
   'rerate.send': 'Požádat o nové hodnocení',
   'rerate.sent': 'Odesláno. Tým se na váš kanál podívá znovu.',
@@ -758,7 +759,7 @@ export const csApiErrors: Record<ErrorCode, string> = {
   no_reviews: 'Tohoto streamera zatím nikdo neposoudil (zdržení se nepočítá).',
   invalid_reason: 'Napište 10 až 500 znaků o tom, co se změnilo.',
   request_open: 'Vaše žádost už na tým čeká.',
-  rated_recently: 'Hodnocení je mladší než 90 dnů. Požádejte později.',
+  rated_recently: 'Tým zveřejnil hodnocení z recenzí před méně než {rerateDays} dny. Požádejte později.',
   invalid_subscription: 'Toto zařízení se nepodařilo přihlásit k oznámením. Zkuste to znovu.',
   subscription_not_found: 'Toto zařízení už oznámení nedostává.',
   // Fifth wave: E-mail

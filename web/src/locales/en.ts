@@ -168,7 +168,7 @@ export const en = {
   'streamer.ratedAgo': 'Rated {time}',
   'rerate.title': 'Ask for a re-rating',
   'rerate.hint':
-    'Tell the staff what changed on your channel. One request at a time, not within 90 days of a rating.',
+    "Tell the staff what changed on your channel. One request at a time, not within {days} days of the staff's last published review.",
   'rerate.reason': 'What changed ({min} to {max} characters)',
   'rerate.send': 'Ask for a re-rating',
   'rerate.sent': 'Sent. The staff will look at your channel again.',
@@ -765,7 +765,7 @@ export const enApiErrors: Record<ErrorCode, string> = {
   no_reviews: 'Nobody has reviewed this streamer yet (abstentions do not count).',
   invalid_reason: 'Write 10 to 500 characters about what changed.',
   request_open: 'Your request is already waiting for the staff.',
-  rated_recently: 'The rating is less than 90 days old. Ask again later.',
+  rated_recently: 'The staff published a review less than {rerateDays} days ago. Ask again later.',
   invalid_subscription: 'This device could not be signed up for notifications. Try again.',
   subscription_not_found: 'This device no longer gets notifications.',
   // Fifth wave: E-mail
