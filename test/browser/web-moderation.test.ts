@@ -148,9 +148,17 @@ describe.runIf(runBrowser(import.meta.url))('comments in an open community, and 
 
     // Issue 17, 7: the "too short" answer does not stay above a text that is now too long.
     const box = page.getByLabel('Comment', { exact: true });
-    await box.fill('x');
+    // Said by the page itself, with nothing sent: white space around one letter is one letter.
+    const sent: string[] = [];
+    const watch = (r: { method(): string; url(): string }) => {
+      if (r.method() === 'POST' && r.url().includes('/api/comments')) sent.push(r.url());
+    };
+    page.on('request', watch);
+    await box.fill('  x \n ');
     await page.getByRole('button', { name: 'Post comment' }).click();
     await page.getByText('The comment is too short', { exact: false }).waitFor();
+    page.off('request', watch);
+    expect(sent).toEqual([]);
     await box.fill('y'.repeat(1299));
     await page.getByText('1299 / 1000').waitFor();
     expect(await page.getByText('The comment is too short', { exact: false }).count()).toBe(0);

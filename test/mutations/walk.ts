@@ -3,6 +3,14 @@ import type { Mutation } from './list.ts';
 /** The browser walks of stops 65, 69 and 71 (docs/decisions.md "Links to a comment"): what a week of use found. */
 export const WALK_MUTATIONS: Mutation[] = [
   {
+    name: 'walk: a comment too short is sent to be refused (a console error)',
+    file: 'web/src/components/CommentForm.svelte',
+    from: "      if (length < LIMITS.commentMin) throw new ApiError(400, 'comment_too_short');\n",
+    to: '',
+    tests: ['test/browser/web-moderation.test.ts'],
+    web: true,
+  },
+  {
     name: "walk: an operator's name ending with a full stop ends the privacy page's sentence with two",
     file: 'web/src/components/Privacy.svelte',
     from: ".replace(/\\.\\.$/, '.')",
