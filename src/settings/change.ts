@@ -11,9 +11,9 @@ import {
   webhookPrefixes,
 } from '../discord/webhooks.ts';
 import { DomainError, fail } from '../errors.ts';
-import { booleanField, codePointLength, truthy } from '../lib/input.ts';
+import { booleanField, truthy } from '../lib/input.ts';
 import type { Viewer } from '../plugins/viewer.ts';
-import { DISCORD_EVENTS, GUEST_CHALLENGES, GUEST_HOLDS, HOLD_WORDS } from '../shared/rules.ts';
+import { DISCORD_EVENTS, GUEST_CHALLENGES, GUEST_HOLDS, HOLD_WORDS, holdWordList } from '../shared/rules.ts';
 import { operatorInput } from './operator.ts';
 import { operatorOf, replaceHoldWords, setSetting } from './queries.ts';
 import type { putSchema } from './schemas.ts';
@@ -125,14 +125,9 @@ export async function changeSettings(ctx: AppContext, viewer: Viewer, body: Sett
  */
 function holdWordsInput(value: unknown): string[] {
   if (!Array.isArray(value) || value.length > HOLD_WORDS.words) throw fail('invalid_word_list');
-  const words: string[] = [];
-  for (const item of value) {
-    const word = typeof item === 'string' ? item.trim() : '';
-    const length = codePointLength(word);
-    if (length < HOLD_WORDS.wordMin || length > HOLD_WORDS.wordMax) throw fail('invalid_word_list');
-    if (!words.includes(word)) words.push(word);
-  }
-  return words;
+  const list = holdWordList(value.map((item) => (typeof item === 'string' ? item : '')));
+  if (list.bad.length > 0) throw fail('invalid_word_list');
+  return list.words;
 }
 
 /** The same webhook listed twice is one webhook with both lists of events. */

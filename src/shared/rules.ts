@@ -74,6 +74,23 @@ export const CHALLENGE = { maxnumber: 20_000, burstPosts: 3, burstSeconds: 60 } 
 export const HOLD_WORDS = { words: 200, wordMin: 2, wordMax: 60 } as const;
 export const REPEAT_MINUTES = 10;
 
+/**
+ * Lines of `hold_words` as DECISIONS.md "Words and repeats" takes them (the service, and the
+ * page before it sends): each trimmed, one given twice kept once; `bad` those outside
+ * `HOLD_WORDS.wordMin` to `wordMax` characters.
+ */
+export function holdWordList(items: readonly string[]): { words: string[]; bad: string[] } {
+  const words: string[] = [];
+  const bad: string[] = [];
+  for (const item of items) {
+    const word = item.trim();
+    const length = codePointLength(word);
+    if (length < HOLD_WORDS.wordMin || length > HOLD_WORDS.wordMax) bad.push(word);
+    else if (!words.includes(word)) words.push(word);
+  }
+  return { words, bad };
+}
+
 /** A link, as the `links` hold sees it: in any letter case. */
 export const hasLink = (body: string): boolean => /https?:\/\/|www\.|discord\.gg\//i.test(body);
 

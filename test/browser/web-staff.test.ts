@@ -149,12 +149,23 @@ describe.runIf(runBrowser(import.meta.url))('the web page for staff', () => {
     // DECISIONS.md "Words and repeats": the recommended refusal of repeats, and the held words.
     await page.getByLabel('Refuse repeated comments').check();
     await expect.poll(async () => (await env.t.client().get('/api/settings')).body.refuse_repeats).toBe(true);
-    await page.getByLabel('Words that hold a comment for approval').fill('free coins\n  scam  \n');
+    const box = page.getByLabel('Words that hold a comment for approval');
+    // A line the service would refuse is named before anything is sent.
+    await box.fill('free coins\nx\n  scam  \n');
+    await page.locator('.word-rules').getByRole('button', { name: 'Save' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'These lines are not 2 to 60 characters long: „x“' })
+      .waitFor();
+    expect((await (await env.t.admin()).get('/api/settings')).body.hold_words).toEqual([]);
+    // A repeat counts once, and after saving the box shows the list as it is kept.
+    await box.fill('free coins\n  scam  \nscam\n');
+    await expect.poll(() => page.locator('.word-rules').textContent()).toContain('2 of 200');
     await page.locator('.word-rules').getByRole('button', { name: 'Save' }).click();
     await expect
       .poll(async () => (await (await env.t.admin()).get('/api/settings')).body.hold_words)
       .toEqual(['free coins', 'scam']);
-    await expect.poll(() => page.locator('.word-rules').textContent()).toContain('2 of 200');
+    await expect.poll(() => box.inputValue()).toBe('free coins\nscam');
     await axe(env, page, 'admin settings');
     await page.getByLabel('Refuse repeated comments').uncheck();
     await context.close();

@@ -41,10 +41,17 @@ export const WORDS_MUTATIONS: Mutation[] = [
   },
   {
     name: 'words: a word of one character is taken',
-    file: 'src/settings/change.ts',
+    file: 'src/shared/rules.ts',
     from: 'if (length < HOLD_WORDS.wordMin ||',
     to: 'if (length < 1 ||',
     tests: TESTS,
+  },
+  {
+    name: 'words: a repeated word is kept twice',
+    file: 'src/shared/rules.ts',
+    from: '    else if (!words.includes(word)) words.push(word);',
+    to: '    else words.push(word);',
+    tests: [...TESTS, 'test/browser/web-staff.test.ts'],
   },
   {
     name: 'words: anyone reads the held words',

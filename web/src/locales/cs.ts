@@ -260,6 +260,7 @@ export const cs: Record<MessageKey, string> = {
   'words.holdWordsHint':
     'Jedno slovo nebo fráze na řádek, nejvýše {words}, každé {min} až {max} znaků. Komentář, který některé obsahuje jako celé slovo nebo frázi (v jakékoli velikosti písmen, s diakritikou i podobnými písmeny), počká na moderátora. Netýká se moderátorů ani streamera na jeho vlastní stránce.',
   'words.count': '{n} z {words}',
+  'words.badLines': 'Tyto řádky nemají {min} až {max} znaků: {lines}',
   'settings.operatorHint':
     'Kdo stránku provozuje a jak ho kontaktovat ve věci osobních údajů: uvidí to každý na stránce o soukromí. Prázdné pole údaj zruší.',
   'error.network': 'Server není dostupný. Zkontrolujte připojení a zkuste to znovu.',

@@ -259,6 +259,7 @@ export const en = {
   'words.holdWordsHint':
     'One word or phrase a line, at most {words}, each {min} to {max} characters. A comment that contains one as a whole word or phrase, in any letter case, with accents or look-alike letters, waits for a moderator. Not for staff, nor for a streamer on their own page.',
   'words.count': '{n} of {words}',
+  'words.badLines': 'These lines are not {min} to {max} characters long: {lines}',
   'settings.operatorHint':
     'Who runs the site and how to reach them about personal data: shown to everyone on the privacy page. Leave empty to unset.',
   'error.network': 'The server could not be reached. Check your connection and try again.',
