@@ -92,14 +92,6 @@ export const WALK_MUTATIONS: Mutation[] = [
     web: true,
   },
   {
-    name: 'walk: a refused time-out does not say until when (the page does not ask the current user)',
-    file: 'web/src/lib/api.ts',
-    from: "code === 'timed_out' ? await timeoutUntil() : null",
-    to: 'null',
-    tests: ['test/browser/web-timeout.test.ts'],
-    web: true,
-  },
-  {
     name: "walk: a timed-out user's signed-out browser reads 'timed out until :' with no time",
     file: 'web/src/lib/i18n.svelte.ts',
     from: "    if (err.code === 'timed_out' && !err.until) return t('error.timedOutBrowser');\n",
