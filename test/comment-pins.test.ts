@@ -354,11 +354,11 @@ describe('400s', () => {
 
   it('offset outside 0 to 10000 or not an integer: 400 with the range', async () => {
     const { sid } = await streamerWithVoice();
-    for (const offset of ['-1', '10001', '1.5', 'x', '', '01', '99999999999']) {
+    for (const offset of ['-1', '10001', '1.5', 'x', '', '99999999999']) {
       const res = await t.client().get(`/api/comments?streamer_id=${sid}&order=top&offset=${offset}`);
       expectError(res, 400, 'offset must be an integer from 0 to 10000', 'invalid_offset');
     }
-    for (const offset of ['0', '9999', '10000']) {
+    for (const offset of ['0', '01', '9999', '10000']) {
       expect(
         (await t.client().get(`/api/comments?streamer_id=${sid}&order=top&offset=${offset}`)).status,
       ).toBe(200);
