@@ -1,10 +1,11 @@
 import { brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { jsonAnswer } from '../src/cache/answer.ts';
+import { COMPRESS_FROM, jsonAnswer } from '../src/cache/answer.ts';
 import { AnswerCache, REFINE_AFTER_MS, SWEEP_EVERY_MS } from '../src/cache/answers.ts';
 import { HEALTH_FRESH_MS, sharedCheck } from '../src/health/check.ts';
 import { Session } from '../src/sessions/session.ts';
 import { listQuery } from '../src/streamers/queries.ts';
+import { viewKey } from '../src/streamers/views.ts';
 import { expectSecurityHeaders } from './helpers/headers.ts';
 import { startApp, TestClock, useApp } from './helpers/app.ts';
 import { queryPlan } from './helpers/plan.ts';
@@ -305,6 +306,8 @@ describe('rendered answers', () => {
     const cache = new AnswerCache(content, 8 * 2 ** 20, clock);
     clock.advance(after);
     const first = await cache.get('list', (version) => jsonAnswer(rows, version));
+    // A request took its brotli (sender.ts), quickly made.
+    expect(await cache.form(first, 'br')).toBe(true);
     return { clock, cache, first };
   };
   it('get their brotli redone at quality 11 in the background: smaller, same JSON, same ETag', async () => {
@@ -317,7 +320,8 @@ describe('rendered answers', () => {
     expect(later.br!.length).toBeLessThan(quick);
     expect(later.etag).toBe(etag);
     expect(JSON.parse(brotliDecompressSync(later.br!).toString())).toEqual(rows);
-    expect(cache.bytes).toBe(later.identity.length + later.br!.length + later.gzip!.length);
+    expect(later.gzip).toBeNull();
+    expect(cache.bytes).toBe(later.identity.length + later.br!.length);
     cache.stop();
   });
   it('only once the answer stayed current for a while: a change within it spares the worker the redo', async () => {
@@ -342,6 +346,41 @@ describe('rendered answers', () => {
         ? /COVERING INDEX comments_counted_idx/
         : /Index Only Scan using comments_counted_idx/,
     );
+  });
+  it('get a compressed form only when a request takes it: the list read for a card or a page is never compressed', async () => {
+    const app = await startApp({}, { logLevel: 'warn' });
+    app.clock.freeze();
+    try {
+      const id = await app.streamer('Compressed Late', { s: 5, g: 5 });
+      for (const name of ['Another One', 'And A Third']) await app.streamer(name, { s: 4 });
+      const plain = { 'accept-encoding': 'identity' };
+      expect((await fetch(`${app.url}/api/streamers`, { headers: plain })).status).toBe(200);
+      expect((await fetch(`${app.url}/s/${id}/card.png`)).status).toBe(200);
+      expect((await fetch(`${app.url}/`, { headers: plain })).status).toBe(200);
+      const list = app.app.answers.peek(viewKey('public'))!;
+      expect(list.identity.length).toBeGreaterThan(COMPRESS_FROM);
+      expect([list.br, list.gzip]).toEqual([null, null]);
+      // Three at once, before routing and not: one brotli, counted once among the kept bytes.
+      const held = app.app.answers.bytes;
+      const br = await Promise.all(
+        ([{}, {}, { cookie: 'theme=dark' }] as Record<string, string>[]).map((more) =>
+          fetch(`${app.url}/api/streamers`, { headers: { 'accept-encoding': 'br', ...more } }),
+        ),
+      );
+      const bodies = await Promise.all(br.map(async (r) => Buffer.from(await r.arrayBuffer())));
+      for (const r of br) expect(r.headers.get('content-encoding')).toBe('br');
+      for (const body of bodies)
+        expect(JSON.parse(body.toString())).toEqual(JSON.parse(list.identity.toString()));
+      expect(app.app.answers.peek(viewKey('public'))).toBe(list);
+      expect(list.br).not.toBeNull();
+      expect(list.gzip).toBeNull();
+      expect(app.app.answers.bytes - held).toBe(list.br!.length);
+      const gz = await fetch(`${app.url}/api/streamers`, { headers: { 'accept-encoding': 'gzip' } });
+      expect(gz.headers.get('content-encoding')).toBe('gzip');
+      expect(app.app.answers.bytes - held).toBe(list.br!.length + list.gzip!.length);
+    } finally {
+      await app.close();
+    }
   });
   it('made stale by a change are let go within a second of the app’s clock, not kept for nobody', async () => {
     const app = await startApp({}, { logLevel: 'warn' });

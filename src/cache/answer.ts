@@ -29,11 +29,18 @@ export interface Answer<T = unknown> {
   /** The service worker's script, which gets a policy that lets it ask the site's own API. */
   readonly worker: boolean;
   readonly identity: Buffer;
-  /** Swapped for a smaller form once the cache has redone it at the best quality (answers.ts). */
+  /**
+   * The compressed forms, each made when a request first takes it (answers.ts `form`), not
+   * with the answer: most answers are read only by the service itself (the public list, whose
+   * items the pages, cards and chat lines look up) or asked in one coding. The brotli form is
+   * swapped for a smaller one once the cache has redone it at the best quality.
+   */
   br: Buffer | null;
   gzip: Buffer | null;
   /** Its type has compressed forms (when long enough): its answers vary on Accept-Encoding. */
   readonly varies: boolean;
+  /** Long enough for compressed forms (COMPRESS_FROM), made at this quality; null: none. */
+  readonly quality: Quality | null;
   /** The content version it was made at (db/changes.ts); null: it does not depend on content. */
   readonly version: number | null;
   /** What it was made from, when asked to keep it (the streamer list: items looked up by id). */
@@ -47,6 +54,9 @@ export interface Answer<T = unknown> {
   forms: Map<string, Record<string, string>> | null;
 }
 
+/** How hard an answer's compressed forms are worked: quickly (redone later), or at the best. */
+export type Quality = 'fast' | 'best';
+
 export interface AnswerOptions<T = unknown> {
   type: string;
   cacheControl: string;
@@ -57,7 +67,7 @@ export interface AnswerOptions<T = unknown> {
   /** The ETag when it names something other than the bytes (a drawn image: what it shows); null: none. */
   etag?: string | null;
   /** `fast` for answers made at every change (quality redone later), `best` for those made once. */
-  compress?: 'fast' | 'best';
+  compress?: Quality;
   /** Compressed forms made beforehand (the page's files, compressed at build time). */
   prebuilt?: { br?: Buffer; gzip?: Buffer };
   value?: T;
@@ -97,22 +107,19 @@ function brotliFast(identity: Buffer): Promise<Buffer> {
   });
 }
 
-/** An answer from its bytes, with its compressed forms (off the event loop) and its ETag. */
-export async function makeAnswer<T = unknown>(
-  body: Buffer | string,
-  opts: AnswerOptions<T>,
-): Promise<Answer<T>> {
+/** A compressed form of an answer. */
+export type Compressed = 'br' | 'gzip';
+
+/** A compressed form of these bytes, off the event loop. */
+export function compress(identity: Buffer, coding: Compressed, quality: Quality): Promise<Buffer> {
+  if (coding === 'gzip') return gzipAsync(identity, { level: quality === 'best' ? 9 : 6 });
+  return quality === 'best' ? brotliBest(identity) : brotliFast(identity);
+}
+
+/** An answer from its bytes and its ETag; its compressed forms are made when first asked for. */
+export function makeAnswer<T = unknown>(body: Buffer | string, opts: AnswerOptions<T>): Answer<T> {
   const identity = typeof body === 'string' ? Buffer.from(body) : body;
   const varies = isCompressible(opts.type);
-  let br = opts.prebuilt?.br ?? null;
-  let gz = opts.prebuilt?.gzip ?? null;
-  if (varies && identity.length >= COMPRESS_FROM) {
-    const best = opts.compress === 'best';
-    // One after the other: two compressors at once doubled the memory peak of the largest
-    // answer (10,000 comments) for a few milliseconds saved.
-    br ??= await (best ? brotliBest(identity) : brotliFast(identity));
-    gz ??= await gzipAsync(identity, { level: best ? 9 : 6 });
-  }
   return {
     status: opts.status ?? 200,
     etag: opts.etag === undefined ? etagOf(identity) : opts.etag,
@@ -121,9 +128,10 @@ export async function makeAnswer<T = unknown>(
     document: opts.document ?? false,
     worker: opts.worker ?? false,
     identity,
-    br,
-    gzip: gz,
+    br: opts.prebuilt?.br ?? null,
+    gzip: opts.prebuilt?.gzip ?? null,
     varies,
+    quality: varies && identity.length >= COMPRESS_FROM ? (opts.compress ?? 'fast') : null,
     version: opts.version,
     value: opts.value,
     expires: opts.expires ?? null,
@@ -142,7 +150,7 @@ export function jsonAnswer<T>(
   version: number,
   keepValue = false,
   expires: number | null = null,
-): Promise<Answer<T>> {
+): Answer<T> {
   return makeAnswer<T>(JSON.stringify(data), {
     type: JSON_TYPE,
     cacheControl: API_CACHE_CONTROL,

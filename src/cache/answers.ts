@@ -1,5 +1,5 @@
 import type { Clock } from '../lib/clock.ts';
-import { type Answer, brotliBest, sizeOf } from './answer.ts';
+import { type Answer, brotliBest, type Compressed, compress, sizeOf } from './answer.ts';
 
 /** The content version the cache follows (db/changes.ts ContentVersion). */
 export interface Versioned {
@@ -39,6 +39,10 @@ export class AnswerCache {
   readonly #entries = new Map<string, Answer>();
   readonly #pinned = new Map<string, Answer>();
   readonly #pending = new Map<string, Promise<Answer>>();
+  /** The bytes counted for each kept answer, and its key (its forms are added after it is kept). */
+  readonly #held = new WeakMap<Answer, { key: string; bytes: number }>();
+  /** Compressed forms being made, by answer, so concurrent requests wait for one making. */
+  readonly #making = new WeakMap<Answer, Map<Compressed, Promise<boolean>>>();
   #bytes = 0;
   /** Answers waiting for their quality-11 brotli, with when they were kept (app's clock). */
   #toRefine: { key: string; answer: Answer; keptAt: number }[] = [];
@@ -67,10 +71,22 @@ export class AnswerCache {
     if (!this.#changed) return;
     this.#changed = false;
     for (const [key, entry] of this.#entries) {
-      if (entry.version !== null && entry.version !== this.content.current) {
-        this.#entries.delete(key);
-        this.#bytes -= sizeOf(entry);
-      }
+      if (entry.version !== null && entry.version !== this.content.current) this.#drop(key, entry);
+    }
+  }
+
+  /** Lets go of a kept answer. */
+  #drop(key: string, entry: Answer): void {
+    this.#entries.delete(key);
+    this.#bytes -= this.#held.get(entry)?.bytes ?? 0;
+    this.#held.delete(entry);
+  }
+
+  /** Lets go of the least recently used answers until the kept ones fit the budget. */
+  #fit(): void {
+    for (const [k, entry] of this.#entries) {
+      if (this.#bytes <= this.maxBytes) break;
+      this.#drop(k, entry);
     }
   }
 
@@ -89,7 +105,7 @@ export class AnswerCache {
    * version read before it reads anything, and labels its answer with it: a change while it
    * runs makes the answer stale at once rather than labelling old data as new.
    */
-  get<T>(key: string, make: (version: number) => Promise<Answer<T>>): Promise<Answer<T>> {
+  get<T>(key: string, make: (version: number) => Answer<T> | Promise<Answer<T>>): Promise<Answer<T>> {
     const hit = this.peek(key);
     if (hit) {
       if (this.#entries.delete(key)) this.#entries.set(key, hit);
@@ -99,7 +115,7 @@ export class AnswerCache {
     const flight = `${key}\u0000${version}`;
     let pending = this.#pending.get(flight) as Promise<Answer<T>> | undefined;
     if (!pending) {
-      pending = make(version);
+      pending = Promise.resolve(make(version));
       this.#pending.set(flight, pending);
       void pending.then(
         (answer) => {
@@ -121,20 +137,57 @@ export class AnswerCache {
     // Made while the content changed: answered to those who waited for it, kept for nobody.
     if (answer.version !== null && answer.version !== this.content.current) return;
     const old = this.#entries.get(key);
-    if (old) {
-      this.#bytes -= sizeOf(old);
-      this.#entries.delete(key);
-    }
+    if (old) this.#drop(key, old);
     const size = sizeOf(answer);
     if (size > this.maxBytes) return;
     this.#entries.set(key, answer);
+    this.#held.set(answer, { key, bytes: size });
     this.#bytes += size;
-    this.#refine(key, answer);
-    for (const [k, entry] of this.#entries) {
-      if (this.#bytes <= this.maxBytes) break;
-      this.#entries.delete(k);
-      this.#bytes -= sizeOf(entry);
+    this.#fit();
+  }
+
+  /**
+   * Makes `answer`'s form `coding` if it has none yet (answer.ts: forms are made when a request
+   * first takes them), once however many ask. A kept answer's bytes grow by it, and its quick
+   * brotli is queued to be redone. False: it could not be made (the bytes go as they are).
+   */
+  form(answer: Answer, coding: Compressed): Promise<boolean> {
+    if (answer[coding] !== null) return Promise.resolve(true);
+    const quality = answer.quality;
+    if (quality === null) return Promise.resolve(false);
+    let making = this.#making.get(answer);
+    if (!making) this.#making.set(answer, (making = new Map<Compressed, Promise<boolean>>()));
+    let pending = making.get(coding);
+    if (!pending) {
+      // After the answer's other form, if it is being made: two compressors at once doubled
+      // the memory peak of the largest answer (10,000 comments) for a few milliseconds saved.
+      const other = making.get(coding === 'br' ? 'gzip' : 'br') ?? Promise.resolve(true);
+      pending = other
+        .then(() => compress(answer.identity, coding, quality))
+        .then(
+          (bytes) => {
+            this.#added(answer, coding, bytes);
+            return true;
+          },
+          () => false,
+        );
+      making.set(coding, pending);
+      const forget = () => making.delete(coding);
+      void pending.then(forget);
     }
+    return pending;
+  }
+
+  /** A form made for `answer`: it is its own from now on, and counted while it is kept. */
+  #added(answer: Answer, coding: Compressed, bytes: Buffer): void {
+    if (answer[coding] !== null) return;
+    answer[coding] = bytes;
+    const held = this.#held.get(answer);
+    if (!held) return;
+    held.bytes += bytes.length;
+    this.#bytes += bytes.length;
+    if (coding === 'br' && answer.quality === 'fast') this.#refine(held.key, answer);
+    this.#fit();
   }
 
   /**
@@ -171,7 +224,9 @@ export class AnswerCache {
       if (!this.#current(key, answer)) continue;
       const best = await brotliBest(answer.identity).catch(() => null);
       if (!best || !answer.br || best.length >= answer.br.length) continue;
-      if (this.#entries.get(key) !== answer) continue;
+      const held = this.#held.get(answer);
+      if (this.#entries.get(key) !== answer || !held) continue;
+      held.bytes -= answer.br.length - best.length;
       this.#bytes -= answer.br.length - best.length;
       answer.br = best;
       answer.forms = null;

@@ -7,7 +7,7 @@ import {
 } from 'node:http';
 import type { Traffic } from '../lib/traffic.ts';
 import type { Answer } from './answer.ts';
-import { type SecurityHeaders, writeAnswer } from './sender.ts';
+import { formOf, ready, type SecurityHeaders, writeAnswer } from './sender.ts';
 
 /**
  * One route answered before routing: `find` gives the kept answer for this GET, or undefined
@@ -85,7 +85,10 @@ export class EarlyAnswers {
       }
     }
     if (!route || !answer) return false;
-    const status = writeAnswer(req.headers, res, answer, security);
+    // A compressed form not made yet is made by the route (sender.ts `sendAnswer`).
+    const form = formOf(answer, req.headers);
+    if (!ready(answer, form)) return false;
+    const status = writeAnswer(res, answer, form, security);
     this.served++;
     this.hooks.observe?.(route.route, 'GET', status, (performance.now() - started) / 1000);
     return true;

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Answer } from './answer.ts';
+import type { Answer, Compressed } from './answer.ts';
 
 /**
  * How a kept answer (answer.ts) is sent: the HTTP caching rules, written once, for the routes
@@ -92,11 +92,22 @@ export function matchesEtag(header: string | undefined, etag: string): boolean {
   return false;
 }
 
-/** What this request gets of the answer. */
+/**
+ * What this request gets of the answer, among the forms it has or can have (answer.ts: a
+ * compressed form is made when a request first takes it: `ready`).
+ */
 export function formOf(answer: Answer, headers: IncomingHttpHeaders): Form {
   if (answer.etag !== null && matchesEtag(headers['if-none-match'], answer.etag)) return 'not-modified';
-  return chooseCoding(headers['accept-encoding'], { br: answer.br !== null, gzip: answer.gzip !== null });
+  const can = answer.quality !== null;
+  return chooseCoding(headers['accept-encoding'], {
+    br: can || answer.br !== null,
+    gzip: can || answer.gzip !== null,
+  });
 }
+
+/** Whether the form is there to send (a compressed one may still have to be made). */
+export const ready = (answer: Answer, form: Form): boolean =>
+  form === 'br' ? answer.br !== null : form === 'gzip' ? answer.gzip !== null : true;
 
 export const statusOf = (answer: Answer, form: Form): number =>
   form === 'not-modified' ? 304 : answer.status;
@@ -142,9 +153,16 @@ declare module 'fastify' {
   }
 }
 
-/** A route sends a kept answer. */
-export function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: Answer): FastifyReply {
-  const form = formOf(answer, request.headers);
+/** A route sends a kept answer, once the form it takes is made (answers.ts `form`). */
+export async function sendAnswer(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answer: Answer,
+): Promise<FastifyReply> {
+  let form = formOf(answer, request.headers);
+  if (!ready(answer, form) && !(await request.server.answers.form(answer, form as Compressed))) {
+    form = 'identity';
+  }
   const headers = headersOf(answer, form, request.server.securityHeaders);
   // Another Vary (CORS's Origin) stays beside ours.
   const vary = reply.getHeader('vary');
@@ -154,14 +172,16 @@ export function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer:
   return body ? reply.send(body) : reply.send();
 }
 
-/** An answer before routing (early.ts) writes the same status, headers and bytes. */
+/**
+ * An answer before routing (early.ts) writes the same status, headers and bytes, in the form
+ * `formOf` chose, which must be `ready`.
+ */
 export function writeAnswer(
-  headers: IncomingHttpHeaders,
   res: ServerResponse,
   answer: Answer,
+  form: Form,
   security: SecurityHeaders,
 ): number {
-  const form = formOf(answer, headers);
   const status = statusOf(answer, form);
   res.writeHead(status, headersOf(answer, form, security));
   res.end(bodyOf(answer, form) ?? undefined);

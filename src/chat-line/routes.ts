@@ -60,7 +60,7 @@ function paramsOf(path: string): { platform: string; file: string } | null {
  * one sender, and answered before routing while it is kept.
  */
 export const chatLineRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const notFound = await makeAnswer(ERRORS.streamer_not_found[1], {
+  const notFound = makeAnswer(ERRORS.streamer_not_found[1], {
     type: TEXT,
     cacheControl: LINE_CACHE_CONTROL,
     version: null,

@@ -76,7 +76,7 @@ export const imageRoutes: FastifyPluginAsyncTypebox = async (app) => {
     // gets the same 304 as the drawn one would).
     const kept = app.answers.peek(key);
     if (!kept && matchesEtag(request.headers['if-none-match'], options.etag))
-      return sendAnswer(request, reply, await makeAnswer(Buffer.alloc(0), options));
+      return sendAnswer(request, reply, makeAnswer(Buffer.alloc(0), options));
     const image =
       kept ??
       (await app.answers.get(key, async () =>

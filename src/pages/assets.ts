@@ -24,7 +24,7 @@ export const assetKey = (url: string): string => `asset:${url}`;
 /**
  * Reads the built files once as answers pinned in the answer cache, with the brotli and gzip
  * forms the build wrote beside them (pages/precompress.ts); a compressible file without them
- * is compressed here. Answers the files by their address.
+ * gets them when a request first takes them (cache/answers.ts). Answers the files by their address.
  */
 export async function loadAssets(root: string): Promise<Map<string, Answer>> {
   const assets = new Map<string, Answer>();
@@ -34,7 +34,7 @@ export async function loadAssets(root: string): Promise<Map<string, Answer>> {
     const identity = readFileSync(file);
     const br = compressible(file, identity.length) ? prebuilt(file, 'br') : undefined;
     const gzip = compressible(file, identity.length) ? prebuilt(file, 'gzip') : undefined;
-    const answer = await makeAnswer(identity, {
+    const answer = makeAnswer(identity, {
       type: typeOf(file),
       // Hashed file names never change content: cache them for a year.
       cacheControl: url.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
