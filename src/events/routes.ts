@@ -8,7 +8,8 @@ import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { clientNetwork } from '../plugins/guest-tag.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { missedEvents, replayable } from './log.ts';
-import { EventStreams, type Refusal, sseEvent, STREAM_LIMITS } from './streams.ts';
+import { sseEvent } from './sse.ts';
+import { EventStreams, type Refusal, STREAM_LIMITS } from './streams.ts';
 import { EventTail } from './tail.ts';
 
 declare module 'fastify' {

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { isIPv4 } from 'node:net';
 import { type Clock, MINUTE } from '../lib/clock.ts';
 import type { LoggedEvent } from './log.ts';
+import { eachOnesPage, sseEvent } from './sse.ts';
 import type { EventTail } from './tail.ts';
 
 /**
@@ -70,10 +71,6 @@ interface Stream {
 
 /** The event types a stream shows, of those the log holds. */
 const STREAMED = new Set<LoggedEvent['type']>(['comment', 'comment_removed', 'rating', 'live']);
-
-/** An event as the stream sends it: its id from the log, its type, its fields. */
-export const sseEvent = (id: number, type: string, data: string): Buffer =>
-  Buffer.from(`id: ${id}\nevent: ${type}\ndata: ${data}\n\n`);
 
 /** Adds to or takes from a set kept in a map by key (the map holds no empty set). */
 function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
@@ -277,17 +274,15 @@ export class EventStreams {
         s.res.end();
       }
     }
-    events.forEach((e, i) => {
-      const streams = taken[i];
-      if (!streams) return;
-      // Encoded once for all the streams it goes to, not once per stream.
-      let bytes: Buffer;
-      if (e.type === 'notification') {
-        const count = unread.get(e.user_id ?? 0);
-        if (count === undefined) return;
-        bytes = sseEvent(e.id, 'notification', JSON.stringify({ unread: count }));
-      } else bytes = sseEvent(e.id, e.type, e.data);
-      for (const s of streams) if (this.#streams.has(s)) this.#write(s, bytes);
+    // Each event is encoded once for all the streams it goes to, and each stream gets the page's
+    // events for it in one write; streams given the same events share those bytes. One write
+    // per stream and event held a queued write apiece for every stream that a burst of posts
+    // outran (docs/benchmarks.md "Stop 73").
+    const encoded: (Buffer | null)[] = events.map((e) => {
+      if (e.type !== 'notification') return sseEvent(e.id, e.type, e.data);
+      const count = unread.get(e.user_id ?? 0);
+      return count === undefined ? null : sseEvent(e.id, 'notification', JSON.stringify({ unread: count }));
     });
+    for (const [s, bytes] of eachOnesPage(encoded, taken)) if (this.#streams.has(s)) this.#write(s, bytes);
   }
 }
