@@ -5,7 +5,7 @@ import { AnswerCache, REFINE_AFTER_MS, SWEEP_EVERY_MS } from '../src/cache/answe
 import { HEALTH_FRESH_MS, sharedCheck } from '../src/health/check.ts';
 import { Session } from '../src/sessions/session.ts';
 import { listQuery } from '../src/streamers/queries.ts';
-import { viewKey } from '../src/streamers/views.ts';
+import { itemsKey, viewKey } from '../src/streamers/views.ts';
 import { expectSecurityHeaders } from './helpers/headers.ts';
 import { startApp, TestClock, useApp } from './helpers/app.ts';
 import { queryPlan } from './helpers/plan.ts';
@@ -347,16 +347,19 @@ describe('rendered answers', () => {
         : /Index Only Scan using comments_counted_idx/,
     );
   });
-  it('get a compressed form only when a request takes it: the list read for a card or a page is never compressed', async () => {
+  it('get a compressed form only when a request takes it; the items read for a card, a page or one streamer make no JSON of the list', async () => {
     const app = await startApp({}, { logLevel: 'warn' });
     app.clock.freeze();
     try {
       const id = await app.streamer('Compressed Late', { s: 5, g: 5 });
       for (const name of ['Another One', 'And A Third']) await app.streamer(name, { s: 4 });
       const plain = { 'accept-encoding': 'identity' };
+      for (const path of [`/s/${id}/card.png`, '/', `/api/streamers?id=${id}`, `/s/${id}/comments.xml`]) {
+        expect((await fetch(app.url + path, { headers: plain })).status, path).toBe(200);
+      }
+      expect(app.app.answers.peek(itemsKey('public'))?.value).toHaveLength(3);
+      expect(app.app.answers.peek(viewKey('public'))).toBeUndefined();
       expect((await fetch(`${app.url}/api/streamers`, { headers: plain })).status).toBe(200);
-      expect((await fetch(`${app.url}/s/${id}/card.png`)).status).toBe(200);
-      expect((await fetch(`${app.url}/`, { headers: plain })).status).toBe(200);
       const list = app.app.answers.peek(viewKey('public'))!;
       expect(list.identity.length).toBeGreaterThan(COMPRESS_FROM);
       expect([list.br, list.gzip]).toEqual([null, null]);

@@ -5,7 +5,7 @@ import { sendAnswer } from '../cache/sender.ts';
 import { ERRORS } from '../errors.ts';
 import { Param, StringEnum } from '../lib/schemas.ts';
 import type { StreamerItem } from '../streamers/schemas.ts';
-import { itemsOf, renderedView, viewKey } from '../streamers/views.ts';
+import { itemsKey, itemsOf, listedItems } from '../streamers/views.ts';
 import { channelIndex, channelKeyOf, chatLine, type Language, LANGUAGES, languageOf } from './line.ts';
 
 const TEXT = 'text/plain; charset=utf-8';
@@ -93,7 +93,7 @@ export const chatLineRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.earlyAnswers.prefixed('/bot/', {
     route: '/bot/:platform/:file',
     find: (_req, url) => {
-      const list = app.answers.peek(viewKey('public'));
+      const list = app.answers.peek(itemsKey('public'));
       if (!list) return undefined;
       const items = list.value as StreamerItem[];
       if (keys?.of !== items) keys = { of: items, byUrl: new Map() };
@@ -112,7 +112,7 @@ export const chatLineRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { config: { guard: 'public', session: false }, schema: lineSchema },
     async (request, reply) => {
       const { platform, file } = request.params;
-      const list = await renderedView(app.ctx, 'public');
+      const list = await listedItems(app.ctx, 'public');
       const item = find(itemsOf(list), platform, file);
       if (!item) return sendAnswer(request, reply, notFound);
       const lang = languageOf(request.query.lang);

@@ -3,7 +3,7 @@ import type { AppContext } from '../context.ts';
 import { fail } from '../errors.ts';
 import { SITE_NAME } from '../lib/site.ts';
 import { commentsFeedPath, FEED_PATH, scoreSum, streamerPath } from '../shared/rules.ts';
-import { itemsOf, renderedView } from '../streamers/views.ts';
+import { itemsOf, listedItems } from '../streamers/views.ts';
 import { atom } from './atom.ts';
 import { feedComments, ratingEvents } from './queries.ts';
 
@@ -37,7 +37,7 @@ export function ratingsFeed(ctx: AppContext): Promise<Answer> {
 /** A Public view streamer's 50 newest visible comments as Atom (else 404), kept like the list. */
 export async function commentsFeed(ctx: AppContext, id: number): Promise<Answer> {
   const base = ctx.config.baseUrl;
-  const item = itemsOf(await renderedView(ctx, 'public')).find((s) => s.id === id);
+  const item = itemsOf(await listedItems(ctx, 'public')).find((s) => s.id === id);
   if (!item) throw fail('streamer_not_found');
   return ctx.answers.get(`feed:comments:${id}`, async (version) => {
     const page = base + streamerPath(id, item.name);

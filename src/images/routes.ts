@@ -7,7 +7,7 @@ import { fail } from '../errors.ts';
 import { SITE_NAME } from '../lib/site.ts';
 import { SCORE_KEYS } from '../shared/rules.ts';
 import type { StreamerItem } from '../streamers/schemas.ts';
-import { itemsOf, renderedView, viewKey } from '../streamers/views.ts';
+import { itemsKey, itemsOf, listedItems } from '../streamers/views.ts';
 import { Drawer } from './drawer.ts';
 import { badgeSchema, cardSchema } from './schemas.ts';
 
@@ -67,7 +67,7 @@ export const imageRoutes: FastifyPluginAsyncTypebox = async (app) => {
   };
 
   const answer = async (request: FastifyRequest, reply: FastifyReply, kind: Kind, raw: string) => {
-    const item = find(itemsOf(await renderedView(app.ctx, 'public')), raw);
+    const item = find(itemsOf(await listedItems(app.ctx, 'public')), raw);
     if (!item) throw fail('streamer_not_found');
     const etag = etagFor(kind, item);
     const key = `image:${etag}`;
@@ -98,7 +98,7 @@ export const imageRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Images drawn for what the current public list shows, from memory before routing.
   const early = (_req: unknown, url: string): Answer | undefined => {
     const image = imageOf(url.split('?')[0] ?? '');
-    const list = image && app.answers.peek(viewKey('public'));
+    const list = image && app.answers.peek(itemsKey('public'));
     const item = list && find(list.value as StreamerItem[], image.id);
     return item ? app.answers.peek(`image:${etagFor(image.kind, item)}`) : undefined;
   };

@@ -4,7 +4,7 @@ import { SITE_DESCRIPTION, SITE_NAME } from '../lib/site.ts';
 import { CARD_HEIGHT, CARD_WIDTH } from '../images/card.ts';
 import { routeOf } from '../shared/pages.ts';
 import { cardPath, commentsFeedPath, FEED_PATH, scoreSum, streamerPath } from '../shared/rules.ts';
-import { itemsOf, renderedView } from '../streamers/views.ts';
+import { itemsOf, listedItems } from '../streamers/views.ts';
 import { streamerExists } from '../catalogue/exists.ts';
 
 /**
@@ -68,7 +68,7 @@ export async function pageFor(ctx: AppContext, path: string, baseUrl: string): P
   if (route.name === 'notFound') return null;
   if (route.name !== 'streamer') return generic(200);
   const { id } = route;
-  const item = itemsOf(await renderedView(ctx, 'public')).find((s) => s.id === id);
+  const item = itemsOf(await listedItems(ctx, 'public')).find((s) => s.id === id);
   if (!item) return (await streamerExists(ctx.db, id)) ? generic(200) : generic(404);
   const platform = item.platform === 'provider_b' ? 'Kick' : 'Twitch';
   return {

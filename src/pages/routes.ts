@@ -5,7 +5,7 @@ import { sendAnswer } from '../cache/sender.ts';
 import { errorBody } from '../errors.ts';
 import { DOCUMENTED, ErrorBody, Html, NotModified } from '../lib/schemas.ts';
 import { SITE_DESCRIPTION, SITE_NAME } from '../lib/site.ts';
-import { itemsOf, renderedView } from '../streamers/views.ts';
+import { itemsOf, listedItems } from '../streamers/views.ts';
 import { assetRoutes, loadAssets, webRoot } from './assets.ts';
 import { decodePath, pageKey, PLAIN_PAGES, type PlainPage } from '../shared/pages.ts';
 import { isPageAddress, loadRenderer, NOT_FOUND_KEY, pageHtml } from './first-view.ts';
@@ -69,7 +69,7 @@ export async function pageRoutes(app: FastifyInstance, opts: { root?: string }) 
     if (!renderer || !indexHtml)
       return htmlAnswer(indexHtml ? withHead(indexHtml, head) : NOT_BUILT, status, version);
     try {
-      const listAnswer = await renderedView(app.ctx, 'public');
+      const listAnswer = await listedItems(app.ctx, 'public');
       const list = itemsOf(listAnswer);
       const id = /^\/s\/(\d+)$/.exec(key)?.[1];
       const streamer = id === undefined ? undefined : { id: Number(id), pending: status === 200 };

@@ -21,7 +21,7 @@ import { ratingHistory } from './rating-queries.ts';
 import { rateStreamer } from './rate.ts';
 import { removeReply, writeReply } from './reply.ts';
 import { createSchema, deleteSchema, listSchema, updateSchema } from './route-schemas.ts';
-import { itemsOf, renderedView, viewFor, viewKey } from './views.ts';
+import { itemsOf, listedItems, renderedView, viewFor, viewKey } from './views.ts';
 
 /** `?streams=1`'s schema as Fastify's compilers take it (compiled once: they key by the object). */
 const STREAMS_ANSWER = { ...StreamList };
@@ -52,10 +52,11 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return sendAnswer(request, reply, await renderedView(app.ctx, 'audience'));
       }
       // Made once per change of the content, not per request (cache/answers.ts).
-      const { view, list } = await viewFor(app.ctx, viewer, flag(query.all));
-      if (query.id === undefined) return sendAnswer(request, reply, list);
+      const view = await viewFor(app.ctx, viewer, flag(query.all));
+      if (query.id === undefined) return sendAnswer(request, reply, await renderedView(app.ctx, view));
       const id = parseId(query.id);
       if (id === null) throw fail('missing_id');
+      const list = await listedItems(app.ctx, view);
       const item = itemsOf(list).find((s) => s.id === id);
       if (!item) throw fail('streamer_not_found');
       if (flag(query.history)) return ratingHistory(db, id);

@@ -1,4 +1,4 @@
-import { type Answer, jsonAnswer } from '../cache/answer.ts';
+import { type Answer, API_CACHE_CONTROL, JSON_TYPE, jsonAnswer, makeAnswer } from '../cache/answer.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/schema.ts';
 import { statsOf } from '../history/stats.ts';
@@ -133,35 +133,52 @@ async function orderedItems(
     .map(({ row }) => item(row));
 }
 
-/** The answer cache's key of a view or order (cache/answers.ts). */
+/** The answer cache's key of a view's or order's answer (cache/answers.ts). */
 export const viewKey = (order: Order): string => `streamers:${order}`;
+
+/** The answer cache's key of a view's or order's items, apart from their JSON (`listedItems`). */
+export const itemsKey = (order: Order): string => `items:${order}`;
+
+/**
+ * A view's (or order's) items, made once per change of the content and shared, kept as an
+ * answer without bytes under its own key: those who only look items up (the pages, cards,
+ * chat lines, feeds, one streamer's item) never make the list's JSON (for 10,000 streamers,
+ * 4.9 MB of it: docs/benchmarks.md "Stop 73").
+ */
+export function listedItems(ctx: AppContext, order: Order): Promise<Answer<StreamerItem[]>> {
+  return ctx.answers.get(itemsKey(order), async (version) => {
+    const { items, expires } = await listView(ctx.db, order, ctx.clock.now());
+    return makeAnswer(Buffer.alloc(0), {
+      type: JSON_TYPE,
+      cacheControl: API_CACHE_CONTROL,
+      version,
+      expires,
+      value: items,
+    });
+  });
+}
 
 /** A view's (or order's) answer, made once per change of the content and shared by every request. */
 export function renderedView(ctx: AppContext, order: Order): Promise<Answer<StreamerItem[]>> {
   return ctx.answers.get(viewKey(order), async (version) => {
-    const { items, expires } = await listView(ctx.db, order, ctx.clock.now());
-    return jsonAnswer(items, version, true, expires);
+    const items = await listedItems(ctx, order);
+    return jsonAnswer(itemsOf(items), items.version ?? version, true, items.expires);
   });
 }
 
-/** The items of a view's answer. */
+/** The items of a view's answer or of its items' (`listedItems`). */
 export const itemsOf = (answer: Answer<StreamerItem[]>): StreamerItem[] => answer.value ?? [];
 
 /**
  * The view of the streamers a caller gets (`GET /api/streamers`, `all` asking for every
  * streamer where the caller may list them all): the public list, a team's, or the full one.
  */
-export async function viewFor(
-  ctx: AppContext,
-  who: Who,
-  all: boolean,
-): Promise<{ view: View; list: Answer<StreamerItem[]> }> {
+export async function viewFor(ctx: AppContext, who: Who, all: boolean): Promise<View> {
   const inTeam = teamViewPossible(who) && who.user !== null && (await isInAnyGroup(ctx.db, who.user.id));
-  const view = viewOf(who, { all, inTeam });
-  return { view, list: await renderedView(ctx, view) };
+  return viewOf(who, { all, inTeam });
 }
 
 /** Whether a caller may see this streamer: it is in the widest view the caller may get. */
 export async function streamerVisibleTo(ctx: AppContext, who: Who, id: number): Promise<boolean> {
-  return itemsOf((await viewFor(ctx, who, true)).list).some((s) => s.id === id);
+  return itemsOf(await listedItems(ctx, await viewFor(ctx, who, true))).some((s) => s.id === id);
 }

@@ -200,8 +200,8 @@ export const AUDIENCE_MUTATIONS: Mutation[] = [
   {
     name: 'chat line: streamers outside the Public view are found',
     file: 'src/chat-line/routes.ts',
-    from: "const list = await renderedView(app.ctx, 'public');",
-    to: "const list = await renderedView(app.ctx, 'full');",
+    from: "const list = await listedItems(app.ctx, 'public');",
+    to: "const list = await listedItems(app.ctx, 'full');",
     tests: ['test/chat-line.test.ts'],
   },
   {

@@ -26,7 +26,7 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
   },
   {
     name: 'event log: a stream sends events without their ids',
-    file: 'src/events/streams.ts',
+    file: 'src/events/sse.ts',
     from: 'Buffer.from(`id: ${id}\\nevent: ${type}',
     to: 'Buffer.from(`event: ${type}',
     tests: ['test/event-log.test.ts'],
@@ -365,8 +365,8 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
   {
     name: 'events: a visitor may ask for the events of a streamer outside the Public view',
     file: 'src/streamers/views.ts',
-    from: '(await viewFor(ctx, who, true)).list',
-    to: '(await viewFor(ctx, { ...who, isAdmin: true }, true)).list',
+    from: 'await listedItems(ctx, await viewFor(ctx, who, true))',
+    to: 'await listedItems(ctx, await viewFor(ctx, { ...who, isAdmin: true }, true))',
     tests: ['test/events.test.ts'],
   },
   {

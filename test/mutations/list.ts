@@ -239,6 +239,13 @@ export const MUTATIONS: Mutation[] = [
     tests: ['test/hot-paths.test.ts'],
   },
   {
+    name: "hot paths: one streamer's item is looked up in the list's JSON answer, made for it",
+    file: 'src/streamers/routes.ts',
+    from: 'const list = await listedItems(app.ctx, view);',
+    to: 'const list = await renderedView(app.ctx, view);',
+    tests: ['test/hot-paths.test.ts'],
+  },
+  {
     name: 'hot paths: a kept answer gets its quality-11 brotli at the first sweep, however new',
     file: 'src/cache/answers.ts',
     from: '    const due = this.#now() - REFINE_AFTER_MS;',
