@@ -1,6 +1,16 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/**
+ * node:http's values come from src/lib/node-http.ts only (its comment says why: an ES import of
+ * node:http loads Node.js's fetch client on Node.js 24); its types may be imported anywhere.
+ */
+const NODE_HTTP = {
+  name: 'node:http',
+  allowTypeImports: true,
+  message: "node:http's values come from src/lib/node-http.ts (an ES import of it loads undici).",
+};
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'web/dist/', 'coverage/', 'data/', 'web/src/lib/generated/'] },
   js.configs.recommended,
@@ -65,6 +75,18 @@ export default tseslint.config(
     },
   },
   {
+    // The service calls out through src/lib/outbound.ts (Node.js's own HTTP client), never fetch.
+    files: ['src/**/*.ts'],
+    ignores: ['src/db/migrations/**/*.ts', 'src/lib/node-http.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [NODE_HTTP] }],
+      'no-restricted-globals': [
+        'error',
+        { name: 'fetch', message: 'The service calls out through src/lib/outbound.ts, not fetch (undici).' },
+      ],
+    },
+  },
+  {
     // The infrastructure knows no feature: features register with it, and app.ts (the one
     // place that knows both) hands it what it asks of them.
     files: [
@@ -75,11 +97,12 @@ export default tseslint.config(
       'src/sessions/**/*.ts',
       'src/plugins/**/*.ts',
     ],
-    ignores: ['src/db/migrations/**/*.ts'],
+    ignores: ['src/db/migrations/**/*.ts', 'src/lib/node-http.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
+          paths: [NODE_HTTP],
           patterns: [
             {
               regex:

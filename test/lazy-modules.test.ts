@@ -8,7 +8,9 @@ import { entry, ROOT, Service } from './helpers/service.ts';
 /**
  * The writers of mail, push, calendars and feeds (src/lib/lazy-modules.ts) load at their first
  * use: the bundle leaves them out, and a service without e-mail that serves its pages never
- * loads them (web-push only to make the VAPID key pair, at the first start).
+ * loads them (web-push only to make the VAPID key pair, at the first start). Nor does it load
+ * Node.js's fetch client, undici (src/lib/node-http.ts): not by an ES import of node:http
+ * (Node.js 24), not by the page's API client made on the server (any Node.js).
  */
 
 // At exit, the lazy modules this process loaded (each module's files are in require's cache).
@@ -19,6 +21,9 @@ process.on('exit', () => {
   const names = ${JSON.stringify(LAZY_MODULES)}.filter((n) =>
     Object.keys(require.cache).some((f) => f.includes('/node_modules/' + n + '/')));
   process.stderr.write('LAZY LOADED [' + names.join(',') + ']\\n');
+  // The built-in modules Node.js loaded, by name (its own tests read the same list).
+  const undici = process.moduleLoadList.some((m) => m.endsWith('internal/deps/undici/undici'));
+  process.stderr.write('FETCH CLIENT LOADED ' + undici + '\\n');
 });`)}`;
 
 let service: Service | undefined;
@@ -45,5 +50,6 @@ describe('what only some services need', () => {
       expect((await fetch(service.url + path)).status).toBe(200);
     await service.stop();
     expect(service.grep(/LAZY LOADED/)).toEqual(['LAZY LOADED []']);
+    expect(service.grep(/FETCH CLIENT LOADED/)).toEqual(['FETCH CLIENT LOADED false']);
   }, 60_000);
 });

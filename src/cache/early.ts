@@ -1,10 +1,5 @@
-import {
-  createServer,
-  type IncomingMessage,
-  type Server,
-  type ServerOptions,
-  type ServerResponse,
-} from 'node:http';
+import type { IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http';
+import { http } from '../lib/node-http.ts';
 import type { Traffic } from '../lib/traffic.ts';
 import type { Answer } from './answer.ts';
 import { formOf, ready, type SecurityHeaders, writeAnswer } from './sender.ts';
@@ -109,7 +104,7 @@ interface ServerSettings {
  */
 export function serverWithEarlyAnswers(early: EarlyAnswers, traffic: Traffic) {
   return (handler: (req: IncomingMessage, res: ServerResponse) => void, options: ServerSettings): Server => {
-    const server = createServer(options.http ?? {}, (req, res) => {
+    const server = http.createServer(options.http ?? {}, (req, res) => {
       traffic.arrived++;
       if (!early.handle(req, res)) handler(req, res);
     });

@@ -1,17 +1,17 @@
-import { Agent as HttpAgent, type IncomingHttpHeaders, request as httpRequest } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { Agent as HttpsAgent } from 'node:https';
+import { http } from '../lib/node-http.ts';
+import { type OutboundResult, send } from '../lib/outbound.ts';
 
 /** What came of one POST to a push service: its answer, or none. */
-export type PushResult =
-  { kind: 'answer'; status: number; headers: IncomingHttpHeaders } | { kind: 'no-answer'; error: string };
+export type PushResult = OutboundResult;
 
 /** Connections kept to the push services (thousands of messages to one of them at a go-live). */
 const agents = {
-  http: new HttpAgent({ keepAlive: true, maxSockets: 32 }),
+  http: new http.Agent({ keepAlive: true, maxSockets: 32 }),
   https: new HttpsAgent({ keepAlive: true, maxSockets: 32 }),
 };
 
-/** An answer's body is read and dropped, up to this size. */
+/** An answer's body is read up to this size (push services answer with a few bytes or none). */
 const MAX_ANSWER = 16 * 1024;
 
 /**
@@ -25,36 +25,5 @@ export function postMessage(
   body: Buffer | null,
   timeoutMs: number,
 ): Promise<PushResult> {
-  return new Promise((resolve) => {
-    const target = new URL(endpoint);
-    const secure = target.protocol === 'https:';
-    const request = secure ? httpsRequest : httpRequest;
-    let settled = false;
-    const done = (result: PushResult) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(result);
-    };
-    const req = request(
-      target,
-      { method: 'POST', agent: secure ? agents.https : agents.http, headers },
-      (res) => {
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > MAX_ANSWER) res.destroy();
-        });
-        const answer = () => done({ kind: 'answer', status: res.statusCode ?? 0, headers: res.headers });
-        res.on('end', answer);
-        res.on('close', answer);
-        res.on('error', answer);
-      },
-    );
-    const timer = setTimeout(() => req.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-    req.on('error', (err: NodeJS.ErrnoException) =>
-      done({ kind: 'no-answer', error: err.code ?? err.message }),
-    );
-    req.end(body ?? undefined);
-  });
+  return send(endpoint, { method: 'POST', headers, body, agents, timeoutMs, maxAnswer: MAX_ANSWER });
 }

@@ -1,5 +1,6 @@
 import type { ProviderConfig } from '../config/providers.ts';
 import type { Clock } from '../lib/clock.ts';
+import { headerOf } from '../lib/outbound.ts';
 import { callJson, type JsonAnswer, member, retryAt, SyncError } from './http.ts';
 
 /** Renew this long before the provider says the app token expires. */
@@ -108,7 +109,7 @@ export class ProviderClient {
   async #track(call: () => Promise<JsonAnswer>): Promise<JsonAnswer> {
     try {
       const answer = await call();
-      const left = answer.headers.get('ratelimit-remaining');
+      const left = headerOf(answer.headers, 'ratelimit-remaining');
       this.remaining = left !== null && /^\d+$/.test(left) ? Number(left) : null;
       if (left === '0') {
         this.pausedUntil = retryAt(answer.headers, this.#now());

@@ -1,3 +1,6 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { headerOf, send } from '../lib/outbound.ts';
+
 /**
  * Calls to the providers' live-status APIs. Every way a call can fail becomes a SyncError
  * with a message an operator can act on, and never with a token in it: the poller logs the
@@ -23,7 +26,7 @@ export class SyncError extends Error {
 
 export interface JsonAnswer {
   json: Record<string, unknown>;
-  headers: Headers;
+  headers: IncomingHttpHeaders;
 }
 
 export interface Call {
@@ -32,6 +35,9 @@ export interface Call {
   form?: Record<string, string>;
 }
 
+/** A provider's answer is read up to this size (a page of 100 live streams is some 100 KB). */
+const MAX_ANSWER = 8 * 1024 * 1024;
+
 /** The longest a provider's rate-limit headers can make the sync wait (a wrong header must not stop it for days). */
 const MAX_WAIT_MS = 15 * 60_000;
 
@@ -39,13 +45,13 @@ const MAX_WAIT_MS = 15 * 60_000;
  * When a rate-limited provider may be called again: `Ratelimit-Reset` (Unix time),
  * `Retry-After` (seconds), else in a minute; never later than MAX_WAIT_MS from now.
  */
-export function retryAt(headers: Headers, now: number): number {
-  const reset = Number(headers.get('ratelimit-reset'));
-  const after = Number(headers.get('retry-after'));
+export function retryAt(headers: IncomingHttpHeaders, now: number): number {
+  const reset = Number(headerOf(headers, 'ratelimit-reset'));
+  const after = Number(headerOf(headers, 'retry-after'));
   const at =
-    headers.get('ratelimit-reset') && Number.isFinite(reset) && reset > 0
+    headerOf(headers, 'ratelimit-reset') && Number.isFinite(reset) && reset > 0
       ? reset * 1000
-      : headers.get('retry-after') && Number.isFinite(after) && after >= 0
+      : headerOf(headers, 'retry-after') && Number.isFinite(after) && after >= 0
         ? now + after * 1000
         : now + 60_000;
   return Math.min(at, now + MAX_WAIT_MS);
@@ -61,28 +67,23 @@ export async function callJson(
   timeoutMs: number,
   now: () => number,
 ): Promise<JsonAnswer> {
-  let res: Response;
-  let text: string;
-  try {
-    res = await fetch(url, {
-      method: call.method,
-      headers: {
-        accept: 'application/json',
-        ...call.headers,
-        ...(call.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      },
-      body: call.form ? new URLSearchParams(call.form).toString() : undefined,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    text = await res.text();
-  } catch (err) {
-    if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) {
+  const res = await send(url, {
+    method: call.method,
+    headers: {
+      accept: 'application/json',
+      ...call.headers,
+      ...(call.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+    },
+    body: call.form ? new URLSearchParams(call.form).toString() : null,
+    timeoutMs,
+    maxAnswer: MAX_ANSWER,
+  });
+  if (res.kind === 'no-answer') {
+    if (res.timedOut)
       throw new SyncError(`no answer within ${timeoutMs} ms (PROVIDER_TIMEOUT_MS)`, 'timeout');
-    }
-    const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : String(err);
-    throw new SyncError(`cannot reach the API (${cause})`, 'network');
+    throw new SyncError(`cannot reach the API (${res.message})`, 'network');
   }
+  const text = res.body;
   if (res.status === 429) {
     const at = retryAt(res.headers, now());
     throw new SyncError(
@@ -91,7 +92,7 @@ export async function callJson(
       at,
     );
   }
-  if (looksLikeHtml(res.headers.get('content-type') ?? '', text)) {
+  if (looksLikeHtml(headerOf(res.headers, 'content-type') ?? '', text)) {
     throw new SyncError(
       `answered ${res.status} with an HTML page instead of JSON: usually a Cloudflare or firewall block of this server's address`,
       'html',

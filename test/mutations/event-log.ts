@@ -397,4 +397,33 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
     to: '  let pair: VapidKeys | null = null;',
     tests: ['test/lazy-modules.test.ts'],
   },
+  {
+    name: "start: the page's API client made on the server at load, loading Node.js's fetch client",
+    file: 'web/src/lib/api.ts',
+    from: 'let made: Client | undefined;',
+    to: "let made: Client | undefined = createClient<paths>({ baseUrl: '', credentials: 'same-origin', fetch: keyedFetch });",
+    tests: ['test/lazy-modules.test.ts'],
+    web: true,
+  },
+  {
+    name: 'calls out: a request that left and got no answer is taken as never sent',
+    file: 'src/lib/outbound.ts',
+    from: "req.on('finish', () => (sent = true));",
+    to: "req.on('finish', () => (sent = false));",
+    tests: ['test/discord.test.ts'],
+  },
+  {
+    name: "calls out: a provider's time limit reported as an unreachable API",
+    file: 'src/sync/http.ts',
+    from: "    if (res.timedOut) throw new SyncError(`no answer within ${timeoutMs} ms (PROVIDER_TIMEOUT_MS)`, 'timeout');\n",
+    to: '',
+    tests: ['test/live-sync.test.ts'],
+  },
+  {
+    name: 'calls out: a body sent chunked, without its length',
+    file: 'src/lib/outbound.ts',
+    from: "call.body == null || call.headers?.['content-length'] !== undefined",
+    to: 'true',
+    tests: ['test/signin-provider-a.test.ts', 'test/signin-provider-b.test.ts', 'test/live-sync.test.ts'],
+  },
 ];

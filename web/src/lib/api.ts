@@ -121,7 +121,33 @@ async function keyedFetch(request: Request): Promise<Response> {
   return answer;
 }
 
-export const client = createClient<paths>({ baseUrl: '', credentials: 'same-origin', fetch: keyedFetch });
+type Client = ReturnType<typeof createClient<paths>>;
+let made: Client | undefined;
+const madeClient = (): Client =>
+  (made ??= createClient<paths>({ baseUrl: '', credentials: 'same-origin', fetch: keyedFetch }));
+
+/**
+ * The client, made at its first call: openapi-fetch reads the runtime's fetch when it is made,
+ * and the service, which renders the page on the server without calling its API, would load
+ * Node.js's fetch client for nothing (4-6 MiB; src/lib/node-http.ts).
+ */
+export const client = {
+  get GET() {
+    return madeClient().GET;
+  },
+  get POST() {
+    return madeClient().POST;
+  },
+  get PUT() {
+    return madeClient().PUT;
+  },
+  get PATCH() {
+    return madeClient().PATCH;
+  },
+  get DELETE() {
+    return madeClient().DELETE;
+  },
+};
 
 interface Answer<T> {
   data?: T;

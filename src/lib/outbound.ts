@@ -1,0 +1,104 @@
+import type { Agent, IncomingHttpHeaders } from 'node:http';
+import { type Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { http } from './node-http.ts';
+
+/** One call out: to a provider's API, a Discord webhook, a push service. */
+export interface Outbound {
+  method: 'GET' | 'POST';
+  headers?: Record<string, string | number>;
+  body?: string | Buffer | null;
+  /** Kept connections to use; none (the default): a connection of the call's own, closed after it. */
+  agents?: { http: Agent; https: HttpsAgent };
+  /** From the call's start to its answer's last byte. */
+  timeoutMs: number;
+  /** The answer's body is kept up to this many bytes; a longer one is cut off there. */
+  maxAnswer: number;
+}
+
+export type OutboundResult =
+  | { kind: 'answer'; status: number; headers: IncomingHttpHeaders; body: string }
+  | {
+      kind: 'no-answer';
+      /** The whole request had been handed to the connection: the other side may have acted on it. */
+      sent: boolean;
+      timedOut: boolean;
+      /** What failed (a system error's code, or the message), never the URL (it may hold a token). */
+      error: string;
+      /** The failure's message, as Node.js gives it. */
+      message: string;
+    };
+
+/** A header of an answer (lower-case name), its values joined as one; null when absent. */
+export function headerOf(headers: IncomingHttpHeaders, name: string): string | null {
+  const value = headers[name];
+  return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+}
+
+/**
+ * The service's one way to call out, over Node.js's own HTTP client (not fetch: lib/node-http.ts
+ * says why). Redirects are not followed; every failure (no connection, a reset, the time limit)
+ * is an answer of its own kind, never a thrown error, so each caller maps it to what it reports.
+ */
+export function send(url: string, call: Outbound): Promise<OutboundResult> {
+  return new Promise((resolve) => {
+    const target = new URL(url);
+    const secure = target.protocol === 'https:';
+    const request = secure ? httpsRequest : http.request;
+    let sent = false;
+    let settled = false;
+    const done = (result: OutboundResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(result);
+    };
+    const req = request(
+      target,
+      {
+        method: call.method,
+        agent: call.agents ? (secure ? call.agents.https : call.agents.http) : false,
+        // A body goes with its length (as fetch sends it), not chunked: some APIs refuse chunked requests.
+        headers:
+          call.body == null || call.headers?.['content-length'] !== undefined
+            ? call.headers
+            : { ...call.headers, 'content-length': Buffer.byteLength(call.body) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const answer = () =>
+          done({
+            kind: 'answer',
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          });
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size <= call.maxAnswer) chunks.push(chunk);
+          else res.destroy();
+        });
+        res.on('end', answer);
+        // Cut off past maxAnswer, or the connection lost after the status came: what came is the answer.
+        res.on('error', answer);
+        res.on('close', answer);
+      },
+    );
+    const timer = setTimeout(() => {
+      const message = `no answer within ${call.timeoutMs} ms`;
+      done({ kind: 'no-answer', sent, timedOut: true, error: message, message });
+      req.destroy();
+    }, call.timeoutMs);
+    req.on('finish', () => (sent = true));
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      done({
+        kind: 'no-answer',
+        sent,
+        timedOut: false,
+        error: err.code ?? err.message,
+        message: err.message,
+      }),
+    );
+    req.end(call.body ?? undefined);
+  });
+}
