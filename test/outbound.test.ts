@@ -1,0 +1,74 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { send } from '../src/lib/outbound.ts';
+
+/**
+ * The service's one client for calls out (src/lib/outbound.ts), against a real server on
+ * 127.0.0.1: what the other side receives, and every way a call can end.
+ */
+let server: Server;
+let base = '';
+let received: { headers: IncomingHttpHeaders; body: string } | null = null;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => {
+      received = { headers: req.headers, body };
+      if (req.url === '/hang') return; // never answers
+      if (req.url === '/long') return res.end('x'.repeat(100_000));
+      res.writeHead(201, { 'x-one': 'a', 'set-cookie': ['b=1', 'c=2'] });
+      res.end('{"ok":true}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+describe('a call out', () => {
+  it('sends its body with its length, not chunked, and gets the answer whole', async () => {
+    const result = await send(`${base}/form`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'a=1&b=%C5%BE',
+      timeoutMs: 10_000,
+      maxAnswer: 1024,
+    });
+    expect(received?.body).toBe('a=1&b=%C5%BE');
+    expect(received?.headers['content-length']).toBe('12');
+    expect(received?.headers['transfer-encoding']).toBeUndefined();
+    expect(result).toMatchObject({ kind: 'answer', status: 201, body: '{"ok":true}' });
+    if (result.kind === 'answer') expect(result.headers['x-one']).toBe('a');
+  });
+
+  it('keeps an answer only up to its limit', async () => {
+    const result = await send(`${base}/long`, { method: 'GET', timeoutMs: 10_000, maxAnswer: 1000 });
+    expect(result.kind).toBe('answer');
+    if (result.kind === 'answer') expect(result.body.length).toBeLessThanOrEqual(1000);
+  });
+
+  it('that left and got no answer in time is told apart from one that never left', async () => {
+    const late = await send(`${base}/hang`, { method: 'POST', body: '{}', timeoutMs: 100, maxAnswer: 1024 });
+    expect(late).toMatchObject({
+      kind: 'no-answer',
+      sent: true,
+      timedOut: true,
+      error: 'no answer within 100 ms',
+    });
+    // An address where nothing listens: a server's port, after it closed.
+    const gone = createServer();
+    await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
+    const closed = `http://127.0.0.1:${(gone.address() as AddressInfo).port}/`;
+    await new Promise((resolve) => gone.close(resolve));
+    const none = await send(closed, { method: 'POST', body: '{}', timeoutMs: 10_000, maxAnswer: 1024 });
+    expect(none).toMatchObject({ kind: 'no-answer', sent: false, timedOut: false });
+  });
+});
