@@ -88,6 +88,8 @@ describe.each(['provider_a', 'provider_b'] as const)('live sync of %s', (platfor
     expect(afterMiss).toMatchObject({ status: 'live', game: before?.game });
     const state = (await admin.get('/api/sync')).body[platform];
     expect(state.last_error).toEqual(expect.any(String));
+    // A call past its time limit says so, naming the setting (not "cannot reach").
+    if (mode === 'hang') expect(state.last_error).toContain('no answer within 400 ms (PROVIDER_TIMEOUT_MS)');
     t.clock.advance(61_000); // past any rate-limit pause
     apiOf(platform).mode = 'ok';
     await sync(); // the second miss in a row: now offline

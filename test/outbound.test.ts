@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 describe('a call out', () => {
-  it('sends its body with its length, not chunked, and gets the answer whole', async () => {
+  it('sends its body with its length (Node sets it), not chunked, and gets the answer whole', async () => {
     const result = await send(`${base}/form`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },

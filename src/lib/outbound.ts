@@ -57,11 +57,7 @@ export function send(url: string, call: Outbound): Promise<OutboundResult> {
       {
         method: call.method,
         agent: call.agents ? (secure ? call.agents.https : call.agents.http) : false,
-        // A body goes with its length (as fetch sends it), not chunked: some APIs refuse chunked requests.
-        headers:
-          call.body == null || call.headers?.['content-length'] !== undefined
-            ? call.headers
-            : { ...call.headers, 'content-length': Buffer.byteLength(call.body) },
+        headers: call.headers,
       },
       (res) => {
         const chunks: Buffer[] = [];

@@ -419,11 +419,4 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
     to: '    if (false as boolean)\n      throw new SyncError(',
     tests: ['test/live-sync.test.ts'],
   },
-  {
-    name: 'calls out: a body sent chunked, without its length',
-    file: 'src/lib/outbound.ts',
-    from: "call.body == null || call.headers?.['content-length'] !== undefined",
-    to: 'true',
-    tests: ['test/outbound.test.ts'],
-  },
 ];
