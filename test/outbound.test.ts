@@ -19,6 +19,11 @@ beforeAll(async () => {
     req.on('end', () => {
       received = { headers: req.headers, body };
       if (req.url === '/hang') return; // never answers
+      if (req.url === '/slow') {
+        // The status and part of the body, then nothing.
+        res.writeHead(200, { 'content-length': '100' });
+        return void res.write('part');
+      }
       if (req.url === '/long') return res.end('x'.repeat(100_000));
       res.writeHead(201, { 'x-one': 'a', 'set-cookie': ['b=1', 'c=2'] });
       res.end('{"ok":true}');
@@ -56,6 +61,9 @@ describe('a call out', () => {
   });
 
   it('that left and got no answer in time is told apart from one that never left', async () => {
+    // A status that came in time is the answer (Discord acted), even if the rest never comes.
+    const slow = await send(`${base}/slow`, { method: 'POST', body: '{}', timeoutMs: 100, maxAnswer: 1024 });
+    expect(slow).toMatchObject({ kind: 'answer', status: 200, body: 'part' });
     const late = await send(`${base}/hang`, { method: 'POST', body: '{}', timeoutMs: 100, maxAnswer: 1024 });
     expect(late).toMatchObject({
       kind: 'no-answer',

@@ -46,6 +46,8 @@ export function send(url: string, call: Outbound): Promise<OutboundResult> {
     const request = secure ? httpsRequest : http.request;
     let sent = false;
     let settled = false;
+    /** Set once the answer's status came: what came by then is the answer, even at the time limit. */
+    let answered: (() => void) | null = null;
     const done = (result: OutboundResult) => {
       if (settled) return;
       settled = true;
@@ -69,6 +71,7 @@ export function send(url: string, call: Outbound): Promise<OutboundResult> {
             headers: res.headers,
             body: Buffer.concat(chunks).toString('utf8'),
           });
+        answered = answer;
         res.on('data', (chunk: Buffer) => {
           size += chunk.length;
           if (size <= call.maxAnswer) chunks.push(chunk);
@@ -82,7 +85,8 @@ export function send(url: string, call: Outbound): Promise<OutboundResult> {
     );
     const timer = setTimeout(() => {
       const message = `no answer within ${call.timeoutMs} ms`;
-      done({ kind: 'no-answer', sent, timedOut: true, error: message, message });
+      if (answered) answered();
+      else done({ kind: 'no-answer', sent, timedOut: true, error: message, message });
       req.destroy();
     }, call.timeoutMs);
     req.on('finish', () => (sent = true));

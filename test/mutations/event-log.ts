@@ -419,4 +419,11 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
     to: '    if (false as boolean)\n      throw new SyncError(',
     tests: ['test/live-sync.test.ts'],
   },
+  {
+    name: 'calls out: a status that came before the time limit taken as no answer',
+    file: 'src/lib/outbound.ts',
+    from: '      if (answered) answered();',
+    to: '      if (answered === undefined) answered();',
+    tests: ['test/outbound.test.ts'],
+  },
 ];
