@@ -249,6 +249,8 @@ export class EventStreams {
           : undefined,
     );
     const taken = targets.map((set) => (set ? [...set] : null));
+    // Most pages go to no open stream (posts on streamers nobody is watching): nothing to encode.
+    if (!taken.some(Boolean)) return;
     const users = [
       ...new Set(events.flatMap((e, i) => (e.type === 'notification' && taken[i] ? [e.user_id ?? 0] : []))),
     ];
@@ -278,7 +280,8 @@ export class EventStreams {
     // events for it in one write; streams given the same events share those bytes. One write
     // per stream and event held a queued write apiece for every stream that a burst of posts
     // outran (docs/benchmarks.md "Stop 73").
-    const encoded: (Buffer | null)[] = events.map((e) => {
+    const encoded: (Buffer | null)[] = events.map((e, i) => {
+      if (!taken[i]) return null;
       if (e.type !== 'notification') return sseEvent(e.id, e.type, e.data);
       const count = unread.get(e.user_id ?? 0);
       return count === undefined ? null : sseEvent(e.id, 'notification', JSON.stringify({ unread: count }));
