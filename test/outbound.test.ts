@@ -1,7 +1,9 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { Agent, createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send } from '../src/lib/outbound.ts';
+import { callJson } from '../src/sync/http.ts';
 
 /**
  * The service's one client for calls out (src/lib/outbound.ts), against a real server on
@@ -78,5 +80,73 @@ describe('a call out', () => {
     await new Promise((resolve) => gone.close(resolve));
     const none = await send(closed, { method: 'POST', body: '{}', timeoutMs: 10_000, maxAnswer: 1024 });
     expect(none).toMatchObject({ kind: 'no-answer', sent: false, timedOut: false });
+  });
+});
+
+/**
+ * A server that keeps connections open; with `dropSecond` it drops a connection as its second
+ * request arrives: the other side closing a kept connection as a call goes out on it.
+ */
+async function provider(dropSecond: boolean) {
+  let connections = 0;
+  const seen = new WeakMap<object, number>();
+  const server = createServer((req, res) => {
+    const n = (seen.get(req.socket) ?? 0) + 1;
+    seen.set(req.socket, n);
+    if (dropSecond && n === 2) return void req.socket.destroy();
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"data":[]}');
+  });
+  server.on('connection', () => connections++);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    connections: () => connections,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+describe('kept connections', () => {
+  it('a repeatable call the other side dropped on a kept connection is made again once; others are not', async () => {
+    const other = await provider(true);
+    const agents = { http: new Agent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+    try {
+      const call = { method: 'GET' as const, agents, timeoutMs: 10_000, maxAnswer: 1024 };
+      expect(await send(other.url, { ...call, repeatable: true })).toMatchObject({
+        kind: 'answer',
+        status: 200,
+      });
+      expect(await send(other.url, { ...call, repeatable: true })).toMatchObject({
+        kind: 'answer',
+        status: 200,
+      });
+      expect(other.connections()).toBe(2);
+      // A call that must not happen twice (Discord, push) reports what came of its one attempt.
+      expect(await send(other.url, call)).toMatchObject({ kind: 'answer', status: 200 });
+      expect(await send(other.url, call)).toMatchObject({ kind: 'no-answer', sent: true, timedOut: false });
+    } finally {
+      agents.http.destroy();
+      await other.close();
+    }
+  });
+
+  it("live sync's calls share a kept connection, and one the provider dropped is made again", async () => {
+    const steady = await provider(false);
+    const dropping = await provider(true);
+    try {
+      for (let i = 0; i < 3; i++) {
+        expect((await callJson(steady.url, { method: 'GET' }, 10_000, () => 0)).json).toEqual({ data: [] });
+      }
+      expect(steady.connections()).toBe(1);
+      for (let i = 0; i < 2; i++) {
+        expect((await callJson(dropping.url, { method: 'GET' }, 10_000, () => 0)).json).toEqual({ data: [] });
+      }
+    } finally {
+      await steady.close();
+      await dropping.close();
+    }
   });
 });

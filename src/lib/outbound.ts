@@ -1,4 +1,4 @@
-import type { Agent, IncomingHttpHeaders } from 'node:http';
+import type { Agent, ClientRequest, IncomingHttpHeaders } from 'node:http';
 import { type Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { http } from './node-http.ts';
 
@@ -9,6 +9,13 @@ export interface Outbound {
   body?: string | Buffer | null;
   /** Kept connections to use; none (the default): a connection of the call's own, closed after it. */
   agents?: { http: Agent; https: HttpsAgent };
+  /**
+   * The call is safe to make twice (a read, a token request): one that fails on a kept
+   * connection before any answer (the other side had closed it as it went out) is made again
+   * once, on a connection of its own, within the same time limit. Never for a call that must
+   * not happen twice (Discord, push).
+   */
+  repeatable?: boolean;
   /** From the call's start to its answer's last byte. */
   timeoutMs: number;
   /** The answer's body is kept up to this many bytes; a longer one is cut off there. */
@@ -54,14 +61,8 @@ export function send(url: string, call: Outbound): Promise<OutboundResult> {
       clearTimeout(timer);
       resolve(result);
     };
-    const req = request(
-      target,
-      {
-        method: call.method,
-        agent: call.agents ? (secure ? call.agents.https : call.agents.http) : false,
-        headers: call.headers,
-      },
-      (res) => {
+    const attempt = (agent: Agent | HttpsAgent | false): ClientRequest => {
+      const req = request(target, { method: call.method, agent, headers: call.headers }, (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
         const answer = () =>
@@ -81,24 +82,32 @@ export function send(url: string, call: Outbound): Promise<OutboundResult> {
         // Cut off past maxAnswer, or the connection lost after the status came: what came is the answer.
         res.on('error', answer);
         res.on('close', answer);
-      },
-    );
+      });
+      req.on('finish', () => (sent = true));
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        if (req !== current) return;
+        if (call.repeatable && req.reusedSocket && answered === null && !settled) {
+          sent = false;
+          current = attempt(false);
+          return;
+        }
+        done({
+          kind: 'no-answer',
+          sent,
+          timedOut: false,
+          error: err.code ?? err.message,
+          message: err.message,
+        });
+      });
+      req.end(call.body ?? undefined);
+      return req;
+    };
     const timer = setTimeout(() => {
       const message = `no answer within ${call.timeoutMs} ms`;
       if (answered) answered();
       else done({ kind: 'no-answer', sent, timedOut: true, error: message, message });
-      req.destroy();
+      current.destroy();
     }, call.timeoutMs);
-    req.on('finish', () => (sent = true));
-    req.on('error', (err: NodeJS.ErrnoException) =>
-      done({
-        kind: 'no-answer',
-        sent,
-        timedOut: false,
-        error: err.code ?? err.message,
-        message: err.message,
-      }),
-    );
-    req.end(call.body ?? undefined);
+    let current = attempt(call.agents ? (secure ? call.agents.https : call.agents.http) : false);
   });
 }

@@ -1,4 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import { http } from '../lib/node-http.ts';
 import { headerOf, send } from '../lib/outbound.ts';
 
 /**
@@ -34,6 +36,19 @@ export interface Call {
   headers?: Record<string, string>;
   form?: Record<string, string>;
 }
+
+/**
+ * An idle kept connection to a provider is closed after this long (sooner if the provider's
+ * `Keep-Alive` header says so): a sync round's calls share a few connections instead of a TLS
+ * handshake each (605 calls in the busiest minute at 10,000 streamers).
+ */
+export const PROVIDER_IDLE_MS = 15_000;
+
+/** Connections kept to the providers' APIs: the live statuses and four schedule reads at once fit. */
+const agents = {
+  http: new http.Agent({ keepAlive: true, maxSockets: 8, timeout: PROVIDER_IDLE_MS }),
+  https: new HttpsAgent({ keepAlive: true, maxSockets: 8, timeout: PROVIDER_IDLE_MS }),
+};
 
 /** A provider's answer is read up to this size (a page of 100 live streams is some 100 KB). */
 const MAX_ANSWER = 8 * 1024 * 1024;
@@ -75,6 +90,9 @@ export async function callJson(
       ...(call.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
     },
     body: call.form ? new URLSearchParams(call.form).toString() : null,
+    agents,
+    // Reads and token requests: a kept connection the provider closed meanwhile is tried again.
+    repeatable: true,
     timeoutMs,
     maxAnswer: MAX_ANSWER,
   });

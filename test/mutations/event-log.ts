@@ -426,4 +426,25 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
     to: '      if (answered === undefined) answered();',
     tests: ['test/outbound.test.ts'],
   },
+  {
+    name: 'calls out: a repeatable call dropped on a kept connection is not made again',
+    file: 'src/lib/outbound.ts',
+    from: 'if (call.repeatable && req.reusedSocket && answered === null && !settled) {',
+    to: 'if (false as boolean) {',
+    tests: ['test/outbound.test.ts'],
+  },
+  {
+    name: 'calls out: a call that must not happen twice made again after a dropped connection',
+    file: 'src/lib/outbound.ts',
+    from: 'if (call.repeatable && req.reusedSocket && answered === null && !settled) {',
+    to: 'if (req.reusedSocket && answered === null && !settled) {',
+    tests: ['test/outbound.test.ts'],
+  },
+  {
+    name: 'live sync: a connection of its own for every call to a provider',
+    file: 'src/sync/http.ts',
+    from: '    agents,\n',
+    to: '',
+    tests: ['test/outbound.test.ts'],
+  },
 ];
