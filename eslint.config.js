@@ -75,7 +75,8 @@ export default tseslint.config(
     },
   },
   {
-    // The service calls out through src/lib/outbound.ts (Node.js's own HTTP client), never fetch.
+    // The service calls out through src/lib/outbound.ts (Node.js's own HTTP client), never fetch,
+    // and formats no date or number through ICU.
     files: ['src/**/*.ts'],
     ignores: ['src/db/migrations/**/*.ts', 'src/lib/node-http.ts'],
     rules: {
@@ -83,6 +84,17 @@ export default tseslint.config(
       'no-restricted-globals': [
         'error',
         { name: 'fetch', message: 'The service calls out through src/lib/outbound.ts, not fetch (undici).' },
+        // Intl’s first format or collator loads ICU's code and data for the process's life (6-8 MiB).
+        { name: 'Intl', message: 'Time zones come from src/lib/time-zone.ts, orders from src/lib/order.ts.' },
+      ],
+      'no-restricted-properties': [
+        'error',
+        ...['localeCompare', 'toLocaleString', 'toLocaleDateString', 'toLocaleTimeString'].map(
+          (property) => ({
+            property,
+            message: 'Locale formats load ICU for the process; see src/lib/order.ts and src/mail/words.ts.',
+          }),
+        ),
       ],
     },
   },

@@ -26,6 +26,18 @@ process.on('exit', () => {
   process.stderr.write('FETCH CLIENT LOADED ' + undici + '\\n');
 });`)}`;
 
+// At exit, Intl's constructors the process called (each loads ICU's code and data for good).
+const ICU = `data:text/javascript,${encodeURIComponent(`
+const used = new Set();
+for (const name of ['DateTimeFormat', 'NumberFormat', 'Collator', 'PluralRules', 'RelativeTimeFormat', 'ListFormat']) {
+  const made = Intl[name];
+  Intl[name] = new Proxy(made, {
+    construct: (target, args, newTarget) => (used.add(name), Reflect.construct(target, args, newTarget)),
+    apply: (target, self, args) => (used.add(name), Reflect.apply(target, self, args)),
+  });
+}
+process.on('exit', () => process.stderr.write('ICU FORMATS [' + [...used].join(',') + ']\\n'));`)}`;
+
 let service: Service | undefined;
 afterAll(async () => {
   await service?.stop();
@@ -51,5 +63,18 @@ describe('what only some services need', () => {
     await service.stop();
     expect(service.grep(/LAZY LOADED/)).toEqual(['LAZY LOADED []']);
     expect(service.grep(/FETCH CLIENT LOADED/)).toEqual(['FETCH CLIENT LOADED false']);
+  }, 60_000);
+
+  it('a service with e-mail on, in a time zone, makes no ICU format (lib/time-zone.ts)', async () => {
+    service = await Service.start({
+      databaseUrl: createSqlite().url,
+      from: entry,
+      nodeArgs: ['--import', ICU],
+      env: { SMTP_URL: 'smtp://127.0.0.1:9', MAIL_FROM: 'a@example.org', TZ: 'Europe/Prague' },
+    });
+    for (const path of ['/', '/api/streamers', '/healthz'])
+      expect((await fetch(service.url + path)).status).toBe(200);
+    await service.stop();
+    expect(service.grep(/ICU FORMATS/)).toEqual(['ICU FORMATS []']);
   }, 60_000);
 });

@@ -491,6 +491,11 @@ describe('the weekly digest', () => {
     expect(digest.contentType).toBe('multipart/alternative');
     expect(digest.text).toContain('New ratings');
     expect(digest.text).toContain(`Digest streamer ${process.pid}: 35/70`);
+    // The week's days as Intl's British medium date writes them (mail/words.ts writes them itself).
+    const day = (d: Date) =>
+      new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' }).format(d);
+    const weekBefore = new Date(slot.getTime() - 7 * 24 * 60 * MINUTE);
+    expect(digest.text).toContain(`What happened from ${day(weekBefore)} to ${day(slot)}:`);
     expect(unsubscribeOf(digest)).toMatch(/^\/api\/mail\/unsubscribe\?token=/);
     t.clock.advance(60 * MINUTE);
     await settle();

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { loadZone, systemZone } from '../lib/time-zone.ts';
 import { ConfigError } from './values.ts';
 
 export interface MailConfig {
@@ -77,13 +78,10 @@ export function mailConfig(get: (name: string) => string | undefined): MailConfi
   return Object.freeze({ smtpUrl, from, dkim: signing, timeZone: timeZoneOf(get('TZ')) });
 }
 
-/** TZ as a time zone Intl knows (`Europe/Prague`, `UTC`); unset: the system's. */
+/** TZ as a zone of the system's time zone database (`Europe/Prague`, `UTC`); unset: the system's. */
 function timeZoneOf(tz: string | undefined): string {
   const zone = tz?.replace(/^:/, '');
-  if (zone === undefined) return Intl.DateTimeFormat().resolvedOptions().timeZone;
-  try {
-    return new Intl.DateTimeFormat('en', { timeZone: zone }).resolvedOptions().timeZone;
-  } catch {
-    throw new ConfigError('TZ', 'must be a time zone such as Europe/Prague or UTC', tz);
-  }
+  if (zone === undefined) return systemZone();
+  if (!loadZone(zone)) throw new ConfigError('TZ', 'must be a time zone such as Europe/Prague or UTC', tz);
+  return zone;
 }

@@ -28,19 +28,8 @@ export interface Links {
 /** A subject or a line holds no line breaks or controls (whatever a name contains). */
 const oneLine = (s: string) => s.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').trim();
 
-/** A day's format per language, made at its first use (a digest writes thousands of dates). */
-const dayFormats = new Map<MailLang, Intl.DateTimeFormat>();
-function day(iso: string, lang: MailLang): string {
-  let format = dayFormats.get(lang);
-  if (!format) {
-    format = new Intl.DateTimeFormat(lang === 'cs' ? 'cs-CZ' : 'en-GB', {
-      dateStyle: 'medium',
-      timeZone: 'UTC',
-    });
-    dayFormats.set(lang, format);
-  }
-  return format.format(new Date(iso));
-}
+/** A day as each language writes it, the day of the instant in UTC. */
+const day = (iso: string, lang: MailLang): string => WORDS[lang].date(new Date(iso));
 
 interface Line {
   text: string;

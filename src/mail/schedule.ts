@@ -1,47 +1,24 @@
+import { zoneOffset } from '../lib/time-zone.ts';
 import { MAIL_LIMITS } from '../shared/mail.ts';
 
 /**
  * The weekly digest's slots: Monday 08:00 on the wall clock of the service's time zone (TZ),
- * as instants. Pure: Intl tells the zone's offset at an instant, daylight saving included.
+ * as instants, daylight saving included (lib/time-zone.ts reads the zone's rules).
  */
 
 const DAY = 24 * 60 * 60_000;
 
-/** A zone's wall-clock format, made at its first use (every look for work asks for the slot). */
-const formats = new Map<string, Intl.DateTimeFormat>();
-
+/** The zone's calendar day at the instant `ms`. */
 function wallClock(ms: number, timeZone: string) {
-  let format = formats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formats.set(timeZone, format);
-  }
-  return Object.fromEntries(
-    format.formatToParts(new Date(ms)).map((p) => [p.type, Number(p.value)]),
-  ) as Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', number>;
-}
-
-/** The zone's offset from UTC at the instant `ms`, in milliseconds. */
-function offsetAt(ms: number, timeZone: string): number {
-  const p = wallClock(ms, timeZone);
-  const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
-  return asUtc - Math.floor(ms / 1000) * 1000;
+  const local = new Date(ms + zoneOffset(timeZone, ms));
+  return { year: local.getUTCFullYear(), month: local.getUTCMonth() + 1, day: local.getUTCDate() };
 }
 
 /** The instant the zone's wall clock shows `y-m-d h:00` (the later one when it shows it twice). */
 function instantOf(y: number, m: number, d: number, hour: number, timeZone: string): number {
   const guess = Date.UTC(y, m - 1, d, hour);
-  const first = guess - offsetAt(guess, timeZone);
-  return guess - offsetAt(first, timeZone);
+  const first = guess - zoneOffset(timeZone, guess);
+  return guess - zoneOffset(timeZone, first);
 }
 
 /** The last digest slot at or before `now`. */

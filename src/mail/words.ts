@@ -1,5 +1,8 @@
 import type { MailKind, MailLang } from '../shared/mail.ts';
 
+/** British English's short month names (`Sept`, as Intl's en-GB writes it). */
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sept', 'Oct', 'Nov', 'Dec'];
+
 /** What the messages say, in each language the page speaks (cs, the site's own, and en). */
 export const WORDS: Record<
   MailLang,
@@ -15,6 +18,8 @@ export const WORDS: Record<
     open: string;
     digestSubject: string;
     digestIntro: (from: string, to: string) => string;
+    /** A day's date, in UTC (the way Intl's medium date style writes it: 3. 12. 2026, 3 Dec 2026). */
+    date: (d: Date) => string;
     ratings: string;
     streams: string;
     replies: string;
@@ -47,6 +52,7 @@ export const WORDS: Record<
     open: 'Otevřít',
     digestSubject: 'Týden v žebříčku',
     digestIntro: (from, to) => `Co se stalo od ${from} do ${to}:`,
+    date: (d) => `${d.getUTCDate()}. ${d.getUTCMonth() + 1}. ${d.getUTCFullYear()}`,
     ratings: 'Nová hodnocení',
     streams: 'Vysílání sledovaných streamerů',
     replies: 'Odpovědi vám',
@@ -82,6 +88,7 @@ export const WORDS: Record<
     open: 'Open',
     digestSubject: 'Your week in the ranking',
     digestIntro: (from, to) => `What happened from ${from} to ${to}:`,
+    date: (d) => `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`,
     ratings: 'New ratings',
     streams: 'Streams of streamers you follow',
     replies: 'Replies to you',

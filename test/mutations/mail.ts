@@ -2,6 +2,8 @@ import type { Mutation } from './list.ts';
 
 /** The fifth wave's "E-mail": addresses, their confirmation, kinds, the digest, unsubscribing, delivery. */
 const T = ['test/mail.test.ts'];
+/** The service's time zone, read from the system's database (lib/time-zone.ts). */
+const TZ = ['test/time-zone.test.ts'];
 
 export const MAIL_MUTATIONS: Mutation[] = [
   {
@@ -321,5 +323,61 @@ export const MAIL_MUTATIONS: Mutation[] = [
     from: 'if ((await waitingMail(db, DIGEST_BATCH)) >= DIGEST_BATCH) return;',
     to: 'if ((await waitingMail(db, DIGEST_BATCH)) > 10 * DIGEST_BATCH) return;',
     tests: T,
+  },
+  {
+    name: 'time zone: the change back from daylight saving is read in standard time',
+    file: 'src/lib/time-zone.ts',
+    from: 'const end = yearStart + secondsInto(year, dst.end) - dst.offset;',
+    to: 'const end = yearStart + secondsInto(year, dst.end) - rule.std;',
+    tests: TZ,
+  },
+  {
+    name: 'time zone: the offset changes a second after the transition',
+    file: 'src/lib/time-zone.ts',
+    from: 'if ((at[mid] as number) <= t) lo = mid;',
+    to: 'if ((at[mid] as number) < t) lo = mid;',
+    tests: TZ,
+  },
+  {
+    name: 'time zone: a name with dots reads a file outside the database',
+    file: 'src/lib/time-zone.ts',
+    from: 'const ZONE_NAME = /^[A-Za-z0-9_+-]+(?:\\/[A-Za-z0-9_+-]+)*$/;',
+    to: 'const ZONE_NAME = /^[A-Za-z0-9_.+-]+(?:\\/[A-Za-z0-9_.+-]+)*$/;',
+    tests: TZ,
+  },
+  {
+    name: 'time zone: Jn counts February 29 from day 60 on',
+    file: 'src/lib/time-zone.ts',
+    from: '(isLeap(year) && d.n >= 60 ? 1 : 0)',
+    to: '(isLeap(year) && d.n > 60 ? 1 : 0)',
+    tests: TZ,
+  },
+  {
+    name: 'time zone: before the first transition, the offset of the first one',
+    file: 'src/lib/time-zone.ts',
+    from: 'if (t < (at[0] as number)) return zone.first * 1000;',
+    to: 'if (t < (at[0] as number)) return (zone.offsets[0] as number) * 1000;',
+    tests: TZ,
+  },
+  {
+    name: "mail: an English date's September is written Sep",
+    file: 'src/mail/words.ts',
+    from: "'Aug', 'Sept', 'Oct'",
+    to: "'Aug', 'Sep', 'Oct'",
+    tests: TZ,
+  },
+  {
+    name: 'mail: the digest tells of the week in the dates of the day before',
+    file: 'src/mail/render.ts',
+    from: 'WORDS[lang].date(new Date(iso));',
+    to: 'WORDS[lang].date(new Date(Date.parse(iso) - 86_400_000));',
+    tests: ['test/mail.test.ts'],
+  },
+  {
+    name: 'time zone: TZ checked by an Intl date format (ICU loaded for the life of the process)',
+    file: 'src/config/mail.ts',
+    from: 'if (!loadZone(zone)) throw',
+    to: "if (!loadZone(zone) || !new Intl.DateTimeFormat('en', { timeZone: zone })) throw",
+    tests: ['test/lazy-modules.test.ts'],
   },
 ];
