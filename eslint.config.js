@@ -54,6 +54,15 @@ export default tseslint.config(
           ],
         },
       ],
+      // Written once, without ICU, so the server's rendering of the first view loads none of it.
+      'no-restricted-properties': [
+        'error',
+        ...['PluralRules', 'NumberFormat', 'RelativeTimeFormat'].map((property) => ({
+          object: 'Intl',
+          property,
+          message: 'Numbers, plural forms and relative times come from src/shared/formats.ts.',
+        })),
+      ],
     },
   },
   {

@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LAZY_MODULES } from '../src/lib/lazy-modules.ts';
+import { PLAIN_PAGES } from '../src/shared/pages.ts';
 import { createSqlite } from './soak/lib/database.ts';
+import { adminBrowser, createStreamer, expectStatus } from './soak/lib/http.ts';
 import { entry, ROOT, Service } from './helpers/service.ts';
 
 /**
@@ -74,6 +76,30 @@ describe('what only some services need', () => {
     });
     for (const path of ['/', '/api/streamers', '/healthz'])
       expect((await fetch(service.url + path)).status).toBe(200);
+    await service.stop();
+    expect(service.grep(/ICU FORMATS/)).toEqual(['ICU FORMATS []']);
+  }, 60_000);
+
+  it("the page's first view, rendered on the server, makes no ICU format (shared/formats.ts)", async () => {
+    service = await Service.start({
+      databaseUrl: createSqlite().url,
+      from: entry,
+      nodeArgs: ['--import', ICU],
+    });
+    // Rated streamers: the ranking writes their counts and scores, a streamer's page its rating's age.
+    const admin = await adminBrowser(service.url);
+    const ids: number[] = [];
+    for (const name of ['Ranked One', 'Ranked Two', 'Ranked Three']) {
+      const id = await createStreamer(admin, name);
+      const r = { s: 7, g: 8, a: 6, v: 5, n: 9, ns: 4, o: 7 };
+      expectStatus(await admin.put(`/api/streamers?id=${id}`, { r, status: 'live' }), 200, 'rating');
+      ids.push(id);
+    }
+    const pages = [...Object.values(PLAIN_PAGES), ...ids.map((id) => `/s/${id}`), '/admin', '/no-such-page'];
+    for (const path of pages) {
+      const res = await fetch(service.url + path, { headers: { accept: 'text/html' } });
+      expect(await res.text(), path).toContain('<div id="app">');
+    }
     await service.stop();
     expect(service.grep(/ICU FORMATS/)).toEqual(['ICU FORMATS []']);
   }, 60_000);

@@ -23,6 +23,7 @@ import { OPERATOR_MUTATIONS } from './operator.ts';
 import { REVIEW_MUTATIONS } from './reviews.ts';
 import { PUSH_MUTATIONS } from './push.ts';
 import { MAIL_MUTATIONS } from './mail.ts';
+import { FORMAT_MUTATIONS } from './formats.ts';
 import { EVASION_MUTATIONS } from './evasion.ts';
 import { WALK_MUTATIONS } from './walk.ts';
 
@@ -1229,5 +1230,6 @@ export const MUTATIONS: Mutation[] = [
   ...REVIEW_MUTATIONS,
   ...PUSH_MUTATIONS,
   ...MAIL_MUTATIONS,
+  ...FORMAT_MUTATIONS,
   ...EVASION_MUTATIONS,
 ];

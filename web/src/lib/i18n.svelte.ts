@@ -4,6 +4,7 @@ import { COMMENT_EDIT_WINDOW_MS, HOLD_WORDS, LIMITS, REPEAT_MINUTES } from '../.
 import { FOLLOW_LIMIT } from '../../../src/shared/follows.ts';
 import { SCHEDULE } from '../../../src/shared/schedules.ts';
 import { REVIEWS } from '../../../src/shared/reviews.ts';
+import { pluralCategory, writeNumber } from '../../../src/shared/formats.ts';
 import { ApiError } from './api.ts';
 
 export type Lang = 'cs' | 'en';
@@ -36,7 +37,7 @@ export function t(key: MessageKey, params: Record<string, string | number> = {})
 
 /** A count with its plural form: `${key}.one`, `.few` (Czech) or `.other`, `{n}` filled. */
 export function tn(key: string, n: number, params: Record<string, string | number> = {}): string {
-  const category = new Intl.PluralRules(i18n.lang === 'cs' ? 'cs-CZ' : 'en-GB').select(n);
+  const category = pluralCategory(i18n.lang, n);
   const dict = dictionaries[i18n.lang] as Record<string, string>;
   const chosen = [`${key}.${category}`, `${key}.other`, key].find((k) => k in dict) ?? key;
   return t(chosen as MessageKey, { n, ...params });
@@ -90,15 +91,10 @@ export const timedOutText = (until: string): string => errorText(new ApiError(40
 export const providerName = (p: string): string => (p === 'provider_b' ? 'Kick' : 'Twitch');
 
 /** A count in the page's language ("1 234" in Czech, "1,234" in English). */
-export const formatNumber = (n: number): string =>
-  new Intl.NumberFormat(i18n.lang === 'cs' ? 'cs-CZ' : 'en-GB').format(n);
+export const formatNumber = (n: number): string => writeNumber(i18n.lang, n);
 
 /** A score to one decimal in the page's language ("7,5" in Czech, "7.5" in English). */
-export const formatDecimal = (n: number): string =>
-  new Intl.NumberFormat(i18n.lang === 'cs' ? 'cs-CZ' : 'en-GB', {
-    minimumFractionDigits: 1,
-    maximumFractionDigits: 1,
-  }).format(n);
+export const formatDecimal = (n: number): string => writeNumber(i18n.lang, n, 1, 1);
 
 export function formatDate(iso: string): string {
   return new Date(iso).toLocaleString(i18n.lang === 'cs' ? 'cs-CZ' : 'en-GB', {

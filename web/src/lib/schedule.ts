@@ -5,6 +5,7 @@
  * (NextStream, Upcoming, ScheduleEditor, ChatLine): the first view does without it.
  */
 import { BOT_PLATFORMS } from '../../../src/shared/chat-line.ts';
+import { langOf, type TimeUnit, writeRelative } from '../../../src/shared/formats.ts';
 import { channelOf, type Provider } from '../../../src/shared/rules.ts';
 import { locale } from './time.ts';
 
@@ -21,11 +22,11 @@ export const visitorZone = (): string => Intl.DateTimeFormat().resolvedOptions()
  */
 export function untilText(iso: string, lang: string, now: number): string {
   const ms = new Date(iso).getTime() - now;
-  const format = new Intl.RelativeTimeFormat(locale(lang), { numeric: 'auto', style: 'long' });
-  if (ms <= 0) return format.format(0, 'second');
-  if (ms < HOUR - MINUTE / 2) return format.format(Math.max(1, Math.round(ms / MINUTE)), 'minute');
-  if (ms < 2 * DAY - HOUR / 2) return format.format(Math.round(ms / HOUR), 'hour');
-  return format.format(Math.round(ms / DAY), 'day');
+  const say = (value: number, unit: TimeUnit) => writeRelative(langOf(lang), value, unit);
+  if (ms <= 0) return say(0, 'second');
+  if (ms < HOUR - MINUTE / 2) return say(Math.max(1, Math.round(ms / MINUTE)), 'minute');
+  if (ms < 2 * DAY - HOUR / 2) return say(Math.round(ms / HOUR), 'hour');
+  return say(Math.round(ms / DAY), 'day');
 }
 
 /** The day `date` falls on in the visitor's time zone, as `YYYY-MM-DD` (a key to group by). */
@@ -50,7 +51,7 @@ export function dayHeading(key: string, todayKey: string, lang: string): string 
   }).format(new Date(`${key}T12:00:00Z`));
   const capital = (s: string) => s.charAt(0).toLocaleUpperCase(locale(lang)) + s.slice(1);
   if (days > 1) return capital(date);
-  return `${capital(new Intl.RelativeTimeFormat(locale(lang), { numeric: 'auto' }).format(days, 'day'))} · ${date}`;
+  return `${capital(writeRelative(langOf(lang), days, 'day'))} · ${date}`;
 }
 
 /** A time of day in the visitor's zone ("18:00"). */

@@ -1,6 +1,7 @@
 /** Relative times in the page's language ("před 2 h", "2 hours ago") and live durations. */
+import { langOf, type TimeUnit, writeRelative } from '../../../src/shared/formats.ts';
 
-const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+const UNITS: [TimeUnit, number][] = [
   ['year', 365 * 86400],
   ['month', 30 * 86400],
   ['day', 86400],
@@ -13,11 +14,11 @@ export const locale = (lang: string): string => (lang === 'cs' ? 'cs-CZ' : 'en-G
 
 export function relativeTime(iso: string, lang: string, now = Date.now()): string {
   const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
-  const format = new Intl.RelativeTimeFormat(locale(lang), { numeric: 'auto', style: 'short' });
   for (const [unit, size] of UNITS) {
-    if (Math.abs(seconds) >= size) return format.format(Math.trunc(seconds / size), unit);
+    if (Math.abs(seconds) >= size)
+      return writeRelative(langOf(lang), Math.trunc(seconds / size), unit, 'short');
   }
-  return format.format(0, 'minute');
+  return writeRelative(langOf(lang), 0, 'minute', 'short');
 }
 
 /** How long a stream has run: "2 h 5 min" in both languages' short units. */
@@ -35,7 +36,7 @@ export function exactTime(iso: string, lang: string): string {
  * How long ago, in words ("14 months ago", "před 14 měsíci"): months until two years, so a
  * rating's age reads as precisely as people say it; years from then on.
  */
-const AGES: [unit: Intl.RelativeTimeFormatUnit, size: number, from: number][] = [
+const AGES: [unit: TimeUnit, size: number, from: number][] = [
   ['year', 365 * 86400, 730 * 86400],
   ['month', 30 * 86400, 30 * 86400],
   ['day', 86400, 86400],
@@ -45,9 +46,8 @@ const AGES: [unit: Intl.RelativeTimeFormatUnit, size: number, from: number][] = 
 
 export function ago(iso: string, lang: string, now = Date.now()): string {
   const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
-  const format = new Intl.RelativeTimeFormat(locale(lang), { numeric: 'auto', style: 'long' });
   for (const [unit, size, from] of AGES) {
-    if (Math.abs(seconds) >= from) return format.format(Math.trunc(seconds / size), unit);
+    if (Math.abs(seconds) >= from) return writeRelative(langOf(lang), Math.trunc(seconds / size), unit);
   }
-  return format.format(0, 'minute');
+  return writeRelative(langOf(lang), 0, 'minute');
 }

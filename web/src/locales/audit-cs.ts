@@ -1,4 +1,5 @@
 import type { AuditTitles, AuditWords } from '../lib/audit-words.ts';
+import { pluralCategory, writeNumber } from '../../../src/shared/formats.ts';
 import { cs } from './cs.ts';
 
 /**
@@ -43,13 +44,11 @@ const account = (p: { login: string; provider: string }, name: (p: string) => st
   p.login ? `${p.login} (${name(p.provider)})` : 'smazaný uživatel';
 const author = (name: string) => name || 'smazaný uživatel';
 const total = (n: number | null) => (n === null ? 'bez hodnocení' : String(n));
-const plural = new Intl.PluralRules('cs-CZ');
 /** A count with its Czech noun: 1 posudek, 2 posudky, 5 posudků. */
 const counted = (n: number, one: string, few: string, other: string) => {
-  const category = plural.select(n);
+  const category = pluralCategory('cs', n);
   return `${n} ${category === 'one' ? one : category === 'few' ? few : other}`;
 };
-const decimal = new Intl.NumberFormat('cs-CZ', { maximumFractionDigits: 2 });
 
 /** Záznamy auditního logu (akce a její parametry, audit/actions.ts) česky. */
 export const csAudit: AuditWords = {
@@ -111,6 +110,6 @@ export const csAudit: AuditWords = {
   'comment.pin': (p) => `${p.pinned ? 'Připnut' : 'Odepnut'} komentář od ${author(p.author)}`,
   'review.save': (p) => `${p.abstain ? 'Zdržení se posudku' : 'Posudek'}: ${p.name}`,
   'review.publish': (p) =>
-    `Zveřejněno: ${counted(p.reviews, 'posudek', 'posudky', 'posudků')} (${p.name}): ${total(p.from)} → ${p.to} (rozptyl ${decimal.format(p.spread)})`,
+    `Zveřejněno: ${counted(p.reviews, 'posudek', 'posudky', 'posudků')} (${p.name}): ${total(p.from)} → ${p.to} (rozptyl ${writeNumber('cs', p.spread, 0, 2)})`,
   'review.request': (p) => `Streamer požádal o nové hodnocení: ${p.name}`,
 };

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import {
+  writeNumber,
+  type Lang,
+  pluralCategory,
+  writeRelative,
+  type TimeUnit,
+} from '../src/shared/formats.ts';
+
+/**
+ * The page's numbers, plural forms and relative times (src/shared/formats.ts) are written by
+ * hand so that the server's rendering of the first view loads none of ICU's formatters; they
+ * must read exactly as Intl's cs-CZ and en-GB formats, value by value.
+ */
+const LOCALE: Record<Lang, string> = { cs: 'cs-CZ', en: 'en-GB' };
+const LANGS: Lang[] = ['cs', 'en'];
+
+/** A fixed spread of values: integers, fractions at every rounding edge, huge, tiny, signed zeros. */
+function values(): number[] {
+  const out = [
+    0, -0, 0.5, 1.5, 2.5, 1.005, 2.345, 1.25, 0.05, -0.04, 0.0004, 0.0005, 9.95, 99.95, 999.95, 9999.5,
+  ];
+  out.push(
+    1e21,
+    1.5e21,
+    123456789012,
+    1e-7,
+    5e-4,
+    0.1 + 0.2,
+    1 / 3,
+    2 / 3,
+    7.333333333,
+    1.0001,
+    1.0004,
+    1.0005,
+  );
+  for (let i = -1100; i <= 1100; i++) out.push(i);
+  for (const big of [9999, 10000, 12345, 99999, 100000, 999999, 1000000, 1234567]) out.push(big, -big);
+  let seed = 7;
+  for (let i = 0; i < 2000; i++) {
+    seed = (seed * 48271) % 2147483647;
+    const scale = 10 ** ((seed % 9) - 3);
+    out.push(((seed % 200001) - 100000) * scale * 0.001, (seed % 1000) / 8);
+  }
+  return out;
+}
+
+const show = (n: number) => (Object.is(n, -0) ? '-0' : String(n));
+
+describe('numbers as Intl writes them', () => {
+  const all = [...values(), NaN, Infinity, -Infinity];
+  for (const lang of LANGS) {
+    it(`${lang}: counts, scores to one decimal, and up to two`, () => {
+      const plain = new Intl.NumberFormat(LOCALE[lang]);
+      const one = new Intl.NumberFormat(LOCALE[lang], { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+      const two = new Intl.NumberFormat(LOCALE[lang], { maximumFractionDigits: 2 });
+      for (const n of all) {
+        expect(writeNumber(lang, n), show(n)).toBe(plain.format(n));
+        expect(writeNumber(lang, n, 1, 1), show(n)).toBe(one.format(n));
+        expect(writeNumber(lang, n, 0, 2), show(n)).toBe(two.format(n));
+      }
+    });
+
+    it(`${lang}: plural categories`, () => {
+      const rules = new Intl.PluralRules(LOCALE[lang]);
+      for (const n of all) expect(pluralCategory(lang, n), show(n)).toBe(rules.select(n));
+    });
+  }
+});
+
+describe('relative times as Intl writes them (numeric: auto)', () => {
+  const units: TimeUnit[] = ['year', 'month', 'day', 'hour', 'minute', 'second'];
+  const near = values().filter((n) => Math.abs(n) < 1e6 && Math.abs(n) > 1e-6);
+  for (const lang of LANGS)
+    for (const style of ['long', 'short'] as const)
+      it(`${lang}, ${style}`, () => {
+        const format = new Intl.RelativeTimeFormat(LOCALE[lang], { numeric: 'auto', style });
+        for (const unit of units)
+          for (const n of [0, -0, ...near])
+            expect(writeRelative(lang, n, unit, style), `${show(n)} ${unit}`).toBe(format.format(n, unit));
+      });
+});
