@@ -111,6 +111,26 @@ describe.runIf(runBrowser(import.meta.url))('the first view', () => {
     await context.close();
   });
 
+  it('a Czech visitor loads no English words; choosing English loads them once, and it stays chosen', async () => {
+    const { page, context } = await newPage(env, { phone: true });
+    const english: string[] = [];
+    page.on('request', (r) => {
+      if (/\/assets\/en-[\w-]+\.js$/.test(new URL(r.url()).pathname)) english.push(r.url());
+    });
+    await page.goto(env.base + '/');
+    await page.waitForLoadState('networkidle');
+    expect(await page.locator('body').textContent()).toContain('Komunitní hodnocení streamerů');
+    expect(english).toEqual([]);
+    await page.locator('.lang-switch').selectOption('en');
+    await page.getByText('Community ratings of streamers on seven criteria').first().waitFor();
+    expect(english).toHaveLength(1);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+    await page.reload();
+    await page.getByText('Community ratings of streamers on seven criteria').first().waitFor();
+    expect(await page.locator('.lang-switch').inputValue()).toBe('en');
+    await context.close();
+  });
+
   it('after the script takes over, the ranking answers: search, then a streamer page and back', async () => {
     const { page, context } = await newPage(env, { lang: 'en' });
     await page.goto(env.base + '/');

@@ -1,6 +1,6 @@
 import type { Mutation } from './list.ts';
 
-/** The page's numbers, plural forms and relative times, written without ICU (src/shared/formats.ts). */
+/** The page's numbers, plural forms and relative times, written without ICU (src/shared/formats.ts), and its words: English loaded when chosen. */
 const T = ['test/formats.test.ts'];
 const F = 'src/shared/formats.ts';
 
@@ -75,6 +75,22 @@ export const FORMAT_MUTATIONS: Mutation[] = [
     from: '  const category = pluralCategory(i18n.lang, n);',
     to: "  const category = new Intl.PluralRules(i18n.lang === 'cs' ? 'cs-CZ' : 'en-GB').select(n);",
     tests: ['test/lazy-modules.test.ts'],
+    web: true,
+  },
+  {
+    name: 'words: English comes with the first view (the entry imports its dictionary)',
+    file: 'web/src/main.ts',
+    from: "import { i18n, loadWords } from './lib/i18n.svelte.ts';",
+    to: "import { i18n, loadWords } from './lib/i18n.svelte.ts';\nimport './locales/en.ts';",
+    tests: ['test/browser/web-firstview.test.ts'],
+    web: true,
+  },
+  {
+    name: 'words: the language switches before its words are loaded (the page stays Czech)',
+    file: 'web/src/lib/i18n.svelte.ts',
+    from: '  await loadWords(lang);\n  i18n.lang = lang;',
+    to: '  void loadWords(lang);\n  i18n.lang = lang;',
+    tests: ['test/browser/web-firstview.test.ts'],
     web: true,
   },
 ];

@@ -2,7 +2,7 @@ import { hydrate, mount } from 'svelte';
 import App from './App.svelte';
 import { SERVICE_WORKER } from '../../src/shared/pages.ts';
 import './app.css';
-import { i18n } from './lib/i18n.svelte.ts';
+import { i18n, loadWords } from './lib/i18n.svelte.ts';
 import { applyTheme, initialTheme } from './lib/theme.ts';
 
 document.documentElement.lang = i18n.lang;
@@ -10,9 +10,12 @@ applyTheme(initialTheme());
 
 const target = document.getElementById('app');
 if (!target) throw new Error('the page has no #app element');
-// The service renders the first view (src/pages/first-view.ts): take it over where it is there.
-if (target.firstChild) hydrate(App, { target });
-else mount(App, { target });
+// The service renders the first view (src/pages/first-view.ts): take it over where it is there,
+// in the visitor's language once its words are here (Czech comes with the page; if English
+// cannot be fetched, the page stays Czech).
+void loadWords(i18n.lang)
+  .catch(() => void (i18n.lang = 'cs'))
+  .then(() => (target.firstChild ? hydrate(App, { target }) : mount(App, { target })));
 
 // The service worker shows push messages (public/sw.js); the page is installable with it.
 if ('serviceWorker' in navigator) {

@@ -1,5 +1,6 @@
 import { cs, csApiErrors } from '../locales/cs.ts';
-import { en, enApiErrors, type MessageKey } from '../locales/en.ts';
+import type { MessageKey } from '../locales/en.ts';
+import type { ErrorCode } from '../../../src/errors.ts';
 import { COMMENT_EDIT_WINDOW_MS, HOLD_WORDS, LIMITS, REPEAT_MINUTES } from '../../../src/shared/rules.ts';
 import { FOLLOW_LIMIT } from '../../../src/shared/follows.ts';
 import { SCHEDULE } from '../../../src/shared/schedules.ts';
@@ -10,8 +11,25 @@ import { ApiError } from './api.ts';
 export type Lang = 'cs' | 'en';
 export type { MessageKey };
 
-const dictionaries = { cs, en } as const;
-const apiErrors = { cs: csApiErrors, en: enApiErrors } as const;
+interface Words {
+  messages: Record<MessageKey, string>;
+  errors: Record<ErrorCode, string>;
+}
+
+/**
+ * Each language's words. Czech, the site's own, comes with the page (the server renders the
+ * first view in it); English loads when it is first chosen (`loadWords`), so the first view
+ * does not carry a second dictionary.
+ */
+const words: Partial<Record<Lang, Words>> = { cs: { messages: cs, errors: csApiErrors } };
+const wordsOf = (lang: Lang): Words => words[lang] ?? { messages: cs, errors: csApiErrors };
+
+/** Loads `lang`'s words unless the page holds them; refused when they cannot be fetched. */
+export async function loadWords(lang: Lang): Promise<void> {
+  if (words[lang]) return;
+  const { en, enApiErrors } = await import('../locales/en.ts');
+  words.en = { messages: en, errors: enApiErrors };
+}
 
 function initialLang(): Lang {
   const saved = typeof localStorage === 'undefined' ? null : localStorage.getItem('lang');
@@ -20,7 +38,9 @@ function initialLang(): Lang {
 
 export const i18n = $state({ lang: initialLang() });
 
-export function setLang(lang: Lang): void {
+/** Switches the page's language, once its words are loaded. */
+export async function setLang(lang: Lang): Promise<void> {
+  await loadWords(lang);
   i18n.lang = lang;
   localStorage.setItem('lang', lang);
   document.documentElement.lang = lang;
@@ -32,13 +52,13 @@ export const fill = (text: string, params: Record<string, string | number> = {})
 
 /** The text for `key` in the current language, with `{name}` placeholders filled. */
 export function t(key: MessageKey, params: Record<string, string | number> = {}): string {
-  return fill(dictionaries[i18n.lang][key] ?? en[key], params);
+  return fill(wordsOf(i18n.lang).messages[key], params);
 }
 
 /** A count with its plural form: `${key}.one`, `.few` (Czech) or `.other`, `{n}` filled. */
 export function tn(key: string, n: number, params: Record<string, string | number> = {}): string {
   const category = pluralCategory(i18n.lang, n);
-  const dict = dictionaries[i18n.lang] as Record<string, string>;
+  const dict = wordsOf(i18n.lang).messages as Record<string, string>;
   const chosen = [`${key}.${category}`, `${key}.other`, key].find((k) => k in dict) ?? key;
   return t(chosen as MessageKey, { n, ...params });
 }
@@ -74,7 +94,7 @@ export function errorText(err: unknown, params: Record<string, string> = {}): st
     // tools"): no time is named, the refusal being a signed-out user's.
     if (err.code === 'timed_out' && !err.until) return t('error.timedOutBrowser');
     if (err.code) {
-      const text: string = apiErrors[i18n.lang][err.code];
+      const text: string = wordsOf(i18n.lang).errors[err.code];
       const values: Record<string, string | number> = { ...ERROR_FACTS, ...params };
       if (err.until) values.time = formatDate(err.until);
       return text.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name] ?? ''));
