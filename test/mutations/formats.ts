@@ -78,7 +78,7 @@ export const FORMAT_MUTATIONS: Mutation[] = [
     web: true,
   },
   {
-    name: 'words: English comes with the first view (the entry imports its dictionary)',
+    name: 'page words: English comes with the first view (the entry imports its dictionary)',
     file: 'web/src/main.ts',
     from: "import { i18n, loadWords } from './lib/i18n.svelte.ts';",
     to: "import { i18n, loadWords } from './lib/i18n.svelte.ts';\nimport './locales/en.ts';",
@@ -86,7 +86,7 @@ export const FORMAT_MUTATIONS: Mutation[] = [
     web: true,
   },
   {
-    name: 'words: the language switches before its words are loaded (the page stays Czech)',
+    name: 'page words: the language switches before its words are loaded (the page stays Czech)',
     file: 'web/src/lib/i18n.svelte.ts',
     from: '  await loadWords(lang);\n  i18n.lang = lang;',
     to: '  void loadWords(lang);\n  i18n.lang = lang;',
