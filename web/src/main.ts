@@ -5,7 +5,6 @@ import './app.css';
 import { i18n, loadWords } from './lib/i18n.svelte.ts';
 import { applyTheme, initialTheme } from './lib/theme.ts';
 
-document.documentElement.lang = i18n.lang;
 applyTheme(initialTheme());
 
 const target = document.getElementById('app');
@@ -15,7 +14,11 @@ if (!target) throw new Error('the page has no #app element');
 // cannot be fetched, the page stays Czech).
 void loadWords(i18n.lang)
   .catch(() => void (i18n.lang = 'cs'))
-  .then(() => (target.firstChild ? hydrate(App, { target }) : mount(App, { target })));
+  .then(() => {
+    document.documentElement.lang = i18n.lang;
+    if (target.firstChild) hydrate(App, { target });
+    else mount(App, { target });
+  });
 
 // The service worker shows push messages (public/sw.js); the page is installable with it.
 if ('serviceWorker' in navigator) {
