@@ -237,6 +237,43 @@ describe.runIf(walked)('taking part: the streamer page, the ranking and the edit
     }
   });
 
+  it('the streamer page makes each date format once, and the history table when it is opened', async () => {
+    const alpha = await idOf(env.t, 'Alpha Gamer');
+    await env.t
+      .client()
+      .post('/api/comments', { streamer_id: alpha, body: 'the first of two', author: 'Eva' });
+    await env.t
+      .client()
+      .post('/api/comments', { streamer_id: alpha, body: 'the second of two', author: 'Eva' });
+    const { page, context } = await newPage(env, { phone: true });
+    // Every date formatter the page makes, by its language and options: Intl's own, and the one
+    // each `toLocale…String` with options makes for its call alone.
+    await context.addInitScript(`
+      window.__formats = [];
+      const Made = Intl.DateTimeFormat;
+      Intl.DateTimeFormat = new Proxy(Made, {
+        construct: (target, args, newTarget) => (window.__formats.push(JSON.stringify(args)), Reflect.construct(target, args, newTarget)),
+        apply: (target, self, args) => (window.__formats.push(JSON.stringify(args)), Reflect.apply(target, self, args)),
+      });
+      for (const name of ['toLocaleString', 'toLocaleDateString', 'toLocaleTimeString']) {
+        const own = Date.prototype[name];
+        Date.prototype[name] = function (...args) {
+          if (args.length) window.__formats.push(name + JSON.stringify(args));
+          return own.apply(this, args);
+        };
+      }`);
+    await page.goto(`${env.base}/s/${alpha}`);
+    await page.locator('svg.history-chart').waitFor();
+    await page.getByText('the second of two').waitFor();
+    expect(await page.locator('.history-table table').count()).toBe(0);
+    await page.locator('.history-table summary').click();
+    await expect.poll(() => page.locator('.history-table tbody tr').count()).toBe(3);
+    const made = await page.evaluate<string[]>('window.__formats');
+    expect(made.filter((f, i) => made.indexOf(f) !== i)).toEqual([]);
+    expect(made.length).toBeGreaterThanOrEqual(3); // the comments' times, the chart's days, the table's rows
+    await context.close();
+  });
+
   it('bug 1: a Twitch suggestion asks for the Twitch login and stores it as the Twitch login; the link goes there', async () => {
     const { page, context } = await newPage(env);
     await page.goto(env.base + '/suggest');

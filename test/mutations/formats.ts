@@ -93,4 +93,20 @@ export const FORMAT_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-firstview.test.ts'],
     web: true,
   },
+  {
+    name: 'page dates: a date formatter is made for every date written, not once per format',
+    file: 'web/src/lib/time.ts',
+    from: '  if (!formatter) formatters.set(key,',
+    to: '  if (formatter || !formatter) formatters.set(key,',
+    tests: ['test/browser/web-taking-part.test.ts'],
+    web: true,
+  },
+  {
+    name: "page dates: the rating history's table is made before it is opened",
+    file: 'web/src/components/Folded.svelte',
+    from: '{#if opened}{@render children()}{/if}',
+    to: '{@render children()}',
+    tests: ['test/browser/web-taking-part.test.ts'],
+    web: true,
+  },
 ];

@@ -7,6 +7,7 @@ import { SCHEDULE } from '../../../src/shared/schedules.ts';
 import { REVIEWS } from '../../../src/shared/reviews.ts';
 import { pluralCategory, writeNumber } from '../../../src/shared/formats.ts';
 import { ApiError } from './api.ts';
+import { writeDate } from './time.ts';
 
 export type Lang = 'cs' | 'en';
 export type { MessageKey };
@@ -116,12 +117,8 @@ export const formatNumber = (n: number): string => writeNumber(i18n.lang, n);
 /** A score to one decimal in the page's language ("7,5" in Czech, "7.5" in English). */
 export const formatDecimal = (n: number): string => writeNumber(i18n.lang, n, 1, 1);
 
-export function formatDate(iso: string): string {
-  return new Date(iso).toLocaleString(i18n.lang === 'cs' ? 'cs-CZ' : 'en-GB', {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-  });
-}
+/** A moment to the minute in the page's language ("3. 12. 2026 18:00", "3 Dec 2026, 18:00"). */
+export const formatDate = (iso: string): string => writeDate(iso, i18n.lang, 'exact');
 
 /** A human message for SPEC.md's `/?auth_error=<code>` sign-in failures. */
 export function authErrorText(code: string): string {

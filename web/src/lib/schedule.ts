@@ -7,7 +7,7 @@
 import { BOT_PLATFORMS } from '../../../src/shared/chat-line.ts';
 import { langOf, type TimeUnit, writeRelative } from '../../../src/shared/formats.ts';
 import { channelOf, type Provider } from '../../../src/shared/rules.ts';
-import { locale } from './time.ts';
+import { locale, writeDate } from './time.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -32,9 +32,10 @@ export function untilText(iso: string, lang: string, now: number): string {
 /** The day `date` falls on in the visitor's time zone, as `YYYY-MM-DD` (a key to group by). */
 export function dayKey(date: Date | string): string {
   // en-CA writes dates as ISO does; no `timeZone` given: the visitor's own.
-  const format = new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' });
-  return format.format(new Date(date));
+  isoDays ??= new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' });
+  return isoDays.format(new Date(date));
 }
+let isoDays: Intl.DateTimeFormat | undefined;
 
 /** Whole days from one `YYYY-MM-DD` to another (calendar days, whatever the clocks did between). */
 export const daysBetween = (from: string, to: string): number =>
@@ -43,34 +44,20 @@ export const daysBetween = (from: string, to: string): number =>
 /** A day's heading: "Today", "Tomorrow", then the weekday and the date ("středa 4. prosince"). */
 export function dayHeading(key: string, todayKey: string, lang: string): string {
   const days = daysBetween(todayKey, key);
-  const date = new Intl.DateTimeFormat(locale(lang), {
-    weekday: 'long',
-    day: 'numeric',
-    month: 'long',
-    timeZone: 'UTC',
-  }).format(new Date(`${key}T12:00:00Z`));
+  const date = writeDate(`${key}T12:00:00Z`, lang, 'heading');
   const capital = (s: string) => s.charAt(0).toLocaleUpperCase(locale(lang)) + s.slice(1);
   if (days > 1) return capital(date);
   return `${capital(writeRelative(langOf(lang), days, 'day'))} · ${date}`;
 }
 
 /** A time of day in the visitor's zone ("18:00"). */
-export const clockTime = (iso: string, lang: string): string =>
-  new Intl.DateTimeFormat(locale(lang), { hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
+export const clockTime = (iso: string, lang: string): string => writeDate(iso, lang, 'clock');
 
 /**
  * When a stream starts, with its day and the zone's short name ("út 3. 12. 18:00 SEČ", "Thu 3
  * Dec, 18:00 CET": the month named in English, where "03/12" reads as March to half the readers).
  */
-export const startText = (iso: string, lang: string): string =>
-  new Intl.DateTimeFormat(locale(lang), {
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZoneName: 'short',
-  }).format(new Date(iso));
+export const startText = (iso: string, lang: string): string => writeDate(iso, lang, 'start');
 
 /** A stream's time range in the visitor's zone: "18:00–21:00". */
 export const rangeText = (start: string, end: string, lang: string): string =>
