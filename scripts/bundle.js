@@ -19,6 +19,12 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
+  // V8 keeps a module's source for the process's life (and, once a stack is written, the
+  // offset of each of its lines): without its blanks the bundle is 2.3 MB, not 3.5. Names stay
+  // as written, so a stack still names its functions; `node --enable-source-maps` maps its
+  // positions back through the map written beside it (docs/operations.md).
+  minifyWhitespace: true,
+  minifySyntax: true,
   sourcemap: true,
   logLevel: 'warning',
   external: [

@@ -10,8 +10,8 @@ import { entry, ROOT, Service } from './helpers/service.ts';
 /**
  * The writers of mail, push, calendars and feeds (src/lib/lazy-modules.ts) load at their first
  * use: the bundle leaves them out, and a service without e-mail that serves its pages never
- * loads them (web-push only to make the VAPID key pair, at the first start). Nor does it load
- * Node.js's fetch client, undici (src/lib/node-http.ts): not by an ES import of node:http
+ * loads them, not even web-push at its first start (its VAPID key pair is made by Node.js's own
+ * crypto, lib/p256.ts). Nor does it load Node.js's fetch client, undici (src/lib/node-http.ts): not by an ES import of node:http
  * (Node.js 24), not by the page's API client made on the server (any Node.js).
  */
 
@@ -52,13 +52,13 @@ describe('what only some services need', () => {
   });
 
   it('is not loaded by a service without e-mail that serves its pages', async () => {
-    // The first start makes the VAPID key pair with web-push and keeps it; the next one reads it.
+    // The first start makes the VAPID key pair (lib/p256.ts) and keeps it; the next one reads it.
     const database = createSqlite();
     const start = () =>
       Service.start({ databaseUrl: database.url, from: entry, nodeArgs: ['--import', REPORT] });
     service = await start();
     await service.stop();
-    expect(service.grep(/LAZY LOADED/)).toEqual(['LAZY LOADED [web-push]']);
+    expect(service.grep(/LAZY LOADED/)).toEqual(['LAZY LOADED []']);
     service = await start();
     for (const path of ['/', '/api/streamers', '/healthz'])
       expect((await fetch(service.url + path)).status).toBe(200);

@@ -2,6 +2,7 @@ import { createECDH, randomBytes } from 'node:crypto';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import webpush from 'web-push';
 import { parseConfig } from '../src/config/config.ts';
+import { isP256Point, newP256KeyPair } from '../src/lib/p256.ts';
 import { PUSH_LIMITS } from '../src/shared/push.ts';
 import { startApp, useApp } from './helpers/app.ts';
 import type { Client } from './helpers/client.ts';
@@ -59,6 +60,26 @@ describe('the VAPID key', () => {
       expect((await second.client().get('/api/push/key')).body).toEqual(res.body);
     } finally {
       await second.close();
+    }
+  });
+
+  it('a new pair is a P-256 point and its 32-byte scalar, of one key, that web-push signs with', () => {
+    for (let i = 0; i < 64; i++) {
+      const pair = newP256KeyPair();
+      expect(isP256Point(pair.publicKey)).toBe(true);
+      const scalar = Buffer.from(pair.privateKey, 'base64url');
+      expect(scalar).toHaveLength(32);
+      const ecdh = createECDH('prime256v1');
+      ecdh.setPrivateKey(scalar);
+      expect(ecdh.getPublicKey().toString('base64url')).toBe(pair.publicKey);
+      const headers = webpush.getVapidHeaders(
+        'https://push.example.org',
+        'mailto:admin@example.org',
+        pair.publicKey,
+        pair.privateKey,
+        'aes128gcm',
+      );
+      expect(headers.Authorization).toContain(`k=${pair.publicKey}`);
     }
   });
 

@@ -8,7 +8,7 @@ import type { Feed } from 'feed';
 /**
  * Dependencies that only some services or some requests need, loaded at their first use
  * instead of at every start: e-mail's SMTP client (only with SMTP_URL set), Web Push's
- * protocol (the first message, or the first VAPID key pair), the calendar's and the feeds'
+ * protocol (the first message), the calendar's and the feeds'
  * writers (their first request). The bundle leaves them out (scripts/bundle.js reads
  * LAZY_MODULES), so a service that never sends mail neither reads nor keeps their code.
  */

@@ -321,4 +321,18 @@ export const PUSH_MUTATIONS: Mutation[] = [
     to: 'keptForMs: 0,',
     tests: SENT,
   },
+  {
+    name: "push keys: a new pair's private key is another key's",
+    file: 'src/lib/p256.ts',
+    from: "return { publicKey: point.toString('base64url'), privateKey: d };",
+    to: "return { publicKey: point.toString('base64url'), privateKey: generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }).d ?? d };",
+    tests: ['test/push.test.ts'],
+  },
+  {
+    name: 'push keys: the first start loads web-push to make its key pair',
+    file: 'src/push/keys.ts',
+    from: 'const fresh = newP256KeyPair();',
+    to: "const fresh = (await import('../lib/lazy-modules.ts')).loadWebPush().generateVAPIDKeys();",
+    tests: ['test/lazy-modules.test.ts'],
+  },
 ];
