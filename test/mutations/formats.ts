@@ -96,8 +96,8 @@ export const FORMAT_MUTATIONS: Mutation[] = [
   {
     name: 'page dates: a date formatter is made for every date written, not once per format',
     file: 'web/src/lib/time.ts',
-    from: '  if (!formatter) formatters.set(key,',
-    to: '  if (formatter || !formatter) formatters.set(key,',
+    from: '  if (!formatter)\n    formatters.set(key,',
+    to: '  if (formatter || !formatter)\n    formatters.set(key,',
     tests: ['test/browser/web-taking-part.test.ts'],
     web: true,
   },

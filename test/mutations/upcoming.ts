@@ -22,7 +22,7 @@ export const UPCOMING_MUTATIONS: Mutation[] = [
   },
   {
     name: "next stream: shown in UTC, not in the visitor's time zone",
-    file: 'web/src/lib/schedule.ts',
+    file: 'web/src/lib/time.ts',
     from: "timeZoneName: 'short',",
     to: "timeZoneName: 'short', timeZone: 'UTC',",
     tests: PAGE,

@@ -76,7 +76,7 @@ export const WALK_MUTATIONS: Mutation[] = [
   },
   {
     name: 'walk: the next stream\'s date in English by numbers again ("03/12")',
-    file: 'web/src/lib/schedule.ts',
+    file: 'web/src/lib/time.ts',
     from: "    month: 'short',\n    hour: '2-digit',",
     to: "    month: 'numeric',\n    hour: '2-digit',",
     tests: ['test/browser/web-upcoming.test.ts'],
