@@ -222,8 +222,10 @@ describe.runIf(walked)('taking part: the streamer page, the ranking and the edit
         expect(await chart.getAttribute('role')).toBe('img');
         expect(await chart.locator('circle').count()).toBe(3);
         await page.locator('.history-table summary').click();
-        const cells = await page.locator('.history-table tbody tr td:nth-child(2)').allTextContents();
-        expect(cells).toEqual(['60 / 70', '35 / 70', '56 / 70']);
+        // The table is made once the <details> has opened (Folded.svelte): a frame after the click.
+        await expect
+          .poll(() => page.locator('.history-table tbody tr td:nth-child(2)').allTextContents())
+          .toEqual(['60 / 70', '35 / 70', '56 / 70']);
         expect(await page.locator('.history-table tbody tr td:nth-child(3)').allTextContents()).toEqual([
           dark ? 'first rating' : 'první hodnocení',
           '−25',
