@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   writeNumber,
   type Lang,
+  type NumericDate,
   pluralCategory,
+  writeDate,
   writeRelative,
   type TimeUnit,
 } from '../src/shared/formats.ts';
@@ -78,5 +80,47 @@ describe('relative times as Intl writes them (numeric: auto)', () => {
         for (const unit of units)
           for (const n of [0, -0, ...near])
             expect(writeRelative(lang, n, unit, style), `${show(n)} ${unit}`).toBe(format.format(n, unit));
+      });
+});
+
+describe('dates as Intl writes them, in the time zone the process is in', () => {
+  const OPTIONS: Record<NumericDate, Intl.DateTimeFormatOptions> = {
+    exact: { dateStyle: 'medium', timeStyle: 'short' },
+    short: { dateStyle: 'short', timeStyle: 'short' },
+    day: { year: 'numeric', month: 'numeric', day: 'numeric' },
+    time: { timeStyle: 'short' },
+    clock: { hour: '2-digit', minute: '2-digit' },
+  };
+  /** Moments from 1970 to 2100, every month, every hour and minute at some point, DST's edges included. */
+  function moments(): Date[] {
+    const out: Date[] = [];
+    let seed = 11;
+    for (let t = Date.UTC(1970, 0, 1); t < Date.UTC(2100, 0, 1); t += 86_400_000 * 7 + 3_600_000 + 60_000) {
+      seed = (seed * 48271) % 2147483647;
+      out.push(new Date(t + (seed % 86_400_000)));
+    }
+    for (const day of [Date.UTC(2026, 2, 29), Date.UTC(2026, 9, 25), Date.UTC(2026, 11, 31)])
+      for (let m = 0; m < 24 * 60; m += 7) out.push(new Date(day - 3_600_000 * 6 + m * 60_000));
+    return out;
+  }
+  const zone = process.env.TZ;
+  for (const tz of ['UTC', 'Europe/Prague', 'America/St_Johns', 'Asia/Kolkata'])
+    for (const lang of LANGS)
+      it(`${lang}, ${tz}`, () => {
+        process.env.TZ = tz;
+        try {
+          for (const [format, options] of Object.entries(OPTIONS) as [
+            NumericDate,
+            Intl.DateTimeFormatOptions,
+          ][]) {
+            const intl = new Intl.DateTimeFormat(LOCALE[lang], options);
+            for (const d of moments())
+              expect(writeDate(lang, d, format), `${format} ${d.toISOString()}`).toBe(intl.format(d));
+          }
+          expect(() => writeDate(lang, new Date('no date'), 'exact')).toThrow(RangeError);
+        } finally {
+          if (zone === undefined) delete process.env.TZ;
+          else process.env.TZ = zone;
+        }
       });
 });

@@ -1,10 +1,12 @@
 /**
- * Numbers, plural forms and relative times in the page's two languages, written from CLDR's
- * rules and words: the same text as Intl's `cs-CZ` and `en-GB` formats in Node.js 20 and 24
- * (test/formats.test.ts compares them value by value). The page's first view is rendered on
+ * Numbers, plural forms, relative times and dates in the page's two languages, written from
+ * CLDR's rules and words: the same text as Intl's `cs-CZ` and `en-GB` formats in Node.js 20 and
+ * 24 (test/formats.test.ts compares them value by value). The page's first view is rendered on
  * the server (web/src/ssr.ts), and a process that makes one Intl format keeps ICU's formatting
  * code and data resident for the rest of its life: 7-8 MiB (docs/benchmarks.md). The page
- * uses these in the browser too, so both sides write a number the same way.
+ * uses these in the browser too, so both sides write a number the same way; and a browser
+ * makes its first date format slowly (ICU's data for the language: some 40 ms on a desktop,
+ * four times that on a phone), so the page's dates written with numbers make none.
  */
 
 export type Lang = 'cs' | 'en';
@@ -210,4 +212,42 @@ export function writeRelative(lang: Lang, value: number, unit: TimeUnit, style: 
   const n = written(lang, digits);
   if (lang === 'en') return past ? `${n} ${noun} ago` : `in ${n} ${noun}`;
   return past ? `před ${n} ${noun}` : `za ${n} ${noun}`;
+}
+
+/**
+ * The ways the page writes a moment with numbers, in the visitor's time zone (the one a Date's
+ * own getters read, as Intl's default): Intl's options for each in the comments.
+ */
+export type NumericDate = 'exact' | 'short' | 'day' | 'time' | 'clock';
+
+/** en-GB's short month names (CLDR 38 on writes September "Sept"). */
+const EN_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sept', 'Oct', 'Nov', 'Dec'];
+const twoDigits = (n: number): string => String(n).padStart(2, '0');
+
+/** `date` as Intl's `cs-CZ` or `en-GB` format writes it; a date that is not one throws, as Intl does. */
+export function writeDate(lang: Lang, date: Date, format: NumericDate): string {
+  if (Number.isNaN(date.getTime())) throw new RangeError('Invalid time value');
+  const [year, month, day] = [date.getFullYear(), date.getMonth() + 1, date.getDate()];
+  const [hour, minute] = [date.getHours(), twoDigits(date.getMinutes())];
+  const cs = lang === 'cs';
+  const time = cs ? `${hour}:${minute}` : `${twoDigits(hour)}:${minute}`;
+  switch (format) {
+    // { hour: '2-digit', minute: '2-digit' }: "09:05"
+    case 'clock':
+      return `${twoDigits(hour)}:${minute}`;
+    // { timeStyle: 'short' }: "9:05", "09:05"
+    case 'time':
+      return time;
+    // { year: 'numeric', month: 'numeric', day: 'numeric' }: "3. 12. 2026", "03/12/2026"
+    case 'day':
+      return cs ? `${day}. ${month}. ${year}` : `${twoDigits(day)}/${twoDigits(month)}/${year}`;
+    // { dateStyle: 'short', timeStyle: 'short' }: "03.12.26 9:05", "03/12/2026, 09:05"
+    case 'short':
+      return cs
+        ? `${twoDigits(day)}.${twoDigits(month)}.${twoDigits(year % 100)} ${time}`
+        : `${twoDigits(day)}/${twoDigits(month)}/${year}, ${time}`;
+    // { dateStyle: 'medium', timeStyle: 'short' }: "3. 12. 2026 9:05", "3 Dec 2026, 09:05"
+    case 'exact':
+      return cs ? `${day}. ${month}. ${year} ${time}` : `${day} ${EN_MONTHS[month - 1]} ${year}, ${time}`;
+  }
 }

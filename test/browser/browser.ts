@@ -140,6 +140,31 @@ export async function newPage(
   return { page, context };
 }
 
+/**
+ * Records every date formatter the context's pages make, by its language and options: Intl's
+ * own, and the one each `toLocale…String` with options makes for its call alone. `made` reads
+ * a page's list.
+ */
+export async function countDateFormats(
+  context: BrowserContext,
+): Promise<{ made: (page: Page) => Promise<string[]> }> {
+  await context.addInitScript(`
+    window.__formats = [];
+    const Made = Intl.DateTimeFormat;
+    Intl.DateTimeFormat = new Proxy(Made, {
+      construct: (target, args, newTarget) => (window.__formats.push(JSON.stringify(args)), Reflect.construct(target, args, newTarget)),
+      apply: (target, self, args) => (window.__formats.push(JSON.stringify(args)), Reflect.apply(target, self, args)),
+    });
+    for (const name of ['toLocaleString', 'toLocaleDateString', 'toLocaleTimeString']) {
+      const own = Date.prototype[name];
+      Date.prototype[name] = function (...args) {
+        if (args.length) window.__formats.push(name + JSON.stringify(args));
+        return own.apply(this, args);
+      };
+    }`);
+  return { made: (page) => page.evaluate<string[]>('window.__formats') };
+}
+
 /** Whether the element with this id is on the screen, top to bottom. */
 export const inView = (page: Page, id: string): Promise<boolean> =>
   page.evaluate((id) => {

@@ -2,7 +2,16 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { TestApp, TestUser } from '../helpers/app.ts';
 import { R } from '../helpers/streamers.ts';
-import { axe, type Env, newPage, type PageOptions, runBrowser, shot, useBrowser } from './browser.ts';
+import {
+  axe,
+  countDateFormats,
+  type Env,
+  newPage,
+  type PageOptions,
+  runBrowser,
+  shot,
+  useBrowser,
+} from './browser.ts';
 
 /**
  * Issue 43 on the page (DECISIONS.md "Schedules", "A line for the chat"): the Upcoming page by
@@ -96,6 +105,7 @@ describe.runIf(runBrowser(import.meta.url))(
 
     it('the Upcoming page on a 375 px phone in Tokyo: live on top, then by day in Tokyo time, and the calendar', async () => {
       const { page, context } = await pageAt(env, { phone: true, lang: 'en', timezone: 'Asia/Tokyo' });
+      const formats = await countDateFormats(context);
       await page.goto(`${env.base}/`);
       // The header's link fits the phone, whole.
       const link = page.locator('header nav').getByRole('link', { name: 'Upcoming', exact: true });
@@ -133,6 +143,10 @@ describe.runIf(runBrowser(import.meta.url))(
         rows: ['09:00–11:00 Kick Keeper Keeper night'],
       });
       expect(await page.getByText(/Times are in your time zone \(Asia\/Tokyo\)/).count()).toBe(1);
+      // The days' headings have words, which take a formatter: one for all of them.
+      const made = (await formats.made(page)).filter((f) => f !== '[]');
+      expect(made.filter((f) => f.includes('"weekday":"long"'))).toHaveLength(1);
+      expect(made.filter((f, i) => made.indexOf(f) !== i)).toEqual([]);
 
       await page.getByText('Every scheduled stream in your calendar').click();
       const origin = new URL(env.base);

@@ -1,6 +1,6 @@
 import type { Mutation } from './list.ts';
 
-/** The page's numbers, plural forms and relative times, written without ICU (src/shared/formats.ts), and its words: English loaded when chosen. */
+/** The page's numbers, plural forms, relative times and dates, written without ICU (src/shared/formats.ts), and its words: English loaded when chosen. */
 const T = ['test/formats.test.ts'];
 const F = 'src/shared/formats.ts';
 
@@ -94,12 +94,34 @@ export const FORMAT_MUTATIONS: Mutation[] = [
     web: true,
   },
   {
-    name: 'page dates: a date formatter is made for every date written, not once per format',
+    name: 'page dates: a date with words makes its formatter for every date written, not once per format',
     file: 'web/src/lib/time.ts',
-    from: '  if (!formatter)\n    formatters.set(key,',
-    to: '  if (formatter || !formatter)\n    formatters.set(key,',
+    from: '  if (!formatter) formatters.set(key,',
+    to: '  if (formatter || !formatter) formatters.set(key,',
+    tests: ['test/browser/web-upcoming.test.ts'],
+    web: true,
+  },
+  {
+    name: "page dates: a date written with numbers takes Intl's formatter (the browser loads the language's data)",
+    file: 'web/src/lib/time.ts',
+    from: '  if (!worded(format)) return writeNumericDate(',
+    to: '  if (false) return writeNumericDate(',
     tests: ['test/browser/web-taking-part.test.ts'],
     web: true,
+  },
+  {
+    name: 'page dates: Czech writes the hour with two digits (09:05, not 9:05)',
+    file: F,
+    from: 'const time = cs ? `${hour}:${minute}`',
+    to: 'const time = cs ? `${twoDigits(hour)}:${minute}`',
+    tests: T,
+  },
+  {
+    name: 'page dates: English writes September "Sep" (CLDR writes "Sept")',
+    file: F,
+    from: "'Aug', 'Sept',",
+    to: "'Aug', 'Sep',",
+    tests: T,
   },
   {
     name: "page dates: the rating history's table is made before it is opened",

@@ -1,5 +1,11 @@
 /** Relative times in the page's language ("před 2 h", "2 hours ago") and live durations. */
-import { langOf, type TimeUnit, writeRelative } from '../../../src/shared/formats.ts';
+import {
+  langOf,
+  type NumericDate,
+  type TimeUnit,
+  writeDate as writeNumericDate,
+  writeRelative,
+} from '../../../src/shared/formats.ts';
 
 const UNITS: [TimeUnit, number][] = [
   ['year', 365 * 86400],
@@ -12,18 +18,11 @@ const UNITS: [TimeUnit, number][] = [
 /** The page's language as Intl names it. */
 export const locale = (lang: string): string => (lang === 'cs' ? 'cs-CZ' : 'en-GB');
 
-/** The ways the page writes a moment, in the visitor's time zone unless one is named. */
-const DATE_FORMATS = {
-  /** "3. 12. 2026 18:00", "3 Dec 2026, 18:00": when a comment was written, when a block ends. */
-  exact: { dateStyle: 'medium', timeStyle: 'short' },
-  /** "03.12.26 18:00", "03/12/2026, 18:00": a row of the rating history's table. */
-  short: { dateStyle: 'short', timeStyle: 'short' },
-  /** "3. 12. 2026", "03/12/2026": the ends of the rating history's chart. */
-  day: { year: 'numeric', month: 'numeric', day: 'numeric' },
-  /** "9:05" (Czech), "09:05" (English): when a stream began. */
-  time: { timeStyle: 'short' },
-  /** "09:05": a time of day in a schedule. */
-  clock: { hour: '2-digit', minute: '2-digit' },
+/**
+ * The ways the page writes a moment with words (a weekday, a month, a time zone's name), in the
+ * visitor's time zone unless one is named: only Intl has those words, so these make a formatter.
+ */
+const WORDED = {
   /** "út 3. 12. 18:00 SEČ", "Thu 3 Dec, 18:00 CET": when a stream starts. */
   start: {
     weekday: 'short',
@@ -36,20 +35,26 @@ const DATE_FORMATS = {
   /** "středa 3. prosince": a day's heading, for a day given as its UTC noon. */
   heading: { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' },
 } as const satisfies Record<string, Intl.DateTimeFormatOptions>;
-export type DateFormat = keyof typeof DATE_FORMATS;
+
+/**
+ * How the page writes a moment: with numbers only (src/shared/formats.ts writes those itself,
+ * "3. 12. 2026 9:05" for a comment's time), or with words (WORDED).
+ */
+export type DateFormat = NumericDate | keyof typeof WORDED;
+const worded = (format: DateFormat): format is keyof typeof WORDED => Object.hasOwn(WORDED, format);
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 /**
- * `date` written in the page's language. Each formatter is made once per language: making one
- * (as every `toLocaleString` with options does) costs about a millisecond on a phone, and a
- * streamer's page writes a hundred dates as it hydrates.
+ * `date` written in the page's language. A date with words comes from a formatter made once per
+ * language and format: making one (as every `toLocaleString` with options does) costs about a
+ * millisecond on a phone, and the first one the language's data, forty times that.
  */
 export function writeDate(date: string | Date, lang: string, format: DateFormat): string {
+  if (!worded(format)) return writeNumericDate(langOf(lang), new Date(date), format);
   const key = `${format} ${lang}`;
   let formatter = formatters.get(key);
-  if (!formatter)
-    formatters.set(key, (formatter = new Intl.DateTimeFormat(locale(lang), DATE_FORMATS[format])));
+  if (!formatter) formatters.set(key, (formatter = new Intl.DateTimeFormat(locale(lang), WORDED[format])));
   return formatter.format(new Date(date));
 }
 
