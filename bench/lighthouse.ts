@@ -3,7 +3,8 @@
  * and a streamer page, mobile and desktop, against the built service holding the demo data
  * (`streamer-rating demo`). Prints performance, accessibility, CLS and the first view's
  * compressed bytes for each, and exits 1 when one misses the bar (performance >= 95,
- * accessibility 100, CLS < 0.05, first view < 80 KB). Heavy: run it on a quiet machine.
+ * accessibility 100, CLS < 0.05, first view < 80 KB). Each page and form is loaded
+ * LIGHTHOUSE_RUNS times (default 3) and its median run judged. Heavy: run it on a quiet machine.
  * `npm run lighthouse` builds first.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
@@ -18,6 +19,8 @@ import { freePort } from '../test/soak/lib/net.ts';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const BAR = { performance: 95, accessibility: 100, cls: 0.05, firstViewKb: 80 };
+/** Loads of each page and form (LIGHTHOUSE_RUNS, default 3); the median run is judged. */
+const RUNS = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS ?? 3) || 3);
 
 if (!existsSync('dist/src/main.js') || !existsSync('dist/ssr/ssr.js')) {
   console.error('Build first: npm run build');
@@ -71,9 +74,22 @@ try {
         logLevel: 'error',
         onlyCategories: ['performance', 'accessibility'],
       };
-      const run = await lighthouse(server.url + path, flags, form === 'desktop' ? desktopConfig : undefined);
-      if (!run) throw new Error('lighthouse gave no result');
-      const { lhr } = run;
+      // Lighthouse's score moves from one load to the next (a machine's other work, when a task
+      // falls against the first paint): each page is loaded RUNS times and judged by its median run.
+      const runs: Result[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        const run = await lighthouse(
+          server.url + path,
+          flags,
+          form === 'desktop' ? desktopConfig : undefined,
+        );
+        if (!run) throw new Error('lighthouse gave no result');
+        runs.push(run.lhr);
+      }
+      const scoreOf = (r: Result) => Math.round((r.categories.performance?.score ?? 0) * 100);
+      const sorted = [...runs].sort((a, b) => scoreOf(a) - scoreOf(b));
+      const lhr = sorted[Math.floor((sorted.length - 1) / 2)]!;
+      const scores = runs.map(scoreOf).join(', ');
       const performance = Math.round((lhr.categories.performance?.score ?? 0) * 100);
       const accessibility = Math.round((lhr.categories.accessibility?.score ?? 0) * 100);
       const cls = lhr.audits['cumulative-layout-shift']?.numericValue ?? 1;
@@ -87,7 +103,7 @@ try {
       const lcp = (lhr.audits['largest-contentful-paint']?.numericValue ?? 0) / 1000;
       const fcp = (lhr.audits['first-contentful-paint']?.numericValue ?? 0) / 1000;
       rows.push(
-        `| ${name} | ${form} | ${performance} | ${accessibility} | ${cls.toFixed(3)} | ${fcp.toFixed(1)} s | ${lcp.toFixed(1)} s | ${kb.toFixed(1)} KB | ${ok ? 'yes' : 'NO'} |`,
+        `| ${name} | ${form} | ${performance} (${scores}) | ${accessibility} | ${cls.toFixed(3)} | ${fcp.toFixed(1)} s | ${lcp.toFixed(1)} s | ${kb.toFixed(1)} KB | ${ok ? 'yes' : 'NO'} |`,
       );
       console.log(`${name} ${form}: ${rows.at(-1)}`);
       if (!ok) {
@@ -99,7 +115,7 @@ try {
     }
   }
   console.log(
-    '| page | form | performance | accessibility | CLS | FCP | LCP | first view (compressed) | meets the bar |',
+    '| page | form | performance: median (runs) | accessibility | CLS | FCP | LCP | first view (compressed) | meets the bar |',
   );
   console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const row of rows) console.log(row);
