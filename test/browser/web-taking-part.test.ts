@@ -315,6 +315,44 @@ describe.runIf(walked)('taking part: the streamer page, the ranking and the edit
     await context.close();
   });
 
+  it("Back before the streamer's answer came: the ranking keeps its address when the answer comes", async () => {
+    const { page, context } = await newPage(env, { lang: 'en' });
+    // Counts the streamer answers the page has read (whatever it does with one follows at once).
+    await page.addInitScript(() => {
+      const json = Object.getOwnPropertyDescriptor(Response.prototype, 'json')?.value as (
+        this: Response,
+      ) => Promise<unknown>;
+      Object.assign(window, { streamerAnswers: 0 });
+      Response.prototype.json = async function (this: Response) {
+        const body: unknown = await json.call(this);
+        if (this.url.includes('/api/streamers?id=')) Object.assign(window, { streamerAnswers: 1 });
+        return body;
+      };
+    });
+    await page.goto(`${env.base}/?q=streamer`);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let asked = () => {};
+    const wasAsked = new Promise<void>((resolve) => (asked = resolve));
+    await page.route(/\/api\/streamers\?id=/, async (route) => {
+      asked();
+      await held;
+      await route.continue();
+    });
+    await page.locator('.ranking .name').first().click();
+    await wasAsked;
+    await page.getByRole('link', { name: '← Ranking' }).click();
+    await page.waitForURL(`${env.base}/?q=streamer`);
+    release();
+    await expect
+      .poll(() => page.evaluate(() => (window as { streamerAnswers?: number }).streamerAnswers))
+      .toBe(1);
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve)));
+    expect(page.url()).toBe(`${env.base}/?q=streamer`);
+    expect(await page.getByPlaceholder('Filter by name').inputValue()).toBe('streamer');
+    await context.close();
+  });
+
   it('bug 3: filters and sort are in the address; Back and the ranking link keep them and the scroll', async () => {
     for (const phone of [false, true]) {
       const { page, context } = await newPage(env, { phone, lang: 'en' });

@@ -35,6 +35,14 @@ export const WALK_MUTATIONS: Mutation[] = [
     web: true,
   },
   {
+    name: "walk: a streamer's answer that comes after Back writes the streamer's address over the ranking's",
+    file: 'web/src/components/StreamerPage.svelte',
+    from: "    const here = router.route.name === 'streamer' && router.route.id === id;",
+    to: '    const here = true;',
+    tests: ['test/browser/web-taking-part.test.ts'],
+    web: true,
+  },
+  {
     name: 'walk: a linked comment past the first page is not looked for',
     file: 'web/src/lib/linked.ts',
     from: 'page < LINK_PAGES; page++)',
