@@ -47,6 +47,25 @@ describe.runIf(runBrowser(import.meta.url))(
   () => {
     const env = useBrowser(seed);
 
+    it('a page opened before the time-out: its Follow is refused, and the refusal says until when', async () => {
+      const user = await pageAs(env, spammer, { lang: 'en' });
+      await user.page.goto(`${env.base}/s/${sid}`);
+      const follow = user.page.getByRole('button', { name: 'Follow', exact: true });
+      await expect.poll(() => follow.isEnabled()).toBe(true);
+      const admin = await env.t.admin();
+      expect((await admin.put(`/api/users?id=${spammer.id}`, { timeout_hours: 3 })).status).toBe(200);
+      // The refusal names no time; the page asks who is signed in and writes the time-out's end.
+      await follow.click();
+      const until = /You are timed out until (.+): you can read/;
+      const refusal = user.page.getByRole('alert').filter({ hasText: until });
+      await refusal.waitFor();
+      expect(until.exec((await refusal.textContent()) ?? '')![1]).toMatch(/\d/);
+      const follows = await (await env.t.signedIn(spammer)).get('/api/follows');
+      expect((follows.body as { streamer_ids: number[] }).streamer_ids).toEqual([]);
+      expect((await admin.put(`/api/users?id=${spammer.id}`, { timeout_hours: 0 })).status).toBe(200);
+      await user.context.close();
+    });
+
     it('two clicks on the comment; the user then reads until when, in Czech and in English', async () => {
       const cases = [
         {

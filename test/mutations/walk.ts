@@ -108,6 +108,14 @@ export const WALK_MUTATIONS: Mutation[] = [
     web: true,
   },
   {
+    name: 'walk: a signed-in user refused as timed out is not told until when (the page does not ask)',
+    file: 'web/src/lib/api.ts',
+    from: "code === 'timed_out' ? await timeoutUntil() : null",
+    to: 'null',
+    tests: ['test/browser/web-timeout.test.ts'],
+    web: true,
+  },
+  {
     name: "walk: the counter over the limit says '1 characters too many'",
     file: 'web/src/components/CommentForm.svelte',
     from: "{tn('comments.overBy', over)}",
