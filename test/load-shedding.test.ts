@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { delayOf, streakAfter, SUSTAINED } from '../src/plugins/load-shedding.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { delayOf, eventLoopDelay, SAMPLE_MS, streakAfter, SUSTAINED } from '../src/plugins/load-shedding.ts';
 
 // The judgement only; nothing here is timed (the soak's saturation scenario loads the service).
 describe('load shedding', () => {
@@ -18,5 +18,30 @@ describe('load shedding', () => {
     for (let i = 0; i < SUSTAINED; i++) streak = streakAfter(streak, 1500, 1000);
     expect(streak).toBeGreaterThanOrEqual(SUSTAINED);
     expect(streakAfter(5, 1e9, 0)).toBe(0);
+  });
+
+  it("this process's sampler reports every SAMPLE_MS while awake, nothing while asleep or stopped", () => {
+    vi.useFakeTimers();
+    try {
+      const reports: number[] = [];
+      const monitor = eventLoopDelay((delay) => reports.push(delay));
+      vi.advanceTimersByTime(4 * SAMPLE_MS);
+      expect(reports).toHaveLength(0);
+      monitor.wake();
+      monitor.wake();
+      vi.advanceTimersByTime(4 * SAMPLE_MS);
+      expect(reports).toHaveLength(4);
+      monitor.sleep();
+      vi.advanceTimersByTime(4 * SAMPLE_MS);
+      expect(reports).toHaveLength(4);
+      monitor.wake();
+      vi.advanceTimersByTime(SAMPLE_MS);
+      expect(reports).toHaveLength(5);
+      monitor.stop();
+      vi.advanceTimersByTime(4 * SAMPLE_MS);
+      expect(reports).toHaveLength(5);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { IDLE_SAMPLES } from '../src/plugins/load-shedding.ts';
 import { startApp, useApp } from './helpers/app.ts';
 
 const t = await useApp();
@@ -29,6 +30,41 @@ describe('load shedding in the real app', () => {
       // The loop is free again: after a calm sample the service answers as usual.
       app.loopDelay.sample(5);
       expect((await comments()).status).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('an idle service stops sampling its event loop; the next request, routed or answered early, starts it', async () => {
+    const app = await startApp({ MAX_EVENT_LOOP_DELAY_MS: '100' });
+    try {
+      const quietSamples = (n: number, delayMs = 5) => {
+        for (let i = 0; i < n; i++) app.loopDelay.sample(delayMs);
+      };
+      // A routed request wakes it (the list's first answer, which fills the cache).
+      expect((await fetch(`${app.url}/api/streamers`)).status).toBe(200);
+      expect(app.loopDelay.awake).toBe(true);
+      // The sample the request fell in, then IDLE_SAMPLES without one.
+      quietSamples(IDLE_SAMPLES);
+      expect(app.loopDelay.awake).toBe(true);
+      quietSamples(1);
+      expect(app.loopDelay.awake).toBe(false);
+      // The cached list is answered before routing; that wakes it too.
+      const early = app.app.earlyAnswers.served;
+      expect((await fetch(`${app.url}/api/streamers`)).status).toBe(200);
+      expect(app.app.earlyAnswers.served).toBe(early + 1);
+      expect(app.loopDelay.awake).toBe(true);
+      // Overloaded, it keeps sampling without requests until the loop is free again.
+      quietSamples(IDLE_SAMPLES + 2, 150);
+      expect(app.app.overloaded()).toBe(true);
+      expect(app.loopDelay.awake).toBe(true);
+      quietSamples(1);
+      expect(app.app.overloaded()).toBe(false);
+      expect(app.loopDelay.awake).toBe(false);
+      // Asleep, a sample (a source that still reports) changes nothing.
+      quietSamples(3, 150);
+      expect(app.app.overloaded()).toBe(false);
+      expect((await fetch(`${app.url}/api/settings`)).status).toBe(200);
     } finally {
       await app.close();
     }

@@ -44,25 +44,47 @@ export function streakAfter(streak: number, delayMs: number, maxDelayMs: number)
   return maxDelayMs > 0 && delayMs > maxDelayMs ? streak + 1 : 0;
 }
 
-/** Reports the event loop's delay (ms) once per sample until the returned function stops it. */
-export type LoopDelaySource = (report: (delayMs: number) => void) => () => void;
+/**
+ * The event loop's delay (ms), reported once per sample while awake: `wake` starts the
+ * sampling, `sleep` stops it (an idle service's loop then sleeps too), `stop` ends it for good.
+ */
+export interface LoopDelayMonitor {
+  wake(): void;
+  sleep(): void;
+  stop(): void;
+}
+export type LoopDelaySource = (report: (delayMs: number) => void) => LoopDelayMonitor;
 
-/** This process's event loop, sampled every SAMPLE_MS. */
+/** Samples in a row with no request after which the sampling sleeps (until the next request). */
+export const IDLE_SAMPLES = 4;
+
+/** This process's event loop, sampled every SAMPLE_MS while awake. */
 export const eventLoopDelay: LoopDelaySource = (report) => {
   const histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
-  histogram.enable();
-  let last = performance.now();
-  const timer = setInterval(() => {
-    const now = performance.now();
-    const sample = { meanNs: histogram.mean, count: histogram.count, lateMs: now - last - SAMPLE_MS };
-    last = now;
-    histogram.reset();
-    report(delayOf(sample));
-  }, SAMPLE_MS);
-  timer.unref();
-  return () => {
-    clearInterval(timer);
+  let timer: NodeJS.Timeout | null = null;
+  let last = 0;
+  const sleep = () => {
+    if (timer) clearInterval(timer);
+    timer = null;
     histogram.disable();
+  };
+  return {
+    wake: () => {
+      if (timer) return;
+      histogram.reset();
+      histogram.enable();
+      last = performance.now();
+      timer = setInterval(() => {
+        const now = performance.now();
+        const sample = { meanNs: histogram.mean, count: histogram.count, lateMs: now - last - SAMPLE_MS };
+        last = now;
+        histogram.reset();
+        report(delayOf(sample));
+      }, SAMPLE_MS);
+      timer.unref();
+    },
+    sleep,
+    stop: sleep,
   };
 };
 
@@ -106,8 +128,8 @@ export const descriptorsShort = ({ open, limit }: Descriptors): boolean =>
  * request is answered at once with 503 and Retry-After instead of queueing without bound (or
  * hanging for want of a descriptor), and its connection is closed. One synchronous check per
  * request; the sampling runs on timers (`loopDelay`, this process's event loop unless a test
- * passes its own; the descriptors every DESCRIPTORS_SAMPLE_MS of the app's clock, and the log
- * says it once a minute).
+ * passes its own, only while requests come; the descriptors every DESCRIPTORS_SAMPLE_MS of the
+ * app's clock, and the log says it once a minute).
  */
 export const loadShedding = fp(
   async (
@@ -120,12 +142,33 @@ export const loadShedding = fp(
     let loaded = false;
     let short = false;
     let shedding = false;
-    const stop = (opts.loopDelay ?? eventLoopDelay)((delayMs) => {
+    // The loop is sampled while requests come: after IDLE_SAMPLES samples without one (and not
+    // overloaded) the sampling sleeps, and the next request wakes it.
+    let awake = false;
+    let asked = false;
+    let quiet = 0;
+    const monitor = (opts.loopDelay ?? eventLoopDelay)((delayMs) => {
       streak = streakAfter(streak, delayMs, maxDelay);
       loaded = streak >= SUSTAINED || getHeapStatistics().used_heap_size > maxHeap;
       shedding = loaded || short;
+      quiet = asked ? 0 : quiet + 1;
+      asked = false;
+      if (quiet < IDLE_SAMPLES || loaded) return;
+      awake = false;
+      streak = 0;
+      monitor.sleep();
     });
-    app.addHook('onClose', async () => stop());
+    app.addHook('onClose', async () => monitor.stop());
+    /** Whether to shed this request (each request asked wakes the sampling). */
+    const shed = (): boolean => {
+      asked = true;
+      if (!awake) {
+        awake = true;
+        quiet = 0;
+        monitor.wake();
+      }
+      return shedding;
+    };
 
     const descriptors = opts.descriptors ?? procDescriptors;
     let loggedAt = Number.NEGATIVE_INFINITY;
@@ -147,11 +190,11 @@ export const loadShedding = fp(
 
     app.decorate('overloaded', () => shedding);
     // The answers before routing leave the request to the hook below while shedding.
-    app.earlyAnswers.hooks.defer = () => shedding;
+    app.earlyAnswers.hooks.defer = shed;
 
     const unavailable = () => fail('service_unavailable', { 'retry-after': String(RETRY_AFTER) });
     app.addHook('onRequest', (_request, reply, done) => {
-      if (!shedding) return done();
+      if (!shed()) return done();
       // Each connection holds a descriptor: a refused one is not kept alive.
       if (short) reply.header('connection', 'close');
       done(unavailable());

@@ -84,9 +84,18 @@ export class TestClock implements Clock {
 /** The event loop's delay as load shedding reads it, one sample at a time, set by the test. */
 export class TestLoopDelay {
   private readonly reports = new Set<(delayMs: number) => void>();
+  /** Whether load shedding has the sampling running (a request wakes it, quiet puts it to sleep). */
+  awake = false;
   readonly source: LoopDelaySource = (report) => {
     this.reports.add(report);
-    return () => void this.reports.delete(report);
+    return {
+      wake: () => void (this.awake = true),
+      sleep: () => void (this.awake = false),
+      stop: () => {
+        this.awake = false;
+        this.reports.delete(report);
+      },
+    };
   };
   /** One sample of the loop with this delay. */
   sample(delayMs: number): void {

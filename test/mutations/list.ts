@@ -915,8 +915,8 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'runtime: load shedding never answers 503 (the hook removed)',
     file: 'src/plugins/load-shedding.ts',
-    from: '      if (!shedding) return done();\n',
-    to: '      if (!shedding || true) return done();\n',
+    from: '      if (!shed()) return done();\n',
+    to: '      if (!shed() || true) return done();\n',
     tests: ['test/runtime.test.ts'],
   },
   {
@@ -1090,8 +1090,8 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "clock: load shedding ignores the app's delay source",
     file: 'src/plugins/load-shedding.ts',
-    from: 'const stop = (opts.loopDelay ?? eventLoopDelay)(',
-    to: 'const stop = eventLoopDelay(',
+    from: 'const monitor = (opts.loopDelay ?? eventLoopDelay)(',
+    to: 'const monitor = eventLoopDelay(',
     tests: ['test/runtime.test.ts'],
   },
   {
@@ -1100,6 +1100,34 @@ export const MUTATIONS: Mutation[] = [
     from: '      loaded = streak >= SUSTAINED || getHeapStatistics().used_heap_size > maxHeap;',
     to: '      loaded ||= streak >= SUSTAINED || getHeapStatistics().used_heap_size > maxHeap;',
     tests: ['test/runtime.test.ts'],
+  },
+  {
+    name: 'idle: the event-loop sampling never sleeps (an idle service wakes 100 times a second)',
+    file: 'src/plugins/load-shedding.ts',
+    from: '      if (quiet < IDLE_SAMPLES || loaded) return;',
+    to: '      return;',
+    tests: ['test/runtime.test.ts'],
+  },
+  {
+    name: 'idle: the sampling sleeps while the service is overloaded (shedding would end unmeasured)',
+    file: 'src/plugins/load-shedding.ts',
+    from: '      if (quiet < IDLE_SAMPLES || loaded) return;',
+    to: '      if (quiet < IDLE_SAMPLES) return;',
+    tests: ['test/runtime.test.ts'],
+  },
+  {
+    name: 'idle: a request answered before routing does not wake the sampling',
+    file: 'src/plugins/load-shedding.ts',
+    from: '    app.earlyAnswers.hooks.defer = shed;',
+    to: '    app.earlyAnswers.hooks.defer = () => shedding;',
+    tests: ['test/runtime.test.ts'],
+  },
+  {
+    name: "idle: this process's sampler keeps its timer when put to sleep",
+    file: 'src/plugins/load-shedding.ts',
+    from: '    if (timer) clearInterval(timer);\n    timer = null;\n',
+    to: '',
+    tests: ['test/load-shedding.test.ts'],
   },
   {
     name: "CSRF: the request's own Host counts as the own origin again (DNS rebinding)",
