@@ -61,6 +61,7 @@ const commentsOf = async (t: TestApp) =>
     id: number;
     body: string;
     hidden: boolean;
+    likes: number;
     reports?: number;
   }[];
 
@@ -196,6 +197,27 @@ describe.runIf(runBrowser(import.meta.url))('comments in an open community, and 
     expect(await box.inputValue()).toBe(draft);
     expect((await commentsOf(env.t)).some((c) => c.body === draft)).toBe(false);
     await shot(page, 'moderation-signed-out-elsewhere-phone');
+    await context.close();
+  });
+
+  it('signed out in another tab, a Like is refused and the page stops showing the user as signed in', async () => {
+    const lou = await env.t.user({ login: 'lou', display_name: 'Lou' });
+    const { page, context } = await pageAs(env, lou, { lang: 'en' });
+    await page.goto(`${env.base}/s/${sid}`);
+    await expect.poll(() => page.locator('.menu summary').textContent()).toContain('Lou');
+    const great = page.locator('.comments > li', { hasText: 'Great stream' }).locator('article').first();
+    const like = great.getByRole('button', { name: /Like/ });
+    await like.waitFor();
+    // The other tab signs out; this one is not hidden and shown again, so it does not ask.
+    const other = await context.newPage();
+    await other.goto(`${env.base}/api/oauth/logout`);
+    await other.close();
+    await like.click();
+    await great.getByRole('alert').getByText('Please sign in first.').waitFor();
+    await expect.poll(() => page.locator('.menu summary').textContent()).toContain('Sign in');
+    expect(await great.getByRole('button', { name: /Like/ }).count()).toBe(0);
+    const comment = (await commentsOf(env.t)).find((c) => c.body === 'Great stream');
+    expect(comment?.likes).toBe(1);
     await context.close();
   });
 

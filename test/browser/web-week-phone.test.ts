@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { CRITERIA_CS } from '../../src/shared/rules.ts';
 import type { TestApp, TestUser } from '../helpers/app.ts';
-import { axe, type Env, newPage, type PageOptions, runBrowser, shot, useBrowser } from './browser.ts';
+import {
+  adminLogin,
+  axe,
+  type Env,
+  newPage,
+  type PageOptions,
+  runBrowser,
+  shot,
+  useBrowser,
+} from './browser.ts';
 
 /**
  * Issue 45, "A community's week" 13 and 18 on a 375 px phone: the bell's list stays on the
@@ -20,6 +29,7 @@ async function seed(t: TestApp) {
   const admin = await t.admin();
   sid = await t.streamer('Week Stage', { s: 7, g: 7, a: 7, v: 7, n: 7, ns: 7, o: 7 });
   voiced = await t.streamer('Reply Host', { s: 8, g: 8 });
+  await t.streamer('Pětadvacetiznakový Streamer', { s: 5 });
   mod = await t.user({ login: 'weekmod', display_name: 'Týdenní moderátorka' }, { mod: true });
   timedOut = await t.user({ login: 'cooling', display_name: 'Cooling' });
   host = await t.user({ login: 'replyhost', display_name: 'Reply Host' });
@@ -127,6 +137,35 @@ describe.runIf(runBrowser(import.meta.url))("issue 45: a community's week on a p
       await shot(page, `week-header-moderator-phone${dark ? '-dark' : ''}`);
       await context.close();
     }
+  });
+
+  it("the administrator's streamer list keeps each row's buttons together on one line", async () => {
+    const { page, context } = await pageAs(env, null, { lang: 'cs' });
+    await adminLogin(env, page);
+    await page.goto(`${env.base}/admin/streamers`);
+    const rows = page.locator('.admin-list > li');
+    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(3);
+    for (const row of await rows.all()) {
+      const name = (await row.locator('a').first().textContent()) ?? '';
+      const tops: number[] = [];
+      for (const label of ['Přejmenovat', 'Upravit', 'Smazat']) {
+        const button = row.getByRole('button', { name: label, exact: true });
+        const box = await button.boundingBox();
+        await onScreen(box, `${name}: ${label}`);
+        // The label whole on one line, not broken inside the word.
+        const lines = await button.evaluate((el) => {
+          const range = document.createRange();
+          range.selectNodeContents(el);
+          return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+        });
+        expect(lines, `${name}: ${label} on ${lines} lines`).toBe(1);
+        tops.push(Math.round(box!.y));
+      }
+      expect(new Set(tops).size, `${name}: the buttons' tops ${tops.join(', ')}`).toBe(1);
+    }
+    await axe(env, page, 'streamer list, phone');
+    await shot(page, 'week-admin-streamers-phone');
+    await context.close();
   });
 
   it('the language switch is in the header, outside the sign-in menu (18)', async () => {

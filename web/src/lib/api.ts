@@ -175,6 +175,17 @@ async function timeoutUntil(): Promise<string | null> {
   }
 }
 
+let onSessionGone: () => void = () => {};
+
+/**
+ * What the page does when the service says its session is gone (`not_logged_in`: signed out in
+ * another tab or device, or lapsed): session.svelte.ts asks again who is signed in, so the
+ * header and the buttons stop showing someone who no longer is.
+ */
+export function whenSessionGone(listener: () => void): void {
+  onSessionGone = listener;
+}
+
 /**
  * The answer of a call made with `client`, or an ApiError: `await call(client.GET(...))`.
  * A redirect or an empty answer gives undefined.
@@ -188,6 +199,7 @@ export async function call<T>(request: Promise<Answer<T>>): Promise<T> {
   }
   if (!answer.response.ok) {
     const code = codeOf(answer.error);
+    if (code === 'not_logged_in') onSessionGone();
     throw new ApiError(answer.response.status, code, code === 'timed_out' ? await timeoutUntil() : null);
   }
   return answer.data as T;

@@ -1,5 +1,5 @@
 import type { Who } from '../../../src/shared/roles.ts';
-import { call, client, type Me, type Settings } from './api.ts';
+import { call, client, type Me, type Settings, whenSessionGone } from './api.ts';
 
 /** Who is using the page: the signed-in user and the administrator flag. */
 export const session = $state<Me & { loaded: boolean; settings: Settings }>({
@@ -27,6 +27,11 @@ export async function refreshSession(): Promise<void> {
   ]);
   Object.assign(session, me, { settings, loaded: true });
 }
+
+// Refused as signed out while the page shows someone signed in: ask again, once.
+whenSessionGone(() => {
+  if (session.user !== null || session.is_admin) refreshSession().catch(() => {});
+});
 
 /** The caller as the service's policies (src/<feature>/policy.ts) see it. */
 export const who = (): Who => ({

@@ -419,14 +419,14 @@ export const cs: Record<MessageKey, string> = {
     'Jako administrátor přihlášený heslem nemáte na webu osobní účet ani data k stažení.',
   'account.exportTitle': 'Stáhnout moje data',
   'account.exportHint':
-    'Soubor JSON s vaším účtem, komentáři, lajky, hlasy, nahlášeními, členstvím v týmech, komunitními hodnoceními a přihlášeními.',
+    'Soubor JSON s vaším účtem, komentáři, lajky, hlasy, nahlášeními, členstvím v týmech, komunitními hodnoceními, upozorněními, sledovanými streamery, vašimi posudky a žádostmi o nové hodnocení, odběry push zpráv, vaší e-mailovou adresou a volbami a přihlášeními.',
   'account.export': 'Stáhnout (JSON)',
   'account.sessionsTitle': 'Přihlášení',
   'account.sessionsHint':
     'Odhlásí vás na všech zařízeních a v prohlížečích, kde jste přihlášeni, včetně tohoto.',
   'account.deleteTitle': 'Smazat účet',
   'account.deleteHint':
-    'Smažeme váš účet, přihlášení, lajky, hlasy, nahlášení, členství v týmech a komunitní hodnocení. Komentáře zůstanou jako komentáře hosta „Anonym“ bez vazby na vás, pokud nezaškrtnete, že je smažeme také. Smazání nejde vrátit.',
+    'Smažeme váš účet, přihlášení, lajky, hlasy, nahlášení, členství v týmech, komunitní hodnocení, upozornění, sledování, posudky, odběry push zpráv a vaši e-mailovou adresu s volbami. Žádost o nové hodnocení, kterou jste poslali, zůstane bez vazby na vás. Komentáře zůstanou jako komentáře hosta „Anonym“ bez vazby na vás, pokud nezaškrtnete, že je smažeme také. Smazání nejde vrátit.',
   'account.deleteComments': 'Smazat i všechny moje komentáře',
   'account.confirmLabel': 'Pro potvrzení napište své přihlašovací jméno: {login}',
   'account.deleteButton': 'Trvale smazat účet',

@@ -420,14 +420,14 @@ export const en = {
     'As an administrator signed in with the password you have no personal account or data here.',
   'account.exportTitle': 'Download my data',
   'account.exportHint':
-    'A JSON file with your account, comments, likes, votes, reports, team memberships, community ratings and sessions.',
+    'A JSON file with your account, comments, likes, votes, reports, team memberships, community ratings, notifications, the streamers you follow, your staff reviews and re-rating requests, your push subscriptions, your e-mail address and choices, and your sessions.',
   'account.export': 'Download (JSON)',
   'account.sessionsTitle': 'Sessions',
   'account.sessionsHint':
     'Signs you out on every device and browser you are signed in on, this one included.',
   'account.deleteTitle': 'Delete account',
   'account.deleteHint':
-    'We delete your account, sessions, likes, votes, reports, team memberships and community ratings. Your comments stay as guest comments by “Anonym”, no longer tied to you, unless you tick that they go too. This cannot be undone.',
+    'We delete your account, sessions, likes, votes, reports, team memberships, community ratings, notifications, follows, staff reviews, push subscriptions, and your e-mail address and choices. A re-rating request you sent stays, no longer tied to you. Your comments stay as guest comments by “Anonym”, no longer tied to you, unless you tick that they go too. This cannot be undone.',
   'account.deleteComments': 'Also delete all my comments',
   'account.confirmLabel': 'To confirm, type your login: {login}',
   'account.deleteButton': 'Delete my account for good',
