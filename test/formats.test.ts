@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  initialOf,
   writeNumber,
   type Lang,
   type NumericDate,
@@ -123,4 +124,14 @@ describe('dates as Intl writes them, in the time zone the process is in', () => 
           else process.env.TZ = zone;
         }
       });
+});
+
+describe("an avatar's letter", () => {
+  it('is the first character whole, an emoji or an accented letter included, in capitals', () => {
+    expect(initialOf('😀 Eva')).toBe('😀');
+    expect(initialOf('🤡')).toBe('🤡');
+    expect(initialOf('čeněk')).toBe('Č');
+    expect(initialOf('  eva')).toBe('E');
+    expect(initialOf('')).toBe('');
+  });
 });

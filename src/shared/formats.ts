@@ -251,3 +251,9 @@ export function writeDate(lang: Lang, date: Date, format: NumericDate): string {
       return cs ? `${day}. ${month}. ${year} ${time}` : `${day} ${EN_MONTHS[month - 1]} ${year}, ${time}`;
   }
 }
+
+/**
+ * The letter an avatar without a picture shows: the name's first character, whole (an emoji
+ * is two UTF-16 units; cutting it gave "�"), in capitals.
+ */
+export const initialOf = (name: string): string => (Array.from(name.trim())[0] ?? '').toUpperCase();

@@ -140,6 +140,13 @@ export const WALK_MUTATIONS: Mutation[] = [
     web: true,
   },
   {
+    name: "walk: an avatar's letter cuts an emoji in half (a name starting with one shows '�')",
+    file: 'src/shared/formats.ts',
+    from: 'Array.from(name.trim())[0]',
+    to: 'name.trim()[0]',
+    tests: ['test/formats.test.ts'],
+  },
+  {
     name: "walk: the counter over the limit says '1 characters too many'",
     file: 'web/src/components/CommentForm.svelte',
     from: "{tn('comments.overBy', over)}",
