@@ -63,10 +63,37 @@ describe.runIf(runBrowser(import.meta.url))('community rating, audit log, themes
   });
 
   it('the administrator reads the audit log in the page', async () => {
+    // An entry long enough to wrap on a desktop's width.
+    const admin = await env.t.admin();
+    await admin.put('/api/settings', {
+      operator_name: 'Spolek přátel streamování a komunitního hodnocení z Dolní Lhoty u Kamenice',
+      operator_contact: 'https://example.org/spolek/kontakt/provozovatel-sluzby-hodnoceni-streameru',
+    });
     const { page, context } = await newPage(env, { lang: 'en' });
     await adminLogin(env, page);
     await page.getByRole('link', { name: 'Audit log' }).click();
     await expect.poll(() => page.locator('.audit li').count()).toBeGreaterThan(3);
+    // The date is a column of its own: no line of an entry, however long, starts under it.
+    const underTheDate = await page.locator('.audit li').evaluateAll((items) =>
+      items.flatMap((li) => {
+        const date = li.querySelector('time')!.getBoundingClientRect();
+        const walker = document.createTreeWalker(li, NodeFilter.SHOW_TEXT);
+        const lines: number[] = [];
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          if (node.parentElement?.closest('time') || !node.textContent?.trim()) continue;
+          const range = document.createRange();
+          range.selectNodeContents(node);
+          for (const rect of range.getClientRects()) lines.push(rect.left);
+        }
+        return lines.filter((left) => left < date.right).map(() => li.textContent);
+      }),
+    );
+    expect(underTheDate).toEqual([]);
+    expect(
+      await page
+        .locator('.audit li', { hasText: 'Operator changed' })
+        .evaluate((li) => li.getBoundingClientRect().height),
+    ).toBeGreaterThan(30);
     expect(await page.locator('.audit').textContent()).toContain('Locked community ratings of Gamma Streams');
     // Every entry's title is worded, never an action's key (`streamer.rate`).
     const rawKey = /^[a-z_]+\.[a-z_]+$/;

@@ -266,4 +266,12 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-week-forms.test.ts'],
     web: true,
   },
+  {
+    name: 'walk: a long audit entry wraps under its date',
+    file: 'web/src/styles/pages.css',
+    from: '  display: grid;\n  grid-template-columns: 9rem minmax(0, 1fr);',
+    to: '  display: flex;\n  flex-wrap: wrap;',
+    tests: ['test/browser/web-community.test.ts'],
+    web: true,
+  },
 ];
