@@ -61,6 +61,26 @@ describe('look-alike names of either letter case', () => {
     }
   });
 
+  it('a symbol beside a name is decoration: ModMax ✓, ✔ModMax and ★Admin★ pass for nobody', async () => {
+    const sid = await t.streamer();
+    await t.user({ login: 'mod_max', display_name: 'ModMax' });
+    const before = await countRows(t.db, 'comments');
+    for (const author of [
+      'ModMax \u2713',
+      '\u2714\uFE0FModMax',
+      'ModMax \u{1F6E1}',
+      '\u2605Admin\u2605',
+      'moderator $',
+    ]) {
+      const res = await comment(t.client(), sid, author);
+      expect([author, res.status, res.body]).toEqual([author, 400, RESERVED]);
+    }
+    expect(await countRows(t.db, 'comments')).toBe(before);
+    for (const author of ['Pepa \u2605', '\u2713 Lili']) {
+      expect([author, (await comment(t.client(), sid, author)).status]).toEqual([author, 201]);
+    }
+  });
+
   it('names that only contain such letters stay allowed: Admin Pepa, administratorka, Anonym, Lili', async () => {
     const sid = await t.streamer();
     for (const author of ['Admin Pepa', 'administratorka', 'Anonym', 'Lili', 'Il Divo']) {

@@ -5,7 +5,8 @@
  * drop invisible characters and meet the skeleton of either letter case (`i` folds as `l`);
  * migration 026 makes them again. Stop 69: the skeleton of the letters as written comes before
  * that of their lower case (Cyrillic capitals pass for Latin ones); migration 041 makes the
- * users' and the held words' folds again.
+ * users' and the held words' folds again. Stop 82: the fold drops symbols (`ModMax ✓` is
+ * `ModMax`); migration 042 makes the users' folds again.
  */
 import { Migrator, sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -201,6 +202,45 @@ describe('migration 041: folds of look-alike capitals', () => {
       ).toBe(1);
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('migration 042: folds without symbols', () => {
+  it("a user stored with a symbol in their name's fold gets it without: ModMax ✓ is ModMax", async () => {
+    const db = await createTestDatabase();
+    try {
+      const names = Object.keys(migrations);
+      const previous = names[names.indexOf('042-name-folds-without-symbols') - 1]!;
+      expect((await (await migratorOf(db.db)).migrateTo(previous)).error).toBeUndefined();
+      // What the fold of before stored: the check mark kept.
+      const { id } = await db.db
+        .insertInto('users')
+        .values({
+          provider: 'provider_a',
+          provider_id: 'old-42-1',
+          login: 'mod_max',
+          display_name: 'ModMax \u2713',
+          avatar: '',
+          last_seen: '2026-01-01T00:00:00.000Z',
+          created_at: '2026-01-01T00:00:00.000Z',
+          login_key: 'mod_max',
+          display_key: 'modmax \u2713',
+          login_fold: foldName('mod_max'),
+          display_fold: 'rnodrnax\u2713',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+
+      expect(await migrateToLatest(db.db)).toContain('042-name-folds-without-symbols');
+      const user = await db.db
+        .selectFrom('users')
+        .select('display_fold')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(user.display_fold).toBe('rnodrnax');
+    } finally {
+      await db.cleanup();
     }
   });
 });

@@ -48,6 +48,20 @@ export const NAME_MUTATIONS: Mutation[] = [
     tests: ['test/look-alike-names.test.ts'],
   },
   {
+    name: 'names: a symbol is part of the fold (ModMax ✓ passes for nobody)',
+    file: 'src/lib/names.ts',
+    from: "foldWords(name).replace(/[ \\p{S}]+/gu, '')",
+    to: "foldWords(name).replaceAll(' ', '')",
+    tests: ['test/look-alike-names.test.ts'],
+  },
+  {
+    name: "migration 042: the users' folds are left as they were",
+    file: 'src/db/migrations/042-name-folds-without-symbols.ts',
+    from: '  await refoldUsers(db);',
+    to: '',
+    tests: ['test/name-skeletons.test.ts'],
+  },
+  {
     name: "migration 041: the held words' folds are left as they were",
     file: 'src/db/migrations/041-name-folds-of-capitals.ts',
     from: '  await refoldWords(db);',

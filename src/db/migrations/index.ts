@@ -36,6 +36,7 @@ import * as voteTalliesPerStatement from './038-vote-tallies-per-statement.ts';
 import * as eventLogStagedOnce from './039-event-log-staged-once.ts';
 import * as commentsCounted from './040-comments-counted.ts';
 import * as nameFoldsOfCapitals from './041-name-folds-of-capitals.ts';
+import * as nameFoldsWithoutSymbols from './042-name-folds-without-symbols.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
@@ -76,4 +77,5 @@ export const migrations: Record<string, Migration> = {
   '039-event-log-staged-once': eventLogStagedOnce,
   '040-comments-counted': commentsCounted,
   '041-name-folds-of-capitals': nameFoldsOfCapitals,
+  '042-name-folds-without-symbols': nameFoldsWithoutSymbols,
 };
