@@ -206,6 +206,25 @@ describe('hand-kept schedules (provider_b)', () => {
     expect((await scheduleOf(s.id)).body).toEqual({ segments: [], vacation: null, source: null });
   });
 
+  it('?schedule=1 shows the next 14 days; with &ahead=1 the 60 a segment may be kept for (its editor)', async () => {
+    const s = await streamer('provider_b');
+    const days = (n: number) => n * 24;
+    const segments = [
+      { start: at(2), end: at(4), title: 'Soon' },
+      { start: at(days(30)), end: at(days(30) + 2), title: 'A month ahead' },
+      { start: at(days(59)), end: at(days(59) + 2), title: 'Nearly two months ahead' },
+    ];
+    expect((await keep(admin, s.id, segments)).status).toBe(200);
+    const titles = async (query: string) =>
+      (
+        (await t.client().get(`/api/streamers?id=${s.id}&schedule=1${query}`)).body.segments as {
+          title: string;
+        }[]
+      ).map((x) => x.title);
+    expect(await titles('')).toEqual(['Soon']);
+    expect(await titles('&ahead=1')).toEqual(['Soon', 'A month ahead', 'Nearly two months ahead']);
+  });
+
   it('refused with nothing changed: anonymous 401, someone else 403, banned 403, timed out 403, provider_a 409', async () => {
     const s = await streamer('provider_b');
     await keep(admin, s.id, [{ start: at(2), end: at(3) }]);

@@ -113,6 +113,61 @@ describe('a comment with a held word', () => {
   });
 });
 
+describe('an edit that brings in a held word', () => {
+  it('is held as a new comment would be: off the list and the count, its reply notice put away, back on approval', async () => {
+    await setWords([]);
+    const streamer = await t.streamer('Edited Streamer');
+    const parent = await post(moderator, 'a question from staff', streamer);
+    const reply = await user.post('/api/comments', {
+      streamer_id: streamer,
+      body: 'an honest answer',
+      reply_to: parent.body.id,
+    });
+    expect(reply.status).toBe(201);
+    const count = async () =>
+      (await admin.get(`/api/streamers?all=1&id=${streamer}`)).body.comment_count as number;
+    const unread = async () => (await moderator.get('/api/notifications')).body.unread as number;
+    expect(await count()).toBe(2);
+    const unreadBefore = await unread();
+    expect(unreadBefore).toBeGreaterThan(0);
+
+    await setWords(['scam']);
+    const edited = await user.put(`/api/comments?id=${reply.body.id}`, { body: 'an honest ѕсаm answer' });
+    expect([edited.status, edited.body]).toEqual([200, { ok: true }]);
+    expect(await stored('an honest ѕсаm answer')).toEqual([1]);
+    const list = (await t.client().get(`/api/comments?streamer_id=${streamer}`)).body as { id: number }[];
+    expect(list.map((c) => c.id)).toEqual([parent.body.id]);
+    expect(await count()).toBe(1);
+    expect(await unread()).toBe(unreadBefore - 1);
+    const queue = (await moderator.get('/api/moderation/comments?filter=pending')).body as {
+      items?: { id: number }[];
+    };
+    expect(JSON.stringify(queue)).toContain(`"id":${reply.body.id}`);
+
+    const approved = await moderator.put('/api/moderation/comments', {
+      action: 'approve',
+      ids: [reply.body.id],
+    });
+    expect(approved.body).toEqual({ ok: true, count: 1 });
+    expect(await count()).toBe(2);
+    expect(await unread()).toBe(unreadBefore);
+  });
+
+  it("never staff's, nor that of who speaks for the streamer; a word-free edit stays published", async () => {
+    await setWords(['scam']);
+    const own = await post(moderator, 'staff wrote this first');
+    expect(
+      (await moderator.put(`/api/comments?id=${own.body.id}`, { body: 'staff calls it a scam' })).status,
+    ).toBe(200);
+    expect(await stored('staff calls it a scam')).toEqual([0]);
+    const mine = await post(user, 'a plain remark');
+    expect((await user.put(`/api/comments?id=${mine.body.id}`, { body: 'a plainer remark' })).status).toBe(
+      200,
+    );
+    expect(await stored('a plainer remark')).toEqual([0]);
+  });
+});
+
 describe('refuse_repeats', () => {
   const setRepeats = (on: unknown) => admin.put('/api/settings', { refuse_repeats: on });
 

@@ -1,11 +1,15 @@
 import { actorOf, audit } from '../audit/queries.ts';
+import { speaksFor } from '../catalogue/speaks-for.ts';
 import type { AppContext } from '../context.ts';
+import type { Db } from '../db/schema.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
 import { truthy } from '../lib/input.ts';
 import { shortTag } from '../plugins/guest-tag.ts';
 import { notifyDeleted, notifyHidden, notifyLike, notifyShown } from '../notifications/notify.ts';
 import type { Viewer } from '../plugins/viewer.ts';
+import { isStaff } from '../shared/roles.ts';
+import { holdsWords } from './hold.ts';
 import { hiddenBy, isOwn, isShown, mayEdit, mayLike, maySetHidden } from './policy.ts';
 import { setLiked } from './likes.ts';
 import { deleteComment, editBody, findComment, setHidden } from './queries.ts';
@@ -69,9 +73,26 @@ export async function changeComment(
       if (!mayEdit(viewer, comment, now.getTime())) {
         throw fail(isOwn(viewer, comment) ? 'edit_window_closed' : 'not_your_comment');
       }
-      await editBody(trx, id, body, now.toISOString());
+      const held = comment.pending !== 1 && (await heldByWords(trx, viewer, comment, body));
+      await editBody(trx, id, body, now.toISOString(), held);
+      if (held) await notifyDeleted(trx, [comment]);
     }
   });
+}
+
+/**
+ * An edit that brings in one of the administrator's words is held as a new comment with it
+ * would be (DECISIONS.md "Words and repeats"): it leaves the pages, the counts and the
+ * notifications until staff approve it; never staff's, nor that of who speaks for the streamer.
+ */
+async function heldByWords(
+  trx: Db,
+  viewer: Viewer,
+  comment: { streamer_id: number },
+  body: string,
+): Promise<boolean> {
+  if (isStaff(viewer) || !viewer.user || !(await holdsWords(trx, body))) return false;
+  return !(await speaksFor(trx, viewer.user.id, comment.streamer_id));
 }
 
 /** Deletes a comment (administrator), with the audit entry that keeps what it said. */

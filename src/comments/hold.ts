@@ -1,8 +1,10 @@
 import { sql } from 'kysely';
-import type { SqlRule } from '../db/sql-rules.ts';
+import type { Db } from '../db/schema.ts';
+import { refusedByRows, type SqlRule } from '../db/sql-rules.ts';
+import { foldWords } from '../lib/names.ts';
 import { choiceSql } from '../settings/queries.ts';
 import { GUEST_HOLDS, type GuestHold, hasLink } from '../shared/rules.ts';
-import type { CommentValue, Draft } from './rules.ts';
+import { COMMENT_VALUES, type CommentValue, type Draft } from './rules.ts';
 
 /**
  * Whether a new comment waits for staff (DECISIONS.md "Guests earn trust", "Moderators' tools"),
@@ -44,6 +46,17 @@ export const HOLD_WORDS: HoldRule = {
   error: 'held_words',
   refuses: (v) => sql`exists (select 1 from hold_words w where ${v.words} like ('% ' || w.fold || ' %'))`,
 };
+
+/**
+ * Whether a body holds one of the administrator's words (HOLD_WORDS, asked alone): an edit
+ * is held as a new comment would be (comments/change.ts), or it would carry past the rule
+ * what the rule holds.
+ */
+export async function holdsWords(db: Db, body: string): Promise<boolean> {
+  const values = { words: ` ${foldWords(body)} ` } as Record<CommentValue, unknown>;
+  const [refused] = await refusedByRows(db, [HOLD_WORDS], COMMENT_VALUES, [{ values, asks: () => true }]);
+  return refused?.has('held_words') ?? false;
+}
 
 export const HOLD_RULES: readonly HoldRule[] = [WITH_LINK, HOLD_ALL, UNTRUSTED, HOLD_WORDS];
 

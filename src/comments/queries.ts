@@ -257,10 +257,10 @@ export async function setHidden(db: Db, id: number, hidden: boolean, by: 'author
     .execute();
 }
 
-export async function editBody(db: Db, id: number, body: string, at: string): Promise<void> {
+export async function editBody(db: Db, id: number, body: string, at: string, held: boolean): Promise<void> {
   await db
     .updateTable('comments')
-    .set({ body, edited_at: at, repeat_key: repeatKey(body) })
+    .set({ body, edited_at: at, repeat_key: repeatKey(body), ...(held ? { pending: 1 } : {}) })
     .where('id', '=', id)
     .execute();
 }

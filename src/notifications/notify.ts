@@ -82,6 +82,7 @@ export async function notifyApproved(trx: Db, comments: { id: number }[]): Promi
       'comments.body',
       'comments.created_at',
       'comments.reply_to',
+      'comments.hidden',
       'parent.reply_to as top',
     ])
     .where(
@@ -94,6 +95,9 @@ export async function notifyApproved(trx: Db, comments: { id: number }[]): Promi
     const answered = [c.reply_to, c.top].filter((id): id is number => id !== null);
     await notifyComment(trx, c, answered);
   }
+  // A comment held again by its edit (comments/change.ts) had its notifications put away.
+  const shown = rows.filter((c) => c.hidden === 0).map((c) => c.id);
+  publish(trx, unreadChanged(await setShown(trx, shown, true)));
 }
 
 /**

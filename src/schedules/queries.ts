@@ -38,10 +38,15 @@ async function insertSegments(db: Db, rows: ReturnType<typeof rowOf>[]): Promise
   }
 }
 
-/** The next 14 days of one streamer's schedule (segments not yet ended), earliest first. */
-export async function readSchedule(db: Db, streamerId: number, now: Date): Promise<StreamerSchedule> {
+/** The next `days` of one streamer's schedule (segments not yet ended), earliest first. */
+export async function readSchedule(
+  db: Db,
+  streamerId: number,
+  now: Date,
+  days: number = SCHEDULE.shownDays,
+): Promise<StreamerSchedule> {
   const from = now.toISOString();
-  const until = new Date(now.getTime() + SCHEDULE.shownDays * DAY).toISOString();
+  const until = new Date(now.getTime() + days * DAY).toISOString();
   const [state, segments] = await Promise.all([
     db.selectFrom('schedules').selectAll().where('streamer_id', '=', streamerId).executeTakeFirst(),
     db

@@ -11,6 +11,7 @@ import { ScheduleAnswer } from '../schedules/schemas.ts';
 import { flag, parseId, truthy } from '../lib/input.ts';
 import { HISTORY } from '../shared/history.ts';
 import { AUDIENCE_SORT } from '../shared/rules.ts';
+import { SCHEDULE } from '../shared/schedules.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { OK, pageLimit } from '../lib/schemas.ts';
 import { limit } from '../plugins/rate-limits.ts';
@@ -61,7 +62,8 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!item) throw fail('streamer_not_found');
       if (flag(query.history)) return ratingHistory(db, id);
       if (flag(query.schedule)) {
-        const schedule = await readSchedule(db, id, app.clock.now());
+        const days = flag(query.ahead) ? SCHEDULE.horizonDays : SCHEDULE.shownDays;
+        const schedule = await readSchedule(db, id, app.clock.now(), days);
         return reply
           .type('application/json; charset=utf-8')
           .serializer(reply.compileSerializationSchema(SCHEDULE_ANSWER))

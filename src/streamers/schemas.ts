@@ -19,6 +19,7 @@ import { GUEST_NAME_RULE } from '../guests/names.ts';
 import { Stats30d } from '../history/schemas.ts';
 import { HISTORY } from '../shared/history.ts';
 import { SegmentsInputDoc } from '../schedules/schemas.ts';
+import { SCHEDULE } from '../shared/schedules.ts';
 
 const score = () => Type.Integer({ minimum: 0, maximum: LIMITS.score });
 
@@ -130,6 +131,12 @@ export const ListQuery = Input({
   /** With `id`: the streams live sync recorded (issue 28). */
   streams: Param(FlagDoc("With `id`: the streamer's streams, newest first")),
   schedule: Param(FlagDoc("With `id`: the streamer's schedule, the next 14 days")),
+  /** With `schedule`: as far as a hand-kept schedule reaches, for its editor (docs/decisions.md). */
+  ahead: Param(
+    FlagDoc(
+      `With \`schedule\`: the next ${SCHEDULE.horizonDays} days, as far as a schedule kept by hand reaches`,
+    ),
+  ),
   /** DECISIONS.md "Audience score you can trust": any value but `audience` is 400 `Invalid sort`. */
   sort: Type.Optional(
     Type.String({

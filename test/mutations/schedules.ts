@@ -145,4 +145,19 @@ export const SCHEDULE_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-upcoming.test.ts'],
     web: true,
   },
+  {
+    name: 'schedules: &ahead=1 shows only the 14 days',
+    file: 'src/streamers/routes.ts',
+    from: 'const days = flag(query.ahead) ? SCHEDULE.horizonDays : SCHEDULE.shownDays;',
+    to: 'const days = SCHEDULE.shownDays;',
+    tests: ['test/schedules.test.ts'],
+  },
+  {
+    name: 'schedules: the editor reads only the 14 days (its save drops a later stream unseen)',
+    file: 'web/src/components/ScheduleEditor.svelte',
+    from: "schedule: '1' as const, ahead: '1' as const,",
+    to: "schedule: '1' as const,",
+    tests: ['test/browser/web-upcoming.test.ts'],
+    web: true,
+  },
 ];

@@ -96,4 +96,32 @@ export const WORDS_MUTATIONS: Mutation[] = [
     to: '',
     tests: TESTS,
   },
+  {
+    name: 'words: an edit that brings in a held word stays published',
+    file: 'src/comments/change.ts',
+    from: 'const held = comment.pending !== 1 && (await heldByWords(trx, viewer, comment, body));',
+    to: 'const held = false;',
+    tests: TESTS,
+  },
+  {
+    name: 'words: an edit held again keeps its notifications shown',
+    file: 'src/comments/change.ts',
+    from: '      if (held) await notifyDeleted(trx, [comment]);\n',
+    to: '',
+    tests: TESTS,
+  },
+  {
+    name: "words: staff's edit is held",
+    file: 'src/comments/change.ts',
+    from: 'if (isStaff(viewer) || !viewer.user ||',
+    to: 'if (!viewer.user ||',
+    tests: TESTS,
+  },
+  {
+    name: "words: an approved edit's notifications stay put away",
+    file: 'src/notifications/notify.ts',
+    from: '  publish(trx, unreadChanged(await setShown(trx, shown, true)));\n',
+    to: '',
+    tests: TESTS,
+  },
 ];
