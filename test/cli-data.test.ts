@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SqliteDatabase as Database } from '../src/db/sqlite-driver.ts';
@@ -129,6 +129,33 @@ describe('streamer-rating export, import and backup', { timeout: 120_000 }, () =
     expect(r.err).toContain('"streamers" rows have a column "from_the_future"');
     const a = await app(d);
     expect((await a.client().get('/api/streamers')).body.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it("an export file is the service user's alone (0600, as a backup); an export read only in part ends quietly", async () => {
+    const d = await database();
+    cli(d, ['demo']);
+    const file = join(dir, 'private.json');
+    writeFileSync(file, 'an older file, once readable by all', { mode: 0o644 });
+    expect(cli(d, ['export', file]).code).toBe(0);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+
+    // Several times what a pipe holds (64 KiB): the tool is still writing when the reader stops.
+    const a = await app(d);
+    const admin = await a.admin();
+    const sid = ((await admin.get('/api/streamers')).body as { id: number }[])[0]!.id;
+    for (let i = 0; i < 400; i++) {
+      const posted = await admin.post('/api/comments', {
+        streamer_id: sid,
+        body: `${i} ${'long '.repeat(190)}`,
+      });
+      expect(posted.status).toBe(201);
+    }
+    const child = spawn(process.execPath, [...TOOL, 'export', '-'], { env: env(d) });
+    let err = '';
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect([code, err]).toEqual([0, '']);
   });
 
   it.runIf(dbKind === 'postgres')('backup on PostgreSQL points to pg_dump', async () => {

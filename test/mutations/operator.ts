@@ -97,4 +97,18 @@ export const OPERATOR_MUTATIONS: Mutation[] = [
     to: '',
     tests: ['test/release.test.ts'],
   },
+  {
+    name: 'cli: an export file is readable by all (0644)',
+    file: 'src/cli/commands/export.ts',
+    from: '  writeFileSync(file, text, { mode: BACKUP_MODE });\n  chmodSync(file, BACKUP_MODE);\n',
+    to: '  writeFileSync(file, text);\n',
+    tests: ['test/cli-data.test.ts'],
+  },
+  {
+    name: 'cli: an export read only in part ends with an EPIPE stack trace',
+    file: 'src/cli/commands/export.ts',
+    from: "  if (file === '-') return toStdout(text + '\\n');",
+    to: "  if (file === '-') return void process.stdout.write(text + '\\n');",
+    tests: ['test/cli-data.test.ts'],
+  },
 ];

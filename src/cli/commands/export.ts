@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
+import { BACKUP_MODE } from '../../backup/files.ts';
 import type { Config } from '../../config/config.ts';
 import { type CommandArgs, UsageError } from '../args.ts';
 import { exportData } from '../data.ts';
@@ -9,13 +10,27 @@ export async function run({ positionals }: CommandArgs, config: Config): Promise
   if (positionals.length !== 1 || file === undefined) throw new UsageError('give the file to write');
   const data = await withDb(config, (db) => exportData(db));
   const text = JSON.stringify(data, null, 1);
-  if (file === '-') {
-    process.stdout.write(text + '\n');
-    return;
-  }
-  writeFileSync(file, text);
+  if (file === '-') return toStdout(text + '\n');
+  // It holds what a backup holds (users, guest tags, notifications): the service user's alone.
+  writeFileSync(file, text, { mode: BACKUP_MODE });
+  chmodSync(file, BACKUP_MODE);
   const counts = Object.entries(data.tables)
     .map(([k, v]) => `${k} ${v.length}`)
     .join(', ');
   console.log(`Exported to ${file}: ${counts}`);
+}
+
+/**
+ * The export written to the standard output. A reader that stops early (`| head`) closes the
+ * pipe: that ends the export quietly, as it ends `cat`, not with an EPIPE stack trace.
+ */
+function toStdout(text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    process.stdout.once('error', (err: NodeJS.ErrnoException) =>
+      err.code === 'EPIPE' ? resolve() : reject(err),
+    );
+    process.stdout.write(text, (err) => {
+      if (!err) resolve();
+    });
+  });
 }
