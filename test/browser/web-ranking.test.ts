@@ -87,6 +87,23 @@ describe.runIf(runBrowser(import.meta.url))('the ranking', () => {
     await shot(page, 'following-ranking');
     await page.getByRole('button', { name: 'Following: Streamer 01', exact: true }).click();
     await expect.poll(() => page.locator('.ranking .name').allTextContents()).toEqual(['Streamer 08']);
+
+    // Made a moderator, the same user lists every streamer: one not yet in the Public view takes
+    // no followers (404), so its row offers no Follow (a browser walk, stop 82).
+    const me = (await page.request.get(`${env.base}/api/oauth/me`).then((r) => r.json())) as {
+      user: { id: number };
+    };
+    expect((await admin.put(`/api/users?id=${me.user.id}`, { is_mod: true })).status).toBe(200);
+    await page.goto(env.base + '/');
+    await page.getByLabel('Followed').uncheck();
+    await page.getByLabel('Show all streamers with notes').check();
+    await page.getByRole('button', { name: 'Follow: Streamer 01', exact: true }).waitFor();
+    await page.getByPlaceholder('Filter by name').fill('Kick');
+    await expect.poll(() => page.locator('.ranking .name').allTextContents()).toEqual(['Unrated Kick']);
+    expect(await page.locator('.ranking .follow').count()).toBe(0);
+    await page.getByPlaceholder('Filter by name').fill('');
+    await page.getByLabel('Show all streamers with notes').uncheck();
+    expect((await admin.put(`/api/users?id=${me.user.id}`, { is_mod: false })).status).toBe(200);
     await context.close();
 
     // In Czech, from a shared address: the same user's follows, the filter checked.

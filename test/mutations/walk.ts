@@ -274,4 +274,12 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-community.test.ts'],
     web: true,
   },
+  {
+    name: 'walk: a row of a streamer outside the Public view offers Follow (404)',
+    file: 'web/src/components/RankList.svelte',
+    from: 'following={followed === null || !item.s.evaluated ? undefined',
+    to: 'following={followed === null ? undefined',
+    tests: ['test/browser/web-ranking.test.ts'],
+    web: true,
+  },
 ];
