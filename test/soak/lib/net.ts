@@ -6,16 +6,21 @@ import { createServer, type Server, type Socket, connect } from 'node:net';
  * ephemeral range: an outgoing connection (to PostgreSQL, to a fake) takes its source port from
  * that range, and could take a port between this check and the child's listen (a CI run's
  * EADDRINUSE). Another worker can still pick the same number in that moment: a caller that
- * spawns a server retries on EADDRINUSE (Service.start).
+ * spawns a server retries on EADDRINUSE (Service.start). It starts above 10080, the highest of
+ * the ports the Fetch standard blocks, whose every request fetch() refuses as a "bad port" (a
+ * CI run, stop 82).
  */
 export async function freePort(): Promise<number> {
   const below = ephemeralStart();
   for (let tries = 0; tries < 50; tries++) {
-    const port = 10_000 + Math.floor(Math.random() * (below - 10_000));
+    const port = FIRST_PORT + Math.floor(Math.random() * (below - FIRST_PORT));
     if (await listens(port)) return port;
   }
   return listens(0);
 }
+
+/** Above the Fetch standard's blocked ports (the last is 10080). */
+const FIRST_PORT = 10_081;
 
 /** The first port of the kernel's ephemeral range (Linux's default 32768 elsewhere). */
 function ephemeralStart(): number {
