@@ -5,13 +5,19 @@ import { type Mode, startFakeLive } from './helpers/fake-live.ts';
 const fake = await startFakeLive();
 afterAll(() => fake.close());
 const t = await useApp(fake.env());
+/** An app whose calls to the providers give up after 400 ms: the hanging provider's test. */
+const quick = await useApp({ ...fake.env(), PROVIDER_TIMEOUT_MS: '400' });
 const admin = await t.admin();
+const admins = new Map([
+  [t, admin],
+  [quick, await quick.admin()],
+]);
 beforeEach(() => fake.reset());
 
 let n = 0;
-async function addStreamer(platform: 'provider_a' | 'provider_b', channel = `chan${++n}`) {
+async function addStreamer(platform: 'provider_a' | 'provider_b', channel = `chan${++n}`, app = t) {
   const key = platform === 'provider_a' ? 'provider_a' : 'provider_b';
-  const res = await admin.post('/api/streamers?admin=1', {
+  const res = await admins.get(app)!.post('/api/streamers?admin=1', {
     name: `Live ${channel}`,
     platform,
     [key]: channel,
@@ -19,15 +25,15 @@ async function addStreamer(platform: 'provider_a' | 'provider_b', channel = `cha
   expect(res.status).toBe(201);
   return { id: res.body.id as number, channel };
 }
-const item = async (id: number) =>
+const item = async (id: number, app = t) =>
   (
-    (await admin.get('/api/streamers?all=1')).body as {
+    (await admins.get(app)!.get('/api/streamers?all=1')).body as {
       id: number;
       game: string;
       live_since: string | null;
     }[]
   ).find((s) => s.id === id);
-const sync = async () => expect(await t.app.liveSync.runOnce()).toBe(true);
+const sync = async (app = t) => expect(await app.app.liveSync.runOnce()).toBe(true);
 const stream = { game: 'Elden Ring', title: 'No-hit run', viewers: 1234, since: '2026-11-21T20:00:00Z' };
 const apiOf = (platform: 'provider_a' | 'provider_b') => (platform === 'provider_a' ? fake.a : fake.b);
 
@@ -73,27 +79,28 @@ describe.each(['provider_a', 'provider_b'] as const)('live sync of %s', (platfor
 
   const failures: Mode[] = ['error_500', 'html_403', 'not_json', 'hang', 'rate_limited'];
   it.each(failures)('a failed check (%s) changes no streamer and does not count as a miss', async (mode) => {
-    const s = await addStreamer(platform);
+    const u = mode === 'hang' ? quick : t;
+    const s = await addStreamer(platform, undefined, u);
     apiOf(platform).live.set(s.channel, stream);
-    await sync();
-    const before = await item(s.id);
+    await sync(u);
+    const before = await item(s.id, u);
     apiOf(platform).live.clear();
-    await sync(); // one successful miss
-    const afterMiss = await item(s.id);
+    await sync(u); // one successful miss
+    const afterMiss = await item(s.id, u);
     apiOf(platform).mode = mode;
-    apiOf(platform).resetAt = Math.floor(t.clock.now().getTime() / 1000) + 30;
-    await sync();
-    await sync();
-    expect(await item(s.id)).toEqual(afterMiss);
+    apiOf(platform).resetAt = Math.floor(u.clock.now().getTime() / 1000) + 30;
+    await sync(u);
+    await sync(u);
+    expect(await item(s.id, u)).toEqual(afterMiss);
     expect(afterMiss).toMatchObject({ status: 'live', game: before?.game });
-    const state = (await admin.get('/api/sync')).body[platform];
+    const state = (await admins.get(u)!.get('/api/sync')).body[platform];
     expect(state.last_error).toEqual(expect.any(String));
     // A call past its time limit says so, naming the setting (not "cannot reach").
     if (mode === 'hang') expect(state.last_error).toContain('no answer within 400 ms (PROVIDER_TIMEOUT_MS)');
-    t.clock.advance(61_000); // past any rate-limit pause
+    u.clock.advance(61_000); // past any rate-limit pause
     apiOf(platform).mode = 'ok';
-    await sync(); // the second miss in a row: now offline
-    expect(await item(s.id)).toMatchObject({ status: 'offline', viewers: null });
+    await sync(u); // the second miss in a row: now offline
+    expect(await item(s.id, u)).toMatchObject({ status: 'offline', viewers: null });
   });
 });
 

@@ -289,7 +289,10 @@ export async function startFakeLive(): Promise<FakeLive> {
       PROVIDER_B_API_URL: `${url}/b/v1`,
       // Rounds run only when a test calls runOnce(); the timer would wait a quarter of an hour.
       LIVE_SYNC_SECONDS: '3600',
-      PROVIDER_TIMEOUT_MS: '400',
+      // A guard against a hang, not a speed limit: a busy machine's first call can take longer
+      // than a short limit, and a round that failed so is silent (a test hangs a call on purpose
+      // with an app of its own and a short limit, as live-sync.test.ts does).
+      PROVIDER_TIMEOUT_MS: '60000',
     }),
     callsTo: (api, path) => api.calls.filter((c) => c.path === path).map((c) => c.query),
     reset: () => {
