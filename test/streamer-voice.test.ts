@@ -20,7 +20,7 @@ const t = await startApp(live.env());
 // Sign-ins through the fake Twitch and Kick need the providers' own token URLs, which live sync
 // would use too: they run against a second app of their own.
 const providers = await startFakeProviders();
-const s = await startApp({ ...providers.env(), PROVIDER_TIMEOUT_MS: '400' });
+const s = await startApp(providers.env());
 afterAll(async () => {
   await t.close();
   await s.close();

@@ -26,7 +26,8 @@ export interface SignInSetup {
  */
 export async function useSignIn(): Promise<SignInSetup> {
   const fake = await startFakeProviders();
-  const t = await startApp({ ...fake.env(), PROVIDER_TIMEOUT_MS: '300' });
+  // A hang guard, not a speed limit (a hanging provider's test starts an app with a short one).
+  const t = await startApp({ ...fake.env(), PROVIDER_TIMEOUT_MS: '60000' });
   afterAll(async () => {
     await t.close();
     await fake.close();
