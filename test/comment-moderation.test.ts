@@ -55,6 +55,25 @@ describe('hiding comments', () => {
     expect((await admin.get(`/api/streamers?all=1&id=${sid}`)).body.comment_count).toBe(1);
   });
 
+  it("a hidden comment's replies leave the list and comment_count with it, and come back when it is shown", async () => {
+    const sid = await t.streamer();
+    const parent = (await post(t.client(), sid, 'a thread')).body.id;
+    for (const body of ['first reply', 'second reply'])
+      expect(
+        (await t.client().post('/api/comments', { streamer_id: sid, body, reply_to: parent })).status,
+      ).toBe(201);
+    await post(t.client(), sid, 'another thread');
+    const count = async () => (await admin.get(`/api/streamers?all=1&id=${sid}`)).body.comment_count;
+    expect(await count()).toBe(4);
+    await admin.put(`/api/comments?id=${parent}`, { hidden: true });
+    // What visitors see, and the count says the same: the other thread alone.
+    expect(await list(t.client(), sid)).toHaveLength(1);
+    expect(await count()).toBe(1);
+    await admin.put(`/api/comments?id=${parent}`, { hidden: false });
+    expect(await list(t.client(), sid)).toHaveLength(4);
+    expect(await count()).toBe(4);
+  });
+
   it('the author may hide their own, and show again only what they hid themselves', async () => {
     const sid = await t.streamer();
     const author = await t.signedIn(await t.user());

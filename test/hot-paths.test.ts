@@ -346,6 +346,8 @@ describe('rendered answers', () => {
         ? /COVERING INDEX comments_counted_idx/
         : /Index Only Scan using comments_counted_idx/,
     );
+    // The replies in hidden threads it takes off: the hidden comments from their own index (043).
+    expect(plan).toMatch(/comments_hidden_idx/);
   });
   it('get a compressed form only when a request takes it; the items read for a card, a page or one streamer make no JSON of the list', async () => {
     const app = await startApp({}, { logLevel: 'warn' });

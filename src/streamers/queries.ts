@@ -68,6 +68,20 @@ export const listQuery = (db: Db) =>
           .as('cc'),
       (join) => join.onRef('cc.streamer_id', '=', 'streamers.id'),
     )
+    // Less the replies in a hidden thread, which only staff see (migration 043: few rows read).
+    .leftJoin(
+      (eb) =>
+        eb
+          .selectFrom('comments as parent')
+          .innerJoin('comments as reply', 'reply.reply_to', 'parent.id')
+          .select(['parent.streamer_id', (e) => e.fn.countAll<number | string>().as('n')])
+          .where('parent.hidden', '=', sql.lit(1))
+          .where('reply.hidden', '=', sql.lit(0))
+          .where('reply.pending', '=', sql.lit(0))
+          .groupBy('parent.streamer_id')
+          .as('hr'),
+      (join) => join.onRef('hr.streamer_id', '=', 'streamers.id'),
+    )
     // The votes as the database counts them while they change (migration 035), not summed here.
     .leftJoin('vote_tallies as av', 'av.streamer_id', 'streamers.id')
     // Followers counted for every streamer at once, in the query that makes the items.
@@ -109,6 +123,7 @@ export const listQuery = (db: Db) =>
       'rater_groups.id as team_id',
       'rater_groups.name as team_name',
       'cc.n as comment_count',
+      'hr.n as hidden_replies',
       'av.score_sum as audience_sum',
       'av.vote_count as audience_votes',
       ...HISTOGRAM_COLUMNS.map((h) => `av.${h}` as const),
@@ -163,7 +178,7 @@ export async function listStreamers(db: Db): Promise<StreamerListRow[]> {
     rated_at: r.rated_at ?? null,
     team_id: r.team_id ?? null,
     team_name: r.team_name ?? null,
-    comment_count: Number(r.comment_count ?? 0),
+    comment_count: Number(r.comment_count ?? 0) - Number(r.hidden_replies ?? 0),
     audience_sum: Number(r.audience_sum ?? 0),
     audience_votes: Number(r.audience_votes ?? 0),
     audience_histogram: HISTOGRAM_COLUMNS.map((h) => Number(r[h] ?? 0)),

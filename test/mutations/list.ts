@@ -269,6 +269,13 @@ export const MUTATIONS: Mutation[] = [
     project: 'postgres',
   },
   {
+    name: 'stop 83: comment_count counts the replies of a hidden comment, which nobody but staff sees',
+    file: 'src/streamers/queries.ts',
+    from: 'Number(r.comment_count ?? 0) - Number(r.hidden_replies ?? 0)',
+    to: 'Number(r.comment_count ?? 0)',
+    tests: ['test/comment-moderation.test.ts'],
+  },
+  {
     name: 'hot paths: a successful health check is remembered for good',
     file: 'src/health/check.ts',
     from: 'if (age >= 0 && age < HEALTH_FRESH_MS) return undefined;',

@@ -37,6 +37,7 @@ import * as eventLogStagedOnce from './039-event-log-staged-once.ts';
 import * as commentsCounted from './040-comments-counted.ts';
 import * as nameFoldsOfCapitals from './041-name-folds-of-capitals.ts';
 import * as nameFoldsWithoutSymbols from './042-name-folds-without-symbols.ts';
+import * as hiddenThreads from './043-hidden-threads.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
@@ -78,4 +79,5 @@ export const migrations: Record<string, Migration> = {
   '040-comments-counted': commentsCounted,
   '041-name-folds-of-capitals': nameFoldsOfCapitals,
   '042-name-folds-without-symbols': nameFoldsWithoutSymbols,
+  '043-hidden-threads': hiddenThreads,
 };
