@@ -367,5 +367,8 @@ describe('API documentation', () => {
     expect(res.text).toContain('/api/streamers');
     expect(res.text).toContain('Who may call');
     expect(res.text).not.toMatch(/<script|https?:\/\/(?!localhost)[a-z]/i);
+    // The site's icon, served: a browser asks for /favicon.ico otherwise and logs its 404.
+    const icon = /<link rel="icon" href="([^"]+)"/.exec(res.text)?.[1];
+    expect((await t.client().get(icon ?? '/favicon.ico')).status).toBe(200);
   });
 });

@@ -276,6 +276,13 @@ export const MUTATIONS: Mutation[] = [
     tests: ['test/comment-moderation.test.ts'],
   },
   {
+    name: 'stop 83: the API documentation names no icon (the browser asks for /favicon.ico and logs a 404)',
+    file: 'src/openapi/page.ts',
+    from: '<link rel="icon" href="/favicon.svg" type="image/svg+xml">\n',
+    to: '',
+    tests: ['test/openapi.test.ts'],
+  },
+  {
     name: 'hot paths: a successful health check is remembered for good',
     file: 'src/health/check.ts',
     from: 'if (age >= 0 && age < HEALTH_FRESH_MS) return undefined;',
