@@ -92,6 +92,29 @@ describe.runIf(runBrowser(import.meta.url))('the Reviews tab and re-rating reque
     await context.close();
   });
 
+  it('a moderator goes back to a streamer they reviewed, which left their queue, and changes the review', async () => {
+    const { page, context } = await pageAs(env, kaja, { lang: 'en' });
+    await page.goto(`${env.base}/admin/reviews`);
+    await page.getByRole('heading', { name: 'To review' }).waitFor();
+    expect(await page.locator('.review-queue > li', { hasText: 'Review Me' }).count()).toBe(0);
+    await page.getByLabel('Any streamer, also one you have reviewed').selectOption({ label: 'Review Me' });
+    await page.locator('form.review-any').getByRole('button', { name: 'Review' }).click();
+    await page.getByRole('heading', { name: 'All reviews (2)' }).waitFor();
+    const note = page.getByLabel('Note for the staff');
+    expect(await note.inputValue()).toBe('Great overlay');
+    await note.fill('Great overlay, loud music');
+    await page.getByRole('button', { name: 'Save my review' }).click();
+    await expect
+      .poll(async () => {
+        const mine = await env.t.signedIn(kaja);
+        return (await mine.get(`/api/reviews?streamer_id=${reviewed}`)).body.mine?.note;
+      })
+      .toBe('Great overlay, loud music');
+    await axe(env, page, 'review picked by name');
+    await shot(page, 'reviews-picked');
+    await context.close();
+  });
+
   it('the verified streamer asks for a re-rating; the administrator sees it first, reviews and publishes', async () => {
     // The last rating was 100 days ago: a request may come after 90.
     env.t.clock.advance(100 * DAY);

@@ -165,6 +165,8 @@ export const cs: Record<MessageKey, string> = {
   'reviews.publish': 'Zveřejnit medián jako hodnocení',
   'reviews.publishConfirm': 'Zveřejnit medián jako hodnocení streamera {name}? Posudky se pak smažou.',
   'reviews.published': 'Zveřejněno jako hodnocení.',
+  'reviews.any': 'Kterýkoli streamer, i ten, kterého jste už hodnotili',
+  'reviews.pick': 'Vyberte streamera',
   'reviews.back': 'Zpět na seznam',
   'streamer.ratedAgo': 'Hodnoceno {time}',
   'rerate.title': 'Požádat o nové hodnocení',

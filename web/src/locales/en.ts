@@ -164,6 +164,8 @@ export const en = {
   'reviews.publish': 'Publish the median as the rating',
   'reviews.publishConfirm': 'Publish the median as the rating of {name}? The reviews are then cleared.',
   'reviews.published': 'Published as the rating.',
+  'reviews.any': 'Any streamer, also one you have reviewed',
+  'reviews.pick': 'Choose a streamer',
   'reviews.back': 'Back to the queue',
   'streamer.ratedAgo': 'Rated {time}',
   'rerate.title': 'Ask for a re-rating',
