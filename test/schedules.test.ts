@@ -200,6 +200,11 @@ describe('hand-kept schedules (provider_b)', () => {
       vacation: null,
       source: 'manual',
     });
+    // A line break (an API caller's; the editor's field is one line) parts words, it does not glue them.
+    expect(
+      (await keep(admin, s.id, [{ start: at(6), end: at(7), title: ' עולם\r\nnový\tden\n' }])).status,
+    ).toBe(200);
+    expect((await rows(s.id)).map((r) => r.title)).toEqual(['עולם nový den']);
     expect((await keep(admin, s.id, [{ start: at(6), end: at(7), title: 'B' }])).status).toBe(200);
     expect((await rows(s.id)).map((r) => r.title)).toEqual(['B']);
     expect((await keep(admin, s.id, [])).status).toBe(200);

@@ -127,9 +127,13 @@ export function sanitize(value: unknown, max = 100): string {
   );
 }
 
-/** A single-line text field (author names, submitter labels, games, titles): controls removed, trimmed, cut. */
+/**
+ * A single-line text field (games, titles, a schedule's segments): a line break or tab is a
+ * space between the words it parted (not glued: `world\nnový` is `world nový`), other controls
+ * removed, trimmed, cut.
+ */
 export function singleLine(value: unknown, max: number): string {
-  return cut(stripControls(text(value) ?? '').trim(), max);
+  return cut(stripControls((text(value) ?? '').replace(/[\t\n\v\f\r]+/g, ' ')).trim(), max);
 }
 
 /** Multi-line user text (comments, notes): NFC, controls other than line breaks removed, trimmed. */

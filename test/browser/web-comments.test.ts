@@ -65,6 +65,23 @@ describe.runIf(runBrowser(import.meta.url))('comments as people know them', () =
     await cs.context.close();
   });
 
+  it('a comment of stacked combining marks stays inside its card; the page does not scroll sideways (phone)', async () => {
+    const marked = await env.t.streamer('Marked Streamer', { s: 5 });
+    const body = `Z${'\u0336\u0337\u0338\u0489'.repeat(240)} and words after`;
+    const res = await env.t.client().post('/api/comments', { streamer_id: marked, body, author: 'Troll' });
+    expect(res.status).toBe(201);
+    const { page, context } = await newPage(env, { phone: true, lang: 'en' });
+    await page.goto(`${env.base}/s/${marked}`);
+    const comment = page.locator('.comments .comment-body').first();
+    await expect.poll(() => comment.textContent()).toContain('and words after');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    const card = await page.locator('.comments').first().boundingBox();
+    const box = await comment.boundingBox();
+    expect(box!.x + box!.width).toBeLessThanOrEqual(card!.x + card!.width);
+    await shot(page, 'comment-marks-phone');
+    await context.close();
+  });
+
   it('an address naming a comment older than the first page opens the page scrolled to it (phone)', async () => {
     const list = (await env.t.client().get(`/api/comments?streamer_id=${sid}`)).body as {
       id: number;

@@ -160,4 +160,11 @@ export const SCHEDULE_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-upcoming.test.ts'],
     web: true,
   },
+  {
+    name: 'stop 83: a line break in a single-line field glues the words it parted',
+    file: 'src/lib/input.ts',
+    from: ".replace(/[\\t\\n\\v\\f\\r]+/g, ' ')",
+    to: '',
+    tests: ['test/schedules.test.ts'],
+  },
 ];
