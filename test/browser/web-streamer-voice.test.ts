@@ -36,6 +36,14 @@ describe.runIf(runBrowser(import.meta.url))('streamers speak for themselves', ()
     expect(await reply.locator('.reply-body').textContent()).toBe('<b>Thanks</b> for the fair rating');
     expect(await reply.locator('b').count()).toBe(0);
     expect(await page.locator('h1 .badge.verified').count()).toBe(1);
+    // Their own channel is not offered to follow; its followers are still counted. The button
+    // would show once the page knows whether one follows: after that answer and a frame.
+    const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/follows');
+    await page.reload();
+    await answered;
+    await page.locator('.follow', { hasText: 'followers' }).waitFor();
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => done(null))));
+    expect(await page.getByRole('button', { name: 'Follow' }).count()).toBe(0);
     await axe(env, page, `streamer voice ${JSON.stringify(opts)}`);
     await shot(page, `streamer-voice-${opts.phone ? 'phone' : 'desktop'}`);
     await page.goto(`${env.base}/`);

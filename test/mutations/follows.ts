@@ -133,4 +133,12 @@ export const FOLLOW_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-ranking.test.ts'],
     web: true,
   },
+  {
+    name: 'stop 83: a verified streamer is offered to follow their own channel',
+    file: 'web/src/components/FollowButton.svelte',
+    from: '{#if !own || following}',
+    to: '{#if true}',
+    tests: ['test/browser/web-streamer-voice.test.ts'],
+    web: true,
+  },
 ];
