@@ -9,7 +9,7 @@
  * then), it is moved on SIGUSR2 to a minute past the next Monday 08:00 UTC (TZ=UTC), which
  * starts the digest through the service's own schedule; the week before that slot holds the
  * ratings the run seeded, so every address has a digest to get. While it runs, the public list
- * and comment posting are measured (beside.ts); then the service is killed (SIGKILL) in the
+ * and comment posting are measured (beside.ts; without it, before it and once it is over); then the service is killed (SIGKILL) in the
  * middle and started again on the same database with its clock at the same shift, and the
  * digest is followed to its end. Judged: all accepted within 5 minutes (the restart's wait for
  * the lease included), none twice, RSS at most 40 MiB over idle while it runs: the restarted
@@ -20,7 +20,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { compileChild } from './build.ts';
 import type { CeilingOptions } from './ceilings.ts';
 import type { Context } from './compare.ts';
-import { besideRows, fixedRow, Forked } from './beside.ts';
+import { Beside, fixedRow, Forked } from './beside.ts';
 import { closeIdle } from './http.ts';
 import { waitIdle } from './idle.ts';
 import type { SmtpStats } from './protocol.ts';
@@ -93,23 +93,23 @@ export async function mailRows(
     }, 200);
     const c: Context = { ...ctx, service: first };
     const digest = `weekly digest to ${addresses.toLocaleString('en-US')} addresses`;
-    let rows: Row[];
+    const beside = new Beside(c, {
+      beside: `, ${digest} running`,
+      dir: setup.dir,
+      streamerId: setup.postedId,
+      ceilingDatabase: setup.ceilingDatabase,
+    });
     try {
-      rows = await besideRows(c, {
-        beside: `, ${digest} running`,
-        dir: setup.dir,
-        streamerId: setup.postedId,
-        ceilingDatabase: setup.ceilingDatabase,
-        work: {
-          start: async () => {
-            startedAt = performance.now();
-            process.kill(first.pid, 'SIGUSR2');
-            // The digest has begun when the first message is accepted.
-            while ((await sink.ask('stats')).accepted === 0 && performance.now() - startedAt < 30_000)
-              await sleep(50);
-          },
-          running: async () => (await sink.ask('stats')).recipients < addresses,
+      await beside.before();
+      await beside.during({
+        start: async () => {
+          startedAt = performance.now();
+          process.kill(first.pid, 'SIGUSR2');
+          // The digest has begun when the first message is accepted.
+          while ((await sink.ask('stats')).accepted === 0 && performance.now() - startedAt < 30_000)
+            await sleep(50);
         },
+        running: async () => (await sink.ask('stats')).recipients < addresses,
       });
     } finally {
       clearInterval(sampling);
@@ -167,7 +167,9 @@ export async function mailRows(
       notes.push(`${interrupted} recipients had nothing accepted within the row's time`);
     else if (interrupted > 0)
       notes.push(`${interrupted} in flight at the kill, not sent again (may have arrived)`);
-    rows.unshift(
+    // The list and posting without the digest again, once it is over, on the instance that sent it.
+    if (service) await beside.after({ ...c, service });
+    return [
       fixedRow(
         c,
         `${digest}, killed and restarted: each accepted once`,
@@ -183,8 +185,8 @@ export async function mailRows(
         `<= ${RSS_TARGET_MIB} MiB`,
         own.peak - own.idle <= RSS_TARGET_MIB,
       ),
-    );
-    return rows;
+      ...beside.rows(),
+    ];
   } finally {
     await stopService();
     sink.stop();

@@ -16,7 +16,7 @@ import { createECDH, randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CeilingOptions } from './ceilings.ts';
 import type { Context } from './compare.ts';
-import { besideRows, fixedRow, Forked } from './beside.ts';
+import { Beside, fixedRow, Forked } from './beside.ts';
 import { closeIdle } from './http.ts';
 import { waitIdle } from './idle.ts';
 import type { PushStats } from './protocol.ts';
@@ -198,21 +198,19 @@ export async function pushRows(
     await waitIdle(live);
     await fake.ask('reset');
     const remaining = subscriptions - stats.gone;
-    rows.push(
-      ...(await besideRows(c, {
-        beside: `, ${ten} sending`,
-        dir: setup.dir,
-        streamerId: setup.postedId,
-        ceilingDatabase: setup.ceilingDatabase,
-        work: {
-          start: async () => void (await goLive(CHANNELS[1])),
-          running: async () => {
-            const s = await fake.ask('stats');
-            return s.delivered < remaining;
-          },
-        },
-      })),
-    );
+    const beside = new Beside(c, {
+      beside: `, ${ten} sending`,
+      dir: setup.dir,
+      streamerId: setup.postedId,
+      ceilingDatabase: setup.ceilingDatabase,
+    });
+    await beside.before();
+    const running = async () => (await fake.ask('stats')).delivered < remaining;
+    await beside.during({ start: async () => void (await goLive(CHANNELS[1])), running });
+    const endFrom = performance.now();
+    while ((await running()) && performance.now() - endFrom < 2 * DEADLINE_MS) await sleep(500);
+    await beside.after(c);
+    rows.push(...beside.rows());
 
     // PostgreSQL, for several instances: a second one beside the first, and the third streamer
     // goes live. Both send (the lease's holder queues; each row is claimed by one), none twice.
