@@ -11,12 +11,15 @@ describe('PUT /api/streamers lock mode', () => {
     expect((await find(id)).community_locked).toBe(true);
   });
 
-  it.each([[false], [0], ['0'], [''], ['false'], [null]])('community_locked %j unlocks', async (value) => {
-    const id = await t.streamer();
-    await admin.put(`/api/streamers?id=${id}&lock=1`, { community_locked: true });
-    await admin.put(`/api/streamers?id=${id}&lock=1`, { community_locked: value });
-    expect((await find(id)).community_locked).toBe(false);
-  });
+  it.each([[false], [0], ['0'], [''], ['false'], [null], ['no'], [' Off '], ['FALSE'], [[]]])(
+    'community_locked %j unlocks',
+    async (value) => {
+      const id = await t.streamer();
+      await admin.put(`/api/streamers?id=${id}&lock=1`, { community_locked: true });
+      await admin.put(`/api/streamers?id=${id}&lock=1`, { community_locked: value });
+      expect((await find(id)).community_locked).toBe(false);
+    },
+  );
 
   it('a missing community_locked unlocks; the rating is untouched by lock mode', async () => {
     const id = await t.streamer(undefined, R(6));

@@ -87,7 +87,17 @@ describe('/api/settings', () => {
       guest_hold: 'none',
       guest_challenge: 'burst',
       refuse_repeats: false,
-    });
+    }); // A person's words for off turn it off, whatever else is truthy turns it on.
+    for (const [value, on] of [
+      [1, true],
+      ['no', false],
+      ['yes', true],
+      ['Off', false],
+      [[], false],
+    ] as const) {
+      await admin.put('/api/settings', { auth_enabled: value });
+      expect((await t.client().get('/api/settings')).body.auth_enabled, JSON.stringify(value)).toBe(on);
+    }
   });
 
   it('a non-administrator gets 401 and the setting is unchanged; a missing value is 400', async () => {

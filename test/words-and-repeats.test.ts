@@ -27,8 +27,10 @@ const stored = async (body: string) =>
   );
 
 describe('hold_words in the settings', () => {
-  it('the administrator sets the list; staff read it, nobody else does', async () => {
-    expect((await setWords([' free coins ', 'scam', 'scam'])).body).toEqual({ ok: true });
+  it('the administrator sets the list, each word once in any case; staff read it, nobody else does', async () => {
+    expect((await setWords([' free coins ', 'scam', 'scam', ' SCAM ', 'Free Coins'])).body).toEqual({
+      ok: true,
+    });
     expect((await admin.get('/api/settings')).body.hold_words).toEqual(['free coins', 'scam']);
     expect((await moderator.get('/api/settings')).body.hold_words).toEqual(['free coins', 'scam']);
     expect((await user.get('/api/settings')).body).not.toHaveProperty('hold_words');

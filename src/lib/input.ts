@@ -50,15 +50,19 @@ export function booleanField(value: unknown): boolean | undefined {
   return undefined;
 }
 
-/** What a body's flag counts as off: the falsy values of JSON and the forms' words for them. */
-const FALSY = new Set<unknown>([false, 0, '', '0', 'false', null, undefined]);
+/** What a body's flag counts as off besides these texts: JSON's false, 0 and null, or no value. */
+const FALSY = new Set<unknown>([false, 0, null, undefined]);
+/** The texts a form or a person sends for off, in any letter case. */
+const OFF_WORDS = new Set(['', '0', 'false', 'no', 'off']);
 
 /**
  * Truthy in the loose sense SPEC.md's lock mode uses (DECISIONS.md: "any truthy", such as true,
- * 1, "1", "true"): anything but false, 0, NaN, null, an absent value, and the texts "", "0" and
- * "false" that a form sends for off.
+ * 1, "1", "true"): anything but false, 0, NaN, null, an absent value, an empty list, and the
+ * texts "", "0", "false", "no" and "off" (a person's `{"auth_enabled": "no"}` turned sign-in on).
  */
 export function truthy(value: unknown): boolean {
+  if (typeof value === 'string') return !OFF_WORDS.has(value.trim().toLowerCase());
+  if (Array.isArray(value)) return value.length > 0;
   return !FALSY.has(value) && !Number.isNaN(value);
 }
 

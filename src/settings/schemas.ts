@@ -101,7 +101,12 @@ export const putSchema = {
     '`operator_name`, `operator_contact` and/or the Discord webhooks (`discord_webhooks` replaces the list)',
   body: Input(
     {
-      auth_enabled: Lenient(Type.Boolean({ description: 'true, 1, "1" or "true" turn it on' })),
+      auth_enabled: Lenient(
+        Type.Boolean({
+          description:
+            'On for true, 1, "1" or "true"; off for false, 0, "0", "false", "no", "off", "" or null',
+        }),
+      ),
       guest_hold: Field(
         'invalid_field',
         StringEnum(GUEST_HOLDS, {

@@ -76,7 +76,8 @@ export const REPEAT_MINUTES = 10;
 
 /**
  * Lines of `hold_words` as DECISIONS.md "Words and repeats" takes them (the service, and the
- * page before it sends): each trimmed, one given twice kept once; `bad` those outside
+ * page before it sends): each trimmed, one given twice (in any letter case: the hold ignores it)
+ * kept once, as first given; `bad` those outside
  * `HOLD_WORDS.wordMin` to `wordMax` characters.
  */
 export function holdWordList(items: readonly string[]): { words: string[]; bad: string[] } {
@@ -86,7 +87,7 @@ export function holdWordList(items: readonly string[]): { words: string[]; bad: 
     const word = item.trim();
     const length = codePointLength(word);
     if (length < HOLD_WORDS.wordMin || length > HOLD_WORDS.wordMax) bad.push(word);
-    else if (!words.includes(word)) words.push(word);
+    else if (!words.some((w) => w.toLowerCase() === word.toLowerCase())) words.push(word);
   }
   return { words, bad };
 }

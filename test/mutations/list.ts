@@ -858,6 +858,20 @@ export const MUTATIONS: Mutation[] = [
     tests: ['test/streamers.test.ts'],
   },
   {
+    name: 'input: a body\'s flag sent as "no" or "off" counts as on (`{"auth_enabled": "no"}` required sign-in)',
+    file: 'src/lib/input.ts',
+    from: "const OFF_WORDS = new Set(['', '0', 'false', 'no', 'off']);",
+    to: "const OFF_WORDS = new Set(['', '0', 'false']);",
+    tests: ['test/users-settings.test.ts', 'test/streamers.test.ts'],
+  },
+  {
+    name: "input: a body's flag sent as an empty list counts as on",
+    file: 'src/lib/input.ts',
+    from: 'if (Array.isArray(value)) return value.length > 0;',
+    to: 'if (Array.isArray(value)) return true;',
+    tests: ['test/users-settings.test.ts', 'test/streamers.test.ts'],
+  },
+  {
     name: "contract: the rendered list's evaluated flag sent as a number, not its schema's boolean",
     file: 'src/streamers/views.ts',
     from: 'evaluated: row.evaluated === 1,',

@@ -5,6 +5,13 @@ const TESTS = ['test/words-and-repeats.test.ts'];
 
 export const WORDS_MUTATIONS: Mutation[] = [
   {
+    name: 'words: a word given twice in two letter cases is kept twice',
+    file: 'src/shared/rules.ts',
+    from: 'else if (!words.some((w) => w.toLowerCase() === word.toLowerCase())) words.push(word);',
+    to: 'else if (!words.includes(word)) words.push(word);',
+    tests: TESTS,
+  },
+  {
     name: 'words: a held word matches inside other words',
     file: 'src/comments/hold.ts',
     from: "like ('% ' || w.fold || ' %')",
@@ -49,7 +56,7 @@ export const WORDS_MUTATIONS: Mutation[] = [
   {
     name: 'words: a repeated word is kept twice',
     file: 'src/shared/rules.ts',
-    from: '    else if (!words.includes(word)) words.push(word);',
+    from: '    else if (!words.some((w) => w.toLowerCase() === word.toLowerCase())) words.push(word);',
     to: '    else words.push(word);',
     tests: [...TESTS, 'test/browser/web-staff.test.ts'],
   },
