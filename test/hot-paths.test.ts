@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { COMPRESS_FROM, jsonAnswer } from '../src/cache/answer.ts';
 import { AnswerCache, REFINE_AFTER_MS, SWEEP_EVERY_MS } from '../src/cache/answers.ts';
 import { HEALTH_FRESH_MS, sharedCheck } from '../src/health/check.ts';
+import { dueMailQuery } from '../src/mail/queries.ts';
+import { dueQuery } from '../src/push/outbox.ts';
 import { Session } from '../src/sessions/session.ts';
 import { listQuery } from '../src/streamers/queries.ts';
 import { itemsKey, viewKey } from '../src/streamers/views.ts';
@@ -402,6 +404,27 @@ describe('rendered answers', () => {
       expect((await app.client().get('/api/streamers')).status).toBe(200);
     } finally {
       await app.close();
+    }
+  });
+});
+
+describe("the outboxes' due rows", () => {
+  it("are read in the due index's order for a claim, never all of them read and sorted", async () => {
+    const now = '2026-12-04T22:00:00.000Z';
+    const queries = [
+      dueQuery(t.db, now, 5, []),
+      dueQuery(t.db, now, 5, ['https://push.example']),
+      dueMailQuery(t.db, now, 5),
+    ];
+    for (const query of queries) {
+      const plan = await queryPlan(t.database, query.compile());
+      expect(plan).toMatch(
+        t.database.sqlite
+          ? /INDEX (push|mail)_outbox_due \(state=\? AND not_before<\?\)/
+          : /Index (Only )?Scan using (push|mail)_outbox_due/,
+      );
+      // SQLite sorts in a temporary b-tree, PostgreSQL in a Sort step: all the due rows, each claim.
+      expect(plan).not.toMatch(t.database.sqlite ? /TEMP B-TREE/ : /->\s+Sort\b/);
     }
   });
 });

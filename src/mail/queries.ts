@@ -118,16 +118,22 @@ export async function queueMessages(db: Db, rows: Queued[], now: string): Promis
   return result.length;
 }
 
-/** Due messages, oldest first (one lane: they go side by side). */
-export async function dueMail(db: Db, now: string, limit: number) {
-  const rows = await db
+/**
+ * Due messages, the longest due first (one lane: they go side by side), in the order of the
+ * outbox's due index, so a claim reads as many rows as it takes (push/outbox.ts `dueQuery`).
+ */
+export const dueMailQuery = (db: Db, now: string, limit: number) =>
+  db
     .selectFrom('mail_outbox')
     .select('id')
     .where('state', '=', 'pending')
     .where('not_before', '<=', now)
+    .orderBy('not_before')
     .orderBy('id')
-    .limit(limit)
-    .execute();
+    .limit(limit);
+
+export async function dueMail(db: Db, now: string, limit: number) {
+  const rows = await dueMailQuery(db, now, limit).execute();
   return rows.map((r) => ({ id: r.id, lane: '' }));
 }
 

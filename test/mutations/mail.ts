@@ -380,4 +380,11 @@ export const MAIL_MUTATIONS: Mutation[] = [
     to: "if (!loadZone(zone) || !new Intl.DateTimeFormat('en', { timeZone: zone })) throw",
     tests: ['test/lazy-modules.test.ts'],
   },
+  {
+    name: 'mail: a claim reads every due message and sorts them by id',
+    file: 'src/mail/queries.ts',
+    from: "    .orderBy('not_before')\n    .orderBy('id')\n    .limit(limit);",
+    to: "    .orderBy('id')\n    .limit(limit);",
+    tests: ['test/hot-paths.test.ts'],
+  },
 ];

@@ -335,4 +335,11 @@ export const PUSH_MUTATIONS: Mutation[] = [
     to: "const fresh = (await import('../lib/lazy-modules.ts')).loadWebPush().generateVAPIDKeys();",
     tests: ['test/lazy-modules.test.ts'],
   },
+  {
+    name: 'push: a claim reads every due row and sorts them by id',
+    file: 'src/push/outbox.ts',
+    from: "return due.orderBy('o.not_before').orderBy('o.id').limit(limit);",
+    to: "return due.orderBy('o.id').limit(limit);",
+    tests: ['test/hot-paths.test.ts'],
+  },
 ];

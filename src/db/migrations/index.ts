@@ -38,6 +38,7 @@ import * as commentsCounted from './040-comments-counted.ts';
 import * as nameFoldsOfCapitals from './041-name-folds-of-capitals.ts';
 import * as nameFoldsWithoutSymbols from './042-name-folds-without-symbols.ts';
 import * as hiddenThreads from './043-hidden-threads.ts';
+import * as mailDueById from './044-mail-due-by-id.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
@@ -80,4 +81,5 @@ export const migrations: Record<string, Migration> = {
   '041-name-folds-of-capitals': nameFoldsOfCapitals,
   '042-name-folds-without-symbols': nameFoldsWithoutSymbols,
   '043-hidden-threads': hiddenThreads,
+  '044-mail-due-by-id': mailDueById,
 };
