@@ -5,6 +5,7 @@ import { AnswerCache, REFINE_AFTER_MS, SWEEP_EVERY_MS } from '../src/cache/answe
 import { HEALTH_FRESH_MS, sharedCheck } from '../src/health/check.ts';
 import { dueMailQuery } from '../src/mail/queries.ts';
 import { dueQuery } from '../src/push/outbox.ts';
+import { claimQuery } from '../src/delivery/rows.ts';
 import { Session } from '../src/sessions/session.ts';
 import { listQuery } from '../src/streamers/queries.ts';
 import { itemsKey, viewKey } from '../src/streamers/views.ts';
@@ -425,6 +426,14 @@ describe("the outboxes' due rows", () => {
       );
       // SQLite sorts in a temporary b-tree, PostgreSQL in a Sort step: all the due rows, each claim.
       expect(plan).not.toMatch(t.database.sqlite ? /TEMP B-TREE/ : /->\s+Sort\b/);
+    }
+  });
+  it('are claimed by their ids, their state only checked: a claim reads the rows it takes', async () => {
+    const ids = Array.from({ length: 32 }, (_, i) => i + 1);
+    for (const table of ['push_outbox', 'mail_outbox', 'discord_outbox'] as const) {
+      const plan = await queryPlan(t.database, claimQuery(t.db, table, ids, 'holder', '2026-12-04').compile());
+      expect(plan, table).toMatch(t.database.sqlite ? /INTEGER PRIMARY KEY/ : new RegExp(`${table}_pkey`));
+      expect(plan, table).not.toMatch(new RegExp(`${table}_due`));
     }
   });
 });

@@ -30,6 +30,16 @@ export function inIds(db: AnyDb, column: string, ids: readonly number[]) {
     : sql<boolean>`${sql.ref(column)} = any(cast(${ids} as integer[]))`;
 }
 
+/**
+ * `column = value` checked on the rows the statement's other conditions found, never read
+ * through an index of its own: the column is compared as an expression (`column || ''`), which
+ * no index holds, on both databases. A claim of a few outbox rows by their ids went through
+ * the due index's `state = 'pending'` instead (SQLite plans without statistics, PostgreSQL's
+ * generic plans did the same on a small table) and read every pending row.
+ */
+export const checkedOnly = (column: string, value: string) =>
+  sql<boolean>`(${sql.ref(column)} || '') = ${value}`;
+
 interface DriverError {
   code?: unknown;
   message?: unknown;

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { inIds } from '../db/dialect.ts';
+import { checkedOnly, inIds } from '../db/dialect.ts';
 import type { Db } from '../db/schema.ts';
 
 /**
@@ -49,7 +49,13 @@ export async function claimRows(
   now: string,
 ): Promise<number[]> {
   if (ids.length === 0) return [];
-  const claimed = await rows(db)
+  const claimed = await claimQuery(db, table, ids, holder, now).execute();
+  return claimed.map((r) => r.id);
+}
+
+/** claimRows' statement: the rows found by their ids, their state only checked. */
+export const claimQuery = (db: Db, table: OutboxTable, ids: readonly number[], holder: string, now: string) =>
+  rows(db)
     .updateTable(table)
     .set((eb) => ({
       state: 'sending',
@@ -58,11 +64,8 @@ export async function claimRows(
       attempts: eb('attempts', '+', 1),
     }))
     .where(inIds(db, 'id', ids))
-    .where('state', '=', 'pending')
-    .returning('id')
-    .execute();
-  return claimed.map((r) => r.id);
-}
+    .where(checkedOnly('state', 'pending'))
+    .returning('id');
 
 /**
  * Where claimed rows end up after their sends: one statement per distinct outcome (all the
@@ -85,7 +88,7 @@ export async function settleRows(
     const query = rows(db)
       .updateTable(table)
       .where(inIds(db, 'id', ids))
-      .where('state', '=', 'sending');
+      .where(checkedOnly('state', 'sending'));
     if (outcome.state === 'pending') {
       await query
         .set((eb) => ({

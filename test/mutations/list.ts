@@ -657,7 +657,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'reach: a delivery claimed twice (a second send)',
     file: 'src/delivery/rows.ts',
-    from: "    .where(inIds(db, 'id', ids))\n    .where('state', '=', 'pending')\n",
+    from: "    .where(inIds(db, 'id', ids))\n    .where(checkedOnly('state', 'pending'))\n",
     to: "    .where(inIds(db, 'id', ids))\n",
     tests: ['test/discord.test.ts'],
   },

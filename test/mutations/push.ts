@@ -154,7 +154,7 @@ export const PUSH_MUTATIONS: Mutation[] = [
   {
     name: 'push: a message is claimed without checking it is still pending (two claims send it twice)',
     file: 'src/delivery/rows.ts',
-    from: "    .where(inIds(db, 'id', ids))\n    .where('state', '=', 'pending')\n",
+    from: "    .where(inIds(db, 'id', ids))\n    .where(checkedOnly('state', 'pending'))\n",
     to: "    .where(inIds(db, 'id', ids))\n",
     tests: SENT,
     project: 'postgres',
@@ -340,6 +340,13 @@ export const PUSH_MUTATIONS: Mutation[] = [
     file: 'src/push/outbox.ts',
     from: "return due.orderBy('o.not_before').orderBy('o.id').limit(limit);",
     to: "return due.orderBy('o.id').limit(limit);",
+    tests: ['test/hot-paths.test.ts'],
+  },
+  {
+    name: "outbox: a claim finds its rows through the due index's state, reading every pending row",
+    file: 'src/delivery/rows.ts',
+    from: ".where(checkedOnly('state', 'pending'))",
+    to: ".where('state', '=', 'pending')",
     tests: ['test/hot-paths.test.ts'],
   },
 ];
