@@ -431,7 +431,10 @@ describe("the outboxes' due rows", () => {
   it('are claimed by their ids, their state only checked: a claim reads the rows it takes', async () => {
     const ids = Array.from({ length: 32 }, (_, i) => i + 1);
     for (const table of ['push_outbox', 'mail_outbox', 'discord_outbox'] as const) {
-      const plan = await queryPlan(t.database, claimQuery(t.db, table, ids, 'holder', '2026-12-04').compile());
+      const plan = await queryPlan(
+        t.database,
+        claimQuery(t.db, table, ids, 'holder', '2026-12-04').compile(),
+      );
       expect(plan, table).toMatch(t.database.sqlite ? /INTEGER PRIMARY KEY/ : new RegExp(`${table}_pkey`));
       expect(plan, table).not.toMatch(new RegExp(`${table}_due`));
     }
