@@ -1,5 +1,5 @@
 import { afterAll, beforeEach, describe, expect, it, type MockInstance, onTestFinished, vi } from 'vitest';
-import { OutboxDeliverer } from '../src/delivery/deliverer.ts';
+import { mayRefill, OutboxDeliverer } from '../src/delivery/deliverer.ts';
 import { BUSY_REQUESTS_PER_SECOND } from '../src/lib/traffic.ts';
 import { claimDue, createdIn, queueNotifications } from '../src/push/outbox.ts';
 import {
@@ -472,6 +472,67 @@ describe('requests come first', () => {
     await look();
     expect(devices.map((d) => fake.delivered(d).length)).toEqual(devices.map(() => 2));
     expect(t.clock.sleeps.slice(quietFrom)).toEqual([]);
+  });
+});
+
+describe('claims', () => {
+  it('wait for a quarter of the places in flight, not for each one that comes free (each claim is a commit)', () => {
+    // Push's 32 places: a claim of 8 at the least, once 8 are free.
+    expect(mayRefill(31, 32)).toBe(false);
+    expect(mayRefill(25, 32)).toBe(false);
+    expect(mayRefill(24, 32)).toBe(true);
+    expect(mayRefill(0, 32)).toBe(true);
+    // E-mail's 4 connections: one is a quarter.
+    expect(mayRefill(4, 4)).toBe(false);
+    expect(mayRefill(3, 4)).toBe(true);
+  });
+
+  it('a send loop with every place taken claims again once eight are free, eight at once', async () => {
+    const s = await followed();
+    const fans = [s.fan, await person(), await person(), await person()];
+    for (const fan of fans.slice(1)) {
+      expect((await fan.c.put(`/api/follows?streamer_id=${s.id}`, { follow: true })).status).toBe(200);
+    }
+    const devices = fans.flatMap((fan) => Array.from({ length: 10 }, () => ({ fan, d: fake.device() })));
+    for (const { fan, d } of devices) {
+      await subscribe(fan.c, d);
+      fake.script(d, ['held']);
+    }
+    await goLive(s.id);
+    const sent = async () =>
+      Number(
+        (
+          await t.db
+            .selectFrom('push_outbox')
+            .select((eb) => eb.fn.countAll<number | string>().as('n'))
+            .where('state', '=', 'sent')
+            .executeTakeFirst()
+        )?.n ?? 0,
+      );
+    const before = await sent();
+    /** Event-loop turns until `n` more messages are written as sent (bounded: a hang fails). */
+    const untilSent = async (n: number) => {
+      for (let turn = 0; (await sent()) < before + n; turn++) {
+        if (turn > 100_000) throw new Error(`never ${n} sent`);
+        await new Promise(setImmediate);
+      }
+    };
+    void t.app.push.look();
+    await fake.whenHolding(32);
+    expect(fake.requests).toHaveLength(32);
+    // Seven places come free one by one: no claim yet.
+    for (let i = 1; i <= 7; i++) {
+      fake.answerHeld(1);
+      await untilSent(i);
+    }
+    expect(fake.requests).toHaveLength(32);
+    // The eighth: the eight left are claimed together.
+    fake.answerHeld(1);
+    await fake.whenHolding(32);
+    expect(fake.requests).toHaveLength(40);
+    fake.answerHeld(32);
+    await deliver();
+    for (const { d } of devices) expect(fake.delivered(d)).toHaveLength(1);
   });
 });
 

@@ -49,6 +49,18 @@ export interface DelivererOptions {
  */
 const GIVE_WAY_CLAIM = 5;
 
+/**
+ * The places in flight a claim waits for, as a share of the channel's `inFlight`: each claim is
+ * a read, a write and a commit of its own, and refilled as each place came free, a go-live's
+ * 10,000 messages were claimed about one at a time (docs/benchmarks.md, stop 85). A quarter
+ * keeps at least three quarters of the places busy and claims eight push messages at once.
+ */
+const REFILL_SHARE = 4;
+
+/** Whether a claim may be made with `inFlight` of a channel's `places` taken: a share of them is free. */
+export const mayRefill = (inFlight: number, places: number): boolean =>
+  places - inFlight >= Math.max(1, Math.floor(places / REFILL_SHARE));
+
 /** How often an instance forgets a channel's finished rows past their `keptForMs`. */
 const PRUNE_EVERY_MS = DAY / 24;
 
@@ -229,10 +241,12 @@ export class OutboxDeliverer<Row extends ClaimedRow> {
         inFlight.set(one, lane);
       }
       if (busy && claimed.length > 0) await clock.sleep((claimed.length * 1000) / channel.giveWayPerSecond);
-      if (inFlight.size > 0 && (claimed.length === 0 || inFlight.size >= channel.inFlight)) {
+      if (inFlight.size > 0 && claimed.length === 0) {
         await Promise.race([...inFlight.keys(), new Promise<void>((wake) => (this.#poke = wake))]);
         this.#poke = null;
       }
+      // The next claim waits for a share of the places, not one.
+      while (!mayRefill(inFlight.size, channel.inFlight)) await Promise.race(inFlight.keys());
     }
     await Promise.allSettled(inFlight.keys());
   }

@@ -12,7 +12,8 @@ import type { AddressInfo } from 'node:net';
  * was sent to it with `decrypt` (RFC 8291, by hand: test code).
  */
 
-export type Scripted = 201 | 404 | 410 | 429 | 500 | 'hang';
+/** 'hang': never answered; 'held': answered 201 when the test says (`answerHeld`). */
+export type Scripted = 201 | 404 | 410 | 429 | 500 | 'hang' | 'held';
 
 export interface PushRequest {
   device: string;
@@ -49,6 +50,12 @@ export interface FakePush {
   /** The JSON a request carried, decrypted with its device's keys. */
   payload(request: PushRequest): Record<string, unknown>;
   hanging(): number;
+  /** Requests held for the test, in the order they came. */
+  holding(): number;
+  /** Answers the `count` oldest held requests 201 (their records' status becomes 201). */
+  answerHeld(count: number): void;
+  /** Resolves once `count` requests are held. */
+  whenHolding(count: number): Promise<void>;
   reset(): void;
   close(): Promise<void>;
 }
@@ -124,6 +131,8 @@ export async function startFakePush(): Promise<FakePush> {
   const devices = new Map<string, Device>();
   const scripts = new Map<string, { answers: Scripted[]; retryAfter: string }>();
   const held = new Set<ServerResponse>();
+  const waiting: { res: ServerResponse; request: PushRequest }[] = [];
+  let heard: (() => void) | null = null;
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -155,6 +164,12 @@ export async function startFakePush(): Promise<FakePush> {
       }
       const script = scripts.get(id);
       const next = script?.answers.shift() ?? 201;
+      if (next === 'held') {
+        record(0);
+        waiting.push({ res, request: fake.requests.at(-1)! });
+        heard?.();
+        return;
+      }
       if (next === 'hang') {
         record(0);
         held.add(res);
@@ -202,12 +217,24 @@ export async function startFakePush(): Promise<FakePush> {
       return JSON.parse(decrypt(request.body, device).toString('utf8')) as Record<string, unknown>;
     },
     hanging: () => held.size,
+    holding: () => waiting.length,
+    answerHeld(count) {
+      for (const { res, request } of waiting.splice(0, count)) {
+        request.status = 201;
+        res.writeHead(201).end();
+      }
+    },
+    async whenHolding(count) {
+      while (waiting.length < count) await new Promise<void>((resolve) => (heard = resolve));
+      heard = null;
+    },
     reset() {
       fake.requests.length = 0;
       scripts.clear();
     },
     close: async () => {
       for (const res of held) res.destroy();
+      for (const { res } of waiting.splice(0)) res.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

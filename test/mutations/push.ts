@@ -349,4 +349,18 @@ export const PUSH_MUTATIONS: Mutation[] = [
     to: ".where('state', '=', 'pending')",
     tests: ['test/hot-paths.test.ts'],
   },
+  {
+    name: 'outbox: a send loop claims again as each place comes free (a commit per message)',
+    file: 'src/delivery/deliverer.ts',
+    from: '      while (!mayRefill(inFlight.size, channel.inFlight)) await Promise.race(inFlight.keys());',
+    to: '      while (inFlight.size >= channel.inFlight) await Promise.race(inFlight.keys());',
+    tests: ['test/push-delivery.test.ts'],
+  },
+  {
+    name: 'outbox: a claim waits for one free place, not a share of them',
+    file: 'src/delivery/deliverer.ts',
+    from: '  places - inFlight >= Math.max(1, Math.floor(places / REFILL_SHARE));',
+    to: '  places - inFlight >= 1 || REFILL_SHARE < 0;',
+    tests: ['test/push-delivery.test.ts'],
+  },
 ];
