@@ -9,6 +9,7 @@ import type { DbContext } from './db/context.ts';
 import { isUnavailable } from './db/dialect.ts';
 import { migrateToLatest } from './db/migrator.ts';
 import { serviceLogger } from './lib/log.ts';
+import { keepNextTickShape } from './lib/next-tick.ts';
 import { VERSION } from './lib/version.ts';
 import type { Db } from './db/schema.ts';
 
@@ -88,6 +89,8 @@ export async function startServer(
   config: Config,
   log: Logger = serviceLogger(config.logLevel),
 ): Promise<void> {
+  // Before the start's synchronous stretches (lib/next-tick.ts says why).
+  await keepNextTickShape();
   let logPoolError: (err: Error) => void = (err) =>
     log.warn({ err }, 'database connection lost; the pool replaces it');
   const { database, generated, applied } = await prepareDatabase(
