@@ -18,8 +18,8 @@ it('the start keeps a tick object of process.nextTick before it opens the databa
   expect(kept).toBeDefined();
   expect(Object.keys(kept!)).toEqual(['callback', 'args']);
   expect(typeof kept!.callback).toBe('function');
-  expect(Object.getOwnPropertySymbols(kept!).map((s) => s.description)).toEqual([
-    'async_id_symbol',
-    'trigger_async_id_symbol',
-  ]);
+  // (Node.js 24 adds its async context frame.)
+  expect(Object.getOwnPropertySymbols(kept!).map((s) => s.description)).toEqual(
+    expect.arrayContaining(['async_id_symbol', 'trigger_async_id_symbol']),
+  );
 });
