@@ -7,6 +7,9 @@
  *   when CEILING_TYPE names a type other than JSON, such as `image/png`), with CEILING_ETAG as its ETag and 304 to a
  *   matching If-None-Match.
  * - CEILING_MODE=ok: answers every GET with `{ok:true}`.
+ * - CEILING_HEADERS (static, ok): a JSON object of headers sent with every answer as well: the
+ *   service's own answer's (security, caching, Vary), so that the ceiling's answer is the
+ *   service's header for header and never the cheaper for being shorter.
  * - CEILING_MODE=insert: POST /api/comments inserts one row per request and answers 201
  *   after its commit (SQLite: WAL, synchronous=FULL, so one fsync per request).
  * - CEILING_MODE=group-commit: the same, but rows wait at most 2 ms and are inserted together
@@ -135,6 +138,7 @@ function groupCommit(store: Store): (row: Row) => Promise<number> {
 const env = process.env;
 const mode = env.CEILING_MODE as CeilingMode;
 const app = Fastify({ logger: false });
+const headers = JSON.parse(env.CEILING_HEADERS ?? '{}') as Record<string, string>;
 
 switch (mode) {
   case 'static': {
@@ -147,6 +151,7 @@ switch (mode) {
     const payload: string | Buffer = binary ? readFileSync(file) : readFileSync(file, 'utf8');
     const etag = env.CEILING_ETAG ?? '';
     app.get('/*', (request, reply) => {
+      reply.headers(headers);
       if (etag && request.headers['if-none-match'] === etag) {
         reply.code(304).header('etag', etag).send();
         return;
@@ -159,7 +164,10 @@ switch (mode) {
     break;
   }
   case 'ok':
-    app.get('/*', async () => ({ ok: true }));
+    app.get('/*', async (_request, reply) => {
+      reply.headers(headers);
+      return { ok: true };
+    });
     break;
   case 'health': {
     const store = await openStore(env.CEILING_DATABASE_URL ?? '', false);

@@ -3,6 +3,7 @@
  * /healthz once it is ready, so its start is timed the same way as the service's.
  */
 import { createHash } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import { compileChild } from './build.ts';
 import { ServerProcess } from '../test/helpers/service.ts';
 import type { CeilingMode } from './protocol.ts';
@@ -22,6 +23,33 @@ export interface CeilingOptions {
   contentType?: string;
   /** health, insert, group-commit: `sqlite:<file>` or `postgres://...`. */
   databaseUrl?: string;
+  /** static, ok: headers sent with every answer besides the ceiling's own (the service's: `answerHeaders`). */
+  headers?: Record<string, string>;
+}
+
+/**
+ * The headers the ceiling cannot know: those of the service's own answer (security, caching,
+ * Vary), so that a ceiling answers header for header what the service answers. Not those the
+ * ceiling writes itself (type, ETag, coding, length) nor those Node.js writes (date, the
+ * connection's).
+ */
+const OWN = new Set([
+  'content-type',
+  'etag',
+  'content-encoding',
+  'content-length',
+  'transfer-encoding',
+  'date',
+  'connection',
+  'keep-alive',
+]);
+
+export function answerHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (!OWN.has(name) && typeof value === 'string') out[name] = value;
+  }
+  return out;
 }
 
 export async function startCeiling(mode: CeilingMode, opts: CeilingOptions = {}): Promise<ServerProcess> {
@@ -33,6 +61,7 @@ export async function startCeiling(mode: CeilingMode, opts: CeilingOptions = {})
   if (opts.contentType) env.CEILING_TYPE = opts.contentType;
   if (opts.buffer) env.CEILING_BUFFER = '1';
   if (opts.databaseUrl) env.CEILING_DATABASE_URL = opts.databaseUrl;
+  if (opts.headers) env.CEILING_HEADERS = JSON.stringify(opts.headers);
   const ceiling = await ServerProcess.spawnProcess({ name: `ceiling (${mode})`, args: [script], env });
   try {
     await ceiling.ready();

@@ -1,9 +1,10 @@
 /**
- * Measuring one path against its ceiling: the ceiling is started, loaded and stopped, then the
- * service gets the same load, and both become a report row judged against issue 9's target.
+ * Measuring one path against its ceiling: the ceiling is started and warmed beside the warm
+ * service, the two take the same short load in turn, pair after pair, and the pairs' ratios
+ * become a report row judged against issue 9's target.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type CeilingOptions, startCeiling } from './ceilings.ts';
+import { answerHeaders, type CeilingOptions, startCeiling } from './ceilings.ts';
 import { request } from './http.ts';
 import { waitIdle } from './idle.ts';
 import { measured, type Measured, runLoad, unexpectedOf } from './load.ts';
@@ -14,8 +15,11 @@ import type { ServerProcess } from '../test/helpers/service.ts';
 export interface LoadSettings {
   seconds: number;
   warmupSeconds: number;
-  /** Alternating rounds of ceiling and service per path (BENCH_ROUNDS). */
+  /** Alternating rounds of ceiling and service for the writes and the rows beside a work (BENCH_ROUNDS). */
   rounds: number;
+  /** Paired loads of a read path, ceiling then service (BENCH_PAIRS), each `pairSeconds` long. */
+  pairs: number;
+  pairSeconds: number;
   connections: number;
   timeoutSeconds: number;
 }
@@ -69,25 +73,28 @@ export interface Run extends Measured {
 }
 
 /**
- * A warm-up (so that both sides run JIT-compiled code), then the measured load. The target
- * finishes what each left queued before the next starts, so no backlog spills over.
+ * One load of `seconds` on the target, which then finishes what the load left queued before
+ * anything else starts, so no backlog spills over.
  */
+async function loadFor(ctx: Context, target: ServerProcess, load: Load, seconds: number) {
+  const summary = await runLoad({
+    url: target.url + load.path,
+    method: load.method ?? 'GET',
+    headers: load.headers ?? {},
+    ...(load.body === undefined ? {} : { body: load.body }),
+    ...(load.paths === undefined ? {} : { paths: load.paths }),
+    connections: load.connections ?? ctx.load.connections,
+    seconds,
+    timeoutSeconds: ctx.load.timeoutSeconds,
+  });
+  await waitIdle(target);
+  return summary;
+}
+
+/** A warm-up (so that both sides run JIT-compiled code), then the measured load. */
 export async function loadOn(ctx: Context, target: ServerProcess, load: Load): Promise<Run> {
-  const once = (seconds: number) =>
-    runLoad({
-      url: target.url + load.path,
-      method: load.method ?? 'GET',
-      headers: load.headers ?? {},
-      ...(load.body === undefined ? {} : { body: load.body }),
-      ...(load.paths === undefined ? {} : { paths: load.paths }),
-      connections: load.connections ?? ctx.load.connections,
-      seconds,
-      timeoutSeconds: ctx.load.timeoutSeconds,
-    });
-  const warmup = await once(ctx.load.warmupSeconds);
-  await waitIdle(target);
-  const summary = await once(ctx.load.seconds);
-  await waitIdle(target);
+  const warmup = await loadFor(ctx, target, load, ctx.load.warmupSeconds);
+  const summary = await loadFor(ctx, target, load, ctx.load.seconds);
   return { ...measured(summary, load.expect), warmupCounts: warmup.statusCounts };
 }
 
@@ -115,11 +122,10 @@ export interface Comparison {
 }
 
 /**
- * The ratio a row is judged by: the median of the rounds' own ratios when there were several,
- * each round's service measured right after its ceiling. Another tenant of the machine slowing
- * one 3-second load (a service round of 14,312 req/s between 23,852 and 26,976) moved the
- * ratio of the sums by 0.1x; the median of the pairs does not follow one such round
- * (docs/benchmarks.md "Stop 38").
+ * The ratio a row is judged by: the median of the pairs' (or rounds') own ratios when there
+ * were several. Another tenant of the machine slowing one load (a service round of 14,312
+ * req/s between 23,852 and 26,976) moved the ratio of the sums by 0.1x; the median of the
+ * pairs does not follow one such load (docs/benchmarks.md "Stop 38").
  */
 export function ratioOf(cmp: Comparison): number {
   const each = (cmp.rounds ?? [])
@@ -138,32 +144,53 @@ export interface CeilingLoad {
 }
 
 /**
- * The ceiling, then the service, under the same load; BENCH_ROUNDS times, alternating, on a
- * machine whose load drifts between the two.
+ * The ceiling and the service under the same load, in turn: both warmed, then BENCH_PAIRS
+ * pairs of short loads, the ceiling's right before the service's. On a shared machine the
+ * speed of both drifts by half within seconds; two short loads side by side see the same
+ * drift, and the median of the pairs' ratios does not follow the pairs it spoiled. The
+ * ceiling is one process for the whole row, as the service is (docs/benchmarks.md, "The
+ * bench against itself").
  */
 export async function compare(
   ctx: Context,
   path: string,
   ceiling: CeilingLoad,
   service: Load,
+  target: ServerProcess = ctx.service,
 ): Promise<Comparison> {
+  // The service's answer once, for the headers the ceiling sends with its own.
+  const shown = await request(target.url + service.path, { headers: service.headers ?? {} });
+  const headers = process.env.BENCH_CEILING_HEADERS === 'off' ? {} : answerHeaders(shown.headers);
+  const bare = await startCeiling(ceiling.mode, { ...ceiling.opts, headers });
   const c: Run[] = [];
   const s: Run[] = [];
-  for (let round = 0; round < ctx.load.rounds; round++) {
-    c.push(await loadCeiling(ctx, ceiling.mode, ceiling.opts ?? {}, ceiling.load));
-    s.push(await loadOn(ctx, ctx.service, service));
+  try {
+    await loadFor(ctx, bare, ceiling.load, ctx.load.warmupSeconds);
+    await loadFor(ctx, target, service, ctx.load.warmupSeconds);
+    const measure = async (on: ServerProcess, load: Load): Promise<Run> => ({
+      ...measured(await loadFor(ctx, on, load, ctx.load.pairSeconds), load.expect),
+      warmupCounts: {},
+    });
+    for (let pair = 0; pair < ctx.load.pairs; pair++) {
+      c.push(await measure(bare, ceiling.load));
+      s.push(await measure(target, service));
+    }
+  } finally {
+    await bare.stop();
   }
   const rounds = s.map((service, i) => ({ service, ceiling: c[i]! }));
   const comparison = { path, service: combine(s), ceiling: combine(c), rounds };
-  const each =
-    rounds.length > 1
-      ? ` (rounds: ${rounds.map((r) => ratio(r.service.rps / r.ceiling.rps)).join(', ')})`
-      : '';
   ctx.log(
     `${path}: service ${figures(comparison.service, s)}; ceiling ${figures(comparison.ceiling, c)}; ` +
-      `ratio ${ratio(ratioOf(comparison))}${each}; service ${ctx.service.memoryNote()}`,
+      `ratio ${ratio(ratioOf(comparison))}${eachRatio(rounds)}; service ${target.memoryNote()}`,
   );
   return comparison;
+}
+
+/** Each round's or pair's ratio, for the log. */
+function eachRatio(rounds: { service: Run; ceiling: Run }[]): string {
+  if (rounds.length < 2) return '';
+  return ` (${rounds.length} pairs: ${rounds.map((r) => ratio(r.service.rps / r.ceiling.rps)).join(', ')})`;
 }
 
 /** Figures for the log; with the rounds' req/s when there were several. */

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
-import { etagOf } from './ceilings.ts';
+import { etagOf, startCeiling } from './ceilings.ts';
 import { type Case, compare, type Context, missedRow, probe, probeOk, rowOf, runCases } from './compare.ts';
 import type { Row } from './report.ts';
 
@@ -57,6 +57,21 @@ export function readPaths(ctx: Context, setup: ReadSetup): Promise<Row[]> {
   });
 
   const cases: Case[] = [
+    {
+      // Two bare servers alike: what the pairs make of no difference at all on this machine.
+      path: 'GET /healthz of a bare server against a second one alike (the bench against itself)',
+      target: 'informative: 1.00x',
+      run: async (path, target) => {
+        const ok = { path: '/healthz', expect: [200] };
+        const twin = await startCeiling('ok', {});
+        try {
+          const cmp = await compare(ctx, path, { mode: 'ok', load: ok }, ok, twin);
+          return { ...rowOf(ctx, cmp, { target }), enforced: false };
+        } finally {
+          await twin.stop();
+        }
+      },
+    },
     {
       path: `GET ${LIST}`,
       target: '>= 0.9x, p99 <= 1.5x',

@@ -8,10 +8,14 @@
  * runtime is Node.js 24, the one README recommends: the first and last lines name the Node.js
  * the run was on, and say so when it is another.
  *
- * Knobs: BENCH_SECONDS (per measured load, default 3), BENCH_CONNECTIONS (default 50),
- * BENCH_ROUNDS (alternating rounds of ceiling and service per path, default 3: on two shared
- * cores one 5-second load of a small answer moved by 0.1-0.3x between runs, three short
- * rounds each way move far less; comment posting always runs at least 3),
+ * Knobs: BENCH_PAIRS (a read path's paired loads, ceiling then service, default 11) and
+ * BENCH_PAIR_SECONDS (each such load, default 1): on two shared cores a server's speed drifts
+ * by half within seconds, which two short loads side by side share (bench/compare.ts);
+ * BENCH_SECONDS (each measured load of the writes and of the rows beside a work, default 3),
+ * BENCH_ROUNDS (their alternating rounds, default 3; comment posting always runs at least 3),
+ * BENCH_CONNECTIONS (default 50),
+ * BENCH_CEILING_HEADERS (`off`: the read paths' ceilings send only their own headers, not the
+ * service's security and caching headers as well; the yardstick before stop 89),
  * BENCH_DATABASE_URL (PostgreSQL server for the throwaway database, default
  * postgres://postgres@127.0.0.1:5432/postgres; `off` skips PostgreSQL),
  * BENCH_SQLITE (`off` skips SQLite, to measure PostgreSQL alone),
@@ -44,6 +48,8 @@ function positiveInt(name: string, fallback: number): number {
 const seconds = positiveInt('BENCH_SECONDS', 3);
 const connections = positiveInt('BENCH_CONNECTIONS', 50);
 const rounds = positiveInt('BENCH_ROUNDS', 3);
+const pairs = positiveInt('BENCH_PAIRS', 11);
+const pairSeconds = positiveInt('BENCH_PAIR_SECONDS', 1);
 const serverUrl = process.env.BENCH_DATABASE_URL || DEFAULT_SERVER_URL;
 const only = (process.env.BENCH_ONLY ?? '')
   .split(',')
@@ -61,7 +67,7 @@ process.once('SIGINT', () => {
 });
 
 const common = {
-  load: { seconds, warmupSeconds: 1, rounds, connections, timeoutSeconds: 20 },
+  load: { seconds, warmupSeconds: 1, rounds, pairs, pairSeconds, connections, timeoutSeconds: 20 },
   only,
   streamers: 1000,
   comments: positiveInt('BENCH_COMMENTS', 10_000),
@@ -136,8 +142,9 @@ const runtime =
 const started = Date.now();
 const setup =
   `${runtime}, ${availableParallelism()} cores, load by ${loadGenerator()}, ${connections} connections ` +
-  `(the page of comments: 1), ${seconds} s per load after 1 s of warm-up, ${rounds} round(s) per path ` +
-  `(comment posting: ${Math.max(3, rounds)})`;
+  `(the page of comments: 1); a read path: 1 s of warm-up each, then ${pairs} pair(s) of ${pairSeconds}-s ` +
+  `loads, ceiling then service; the writes and the rows beside a work: ${seconds} s per load after 1 s of ` +
+  `warm-up, ${rounds} round(s) (comment posting: ${Math.max(3, rounds)})`;
 console.log(`Benchmark (issue 9): ${setup}`);
 ensureBuilt(log);
 

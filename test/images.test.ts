@@ -238,6 +238,31 @@ describe('answers from memory before routing', () => {
     }
   });
 
+  it('an address with a query is answered from memory too; one that only starts like it is routed', async () => {
+    const app = await startApp({}, { logLevel: 'warn' });
+    try {
+      const id = await app.streamer('Query Badge', SCORES);
+      const changes = app.app.database.changes;
+      let before: number, version: number, queried: Response;
+      let tries = 0;
+      do {
+        version = changes.current;
+        await (await fetch(`${app.url}/badge/${id}.svg`)).arrayBuffer();
+        before = app.app.earlyAnswers.served;
+        queried = await fetch(`${app.url}/badge/${id}.svg?style=flat`);
+      } while (changes.current !== version && ++tries < 5);
+      expect(queried.status).toBe(200);
+      expect(queried.headers.get('content-type')).toBe('image/svg+xml');
+      await queried.arrayBuffer();
+      expect(app.app.earlyAnswers.served).toBe(before + 1);
+      const longer = await fetch(`${app.url}/badge/${id}.svgz`);
+      expect(longer.status).toBe(404);
+      expect(app.app.earlyAnswers.served).toBe(before + 1);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('an image is kept under what it shows, not its address: long unique queries keep nothing more', async () => {
     const id = await t.streamer('Query Card', SCORES);
     expect((await fetch(`${t.url}/s/${id}/card.png`)).status).toBe(200);

@@ -35,12 +35,14 @@ function etagOf(kind: Kind, item: StreamerItem): string {
   return `"${createHash('sha256').update(shown).digest('base64url').slice(0, 27)}"`;
 }
 
-/** The image an address asks for (the query plays no part), or null when it names none. */
-function imageOf(path: string): { kind: Kind; id: string } | null {
-  const card = /^\/s\/(\d{1,15})\/card\.png$/.exec(path);
-  if (card) return { kind: 'card', id: card[1] ?? '' };
-  const badge = /^\/badge\/(\d{1,15})\.(svg|png)$/.exec(path);
-  return badge ? { kind: badge[2] === 'svg' ? 'badge.svg' : 'badge.png', id: badge[1] ?? '' } : null;
+/** The addresses of the images, with or without a query (which plays no part). */
+const CARD_ADDRESS = /^\/s\/(\d{1,15})\/card\.png(?:\?|$)/;
+const BADGE_ADDRESS = /^\/badge\/(\d{1,15})\.(svg|png)(?:\?|$)/;
+
+/** What an image shows, named: its ETag, and its key in the answer cache. */
+interface Shown {
+  etag: string;
+  key: string;
 }
 
 /**
@@ -53,24 +55,29 @@ export const imageRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const drawer = new Drawer();
   app.addHook('onClose', async () => drawer.stop());
   const byId = new WeakMap<StreamerItem[], Map<number, StreamerItem>>();
-  const etags = new WeakMap<StreamerItem, Partial<Record<Kind, string>>>();
+  const shown = new WeakMap<StreamerItem, Partial<Record<Kind, Shown>>>();
+  const publicItems = itemsKey('public');
 
   const find = (items: StreamerItem[], raw: string): StreamerItem | undefined => {
     let index = byId.get(items);
     if (!index) byId.set(items, (index = new Map(items.map((s) => [s.id, s]))));
     return index.get(Number(raw));
   };
-  const etagFor = (kind: Kind, item: StreamerItem): string => {
-    let known = etags.get(item);
-    if (!known) etags.set(item, (known = {}));
-    return (known[kind] ??= etagOf(kind, item));
+  // Made once per item and kind: a repeat request builds no string.
+  const shownOf = (kind: Kind, item: StreamerItem): Shown => {
+    let known = shown.get(item);
+    if (!known) shown.set(item, (known = {}));
+    if (!known[kind]) {
+      const etag = etagOf(kind, item);
+      known[kind] = { etag, key: `image:${etag}` };
+    }
+    return known[kind];
   };
 
   const answer = async (request: FastifyRequest, reply: FastifyReply, kind: Kind, raw: string) => {
     const item = find(itemsOf(await listedItems(app.ctx, 'public')), raw);
     if (!item) throw fail('streamer_not_found');
-    const etag = etagFor(kind, item);
-    const key = `image:${etag}`;
+    const { etag, key } = shownOf(kind, item);
     const options = { type: TYPES[kind], cacheControl: IMAGE_CACHE_CONTROL, version: null, etag };
     // A client that has this picture is told so without drawing it (the answer of no bytes
     // gets the same 304 as the drawn one would).
@@ -96,14 +103,25 @@ export const imageRoutes: FastifyPluginAsyncTypebox = async (app) => {
   };
 
   // Images drawn for what the current public list shows, from memory before routing.
-  const early = (_req: unknown, url: string): Answer | undefined => {
-    const image = imageOf(url.split('?')[0] ?? '');
-    const list = image && app.answers.peek(itemsKey('public'));
-    const item = list && find(list.value as StreamerItem[], image.id);
-    return item ? app.answers.peek(`image:${etagFor(image.kind, item)}`) : undefined;
+  const kept = (kind: Kind, id: string | undefined): Answer | undefined => {
+    const list = app.answers.peek(publicItems);
+    const item = list && find(list.value as StreamerItem[], id ?? '');
+    return item ? app.answers.peek(shownOf(kind, item).key) : undefined;
   };
-  app.earlyAnswers.prefixed('/s/', { route: '/s/:id/card.png', find: early });
-  app.earlyAnswers.prefixed('/badge/', { route: '/badge/:file', find: early });
+  app.earlyAnswers.prefixed('/s/', {
+    route: '/s/:id/card.png',
+    find: (_req, url) => {
+      const card = CARD_ADDRESS.exec(url);
+      return card ? kept('card', card[1]) : undefined;
+    },
+  });
+  app.earlyAnswers.prefixed('/badge/', {
+    route: '/badge/:file',
+    find: (_req, url) => {
+      const badge = BADGE_ADDRESS.exec(url);
+      return badge ? kept(badge[2] === 'svg' ? 'badge.svg' : 'badge.png', badge[1]) : undefined;
+    },
+  });
 
   const options = { config: { guard: 'public' as const, session: false as const } };
 

@@ -697,6 +697,20 @@ export const MUTATIONS: Mutation[] = [
     tests: ['test/images.test.ts'],
   },
   {
+    name: "reach: a badge's address with a query no longer answered from memory",
+    file: 'src/images/routes.ts',
+    from: 'const BADGE_ADDRESS = /^\\/badge\\/(\\d{1,15})\\.(svg|png)(?:\\?|$)/;',
+    to: 'const BADGE_ADDRESS = /^\\/badge\\/(\\d{1,15})\\.(svg|png)$/;',
+    tests: ['test/images.test.ts'],
+  },
+  {
+    name: 'reach: an address that only starts like a badge answered with the badge',
+    file: 'src/images/routes.ts',
+    from: 'const BADGE_ADDRESS = /^\\/badge\\/(\\d{1,15})\\.(svg|png)(?:\\?|$)/;',
+    to: 'const BADGE_ADDRESS = /^\\/badge\\/(\\d{1,15})\\.(svg|png)/;',
+    tests: ['test/images.test.ts'],
+  },
+  {
     name: 'reach: drawn images answered before routing after the content changed',
     file: 'src/cache/answers.ts',
     from: 'if (!hit || (hit.version !== null && hit.version !== this.content.current)) return undefined;',
@@ -1034,8 +1048,8 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'attack 3: a drawn image kept under its address with the query',
     file: 'src/images/routes.ts',
-    from: 'const key = `image:${etag}`;',
-    to: 'const key = `image:${etag}${request.url}`;',
+    from: 'const { etag, key } = shownOf(kind, item);',
+    to: 'const { etag } = shownOf(kind, item);\n    const key = `image:${etag}${request.url}`;',
     tests: ['test/images.test.ts'],
   },
   {
