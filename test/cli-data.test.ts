@@ -88,6 +88,27 @@ describe('streamer-rating export, import and backup', { timeout: 120_000 }, () =
     expect(cli(target, ['users', 'mod', 'provider_b', 'Kick_Karel']).code).toBe(0);
   });
 
+  it('import loads streamers whose names fold alike (a file from before migration 045): the oldest holds the name', async () => {
+    const source = await database();
+    cli(source, ['demo']);
+    const file = join(dir, 'alike.json');
+    expect(cli(source, ['export', file]).code).toBe(0);
+    const data = JSON.parse(readFileSync(file, 'utf8'));
+    const [first, second] = [...data.tables.streamers].sort((a, b) => a.id - b.id);
+    second.name = `${first.name}.`;
+    for (const row of data.tables.streamers) delete row.name_fold;
+    writeFileSync(file, JSON.stringify(data));
+
+    const target = await database();
+    const imp = cli(target, ['import', file]);
+    expect(imp.code, imp.err).toBe(0);
+    const admin = await (await app(target)).admin();
+    const names = ((await admin.get('/api/streamers?all=1')).body as { name: string }[]).map((s) => s.name);
+    expect(names).toEqual(expect.arrayContaining([first.name, second.name]));
+    const again = await admin.post('/api/streamers?admin=1', { name: `${first.name}!` });
+    expect(again.body.code).toBe('streamer_exists');
+  });
+
   it("import makes the notifications' shown flag again (a file from before migration 018)", async () => {
     const source = await database();
     cli(source, ['demo']);

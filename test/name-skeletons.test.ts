@@ -244,3 +244,55 @@ describe('migration 042: folds without symbols', () => {
     }
   });
 });
+
+describe('migration 045: streamer names folded as every name is', () => {
+  it('streamers whose names already fold alike stay; the oldest holds the fold, and a look-alike is refused', async () => {
+    const db = await createTestDatabase();
+    try {
+      const names = Object.keys(migrations);
+      const previous = names[names.indexOf('045-streamer-name-folds') - 1]!;
+      expect((await (await migratorOf(db.db)).migrateTo(previous)).error).toBeUndefined();
+      const streamer = (name: string) => ({
+        name,
+        name_key: name.toLowerCase(),
+        platform: 'provider_a' as const,
+        kick_name: '',
+        status: 'offline' as const,
+        game: '',
+        title: '',
+        evaluated: 0,
+        community_locked: 0,
+        added_by: 'admin' as const,
+        submitter: '',
+        created_at: '2026-01-01T00:00:00.000Z',
+      });
+      // Cyrillic А; two names of symbols only, which fold to nothing.
+      const rows = ['Alpha', '\u0410lpha', '\u2605\u2605', '\u2726\u2726', 'Beta'];
+      for (const name of rows) await db.db.insertInto('streamers').values(streamer(name)).execute();
+
+      expect(await migrateToLatest(db.db)).toEqual(['045-streamer-name-folds']);
+      const folds = await db.db.selectFrom('streamers').select(['name', 'name_fold']).orderBy('id').execute();
+      expect(folds).toEqual([
+        { name: 'Alpha', name_fold: 'alpha' },
+        { name: '\u0410lpha', name_fold: null },
+        { name: '\u2605\u2605', name_fold: null },
+        { name: '\u2726\u2726', name_fold: null },
+        { name: 'Beta', name_fold: 'beta' },
+      ]);
+
+      const t = await startApp({}, { database: db });
+      try {
+        const admin = await t.admin();
+        for (const name of ['ALPHA.', 'B\u0435ta']) {
+          const res = await admin.post('/api/streamers?admin=1', { name });
+          expect([name, res.status, res.body.code]).toEqual([name, 409, 'streamer_exists']);
+        }
+        expect((await admin.post('/api/streamers?admin=1', { name: '\u2736\u2736' })).status).toBe(201);
+      } finally {
+        await t.close();
+      }
+    } finally {
+      await db.cleanup();
+    }
+  });
+});

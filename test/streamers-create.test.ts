@@ -84,6 +84,32 @@ describe('POST /api/streamers (suggest and add)', () => {
     }
   });
 
+  it('a name that only looks like a taken one is 409 Streamer already exists (DECISIONS.md "Names and limits")', async () => {
+    await t.client().post('/api/streamers', { name: 'Mirror Alpha' });
+    const before = await countRows(t.db, 'streamers');
+    // Cyrillic М and А, an accent, spaced letters, punctuation and a symbol, capital I for l.
+    const alike = [
+      '\u041Cirror \u0410lpha',
+      'M\u00EDrror Alpha',
+      'M i r r o r Alpha',
+      'Mirror-Alpha.',
+      'Mirror Alpha \u2713',
+    ];
+    for (const name of [...alike, 'MIRROR AIPHA']) {
+      for (const [client, path] of [
+        [t.client(), '/api/streamers'],
+        [admin, '/api/streamers?admin=1'],
+      ] as const) {
+        const res = await client.post(path, { name });
+        expect(res.status, name).toBe(409);
+        expect(res.body).toEqual({ error: 'Streamer already exists', code: 'streamer_exists' });
+      }
+    }
+    expect(await countRows(t.db, 'streamers')).toBe(before);
+    // Names that differ to the eye still differ.
+    expect((await admin.post('/api/streamers?admin=1', { name: 'Mirror Alphas' })).status).toBe(201);
+  });
+
   it('an unknown platform becomes provider_a; kick_name and provider_b are taken and sanitized', async () => {
     const a = await t
       .client()

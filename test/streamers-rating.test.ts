@@ -96,11 +96,18 @@ describe('PUT /api/streamers rating mode', () => {
       error: 'Streamer already exists',
       code: 'streamer_exists',
     });
+    // A look-alike of another's name is that name (Cyrillic Т and а); of its own, a rename.
+    expect((await rate(id, { name: '\u0422\u0430ken Name' })).body).toEqual({
+      error: 'Streamer already exists',
+      code: 'streamer_exists',
+    });
     expect((await rate(id, { name: 'x' })).body).toEqual({
       error: 'Invalid streamer name',
       code: 'invalid_streamer_name',
     });
     expect((await find(id)).name).toBe('After Rename');
+    expect((await rate(id, { name: 'After Rename \u2713' })).status).toBe(200);
+    expect((await find(id)).name).toBe('After Rename \u2713');
   });
 
   it('evaluated follows the score sum on every update; a zero sum stores a zero rating', async () => {

@@ -16,7 +16,7 @@ import {
 export { EXPORTED_TABLES, NOT_EXPORTED } from './data-tables.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { foldCase } from '../shared/rules.ts';
-import { foldName, foldWords } from '../lib/names.ts';
+import { foldName, foldsOnce, foldWords } from '../lib/names.ts';
 import { repeatKey } from '../comments/rules.ts';
 import { nameKey } from '../streamers/queries.ts';
 import { deriveShown } from '../notifications/queries.ts';
@@ -143,7 +143,7 @@ async function prepareRows(
 ): Promise<Record<string, unknown>[]> {
   const columns = await tableColumns(db, table);
   const derived = DERIVED[table] ?? {};
-  return rows.map((row, i) => {
+  const prepared = rows.map((row, i) => {
     if (typeof row !== 'object' || row === null || Array.isArray(row)) {
       throw new ImportError(`"${table}" item ${i + 1} is not an object`);
     }
@@ -157,6 +157,19 @@ async function prepareRows(
     const made = Object.fromEntries(Object.entries(derived).map(([column, make]) => [column, make(row)]));
     return { ...row, ...made };
   });
+  return table === 'streamers' ? withNameFolds(prepared) : prepared;
+}
+
+/**
+ * The streamers' `name_fold`, made again as migration 045 made it: each fold held by the oldest
+ * streamer whose name folds to it, so that a file from before the rule, with look-alike names,
+ * loads whole.
+ */
+function withNameFolds(rows: Record<string, unknown>[]): Record<string, unknown>[] {
+  const byId = [...rows].sort((a, b) => Number(a.id) - Number(b.id));
+  const folds = foldsOnce(byId.map((row) => String(row.name)));
+  const fold = new Map(byId.map((row, i) => [row, folds[i]]));
+  return rows.map((row) => ({ ...row, name_fold: fold.get(row) ?? null }));
 }
 
 /**

@@ -65,3 +65,20 @@ export function foldWords(text: string): string {
   }
   return oneOfCase(folded.replace(/[\p{White_Space}\p{P}]+/gu, ' ').trim());
 }
+
+/**
+ * The folds (`foldName`) of names that must not fold alike, in the order given, each kept by
+ * the first name that folds to it: a later one that folds the same, or a name that folds to
+ * nothing (all symbols), gets null. Stored folds are unique, and null is never taken
+ * (streamers' `name_fold`: the rows from before the rule keep their names, and the oldest of
+ * look-alike ones holds the fold).
+ */
+export function foldsOnce(names: readonly string[]): (string | null)[] {
+  const taken = new Set<string>();
+  return names.map((name) => {
+    const fold = foldName(name);
+    if (fold === '' || taken.has(fold)) return null;
+    taken.add(fold);
+    return fold;
+  });
+}

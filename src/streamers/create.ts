@@ -14,7 +14,7 @@ import { LIMITS } from '../shared/rules.ts';
 import { insertStreamer } from './queries.ts';
 
 /** A streamer name that is taken answers SPEC.md's 409. */
-export const NAME_TAKEN = { name_key: 'streamer_exists' } as const;
+export const NAME_TAKEN = { name_key: 'streamer_exists', name_fold: 'streamer_exists' } as const;
 
 /** A sanitized name of at least `LIMITS.nameMin` characters, else SPEC.md's 400. */
 export function streamerName(value: unknown): string {

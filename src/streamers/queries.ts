@@ -1,11 +1,15 @@
 import type { Db, RaterGroup, Rating, Scores, Streamer, StreamersTable } from '../db/schema.ts';
 import { type Insertable, sql, type Updateable } from 'kysely';
 import { foldCase } from '../shared/rules.ts';
+import { foldName } from '../lib/names.ts';
 import { IN_PUBLIC_VIEW, inPublicView } from '../catalogue/public-view.ts';
 import { HISTOGRAM_COLUMNS } from '../votes/audience.ts';
 
 /** A streamer with its rating and team, as every list view starts from. */
-export type StreamerListRow = Omit<Streamer, 'created_at' | 'sync_misses' | 'guest_tag' | 'suggested_by'> & {
+export type StreamerListRow = Omit<
+  Streamer,
+  'created_at' | 'sync_misses' | 'guest_tag' | 'suggested_by' | 'name_fold'
+> & {
   /** The signed-in account that suggested it, or null. */
   suggested_by: { id: number; display_name: string } | null;
   /** In SPEC.md's Public view (public-view.ts). */
@@ -215,7 +219,7 @@ export async function insertStreamer(db: Db, s: NewStreamer): Promise<number> {
     .insertInto('streamers')
     .values({
       ...s,
-      name_key: nameKey(s.name),
+      ...nameColumns(s.name),
       status: 'offline',
       game: '',
       title: '',
@@ -229,6 +233,9 @@ export async function insertStreamer(db: Db, s: NewStreamer): Promise<number> {
 
 /** Case-insensitive identity of a streamer name (unique in the database). */
 export const nameKey = foldCase;
+
+/** What a name decides: `name_key`, and `name_fold` (lib/names.ts; unique, null for no letters). */
+const nameColumns = (name: string) => ({ name_key: nameKey(name), name_fold: foldName(name) || null });
 
 export type StreamerUpdate = Pick<
   Updateable<StreamersTable>,
@@ -245,7 +252,7 @@ export type StreamerUpdate = Pick<
 >;
 
 export async function updateStreamer(db: Db, id: number, update: StreamerUpdate): Promise<void> {
-  const changes = update.name === undefined ? update : { ...update, name_key: nameKey(update.name) };
+  const changes = update.name === undefined ? update : { ...update, ...nameColumns(update.name) };
   await db.updateTable('streamers').set(changes).where('id', '=', id).execute();
 }
 

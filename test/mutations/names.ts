@@ -131,4 +131,32 @@ export const NAME_MUTATIONS: Mutation[] = [
     to: 'own.set(r.streamer_id, r.score);',
     tests: ['test/audience-score.test.ts'],
   },
+  {
+    name: "names: a streamer's name compared by its letter case only (no fold stored)",
+    file: 'src/streamers/queries.ts',
+    from: 'name_fold: foldName(name) || null });',
+    to: 'name_fold: null });',
+    tests: ['test/streamers-create.test.ts', 'test/streamers-rating.test.ts'],
+  },
+  {
+    name: "names: a rename keeps the streamer's old fold",
+    file: 'src/streamers/queries.ts',
+    from: 'update.name === undefined ? update : { ...update, ...nameColumns(update.name) };',
+    to: 'update.name === undefined ? update : { ...update, name_key: nameKey(update.name) };',
+    tests: ['test/streamers-rating.test.ts'],
+  },
+  {
+    name: 'names: a look-alike fold taken twice when folds are made again (migration 045, import)',
+    file: 'src/lib/names.ts',
+    from: "    if (fold === '' || taken.has(fold)) return null;",
+    to: "    if (fold === '') return null;",
+    tests: ['test/name-skeletons.test.ts', 'test/cli-data.test.ts'],
+  },
+  {
+    name: 'names: an import leaves the streamers without their folds',
+    file: 'src/cli/data.ts',
+    from: "  return table === 'streamers' ? withNameFolds(prepared) : prepared;",
+    to: '  return prepared;',
+    tests: ['test/cli-data.test.ts'],
+  },
 ];

@@ -39,6 +39,7 @@ import * as nameFoldsOfCapitals from './041-name-folds-of-capitals.ts';
 import * as nameFoldsWithoutSymbols from './042-name-folds-without-symbols.ts';
 import * as hiddenThreads from './043-hidden-threads.ts';
 import * as mailDueById from './044-mail-due-by-id.ts';
+import * as streamerNameFolds from './045-streamer-name-folds.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
@@ -82,4 +83,5 @@ export const migrations: Record<string, Migration> = {
   '042-name-folds-without-symbols': nameFoldsWithoutSymbols,
   '043-hidden-threads': hiddenThreads,
   '044-mail-due-by-id': mailDueById,
+  '045-streamer-name-folds': streamerNameFolds,
 };

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { foldName, foldWords } from '../../lib/names.ts';
+import { foldName, foldsOnce, foldWords } from '../../lib/names.ts';
 
 /**
  * The stored folds made again with today's fold (lib/names.ts), after a change of it: every
@@ -37,5 +37,28 @@ export async function refoldWords(db: Kysely<any>): Promise<void> {
     const fold = foldWords(w.word);
     if (fold === w.fold) continue;
     await db.updateTable('hold_words').set({ fold }).where('position', '=', w.position).execute();
+  }
+}
+
+/**
+ * The streamers' `name_fold` (migration 045) made with today's fold, each taken by the oldest
+ * streamer whose name folds to it (lib/names.ts `foldsOnce`): the others keep their names and
+ * no fold, and a new streamer is still refused the fold. Cleared first, so that no row meets
+ * another's old fold on the way.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see the schema of their time
+export async function refoldStreamers(db: Kysely<any>): Promise<void> {
+  const streamers = (await db
+    .selectFrom('streamers')
+    .select(['id', 'name', 'name_fold'])
+    .orderBy('id')
+    .execute()) as { id: number; name: string; name_fold: string | null }[];
+  const folds = foldsOnce(streamers.map((s) => s.name));
+  const changed = streamers.filter((s, i) => folds[i] !== s.name_fold);
+  for (const s of changed.filter((c) => c.name_fold !== null))
+    await db.updateTable('streamers').set({ name_fold: null }).where('id', '=', s.id).execute();
+  for (const [i, s] of streamers.entries()) {
+    if (folds[i] !== null && folds[i] !== s.name_fold)
+      await db.updateTable('streamers').set({ name_fold: folds[i] }).where('id', '=', s.id).execute();
   }
 }

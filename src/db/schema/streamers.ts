@@ -7,6 +7,12 @@ export interface StreamersTable {
   name: string;
   /** Lower-cased name: makes uniqueness and ordering ignore letter case on both databases. */
   name_key: string;
+  /**
+   * The name's fold (lib/names.ts `foldName`), unique: look-alike names are one name. Null when
+   * the name folds to nothing, or for a streamer from before the rule whose name folds like an
+   * older one's (migration 045).
+   */
+  name_fold: string | null;
   platform: Provider;
   kick_name: string;
   /** The provider_a login ('' means the name lower-cased without white space). */
