@@ -67,10 +67,11 @@ describe('share card', () => {
   });
 
   it('Czech letters are drawn: "Žluťoučký kůň" and "Zlutoucky kun" differ in pixels', async () => {
-    const czech = await t.streamer('Žluťoučký kůň', SCORES);
-    const plain = await t.streamer('Zlutoucky kun', SCORES);
-    const a = pixels((await get(`/s/${czech}/card.png`)).bytes);
-    const b = pixels((await get(`/s/${plain}/card.png`)).bytes);
+    // One streamer renamed: the two names fold alike, so they cannot be two streamers.
+    const id = await t.streamer('Žluťoučký kůň', SCORES);
+    const a = pixels((await get(`/s/${id}/card.png`)).bytes);
+    await admin.put(`/api/streamers?id=${id}`, { r: SCORES, name: 'Zlutoucky kun' });
+    const b = pixels((await get(`/s/${id}/card.png`)).bytes);
     expect(a.length).toBe(b.length);
     let differing = 0;
     for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) differing++;
