@@ -10,6 +10,7 @@ import { sql } from 'kysely';
 import { openDatabase } from '../src/db/connect.ts';
 import type { DbContext } from '../src/db/context.ts';
 import type { Db } from '../src/db/schema.ts';
+import { streamerRow } from '../test/helpers/rows.ts';
 
 /** The users' logins: `benchuser1` ... `benchuser10000`. */
 export const USERS = 10_000;
@@ -210,21 +211,13 @@ export async function seedSchedules(db: Db, total: number, from: number, at: str
     await db
       .insertInto('streamers')
       .values(
-        Array.from({ length: Math.min(CHUNK, total - k) }, (_, i) => ({
-          name: `Scheduled ${k + i + 1}`,
-          name_key: `scheduled ${k + i + 1}`,
-          platform: 'provider_a' as const,
-          kick_name: '',
-          provider_a: `scheduled_${k + i + 1}`,
-          status: 'offline' as const,
-          game: 'Just Chatting',
-          title: '',
-          evaluated: 1,
-          community_locked: 0,
-          added_by: 'admin' as const,
-          submitter: '',
-          created_at: at,
-        })),
+        Array.from({ length: Math.min(CHUNK, total - k) }, (_, i) =>
+          streamerRow(`Scheduled ${k + i + 1}`, at, {
+            provider_a: `scheduled_${k + i + 1}`,
+            game: 'Just Chatting',
+            evaluated: 1,
+          }),
+        ),
       )
       .execute();
   }

@@ -14,6 +14,7 @@ import { writeTransaction } from '../src/db/transaction.ts';
 import type { BatchAnswer, LiveStream } from '../src/sync/provider.ts';
 import { applyBatch, syncTargets } from '../src/sync/queries.ts';
 import { DASH, ms, type Row } from './report.ts';
+import { streamerRow } from '../test/helpers/rows.ts';
 
 export const LIVE_STREAMERS = 10_000;
 export const BATCH = 100;
@@ -34,21 +35,9 @@ async function seedStreamers(database: DbContext, at: string): Promise<void> {
     await database.db
       .insertInto('streamers')
       .values(
-        Array.from({ length: Math.min(500, LIVE_STREAMERS - k) }, (_, i) => ({
-          name: `Bench ${k + i}`,
-          name_key: `bench ${k + i}`,
-          platform: 'provider_a' as const,
-          kick_name: '',
-          provider_a: `bench_${k + i}`,
-          status: 'offline' as const,
-          game: '',
-          title: '',
-          evaluated: 0,
-          community_locked: 0,
-          added_by: 'admin' as const,
-          submitter: '',
-          created_at: at,
-        })),
+        Array.from({ length: Math.min(500, LIVE_STREAMERS - k) }, (_, i) =>
+          streamerRow(`Bench ${k + i}`, at, { provider_a: `bench_${k + i}` }),
+        ),
       )
       .execute();
   }

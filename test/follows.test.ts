@@ -6,6 +6,7 @@ import { useApp } from './helpers/app.ts';
 import type { Client } from './helpers/client.ts';
 import { startFakeLive } from './helpers/fake-live.ts';
 import { cookieOf, streamsOf } from './helpers/sse.ts';
+import { streamerRow } from './helpers/rows.ts';
 
 /** DECISIONS.md "Fifth wave" → "Following", over HTTP on SQLite and PostgreSQL. */
 const fake = await startFakeLive();
@@ -38,27 +39,13 @@ async function ratedMany(n: number): Promise<number[]> {
   const tag = `bulk${process.pid}x${++seq}`;
   const ids: number[] = [];
   for (let from = 0; from < n; from += 100) {
-    const rows = Array.from({ length: Math.min(100, n - from) }, (_, k) => ({
-      name: `${tag} ${from + k}`,
-      name_key: `${tag} ${from + k}`,
-      platform: 'provider_b' as const,
-      kick_name: `${tag}_${from + k}`,
-      status: 'offline' as const,
-      game: '',
-      title: '',
-      evaluated: 1,
-      community_locked: 0,
-      added_by: 'admin' as const,
-      submitter: '',
-      created_at: now,
-      viewers: null,
-      live_since: null,
-      synced_at: null,
-      guest_tag: null,
-      account_id: null,
-      account_channel: null,
-      suggested_by: null,
-    }));
+    const rows = Array.from({ length: Math.min(100, n - from) }, (_, k) =>
+      streamerRow(`${tag} ${from + k}`, now, {
+        platform: 'provider_b',
+        kick_name: `${tag}_${from + k}`,
+        evaluated: 1,
+      }),
+    );
     const made = await t.db.insertInto('streamers').values(rows).returning('id').execute();
     await t.db
       .insertInto('ratings')

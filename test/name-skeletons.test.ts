@@ -15,6 +15,7 @@ import { migrations } from '../src/db/migrations/index.ts';
 import { foldName } from '../src/lib/names.ts';
 import { startApp } from './helpers/app.ts';
 import { createTestDatabase, dbKind, type TestDatabase } from './helpers/database.ts';
+import { streamerRow } from './helpers/rows.ts';
 
 const database = await createTestDatabase();
 const later = await createTestDatabase();
@@ -252,20 +253,7 @@ describe('migration 045: streamer names folded as every name is', () => {
       const names = Object.keys(migrations);
       const previous = names[names.indexOf('045-streamer-name-folds') - 1]!;
       expect((await (await migratorOf(db.db)).migrateTo(previous)).error).toBeUndefined();
-      const streamer = (name: string) => ({
-        name,
-        name_key: name.toLowerCase(),
-        platform: 'provider_a' as const,
-        kick_name: '',
-        status: 'offline' as const,
-        game: '',
-        title: '',
-        evaluated: 0,
-        community_locked: 0,
-        added_by: 'admin' as const,
-        submitter: '',
-        created_at: '2026-01-01T00:00:00.000Z',
-      });
+      const streamer = (name: string) => streamerRow(name, '2026-01-01T00:00:00.000Z');
       // Cyrillic А; two names of symbols only, which fold to nothing.
       const rows = ['Alpha', '\u0410lpha', '\u2605\u2605', '\u2726\u2726', 'Beta'];
       for (const name of rows) await db.db.insertInto('streamers').values(streamer(name)).execute();

@@ -4,6 +4,7 @@ import { SCORE_KEYS, type Scores, scoreSum } from '../src/shared/rules.ts';
 import { useApp } from './helpers/app.ts';
 import type { Client } from './helpers/client.ts';
 import { R } from './helpers/streamers.ts';
+import { streamerRow } from './helpers/rows.ts';
 
 /** DECISIONS.md "Fifth wave" → "Staff reviews", over HTTP on SQLite and PostgreSQL. */
 const t = await useApp();
@@ -386,27 +387,9 @@ describe('races', () => {
 describe('the queue, last (it adds many streamers)', () => {
   it('holds at most 100 streamers', async () => {
     const now = t.clock.now().toISOString();
-    const rows = Array.from({ length: 101 }, (_, k) => ({
-      name: `Queue ${process.pid} ${k}`,
-      name_key: `queue ${process.pid} ${k}`,
-      platform: 'provider_b' as const,
-      kick_name: `queue_${k}`,
-      status: 'offline' as const,
-      game: '',
-      title: '',
-      evaluated: 0,
-      community_locked: 0,
-      added_by: 'admin' as const,
-      submitter: '',
-      created_at: now,
-      viewers: null,
-      live_since: null,
-      synced_at: null,
-      guest_tag: null,
-      account_id: null,
-      account_channel: null,
-      suggested_by: null,
-    }));
+    const rows = Array.from({ length: 101 }, (_, k) =>
+      streamerRow(`Queue ${process.pid} ${k}`, now, { platform: 'provider_b', kick_name: `queue_${k}` }),
+    );
     await t.db.insertInto('streamers').values(rows).execute();
     expect(await queue((await mod()).c)).toHaveLength(100);
   });

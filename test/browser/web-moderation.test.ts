@@ -221,6 +221,31 @@ describe.runIf(runBrowser(import.meta.url))('comments in an open community, and 
     await context.close();
   });
 
+  it('a sign-out elsewhere that the page learns of before the click still stops the post once; the next click posts as a guest', async () => {
+    const ida = await env.t.user({ login: 'ida', display_name: 'Ida' });
+    const { page, context } = await pageAs(env, ida, { lang: 'en' });
+    await page.goto(`${env.base}/s/${sid}`);
+    await expect.poll(() => page.locator('.menu summary').textContent()).toContain('Ida');
+    const box = page.getByLabel('Comment', { exact: true });
+    const draft = 'Written while signed in as Ida, then the session ended.';
+    await box.fill(draft);
+    const other = await context.newPage();
+    await other.goto(`${env.base}/api/oauth/logout`);
+    await other.close();
+    // Coming back to the tab asks who is signed in: the header and the form turn to a guest's.
+    await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+    await expect.poll(() => page.locator('.menu summary').textContent()).toContain('Sign in');
+    await page.getByLabel('Your name (optional)').waitFor();
+    await page.getByRole('button', { name: 'Post comment' }).click();
+    await page.getByText('You were signed out, perhaps in another tab.', { exact: false }).waitFor();
+    expect(await box.inputValue()).toBe(draft);
+    expect((await commentsOf(env.t)).some((c) => c.body === draft)).toBe(false);
+    // Told once: posting again is a guest's choice.
+    await page.getByRole('button', { name: 'Post comment' }).click();
+    await expect.poll(async () => (await commentsOf(env.t)).some((c) => c.body === draft)).toBe(true);
+    await context.close();
+  });
+
   it('a banned session sees why it cannot comment', async () => {
     const banned = await env.t.user({ login: 'banned1', display_name: 'Banned One' });
     const { page, context } = await pageAs(env, banned, { lang: 'en' });
