@@ -35,7 +35,7 @@ it('live {streamer_id, status, viewers} when the status or the viewers change, a
     next = s.next('live');
     await sync(); // one miss: still live
     await sync();
-    expect((await next).data).toEqual({ streamer_id: id, status: 'offline', viewers: 0 });
+    expect((await next).data).toEqual({ streamer_id: id, status: 'offline', viewers: null });
     expect(s.events.filter((e) => e.event === 'live')).toHaveLength(3);
   } finally {
     s.close();
@@ -52,13 +52,16 @@ it('an administrator who sets the status by hand sends the same live event, only
     const rate = (status: string) => admin.put(`/api/streamers?id=${id}`, { r: { s: 5 }, status });
     let next = s.next('live');
     expect((await rate('live')).status).toBe(200);
-    expect((await next).data).toEqual({ streamer_id: id, status: 'live', viewers: 0 });
+    expect((await next).data).toEqual({ streamer_id: id, status: 'live', viewers: null });
+    // The event says what the streamer's item says: live, viewers not known.
+    const item = (await admin.get(`/api/streamers?id=${id}`)).body;
+    expect([item.status, item.viewers]).toEqual(['live', null]);
     next = s.next('rating');
     await rate('live'); // the same status: a rating event, no live one
     await next;
     next = s.next('live');
     await rate('offline');
-    expect((await next).data).toEqual({ streamer_id: id, status: 'offline', viewers: 0 });
+    expect((await next).data).toEqual({ streamer_id: id, status: 'offline', viewers: null });
     expect(s.events.filter((e) => e.event === 'live')).toHaveLength(2);
   } finally {
     s.close();

@@ -19,7 +19,8 @@ export type LiveEvent =
   | { type: 'comment'; id: number; streamer_id: number }
   | { type: 'comment_removed'; id: number; streamer_id: number }
   | { type: 'rating'; streamer_id: number }
-  | { type: 'live'; streamer_id: number; status: string; viewers: number }
+  /** `viewers` as the streamer's item has it after the change: null when not live or not known. */
+  | { type: 'live'; streamer_id: number; status: string; viewers: number | null }
   /** `created`: the ids of the notifications the change created for the user (push/ delivers them). */
   | { type: 'notification'; user_id: number; created?: number[] };
 

@@ -100,10 +100,13 @@ function auditEntry(
   };
 }
 
-/** An administrator's status change is told as live sync's is (DECISIONS.md "Live updates"). */
+/**
+ * An administrator's status change is told as live sync's is (DECISIONS.md "Live updates"),
+ * with the viewers the streamer's item shows after it (set by hand: none known).
+ */
 function liveChange(id: number, before: Before, fields: StreamerUpdate): LiveEvent[] {
   if (fields.status === undefined || fields.status === before.status) return [];
-  const viewers = fields.status === 'offline' ? 0 : (before.viewers ?? 0);
+  const viewers = fields.status === 'offline' ? null : before.viewers;
   return [{ type: 'live', streamer_id: id, status: fields.status, viewers }];
 }
 

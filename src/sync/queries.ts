@@ -141,7 +141,7 @@ export async function applyBatch(
     const status = 'status' in update ? update.status : row.status;
     const shown = 'viewers' in update ? update.viewers : row.viewers;
     if (status !== row.status || shown !== row.viewers) {
-      events.push({ type: 'live', streamer_id: row.id, status, viewers: shown ?? 0 });
+      events.push({ type: 'live', streamer_id: row.id, status, viewers: shown });
     }
     // Discord hears of the Public view's streamers only, as the live notifications (issue 45, week 18).
     if (seen && row.status !== 'live' && Boolean(row.in_public_view)) {

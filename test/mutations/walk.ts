@@ -1,6 +1,6 @@
 import type { Mutation } from './list.ts';
 
-/** The browser walks of stops 65, 69 and 71 (docs/decisions.md "Links to a comment"): what a week of use found. */
+/** The browser walks of stops 65, 69, 71 and later (docs/decisions.md "Links to a comment"): what a week of use found. */
 export const WALK_MUTATIONS: Mutation[] = [
   {
     name: 'walk: a comment too short is sent to be refused (a console error)',
@@ -289,5 +289,19 @@ export const WALK_MUTATIONS: Mutation[] = [
     to: '',
     tests: ['test/browser/web-comments.test.ts'],
     web: true,
+  },
+  {
+    name: "stop 91 walk: a live event set by hand says 0 viewers where the streamer's item says none known",
+    file: 'src/streamers/rate.ts',
+    from: "const viewers = fields.status === 'offline' ? null : before.viewers;",
+    to: "const viewers = fields.status === 'offline' ? 0 : (before.viewers ?? 0);",
+    tests: ['test/events-live.test.ts'],
+  },
+  {
+    name: "stop 91 walk: live sync's offline event says 0 viewers where the streamer's item says null",
+    file: 'src/sync/queries.ts',
+    from: 'status, viewers: shown });',
+    to: 'status, viewers: shown ?? 0 });',
+    tests: ['test/events-live.test.ts'],
   },
 ];

@@ -14,7 +14,7 @@ export type LiveData = {
   comment: { id: number; streamer_id: number };
   comment_removed: { id: number; streamer_id: number };
   rating: { streamer_id: number };
-  live: { streamer_id: number; status: string; viewers: number };
+  live: { streamer_id: number; status: string; viewers: number | null };
   notification: { unread: number };
   /** Events were missed: load again what is shown. */
   reset: Record<string, never>;
