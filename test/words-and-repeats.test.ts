@@ -69,6 +69,11 @@ describe('a comment with a held word', () => {
       [guest('203.0.113.1'), 'Get FREE, ｃｏｉｎｓ here'],
       [user, 'this is a S.C.A.M? no: a ѕсаm'],
       [user, 'what a scam!'],
+      // Spelt out letter by letter, with spaces, dots or dashes, look-alikes or not.
+      [user, 'this is a S.C.A.M, really'],
+      [guest('203.0.113.2'), 's c a m here'],
+      [user, 'F-R-E-E coins for all'],
+      [user, 'a s с а m (Cyrillic с and а)'],
     ];
     for (const [client, body] of cases) {
       const res = await post(client, body);
@@ -82,7 +87,14 @@ describe('a comment with a held word', () => {
 
   it('only as a whole word or phrase', async () => {
     await setWords(['scam', 'free coins']);
-    for (const body of ['scampi for dinner', 'free coinsurance', 'coins for free']) {
+    // Spelt out, the letters join into one word only: `s c a m p i` is `scampi`.
+    for (const body of [
+      'scampi for dinner',
+      'free coinsurance',
+      'coins for free',
+      's c a m p i',
+      'a s c a mp',
+    ]) {
       const res = await post(user, body);
       expect(res.status, body).toBe(201);
       expect(res.body.pending, body).toBeUndefined();
@@ -167,6 +179,14 @@ describe('an edit that brings in a held word', () => {
       200,
     );
     expect(await stored('a plainer remark')).toEqual([0]);
+  });
+
+  it('spelt out letter by letter is held as the word is', async () => {
+    await setWords(['scam']);
+    const mine = await post(user, 'a fair remark on the stream');
+    expect(await stored('a fair remark on the stream')).toEqual([0]);
+    expect((await user.put(`/api/comments?id=${mine.body.id}`, { body: 'a fair s.c.a.m' })).status).toBe(200);
+    expect(await stored('a fair s.c.a.m')).toEqual([1]);
   });
 });
 

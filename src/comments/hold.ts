@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/schema.ts';
 import { refusedByRows, type SqlRule } from '../db/sql-rules.ts';
-import { foldWords } from '../lib/names.ts';
+import { ruleWords } from '../lib/names.ts';
 import { choiceSql } from '../settings/queries.ts';
 import { GUEST_HOLDS, type GuestHold, hasLink } from '../shared/rules.ts';
 import { COMMENT_VALUES, type CommentValue, type Draft } from './rules.ts';
@@ -53,7 +53,7 @@ export const HOLD_WORDS: HoldRule = {
  * what the rule holds.
  */
 export async function holdsWords(db: Db, body: string): Promise<boolean> {
-  const values = { words: ` ${foldWords(body)} ` } as Record<CommentValue, unknown>;
+  const values = { words: ruleWords(body) } as Record<CommentValue, unknown>;
   const [refused] = await refusedByRows(db, [HOLD_WORDS], COMMENT_VALUES, [{ values, asks: () => true }]);
   return refused?.has('held_words') ?? false;
 }

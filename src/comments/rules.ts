@@ -13,7 +13,7 @@ import {
   NAME_TAKEN,
 } from '../guests/rules.ts';
 import { cleanText, codePointLength, nameLine, parseId } from '../lib/input.ts';
-import { foldWords } from '../lib/names.ts';
+import { foldWords, ruleWords } from '../lib/names.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { isStaff } from '../shared/roles.ts';
 import { DEFAULT_AUTHOR, LIMITS, REPEAT_MINUTES, STAFF_AUTHOR } from '../shared/rules.ts';
@@ -50,7 +50,7 @@ export interface Draft {
   staff: boolean;
   /** The signed-in author, null for a guest or the administrator without an account. */
   userId: number | null;
-  /** The body's words folded, with a space at either end (comments/hold.ts `HOLD_WORDS`). */
+  /** The body's words as the word rules read them (lib/names.ts `ruleWords`, comments/hold.ts `HOLD_WORDS`). */
   words: string;
   /** A digest of the folded body (`repeatKey`). */
   repeatKey: string;
@@ -111,7 +111,7 @@ export function draftOf(
     bannedSession: guest && (viewer.bannedUser || viewer.bannedSession),
     staff: isStaff(viewer),
     userId: viewer.user?.id ?? null,
-    words: ` ${folded} `,
+    words: ruleWords(body, folded),
     repeatKey: keyOfFolded(folded),
     repeatSince: new Date(now.getTime() - REPEAT_MINUTES * 60_000).toISOString(),
     streamerId: parseId(input.streamer_id),

@@ -67,6 +67,40 @@ export function foldWords(text: string): string {
 }
 
 /**
+ * Three or more single letters apart by white space or punctuation (`s c a m`, `S.C.A.M`,
+ * `f-r-e-e`): a word spelt out, letter by letter.
+ */
+const SPELT_OUT =
+  /(?<![\p{L}\p{M}\p{N}])\p{L}\p{M}*(?:[\p{White_Space}\p{P}]+\p{L}\p{M}*(?![\p{L}\p{M}\p{N}])){2,}/gu;
+const APART = /[\p{White_Space}\p{P}]+/u;
+
+/**
+ * The text with each spelt-out run's letters joined; `apart` keeps its first letter (1), its
+ * last (2) or both (3) a word of their own, as a one-letter word beside it (`a s c a m`) is.
+ */
+const joinSpelt = (text: string, apart: number): string =>
+  text.replace(SPELT_OUT, (run) => {
+    const letters = run.split(APART);
+    const first = apart & 1 ? `${letters.shift()} ` : '';
+    const last = apart & 2 ? ` ${letters.pop()}` : '';
+    return first + letters.join('') + last;
+  });
+
+/**
+ * A text's words as the administrator's word rules read them (DECISIONS.md "Words and
+ * repeats", `like '% word %'`): its fold (`foldWords`; `folded` when the caller has it) between
+ * spaces. A text that spells a word out letter by letter adds, each on a line of its own, the
+ * fold of the text with those letters joined (the run's first or last letter apart too), so
+ * `s c a m` and `a S.C.A.M` hold as `scam` does. A fold has no line break: no word or phrase
+ * matches across two lines.
+ */
+export function ruleWords(text: string, folded = foldWords(text)): string {
+  if (text.search(SPELT_OUT) === -1) return ` ${folded} `;
+  const lines = new Set([folded, ...[0, 1, 2, 3].map((apart) => foldWords(joinSpelt(text, apart)))]);
+  return ` ${[...lines].join(' \n ')} `;
+}
+
+/**
  * The folds (`foldName`) of names that must not fold alike, in the order given, each kept by
  * the first name that folds to it: a later one that folds the same, or a name that folds to
  * nothing (all symbols), gets null. Stored folds are unique, and null is never taken

@@ -131,4 +131,25 @@ export const WORDS_MUTATIONS: Mutation[] = [
     to: '',
     tests: TESTS,
   },
+  {
+    name: 'words: a word spelt out letter by letter (`s c a m`) passes',
+    file: 'src/comments/rules.ts',
+    from: '    words: ruleWords(body, folded),',
+    to: '    words: ` ${folded} `,',
+    tests: TESTS,
+  },
+  {
+    name: 'words: an edit that spells a word out passes',
+    file: 'src/comments/hold.ts',
+    from: 'words: ruleWords(body) }',
+    to: "words: ruleWords(body).split('\\n')[0] }",
+    tests: TESTS,
+  },
+  {
+    name: 'words: a spelt-out word beside a one-letter word (`a S.C.A.M`) passes',
+    file: 'src/lib/names.ts',
+    from: '...[0, 1, 2, 3].map(',
+    to: '...[0].map(',
+    tests: TESTS,
+  },
 ];
