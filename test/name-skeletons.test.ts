@@ -258,7 +258,7 @@ describe('migration 045: streamer names folded as every name is', () => {
       const rows = ['Alpha', '\u0410lpha', '\u2605\u2605', '\u2726\u2726', 'Beta'];
       for (const name of rows) await db.db.insertInto('streamers').values(streamer(name)).execute();
 
-      expect(await migrateToLatest(db.db)).toEqual(['045-streamer-name-folds']);
+      expect(await migrateToLatest(db.db)).toContain('045-streamer-name-folds');
       const folds = await db.db.selectFrom('streamers').select(['name', 'name_fold']).orderBy('id').execute();
       expect(folds).toEqual([
         { name: 'Alpha', name_fold: 'alpha' },
@@ -276,6 +276,80 @@ describe('migration 045: streamer names folded as every name is', () => {
           expect([name, res.status, res.body.code]).toEqual([name, 409, 'streamer_exists']);
         }
         expect((await admin.post('/api/streamers?admin=1', { name: '\u2736\u2736' })).status).toBe(201);
+      } finally {
+        await t.close();
+      }
+    } finally {
+      await db.cleanup();
+    }
+  });
+});
+
+describe('migration 046: small capitals', () => {
+  it('users, held words and streamers stored with the folds of before get the new ones: ᴍᴏᴅᴍᴀx is ModMax', async () => {
+    const db = await createTestDatabase();
+    try {
+      const names = Object.keys(migrations);
+      const previous = names[names.indexOf('046-name-folds-of-small-capitals') - 1]!;
+      expect((await (await migratorOf(db.db)).migrateTo(previous)).error).toBeUndefined();
+      // What the fold of before stored: the small capitals kept, `ᴍ` as the turned `ʍ`.
+      const { id } = await db.db
+        .insertInto('users')
+        .values({
+          provider: 'provider_a',
+          provider_id: 'old-46-1',
+          login: 'mod_max',
+          display_name: '\u1d0d\u1d0f\u1d05\u1d0d\u1d00x',
+          avatar: '',
+          last_seen: '2026-01-01T00:00:00.000Z',
+          created_at: '2026-01-01T00:00:00.000Z',
+          login_key: 'mod_max',
+          display_key: '\u1d0d\u1d0f\u1d05\u1d0d\u1d00x',
+          login_fold: foldName('mod_max'),
+          display_fold: '\u028do\u1d05\u028d\u1d00x',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db.db
+        .insertInto('hold_words')
+        .values({ position: 0, word: '\u0299\u1d0f\u1d1b', fold: '\u0299ot' })
+        .execute();
+      const at = '2026-01-01T00:00:00.000Z';
+      await db.db
+        .insertInto('streamers')
+        .values(streamerRow('Alpha', at, { name_fold: 'alpha' }))
+        .execute();
+      // ᴀʟᴘʜᴀ: its fold of before, its own.
+      await db.db
+        .insertInto('streamers')
+        .values(streamerRow('\u1d00\u029fp\u029c\u1d00', at, { name_fold: '\u1d00\u029fp\u029c\u1d00' }))
+        .execute();
+
+      expect(await migrateToLatest(db.db)).toEqual(['046-name-folds-of-small-capitals']);
+      const user = await db.db
+        .selectFrom('users')
+        .select('display_fold')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(user.display_fold).toBe('rnodrnax');
+      expect((await db.db.selectFrom('hold_words').select('fold').executeTakeFirstOrThrow()).fold).toBe(
+        'bot',
+      );
+      const folds = await db.db.selectFrom('streamers').select(['name', 'name_fold']).orderBy('id').execute();
+      expect(folds.map((f) => f.name_fold)).toEqual(['alpha', null]);
+
+      const t = await startApp({}, { database: db });
+      try {
+        const sid = await t.streamer();
+        for (const author of ['ModMax', '\u1d00\u1d05\u1d0d\u026a\u0274']) {
+          const res = await t
+            .client()
+            .post('/api/comments', { streamer_id: sid, body: 'a guest comment', author });
+          expect([author, res.status, res.body.code]).toEqual([author, 400, 'name_reserved']);
+        }
+        const admin = await t.admin();
+        const taken = await admin.post('/api/streamers?admin=1', { name: '\u1d00\u029f\u1d18\u029c\u1d00' });
+        expect([taken.status, taken.body.code]).toEqual([409, 'streamer_exists']);
       } finally {
         await t.close();
       }

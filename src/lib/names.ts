@@ -10,6 +10,16 @@ const PROTOTYPES: ReadonlyMap<string, string> = new Map(
   Object.entries(createRequire(import.meta.url)('unhomoglyph/data.json') as Record<string, string>),
 );
 
+/**
+ * Latin small capitals as their letters. UTS #39 maps some (`ᴄ`, `ꜱ`), leaves others out (`ᴀ`,
+ * `ᴅ`, `ɴ`) or maps them to other letters (`ᴍ` to the turned `ʍ`, `ᴋ` to `ĸ`), and no
+ * compatibility form unifies them: `ᴀᴅᴍɪɴ` reads as ADMIN but folded apart from `admin` (a
+ * browser walk, stop 91). Looked up before the prototypes.
+ */
+const SMALL_CAPITALS: ReadonlyMap<string, string> = new Map(
+  [...'ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘꞯʀꜱᴛᴜᴠᴡʏᴢ'].map((c, i) => [c, 'abcdefghijklmnopqrstuvwyz'[i]!]),
+);
+
 /** Compatibility forms unified, then marks, format characters and invisible ones (fillers, bidi controls) dropped. */
 const bare = (s: string): string => stripInvisible(s.normalize('NFKD').replace(/[\p{M}\p{Cf}]/gu, ''));
 
@@ -21,10 +31,10 @@ const bare = (s: string): string => stripInvisible(s.normalize('NFKD').replace(/
  */
 const oneOfCase = (s: string): string => s.replaceAll('i', 'l');
 
-/** UTS #39's skeleton step: every character replaced by its prototype. */
+/** UTS #39's skeleton step: every character replaced by its prototype (a small capital by its letter). */
 function skeleton(s: string): string {
   let out = '';
-  for (const ch of s) out += PROTOTYPES.get(ch) ?? ch;
+  for (const ch of s) out += SMALL_CAPITALS.get(ch) ?? PROTOTYPES.get(ch) ?? ch;
   return out;
 }
 

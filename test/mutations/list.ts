@@ -1218,8 +1218,8 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'names: folded without the confusable skeleton',
     file: 'src/lib/names.ts',
-    from: 'out += PROTOTYPES.get(ch) ?? ch;',
-    to: 'out += ch;',
+    from: 'out += SMALL_CAPITALS.get(ch) ?? PROTOTYPES.get(ch) ?? ch;',
+    to: 'out += SMALL_CAPITALS.get(ch) ?? ch;',
     tests: ['test/guests.test.ts', 'test/name-skeletons.test.ts'],
   },
   {

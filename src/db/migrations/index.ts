@@ -40,6 +40,7 @@ import * as nameFoldsWithoutSymbols from './042-name-folds-without-symbols.ts';
 import * as hiddenThreads from './043-hidden-threads.ts';
 import * as mailDueById from './044-mail-due-by-id.ts';
 import * as streamerNameFolds from './045-streamer-name-folds.ts';
+import * as nameFoldsOfSmallCapitals from './046-name-folds-of-small-capitals.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
@@ -84,4 +85,5 @@ export const migrations: Record<string, Migration> = {
   '043-hidden-threads': hiddenThreads,
   '044-mail-due-by-id': mailDueById,
   '045-streamer-name-folds': streamerNameFolds,
+  '046-name-folds-of-small-capitals': nameFoldsOfSmallCapitals,
 };
