@@ -17,7 +17,7 @@ const PROTOTYPES: ReadonlyMap<string, string> = new Map(
  * browser walk, stop 91). Looked up before the prototypes.
  */
 const SMALL_CAPITALS: ReadonlyMap<string, string> = new Map(
-  [...'ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘꞯʀꜱᴛᴜᴠᴡʏᴢ'].map((c, i) => [c, 'abcdefghijklmnopqrstuvwyz'[i]!]),
+  [...'ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘꞯʀꜱᴛᴜᴠᴡʏᴢ'].map((c, i) => [c, 'abcdefghijklmnopqrstuvwyz'.charAt(i)]),
 );
 
 /** Compatibility forms unified, then marks, format characters and invisible ones (fillers, bidi controls) dropped. */
