@@ -71,7 +71,28 @@ export function uniqueViolation(err: unknown): string[] | null {
 
 export const isUniqueViolation = (err: unknown): boolean => uniqueViolation(err) !== null;
 
-const PG_UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08006']);
+/**
+ * PostgreSQL's refusals that pass: shut down or restarting (57P0x), too many connections, the
+ * connection lost (08xxx), and what an operator's day brings: the database dropped or renamed
+ * (3D000, 57P04), a password changed (28000, 28P01), a failover's standby that takes no writes
+ * (25006). Also "not currently accepting connections" (55000, matched by its message: the
+ * code has other uses).
+ */
+const PG_UNAVAILABLE = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '57P04',
+  '53300',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+  '3D000',
+  '28000',
+  '28P01',
+  '25006',
+]);
 const NET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN']);
 
 /** The database is busy or unreachable: the client gets 503 and may retry. */
@@ -83,7 +104,7 @@ export function isUnavailable(err: unknown): boolean {
   }
   return (
     typeof message === 'string' &&
-    /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed|the database system is (starting up|shutting down)/i.test(
+    /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed|the database system is (starting up|shutting down)|is not currently accepting connections/i.test(
       message,
     )
   );

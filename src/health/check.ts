@@ -2,7 +2,8 @@ import { CompiledQuery } from 'kysely';
 import type { Db } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 
-const SELECT_ONE = CompiledQuery.raw('select 1');
+/** PostgreSQL: whether this connection's transactions take writes (a failover's standby's do not). */
+const READ_ONLY = CompiledQuery.raw("select current_setting('transaction_read_only') as read_only");
 
 /** A database that answered this recently is not asked again (milliseconds). */
 export const HEALTH_FRESH_MS = 100;
@@ -59,11 +60,20 @@ export function sharedCheck(check: () => Promise<void> | void, clock: Clock): He
   };
 }
 
-/** `select 1` on the service's database, shared as above; on SQLite it answers at once. */
+/**
+ * The service's database answers and takes writes, shared as above: on SQLite `select 1`,
+ * answered at once (a full disk is told by the writes that fail); on PostgreSQL a
+ * connection whose transactions are read-only (a standby after a failover) fails it too.
+ */
 export function databaseCheck(db: Db, sqlite: Prepares | undefined, clock: Clock): HealthCheck {
   const statement = sqlite?.prepare('select 1');
   return sharedCheck(
-    statement ? () => void statement.get() : async () => void (await db.executeQuery(SELECT_ONE)),
+    statement ? () => void statement.get() : async () => takesWrites(await db.executeQuery(READ_ONLY)),
     clock,
   );
+}
+
+function takesWrites({ rows }: { rows: unknown[] }): void {
+  if ((rows[0] as { read_only?: string } | undefined)?.read_only !== 'off')
+    throw new Error('the database takes no writes (read-only)');
 }
