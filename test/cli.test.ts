@@ -229,7 +229,10 @@ describe('streamer-rating command-line tool', { timeout: 120_000 }, () => {
       input: 'a new long password 123\n',
       encoding: 'utf8',
     });
-    expect([r.status, r.stderr]).toEqual([1, expect.stringContaining('Password is set by the environment')]);
+    expect([r.status, r.stderr]).toEqual([
+      1,
+      expect.stringContaining('Password is set by the environment (ADMIN_PASSWORD): remove it'),
+    ]);
   });
 
   it('demo fills an empty database with a living site and refuses a non-empty one', async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/config.ts';
+import { openDatabase } from '../src/db/connect.ts';
 import { SERVICE_ENV, SERVICE_NODE_ARGS, START_COMMAND } from '../src/node-args.ts';
 
 describe('configuration', () => {
@@ -51,6 +52,8 @@ describe('configuration', () => {
     [{ BASE_URL: 'ftp://x' }, /BASE_URL/],
     [{ BASE_URL: 'https://x.example/sub' }, /BASE_URL/],
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
+    // The driver would say only `Invalid URL` (stop 91's operator walk).
+    [{ DATABASE_URL: 'postgres://u:pw@127.0.0.1:notaport/db' }, /DATABASE_URL/],
     [{ CORS_ORIGINS: 'not a url' }, /CORS_ORIGINS/],
     [{ CORS_ORIGINS: 'https://a.example/path' }, /CORS_ORIGINS/],
     [{ TRUST_PROXY: '10.0.0.0/99' }, /TRUST_PROXY/],
@@ -198,6 +201,16 @@ describe('e-mail', () => {
   it('the password in SMTP_URL never appears in the error', () => {
     expect(() => parseConfig({ SMTP_URL: 'http://u:secret-pass@h', MAIL_FROM: 'a@example.org' })).toThrow(
       /^(?!.*secret-pass)/s,
+    );
+  });
+});
+
+describe('a SQLite file the service cannot open', () => {
+  it('is named with DATABASE_URL in the error, which SQLite leaves out', () => {
+    // A directory where the file should be (root may write anywhere, so not a read-only one).
+    const dir = mkdtempSync(join(tmpdir(), 'not-a-file-'));
+    expect(() => openDatabase(`sqlite:${dir}`)).toThrow(
+      `cannot open the SQLite database ${dir} (DATABASE_URL)`,
     );
   });
 });

@@ -407,7 +407,10 @@ describe.runIf(dbKind === 'sqlite' && process.getuid?.() === 0)('the command-lin
       const env = readFileSync(join(ROOT, 'deploy/env.example'), 'utf8')
         .replace('/var/lib/streamer-rating/', `${d}/`)
         .replace(/^BACKUP_DIR=.*$/m, `BACKUP_DIR=${d}/backups`);
-      writeFileSync(join(d, 'env'), env);
+      // README's form of the sender, spaces and angle brackets unquoted (a shell took `<` for a
+      // redirection: stop 91's operator walk).
+      const mail = 'SMTP_URL=smtp://127.0.0.1:2525\nMAIL_FROM=Streamer rating <no-reply@example.org>\n';
+      writeFileSync(join(d, 'env'), env + mail);
       const r = spawnSync(join(ROOT, 'deploy/streamer-rating-cli'), ['settings', 'get', 'auth_enabled'], {
         encoding: 'utf8',
         env: { PATH: process.env.PATH ?? '', APP_DIR: ROOT, ENV_FILE: join(d, 'env'), SERVICE_USER: 'root' },

@@ -156,6 +156,19 @@ describe('request logs', () => {
         '/api/streamers',
       ]);
       expect(app.app.earlyAnswers.served).toBe(served);
+
+      // Keys in addresses never reach the log: a sign-in's code and state, the e-mails' tokens.
+      const secret = 'SecretValue123';
+      const logged = app.logs.length;
+      for (const path of [
+        `/api/oauth/login/provider_a?code=${secret}&state=${secret}`,
+        `/api/mail/unsubscribe?token=${secret}`,
+        `/api/account/email/confirm?token=${secret}&x=1`,
+      ])
+        await app.client().get(path);
+      const urls = app.logs.slice(logged).join('\n');
+      expect(urls).toContain('/api/mail/unsubscribe?token=[redacted]');
+      expect(urls).not.toContain(secret);
     } finally {
       await app.close();
     }

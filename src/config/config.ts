@@ -76,7 +76,7 @@ export function parseConfig(input: Env = process.env): Config {
   }
 
   const databaseUrl = get('DATABASE_URL') ?? 'sqlite:./data/streamers.db';
-  if (!/^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(databaseUrl)) {
+  if (!/^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(databaseUrl) || !parsesAsPostgres(databaseUrl)) {
     throw new ConfigError(
       'DATABASE_URL',
       'must be sqlite:<file>, sqlite::memory: or postgres://...',
@@ -173,3 +173,6 @@ export function parseConfig(input: Env = process.env): Config {
     mail: mailConfig(get),
   });
 }
+
+/** A postgres:// address the driver can read (`URL.canParse`: a port that is not a number is not). */
+const parsesAsPostgres = (url: string): boolean => url.startsWith('sqlite:') || URL.canParse(url);

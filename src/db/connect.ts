@@ -131,15 +131,32 @@ function withJitOff(url: string, pgSchema?: string): { connectionString: string;
   }
 }
 
-export function openDatabase(url: string, opts: OpenOptions = {}): Opened {
-  if (url.startsWith('sqlite:')) {
-    const file = url.slice('sqlite:'.length);
-    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+/**
+ * The SQLite file with the service's pragmas. A file or directory the service's user may not
+ * write fails here: said with the file's path, which SQLite's own message leaves out.
+ */
+function openSqlite(file: string): SqliteDatabase {
+  try {
     const sqlite = new SqliteDatabase(file);
     for (const pragma of SQLITE_PRAGMAS) {
       if (pragma === 'journal_mode = WAL') switchToWal(sqlite, file);
       else sqlite.pragma(pragma);
     }
+    return sqlite;
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    throw new Error(
+      `cannot open the SQLite database ${file} (DATABASE_URL): ${why}; may the service's user write it and its directory?`,
+      { cause: err },
+    );
+  }
+}
+
+export function openDatabase(url: string, opts: OpenOptions = {}): Opened {
+  if (url.startsWith('sqlite:')) {
+    const file = url.slice('sqlite:'.length);
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    const sqlite = openSqlite(file);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
     return dbContext(db, 'sqlite', { sqlite });
   }

@@ -11,7 +11,10 @@ export function redactCredentials(text: string): string {
     .replace(/(\bpass(?:word)?=)[^\s&'"]*/gi, '$1***');
 }
 
-/** OAuth callback parameters never reach the log. */
+/**
+ * OAuth callback parameters and the e-mails' tokens (an unsubscription's or an address
+ * confirmation's: each is the key to what it does) never reach the log.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&](?:code|state|code_verifier|access_token)=)[^&#]*/g, '$1[redacted]');
+  return url.replace(/([?&](?:code|state|code_verifier|access_token|token)=)[^&#]*/g, '$1[redacted]');
 }

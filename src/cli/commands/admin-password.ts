@@ -10,7 +10,10 @@ import { readPassword } from '../prompt.ts';
 export async function run({ positionals }: CommandArgs, config: Config): Promise<void> {
   if (positionals.length) throw new UsageError('admin-password takes no arguments; it reads the password');
   // The same refusal as PUT /api/auth/password: the environment's password wins at every start.
-  if (passwordFromEnvironment(config)) throw new Error(ERRORS.password_from_environment[1]);
+  if (passwordFromEnvironment(config)) {
+    const by = config.adminPasswordHash ? 'ADMIN_PASSWORD_HASH' : 'ADMIN_PASSWORD';
+    throw new Error(`${ERRORS.password_from_environment[1]} (${by}): remove it to keep a password here`);
+  }
   const password = await readPassword('New administrator password: ');
   if (codePointLength(password) < LIMITS.adminPasswordMin) {
     throw new UsageError(`the password must have at least ${LIMITS.adminPasswordMin} characters`);
