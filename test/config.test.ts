@@ -1,6 +1,7 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/config.ts';
 import { openDatabase } from '../src/db/connect.ts';
@@ -212,5 +213,21 @@ describe('a SQLite file the service cannot open', () => {
     expect(() => openDatabase(`sqlite:${dir}`)).toThrow(
       `cannot open the SQLite database ${dir} (DATABASE_URL)`,
     );
+  });
+});
+
+describe('a new SQLite database', () => {
+  it("is the service's user's alone: the directory 0700, the file and its -wal 0600", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'modes-')), 'data');
+    const opened = openDatabase(`sqlite:${join(dir, 'streamers.db')}`);
+    try {
+      await sql`create table t (x integer)`.execute(opened.db);
+      const mode = (path: string) => statSync(path).mode & 0o777;
+      expect([mode(dir), mode(join(dir, 'streamers.db')), mode(join(dir, 'streamers.db-wal'))]).toEqual([
+        0o700, 0o600, 0o600,
+      ]);
+    } finally {
+      await opened.db.destroy();
+    }
   });
 });

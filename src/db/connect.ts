@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type SqliteDatabase as SqliteDialectDatabase, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { SqliteDatabase, type SqliteStatement } from './sqlite-driver.ts';
@@ -137,6 +137,13 @@ function withJitOff(url: string, pgSchema?: string): { connectionString: string;
  */
 function openSqlite(file: string): SqliteDatabase {
   try {
+    if (file !== ':memory:') {
+      // The database holds sessions and the administrator's hash: a new directory and file are
+      // the service's user's alone (SQLite gives its -wal and -shm files the file's mode), as
+      // the backups are, also without systemd's UMask.
+      mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+      closeSync(openSync(file, 'a', 0o600));
+    }
     const sqlite = new SqliteDatabase(file);
     for (const pragma of SQLITE_PRAGMAS) {
       if (pragma === 'journal_mode = WAL') switchToWal(sqlite, file);
@@ -155,7 +162,6 @@ function openSqlite(file: string): SqliteDatabase {
 export function openDatabase(url: string, opts: OpenOptions = {}): Opened {
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length);
-    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     const sqlite = openSqlite(file);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
     return dbContext(db, 'sqlite', { sqlite });

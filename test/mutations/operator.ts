@@ -190,4 +190,18 @@ export const OPERATOR_MUTATIONS: Mutation[] = [
     to: '|access_token)=',
     tests: ['test/hot-paths.test.ts'],
   },
+  {
+    name: 'stop 91 operator: a new SQLite file is readable by every user of the machine',
+    file: 'src/db/connect.ts',
+    from: "closeSync(openSync(file, 'a', 0o600));",
+    to: "closeSync(openSync(file, 'a', 0o644));",
+    tests: ['test/config.test.ts'],
+  },
+  {
+    name: 'stop 91 operator: a new data directory is open to every user of the machine',
+    file: 'src/db/connect.ts',
+    from: '{ recursive: true, mode: 0o700 }',
+    to: '{ recursive: true }',
+    tests: ['test/config.test.ts'],
+  },
 ];
