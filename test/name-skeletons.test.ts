@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../src/db/migrator.ts';
 import { migrations } from '../src/db/migrations/index.ts';
 import { foldName } from '../src/lib/names.ts';
-import { startApp } from './helpers/app.ts';
+import { startApp, type TestApp } from './helpers/app.ts';
 import { createTestDatabase, dbKind, type TestDatabase } from './helpers/database.ts';
 import { streamerRow } from './helpers/rows.ts';
 
@@ -37,6 +37,50 @@ async function migratorOf(db: TestDatabase['db']): Promise<Migrator> {
     provider: { getMigrations: async () => migrations },
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
+}
+
+/** The database `db` migrated up to the migration before `name`. */
+async function migrateBefore(db: TestDatabase['db'], name: string): Promise<void> {
+  const names = Object.keys(migrations);
+  const previous = names[names.indexOf(name) - 1];
+  expect((await (await migratorOf(db)).migrateTo(previous ?? '')).error).toBeUndefined();
+}
+
+/** A user `mod_max` as an older fold stored them: `displayFold` as it made it. */
+async function oldUser(db: TestDatabase['db'], providerId: string, displayName: string, displayFold: string) {
+  const { id } = await db
+    .insertInto('users')
+    .values({
+      provider: 'provider_a',
+      provider_id: providerId,
+      login: 'mod_max',
+      display_name: displayName,
+      avatar: '',
+      last_seen: '2026-01-01T00:00:00.000Z',
+      created_at: '2026-01-01T00:00:00.000Z',
+      login_key: 'mod_max',
+      display_key: displayName.toLowerCase(),
+      login_fold: foldName('mod_max'),
+      display_fold: displayFold,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+/** The stored `display_fold` of user `id`. */
+const displayFoldOf = async (db: TestDatabase['db'], id: number) =>
+  (await db.selectFrom('users').select('display_fold').where('id', '=', id).executeTakeFirstOrThrow())
+    .display_fold;
+
+/** Each of `authors` as a guest's name on a new streamer's page: 400 `name_reserved`. The streamer. */
+async function refusedAsGuest(t: TestApp, authors: string[]): Promise<number> {
+  const sid = await t.streamer();
+  for (const author of authors) {
+    const res = await t.client().post('/api/comments', { streamer_id: sid, body: 'a guest comment', author });
+    expect([author, res.status, res.body.code]).toEqual([author, 400, 'name_reserved']);
+  }
+  return sid;
 }
 
 describe('migration 011: the stored folds of names', () => {
@@ -145,51 +189,22 @@ describe('migration 026: folds without invisible characters, of either letter ca
 
 describe('migration 041: folds of look-alike capitals', () => {
   it('users and held words stored with the folds of before get the new ones: МоdМах is ModMax, ВОТ is bot', async () => {
-    const names = Object.keys(migrations);
-    const previous = names[names.indexOf('041-name-folds-of-capitals') - 1]!;
-    expect((await (await migratorOf(latest.db)).migrateTo(previous)).error).toBeUndefined();
+    await migrateBefore(latest.db, '041-name-folds-of-capitals');
     // What the fold of before stored: the lower case's skeleton (Cyrillic `м` is `ʍ`, `в` is `ʙ`).
-    const { id } = await latest.db
-      .insertInto('users')
-      .values({
-        provider: 'provider_a',
-        provider_id: 'old-41-1',
-        login: 'mod_max',
-        display_name: '\u041c\u043ed\u041c\u0430\u0445',
-        avatar: '',
-        last_seen: '2026-01-01T00:00:00.000Z',
-        created_at: '2026-01-01T00:00:00.000Z',
-        login_key: 'mod_max',
-        display_key: '\u043c\u043ed\u043c\u0430\u0445',
-        login_fold: foldName('mod_max'),
-        display_fold: '\u028dod\u028dax',
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const id = await oldUser(latest.db, 'old-41-1', '\u041c\u043ed\u041c\u0430\u0445', '\u028dod\u028dax');
     await latest.db
       .insertInto('hold_words')
       .values({ position: 0, word: '\u0412\u041e\u0422', fold: '\u0299o\u1d1b' })
       .execute();
 
     expect(await migrateToLatest(latest.db)).toContain('041-name-folds-of-capitals');
-    const user = await latest.db
-      .selectFrom('users')
-      .select(['display_fold'])
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow();
-    expect(user.display_fold).toBe('rnodrnax');
+    expect(await displayFoldOf(latest.db, id)).toBe('rnodrnax');
     const word = await latest.db.selectFrom('hold_words').select('fold').executeTakeFirstOrThrow();
     expect(word.fold).toBe('bot');
 
     const t = await startApp({}, { database: latest });
     try {
-      const sid = await t.streamer();
-      for (const author of ['ModMax', 'MODMAX']) {
-        const res = await t
-          .client()
-          .post('/api/comments', { streamer_id: sid, body: 'a guest comment', author });
-        expect([author, res.status, res.body.code]).toEqual([author, 400, 'name_reserved']);
-      }
+      const sid = await refusedAsGuest(t, ['ModMax', 'MODMAX']);
       const held = await t.client().post('/api/comments', { streamer_id: sid, body: 'a Bot wrote this' });
       expect(held.status).toBe(201);
       expect(
@@ -211,35 +226,12 @@ describe('migration 042: folds without symbols', () => {
   it("a user stored with a symbol in their name's fold gets it without: ModMax ✓ is ModMax", async () => {
     const db = await createTestDatabase();
     try {
-      const names = Object.keys(migrations);
-      const previous = names[names.indexOf('042-name-folds-without-symbols') - 1]!;
-      expect((await (await migratorOf(db.db)).migrateTo(previous)).error).toBeUndefined();
+      await migrateBefore(db.db, '042-name-folds-without-symbols');
       // What the fold of before stored: the check mark kept.
-      const { id } = await db.db
-        .insertInto('users')
-        .values({
-          provider: 'provider_a',
-          provider_id: 'old-42-1',
-          login: 'mod_max',
-          display_name: 'ModMax \u2713',
-          avatar: '',
-          last_seen: '2026-01-01T00:00:00.000Z',
-          created_at: '2026-01-01T00:00:00.000Z',
-          login_key: 'mod_max',
-          display_key: 'modmax \u2713',
-          login_fold: foldName('mod_max'),
-          display_fold: 'rnodrnax\u2713',
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const id = await oldUser(db.db, 'old-42-1', 'ModMax \u2713', 'rnodrnax\u2713');
 
       expect(await migrateToLatest(db.db)).toContain('042-name-folds-without-symbols');
-      const user = await db.db
-        .selectFrom('users')
-        .select('display_fold')
-        .where('id', '=', id)
-        .executeTakeFirstOrThrow();
-      expect(user.display_fold).toBe('rnodrnax');
+      expect(await displayFoldOf(db.db, id)).toBe('rnodrnax');
     } finally {
       await db.cleanup();
     }
@@ -250,9 +242,7 @@ describe('migration 045: streamer names folded as every name is', () => {
   it('streamers whose names already fold alike stay; the oldest holds the fold, and a look-alike is refused', async () => {
     const db = await createTestDatabase();
     try {
-      const names = Object.keys(migrations);
-      const previous = names[names.indexOf('045-streamer-name-folds') - 1]!;
-      expect((await (await migratorOf(db.db)).migrateTo(previous)).error).toBeUndefined();
+      await migrateBefore(db.db, '045-streamer-name-folds');
       const streamer = (name: string) => streamerRow(name, '2026-01-01T00:00:00.000Z');
       // Cyrillic А; two names of symbols only, which fold to nothing.
       const rows = ['Alpha', '\u0410lpha', '\u2605\u2605', '\u2726\u2726', 'Beta'];
@@ -289,27 +279,14 @@ describe('migration 046: small capitals', () => {
   it('users, held words and streamers stored with the folds of before get the new ones: ᴍᴏᴅᴍᴀx is ModMax', async () => {
     const db = await createTestDatabase();
     try {
-      const names = Object.keys(migrations);
-      const previous = names[names.indexOf('046-name-folds-of-small-capitals') - 1]!;
-      expect((await (await migratorOf(db.db)).migrateTo(previous)).error).toBeUndefined();
+      await migrateBefore(db.db, '046-name-folds-of-small-capitals');
       // What the fold of before stored: the small capitals kept, `ᴍ` as the turned `ʍ`.
-      const { id } = await db.db
-        .insertInto('users')
-        .values({
-          provider: 'provider_a',
-          provider_id: 'old-46-1',
-          login: 'mod_max',
-          display_name: '\u1d0d\u1d0f\u1d05\u1d0d\u1d00x',
-          avatar: '',
-          last_seen: '2026-01-01T00:00:00.000Z',
-          created_at: '2026-01-01T00:00:00.000Z',
-          login_key: 'mod_max',
-          display_key: '\u1d0d\u1d0f\u1d05\u1d0d\u1d00x',
-          login_fold: foldName('mod_max'),
-          display_fold: '\u028do\u1d05\u028d\u1d00x',
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const id = await oldUser(
+        db.db,
+        'old-46-1',
+        '\u1d0d\u1d0f\u1d05\u1d0d\u1d00x',
+        '\u028do\u1d05\u028d\u1d00x',
+      );
       await db.db
         .insertInto('hold_words')
         .values({ position: 0, word: '\u0299\u1d0f\u1d1b', fold: '\u0299ot' })
@@ -326,12 +303,7 @@ describe('migration 046: small capitals', () => {
         .execute();
 
       expect(await migrateToLatest(db.db)).toEqual(['046-name-folds-of-small-capitals']);
-      const user = await db.db
-        .selectFrom('users')
-        .select('display_fold')
-        .where('id', '=', id)
-        .executeTakeFirstOrThrow();
-      expect(user.display_fold).toBe('rnodrnax');
+      expect(await displayFoldOf(db.db, id)).toBe('rnodrnax');
       expect((await db.db.selectFrom('hold_words').select('fold').executeTakeFirstOrThrow()).fold).toBe(
         'bot',
       );
@@ -340,13 +312,7 @@ describe('migration 046: small capitals', () => {
 
       const t = await startApp({}, { database: db });
       try {
-        const sid = await t.streamer();
-        for (const author of ['ModMax', '\u1d00\u1d05\u1d0d\u026a\u0274']) {
-          const res = await t
-            .client()
-            .post('/api/comments', { streamer_id: sid, body: 'a guest comment', author });
-          expect([author, res.status, res.body.code]).toEqual([author, 400, 'name_reserved']);
-        }
+        await refusedAsGuest(t, ['ModMax', '\u1d00\u1d05\u1d0d\u026a\u0274']);
         const admin = await t.admin();
         const taken = await admin.post('/api/streamers?admin=1', { name: '\u1d00\u029f\u1d18\u029c\u1d00' });
         expect([taken.status, taken.body.code]).toEqual([409, 'streamer_exists']);
