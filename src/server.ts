@@ -119,6 +119,11 @@ export async function startServer(
 
   await app.listen({ host: config.host, port: config.port });
   if (generated) showGeneratedPassword(log, generated);
+  if (config.production && !config.baseUrlGiven) {
+    log.warn(
+      `BASE_URL is not set under NODE_ENV=production: sign-in returns to, and the CSRF check takes, ${config.baseUrl} alone; set it to the public address (README, "Configuration")`,
+    );
+  }
   // Where it listens, whatever LOG_LEVEL says: an operator (and a process manager or a test
   // waiting for the start) reads it once.
   log

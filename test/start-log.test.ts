@@ -107,6 +107,27 @@ describe.runIf(dbKind === 'sqlite')('what a start logs', { timeout: 60_000 }, ()
     ]);
   });
 
+  it('NODE_ENV=production without BASE_URL: a warning that names it (sign-in and the CSRF check take localhost)', async () => {
+    const port = await freePort();
+    const { BASE_URL: _, ...rest } = env({
+      DATABASE_URL: `sqlite:${join(dir, 'production.db')}`,
+      PORT: String(port),
+      NODE_ENV: 'production',
+    });
+    const child = spawn(process.execPath, MAIN, { env: rest });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    try {
+      await expect.poll(() => out, { timeout: 30_000 }).toContain('listening on');
+    } finally {
+      child.kill('SIGTERM');
+    }
+    await new Promise((resolve) => child.once('exit', resolve));
+    expect(jsonLines(out).filter((l) => l.msg.startsWith('BASE_URL is not set'))).toEqual([
+      expect.objectContaining({ level: 40, msg: expect.stringContaining(`http://localhost:${port}`) }),
+    ]);
+  });
+
   it("a start says which migrations it applied, or that there were none (the upgrade notes' check)", async () => {
     const start = async () => {
       const child = spawn(process.execPath, MAIN, {

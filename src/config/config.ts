@@ -51,6 +51,8 @@ export interface Config {
    */
   readonly logRequests: boolean;
   readonly production: boolean;
+  /** BASE_URL was given (else it is `http://localhost:<PORT>`, which only a developer's machine is). */
+  readonly baseUrlGiven: boolean;
   /** `GET /metrics` answers only `Authorization: Bearer <this>`; null: no metrics at all. */
   readonly metricsToken: string | null;
   /** Scheduled SQLite backups (backup/scheduler.ts); null: none. */
@@ -167,6 +169,7 @@ export function parseConfig(input: Env = process.env): Config {
     logLevel,
     logRequests: bool('LOG_REQUESTS', false),
     production,
+    baseUrlGiven: get('BASE_URL') !== undefined,
     metricsToken,
     backup: backupConfig(get, databaseUrl),
     push: pushConfig(env, baseUrl),

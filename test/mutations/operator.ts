@@ -204,4 +204,11 @@ export const OPERATOR_MUTATIONS: Mutation[] = [
     to: '{ recursive: true }',
     tests: ['test/config.test.ts'],
   },
+  {
+    name: 'stop 91 operator: NODE_ENV=production without BASE_URL starts without a word',
+    file: 'src/server.ts',
+    from: 'if (config.production && !config.baseUrlGiven) {',
+    to: 'if (false) {',
+    tests: ['test/start-log.test.ts'],
+  },
 ];
