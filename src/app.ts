@@ -1,10 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyServerOptions,
-  LogController,
-} from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { adminHashSource, sharedSecret } from './auth/admin-password.ts';
 import { auditRoutes } from './audit/routes.ts';
 import { accountRoutes } from './account/routes.ts';
@@ -46,7 +41,7 @@ import { mailPlugin } from './mail/plugin.ts';
 import { mailKey } from './mail/tokens.ts';
 import { metricsPlugin } from './metrics/plugin.ts';
 import { metricsRoutes } from './metrics/routes.ts';
-import { LOG_OPTIONS } from './lib/log.ts';
+import { appLogging } from './lib/log.ts';
 import { requestLogger } from './lib/request-log.ts';
 import { cacheControlPlugin } from './plugins/cache-control.ts';
 import { csrfPlugin } from './plugins/csrf.ts';
@@ -119,25 +114,16 @@ export interface AppOptions {
 
 export const BODY_LIMIT = 64 * 1024;
 
-/** Levels at which each request is logged (Fastify writes those lines at info). */
-const REQUEST_LINE_LEVELS = new Set(['info', 'debug', 'trace']);
-
 export { redactUrl } from './lib/log.ts';
 
 /** Builds the whole service from a configuration and an open, migrated database. */
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { config, database } = opts;
-  const { db, sqlite } = database;
   const clock = opts.clock ?? systemClock;
   // The database's writes stamp their events with the app's clock (db/event-log.ts).
   database.groupCommit.clock = clock;
 
-  const logger = opts.logger ?? { level: config.logLevel };
-  const level =
-    opts.loggerInstance?.level ??
-    ((logger && typeof logger === 'object' && 'level' in logger && logger.level) || config.logLevel);
-  // Request lines are opt-in (LOG_REQUESTS): at the default settings the fast answers are taken.
-  const requestLines = config.logRequests && REQUEST_LINE_LEVELS.has(String(level));
+  const logging = appLogging(opts, config);
   const early = new EarlyAnswers();
   const traffic = new Traffic(clock);
   const connections: ConnectionPolicy = { ...CONNECTION_POLICY, ...opts.connections };
@@ -146,30 +132,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // The timeouts, from the server's creation (http/connections.ts).
     // HTTP/1.0 clients send no Host; Node would answer them itself, without our headers.
     ...serverOptions(connections, { requireHostHeader: false }),
-    ...(opts.loggerInstance
-      ? { loggerInstance: opts.loggerInstance }
-      : { logger: logger && typeof logger === 'object' ? { ...logger, ...LOG_OPTIONS } : logger }),
-    // Fastify's "incoming request" and "request completed" lines are info: above that level
-    // they are not even assembled (their arguments cost a tenth of a small answer).
-    logController: new LogController({ disableRequestLogging: !requestLines }),
+    ...logging.options,
     bodyLimit: BODY_LIMIT,
     trustProxy: config.trustProxy.length > 0 ? [...config.trustProxy] : false,
     routerOptions: { maxParamLength: 200, querystringParser: parseQuery },
     frameworkErrors: frameworkErrors(config.https),
     clientErrorHandler: clientErrorHandler(config.https),
     schemaController: { compilersFactory: lazyCompilers() },
-    ajv: {
-      customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false },
-      // Each field's SPEC.md error, read by the error handler, and the documented twin of an
-      // input schema, read by the API document (lib/schemas.ts): annotations, never validated.
-      plugins: [
-        (ajv) =>
-          ajv
-            .addKeyword({ keyword: 'errorCode', schemaType: 'string' })
-            .addKeyword({ keyword: 'errorField', schemaType: 'string' })
-            .addKeyword({ keyword: DOCUMENTED, schemaType: 'object' }),
-      ],
-    },
+    ajv: AJV_OPTIONS,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   limitConnections(app.server, connections, config.trustProxy);
@@ -177,13 +147,59 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('config', config);
   app.decorate('earlyAnswers', early);
   app.decorate('database', database);
-  app.decorate('db', db);
+  app.decorate('db', database.db);
   app.decorate('clock', clock);
   app.decorate('traffic', traffic);
   app.addHook('onClose', async () => traffic.stop());
 
+  const secret = await registerFoundations(app, opts);
+  await registerFeatures(app, opts, secret, connections);
+  // Last of the routes: every address outside /api/ answers the methods it lacks with 405.
+  refuseOtherMethods(app);
+  await app.register(loadShedding, { config, loopDelay: opts.loopDelay, descriptors: opts.descriptors });
+
+  // Answers before routing only where nothing else can differ: request lines are not logged
+  // (LOG_REQUESTS unset, the default) and no origin may call with CORS.
+  if (!logging.requestLines && config.corsOrigins.length === 0) {
+    app.addHook('onReady', async () => early.enable(app.securityHeaders));
+    app.addHook('preClose', async () => early.disable());
+  }
+
+  const { sqlite } = database;
+  if (sqlite && !sqlite.memory) {
+    const wal = keepWalBounded(sqlite, (err) => app.log.warn({ err }, 'WAL checkpoint failed'));
+    app.addHook('onClose', async () => wal.stop());
+  }
+
+  return app;
+}
+
+/**
+ * Ajv's options: no coercion, no removal. Each field's SPEC.md error, read by the error
+ * handler, and the documented twin of an input schema, read by the API document
+ * (lib/schemas.ts), are annotations, never validated.
+ */
+const AJV_OPTIONS: FastifyServerOptions['ajv'] = {
+  customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false },
+  plugins: [
+    (ajv) =>
+      ajv
+        .addKeyword({ keyword: 'errorCode', schemaType: 'string' })
+        .addKeyword({ keyword: 'errorField', schemaType: 'string' })
+        .addKeyword({ keyword: DOCUMENTED, schemaType: 'object' }),
+  ],
+};
+
+/**
+ * What every route stands on, in order: metrics, errors, headers, parsers, idempotency, CSRF,
+ * the session and the viewer, the guards and the answer cache; then the operations' context
+ * (src/context.ts). Returns the secret the keys are made from.
+ */
+async function registerFoundations(app: FastifyInstance, opts: AppOptions): Promise<string> {
+  const { config, database } = opts;
+  const { db, clock } = app;
   // Before the errors plugin: its 404 handler takes the hooks registered until then.
-  await app.register(metricsPlugin, { pool: opts.database.pool, failures: opts.database.failures });
+  await app.register(metricsPlugin, { pool: database.pool, failures: database.failures });
   await app.register(errorsPlugin);
   await app.register(securityHeadersPlugin, { https: config.https });
   await app.register(cacheControlPlugin);
@@ -219,7 +235,17 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     }) satisfies AppContext,
   );
   await registerOpenApi(app, config);
+  return secret;
+}
 
+/** Every feature's routes and background work, the page's last. */
+async function registerFeatures(
+  app: FastifyInstance,
+  opts: AppOptions,
+  secret: string,
+  connections: ConnectionPolicy,
+): Promise<void> {
+  const { config, database } = opts;
   await app.register(adminAuthRoutes, { adminHash: await adminHashSource(config) });
   await app.register(streamerRoutes);
   await app.register(scheduleRoutes);
@@ -245,13 +271,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(notificationRoutes);
   await app.register(eventRoutes, {
     maxStreams: streamsWithin(connections.total),
-    unread: (userId) => unreadCount(db, userId),
+    unread: (userId) => unreadCount(database.db, userId),
     streamerVisible: (viewer, streamerId) => streamerVisibleTo(app.ctx, viewer, streamerId),
   });
   await app.register(feedRoutes);
   await app.register(liveSyncPlugin);
   await app.register(syncRoutes);
-  await app.register(backupPlugin, { sqlite: opts.database.sqlite });
+  await app.register(backupPlugin, { sqlite: database.sqlite });
   await app.register(signInRoutes);
   if (config.devProviders) {
     // The stand-ins' sign-in grants the app tokens that their live APIs accept.
@@ -259,27 +285,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     await app.register(devProviderRoutes, { appTokens });
     devLiveRoutes(app, appTokens);
   }
-  await app.register(healthRoutes, { check: databaseCheck(db, sqlite, clock) });
+  await app.register(healthRoutes, { check: databaseCheck(database.db, database.sqlite, app.clock) });
   await app.register(metricsRoutes);
   await app.register(openApiRoutes);
   await app.register(imageRoutes);
   await app.register(chatLineRoutes);
   await app.register(pageRoutes, {});
-  // Last of the routes: every address outside /api/ answers the methods it lacks with 405.
-  refuseOtherMethods(app);
-  await app.register(loadShedding, { config, loopDelay: opts.loopDelay, descriptors: opts.descriptors });
-
-  // Answers before routing only where nothing else can differ: request lines are not logged
-  // (LOG_REQUESTS unset, the default) and no origin may call with CORS.
-  if (!requestLines && config.corsOrigins.length === 0) {
-    app.addHook('onReady', async () => early.enable(app.securityHeaders));
-    app.addHook('preClose', async () => early.disable());
-  }
-
-  if (sqlite && !sqlite.memory) {
-    const wal = keepWalBounded(sqlite, (err) => app.log.warn({ err }, 'WAL checkpoint failed'));
-    app.addHook('onClose', async () => wal.stop());
-  }
-
-  return app;
 }

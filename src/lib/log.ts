@@ -1,4 +1,9 @@
-import type { FastifyRequest } from 'fastify';
+import {
+  type FastifyBaseLogger,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  LogController,
+} from 'fastify';
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import { redactCredentials, redactUrl } from './redact.ts';
 
@@ -52,4 +57,43 @@ export const LOG_OPTIONS = {
  */
 export function serviceLogger(level = 'info', destination?: DestinationStream): Logger {
   return pino({ level, ...LOG_OPTIONS }, destination);
+}
+
+/** Levels at which each request is logged (Fastify writes those lines at info). */
+const REQUEST_LINE_LEVELS = new Set(['info', 'debug', 'trace']);
+
+/** The app's logger as its caller gives it: options (tests) or the start's own logger. */
+export interface AppLoggerSource {
+  logger?: FastifyServerOptions['logger'];
+  loggerInstance?: FastifyBaseLogger;
+}
+
+/**
+ * The app's logging options for Fastify, and whether it writes request lines: they are
+ * opt-in (LOG_REQUESTS), and at the default settings the answers written before routing are
+ * taken. Fastify's "incoming request" and "request completed" lines are info: above that
+ * level they are not even assembled (their arguments cost a tenth of a small answer).
+ */
+export function appLogging(
+  source: AppLoggerSource,
+  config: { logLevel: string; logRequests: boolean },
+): {
+  options: Pick<FastifyServerOptions, 'logger' | 'loggerInstance' | 'logController'>;
+  requestLines: boolean;
+} {
+  const logger = source.logger ?? { level: config.logLevel };
+  const level =
+    source.loggerInstance?.level ??
+    ((logger && typeof logger === 'object' && 'level' in logger && logger.level) || config.logLevel);
+  const requestLines = config.logRequests && REQUEST_LINE_LEVELS.has(String(level));
+  const logController = new LogController({ disableRequestLogging: !requestLines });
+  return {
+    options: source.loggerInstance
+      ? { loggerInstance: source.loggerInstance, logController }
+      : {
+          logger: logger && typeof logger === 'object' ? { ...logger, ...LOG_OPTIONS } : logger,
+          logController,
+        },
+    requestLines,
+  };
 }

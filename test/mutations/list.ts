@@ -1013,6 +1013,13 @@ export const MUTATIONS: Mutation[] = [
     tests: ['test/hot-paths.test.ts'],
   },
   {
+    name: 'runtime: LOG_REQUESTS=true at info writes no request line',
+    file: 'src/lib/log.ts',
+    from: "const REQUEST_LINE_LEVELS = new Set(['info', 'debug', 'trace']);",
+    to: "const REQUEST_LINE_LEVELS = new Set(['debug', 'trace']);",
+    tests: ['test/hot-paths.test.ts'],
+  },
+  {
     name: 'sender: a coding refused with q=0 is sent anyway',
     file: 'src/cache/sender.ts',
     from: 'if (has.gzip && p.gzip > 0 && p.gzip >= bestQ)',
