@@ -185,3 +185,16 @@ export const userNotSignedIn = (login: string, provider: string) =>
   new DomainError('user_not_signed_in', {
     message: `User '${login}' on ${provider} has not logged in yet or is banned.`,
   });
+
+/**
+ * An id the request must name, asked for once the caller has passed (DECISIONS.md "Errors":
+ * authentication and role, 401/403, come before missing input, 400): operations whose caller
+ * rule depends on the data take the id as parsed, null when missing.
+ */
+export function givenId(
+  id: number | null,
+  code: 'missing_id' | 'missing_streamer_id' = 'missing_id',
+): number {
+  if (id === null) throw fail(code);
+  return id;
+}

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sendAnswer } from '../cache/sender.ts';
-import { fail } from '../errors.ts';
+import { fail, givenId } from '../errors.ts';
 import { keepAnswer } from '../idempotency/keep.ts';
 import { flag, parseId } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
@@ -28,15 +28,15 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { query, viewer } = request;
-      const streamerId = parseId(query.streamer_id);
-      if (streamerId === null) throw fail('missing_streamer_id');
       // What is this viewer's comes apart from the shared list, which stays cacheable for all.
       if (flag(query.mine)) {
-        // Signed-in users, and guests whose browser has posted (a fresh visitor: as before, 401).
+        // Signed-in users, and guests whose browser has posted (a fresh visitor: as before, 401),
+        // asked before the streamer (DECISIONS.md "Errors": 401 before 400).
         const ownIds = own.read(request);
         if (!viewer.user && ownIds === null) throw fail('not_logged_in');
-        return mineOf(db, streamerId, viewer, ownIds ?? []);
+        return mineOf(db, givenId(parseId(query.streamer_id), 'missing_streamer_id'), viewer, ownIds ?? []);
       }
+      const streamerId = givenId(parseId(query.streamer_id), 'missing_streamer_id');
       return sendAnswer(request, reply, await commentList(app.ctx, streamerId, isStaff(viewer), query));
     },
   );

@@ -3,7 +3,7 @@ import { type Keep, keepNothing } from '../idempotency/keep.ts';
 import { OK } from '../lib/schemas.ts';
 import type { AppContext, Logger } from '../context.ts';
 import { writeTransaction } from '../db/transaction.ts';
-import { fail } from '../errors.ts';
+import { fail, givenId } from '../errors.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { rateWithScores } from '../streamers/rate.ts';
 import { mayPublish } from './policy.ts';
@@ -21,11 +21,12 @@ import { medianScores, spreadOf } from './tally.ts';
 export async function publishReviews(
   ctx: AppContext,
   request: { viewer: Viewer; log: Logger },
-  streamerId: number,
+  id: number | null,
   /** Keeps the answer under the request's Idempotency-Key, in this transaction. */
   keep: Keep = keepNothing,
 ): Promise<{ ok: true }> {
   assertStaffWriter(request.viewer, mayPublish);
+  const streamerId = givenId(id, 'missing_streamer_id');
   const now = ctx.clock.now();
   const at = now.toISOString();
   return writeTransaction(ctx.database, async (trx) => {

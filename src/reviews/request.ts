@@ -3,7 +3,7 @@ import { type Keep, keepNothing } from '../idempotency/keep.ts';
 import { OK } from '../lib/schemas.ts';
 import type { AppContext } from '../context.ts';
 import { writeTransaction } from '../db/transaction.ts';
-import { fail } from '../errors.ts';
+import { fail, givenId } from '../errors.ts';
 import { DAY } from '../lib/clock.ts';
 import { cleanText } from '../lib/input.ts';
 import type { Viewer } from '../plugins/viewer.ts';
@@ -30,7 +30,7 @@ export function reasonOf(input: unknown): string {
 export async function requestRerating(
   ctx: AppContext,
   viewer: Viewer,
-  streamerId: number,
+  id: number | null,
   input: unknown,
   /** Keeps the answer under the request's Idempotency-Key, in this transaction. */
   keep: Keep = keepNothing,
@@ -38,6 +38,7 @@ export async function requestRerating(
   if (viewer.bannedUser) throw fail('banned');
   const user = viewer.user;
   if (!user) throw fail(viewer.isAdmin ? 'not_your_channel' : 'not_logged_in');
+  const streamerId = givenId(id, 'missing_streamer_id');
   const now = ctx.clock.now();
   return writeTransaction(
     ctx.database,

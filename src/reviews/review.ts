@@ -3,7 +3,7 @@ import type { AppContext } from '../context.ts';
 import { lockRow } from '../db/dialect.ts';
 import type { Db } from '../db/schema.ts';
 import { writeTransaction } from '../db/transaction.ts';
-import { fail } from '../errors.ts';
+import { fail, givenId } from '../errors.ts';
 import { cleanText, cut, truthy } from '../lib/input.ts';
 import { clampScores } from '../lib/scores.ts';
 import type { Viewer } from '../plugins/viewer.ts';
@@ -60,8 +60,9 @@ export async function lockStreamer(trx: Db, streamerId: number): Promise<string>
 }
 
 /** Saves the caller's review (or abstention), replacing theirs; audited without its scores or note. */
-export async function review(ctx: AppContext, viewer: Viewer, streamerId: number, input: ReviewInput) {
+export async function review(ctx: AppContext, viewer: Viewer, id: number | null, input: ReviewInput) {
   assertStaffWriter(viewer, mayReview);
+  const streamerId = givenId(id, 'missing_streamer_id');
   const now = ctx.clock.now();
   await writeTransaction(
     ctx.database,

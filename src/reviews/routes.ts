@@ -1,6 +1,6 @@
 import { keepAnswer } from '../idempotency/keep.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { fail } from '../errors.ts';
+import { fail, givenId } from '../errors.ts';
 import { flag, parseId } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { OK, pageLimit } from '../lib/schemas.ts';
@@ -14,12 +14,6 @@ import { postSchema, readSchema, reviewSchema } from './schemas.ts';
 
 /** DECISIONS.md "Fifth wave" → "Staff reviews": blind reviews, their queue, publishing, re-rating requests. */
 export const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const streamerIdOf = (raw: string | undefined): number => {
-    const id = parseId(raw);
-    if (id === null) throw fail('missing_streamer_id');
-    return id;
-  };
-
   app.get(
     '/api/reviews',
     { config: { guard: REVIEW_ROLES.read }, schema: readSchema },
@@ -29,7 +23,7 @@ export const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (flag(query.queue)) {
         return reviewQueue(app.db, reviewerOf(viewer), pageLimit(query.limit, REVIEWS.queueMax));
       }
-      return readReviews(app.ctx, viewer, streamerIdOf(query.streamer_id));
+      return readReviews(app.ctx, viewer, givenId(parseId(query.streamer_id), 'missing_streamer_id'));
     },
   );
 
@@ -38,7 +32,7 @@ export const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { config: { guard: REVIEW_ROLES.write, contribution: true }, schema: reviewSchema },
     async (request) => {
       const { viewer, query, body } = request;
-      await review(app.ctx, viewer, streamerIdOf(query.streamer_id), reviewInput(body));
+      await review(app.ctx, viewer, parseId(query.streamer_id), reviewInput(body));
       return OK;
     },
   );
@@ -49,15 +43,10 @@ export const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { viewer, query, body } = request;
       if (flag(query.publish)) {
-        return publishReviews(
-          app.ctx,
-          request,
-          streamerIdOf(query.streamer_id),
-          keepAnswer(request, reply, 200),
-        );
+        return publishReviews(app.ctx, request, parseId(query.streamer_id), keepAnswer(request, reply, 200));
       }
       if (!flag(query.request)) throw fail('bad_request');
-      const id = streamerIdOf(query.streamer_id);
+      const id = parseId(query.streamer_id);
       return reply
         .code(201)
         .send(await requestRerating(app.ctx, viewer, id, body.reason, keepAnswer(request, reply, 201)));

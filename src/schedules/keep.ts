@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.ts';
 import { writeTransaction } from '../db/transaction.ts';
-import { fail } from '../errors.ts';
+import { fail, givenId } from '../errors.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { speakerOfStreamer } from '../catalogue/speaks-for.ts';
 import { keptByHand, mayKeepSchedule } from './policy.ts';
@@ -17,11 +17,12 @@ import { manualSegments } from './rules.ts';
 export async function keepSchedule(
   ctx: AppContext,
   viewer: Viewer,
-  id: number,
+  given: number | null,
   input: unknown,
 ): Promise<void> {
   if (viewer.bannedUser) throw fail('banned');
   if (!viewer.user && !viewer.isAdmin) throw fail('not_logged_in');
+  const id = givenId(given);
   const now = ctx.clock.now();
   await writeTransaction(ctx.database, async (trx) => {
     const streamer = await trx

@@ -4,7 +4,7 @@ import type { AppContext } from '../context.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { publish } from '../db/event-log.ts';
 import type { Db } from '../db/schema.ts';
-import { fail } from '../errors.ts';
+import { fail, givenId } from '../errors.ts';
 import { cleanText } from '../lib/input.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { mayReply } from './policy.ts';
@@ -18,11 +18,17 @@ import { speakerOfStreamer } from '../catalogue/speaks-for.ts';
  * rating. Who speaks is decided inside the write transaction, so a sign-in or a sync that
  * changes it cannot slip between the check and the write.
  */
-export async function writeReply(ctx: AppContext, viewer: Viewer, id: number, input: unknown): Promise<void> {
+export async function writeReply(
+  ctx: AppContext,
+  viewer: Viewer,
+  given: number | null,
+  input: unknown,
+): Promise<void> {
   if (viewer.bannedUser) throw fail('banned');
   if (!viewer.user && !viewer.isAdmin) throw fail('not_logged_in');
   // The shared password's administrator has no account to speak with (staff: mayReply below).
   if (!viewer.user) throw fail('not_your_channel');
+  const id = givenId(given);
   const userId = viewer.user.id;
   const text = cleanText(input) ?? '';
   const at = ctx.clock.now().toISOString();

@@ -116,16 +116,14 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { viewer, query, body } = request;
+      // Who may write a reply or a schedule depends on the streamer: the operation asks for
+      // the id once the caller has passed (401 before 400).
       if (flag(query.reply)) {
-        const id = parseId(query.id);
-        if (id === null) throw fail('missing_id');
-        await writeReply(app.ctx, viewer, id, body.body);
+        await writeReply(app.ctx, viewer, parseId(query.id), body.body);
         return OK;
       }
       if (flag(query.schedule)) {
-        const id = parseId(query.id);
-        if (id === null) throw fail('missing_id');
-        await keepSchedule(app.ctx, viewer, id, body.segments);
+        await keepSchedule(app.ctx, viewer, parseId(query.id), body.segments);
         return OK;
       }
       if (flag(query.lock) && !mayLock(viewer)) throw fail('admin_only');

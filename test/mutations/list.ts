@@ -26,6 +26,7 @@ import { MAIL_MUTATIONS } from './mail.ts';
 import { FORMAT_MUTATIONS } from './formats.ts';
 import { EVASION_MUTATIONS } from './evasion.ts';
 import { WALK_MUTATIONS } from './walk.ts';
+import { ERROR_ORDER_MUTATIONS } from './error-order.ts';
 
 export interface Mutation {
   name: string;
@@ -1302,6 +1303,7 @@ export const MUTATIONS: Mutation[] = [
   ...WEEK_MUTATIONS,
   ...WEEK_FIVE_MUTATIONS,
   ...WALK_MUTATIONS,
+  ...ERROR_ORDER_MUTATIONS,
   ...NOTIFICATION_MUTATIONS,
   ...ISSUE_30_F30A,
   ...STREAMER_VOICE_MUTATIONS,
