@@ -88,7 +88,7 @@ describe('streamer-rating export, import and backup', { timeout: 120_000 }, () =
     expect(cli(target, ['users', 'mod', 'provider_b', 'Kick_Karel']).code).toBe(0);
   });
 
-  it('import loads streamers whose names fold alike (a file from before migration 045): the oldest holds the name', async () => {
+  it('import loads streamers and teams whose names fold alike (a file from before migrations 045 and 047): the oldest holds the name', async () => {
     const source = await database();
     cli(source, ['demo']);
     const file = join(dir, 'alike.json');
@@ -97,6 +97,14 @@ describe('streamer-rating export, import and backup', { timeout: 120_000 }, () =
     const [first, second] = [...data.tables.streamers].sort((a, b) => a.id - b.id);
     second.name = `${first.name}.`;
     for (const row of data.tables.streamers) delete row.name_fold;
+    const team = data.tables.rater_groups[0];
+    data.tables.rater_groups.push({
+      ...team,
+      id: team.id + 1,
+      name: team.name.toUpperCase(),
+      streamer_id: null,
+    });
+    for (const row of data.tables.rater_groups) delete row.name_fold;
     writeFileSync(file, JSON.stringify(data));
 
     const target = await database();
@@ -107,6 +115,11 @@ describe('streamer-rating export, import and backup', { timeout: 120_000 }, () =
     expect(names).toEqual(expect.arrayContaining([first.name, second.name]));
     const again = await admin.post('/api/streamers?admin=1', { name: `${first.name}!` });
     expect(again.body.code).toBe('streamer_exists');
+    const teams = ((await admin.get('/api/rater_groups')).body as { name: string }[]).map((g) => g.name);
+    expect(teams).toEqual(expect.arrayContaining([team.name, team.name.toUpperCase()]));
+    expect((await admin.post('/api/rater_groups', { name: `${team.name}.` })).body.code).toBe(
+      'group_name_exists',
+    );
   });
 
   it("import makes the notifications' shown flag again (a file from before migration 018)", async () => {

@@ -34,7 +34,10 @@ describe('POST /api/rater_groups', () => {
   it.each([[0], [''], [null], ['0'], [false]])(
     'a falsy streamer_id (%j) stores null',
     async (streamer_id) => {
-      const res = await create({ name: `Falsy ${JSON.stringify(streamer_id)}`, streamer_id });
+      const res = await create({
+        name: `Falsy ${typeof streamer_id} ${String(streamer_id) || 'empty'}`,
+        streamer_id,
+      });
       expect(res.status).toBe(201);
       expect(res.body.streamer_id).toBeNull();
     },
@@ -53,6 +56,22 @@ describe('POST /api/rater_groups', () => {
     const res = await create({ name: ' Taken ' });
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ error: 'Group name already exists', code: 'group_name_exists' });
+  });
+
+  it('names are compared folded (DECISIONS.md "Names and limits"): letter case, look-alike letters, spaces and punctuation; a parallel pair gets one 201', async () => {
+    expect((await create({ name: 'Owls at Night' })).status).toBe(201);
+    // Lower case, a Cyrillic О, spaced out, with a full stop.
+    for (const name of ['owls at night', '\u041ewls at Night', 'O w l s  at  N i g h t.']) {
+      const res = await create({ name });
+      expect([name, res.status, res.body.code]).toEqual([name, 409, 'group_name_exists']);
+    }
+    const g = await create({ name: 'Early Birds' });
+    const renamed = await admin.put(`/api/rater_groups?id=${g.body.id}`, { name: 'OWLS AT NIGHT' });
+    expect(renamed.status).toBe(409);
+    expect(await group(g.body.id)).toMatchObject({ name: 'Early Birds' });
+    const [a, b] = await Promise.all([create({ name: 'Day Crew' }), create({ name: 'day crew' })]);
+    expect([a.status, b.status].sort()).toEqual([201, 409]);
+    expect(a.body.name_fold ?? b.body.name_fold).toBeUndefined();
   });
 
   it('a streamer that already has a team is 409 This streamer already has a team', async () => {

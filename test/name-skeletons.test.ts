@@ -275,6 +275,43 @@ describe('migration 045: streamer names folded as every name is', () => {
   });
 });
 
+describe('migration 047: team names folded as every name is', () => {
+  it('teams whose names already fold alike stay; the oldest holds the fold, and a look-alike is refused', async () => {
+    const db = await createTestDatabase();
+    try {
+      await migrateBefore(db.db, '047-team-name-folds');
+      const created_at = '2026-01-01T00:00:00.000Z';
+      for (const name of ['Night Owls', 'night owls', '\u2605\u2605', 'Day Crew'])
+        await db.db.insertInto('rater_groups').values({ name, created_at }).execute();
+
+      expect(await migrateToLatest(db.db)).toContain('047-team-name-folds');
+      const folds = await db.db
+        .selectFrom('rater_groups')
+        .select(['name', 'name_fold'])
+        .orderBy('id')
+        .execute();
+      expect(folds).toEqual([
+        { name: 'Night Owls', name_fold: foldName('Night Owls') },
+        { name: 'night owls', name_fold: null },
+        { name: '\u2605\u2605', name_fold: null },
+        { name: 'Day Crew', name_fold: foldName('Day Crew') },
+      ]);
+
+      const t = await startApp({}, { database: db });
+      try {
+        const admin = await t.admin();
+        const res = await admin.post('/api/rater_groups', { name: 'DAY CREW' });
+        expect([res.status, res.body.code]).toEqual([409, 'group_name_exists']);
+        expect((await admin.post('/api/rater_groups', { name: '\u2736\u2736' })).status).toBe(201);
+      } finally {
+        await t.close();
+      }
+    } finally {
+      await db.cleanup();
+    }
+  });
+});
+
 describe('migration 046: small capitals', () => {
   it('users, held words and streamers stored with the folds of before get the new ones: ᴍᴏᴅᴍᴀx is ModMax', async () => {
     const db = await createTestDatabase();
@@ -302,7 +339,7 @@ describe('migration 046: small capitals', () => {
         .values(streamerRow('\u1d00\u029fp\u029c\u1d00', at, { name_fold: '\u1d00\u029fp\u029c\u1d00' }))
         .execute();
 
-      expect(await migrateToLatest(db.db)).toEqual(['046-name-folds-of-small-capitals']);
+      expect(await migrateToLatest(db.db)).toContain('046-name-folds-of-small-capitals');
       expect(await displayFoldOf(db.db, id)).toBe('rnodrnax');
       expect((await db.db.selectFrom('hold_words').select('fold').executeTakeFirstOrThrow()).fold).toBe(
         'bot',

@@ -157,13 +157,16 @@ async function prepareRows(
     const made = Object.fromEntries(Object.entries(derived).map(([column, make]) => [column, make(row)]));
     return { ...row, ...made };
   });
-  return table === 'streamers' ? withNameFolds(prepared) : prepared;
+  return NAME_FOLDED.has(table) ? withNameFolds(prepared) : prepared;
 }
 
+/** The tables whose names are unique by their fold: streamers (migration 045) and teams (047). */
+const NAME_FOLDED: ReadonlySet<Table> = new Set(['streamers', 'rater_groups']);
+
 /**
- * The streamers' `name_fold`, made again as migration 045 made it: each fold held by the oldest
- * streamer whose name folds to it, so that a file from before the rule, with look-alike names,
- * loads whole.
+ * A table's `name_fold`, made again as migrations 045 and 047 made it: each fold held by the
+ * oldest row whose name folds to it, so that a file from before the rule, with look-alike
+ * names, loads whole.
  */
 function withNameFolds(rows: Record<string, unknown>[]): Record<string, unknown>[] {
   const byId = [...rows].sort((a, b) => Number(a.id) - Number(b.id));

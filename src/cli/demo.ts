@@ -4,6 +4,7 @@ import type { StreamerStatus } from '../db/schema.ts';
 import type { Provider } from '../shared/rules.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { upsertMember } from '../groups/member-queries.ts';
+import { insertGroup } from '../groups/queries.ts';
 import { moderatorReward, scoreSum } from '../lib/scores.ts';
 import { replaceManual } from '../schedules/queries.ts';
 import { manualSegments } from '../schedules/rules.ts';
@@ -147,11 +148,11 @@ export async function fillDemo(
       if (platform === 'provider_b' && sum > 0) await replaceManual(trx, id, demoSchedule(id, i % 4, now));
     }
 
-    const team = await trx
-      .insertInto('rater_groups')
-      .values({ name: 'Noční hodnotitelé', streamer_id: nth(ids, 8), created_at: at(300) })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const team = await insertGroup(trx, {
+      name: 'Noční hodnotitelé',
+      streamer_id: nth(ids, 8),
+      created_at: at(300),
+    });
     await upsertMember(trx, {
       group_id: team.id,
       user_id: nth(users, 0).id,

@@ -1,7 +1,19 @@
-import type { Db, RaterGroup } from '../db/schema.ts';
+import type { Db } from '../db/schema.ts';
+import { foldName } from '../lib/names.ts';
 import type { AdminGroup } from './schemas.ts';
 
-export type GroupRow = RaterGroup;
+/** A team as the API and the audit log show it (its stored fold is the database's). */
+export interface GroupRow {
+  id: number;
+  name: string;
+  streamer_id: number | null;
+  created_at: string;
+}
+
+const GROUP_COLUMNS = ['id', 'name', 'streamer_id', 'created_at'] as const;
+
+/** What a name decides: its fold (unique; null for no letters), compared as every name is. */
+const nameFold = (name: string) => foldName(name) || null;
 
 export async function myGroups(db: Db, userId: number) {
   return db
@@ -53,11 +65,15 @@ export async function allGroups(db: Db): Promise<AdminGroup[]> {
 }
 
 export async function findGroup(db: Db, id: number): Promise<GroupRow | undefined> {
-  return db.selectFrom('rater_groups').selectAll().where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('rater_groups').select(GROUP_COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
 export async function insertGroup(db: Db, group: Omit<GroupRow, 'id'>): Promise<GroupRow> {
-  return db.insertInto('rater_groups').values(group).returningAll().executeTakeFirstOrThrow();
+  return db
+    .insertInto('rater_groups')
+    .values({ ...group, name_fold: nameFold(group.name) })
+    .returning(GROUP_COLUMNS)
+    .executeTakeFirstOrThrow();
 }
 
 export async function updateGroup(
@@ -65,7 +81,12 @@ export async function updateGroup(
   id: number,
   changes: { name?: string; streamer_id?: number | null },
 ): Promise<void> {
-  await db.updateTable('rater_groups').set(changes).where('id', '=', id).execute();
+  const folded = changes.name === undefined ? {} : { name_fold: nameFold(changes.name) };
+  await db
+    .updateTable('rater_groups')
+    .set({ ...changes, ...folded })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function deleteGroup(db: Db, id: number): Promise<boolean> {

@@ -20,7 +20,11 @@ export interface TeamContext extends Pick<AppContext, 'database' | 'db'> {
 }
 
 /** SPEC.md's conflicts, decided by the unique indexes (so concurrent requests get them too). */
-const CONFLICTS = { name: 'group_name_exists', streamer_id: 'streamer_has_team' } as const;
+const CONFLICTS = {
+  name: 'group_name_exists',
+  name_fold: 'group_name_exists',
+  streamer_id: 'streamer_has_team',
+} as const;
 
 /** Group names: a stored name (lib/input.ts `nameLine`) of at most 100 characters. */
 const groupName = (value: unknown) => nameLine(value, LIMITS.teamName);

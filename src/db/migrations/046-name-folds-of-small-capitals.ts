@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { refoldStreamers, refoldUsers, refoldWords } from './refold.ts';
+import { refoldNames, refoldUsers, refoldWords } from './refold.ts';
 
 /**
  * Name folding reads Latin small capitals as their letters (lib/names.ts): `ᴀᴅᴍɪɴ` folded apart
@@ -12,5 +12,5 @@ import { refoldStreamers, refoldUsers, refoldWords } from './refold.ts';
 export async function up(db: Kysely<any>): Promise<void> {
   await refoldUsers(db);
   await refoldWords(db);
-  await refoldStreamers(db);
+  await refoldNames(db, 'streamers');
 }

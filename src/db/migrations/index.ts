@@ -41,6 +41,7 @@ import * as hiddenThreads from './043-hidden-threads.ts';
 import * as mailDueById from './044-mail-due-by-id.ts';
 import * as streamerNameFolds from './045-streamer-name-folds.ts';
 import * as nameFoldsOfSmallCapitals from './046-name-folds-of-small-capitals.ts';
+import * as teamNameFolds from './047-team-name-folds.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
@@ -86,4 +87,5 @@ export const migrations: Record<string, Migration> = {
   '044-mail-due-by-id': mailDueById,
   '045-streamer-name-folds': streamerNameFolds,
   '046-name-folds-of-small-capitals': nameFoldsOfSmallCapitals,
+  '047-team-name-folds': teamNameFolds,
 };

@@ -41,24 +41,24 @@ export async function refoldWords(db: Kysely<any>): Promise<void> {
 }
 
 /**
- * The streamers' `name_fold` (migration 045) made with today's fold, each taken by the oldest
- * streamer whose name folds to it (lib/names.ts `foldsOnce`): the others keep their names and
- * no fold, and a new streamer is still refused the fold. Cleared first, so that no row meets
- * another's old fold on the way.
+ * A table's `name_fold` (streamers: migration 045; teams: 047) made with today's fold, each
+ * taken by the oldest row whose name folds to it (lib/names.ts `foldsOnce`): the others keep
+ * their names and no fold, and a new row is still refused the fold. Cleared first, so that no
+ * row meets another's old fold on the way.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see the schema of their time
-export async function refoldStreamers(db: Kysely<any>): Promise<void> {
-  const streamers = (await db
-    .selectFrom('streamers')
-    .select(['id', 'name', 'name_fold'])
-    .orderBy('id')
-    .execute()) as { id: number; name: string; name_fold: string | null }[];
-  const folds = foldsOnce(streamers.map((s) => s.name));
-  const changed = streamers.filter((s, i) => folds[i] !== s.name_fold);
+export async function refoldNames(db: Kysely<any>, table: 'streamers' | 'rater_groups'): Promise<void> {
+  const rows = (await db.selectFrom(table).select(['id', 'name', 'name_fold']).orderBy('id').execute()) as {
+    id: number;
+    name: string;
+    name_fold: string | null;
+  }[];
+  const folds = foldsOnce(rows.map((s) => s.name));
+  const changed = rows.filter((s, i) => folds[i] !== s.name_fold);
   for (const s of changed.filter((c) => c.name_fold !== null))
-    await db.updateTable('streamers').set({ name_fold: null }).where('id', '=', s.id).execute();
-  for (const [i, s] of streamers.entries()) {
+    await db.updateTable(table).set({ name_fold: null }).where('id', '=', s.id).execute();
+  for (const [i, s] of rows.entries()) {
     if (folds[i] !== null && folds[i] !== s.name_fold)
-      await db.updateTable('streamers').set({ name_fold: folds[i] }).where('id', '=', s.id).execute();
+      await db.updateTable(table).set({ name_fold: folds[i] }).where('id', '=', s.id).execute();
   }
 }

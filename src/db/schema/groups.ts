@@ -4,6 +4,8 @@ import type { Generated, Selectable } from 'kysely';
 export interface RaterGroupsTable {
   id: Generated<number>;
   name: string;
+  /** The name's fold (lib/names.ts), unique; null for a name of no letters, or a team from before migration 047 whose name folds as an older one's. */
+  name_fold: string | null;
   streamer_id: number | null;
   created_at: string;
 }
