@@ -1,9 +1,4 @@
-import {
-  type FastifyBaseLogger,
-  type FastifyRequest,
-  type FastifyServerOptions,
-  LogController,
-} from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import { redactCredentials, redactUrl } from './redact.ts';
 
@@ -69,16 +64,14 @@ export interface AppLoggerSource {
 }
 
 /**
- * The app's logging options for Fastify, and whether it writes request lines: they are
- * opt-in (LOG_REQUESTS), and at the default settings the answers written before routing are
- * taken. Fastify's "incoming request" and "request completed" lines are info: above that
- * level they are not even assembled (their arguments cost a tenth of a small answer).
+ * The app's logger options for Fastify, and whether it writes request lines: they are opt-in
+ * (LOG_REQUESTS), and at the default settings the answers written before routing are taken.
  */
 export function appLogging(
   source: AppLoggerSource,
   config: { logLevel: string; logRequests: boolean },
 ): {
-  options: Pick<FastifyServerOptions, 'logger' | 'loggerInstance' | 'logController'>;
+  options: Pick<FastifyServerOptions, 'logger' | 'loggerInstance'>;
   requestLines: boolean;
 } {
   const logger = source.logger ?? { level: config.logLevel };
@@ -86,14 +79,10 @@ export function appLogging(
     source.loggerInstance?.level ??
     ((logger && typeof logger === 'object' && 'level' in logger && logger.level) || config.logLevel);
   const requestLines = config.logRequests && REQUEST_LINE_LEVELS.has(String(level));
-  const logController = new LogController({ disableRequestLogging: !requestLines });
   return {
     options: source.loggerInstance
-      ? { loggerInstance: source.loggerInstance, logController }
-      : {
-          logger: logger && typeof logger === 'object' ? { ...logger, ...LOG_OPTIONS } : logger,
-          logController,
-        },
+      ? { loggerInstance: source.loggerInstance }
+      : { logger: logger && typeof logger === 'object' ? { ...logger, ...LOG_OPTIONS } : logger },
     requestLines,
   };
 }
