@@ -85,6 +85,19 @@ describe('PUT /api/community_ratings', () => {
     const group = (await admin.get('/api/rater_groups')).body.find((g: any) => g.id === groupId);
     expect(group.ratings_count).toBe(2);
   });
+
+  it("a team moved to another streamer: a member's rating of the old one is not shown as theirs, nor counted as the new one's", async () => {
+    const { sid, groupId, client } = await teamWithMember();
+    await client.put('/api/community_ratings', { group_id: groupId, r: R(8) });
+    const next = await t.streamer();
+    expect((await admin.put(`/api/rater_groups?id=${groupId}`, { streamer_id: next })).status).toBe(200);
+    expect((await client.get(`/api/community_ratings/mine?group_id=${groupId}`)).body).toEqual({ r: null });
+    const group = (await admin.get('/api/rater_groups')).body.find((g: any) => g.id === groupId);
+    expect(group.ratings_count).toBe(0);
+    // The old streamer keeps the rating until the member rates the new one (one per user per team).
+    expect((await t.client().get(`/api/community_ratings?streamer_id=${sid}`)).body.count).toBe(1);
+    expect((await t.client().get(`/api/community_ratings?streamer_id=${next}`)).body.count).toBe(0);
+  });
 });
 
 describe('GET /api/community_ratings', () => {

@@ -13,12 +13,18 @@ export async function saveCommunityRating(
     .execute();
 }
 
+/**
+ * This user's rating in the team, of the team's streamer of the moment: a rating given before
+ * the team moved to another streamer is that streamer's, not one to show (or send) as this one's.
+ */
 export async function myCommunityRating(db: Db, groupId: number, userId: number): Promise<Scores | null> {
   const row = await db
     .selectFrom('community_ratings')
-    .select([...SCORE_KEYS])
-    .where('group_id', '=', groupId)
-    .where('user_id', '=', userId)
+    .innerJoin('rater_groups', 'rater_groups.id', 'community_ratings.group_id')
+    .select(SCORE_KEYS.map((k) => `community_ratings.${k}` as const))
+    .where('community_ratings.group_id', '=', groupId)
+    .where('community_ratings.user_id', '=', userId)
+    .whereRef('community_ratings.streamer_id', '=', 'rater_groups.streamer_id')
     .executeTakeFirst();
   return row ?? null;
 }

@@ -49,10 +49,13 @@ export async function allGroups(db: Db): Promise<AdminGroup[]> {
     .execute()
     .then(byName);
   const members = await memberRows(db);
+  // The ratings of each team's streamer of the moment (those given before it moved are the old streamer's).
   const counts = await db
     .selectFrom('community_ratings')
-    .select(['group_id', (eb) => eb.fn.countAll<number | string>().as('count')])
-    .groupBy('group_id')
+    .innerJoin('rater_groups', 'rater_groups.id', 'community_ratings.group_id')
+    .whereRef('community_ratings.streamer_id', '=', 'rater_groups.streamer_id')
+    .select(['community_ratings.group_id', (eb) => eb.fn.countAll<number | string>().as('count')])
+    .groupBy('community_ratings.group_id')
     .execute();
   const countOf = new Map(counts.map((c) => [c.group_id, Number(c.count)]));
 

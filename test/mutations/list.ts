@@ -1014,6 +1014,20 @@ export const MUTATIONS: Mutation[] = [
     tests: ['test/hot-paths.test.ts'],
   },
   {
+    name: "teams: a member's rating of the team's old streamer is shown as theirs after the team moved",
+    file: 'src/community/queries.ts',
+    from: "    .whereRef('community_ratings.streamer_id', '=', 'rater_groups.streamer_id')\n    .executeTakeFirst();",
+    to: '    .executeTakeFirst();',
+    tests: ['test/community.test.ts'],
+  },
+  {
+    name: "teams: ratings_count counts the ratings of the team's old streamer",
+    file: 'src/groups/queries.ts',
+    from: "    .whereRef('community_ratings.streamer_id', '=', 'rater_groups.streamer_id')\n    .select(",
+    to: '    .select(',
+    tests: ['test/community.test.ts'],
+  },
+  {
     name: 'runtime: LOG_REQUESTS=true at info writes no request line',
     file: 'src/lib/log.ts',
     from: "const REQUEST_LINE_LEVELS = new Set(['info', 'debug', 'trace']);",
