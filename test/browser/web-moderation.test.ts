@@ -101,6 +101,11 @@ describe.runIf(runBrowser(import.meta.url))('comments in an open community, and 
     ).toBe(1);
     await troll.getByRole('button', { name: 'Nahlásit' }).click();
     const dialog = page.getByRole('dialog');
+    // No reason is chosen for the reporter: sending without one files nothing.
+    expect(await dialog.getByRole('radio', { checked: true }).count()).toBe(0);
+    await dialog.getByRole('button', { name: 'Odeslat hlášení' }).click();
+    expect(await dialog.isVisible()).toBe(true);
+    expect((await commentsOf(env.t)).find((c) => c.id === ids['Buy followers cheap'])?.reports ?? 0).toBe(0);
     await dialog.getByLabel('Spam nebo reklama').check();
     await dialog.getByLabel('Poznámka pro moderátory (nepovinné)').fill('Reklama na followery');
     await shot(page, 'moderation-report-dialog-phone');
@@ -119,6 +124,7 @@ describe.runIf(runBrowser(import.meta.url))('comments in an open community, and 
     const gone = page.locator('.comments > li', { hasText: 'Buy followers again' });
     await gone.getByRole('button', { name: 'Nahlásit' }).click();
     await dialog.getByRole('button', { name: 'Odeslat hlášení' }).waitFor();
+    await dialog.getByLabel('Spam nebo reklama').check();
     await (await env.t.admin()).put(`/api/comments?id=${ids['Buy followers again']}`, { hidden: true });
     await dialog.getByRole('button', { name: 'Odeslat hlášení' }).click();
     await dialog.getByText('Tento komentář už neexistuje.').waitFor();

@@ -75,6 +75,19 @@ describe.runIf(runBrowser(import.meta.url))('header, teams and your data', () =>
       await cs.context.close();
     });
 
+    it(`${label}: a long display name beside the header's picture leaves the picture its size`, async () => {
+      const user = await env.t.user({ display_name: 'Bartholomew Maximilian the Streamer Watcher' });
+      const client = await env.t.signedIn(user);
+      const { page, context } = await newPage(env, { phone, lang: 'en' });
+      await context.addCookies([{ name: 'sid', value: client.cookies.get('sid')!, url: env.base }]);
+      await page.goto(`${env.base}/`);
+      const picture = page.locator('header .avatar').first();
+      await picture.waitFor();
+      const box = await picture.boundingBox();
+      expect([box?.width, box?.height]).toEqual([24, 24]);
+      await context.close();
+    });
+
     it(`${label}: sign-out and a refused sign-in land back on the page`, async () => {
       const id = await streamerId('Beta Builder');
       const { page, context } = await newPage(env, { phone, lang: 'en' });

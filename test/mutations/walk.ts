@@ -3,6 +3,22 @@ import type { Mutation } from './list.ts';
 /** The browser walks of stops 65, 69, 71 and later (docs/decisions.md "Links to a comment"): what a week of use found. */
 export const WALK_MUTATIONS: Mutation[] = [
   {
+    name: 'walk: the report dialog opens with spam chosen (a report filed as spam unasked)',
+    file: 'web/src/components/ReportDialog.svelte',
+    from: '    reason = null;\n',
+    to: "    reason = 'spam';\n",
+    tests: ['test/browser/web-moderation.test.ts'],
+    web: true,
+  },
+  {
+    name: "walk: the header's picture shrinks beside a long display name",
+    file: 'web/src/styles/components.css',
+    from: '  flex: none;\n}\n\n.section-head {',
+    to: '}\n\n.section-head {',
+    tests: ['test/browser/web-people.test.ts'],
+    web: true,
+  },
+  {
     name: 'walk: a comment too short is sent to be refused (a console error)',
     file: 'web/src/components/CommentForm.svelte',
     from: "      if (length < LIMITS.commentMin) throw new ApiError(400, 'comment_too_short');\n",
