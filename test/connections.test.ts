@@ -12,20 +12,25 @@ const slow = await startApp(
   { connections: { headersTimeout: 300, requestTimeout: 600, checkInterval: 50 } },
 );
 const few = await startApp({}, { connections: { perAddress: 4, total: 100 } });
+// Room is made at 7 open connections (http/connections.ts `makeRoomAt`).
+const crowded = await startApp({}, { connections: { perAddress: 4, total: 8 } });
 const proxied = await startApp({ TRUST_PROXY: '127.0.0.1' }, { connections: { perAddress: 2, total: 5 } });
 // Kept-alive connections wait 72 s and heads 10 s: only the idle sweep closes before that.
 const idling = await startApp({}, { connections: { idleTimeout: 200 } });
 afterAll(async () => {
   for (const s of sockets) s.destroy();
-  await Promise.all([slow.close(), few.close(), proxied.close(), idling.close()]);
+  await Promise.all([slow.close(), few.close(), crowded.close(), proxied.close(), idling.close()]);
 });
 
 const sockets: Socket[] = [];
 
 /** A connected raw socket and everything it receives until the server closes it. */
-async function open(url: string): Promise<{ socket: Socket; closed: Promise<string> }> {
+async function open(
+  url: string,
+  localAddress?: string,
+): Promise<{ socket: Socket; closed: Promise<string> }> {
   const { hostname, port } = new URL(url);
-  const socket = connect(Number(port), hostname);
+  const socket = connect({ port: Number(port), host: hostname, ...(localAddress ? { localAddress } : {}) });
   sockets.push(socket);
   let received = '';
   socket.on('data', (d: Buffer) => (received += d.toString()));
@@ -110,6 +115,30 @@ describe('connections per client and in total', () => {
     const again = await open(few.url);
     expect(await get(again.socket, '/healthz')).toBe('HTTP/1.1 200 OK');
     for (const c of [...held, again]) c.socket.destroy();
+  });
+
+  it('clients holding every place with kept-alive connections: a new visitor makes room and is answered; event streams stay', async () => {
+    // Two clients (two addresses) hold 7 of the 8 places: kept-alive after an answer, and one event stream.
+    const held = [
+      ...(await Promise.all(Array.from({ length: 4 }, () => open(crowded.url, '127.0.0.2')))),
+      ...(await Promise.all(Array.from({ length: 3 }, () => open(crowded.url, '127.0.0.3')))),
+    ];
+    const [stream, ...kept] = held as [(typeof held)[0], ...typeof held];
+    // The server has taken all seven before any answer (the seventh makes room: none waits yet).
+    const accepted = () =>
+      new Promise<number>((resolve) => crowded.app.server.getConnections((_err, n) => resolve(n)));
+    await expect.poll(accepted).toBe(7);
+    expect(await get(stream.socket, '/api/events')).toBe('HTTP/1.1 200 OK');
+    for (const { socket } of kept) expect(await get(socket, '/healthz')).toBe('HTTP/1.1 200 OK');
+    // Two visitors in turn: each is answered (the second found no place before).
+    for (const address of ['127.0.0.1', '127.0.0.4']) {
+      const visitor = await open(crowded.url, address);
+      expect(await get(visitor.socket, '/healthz')).toBe('HTTP/1.1 200 OK');
+    }
+    // The kept-alive ones made the room; the stream is still open.
+    await Promise.all(kept.map((c) => c.closed));
+    expect(stream.socket.destroyed).toBe(false);
+    for (const c of held) c.socket.destroy();
   });
 
   it('a trusted proxy carries many visitors: only the total limits it', async () => {

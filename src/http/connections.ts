@@ -73,20 +73,38 @@ function proxyList(trusted: readonly string[]): BlockList {
 }
 
 /**
+ * The open connections at which kept-alive ones waiting for their next request are closed
+ * (Node's `closeIdleConnections`), so that the total is never reached by clients that only
+ * hold places: a 32nd of the total below it.
+ */
+export const makeRoomAt = (total: number): number => total - Math.max(1, Math.floor(total / 32));
+
+/**
  * Limits the open connections of a server: `total` in all (Node's `maxConnections`, which
  * closes a connection past it before anything reads from it), and `perAddress` per client;
  * a connection past its client's share is closed at once. A trusted proxy (TRUST_PROXY)
  * carries many visitors on its connections, so it counts only toward the total; the proxy
  * limits its own clients (docs/deploy.md). Connections idle for `idleTimeout` are closed.
+ *
+ * Near the total (`makeRoomAt`), each new connection closes the kept-alive connections that
+ * wait between requests: a few addresses holding their shares with a request now and then
+ * (8 addresses of 256 fill 2,048) would otherwise keep every other visitor out. A browser
+ * opens a closed one again at its next request; answers in progress and event streams stay.
+ * A trusted proxy's new connections make no room: it keeps its own pool to the service.
  */
 export function limitConnections(server: Server, policy: ConnectionPolicy, trusted: readonly string[]): void {
   server.maxConnections = policy.total;
   closeIdle(server, policy.idleTimeout);
   const proxies = proxyList(trusted);
   const open = new Map<string, number>();
+  const roomAt = makeRoomAt(policy.total);
+  let all = 0;
   server.on('connection', (socket) => {
+    all++;
+    socket.once('close', () => all--);
     const address = (socket.remoteAddress ?? '').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
     if (address === '' || proxies.check(address, isIPv6(address) ? 'ipv6' : 'ipv4')) return;
+    if (all >= roomAt) server.closeIdleConnections();
     const client = clientNetwork(address);
     const count = open.get(client) ?? 0;
     if (count >= policy.perAddress) {

@@ -1273,6 +1273,13 @@ export const MUTATIONS: Mutation[] = [
     tests: ['test/connections.test.ts'],
   },
   {
+    name: 'connections: near the total, kept-alive connections keep their places (a few addresses lock every visitor out)',
+    file: 'src/http/connections.ts',
+    from: '    if (all >= roomAt) server.closeIdleConnections();\n',
+    to: '',
+    tests: ['test/connections.test.ts'],
+  },
+  {
     name: 'connections: a trusted proxy limited like a client',
     file: 'src/http/connections.ts',
     from: "if (address === '' || proxies.check(address, isIPv6(address) ? 'ipv6' : 'ipv4')) return;",
