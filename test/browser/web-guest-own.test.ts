@@ -52,6 +52,17 @@ describe.runIf(runBrowser(import.meta.url))("a guest's own comments", () => {
     await adminLogin(env, staff.page);
     await staff.page.goto(`${env.base}/admin/moderation`);
     await staff.page.getByText('Nothing to review.').waitFor();
+    // With a reported comment listed too (a browser walk: the held ones went unseen beside it).
+    const comments = (await env.t.client().get(`/api/comments?streamer_id=${sid}`)).body as {
+      id: number;
+      body: string;
+    }[];
+    const reportedId = comments.find((c) => c.body === 'Somebody else wrote this')!.id;
+    expect(
+      (await env.t.client().post('/api/reports', { comment_id: reportedId, reason: 'spam' })).status,
+    ).toBe(201);
+    await staff.page.reload();
+    await staff.page.locator('.queue > li', { hasText: 'Somebody else wrote this' }).waitFor();
     await staff.page.getByRole('button', { name: 'Comments are waiting for approval: show them' }).click();
     const heldRow = staff.page.locator('.queue > li', { hasText: 'My held words' });
     await heldRow.getByRole('checkbox').check();

@@ -3,6 +3,14 @@ import type { Mutation } from './list.ts';
 /** The browser walks of stops 65, 69, 71 and later (docs/decisions.md "Links to a comment"): what a week of use found. */
 export const WALK_MUTATIONS: Mutation[] = [
   {
+    name: 'walk: the moderation queue says held comments wait only when nothing is reported',
+    file: 'web/src/components/admin/ModerationAdmin.svelte',
+    from: "        filter === 'reported' && !before\n",
+    to: "        filter === 'reported' && page.length === 0\n",
+    tests: ['test/browser/web-guest-own.test.ts'],
+    web: true,
+  },
+  {
     name: 'walk: the report dialog opens with spam chosen (a report filed as spam unasked)',
     file: 'web/src/components/ReportDialog.svelte',
     from: '    reason = null;\n',
