@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { cs } from '../web/src/locales/cs.ts';
+import type { MessageKey } from '../web/src/locales/en.ts';
 import {
   initialOf,
   writeNumber,
@@ -69,6 +71,12 @@ describe('numbers as Intl writes them', () => {
       for (const n of all) expect(pluralCategory(lang, n), show(n)).toBe(rules.select(n));
     });
   }
+
+  it('Czech days by their count in the guest block asked first: 1 den, 3 dny, 7 dní (a browser walk)', () => {
+    const asked = (n: number) =>
+      cs[`moderation.confirmBlock.${pluralCategory('cs', n)}` as MessageKey].replace('{n}', String(n));
+    expect([1, 3, 7].map((n) => asked(n).match(/aby (.*) nemohl/)?.[1])).toEqual(['1 den', '3 dny', '7 dní']);
+  });
 });
 
 describe('relative times as Intl writes them (numeric: auto)', () => {

@@ -6,6 +6,13 @@ const F = 'src/shared/formats.ts';
 
 export const FORMAT_MUTATIONS: Mutation[] = [
   {
+    name: 'formats: three days of a guest block read "3 dní" in Czech',
+    file: 'web/src/locales/cs.ts',
+    from: 'aby {n} dny nemohl',
+    to: 'aby {n} dní nemohl',
+    tests: ['test/formats.test.ts'],
+  },
+  {
     name: 'formats: Czech groups thousands with a plain space, not a no-break one',
     file: F,
     from: "cs: { group: '\\u00a0', decimal: ',' },",

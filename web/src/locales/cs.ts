@@ -384,8 +384,12 @@ export const cs: Record<MessageKey, string> = {
   'moderation.apply': 'Provést',
   'moderation.block': 'Zablokovat hosta',
   'moderation.blockDays': 'Dní',
-  'moderation.confirmBlock':
-    'Zablokovat hosta {tag} ({author}), aby {days} dní nemohl komentovat ani navrhovat?',
+  'moderation.confirmBlock.one':
+    'Zablokovat hosta {tag} ({author}), aby {n} den nemohl komentovat ani navrhovat?',
+  'moderation.confirmBlock.few':
+    'Zablokovat hosta {tag} ({author}), aby {n} dny nemohl komentovat ani navrhovat?',
+  'moderation.confirmBlock.other':
+    'Zablokovat hosta {tag} ({author}), aby {n} dní nemohl komentovat ani navrhovat?',
   'moderation.ban': 'Zablokovat uživatele',
   'moderation.done': 'Hotovo, změněných komentářů: {n}.',
   'moderation.blockedDone': 'Host je zablokován do {when}.',
@@ -728,7 +732,7 @@ export const csApiErrors: Record<ErrorCode, string> = {
   member_not_found: 'Tento člen už v týmu není.',
   user_not_found: 'Tento uživatel neexistuje.',
   block_not_found: 'Tento zákaz už neexistuje.',
-  user_not_signed_in: 'Uživatel {login} na {provider} se tu ještě nepřihlásil, nebo je zablokován.',
+  user_not_signed_in: 'Uživatel {login} ({provider}) se tu ještě nepřihlásil, nebo je zablokován.',
   sign_in_required: 'Pro komentování je vyžadováno přihlášení.',
   not_a_member: 'Nejste členem tohoto týmu.',
   not_your_comment: 'Měnit můžete jen své komentáře.',

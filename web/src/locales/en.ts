@@ -384,8 +384,12 @@ export const en = {
   'moderation.apply': 'Apply',
   'moderation.block': 'Block guest',
   'moderation.blockDays': 'Days',
-  'moderation.confirmBlock':
-    'Block the guest {tag} ({author}) from commenting and suggesting for {days} days?',
+  'moderation.confirmBlock.one':
+    'Block the guest {tag} ({author}) from commenting and suggesting for {n} day?',
+  'moderation.confirmBlock.few':
+    'Block the guest {tag} ({author}) from commenting and suggesting for {n} days?',
+  'moderation.confirmBlock.other':
+    'Block the guest {tag} ({author}) from commenting and suggesting for {n} days?',
   'moderation.ban': 'Ban user',
   'moderation.done': 'Done: comments changed: {n}.',
   'moderation.blockedDone': 'The guest is blocked until {when}.',
