@@ -104,10 +104,15 @@ describe.runIf(runBrowser(import.meta.url))('comments as people know them', () =
     const mine = page.locator('.comments > li', { hasText: 'My first take' });
     await mine.getByRole('button', { name: 'Edit' }).click();
     const editor = page.locator('.comments > li', { has: page.locator('textarea') });
+    // Keyboard focus follows the edit: into its text, then back to Edit (a browser walk).
+    const focused = () =>
+      page.evaluate(() => document.activeElement?.textContent || document.activeElement?.tagName);
+    await expect.poll(focused).toBe('TEXTAREA');
     await editor.locator('textarea').fill('My better take');
     await editor.getByRole('button', { name: 'Save' }).click();
     const edited = page.locator('.comments > li', { hasText: 'My better take' });
     await edited.getByText('edited').waitFor();
+    await expect.poll(focused).toBe('Edit');
     // others' comments offer neither edit nor hide (but a like, a reply and a report)
     const other = page.locator('.comments > li', { hasText: 'Comment number 24' });
     expect(await other.getByRole('button', { name: /Edit|Hide/ }).count()).toBe(0);

@@ -3,6 +3,22 @@ import type { Mutation } from './list.ts';
 /** The browser walks of stops 65, 69, 71 and later (docs/decisions.md "Links to a comment"): what a week of use found. */
 export const WALK_MUTATIONS: Mutation[] = [
   {
+    name: "walk: a comment's edit opens with the focus left behind (keyboard users start from the top)",
+    file: 'web/src/components/CommentItem.svelte',
+    from: ' bind:value={draft} {@attach focusText}></textarea>',
+    to: ' bind:value={draft}></textarea>',
+    tests: ['test/browser/web-comments.test.ts'],
+    web: true,
+  },
+  {
+    name: "walk: a comment's saved edit leaves the focus on nothing",
+    file: 'web/src/components/CommentItem.svelte',
+    from: '      await endEdit();\n',
+    to: '      editing = false;\n',
+    tests: ['test/browser/web-comments.test.ts'],
+    web: true,
+  },
+  {
     name: 'walk: the moderation queue says held comments wait only when nothing is reported',
     file: 'web/src/components/admin/ModerationAdmin.svelte',
     from: "        filter === 'reported' && !before\n",
