@@ -205,8 +205,8 @@ export const WALK_MUTATIONS: Mutation[] = [
   {
     name: 'walk: the moderation tab says nothing of held comments while none is reported',
     file: 'web/src/components/admin/ModerationAdmin.svelte',
-    from: "        filter === 'reported' && page.length === 0",
-    to: '        false',
+    from: "        filter === 'reported' && !before\n",
+    to: '        false\n',
     tests: ['test/browser/web-guest-own.test.ts'],
     web: true,
   },
