@@ -6,7 +6,7 @@ import { generateAdminPasswordIfNone, noteEnvironmentPassword } from './auth/adm
 import type { Config } from './config/config.ts';
 import { openDatabase } from './db/connect.ts';
 import type { DbContext } from './db/context.ts';
-import { isUnavailable } from './db/dialect.ts';
+import { isMisconfigured, isUnavailable } from './db/dialect.ts';
 import { migrateToLatest } from './db/migrator.ts';
 import { serviceLogger } from './lib/log.ts';
 import { keepNextTickShape } from './lib/next-tick.ts';
@@ -24,7 +24,7 @@ export async function waitForDatabase(db: Db, warn: (message: string) => void): 
       await sql`select 1`.execute(db);
       return;
     } catch (err) {
-      if (!isUnavailable(err)) throw err;
+      if (!isUnavailable(err) || isMisconfigured(err)) throw err;
       const delay = Math.min(10_000, 500 * 2 ** (attempt - 1));
       warn(
         `database not reachable (${err instanceof Error ? err.message : String(err)}); retrying in ${delay / 1000} s`,
@@ -117,7 +117,11 @@ export async function startServer(
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
-  await app.listen({ host: config.host, port: config.port });
+  await app.listen({ host: config.host, port: config.port }).catch((err: unknown) => {
+    // A port in use or not allowed, a host that is no address here: the variables that chose them.
+    const why = err instanceof Error ? err.message : String(err);
+    throw new Error(`cannot listen on HOST ${config.host}, PORT ${config.port}: ${why}`, { cause: err });
+  });
   if (generated) showGeneratedPassword(log, generated);
   if (config.production && !config.baseUrlGiven) {
     log.warn(

@@ -1,8 +1,10 @@
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { USER_ACTIONS } from '../src/cli/commands/users.ts';
 import { freePort } from './helpers/app.ts';
-import { app, cli, database, env, loadsOf, TOOL } from './helpers/cli.ts';
+import { app, cli, database, dir, env, loadsOf, TOOL } from './helpers/cli.ts';
 import { ServerProcess } from './helpers/service.ts';
 
 // Each test runs the tool as a process, several times; a busy machine needs the time.
@@ -41,6 +43,25 @@ describe('streamer-rating command-line tool', { timeout: 120_000 }, () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('postgress://rating:***@db.example/rating');
     expect(r.stdout + r.stderr).not.toContain('s3cr3t-pw');
+  });
+
+  it('users, settings, export and backup refuse a SQLite file that is not there, and make none', () => {
+    const missing = join(dir, 'typo', 'streamers.db');
+    for (const args of [
+      ['users', 'list'],
+      ['settings', 'get', 'auth_enabled'],
+      ['export', '-'],
+      ['backup', join(dir, 'b.db')],
+    ]) {
+      const r = spawnSync(process.execPath, [...TOOL, ...args], {
+        env: { ...process.env, BASE_URL: 'http://localhost:3000', DATABASE_URL: `sqlite:${missing}` },
+        encoding: 'utf8',
+      });
+      expect(r.status, args.join(' ')).toBe(1);
+      expect(r.stderr).toContain(`no database at ${missing} (DATABASE_URL)`);
+      expect(existsSync(missing)).toBe(false);
+      expect(existsSync(join(dir, 'b.db'))).toBe(false);
+    }
   });
 
   it('users --help names every action users takes (admin and unadmin too)', () => {

@@ -131,6 +131,10 @@ describe('editing comments', () => {
       error: 'Komentář je příliš krátký',
       code: 'comment_too_short',
     });
+    expect((await author.put(`/api/comments?id=${c}`, { body: '\u200b\u200b\u200b' })).body).toEqual({
+      error: 'Komentář je příliš krátký',
+      code: 'comment_too_short',
+    });
     expect((await author.put(`/api/comments?id=${c}`, { body: 'y'.repeat(1001) })).body).toEqual({
       error: 'Komentář je příliš dlouhý (max 1000 znaků)',
       code: 'comment_too_long',

@@ -89,6 +89,27 @@ describe('POST /api/comments', () => {
     }
   });
 
+  it('a body of zero widths, fillers or blank braille alone is too short: only what shows counts', async () => {
+    const before = await countRows(t.db, 'comments');
+    for (const body of [
+      '\u200b\u200b\u200b',
+      '\u3164\u3164',
+      '\u2800\u2800\u2800',
+      'a\u200d\u200d',
+      '\u00ad\ufe0f',
+    ]) {
+      const res = await post(t.client(), { streamer_id: sid, body });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: 'Komentář je příliš krátký', code: 'comment_too_short' });
+    }
+    expect(await countRows(t.db, 'comments')).toBe(before);
+    // A joined emoji keeps its joiners: they are stored, only not counted toward the minimum.
+    const family = '\u{1F468}\u200d\u{1F469}\u200d\u{1F467}';
+    const res = await post(t.client(), { streamer_id: sid, body: family });
+    expect(res.status).toBe(201);
+    expect(res.body.body).toBe(family);
+  });
+
   it('a body longer than 1000 characters is 400 Komentář je příliš dlouhý (max 1000 znaků)', async () => {
     const before = await countRows(t.db, 'comments');
     for (const body of ['x'.repeat(1001), 'x'.repeat(5000), '😀'.repeat(1001)]) {

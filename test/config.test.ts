@@ -195,6 +195,8 @@ describe('e-mail', () => {
       /MAIL_DKIM_KEY_FILE must name a readable/,
     ],
     [{ MAIL_DKIM_DOMAIN: 'example.org' }, /MAIL_DKIM_DOMAIN needs SMTP_URL and MAIL_FROM/],
+    [{ PROVIDER_A_CLIENT_ID: 'abc' }, /PROVIDER_A_CLIENT_SECRET must be set with PROVIDER_A_CLIENT_ID/],
+    [{ PROVIDER_B_CLIENT_SECRET: 'xyz' }, /PROVIDER_B_CLIENT_ID must be set with PROVIDER_B_CLIENT_SECRET/],
   ])('%j stops the start, naming the variable', (env, message) => {
     expect(() => parseConfig(env)).toThrow(message);
   });

@@ -411,13 +411,23 @@ describe.runIf(dbKind === 'sqlite' && process.getuid?.() === 0)('the command-lin
       // redirection: stop 91's operator walk).
       const mail = 'SMTP_URL=smtp://127.0.0.1:2525\nMAIL_FROM=Streamer rating <no-reply@example.org>\n';
       writeFileSync(join(d, 'env'), env + mail);
-      const r = spawnSync(join(ROOT, 'deploy/streamer-rating-cli'), ['settings', 'get', 'auth_enabled'], {
-        encoding: 'utf8',
-        env: { PATH: process.env.PATH ?? '', APP_DIR: ROOT, ENV_FILE: join(d, 'env'), SERVICE_USER: 'root' },
-      });
+      const tool = (...args: string[]) =>
+        spawnSync(join(ROOT, 'deploy/streamer-rating-cli'), args, {
+          encoding: 'utf8',
+          env: {
+            PATH: process.env.PATH ?? '',
+            APP_DIR: ROOT,
+            ENV_FILE: join(d, 'env'),
+            SERVICE_USER: 'root',
+          },
+        });
+      // `settings` acts on a database that is there (a first start, or `migrate`, makes it).
+      const made = tool('migrate');
+      expect(made.status, made.stderr).toBe(0);
+      expect(existsSync(join(d, 'streamers.db'))).toBe(true);
+      const r = tool('settings', 'get', 'auth_enabled');
       expect(r.status, r.stderr).toBe(0);
       expect(r.stdout.trim()).toBe('false');
-      expect(existsSync(join(d, 'streamers.db'))).toBe(true);
     } finally {
       rmSync(d, { recursive: true, force: true });
     }

@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { DISK_FULL_HOLD_MS } from '../src/db/failures.ts';
+import { openDatabase } from '../src/db/connect.ts';
+import { DISK_FULL_HOLD_MS, FAILURE_LOG_MS } from '../src/db/failures.ts';
 import { isDiskFull } from '../src/db/dialect.ts';
-import { startApp } from './helpers/app.ts';
+import { ADMIN_PASSWORD, startApp } from './helpers/app.ts';
 
 /**
  * Issue 45 item 19, an operator's day with a full disk: writes answered `500 internal_error`
@@ -56,6 +57,23 @@ describe('a full disk', () => {
       expect(refused?.body).toEqual({ error: 'Service unavailable', code: 'service_unavailable' });
       const again = await c.post('/api/comments', { streamer_id: sid, body: 'x'.repeat(1000) });
       expect(again.status).toBe(503);
+      // A sign-in's session is written after its handler: refused alike, not in the framework's words
+      // (the sessions' own pages filled too, so that its row finds no room).
+      const fill = sqlite!.prepare(
+        'insert into sessions (id, data, created_at, seen_at) values (?, ?, ?, ?)',
+      );
+      for (let i = 0; i < 100_000; i++) {
+        try {
+          fill.run(`fill-${i}`, '{}', '2026-01-01', '2026-01-01');
+        } catch {
+          break;
+        }
+      }
+      const login = await t.client().post('/api/auth/login', { password: ADMIN_PASSWORD });
+      expect(login.status).toBe(503);
+      expect(login.headers.get('retry-after')).toBe('5');
+      expect(login.body).toEqual({ error: 'Service unavailable', code: 'service_unavailable' });
+      expect(login.headers.get('set-cookie')).toBeNull();
       // What was answered 201 is stored; the refused ones are not.
       const stored = await t.db.selectFrom('comments').select('id').where('streamer_id', '=', sid).execute();
       expect(stored).toHaveLength(bodies.length + 1);
@@ -64,9 +82,10 @@ describe('a full disk', () => {
       expect(health.status).toBe(503);
       expect(health.headers.get('retry-after')).toBe('5');
       expect(t.logs.filter((l) => l.includes('disk full')).length).toBe(1);
-      expect((await metric()) - before).toBe(2);
+      expect((await metric()) - before).toBe(3);
       // Room again: the next write commits, and /healthz is 200 at once.
       sqlite!.pragma('max_page_count = 1073741823');
+      sqlite!.prepare("delete from sessions where id like 'fill-%'").run();
       expect((await c.post('/api/comments', { streamer_id: sid, body: 'room again' })).status).toBe(201);
       expect((await c.get('/healthz')).status).toBe(200);
       // Another full disk a minute later is said again; without writes, /healthz recovers after a minute.
@@ -82,6 +101,44 @@ describe('a full disk', () => {
       t.clock.advance(DISK_FULL_HOLD_MS);
       expect((await c.get('/healthz')).status).toBe(200);
       sqlite!.pragma('max_page_count = 1073741823');
+    },
+  );
+});
+
+describe('a database that does not answer (an operator walk, stop 93)', () => {
+  it.skipIf(!sqlite)(
+    'is said in the log once a minute with the requests it failed and their route, not once per request',
+    async () => {
+      const sid = await t.streamer();
+      const c = t.client();
+      // Another process holds the write lock, and this one does not wait for it: SQLITE_BUSY.
+      const other = openDatabase(`sqlite:${sqlite!.name}`);
+      sqlite!.pragma('busy_timeout = 0');
+      other.sqlite!.prepare('begin immediate').run();
+      const said = () =>
+        t.logs
+          .filter((l) => l.includes('database unavailable: requests get 503'))
+          .map((l) => JSON.parse(l) as { failures: number; route: string; method: string; url?: string });
+      try {
+        t.clock.advance(FAILURE_LOG_MS);
+        for (let i = 0; i < 3; i++) {
+          const res = await c.post('/api/comments?x=secret', { streamer_id: sid, body: `while locked ${i}` });
+          expect(res.status).toBe(503);
+          expect(res.headers.get('retry-after')).toBe('5');
+        }
+        expect(said()).toEqual([
+          expect.objectContaining({ failures: 1, method: 'POST', route: '/api/comments' }),
+        ]);
+        t.clock.advance(FAILURE_LOG_MS);
+        expect((await c.post('/api/comments', { streamer_id: sid, body: 'still locked' })).status).toBe(503);
+        expect(said().map((l) => l.failures)).toEqual([1, 3]);
+        expect(said().some((l) => JSON.stringify(l).includes('secret'))).toBe(false);
+      } finally {
+        other.sqlite!.prepare('rollback').run();
+        await other.db.destroy();
+        sqlite!.pragma('busy_timeout = 5000');
+      }
+      expect((await c.post('/api/comments', { streamer_id: sid, body: 'free again' })).status).toBe(201);
     },
   );
 });

@@ -1,7 +1,7 @@
 import sax from 'sax';
 import { describe, expect, it } from 'vitest';
 import { useApp } from './helpers/app.ts';
-import { SITE_NAME } from '../src/lib/site.ts';
+import { SITE_NAME } from '../src/shared/site.ts';
 
 /** DECISIONS.md "Fourth wave" → "Feeds": Atom 1.0, parsed strictly. */
 const BASE = 'https://rating.example';

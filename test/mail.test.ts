@@ -9,6 +9,8 @@ import { writeTransaction } from '../src/db/transaction.ts';
 import { streamerPath } from '../src/shared/rules.ts';
 import { DIGEST_BATCH, queueDigestBatch } from '../src/mail/digest.ts';
 import { digestSlot } from '../src/mail/schedule.ts';
+import { WORDS } from '../src/mail/words.ts';
+import { ICON_LINK } from '../src/shared/site.ts';
 import { decodeWords, type Received, startFakeSmtp } from './helpers/fake-smtp.ts';
 
 // DECISIONS.md "Fifth wave" → "E-mail", against a real SMTP server on 127.0.0.1.
@@ -113,6 +115,20 @@ describe('the address and its confirmation', () => {
       /@media \(prefers-color-scheme:dark\)\{body,\.c\{background:#[0-9a-f]{6}!important;color:#[0-9a-f]{6}!important\}/,
     );
     const link = linkIn(m, '/api/account/email/confirm?token=');
+    // The link right after the sentence that asks for it; the footer says why this address got it
+    // (someone typed it), in the reader's language with the site's name in it.
+    const text = m.text.split(/\r?\n/);
+    const asks = text.findIndex((l) => l.startsWith('This address was entered in an account.'));
+    expect(text[asks + 2]).toMatch(
+      /^Confirm the address: http:\/\/localhost:\d+\/api\/account\/email\/confirm\?token=/,
+    );
+    expect(text[asks + 4]).toBe('The link works for 24 hours.');
+    expect(m.text).toContain(
+      'You get this message because this address was entered in an account on this site.',
+    );
+    expect(m.text).not.toContain('you chose it');
+    expect(m.text).toContain('Streamer rating · http://localhost:');
+    expect(m.html).not.toContain('<li');
     const token = new URL(link, 'http://x').searchParams.get('token')!;
     // Stored as a digest only.
     const stored = await t.db
@@ -126,6 +142,7 @@ describe('the address and its confirmation', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     expect(page.text).toContain('Address confirmed');
+    expect(page.text).toContain(ICON_LINK);
     expect(await me(p.c)).toMatchObject({ email: p.address, email_pending: false });
     const again = await t.client().get(link);
     expect(again.status).toBe(400);
@@ -148,6 +165,21 @@ describe('the address and its confirmation', () => {
       expect(res.body.code).toBe('invalid_link');
     }
     expect(await me(p.c)).toMatchObject({ email: null, email_pending: true });
+    // Opened in a browser (a mail scanner may have used it first): the same 400 as a page that says
+    // where to go, in the reader's language; the one-click unsubscription's page alike.
+    const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+    const page = await t.client().get(link, { headers: { ...html, 'accept-language': 'en-GB,en;q=0.9' } });
+    expect(page.status).toBe(400);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(page.text).toContain('This link no longer works');
+    expect(page.text).toContain('href="/your-data"');
+    const cs = await t.client().get('/api/mail/unsubscribe?token=nope', { headers: html });
+    expect(cs.status).toBe(400);
+    expect(cs.text).toContain('Odkaz už neplatí');
+    const posted = await t.client().post('/api/mail/unsubscribe?token=nope', {}, { headers: html });
+    expect(posted.status).toBe(400);
+    expect(posted.text).toContain('Odkaz už neplatí');
   });
 
   it('an address that is not one: 400 Invalid e-mail address, nothing stored or sent', async () => {
@@ -213,6 +245,20 @@ describe('the address and its confirmation', () => {
     ).toBe(200);
     expect((await p.c.put('/api/account/email', { email: null })).body).toEqual({ ok: true });
     expect(await me(p.c)).toMatchObject({ email: null, email_pending: false });
+  });
+
+  it("a confirmation's unsubscribe link drops the address it went to, not one asked for since", async () => {
+    const p = await person();
+    await p.c.put('/api/account/email', { email: `first.${p.address}` });
+    await until(() => smtp.to(`first.${p.address}`).length === 1);
+    const first = smtp.to(`first.${p.address}`)[0]!;
+    expect((await t.client().get(linkIn(first, '/api/account/email/confirm?token='))).status).toBe(200);
+    await p.c.put('/api/account/email', { email: p.address });
+    await until(() => smtp.to(p.address).length === 1);
+    expect((await t.client().post(unsubscribeOf(first))).body).toEqual({ ok: true });
+    expect(await me(p.c)).toMatchObject({ email: `first.${p.address}`, email_pending: true });
+    expect((await t.client().post(unsubscribeOf(smtp.to(p.address)[0]!))).body).toEqual({ ok: true });
+    expect(await me(p.c)).toMatchObject({ email: `first.${p.address}`, email_pending: false });
   });
 
   it('anonymous 401; banned 403 Účet je zablokován; timed out 403 Účet je dočasně omezen; nothing changes', async () => {
@@ -311,7 +357,15 @@ describe('what is mailed', () => {
     expect(smtp.to(p.address)).toHaveLength(1);
     await until(() => smtp.to(p.address).length === 2);
     const second = smtp.to(p.address)[1]!;
-    expect(decodeWords(second.headers.subject!)).toBe('2 news from the ranking');
+    expect(decodeWords(second.headers.subject!)).toBe('2 updates from the ranking');
+    // Czech counts in three forms (1 novinka, 2-4 novinky, 5 and more novinek).
+    expect([2, 4, 5, 11, 22].map((n) => WORDS.cs.kindsSubject(n))).toEqual([
+      '2 novinky ze žebříčku',
+      '4 novinky ze žebříčku',
+      '5 novinek ze žebříčku',
+      '11 novinek ze žebříčku',
+      '22 novinek ze žebříčku',
+    ]);
     t.clock.advance(30 * MINUTE);
     await settle();
     expect(smtp.to(p.address)).toHaveLength(2);

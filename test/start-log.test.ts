@@ -5,6 +5,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -128,6 +129,32 @@ describe.runIf(dbKind === 'sqlite')('what a start logs', { timeout: 60_000 }, ()
     ]);
   });
 
+  it('a port in use: one fatal line that names HOST and PORT, exit 1', async () => {
+    const taken = createServer();
+    const port = await freePort();
+    await new Promise<void>((resolve) => taken.listen(port, '127.0.0.1', resolve));
+    try {
+      const run = spawnSync(process.execPath, MAIN, {
+        env: env({
+          DATABASE_URL: `sqlite:${join(dir, 'taken.db')}`,
+          PORT: String(port),
+          ADMIN_PASSWORD: 'a start-log test password',
+        }),
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(run.status).toBe(1);
+      const fatal = jsonLines(run.stdout).filter((l) => l.level === 60);
+      expect(fatal).toEqual([
+        expect.objectContaining({
+          msg: expect.stringContaining(`cannot listen on HOST 127.0.0.1, PORT ${port}: listen EADDRINUSE`),
+        }),
+      ]);
+    } finally {
+      taken.close();
+    }
+  });
+
   it("a start says which migrations it applied, or that there were none (the upgrade notes' check)", async () => {
     const start = async () => {
       const child = spawn(process.execPath, MAIN, {
@@ -157,5 +184,21 @@ describe.runIf(dbKind === 'sqlite')('what a start logs', { timeout: 60_000 }, ()
     expect(await start()).toEqual([
       expect.objectContaining({ level: 30, msg: 'no migrations to apply', migrations: [] }),
     ]);
+  });
+});
+
+describe.runIf(dbKind === 'postgres')('a start on PostgreSQL', { timeout: 60_000 }, () => {
+  it('an unknown database is the configuration, not an outage: one fatal line, exit 1, no retries', () => {
+    const url = new URL(process.env.TEST_DATABASE_URL ?? '');
+    url.pathname = `/no_such_db_${process.pid}`;
+    const run = spawnSync(process.execPath, MAIN, {
+      env: env({ DATABASE_URL: url.toString(), PORT: '1' }),
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(run.status).toBe(1);
+    const lines = jsonLines(run.stdout);
+    expect(lines.map((l) => l.level)).toEqual([60]);
+    expect(lines[0]!.msg).toMatch(/does not exist/);
   });
 });

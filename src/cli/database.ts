@@ -1,11 +1,28 @@
 /** The database as the commands use it: opened, migrated, and closed when the command ends. */
 import { audit, type AuditAction, type AuditEntry } from '../audit/queries.ts';
 import type { Config } from '../config/config.ts';
+import { existsSync } from 'node:fs';
 import { openDatabase, type Opened } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrator.ts';
 import type { Db } from '../db/schema.ts';
 
-export async function withDb<T>(config: Config, fn: (db: Db, opened: Opened) => Promise<T>): Promise<T> {
+/**
+ * The commands that act on what a site holds (`users`, `settings`, `export`, `backup`) open only
+ * a SQLite file that exists: a mistyped path, or a run from another directory without the
+ * configuration, would make an empty database and report success (a nightly backup of nothing).
+ * A first start, `migrate`, `import`, `demo` and `admin-password` may make it.
+ */
+export async function withDb<T>(
+  config: Config,
+  fn: (db: Db, opened: Opened) => Promise<T>,
+  { existing = false } = {},
+): Promise<T> {
+  const file = config.databaseUrl.startsWith('sqlite:') ? config.databaseUrl.slice('sqlite:'.length) : null;
+  if (existing && file !== null && file !== ':memory:' && !existsSync(file)) {
+    throw new Error(
+      `no database at ${file} (DATABASE_URL): start the service once there, or set DATABASE_URL`,
+    );
+  }
   const opened = openDatabase(config.databaseUrl);
   try {
     await migrateToLatest(opened.db);

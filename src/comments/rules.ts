@@ -16,7 +16,7 @@ import { cleanText, codePointLength, nameLine, parseId } from '../lib/input.ts';
 import { foldWords, ruleWords } from '../lib/names.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { isStaff } from '../shared/roles.ts';
-import { DEFAULT_AUTHOR, LIMITS, REPEAT_MINUTES, STAFF_AUTHOR } from '../shared/rules.ts';
+import { DEFAULT_AUTHOR, LIMITS, REPEAT_MINUTES, shownLength, STAFF_AUTHOR } from '../shared/rules.ts';
 import { commentsAsGuest } from './policy.ts';
 
 /**
@@ -74,11 +74,10 @@ export interface Draft {
   signedOut: number | null;
 }
 
-/** SPEC.md's body rules: trimmed, 2 to 1000 characters (code points). */
+/** SPEC.md's body rules: trimmed, 2 (that show, shared/rules.ts) to 1000 characters (code points). */
 function bodyError(body: string): Draft['bodyError'] {
-  const length = codePointLength(body);
-  if (length < LIMITS.commentMin) return 'comment_too_short';
-  return length > LIMITS.commentMax ? 'comment_too_long' : null;
+  if (shownLength(body) < LIMITS.commentMin) return 'comment_too_short';
+  return codePointLength(body) > LIMITS.commentMax ? 'comment_too_long' : null;
 }
 
 /** A body that keeps SPEC.md's rules (a new comment, an edit, a streamer's reply), else its 400. */

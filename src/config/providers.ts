@@ -1,5 +1,5 @@
 import type { Provider } from '../shared/rules.ts';
-import type { EnvReader } from './values.ts';
+import { ConfigError, type EnvReader } from './values.ts';
 
 export interface ProviderConfig {
   readonly clientId: string;
@@ -54,9 +54,23 @@ export function providerConfig(
         `${self}/dev/live/${p}`,
       ]
     : REAL_PROVIDER_URLS[p];
+  const id = env.get(`${prefix}_CLIENT_ID`);
+  const secret = env.get(`${prefix}_CLIENT_SECRET`);
+  // Twitch signs nobody in without its secret, and a secret without an id is nobody's: a start
+  // names the missing one (it logged "live sync is off: no client id and secret" and went on).
+  // Kick's sign-in works with an id alone (PKCE, a public client; test/signin-provider-b.test.ts).
+  if (secret !== undefined && id === undefined) {
+    throw new ConfigError(`${prefix}_CLIENT_ID`, `must be set with ${prefix}_CLIENT_SECRET`);
+  }
+  if (p === 'provider_a' && id !== undefined && secret === undefined) {
+    throw new ConfigError(
+      `${prefix}_CLIENT_SECRET`,
+      `must be set with ${prefix}_CLIENT_ID (Twitch asks for both)`,
+    );
+  }
   return Object.freeze({
-    clientId: env.get(`${prefix}_CLIENT_ID`) ?? (devProviders ? `dev-${p}` : ''),
-    clientSecret: env.get(`${prefix}_CLIENT_SECRET`) ?? (devProviders ? `dev-secret-${p}` : ''),
+    clientId: id ?? (devProviders ? `dev-${p}` : ''),
+    clientSecret: secret ?? (devProviders ? `dev-secret-${p}` : ''),
     authorizeUrl: env.url(`${prefix}_AUTHORIZE_URL`, authorize),
     tokenUrl: env.url(`${prefix}_TOKEN_URL`, token),
     userUrl: env.url(`${prefix}_USER_URL`, user),

@@ -95,6 +95,15 @@ const PG_UNAVAILABLE = new Set([
 ]);
 const NET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN']);
 
+/**
+ * Of those, the refusals that at a start are its configuration's (an unknown database, a wrong
+ * password or user): the start stops with exit 1 (docs/decisions.md "Database outage at start"),
+ * where a running service answers 503 and waits for the operator.
+ */
+const PG_MISCONFIGURED = new Set(['3D000', '28000', '28P01']);
+export const isMisconfigured = (err: unknown): boolean =>
+  PG_MISCONFIGURED.has(String((err as DriverError | null)?.code));
+
 /** The database is busy or unreachable: the client gets 503 and may retry. */
 export function isUnavailable(err: unknown): boolean {
   const { code, message } = (err ?? {}) as DriverError;

@@ -6,8 +6,11 @@ export type FailureKind = 'disk_full' | 'unavailable' | 'conflict';
 /** A write that failed because the disk is full keeps /healthz at 503 this long, unless a write commits. */
 export const DISK_FULL_HOLD_MS = 60_000;
 
-/** The log says a full disk again at most this often. */
-const DISK_FULL_LOG_MS = 60_000;
+/**
+ * The log says a full disk, or a database that does not answer, again at most this often (a
+ * line per failed request flooded the journal during an outage), with how many since.
+ */
+export const FAILURE_LOG_MS = 60_000;
 
 /** Which kind of failure an error is, if one of those (the driver's codes, db/dialect.ts). */
 export const failureOf = (err: unknown): FailureKind | null =>
@@ -17,21 +20,31 @@ export const failureOf = (err: unknown): FailureKind | null =>
  * What this process saw of its database's failures (issue 45 items 19 and 22): counts by kind,
  * and whether the disk was full at the last write. A full disk fails every write while reads go
  * on, so /healthz says the instance cannot write (503) until a write commits again or a minute
- * passes, and a proxy sends the writes elsewhere; the log says so once a minute, not per request.
+ * passes, and a proxy sends the writes elsewhere; the log says so once a minute, not per request,
+ * as it does a database that does not answer.
  */
 export class DbFailures {
   readonly counts: Record<FailureKind, number> = { disk_full: 0, unavailable: 0, conflict: 0 };
   #diskFullAt = Number.NEGATIVE_INFINITY;
-  #loggedAt = Number.NEGATIVE_INFINITY;
+  readonly #loggedAt = { disk_full: Number.NEGATIVE_INFINITY, unavailable: Number.NEGATIVE_INFINITY };
+  /** Failures of each kind since its last line in the log. */
+  readonly #unsaid = { disk_full: 0, unavailable: 0 };
 
-  /** A failure of this kind at `nowMs`: whether to write it to the log now. */
-  saw(kind: FailureKind, nowMs: number): boolean {
+  /**
+   * A failure of this kind at `nowMs`: the number of them since the last line of the log that
+   * said this kind (this one included) when it is to be said now, else null. A conflict is
+   * said with every request (it is rare, and the request's own).
+   */
+  saw(kind: FailureKind, nowMs: number): number | null {
     this.counts[kind]++;
-    if (kind !== 'disk_full') return false;
-    this.#diskFullAt = nowMs;
-    if (nowMs - this.#loggedAt < DISK_FULL_LOG_MS) return false;
-    this.#loggedAt = nowMs;
-    return true;
+    if (kind === 'conflict') return 1;
+    if (kind === 'disk_full') this.#diskFullAt = nowMs;
+    this.#unsaid[kind]++;
+    if (nowMs - this.#loggedAt[kind] < FAILURE_LOG_MS) return null;
+    this.#loggedAt[kind] = nowMs;
+    const since = this.#unsaid[kind];
+    this.#unsaid[kind] = 0;
+    return since;
   }
 
   /** A write committed: the disk takes writes. */

@@ -10,7 +10,7 @@ import {
   retryAfterMs as retryAfterHeader,
 } from '../delivery/channel.ts';
 import { DAY } from '../lib/clock.ts';
-import { SITE_NAME } from '../lib/site.ts';
+import { SITE_NAME } from '../shared/site.ts';
 import type { DiscordEvent } from '../shared/rules.ts';
 import { type PostResult, postJson } from './http.ts';
 import {

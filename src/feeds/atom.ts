@@ -1,6 +1,6 @@
 import { escapeXml, xmlChars } from '../lib/html.ts';
 import { loadFeed } from '../lib/lazy-modules.ts';
-import { SITE_DESCRIPTION, SITE_NAME } from '../lib/site.ts';
+import { SITE_DESCRIPTION, SITE_NAME } from '../shared/site.ts';
 
 /** An entry as our feeds have them; its text is plain and becomes escaped HTML in the feed. */
 export interface Entry {

@@ -1,7 +1,7 @@
 import { type Answer, makeAnswer } from '../cache/answer.ts';
 import type { AppContext } from '../context.ts';
 import { fail } from '../errors.ts';
-import { SITE_NAME } from '../lib/site.ts';
+import { SITE_NAME } from '../shared/site.ts';
 import { commentsFeedPath, FEED_PATH, scoreSum, streamerPath } from '../shared/rules.ts';
 import { itemsOf, listedItems } from '../streamers/views.ts';
 import { atom } from './atom.ts';

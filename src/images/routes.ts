@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Answer, makeAnswer } from '../cache/answer.ts';
 import { matchesEtag, sendAnswer } from '../cache/sender.ts';
 import { fail } from '../errors.ts';
-import { SITE_NAME } from '../lib/site.ts';
+import { SITE_NAME } from '../shared/site.ts';
 import { SCORE_KEYS } from '../shared/rules.ts';
 import type { StreamerItem } from '../streamers/schemas.ts';
 import { itemsKey, itemsOf, listedItems } from '../streamers/views.ts';

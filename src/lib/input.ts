@@ -3,6 +3,7 @@
  * numbers may arrive as numeric strings, fractions are truncated and anything non-numeric
  * counts as 0. String lengths count Unicode code points.
  */
+import { stripInvisible } from '../shared/rules.ts';
 
 /** Largest id PostgreSQL's `integer` holds; larger ids can name no row. */
 const MAX_ID = 2_147_483_647;
@@ -73,7 +74,7 @@ export function text(value: unknown): string | undefined {
   return undefined;
 }
 
-export { codePointLength } from '../shared/rules.ts';
+export { codePointLength, stripInvisible } from '../shared/rules.ts';
 
 /** Cut to at most `max` code points, never splitting one. */
 export function cut(s: string, max: number): string {
@@ -93,18 +94,6 @@ const CONTROLS_BUT_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 export function stripControls(s: string, keepLines = false): string {
   return s.replace(keepLines ? CONTROLS_BUT_LINES : CONTROLS, '');
-}
-
-/**
- * What a name may not hold because it shows as nothing or moves what it shows (issue 45, item
- * 9): Unicode's default-ignorable code points (the bidi controls, of which U+202E turns `nimda`
- * into "admin", zero widths, the Hangul fillers U+115F and U+3164, variation selectors, the
- * soft hyphen) and the blank braille pattern U+2800, which is not one yet draws nothing.
- */
-const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\u2800]/gu;
-
-export function stripInvisible(s: string): string {
-  return s.replace(INVISIBLE, '');
 }
 
 /**

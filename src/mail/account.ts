@@ -68,7 +68,7 @@ export async function setAddress(
         expires_at: new Date(now.getTime() + MAIL_LIMITS.confirmValidMs).toISOString(),
       });
       await changeSettings(trx, userId, { pending_email: email, ...(lang ? { lang } : {}) }, at);
-      const unsubscribe = await unsubscribeSeed(trx, key, userId, 'confirm', at);
+      const unsubscribe = await unsubscribeSeed(trx, key, userId, confirmSubject(email), at);
       await queueMessage(
         trx,
         {
@@ -84,6 +84,13 @@ export async function setAddress(
     'none',
   );
 }
+
+/**
+ * The subject of a confirmation message's unsubscribe token: the address it went to, which its
+ * link drops while that address still waits (a token from before names none: `confirm`).
+ */
+const confirmSubject = (email: string) => `confirm:${email}`;
+export const isConfirmSubject = (subject: string) => subject === 'confirm' || subject.startsWith('confirm:');
 
 /**
  * A token that turns `subject` off (kinds, `digest`, or `confirm`: the address waiting for its
@@ -210,9 +217,12 @@ export async function unsubscribe(ctx: AppContext, token: string): Promise<MailL
       const settings = await mailSettings(trx, row.user_id);
       if (!settings) throw fail('invalid_link');
       if (row.subject === 'digest') await changeSettings(trx, row.user_id, { digest: 'off' }, at);
-      else if (row.subject === 'confirm') {
-        await changeSettings(trx, row.user_id, { pending_email: null }, at);
-        await retireConfirmations(trx, row.user_id, at);
+      else if (isConfirmSubject(row.subject)) {
+        // An older confirmation's link does not drop an address asked for since (a users' walk).
+        if (row.subject === 'confirm' || row.subject === confirmSubject(settings.pending_email ?? '')) {
+          await changeSettings(trx, row.user_id, { pending_email: null }, at);
+          await retireConfirmations(trx, row.user_id, at);
+        }
       } else {
         const off = parseKinds(row.subject);
         const kept = parseKinds(settings.kinds).filter((k) => !off.includes(k));

@@ -1,5 +1,5 @@
 import { escapeHtml } from '../lib/html.ts';
-import { SITE_NAME } from '../lib/site.ts';
+import { SITE_NAMES } from '../shared/site.ts';
 import type { MailMessageKind } from '../db/schema.ts';
 import type { MailLang } from '../shared/mail.ts';
 import type { ConfirmPayload, DigestPayload, KindsPayload } from './compose.ts';
@@ -36,45 +36,45 @@ interface Line {
   href?: string;
 }
 
-interface Section {
-  title?: string;
-  lines: Line[];
-}
+/** A list of lines (under a title), a paragraph per line (`prose`), or the message's one button. */
+type Block = { title?: string; lines: Line[]; prose?: true } | { button: Line & { href: string } };
 
-function page(lang: MailLang, title: string, sections: Section[], links: Links, button?: Line): Written {
+/** A message: its title, its blocks in order, and the footer (`why` the reader gets it). */
+function page(lang: MailLang, title: string, blocks: Block[], links: Links, why = WORDS[lang].why): Written {
   const w = WORDS[lang];
+  const site = SITE_NAMES[lang];
   const textParts = [title, ''];
-  for (const s of sections) {
-    if (s.title) textParts.push(s.title, '');
-    for (const l of s.lines) textParts.push(l.href ? `- ${oneLine(l.text)}\n  ${l.href}` : oneLine(l.text));
+  for (const b of blocks) {
+    if ('button' in b) {
+      textParts.push(`${b.button.text}: ${b.button.href}`, '');
+      continue;
+    }
+    if (b.title) textParts.push(b.title, '');
+    for (const l of b.lines) textParts.push(l.href ? `- ${oneLine(l.text)}\n  ${l.href}` : oneLine(l.text));
     textParts.push('');
   }
-  if (button?.href) textParts.push(`${button.text}: ${button.href}`, '');
-  textParts.push('-- ', `${SITE_NAME} · ${links.baseUrl}`, w.why, `${w.stop}: ${links.unsubscribe}`);
+  textParts.push('-- ', `${site} · ${links.baseUrl}`, why, `${w.stop}: ${links.unsubscribe}`);
 
   const a = (href: string, text: string) =>
     `<a href="${escapeHtml(href)}" class="l" style="color:#1d4ed8">${escapeHtml(text)}</a>`;
-  const body = sections
-    .map(
-      (s) =>
-        (s.title ? `<h2 style="font-size:16px;margin:20px 0 8px">${escapeHtml(s.title)}</h2>` : '') +
-        `<ul style="padding-left:20px;margin:0">${s.lines
-          .map(
-            (l) =>
-              `<li style="margin:4px 0">${l.href ? a(l.href, oneLine(l.text)) : escapeHtml(oneLine(l.text))}</li>`,
-          )
-          .join('')}</ul>`,
-    )
+  const line = (l: Line) => (l.href ? a(l.href, oneLine(l.text)) : escapeHtml(oneLine(l.text)));
+  const body = blocks
+    .map((b) => {
+      if ('button' in b)
+        return `<p style="margin:24px 0"><a href="${escapeHtml(b.button.href)}" class="b" style="background:#1d4ed8;color:#ffffff;padding:10px 16px;border-radius:6px;text-decoration:none;display:inline-block">${escapeHtml(b.button.text)}</a></p>`;
+      if (b.prose) return b.lines.map((l) => `<p style="margin:0 0 12px">${line(l)}</p>`).join('');
+      return (
+        (b.title ? `<h2 style="font-size:16px;margin:20px 0 8px">${escapeHtml(b.title)}</h2>` : '') +
+        `<ul style="padding-left:20px;margin:0">${b.lines.map((l) => `<li style="margin:4px 0">${line(l)}</li>`).join('')}</ul>`
+      );
+    })
     .join('');
-  const cta = button?.href
-    ? `<p style="margin:24px 0"><a href="${escapeHtml(button.href)}" class="b" style="background:#1d4ed8;color:#ffffff;padding:10px 16px;border-radius:6px;text-decoration:none;display:inline-block">${escapeHtml(button.text)}</a></p>`
-    : '';
   const html = `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <meta name="color-scheme" content="light dark"><meta name="supported-color-schemes" content="light dark"><title>${escapeHtml(title)}</title>
 <style>:root{color-scheme:light dark}@media (prefers-color-scheme:dark){body,.c{background:#111827!important;color:#e5e7eb!important}.l{color:#93c5fd!important}.b{background:#3b82f6!important;color:#0b1120!important}.f{color:#9ca3af!important}}</style></head>
 <body style="margin:0;padding:0;background:#ffffff;color:#111827"><div class="c" style="max-width:600px;margin:0 auto;padding:24px 16px;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;font-size:15px;line-height:1.5;background:#ffffff;color:#111827">
-<h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(title)}</h1>${body}${cta}
-<p class="f" style="margin-top:32px;font-size:13px;color:#4b5563">${a(links.baseUrl, SITE_NAME)} · ${escapeHtml(w.why)} ${a(links.unsubscribe, w.stop)}</p>
+<h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(title)}</h1>${body}
+<p class="f" style="margin-top:32px;font-size:13px;color:#4b5563">${a(links.baseUrl, site)} · ${escapeHtml(why)} ${a(links.unsubscribe, w.stop)}</p>
 </div></body></html>`;
   return { subject: oneLine(title), text: textParts.join('\n'), html };
 }
@@ -90,12 +90,17 @@ export function renderMessage(
   switch (kind) {
     case 'confirm': {
       void (payload as ConfirmPayload);
+      // The link right after the sentence that asks for it; the footer says why this address got it.
       return page(
         lang,
         w.confirmSubject,
-        [{ lines: [{ text: w.confirmIntro }, { text: w.confirmValid }, { text: w.confirmNotYou }] }],
+        [
+          { lines: [{ text: w.confirmIntro }], prose: true },
+          { button: { text: w.confirmButton, href: links.confirm ?? links.baseUrl } },
+          { lines: [{ text: w.confirmValid }, { text: w.confirmNotYou }], prose: true },
+        ],
         links,
-        { text: w.confirmButton, href: links.confirm ?? links.baseUrl },
+        w.whyConfirm,
       );
     }
     case 'kinds': {
@@ -114,7 +119,7 @@ export function renderMessage(
     }
     case 'digest': {
       const p = payload as DigestPayload;
-      const sections: Section[] = [{ lines: [{ text: w.digestIntro(day(p.from, lang), day(p.to, lang)) }] }];
+      const sections: Block[] = [{ lines: [{ text: w.digestIntro(day(p.from, lang), day(p.to, lang)) }] }];
       if (p.ratings.length > 0) {
         sections.push({
           title: w.ratings,

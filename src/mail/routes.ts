@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, fail } from '../errors.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { OK } from '../lib/schemas.ts';
@@ -12,8 +12,15 @@ import {
   type MailLang,
   validAddress,
 } from '../shared/mail.ts';
-import { confirmAddress, mailChoice, setAddress, setMailChoice, unsubscribe } from './account.ts';
-import { confirmedPage, unsubscribedPage, unsubscribePage } from './pages.ts';
+import {
+  confirmAddress,
+  isConfirmSubject,
+  mailChoice,
+  setAddress,
+  setMailChoice,
+  unsubscribe,
+} from './account.ts';
+import { confirmedPage, linkFailedPage, unsubscribedPage, unsubscribePage } from './pages.ts';
 import { MAIL_ROLES, mayChangeMail } from './policy.ts';
 import { findToken, mailSettings } from './queries.ts';
 import {
@@ -43,6 +50,29 @@ const kindsOf = (v: unknown): MailKind[] | null =>
 const ONE_CLICK_BODY_LIMIT = 4096;
 
 const htmlWanted = (request: FastifyRequest) => /\btext\/html\b/.test(request.headers.accept ?? '');
+
+/**
+ * A mail link that no longer works, opened in a browser (used, expired, replaced by a newer one,
+ * or opened first by a mail scanner): the same 400, as a page in the reader's language that says
+ * where to go; any other client gets DECISIONS.md's JSON.
+ */
+async function orFailedPage<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  what: 'confirm' | 'unsubscribe',
+  answer: () => Promise<T>,
+): Promise<T | FastifyReply> {
+  try {
+    return await answer();
+  } catch (err) {
+    if (!(err instanceof DomainError && err.code === 'invalid_link' && htmlWanted(request))) throw err;
+    return reply
+      .code(400)
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(linkFailedPage(langOf(request, undefined) ?? 'cs', what));
+  }
+}
 
 /**
  * DECISIONS.md "Fifth wave" → "E-mail": a user's address and what they get by mail, and the
@@ -78,13 +108,15 @@ export const mailRoutes: FastifyPluginAsyncTypebox<{ key: string }> = async (app
     { config: { guard: MAIL_ROLES.link, session: false }, schema: confirmEmailSchema },
     async (request, reply) => {
       on();
-      const token = request.query.token ?? '';
-      if (token === '') throw fail('invalid_link');
-      const lang = await confirmAddress(ctx, token);
-      return reply
-        .type('text/html; charset=utf-8')
-        .header('cache-control', 'no-store')
-        .send(confirmedPage(lang));
+      return orFailedPage(request, reply, 'confirm', async () => {
+        const token = request.query.token ?? '';
+        if (token === '') throw fail('invalid_link');
+        const lang = await confirmAddress(ctx, token);
+        return reply
+          .type('text/html; charset=utf-8')
+          .header('cache-control', 'no-store')
+          .send(confirmedPage(lang));
+      });
     },
   );
 
@@ -133,10 +165,12 @@ export const mailRoutes: FastifyPluginAsyncTypebox<{ key: string }> = async (app
       { config: { guard: MAIL_ROLES.link, session: false, crossSite: true }, schema: unsubscribeSchema },
       async (request, reply) => {
         on();
-        const lang = await unsubscribe(ctx, request.query.token ?? '');
-        reply.header('cache-control', 'no-store');
-        if (htmlWanted(request)) return reply.type('text/html; charset=utf-8').send(unsubscribedPage(lang));
-        return OK;
+        return orFailedPage(request, reply, 'unsubscribe', async () => {
+          const lang = await unsubscribe(ctx, request.query.token ?? '');
+          reply.header('cache-control', 'no-store');
+          if (htmlWanted(request)) return reply.type('text/html; charset=utf-8').send(unsubscribedPage(lang));
+          return OK;
+        });
       },
     );
   });
@@ -146,17 +180,20 @@ export const mailRoutes: FastifyPluginAsyncTypebox<{ key: string }> = async (app
     { config: { guard: MAIL_ROLES.link, session: false }, schema: unsubscribePageSchema },
     async (request, reply) => {
       on();
-      const token = request.query.token ?? '';
-      const row = token === '' ? undefined : await findToken(app.db, hashToken(token), 'unsubscribe');
-      if (!row) throw fail('invalid_link');
-      const lang = (await mailSettings(app.db, row.user_id))?.lang ?? 'cs';
-      const what = row.subject === 'digest' || row.subject === 'confirm' ? row.subject : 'kinds';
-      const action = `/api/mail/unsubscribe?token=${encodeURIComponent(token)}`;
-      return reply
-        .type('text/html; charset=utf-8')
-        .header('cache-control', 'no-store')
-        .header('referrer-policy', 'no-referrer')
-        .send(unsubscribePage(lang, what, action));
+      return orFailedPage(request, reply, 'unsubscribe', async () => {
+        const token = request.query.token ?? '';
+        const row = token === '' ? undefined : await findToken(app.db, hashToken(token), 'unsubscribe');
+        if (!row) throw fail('invalid_link');
+        const lang = (await mailSettings(app.db, row.user_id))?.lang ?? 'cs';
+        const what =
+          row.subject === 'digest' ? 'digest' : isConfirmSubject(row.subject) ? 'confirm' : 'kinds';
+        const action = `/api/mail/unsubscribe?token=${encodeURIComponent(token)}`;
+        return reply
+          .type('text/html; charset=utf-8')
+          .header('cache-control', 'no-store')
+          .header('referrer-policy', 'no-referrer')
+          .send(unsubscribePage(lang, what, action));
+      });
     },
   );
 

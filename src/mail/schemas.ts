@@ -1,5 +1,16 @@
 import { Type } from 'typebox';
-import { errors, Field, Html, Input, Lenient, Nullable, Ok, Param, StringEnum } from '../lib/schemas.ts';
+import {
+  ErrorBody,
+  errors,
+  Field,
+  Html,
+  Input,
+  Lenient,
+  Nullable,
+  Ok,
+  Param,
+  StringEnum,
+} from '../lib/schemas.ts';
 import { MAIL_DIGESTS, MAIL_KINDS, MAIL_LANGS, MAIL_LIMITS } from '../shared/mail.ts';
 
 const Lang = Lenient(
@@ -41,10 +52,19 @@ export const setEmailSchema = {
   response: { 200: Ok, ...errors(400, 401, 403, 409, 429) },
 };
 
+/** A mail link that no longer works: DECISIONS.md's 400, or a page saying so for a browser. */
+const LinkFailed = {
+  description: '`Invalid or expired link`; a browser (Accept: text/html) gets a page saying so',
+  content: {
+    'application/json': { schema: ErrorBody },
+    'text/html': { schema: Type.String({ description: 'An HTML page' }) },
+  },
+};
+
 export const confirmEmailSchema = {
   summary: 'The confirmation link: the address waiting becomes yours; a page says so',
   querystring: Input({ token: Param(Type.String({ description: 'From the link' })) }, ['token']),
-  response: { 200: Html('The address is confirmed'), ...errors(400, 409) },
+  response: { 200: Html('The address is confirmed'), 400: LinkFailed, ...errors(409) },
 };
 
 export const getMailSchema = {
@@ -80,12 +100,13 @@ export const unsubscribeSchema = {
         'text/html': { schema: Type.String({ description: 'An HTML page' }) },
       },
     },
-    ...errors(400, 409),
+    400: LinkFailed,
+    ...errors(409),
   },
 };
 
 export const unsubscribePageSchema = {
   summary: 'The unsubscribe page: a button that posts the unsubscription',
   querystring: Token,
-  response: { 200: Html('A page with a button'), ...errors(400, 409) },
+  response: { 200: Html('A page with a button'), 400: LinkFailed, ...errors(409) },
 };

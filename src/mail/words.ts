@@ -25,6 +25,8 @@ export const WORDS: Record<
     replies: string;
     total: (n: number) => string;
     why: string;
+    /** A confirmation's footer: it goes to an address someone typed, not one who chose it. */
+    whyConfirm: string;
     stop: string;
     confirmedTitle: string;
     confirmedText: string;
@@ -33,15 +35,20 @@ export const WORDS: Record<
     unsubscribeText: Record<'kinds' | 'digest' | 'confirm', string>;
     unsubscribeButton: string;
     unsubscribedText: string;
+    /** A link that no longer works, opened in a browser (a used, expired or newer-replaced token). */
+    linkFailedTitle: string;
+    linkFailedText: Record<'confirm' | 'unsubscribe', string>;
+    toAccount: string;
   }
 > = {
   cs: {
     confirmSubject: 'Potvrďte svou e-mailovou adresu',
-    confirmIntro: 'Tuto adresu někdo zadal ve svém účtu. Potvrďte ji, prosím, kliknutím na odkaz:',
+    confirmIntro: 'Tuto adresu někdo zadal ve svém účtu. Potvrďte ji, prosím, odkazem níže.',
     confirmButton: 'Potvrdit adresu',
     confirmValid: 'Odkaz platí 24 hodin.',
     confirmNotYou: 'Pokud jste to nebyli vy, zprávu ignorujte: nic dalšího vám nepřijde.',
-    kindsSubject: (n) => (n === 1 ? 'Novinka ze žebříčku' : `${n} novinek ze žebříčku`),
+    kindsSubject: (n) =>
+      n === 1 ? 'Novinka ze žebříčku' : `${n} ${n >= 2 && n <= 4 ? 'novinky' : 'novinek'} ze žebříčku`,
     kind: {
       live: (s) => `${s} právě vysílá.`,
       reply: (s, a) => `${a ?? 'Někdo'} vám odpověděl(a) u streamera ${s}.`,
@@ -58,6 +65,7 @@ export const WORDS: Record<
     replies: 'Odpovědi vám',
     total: (n) => `${n}/70`,
     why: 'Tuto zprávu dostáváte, protože jste si ji zvolili v nastavení účtu.',
+    whyConfirm: 'Tuto zprávu dostáváte, protože tuto adresu někdo zadal v účtu na tomto webu.',
     stop: 'Odhlásit odběr',
     confirmedTitle: 'Adresa potvrzena',
     confirmedText: 'Děkujeme, e-mailová adresa je potvrzena.',
@@ -70,14 +78,22 @@ export const WORDS: Record<
     },
     unsubscribeButton: 'Odhlásit',
     unsubscribedText: 'Hotovo: tyto zprávy už vám nepošleme.',
+    linkFailedTitle: 'Odkaz už neplatí',
+    linkFailedText: {
+      confirm:
+        'Odkaz byl už použit, vypršel, nebo jste si mezitím nechali poslat novější. Zda je adresa potvrzená, uvidíte v nastavení účtu; tam si můžete poslat nový odkaz.',
+      unsubscribe:
+        'Odkaz byl už použit nebo patří ke zprávě, která už neplatí. Které zprávy dostáváte, nastavíte v nastavení účtu.',
+    },
+    toAccount: 'Nastavení účtu',
   },
   en: {
     confirmSubject: 'Confirm your e-mail address',
-    confirmIntro: 'This address was entered in an account. Please confirm it by following the link:',
+    confirmIntro: 'This address was entered in an account. Please confirm it with the link below.',
     confirmButton: 'Confirm the address',
     confirmValid: 'The link works for 24 hours.',
     confirmNotYou: 'If this was not you, ignore this message: nothing more will come.',
-    kindsSubject: (n) => (n === 1 ? 'News from the ranking' : `${n} news from the ranking`),
+    kindsSubject: (n) => (n === 1 ? 'An update from the ranking' : `${n} updates from the ranking`),
     kind: {
       live: (s) => `${s} is live now.`,
       reply: (s, a) => `${a ?? 'Someone'} replied to you on ${s}.`,
@@ -94,6 +110,7 @@ export const WORDS: Record<
     replies: 'Replies to you',
     total: (n) => `${n}/70`,
     why: 'You get this message because you chose it in your account settings.',
+    whyConfirm: 'You get this message because this address was entered in an account on this site.',
     stop: 'Unsubscribe',
     confirmedTitle: 'Address confirmed',
     confirmedText: 'Thank you, your e-mail address is confirmed.',
@@ -106,5 +123,13 @@ export const WORDS: Record<
     },
     unsubscribeButton: 'Unsubscribe',
     unsubscribedText: 'Done: these messages will not be sent to you any more.',
+    linkFailedTitle: 'This link no longer works',
+    linkFailedText: {
+      confirm:
+        'It was used already, has expired, or a newer one was sent since. Your account settings show whether the address is confirmed, and can send a new link.',
+      unsubscribe:
+        'It was used already or belongs to a message that no longer counts. Your account settings choose which messages you get.',
+    },
+    toAccount: 'Account settings',
   },
 };

@@ -1,5 +1,6 @@
 /** Renders the OpenAPI document as one self-contained HTML page (no scripts, no CDN). */
 import { escapeHtml } from '../lib/html.ts';
+import { ICON_LINK } from '../shared/site.ts';
 
 interface Schema {
   type?: string | string[];
@@ -74,7 +75,7 @@ ${responses ? `<h4>Responses</h4><ul>${responses}</ul>` : ''}</section>`;
     .map(([tag, ops]) => `<h2 id="${encodeURIComponent(tag)}">${escapeHtml(tag)}</h2>${ops.join('\n')}`)
     .join('\n');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<link rel="icon" href="/favicon.svg" type="image/svg+xml">
+${ICON_LINK}
 <title>${escapeHtml(doc.info.title)}</title><style>
 body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:0 auto;padding:1rem;color:#1d1b26;background:#fff}
 @media (prefers-color-scheme:dark){body{color:#ece9f6;background:#121118}code{background:#2a2735}a{color:#a996ff}}

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.ts';
 import { escapeHtml } from '../lib/html.ts';
-import { SITE_DESCRIPTION, SITE_NAME } from '../lib/site.ts';
+import { SITE_DESCRIPTION, SITE_NAME } from '../shared/site.ts';
 import { CARD_HEIGHT, CARD_WIDTH } from '../images/card.ts';
 import { routeOf } from '../shared/pages.ts';
 import { cardPath, commentsFeedPath, FEED_PATH, scoreSum, streamerPath } from '../shared/rules.ts';

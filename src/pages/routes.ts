@@ -4,7 +4,7 @@ import { type Answer, makeAnswer } from '../cache/answer.ts';
 import { sendAnswer } from '../cache/sender.ts';
 import { errorBody } from '../errors.ts';
 import { DOCUMENTED, ErrorBody, Html, NotModified } from '../lib/schemas.ts';
-import { SITE_DESCRIPTION, SITE_NAME } from '../lib/site.ts';
+import { SITE_DESCRIPTION, SITE_NAME } from '../shared/site.ts';
 import { itemsOf, listedItems } from '../streamers/views.ts';
 import { assetRoutes, loadAssets, webRoot } from './assets.ts';
 import { decodePath, pageKey, PLAIN_PAGES, type PlainPage } from '../shared/pages.ts';

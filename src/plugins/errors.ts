@@ -101,13 +101,15 @@ export const errorsPlugin = fp(
       const failure = failureOf(err);
       if (failure) {
         // A full disk fails every write while reads go on: 503 (a proxy retries elsewhere), said
-        // in the log once a minute, counted, and /healthz answers 503 meanwhile (db/failures.ts).
-        const tell = app.database.failures.saw(failure, app.clock.now().getTime());
-        if (failure === 'unavailable') request.log.warn({ err }, 'database unavailable');
+        // in the log once a minute, counted, and /healthz answers 503 meanwhile; a database that
+        // does not answer is said once a minute too, with the requests it failed (db/failures.ts).
+        const failures = app.database.failures.saw(failure, app.clock.now().getTime());
+        const where = { err, method: request.method, route: request.routeOptions.url ?? null, failures };
         // A deadlock or serialization failure rolled the write back: the client may send it again.
-        else if (failure === 'conflict')
-          request.log.warn({ err }, 'database conflict: the write was rolled back');
-        else if (tell) request.log.error({ err }, 'disk full: writes fail with 503 until it has room again');
+        if (failure === 'conflict') request.log.warn({ err }, 'database conflict: the write was rolled back');
+        else if (failures === null) return serviceUnavailable(reply);
+        else if (failure === 'unavailable') request.log.warn(where, 'database unavailable: requests get 503');
+        else request.log.error(where, 'disk full: writes fail with 503 until it has room again');
         return serviceUnavailable(reply);
       }
       if (err.statusCode === 429) return send(reply, 'too_many_requests');

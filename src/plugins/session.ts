@@ -212,7 +212,15 @@ export const sessionPlugin = fp(
       if (!session || !(session.dirty || stale(session) || addressOwed(request) !== null)) {
         return done(null, payload);
       }
-      persist(request, reply).then(() => done(null, payload), done);
+      persist(request, reply).then(
+        () => done(null, payload),
+        (err: Error) => {
+          // The error's answer comes through here too: it must not try the same write again
+          // (a second failure there is answered in the framework's words, not DECISIONS.md's).
+          request.session = Session.empty();
+          done(err);
+        },
+      );
     });
 
     const purge = async () => {

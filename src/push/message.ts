@@ -1,4 +1,4 @@
-import { SITE_NAME } from '../lib/site.ts';
+import { SITE_NAME } from '../shared/site.ts';
 import { streamerPath } from '../shared/rules.ts';
 import type { Claimed } from './outbox.ts';
 

@@ -2,7 +2,7 @@ import { type Answer, jsonAnswer, makeAnswer } from '../cache/answer.ts';
 import type { AppContext } from '../context.ts';
 import { fail } from '../errors.ts';
 import { loadIcal } from '../lib/lazy-modules.ts';
-import { SITE_NAME } from '../lib/site.ts';
+import { SITE_NAME } from '../shared/site.ts';
 import { streamerPath } from '../shared/rules.ts';
 import { publicName } from '../catalogue/public-view.ts';
 import { upcoming, type UpcomingSegment } from './queries.ts';

@@ -4,7 +4,7 @@ import { testEmbed } from '../discord/events.ts';
 import { enqueueTest, storedWebhooks } from '../discord/queries.ts';
 import { fail } from '../errors.ts';
 import type { Keep } from '../idempotency/keep.ts';
-import { SITE_NAME } from '../lib/site.ts';
+import { SITE_NAME } from '../shared/site.ts';
 
 /**
  * Queues a test message to one stored webhook that is not disabled (DECISIONS.md "Reaching

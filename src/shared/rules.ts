@@ -183,8 +183,32 @@ export function codePointLength(s: string): number {
   return n;
 }
 
-/** Lower case without diacritics: the key of the page's search ("zlaty" finds "Zlatý"). */
-export const searchKey = (s: string): string => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+/**
+ * What a name may not hold because it shows as nothing or moves what it shows (issue 45, item
+ * 9): Unicode's default-ignorable code points (the bidi controls, of which U+202E turns `nimda`
+ * into "admin", zero widths, the Hangul fillers U+115F and U+3164, variation selectors, the
+ * soft hyphen) and the blank braille pattern U+2800, which is not one yet draws nothing.
+ */
+const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\u2800]/gu;
+
+export function stripInvisible(s: string): string {
+  return s.replace(INVISIBLE, '');
+}
+
+/**
+ * A comment's length as its minimum counts it: the code points that show, so that a body of
+ * zero widths or fillers alone is too short (its maximum counts every code point stored).
+ */
+export const shownLength = (s: string): number => codePointLength(stripInvisible(s));
+
+/** Lower case without diacritics (`Zlatý Kůň` is `zlaty kun`): what channels, slugs and searches start from. */
+const plainLetters = (s: string): string => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
+/**
+ * The key of the page's searches: plain letters without white space or the separators `_ - .`
+ * that channel names use ("zlaty" finds "Zlatý", "czech mate" finds "CzechMate" and "czech_mate").
+ */
+export const searchKey = (s: string): string => plainLetters(s).replace(/[\s_.-]/gu, '');
 
 /** A channel name as typed or stored, folded as the channel rule compares it: lower case, no white space. */
 export const foldChannel = (channel: string): string => channel.trim().toLowerCase().replace(/\s+/g, '');
@@ -195,11 +219,11 @@ export const foldChannel = (channel: string): string => channel.trim().toLowerCa
  * without diacritics (Twitch logins and Kick slugs have none: `Jirka Král` is `jirkakral`).
  */
 export const channelOf = (name: string, stored: string): string =>
-  stored.trim() ? foldChannel(stored) : searchKey(name).replace(/\s+/g, '');
+  stored.trim() ? foldChannel(stored) : plainLetters(name).replace(/\s+/g, '');
 
 /** The readable tail of a streamer's address, `/s/<id>-<slug>` (DECISIONS.md "Streamer pages"). */
 export const slugOf = (name: string): string =>
-  searchKey(name)
+  plainLetters(name)
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 60);

@@ -8,6 +8,7 @@ import { Field, Param } from '../lib/schemas.ts';
 import { DEMO_USERS, standInId } from './dev-users.ts';
 import { challengeOf } from './pkce.ts';
 import { escapeHtml } from '../lib/html.ts';
+import { ICON_LINK } from '../shared/site.ts';
 
 /**
  * A development identity provider (DEV_PROVIDERS=true, refused in production): stand-ins for
@@ -90,7 +91,7 @@ export const devProviderRoutes: FastifyPluginAsyncTypebox<{ appTokens: Set<strin
       .join(' ');
     return reply.type('text/html; charset=utf-8').code(error ? 400 : 200)
       .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<title>Development sign-in (${names[provider]})</title>
+${ICON_LINK}<title>Development sign-in (${names[provider]})</title>
 <style>body{font:16px system-ui,sans-serif;max-width:32rem;margin:2rem auto;padding:0 1rem}button{margin:.25rem;padding:.5rem 1rem}
 input[type=text]{padding:.4rem;width:100%;box-sizing:border-box}.note{color:#a33}label{display:block;margin-top:.75rem}</style></head>
 <body><h1>Development sign-in: ${names[provider]}</h1>

@@ -24,9 +24,9 @@ export const DISK_FULL_MUTATIONS: Mutation[] = [
     tests: ['test/disk-full.test.ts'],
   },
   {
-    name: 'disk full: said in the log at every refused write',
+    name: 'disk full, or a database that does not answer (stop 93): said in the log at every refused request',
     file: 'src/db/failures.ts',
-    from: '    if (nowMs - this.#loggedAt < DISK_FULL_LOG_MS) return false;\n',
+    from: '    if (nowMs - this.#loggedAt[kind] < FAILURE_LOG_MS) return null;\n',
     to: '',
     tests: ['test/disk-full.test.ts'],
   },

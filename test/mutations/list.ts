@@ -279,8 +279,8 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'stop 83: the API documentation names no icon (the browser asks for /favicon.ico and logs a 404)',
     file: 'src/openapi/page.ts',
-    from: '<link rel="icon" href="/favicon.svg" type="image/svg+xml">\n',
-    to: '',
+    from: '${ICON_LINK}\n<title>',
+    to: '<title>',
     tests: ['test/openapi.test.ts'],
   },
   {

@@ -28,7 +28,7 @@ export const NAME_MUTATIONS: Mutation[] = [
   },
   {
     name: 'names: the blank braille pattern U+2800 counts as visible',
-    file: 'src/lib/input.ts',
+    file: 'src/shared/rules.ts',
     from: 'const INVISIBLE = /[\\p{Default_Ignorable_Code_Point}\\u2800]/gu;',
     to: 'const INVISIBLE = /[\\p{Default_Ignorable_Code_Point}]/gu;',
     tests: ['test/look-alike-names.test.ts'],

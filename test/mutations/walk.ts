@@ -3,6 +3,21 @@ import type { Mutation } from './list.ts';
 /** The browser walks of stops 65, 69, 71 and later (docs/decisions.md "Links to a comment"): what a week of use found. */
 export const WALK_MUTATIONS: Mutation[] = [
   {
+    name: 'walk: the search counts spaces ("czech mate" misses "CzechMate")',
+    file: 'src/shared/rules.ts',
+    from: "plainLetters(s).replace(/[\\s_.-]/gu, '');",
+    to: "plainLetters(s).replace(/[_.-]/gu, '');",
+    tests: ['test/browser/web-ranking.test.ts'],
+    web: true,
+  },
+  {
+    name: 'walk: a comment of zero widths alone is stored (an author with an empty body)',
+    file: 'src/comments/rules.ts',
+    from: '  if (shownLength(body) < LIMITS.commentMin)',
+    to: '  if (codePointLength(body) < LIMITS.commentMin)',
+    tests: ['test/comments.test.ts'],
+  },
+  {
     name: "walk: a comment's edit opens with the focus left behind (keyboard users start from the top)",
     file: 'web/src/components/CommentItem.svelte',
     from: ' bind:value={draft} {@attach focusText}></textarea>',
@@ -45,7 +60,7 @@ export const WALK_MUTATIONS: Mutation[] = [
   {
     name: 'walk: a comment too short is sent to be refused (a console error)',
     file: 'web/src/components/CommentForm.svelte',
-    from: "      if (length < LIMITS.commentMin) throw new ApiError(400, 'comment_too_short');\n",
+    from: "      if (shownLength(body.trim()) < LIMITS.commentMin) throw new ApiError(400, 'comment_too_short');\n",
     to: '',
     tests: ['test/browser/web-moderation.test.ts'],
     web: true,

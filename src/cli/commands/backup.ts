@@ -6,11 +6,15 @@ import { withDb } from '../database.ts';
 export async function run({ positionals }: CommandArgs, config: Config): Promise<void> {
   const [file] = positionals;
   if (positionals.length !== 1 || file === undefined) throw new UsageError('give the file to write');
-  await withDb(config, async (_db, { sqlite }) => {
-    // SQLite's online backup: a consistent copy while the service keeps writing.
-    if (!sqlite)
-      throw new Error('backup copies SQLite databases; for PostgreSQL use pg_dump (see docs/deploy.md)');
-    await writeBackup(sqlite, file);
-  });
+  await withDb(
+    config,
+    async (_db, { sqlite }) => {
+      // SQLite's online backup: a consistent copy while the service keeps writing.
+      if (!sqlite)
+        throw new Error('backup copies SQLite databases; for PostgreSQL use pg_dump (see docs/deploy.md)');
+      await writeBackup(sqlite, file);
+    },
+    { existing: true },
+  );
   console.log(`Backed up to ${file}`);
 }

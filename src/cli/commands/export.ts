@@ -8,7 +8,7 @@ import { withDb } from '../database.ts';
 export async function run({ positionals }: CommandArgs, config: Config): Promise<void> {
   const [file] = positionals;
   if (positionals.length !== 1 || file === undefined) throw new UsageError('give the file to write');
-  const data = await withDb(config, (db) => exportData(db));
+  const data = await withDb(config, (db) => exportData(db), { existing: true });
   const text = JSON.stringify(data, null, 1);
   if (file === '-') return toStdout(text + '\n');
   // It holds what a backup holds (users, guest tags, notifications): the service user's alone.

@@ -14,17 +14,20 @@ export async function run({ positionals }: CommandArgs, config: Config): Promise
   const [action, key, value] = positionals;
   if (key !== 'auth_enabled') throw new UsageError('the only setting is auth_enabled');
   if (action === 'get' && positionals.length === 2) {
-    const stored = await withDb(config, (db) => getSetting(db, 'auth_enabled'));
+    const stored = await withDb(config, (db) => getSetting(db, 'auth_enabled'), { existing: true });
     console.log(stored === 'true' ? 'true' : 'false');
     return;
   }
   if (action === 'set' && positionals.length === 3) {
     const on = parseBool(value);
-    await withDb(config, (_db, database) =>
-      writeTransaction(database, async (trx) => {
-        await setSetting(trx, 'auth_enabled', on ? 'true' : 'false');
-        await cliAudit(trx, { action: 'settings.update', params: { key: 'auth_enabled', value: on } });
-      }),
+    await withDb(
+      config,
+      (_db, database) =>
+        writeTransaction(database, async (trx) => {
+          await setSetting(trx, 'auth_enabled', on ? 'true' : 'false');
+          await cliAudit(trx, { action: 'settings.update', params: { key: 'auth_enabled', value: on } });
+        }),
+      { existing: true },
     );
     console.log(`auth_enabled = ${on}`);
     return;

@@ -28,7 +28,7 @@ export async function run({ positionals }: CommandArgs, config: Config): Promise
   const [action, ...rest] = positionals;
   if (action === 'list') {
     if (rest.length > 1) throw new UsageError('users list takes at most one search text');
-    await withDb(config, (db) => list(db, rest[0]));
+    await withDb(config, (db) => list(db, rest[0]), { existing: true });
     return;
   }
   if (!isAction(action)) throw new UsageError(`unknown users action ${JSON.stringify(action ?? '')}`);
@@ -36,7 +36,7 @@ export async function run({ positionals }: CommandArgs, config: Config): Promise
   if (rest.length !== 2 || !isProvider(provider) || login === undefined) {
     throw new UsageError('give the provider (provider_a or provider_b) and the login');
   }
-  await withDb(config, (_db, database) => change(database, action, provider, login));
+  await withDb(config, (_db, database) => change(database, action, provider, login), { existing: true });
 }
 
 async function list(db: Db, search: string | undefined): Promise<void> {

@@ -1,11 +1,12 @@
 import { CRITERIA_CS } from '../../../src/shared/rules.ts';
+import { SITE_NAMES } from '../../../src/shared/site.ts';
 import type { ErrorCode } from '../../../src/errors.ts';
 import { criteriaKeys } from '../lib/criteria.ts';
 import type { MessageKey } from './en.ts';
 
 /** České texty (výchozí jazyk). */
 export const cs: Record<MessageKey, string> = {
-  'app.title': 'Hodnocení streamerů',
+  'app.title': SITE_NAMES.cs,
   'app.tagline': 'Komunitní hodnocení streamerů v sedmi kritériích',
   'nav.ranking': 'Žebříček',
   'nav.upcoming': 'Program',

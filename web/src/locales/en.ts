@@ -1,8 +1,9 @@
+import { SITE_NAMES } from '../../../src/shared/site.ts';
 import type { ErrorCode } from '../../../src/errors.ts';
 import { criteriaKeys } from '../lib/criteria.ts';
 /** English texts. Every key here must exist in cs.ts too (the type checks it). */
 export const en = {
-  'app.title': 'Streamer rating',
+  'app.title': SITE_NAMES.en,
   'app.tagline': 'Community ratings of streamers on seven criteria',
   'nav.ranking': 'Ranking',
   'nav.upcoming': 'Upcoming',
