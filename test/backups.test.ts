@@ -291,6 +291,23 @@ describe.runIf(dbKind === 'sqlite')('BACKUP_DIR at start', () => {
     writeFileSync(file, '');
     await expect(startApp({ BACKUP_DIR: join(file, 'backups') })).rejects.toThrow(/BACKUP_DIR/);
   });
+
+  it("the directories it makes, and a restore's, are the service user's alone (0700)", async () => {
+    const root = mkdtempSync(join(dir, 'made-'));
+    const backups = join(root, 'backups', 'nightly');
+    const a = await startApp({ BACKUP_DIR: backups });
+    let copy: string | null;
+    try {
+      expect((statSync(backups).mode & 0o777).toString(8)).toBe('700');
+      expect((statSync(dirname(backups)).mode & 0o777).toString(8)).toBe('700');
+      copy = await a.app.backups!.runOnce();
+    } finally {
+      await a.close();
+    }
+    const target = join(root, 'fresh', 'streamers.db');
+    await restoreSqlite(target, copy!, new Date());
+    expect((statSync(dirname(target)).mode & 0o777).toString(8)).toBe('700');
+  });
 });
 
 async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {

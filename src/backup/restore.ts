@@ -110,7 +110,8 @@ export async function restoreSqlite(target: string, source: string, now: Date): 
         'make a copy with `streamer-rating backup <file>` and restore that',
     );
   }
-  await mkdir(dirname(resolve(target)), { recursive: true });
+  // A new directory is the service user's alone, as db/connect.ts makes the data directory.
+  await mkdir(dirname(resolve(target)), { recursive: true, mode: 0o700 });
   const incoming = `${target}.restoring-${process.pid}`;
   try {
     await copyFile(source, incoming);

@@ -47,7 +47,8 @@ export class BackupScheduler {
   /** Creates the directory (a start fails at once when it cannot) and starts the ticks. */
   async start(): Promise<void> {
     try {
-      await mkdir(this.opts.dir, { recursive: true });
+      // The copies hold every session and secret: a new directory is the service user's alone.
+      await mkdir(this.opts.dir, { recursive: true, mode: 0o700 });
     } catch (err) {
       throw new Error(`BACKUP_DIR ${this.opts.dir} cannot be created: ${(err as Error).message}`);
     }

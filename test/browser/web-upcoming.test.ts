@@ -230,6 +230,16 @@ describe.runIf(runBrowser(import.meta.url))(
           `webcal://${new URL(env.base).host}/s/${planner}/schedule.ics`,
         );
         if (opts.phone) await onScreen(page, '.next-stream', 'the next stream');
+        // A scheduled stream that has begun is not "next … now".
+        await page.goto(`${env.base}/s/${onAir}`);
+        const begun = page.locator('.next-stream p');
+        await begun.waitFor();
+        expect(await begun.locator('time').getAttribute('datetime')).toBe(at(-1));
+        expect(await begun.textContent()).toMatch(
+          opts.lang === 'en' ? /^\s*Scheduled since:/ : /^\s*Naplánováno od:/,
+        );
+        await page.goto(`${env.base}/s/${planner}`);
+        await line.waitFor();
         // Nobody who does not speak for it gets the editor or the chat commands.
         expect(await page.locator('.schedule-editor, .chat-line').count()).toBe(0);
         await shot(page, `next-stream-${opts.phone ? 'phone' : 'desktop'}`);

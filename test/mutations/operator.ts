@@ -247,4 +247,18 @@ export const OPERATOR_MUTATIONS: Mutation[] = [
     to: '    throw err;',
     tests: ['test/start-log.test.ts'],
   },
+  {
+    name: 'stop 93 operator: a new BACKUP_DIR is readable by every user of the machine (0755)',
+    file: 'src/backup/scheduler.ts',
+    from: '      await mkdir(this.opts.dir, { recursive: true, mode: 0o700 });',
+    to: '      await mkdir(this.opts.dir, { recursive: true });',
+    tests: ['test/backups.test.ts'],
+  },
+  {
+    name: "stop 93 operator: a restore's new directory is readable by every user of the machine (0755)",
+    file: 'src/backup/restore.ts',
+    from: '  await mkdir(dirname(resolve(target)), { recursive: true, mode: 0o700 });',
+    to: '  await mkdir(dirname(resolve(target)), { recursive: true });',
+    tests: ['test/backups.test.ts'],
+  },
 ];

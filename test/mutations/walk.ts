@@ -3,6 +3,14 @@ import type { Mutation } from './list.ts';
 /** The browser walks of stops 65, 69, 71 and later (docs/decisions.md "Links to a comment"): what a week of use found. */
 export const WALK_MUTATIONS: Mutation[] = [
   {
+    name: 'walk: a scheduled stream that has begun reads "Next stream … · now" (stop 93)',
+    file: 'web/src/components/NextStream.svelte',
+    from: '    {#if Date.parse(start) <= now}',
+    to: '    {#if false}',
+    tests: ['test/browser/web-upcoming.test.ts'],
+    web: true,
+  },
+  {
     name: 'walk: the search counts spaces ("czech mate" misses "CzechMate")',
     file: 'src/shared/rules.ts',
     from: "plainLetters(s).replace(/[\\s_.-]/gu, '');",

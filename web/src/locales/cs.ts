@@ -667,7 +667,7 @@ export const cs: Record<MessageKey, string> = {
   'trust.users.timeoutUntil': 'Omezen do {time}',
   'trust.users.held': 'Možná návrat zablokovaného',
   // Fifth wave: Following
-  'notify.kind.live': '{streamer} právě vysílá',
+  'notify.kind.live': '{streamer} začal(a) vysílat',
   'list.followedOnly': 'Sledovaní',
   'follow.follow': 'Sledovat',
   'follow.following': 'Sledujete',

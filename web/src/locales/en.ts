@@ -671,7 +671,7 @@ export const en = {
   'trust.users.timeoutUntil': 'Timed out until {time}',
   'trust.users.held': 'Maybe a banned user’s return',
   // Fifth wave: Following
-  'notify.kind.live': '{streamer} is live',
+  'notify.kind.live': '{streamer} went live',
   'list.followedOnly': 'Followed',
   'follow.follow': 'Follow',
   'follow.following': 'Following',

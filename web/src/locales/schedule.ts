@@ -5,6 +5,8 @@
  */
 export const scheduleEn = {
   'next.title': 'Next stream',
+  /** A scheduled stream that has begun and not ended (its streamer may be on or not). */
+  'next.started': 'Scheduled since',
   'cal.add': 'Add to calendar',
   'cal.subscribe': 'Subscribe in your calendar app',
   'cal.download': 'Download the .ics file',
@@ -54,6 +56,7 @@ export type ScheduleKey = keyof typeof scheduleEn;
 
 export const scheduleCs: Record<ScheduleKey, string> = {
   'next.title': 'Příští stream',
+  'next.started': 'Naplánováno od',
   'cal.add': 'Přidat do kalendáře',
   'cal.subscribe': 'Odebírat v aplikaci kalendáře',
   'cal.download': 'Stáhnout soubor .ics',
