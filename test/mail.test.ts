@@ -467,6 +467,8 @@ describe('what is mailed', () => {
     const page = await t.client().get(target);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    // The page names what its button stops: the kinds its message told of.
+    expect(page.text).toContain('<p>Přestat posílat tyto zprávy: odpovědi?</p>');
     expect(page.text).toMatch(
       /<form method="post" action="\/api\/mail\/unsubscribe\?token=[^"]+"><input[^>]*><button type="submit">Odhlásit<\/button>/,
     );

@@ -1,7 +1,7 @@
 import { escapeHtml } from '../lib/html.ts';
 import { ICON_LINK, SITE_NAMES } from '../shared/site.ts';
 import { PLAIN_PAGES } from '../shared/pages.ts';
-import type { MailLang } from '../shared/mail.ts';
+import type { MailKind, MailLang } from '../shared/mail.ts';
 import { WORDS } from './words.ts';
 
 /**
@@ -28,16 +28,21 @@ export function confirmedPage(lang: MailLang): string {
   );
 }
 
+/** The unsubscribe page: what its button stops (the digest, a waiting address, or kinds named). */
 export function unsubscribePage(
   lang: MailLang,
-  what: 'kinds' | 'digest' | 'confirm',
+  what: 'digest' | 'confirm' | MailKind[],
   action: string,
 ): string {
   const w = WORDS[lang];
+  const text =
+    typeof what === 'string'
+      ? w.unsubscribeText[what]
+      : w.unsubscribeText.kinds(what.map((k) => w.kindName[k]).join(', '));
   return shell(
     lang,
     w.unsubscribeTitle,
-    `<p>${escapeHtml(w.unsubscribeText[what])}</p><form method="post" action="${escapeHtml(action)}">` +
+    `<p>${escapeHtml(text)}</p><form method="post" action="${escapeHtml(action)}">` +
       `<input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">${escapeHtml(w.unsubscribeButton)}</button></form>`,
   );
 }

@@ -22,7 +22,7 @@ import {
 } from './account.ts';
 import { confirmedPage, linkFailedPage, unsubscribedPage, unsubscribePage } from './pages.ts';
 import { MAIL_ROLES, mayChangeMail } from './policy.ts';
-import { findToken, mailSettings } from './queries.ts';
+import { findToken, mailSettings, parseKinds } from './queries.ts';
 import {
   confirmEmailSchema,
   getMailSchema,
@@ -186,7 +186,11 @@ export const mailRoutes: FastifyPluginAsyncTypebox<{ key: string }> = async (app
         if (!row) throw fail('invalid_link');
         const lang = (await mailSettings(app.db, row.user_id))?.lang ?? 'cs';
         const what =
-          row.subject === 'digest' ? 'digest' : isConfirmSubject(row.subject) ? 'confirm' : 'kinds';
+          row.subject === 'digest'
+            ? 'digest'
+            : isConfirmSubject(row.subject)
+              ? 'confirm'
+              : parseKinds(row.subject);
         const action = `/api/mail/unsubscribe?token=${encodeURIComponent(token)}`;
         return reply
           .type('text/html; charset=utf-8')

@@ -32,7 +32,9 @@ export const WORDS: Record<
     confirmedText: string;
     backToSite: string;
     unsubscribeTitle: string;
-    unsubscribeText: Record<'kinds' | 'digest' | 'confirm', string>;
+    unsubscribeText: Record<'digest' | 'confirm', string> & { kinds: (names: string) => string };
+    /** Each kind by its name, for the unsubscribe page ("Stop sending these: replies?"). */
+    kindName: Record<MailKind, string>;
     unsubscribeButton: string;
     unsubscribedText: string;
     /** A link that no longer works, opened in a browser (a used, expired or newer-replaced token). */
@@ -72,10 +74,11 @@ export const WORDS: Record<
     backToSite: 'Zpět na web',
     unsubscribeTitle: 'Odhlásit odběr',
     unsubscribeText: {
-      kinds: 'Přestat posílat tento druh zpráv?',
+      kinds: (names) => `Přestat posílat tyto zprávy: ${names}?`,
       digest: 'Přestat posílat týdenní přehled?',
       confirm: 'Zrušit čekající adresu, aby vám už nic nepřišlo?',
     },
+    kindName: { live: 'začátky vysílání', reply: 'odpovědi', mention: 'zmínky', rated: 'nová hodnocení' },
     unsubscribeButton: 'Odhlásit',
     unsubscribedText: 'Hotovo: tyto zprávy už vám nepošleme.',
     linkFailedTitle: 'Odkaz už neplatí',
@@ -117,10 +120,11 @@ export const WORDS: Record<
     backToSite: 'Back to the site',
     unsubscribeTitle: 'Unsubscribe',
     unsubscribeText: {
-      kinds: 'Stop sending this kind of message?',
+      kinds: (names) => `Stop sending these messages: ${names}?`,
       digest: 'Stop sending the weekly digest?',
       confirm: 'Drop the address waiting for confirmation, so that nothing more comes?',
     },
+    kindName: { live: 'streams going live', reply: 'replies', mention: 'mentions', rated: 'new ratings' },
     unsubscribeButton: 'Unsubscribe',
     unsubscribedText: 'Done: these messages will not be sent to you any more.',
     linkFailedTitle: 'This link no longer works',

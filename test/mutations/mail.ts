@@ -429,4 +429,11 @@ export const MAIL_MUTATIONS: Mutation[] = [
     to: '<meta name="color-scheme" content="light dark"><title>',
     tests: ['test/mail.test.ts'],
   },
+  {
+    name: 'stop 93 walk: the unsubscribe page does not name the messages its button stops',
+    file: 'src/mail/pages.ts',
+    from: "w.unsubscribeText.kinds(what.map((k) => w.kindName[k]).join(', '))",
+    to: "w.unsubscribeText.kinds('')",
+    tests: ['test/mail.test.ts'],
+  },
 ];
