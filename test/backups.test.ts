@@ -1,6 +1,14 @@
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import {
+  copyFileSync,
+  linkSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { writeBackup } from '../src/backup/files.ts';
@@ -175,6 +183,28 @@ describe.runIf(dbKind === 'sqlite')('scheduled backups and restore (SQLite)', { 
       copy.close();
       reader.close();
       writer.close();
+    }
+  });
+
+  it('a backup over the live database, its log or a link to it is refused, and the service keeps every write', async () => {
+    const d = await database();
+    const a = await startApp({}, { database: d });
+    try {
+      const streamerId = await a.streamer('Live');
+      const file = d.url.slice('sqlite:'.length);
+      const link = join(dirname(file), 'same.db');
+      linkSync(file, link);
+      for (const target of [file, `${dirname(file)}/./${basename(file)}`, `${file}-wal`, link]) {
+        const r = cli(d, ['backup', target]);
+        expect(r.code, target).toBe(1);
+        expect(r.err).toMatch(/^Error: .* is the database('s -wal file)? itself; name a new file/);
+      }
+      expect(
+        (await a.client().post('/api/comments', { streamer_id: streamerId, body: 'after' })).status,
+      ).toBe(201);
+      expect(comments(file).size).toBe(1);
+    } finally {
+      await a.close();
     }
   });
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, statSync } from 'node:fs';
 import { chmod, readdir, rename, rm, stat } from 'node:fs/promises';
-import { basename, dirname, extname, join } from 'node:path';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { SqliteDatabase } from '../db/sqlite-driver.ts';
 
 /** Flushes a file, or a directory's entries (a rename), to the disk. */
@@ -47,6 +47,7 @@ export function backupSteps(): (progress: { remainingPages: number }) => number 
  * starts it over with bigger steps (backupSteps).
  */
 export async function writeBackup(sqlite: SqliteDatabase, file: string): Promise<void> {
+  refuseOwnFiles(sqlite.name, file);
   const partial = join(dirname(file), `.${basename(file)}.${randomBytes(4).toString('hex')}.partial`);
   try {
     // A copy holds every session and secret: readable by the service's user alone, from its
@@ -60,6 +61,34 @@ export async function writeBackup(sqlite: SqliteDatabase, file: string): Promise
   } catch (err) {
     await rm(partial, { force: true });
     throw err;
+  }
+}
+
+/** A backup the command-line tool refuses, with the reason. */
+export class BackupRefused extends Error {}
+
+/** The files SQLite keeps for a database: the database, its write-ahead log and its index to it. */
+const OWN_SUFFIXES = ['', '-wal', '-shm', '-journal'];
+
+/** Whether two names are one file: the same path, or the same inode (a link, another spelling). */
+function sameFile(a: string, b: string): boolean {
+  if (resolve(a) === resolve(b)) return true;
+  const [x, y] = [statSync(a, { throwIfNoEntry: false }), statSync(b, { throwIfNoEntry: false })];
+  return x !== undefined && y !== undefined && x.dev === y.dev && x.ino === y.ino;
+}
+
+/**
+ * A copy written over the live database (`backup data/streamers.db`, a slip) would be renamed
+ * over the file the service has open, beside a write-ahead log that belongs to the old one:
+ * refused, as is a copy over that log or its index.
+ */
+function refuseOwnFiles(database: string, file: string): void {
+  if (database === '' || database === ':memory:') return;
+  const own = OWN_SUFFIXES.find((suffix) => sameFile(database + suffix, file));
+  if (own !== undefined) {
+    throw new BackupRefused(
+      `${file} is the database${own === '' ? '' : `'s ${own} file`} itself; name a new file`,
+    );
   }
 }
 

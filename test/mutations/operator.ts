@@ -261,4 +261,18 @@ export const OPERATOR_MUTATIONS: Mutation[] = [
     to: '  await mkdir(dirname(resolve(target)), { recursive: true });',
     tests: ['test/backups.test.ts'],
   },
+  {
+    name: 'stop 94 operator: `backup` over the live database renames a copy over the file the service has open',
+    file: 'src/backup/files.ts',
+    from: '  refuseOwnFiles(sqlite.name, file);',
+    to: '',
+    tests: ['test/backups.test.ts'],
+  },
+  {
+    name: 'stop 94 operator: `backup` over a hard link to the live database (another name, the same file) is taken',
+    file: 'src/backup/files.ts',
+    from: '  return x !== undefined && y !== undefined && x.dev === y.dev && x.ino === y.ino;',
+    to: '  return false;',
+    tests: ['test/backups.test.ts'],
+  },
 ];
