@@ -7,7 +7,9 @@ import type { Client } from './helpers/client.ts';
 import { startStream } from './helpers/live-start.ts';
 import { writeTransaction } from '../src/db/transaction.ts';
 import { streamerPath } from '../src/shared/rules.ts';
+import { quoteOf } from '../src/mail/compose.ts';
 import { DIGEST_BATCH, queueDigestBatch } from '../src/mail/digest.ts';
+import { MAIL_LIMITS } from '../src/shared/mail.ts';
 import { digestSlot } from '../src/mail/schedule.ts';
 import { WORDS } from '../src/mail/words.ts';
 import { ICON_LINK } from '../src/shared/site.ts';
@@ -345,6 +347,9 @@ describe('what is mailed', () => {
       `Mailer ${seq} replied to you on Mail streamer ${process.pid}.`,
     );
     expect(first.text).toContain(`#c${replied.body.id}`);
+    // The reply's words are quoted under its line, escaped in the HTML.
+    expect(first.text).toContain(`#c${replied.body.id}\r\n  > an answer <b>\r\n`);
+    expect(first.html).toMatch(/<blockquote class="q"[^>]*>an answer &lt;b&gt;<\/blockquote>/);
     expect(first.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
     // Two more replies within the quiet 10 minutes: nothing until they pass, then one message with both.
     await other.c.post('/api/comments', { streamer_id: sid, body: 'second answer', reply_to: top });
@@ -369,6 +374,17 @@ describe('what is mailed', () => {
     t.clock.advance(30 * MINUTE);
     await settle();
     expect(smtp.to(p.address)).toHaveLength(2);
+  });
+
+  it('a long reply is quoted on one line, cut at a word within 200 characters, with an ellipsis', () => {
+    const words = 'slovo '.repeat(60);
+    const quoted = quoteOf(`první\n\n  ${words}`);
+    expect(quoted).toMatch(/^první slovo( slovo)+…$/);
+    expect([...quoted].length).toBeLessThanOrEqual(MAIL_LIMITS.quoteMax + 1);
+    expect([...quoted].length).toBeGreaterThan(MAIL_LIMITS.quoteMax - 7);
+    // Letters outside the BMP count as one; a short comment is kept whole.
+    expect(quoteOf('😀'.repeat(MAIL_LIMITS.quoteMax))).toBe('😀'.repeat(MAIL_LIMITS.quoteMax));
+    expect(quoteOf(' krátká  odpověď ')).toBe('krátká odpověď');
   });
 
   it('live, mention and rated: one message each to whoever chose the kind, linking to what happened', async () => {

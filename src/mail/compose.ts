@@ -18,6 +18,8 @@ export interface KindsItem {
   path: string;
   /** Who wrote the reply or mention; null for `live` and `rated`. */
   actor: string | null;
+  /** The reply's or mention's words as they were when queued (quoteOf); absent from older rows. */
+  quote?: string | null;
 }
 
 export interface DigestPayload {
@@ -42,6 +44,21 @@ export interface ConfirmPayload {
 }
 
 export const ITEMS_MAX = 20;
+
+/**
+ * What a reply or mention said, as its message quotes it (the reader sees the words without
+ * opening the page, as Remark42's and Artalk's notifications do): on one line, at most
+ * MAIL_LIMITS.quoteMax characters, cut at a word with an ellipsis. It is a comment shown to
+ * everyone (the notification's `shown`); later edits are not followed.
+ */
+export function quoteOf(body: string): string {
+  const flat = body.replace(/\s+/gu, ' ').trim();
+  const chars = [...flat];
+  if (chars.length <= MAIL_LIMITS.quoteMax) return flat;
+  const cut = chars.slice(0, MAIL_LIMITS.quoteMax).join('');
+  const word = cut.lastIndexOf(' ');
+  return `${(word > MAIL_LIMITS.quoteMax / 2 ? cut.slice(0, word) : cut).trimEnd()}…`;
+}
 
 /**
  * From the log to the settings: a `notification` event for a user who has kinds and a
@@ -111,6 +128,7 @@ export async function queueKinds(trx: Db, key: string, userId: number, now: Date
             'notifications.comment_id',
             'streamers.name',
             'comments.author',
+            'comments.body',
             'author.display_name',
           ])
           .where('notifications.user_id', '=', userId)
@@ -125,15 +143,17 @@ export async function queueKinds(trx: Db, key: string, userId: number, now: Date
   }
   const last = rows[rows.length - 1]?.id ?? s.mailed_through;
   const told = [...new Set(rows.map((r) => r.kind as MailKind))];
-  const items: KindsItem[] = rows.slice(0, ITEMS_MAX).map((r) => ({
-    kind: r.kind as MailKind,
-    at: r.created_at,
-    streamer: r.name,
-    path:
-      streamerPath(r.streamer_id, r.name) +
-      ((r.kind === 'reply' || r.kind === 'mention') && r.comment_id !== null ? `#c${r.comment_id}` : ''),
-    actor: r.kind === 'reply' || r.kind === 'mention' ? (r.display_name ?? r.author ?? null) : null,
-  }));
+  const items: KindsItem[] = rows.slice(0, ITEMS_MAX).map((r) => {
+    const said = (r.kind === 'reply' || r.kind === 'mention') && r.comment_id !== null;
+    return {
+      kind: r.kind as MailKind,
+      at: r.created_at,
+      streamer: r.name,
+      path: streamerPath(r.streamer_id, r.name) + (said ? `#c${r.comment_id}` : ''),
+      actor: said ? (r.display_name ?? r.author ?? null) : null,
+      quote: said && r.body !== null ? quoteOf(r.body) : null,
+    };
+  });
   const payload: KindsPayload = {
     items,
     more: rows.length - items.length,

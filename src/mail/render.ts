@@ -34,6 +34,8 @@ const day = (iso: string, lang: MailLang): string => WORDS[lang].date(new Date(i
 interface Line {
   text: string;
   href?: string;
+  /** Someone's words under the line (a reply's or mention's comment), quoted. */
+  quote?: string | null | undefined;
 }
 
 /** A list of lines (under a title), a paragraph per line (`prose`), or the message's one button. */
@@ -50,14 +52,21 @@ function page(lang: MailLang, title: string, blocks: Block[], links: Links, why 
       continue;
     }
     if (b.title) textParts.push(b.title, '');
-    for (const l of b.lines) textParts.push(l.href ? `- ${oneLine(l.text)}\n  ${l.href}` : oneLine(l.text));
+    for (const l of b.lines) {
+      textParts.push(l.href ? `- ${oneLine(l.text)}\n  ${l.href}` : oneLine(l.text));
+      if (l.quote) textParts.push(`  > ${oneLine(l.quote)}`);
+    }
     textParts.push('');
   }
   textParts.push('-- ', `${site} · ${links.baseUrl}`, why, `${w.stop}: ${links.unsubscribe}`);
 
   const a = (href: string, text: string) =>
     `<a href="${escapeHtml(href)}" class="l" style="color:#1d4ed8">${escapeHtml(text)}</a>`;
-  const line = (l: Line) => (l.href ? a(l.href, oneLine(l.text)) : escapeHtml(oneLine(l.text)));
+  const line = (l: Line) =>
+    (l.href ? a(l.href, oneLine(l.text)) : escapeHtml(oneLine(l.text))) +
+    (l.quote
+      ? `<blockquote class="q" style="margin:4px 0 0;padding-left:10px;border-left:3px solid #d1d5db;color:#374151">${escapeHtml(oneLine(l.quote))}</blockquote>`
+      : '');
   const body = blocks
     .map((b) => {
       if ('button' in b)
@@ -71,7 +80,7 @@ function page(lang: MailLang, title: string, blocks: Block[], links: Links, why 
     .join('');
   const html = `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <meta name="color-scheme" content="light dark"><meta name="supported-color-schemes" content="light dark"><title>${escapeHtml(title)}</title>
-<style>:root{color-scheme:light dark}@media (prefers-color-scheme:dark){body,.c{background:#111827!important;color:#e5e7eb!important}.l{color:#93c5fd!important}.b{background:#3b82f6!important;color:#0b1120!important}.f{color:#9ca3af!important}}</style></head>
+<style>:root{color-scheme:light dark}@media (prefers-color-scheme:dark){body,.c{background:#111827!important;color:#e5e7eb!important}.l{color:#93c5fd!important}.b{background:#3b82f6!important;color:#0b1120!important}.f{color:#9ca3af!important}.q{color:#d1d5db!important;border-color:#4b5563!important}}</style></head>
 <body style="margin:0;padding:0;background:#ffffff;color:#111827"><div class="c" style="max-width:600px;margin:0 auto;padding:24px 16px;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;font-size:15px;line-height:1.5;background:#ffffff;color:#111827">
 <h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(title)}</h1>${body}
 <p class="f" style="margin-top:32px;font-size:13px;color:#4b5563">${a(links.baseUrl, site)} · ${escapeHtml(why)} ${a(links.unsubscribe, w.stop)}</p>
@@ -108,6 +117,7 @@ export function renderMessage(
       const lines: Line[] = p.items.map((i) => ({
         text: w.kind[i.kind](i.streamer, i.actor),
         href: url(i.path),
+        quote: i.quote,
       }));
       if (p.more > 0) lines.push({ text: w.more(p.more), href: url('/') });
       const total = p.items.length + p.more;

@@ -28,6 +28,8 @@ export const MAIL_LIMITS = {
   /** The weekly digest: Monday (1, as `Date#getDay`) at 08:00 in the service's time zone. */
   digestDay: 1,
   digestHour: 8,
+  /** Characters of a reply's or mention's comment quoted in its message (cut at a word). */
+  quoteMax: 200,
   /** Days a message's row (its recipient and what it told) is kept after it went or was given up. */
   sentKeptDays: 30,
 } as const;

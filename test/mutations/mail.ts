@@ -436,4 +436,25 @@ export const MAIL_MUTATIONS: Mutation[] = [
     to: "w.unsubscribeText.kinds('')",
     tests: ['test/mail.test.ts'],
   },
+  {
+    name: "stop 94: a reply's message does not quote what the reply said",
+    file: 'src/mail/compose.ts',
+    from: '      quote: said && r.body !== null ? quoteOf(r.body) : null,',
+    to: '      quote: null,',
+    tests: ['test/mail.test.ts'],
+  },
+  {
+    name: "stop 94: a reply's quoted words go into the HTML unescaped",
+    file: 'src/mail/render.ts',
+    from: '${escapeHtml(oneLine(l.quote))}</blockquote>',
+    to: '${oneLine(l.quote)}</blockquote>',
+    tests: ['test/mail.test.ts'],
+  },
+  {
+    name: 'stop 94: a long reply is quoted whole in its message',
+    file: 'src/mail/compose.ts',
+    from: '  if (chars.length <= MAIL_LIMITS.quoteMax) return flat;',
+    to: '  return flat;',
+    tests: ['test/mail.test.ts'],
+  },
 ];
