@@ -159,8 +159,8 @@ export const MAIL_MUTATIONS: Mutation[] = [
   {
     name: 'mail: a mention links to the streamer, not to the comment',
     file: 'src/mail/compose.ts',
-    from: "((r.kind === 'reply' || r.kind === 'mention') && r.comment_id !== null ? `#c${r.comment_id}` : ''),",
-    to: "(r.kind === 'reply' && r.comment_id !== null ? `#c${r.comment_id}` : ''),",
+    from: "    const said = (r.kind === 'reply' || r.kind === 'mention') && r.comment_id !== null;",
+    to: "    const said = r.kind === 'reply' && r.comment_id !== null;",
     tests: T,
   },
   {
