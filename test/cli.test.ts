@@ -177,7 +177,9 @@ describe('streamer-rating command-line tool', { timeout: 120_000 }, () => {
     const d = await database();
     const a = await app(d);
     const u = await a.user({ login: 'CliUser', provider: 'provider_b' });
-    expect(cli(d, ['users', 'list']).out).toContain('CliUser');
+    const [header, first] = cli(d, ['users', 'list']).out.split('\n');
+    expect(header).toMatch(/^ +id +provider +login +name +last seen \(UTC\) +roles$/);
+    expect(first).toMatch(new RegExp(`^ +${u.id} +provider_b +CliUser `));
     expect(cli(d, ['users', 'ban', 'provider_b', 'cliuser']).code).toBe(0);
     const admin = await a.admin();
     const row = async () => (await admin.get('/api/users?q=cliuser')).body[0];

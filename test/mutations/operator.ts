@@ -275,4 +275,11 @@ export const OPERATOR_MUTATIONS: Mutation[] = [
     to: '  return false;',
     tests: ['test/backups.test.ts'],
   },
+  {
+    name: 'stop 94 operator: `users list` prints its rows without a header naming the columns',
+    file: 'src/cli/commands/users.ts',
+    from: "  console.log(row('id', 'provider', 'login', 'name', 'last seen (UTC)', 'roles'));",
+    to: '',
+    tests: ['test/cli.test.ts'],
+  },
 ];

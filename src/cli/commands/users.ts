@@ -41,14 +41,16 @@ export async function run({ positionals }: CommandArgs, config: Config): Promise
 
 async function list(db: Db, search: string | undefined): Promise<void> {
   const users = await listUsers(db, search);
-  if (users.length === 0) console.log('No users.');
+  if (users.length === 0) return void console.log('No users.');
+  // A header names the columns (issue 45, item 24); the roles column is empty for most.
+  const row = (id: string, provider: string, login: string, name: string, seen: string, roles: string) =>
+    `${id.padStart(5)}  ${provider.padEnd(10)}  ${login.padEnd(24)} ${name.padEnd(24)} ${seen.padEnd(24)}  ${roles}`.trimEnd();
+  console.log(row('id', 'provider', 'login', 'name', 'last seen (UTC)', 'roles'));
   for (const u of users) {
-    const flags = [u.banned && 'banned', u.is_mod && 'moderator', u.is_admin && 'administrator']
+    const roles = [u.banned && 'banned', u.is_mod && 'moderator', u.is_admin && 'administrator']
       .filter(Boolean)
       .join(',');
-    console.log(
-      `${String(u.id).padStart(5)}  ${u.provider}  ${u.login.padEnd(24)} ${u.display_name.padEnd(24)} ${u.last_seen}  ${flags}`,
-    );
+    console.log(row(String(u.id), u.provider, u.login, u.display_name, u.last_seen, roles));
   }
 }
 
