@@ -52,3 +52,65 @@ describe('no id: who is calling is answered first', () => {
     expect(await errorOf(admin.post('/api/reviews?publish=1', {}))).toBe('400 Missing streamer_id');
   });
 });
+
+describe('the id given: who may act on the row is answered before the body, the body before the row', () => {
+  it("someone else's comment edited with a short body: 403 Not your comment; an unknown one: 400", async () => {
+    const sid = await t.streamer(`Order ${process.pid}`);
+    const author = await t.signedIn(await t.user());
+    const other = await t.signedIn(await t.user());
+    const id = (await author.post('/api/comments', { streamer_id: sid, body: 'the author wrote this' })).body
+      .id;
+    expect(await errorOf(other.put(`/api/comments?id=${id}`, { body: 'x' }))).toBe('403 Not your comment');
+    expect(await errorOf(other.put(`/api/comments?id=${id}`, { hidden: true, body: 'x' }))).toBe(
+      '403 Not your comment',
+    );
+    expect(await errorOf(other.put('/api/comments?id=999999', { body: 'x' }))).toBe(
+      '400 Komentář je příliš krátký',
+    );
+    expect(await errorOf(author.put(`/api/comments?id=${id}`, { body: 'x' }))).toBe(
+      '400 Komentář je příliš krátký',
+    );
+  });
+
+  it('a pin with no body by one who may not pin: 403 Not allowed; by staff: 400; an unknown comment: 400', async () => {
+    const sid = await t.streamer(`Pin order ${process.pid}`);
+    const author = await t.signedIn(await t.user());
+    const id = (await author.post('/api/comments', { streamer_id: sid, body: 'pin me if you may' })).body.id;
+    expect(await errorOf(author.put(`/api/comments?id=${id}&pin=1`, {}))).toBe('403 Not allowed');
+    expect(await errorOf(admin.put(`/api/comments?id=${id}&pin=1`, {}))).toBe('400 Nothing to update');
+    expect(await errorOf(author.put('/api/comments?id=999999&pin=1', {}))).toBe('400 Nothing to update');
+  });
+
+  it("a rater adding to another's team without a login: 403 Owner only; its owner: 400", async () => {
+    const owner = await t.user();
+    const group = (await admin.post('/api/rater_groups', { name: `Order team ${owner.id}` })).body;
+    await admin.post('/api/rater_groups?members=1', {
+      group_id: group.id,
+      login: owner.login,
+      role: 'owner',
+    });
+    const outsider = await t.signedIn(await t.user());
+    expect(await errorOf(outsider.post('/api/team_members', { group_id: group.id }))).toBe('403 Owner only');
+    const own = await t.signedIn(owner);
+    expect(await errorOf(own.post('/api/team_members', { group_id: group.id }))).toBe(
+      '400 Missing group_id or login',
+    );
+  });
+
+  it("a moderator's role grant with a bad id, and a moderator's lock with a malformed body: 403 Admin only", async () => {
+    const mod = await t.signedIn(await t.user({}, { mod: true }));
+    expect(await errorOf(mod.put('/api/users?id=abc', { is_admin: true }))).toBe('403 Admin only');
+    expect(await errorOf(admin.put('/api/users?id=abc', { is_admin: true }))).toBe('400 Missing id');
+    const sid = await t.streamer(`Lock order ${process.pid}`);
+    const malformed = { body: '{bad', headers: { 'content-type': 'application/json' } };
+    expect(await errorOf(mod.request('PUT', `/api/streamers?id=${sid}&lock=1`, malformed))).toBe(
+      '403 Admin only',
+    );
+    expect(await errorOf(t.client().request('PUT', `/api/streamers?id=${sid}&lock=1`, malformed))).toBe(
+      '401 Unauthorized',
+    );
+    expect(await errorOf(admin.request('PUT', `/api/streamers?id=${sid}&lock=1`, malformed))).toBe(
+      '400 Invalid JSON',
+    );
+  });
+});

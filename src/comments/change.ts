@@ -45,14 +45,22 @@ export async function changeComment(
   input: { hidden?: unknown; body?: unknown },
 ): Promise<void> {
   if (input.hidden === undefined && input.body === undefined) throw fail('nothing_to_update');
-  const body = input.body === undefined ? undefined : commentBody(input.body);
   const now = ctx.clock.now();
   await writeTransaction(ctx.database, async (trx) => {
     const comment = await findComment(trx, id);
+    // DECISIONS.md "Errors": who may (403) before what the body says (400) before the row (404).
+    if (comment) {
+      if (input.hidden !== undefined && !maySetHidden(viewer, comment, truthy(input.hidden))) {
+        throw fail('not_your_comment');
+      }
+      if (input.body !== undefined && !mayEdit(viewer, comment, now.getTime())) {
+        throw fail(isOwn(viewer, comment) ? 'edit_window_closed' : 'not_your_comment');
+      }
+    }
+    const body = input.body === undefined ? undefined : commentBody(input.body);
     if (!comment) throw fail('comment_not_found');
     if (input.hidden !== undefined) {
       const hidden = truthy(input.hidden);
-      if (!maySetHidden(viewer, comment, hidden)) throw fail('not_your_comment');
       const by = hiddenBy(viewer, comment);
       if (by === 'staff') {
         await audit(trx, actorOf(viewer, now), {
@@ -70,9 +78,6 @@ export async function changeComment(
       else if (!hidden && was) await notifyShown(trx, [comment]);
     }
     if (body !== undefined) {
-      if (!mayEdit(viewer, comment, now.getTime())) {
-        throw fail(isOwn(viewer, comment) ? 'edit_window_closed' : 'not_your_comment');
-      }
       const held = comment.pending !== 1 && (await heldByWords(trx, viewer, comment, body));
       await editBody(trx, id, body, now.toISOString(), held);
       if (held) await notifyDeleted(trx, [comment]);

@@ -11,6 +11,12 @@ import { speakerOfStreamer } from '../catalogue/speaks-for.ts';
 import { mayPin, pinnable } from './policy.ts';
 import { findComment } from './queries.ts';
 
+/** Whether the viewer may pin this streamer's comments: staff, or who speaks for the streamer. */
+async function mayPinIn(trx: Db, viewer: Viewer, streamerId: number): Promise<boolean> {
+  const speaker = viewer.user ? await speakerOfStreamer(trx, streamerId) : null;
+  return mayPin(viewer, speaker === viewer.user?.id ? [streamerId] : [], streamerId);
+}
+
 /**
  * Pins or unpins a comment (DECISIONS.md "Comments: pinned and ordered"): staff, or the user
  * who speaks for the comment's streamer, decided inside the write transaction as the right of
@@ -26,18 +32,17 @@ export async function pinComment(
   if (viewer.bannedUser && !viewer.isAdmin) throw fail('banned');
   if (!viewer.user && !viewer.isAdmin) throw fail('unauthorized');
   if (id === null) throw fail('missing_id');
-  if (input === undefined) throw fail('nothing_to_update');
   const pinned = truthy(input);
   const now = ctx.clock.now();
   await writeTransaction(ctx.database, async (trx) => {
     // PostgreSQL: what is read of the comment holds until the commit (a hiding waits for it).
     await lockRow(trx, 'comments', id);
     const comment = await findComment(trx, id);
+    // DECISIONS.md "Errors": who may pin (403, known from the row) before the body (400), then the row (404).
+    if (comment && !(await mayPinIn(trx, viewer, comment.streamer_id))) throw fail('not_allowed');
+    if (input === undefined) throw fail('nothing_to_update');
     if (!comment) throw fail('comment_not_found');
     const streamerId = comment.streamer_id;
-    const speaker = viewer.user ? await speakerOfStreamer(trx, streamerId) : null;
-    if (!mayPin(viewer, speaker === viewer.user?.id ? [streamerId] : [], streamerId))
-      throw fail('not_allowed');
     const facts = {
       reply_to: comment.reply_to,
       hidden: comment.hidden === 1,

@@ -33,7 +33,7 @@ export async function addMember(
 ) {
   const groupId = parseId(body.group_id);
   const login = foldCase((text(body.login) ?? '').trim());
-  if (groupId === null || login === '') throw fail('missing_group_or_login');
+  if (groupId === null) throw fail('missing_group_or_login');
   const provider = body.provider === 'provider_b' ? 'provider_b' : 'provider_a';
   const role: MemberRole = !byOwner && body.role === 'owner' ? 'owner' : 'rater';
   return writeTransaction(database, async (trx) => {
@@ -42,6 +42,8 @@ export async function addMember(
     if (byOwner && !mayManageRaters(byOwner.who, { role: await roleIn(trx, groupId, byOwner.userId) })) {
       throw fail('owner_only');
     }
+    // DECISIONS.md "Errors": an owner's right to the team (403) before the missing login (400).
+    if (login === '') throw fail('missing_group_or_login');
     const group = await findGroup(trx, groupId);
     if (!group) throw fail('group_not_found');
     const user = await findActiveUserByLogin(trx, provider, login);

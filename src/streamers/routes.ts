@@ -113,6 +113,10 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         contribution: true,
       },
       schema: updateSchema,
+      // The lock is the administrator's: a moderator's request is refused before its body is
+      // read, malformed or not (DECISIONS.md "Errors": the role before the input).
+      preParsing: (request, _reply, payload, done) =>
+        done(flag(request.query.lock) && !mayLock(request.viewer) ? fail('admin_only') : null, payload),
     },
     async (request) => {
       const { viewer, query, body } = request;
@@ -126,7 +130,6 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         await keepSchedule(app.ctx, viewer, parseId(query.id), body.segments);
         return OK;
       }
-      if (flag(query.lock) && !mayLock(viewer)) throw fail('admin_only');
       const id = parseId(query.id);
       if (id === null) throw fail('missing_id');
       if (flag(query.lock)) await lockStreamer(app.ctx, viewer, id, truthy(body.community_locked));

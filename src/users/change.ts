@@ -38,14 +38,17 @@ function timeoutHours(value: unknown): number {
 export async function changeUser(
   ctx: AppContext,
   viewer: Viewer,
-  id: number,
+  given: number | null,
   change: UserChange,
 ): Promise<void> {
   const { banned: ban, is_mod, is_admin, timeout_hours } = change;
-  // A moderator's request with any other key is the administrator's: 403 before anything else.
+  // A moderator's request with any other key is the administrator's: 403 before anything else,
+  // the id's 400 included (DECISIONS.md "Errors": the role before the input).
   if (!mayGrantRoles(viewer) && Object.keys(change).some((key) => !MODERATOR_KEYS.has(key))) {
     throw fail('admin_only');
   }
+  if (given === null) throw fail('missing_id');
+  const id = given;
   const nothing =
     ban === undefined && is_mod === undefined && is_admin === undefined && timeout_hours === undefined;
   const now = ctx.clock.now();

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { fail } from '../errors.ts';
 import { cut, parseId } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { OK, pageLimit } from '../lib/schemas.ts';
@@ -20,9 +19,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.put('/api/users', { config: { guard: mayManageUsers }, schema: updateSchema }, async (request) => {
-    const id = parseId(request.query.id);
-    if (id === null) throw fail('missing_id');
-    await changeUser(app.ctx, request.viewer, id, request.body);
+    await changeUser(app.ctx, request.viewer, parseId(request.query.id), request.body);
     return OK;
   });
 
