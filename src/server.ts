@@ -120,7 +120,8 @@ export async function startServer(
   await app.listen({ host: config.host, port: config.port }).catch((err: unknown) => {
     // A port in use or not allowed, a host that is no address here: the variables that chose them.
     const why = err instanceof Error ? err.message : String(err);
-    throw new Error(`cannot listen on HOST ${config.host}, PORT ${config.port}: ${why}`, { cause: err });
+    // Its words are in the message: no `cause`, which the log's error would repeat after them.
+    throw new Error(`cannot listen on HOST ${config.host}, PORT ${config.port}: ${why}`);
   });
   if (generated) showGeneratedPassword(log, generated);
   if (config.production && !config.baseUrlGiven) {

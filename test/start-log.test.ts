@@ -150,6 +150,8 @@ describe.runIf(dbKind === 'sqlite')('what a start logs', { timeout: 60_000 }, ()
           msg: expect.stringContaining(`cannot listen on HOST 127.0.0.1, PORT ${port}: listen EADDRINUSE`),
         }),
       ]);
+      // The system's words once: the logged error's message is not followed by its cause's again.
+      expect(fatal[0].err.message.match(/EADDRINUSE/g)).toHaveLength(1);
     } finally {
       taken.close();
     }

@@ -139,6 +139,20 @@ describe.runIf(runBrowser(import.meta.url))('the ranking', () => {
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
         phone ? 375 : 1366,
       );
+      // A rank of two digits stays on one line, inside its column (a walk saw "10" as "1" over "0" on a phone).
+      const broken = await page.evaluate(() =>
+        [...document.querySelectorAll('.ranking .rank')].flatMap((rank) => {
+          const number = [...rank.childNodes].find((n) => n.nodeType === Node.TEXT_NODE && /\d/.test(n.data));
+          if (!number) return [];
+          const digits = document.createRange();
+          digits.selectNodeContents(number);
+          const box = rank.getBoundingClientRect();
+          const rects = [...digits.getClientRects()];
+          const outside = rects.some((r) => r.left < box.left - 0.5 || r.right > box.right + 0.5);
+          return rects.length > 1 || outside ? [rank.textContent] : [];
+        }),
+      );
+      expect(broken).toEqual([]);
       await shot(page, `ranking-${phone ? 375 : 1366}-${dark ? 'dark' : 'light'}`);
       if (dark) await axe(env, page, `ranking ${phone ? 'phone' : 'desktop'} dark`);
       await context.close();

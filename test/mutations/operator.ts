@@ -243,7 +243,7 @@ export const OPERATOR_MUTATIONS: Mutation[] = [
   {
     name: 'stop 93 operator: a port in use stops the start without naming HOST and PORT',
     file: 'src/server.ts',
-    from: '    throw new Error(`cannot listen on HOST ${config.host}, PORT ${config.port}: ${why}`, { cause: err });',
+    from: '    throw new Error(`cannot listen on HOST ${config.host}, PORT ${config.port}: ${why}`);',
     to: '    throw err;',
     tests: ['test/start-log.test.ts'],
   },
@@ -281,5 +281,12 @@ export const OPERATOR_MUTATIONS: Mutation[] = [
     from: "  console.log(row('id', 'provider', 'login', 'name', 'last seen (UTC)', 'roles'));",
     to: '',
     tests: ['test/cli.test.ts'],
+  },
+  {
+    name: "stop 94 operator: a port in use is said twice in the log's error (its cause repeated)",
+    file: 'src/server.ts',
+    from: '    throw new Error(`cannot listen on HOST ${config.host}, PORT ${config.port}: ${why}`);',
+    to: '    throw new Error(`cannot listen on HOST ${config.host}, PORT ${config.port}: ${why}`, { cause: err });',
+    tests: ['test/start-log.test.ts'],
   },
 ];

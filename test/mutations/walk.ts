@@ -367,4 +367,12 @@ export const WALK_MUTATIONS: Mutation[] = [
     to: 'status, viewers: shown ?? 0 });',
     tests: ['test/events-live.test.ts'],
   },
+  {
+    name: 'stop 94 walk: a rank of two digits breaks in two, or spills out of its column, on a phone',
+    file: 'web/src/styles/pages.css',
+    from: '    grid-template-columns: 2.2rem 44px minmax(0, 1fr);\n  }\n  .rank {\n    font-size: 1.1rem;\n  }',
+    to: '    grid-template-columns: 1.8rem 44px minmax(0, 1fr);\n  }',
+    tests: ['test/browser/web-ranking.test.ts'],
+    web: true,
+  },
 ];
