@@ -151,7 +151,9 @@ describe.runIf(dbKind === 'sqlite')('what a start logs', { timeout: 60_000 }, ()
         }),
       ]);
       // The system's words once: the logged error's message is not followed by its cause's again.
-      expect(fatal[0].err.message.match(/EADDRINUSE/g)).toHaveLength(1);
+      expect(
+        String((fatal[0]?.err as { message?: string } | undefined)?.message).match(/EADDRINUSE/g),
+      ).toHaveLength(1);
     } finally {
       taken.close();
     }

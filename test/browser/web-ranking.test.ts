@@ -142,7 +142,9 @@ describe.runIf(runBrowser(import.meta.url))('the ranking', () => {
       // A rank of two digits stays on one line, inside its column (a walk saw "10" as "1" over "0" on a phone).
       const broken = await page.evaluate(() =>
         [...document.querySelectorAll('.ranking .rank')].flatMap((rank) => {
-          const number = [...rank.childNodes].find((n) => n.nodeType === Node.TEXT_NODE && /\d/.test(n.data));
+          const number = [...rank.childNodes].find(
+            (n) => n.nodeType === Node.TEXT_NODE && /\d/.test(n.textContent ?? ''),
+          );
           if (!number) return [];
           const digits = document.createRange();
           digits.selectNodeContents(number);
