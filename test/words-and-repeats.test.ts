@@ -74,6 +74,11 @@ describe('a comment with a held word', () => {
       [guest('203.0.113.2'), 's c a m here'],
       [user, 'F-R-E-E coins for all'],
       [user, 'a s с а m (Cyrillic с and а)'],
+      // Digits for letters, and a phrase run together or spelt out whole (a troll's walk).
+      [user, '5c4m tady je'],
+      [user, 'h3re: SC4M'],
+      [guest('203.0.113.3'), 'freecoins now'],
+      [user, 'f r e e c o i n s hned'],
     ];
     for (const [client, body] of cases) {
       const res = await post(client, body);
@@ -86,7 +91,7 @@ describe('a comment with a held word', () => {
   });
 
   it('only as a whole word or phrase', async () => {
-    await setWords(['scam', 'free coins']);
+    await setWords(['scam', 'free coins', 'sea']);
     // Spelt out, the letters join into one word only: `s c a m p i` is `scampi`.
     for (const body of [
       'scampi for dinner',
@@ -94,6 +99,10 @@ describe('a comment with a held word', () => {
       'coins for free',
       's c a m p i',
       'a s c a mp',
+      // A number alone stays a number; digits in a longer word make that word.
+      'the 5 c 4 m tour',
+      'rated 534 of 1000',
+      '5c4mpi',
     ]) {
       const res = await post(user, body);
       expect(res.status, body).toBe(201);

@@ -38,13 +38,16 @@ const UNTRUSTED: HoldRule = {
 
 /**
  * DECISIONS.md "Words and repeats": a post whose folded words hold one of the administrator's
- * words or phrases (`hold_words`, folded the same way), as whole words: for guests and
- * signed-in users alike, never for staff; the user who speaks for the streamer is let through
- * after (comments/post.ts), which is why it holds under a name of its own.
+ * words or phrases (`hold_words`, folded the same way), as whole words (a phrase also run
+ * together): for guests and signed-in users alike, never for staff; the user who speaks for the
+ * streamer is let through after (comments/post.ts), which is why it holds under a name of its own.
  */
 export const HOLD_WORDS: HoldRule = {
   error: 'held_words',
-  refuses: (v) => sql`exists (select 1 from hold_words w where ${v.words} like ('% ' || w.fold || ' %'))`,
+  // A phrase matches run together too (`kupfollowery`, or spelt out: `k u p f o l l o w e r y`).
+  refuses: (v) =>
+    sql`exists (select 1 from hold_words w where ${v.words} like ('% ' || w.fold || ' %')
+      or ${v.words} like ('% ' || replace(w.fold, ' ', '') || ' %'))`,
 };
 
 /**

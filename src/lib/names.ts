@@ -101,14 +101,27 @@ const joinSpelt = (text: string, apart: number): string =>
  * repeats", `like '% word %'`): its fold (`foldWords`; `folded` when the caller has it) between
  * spaces. A text that spells a word out letter by letter adds, each on a line of its own, the
  * fold of the text with those letters joined (the run's first or last letter apart too), so
- * `s c a m` and `a S.C.A.M` hold as `scam` does. A fold has no line break: no word or phrase
+ * `s c a m` and `a S.C.A.M` hold as `scam` does; one with digits for letters in a word adds
+ * the fold with them read as letters (`5c4m`). A fold has no line break: no word or phrase
  * matches across two lines.
  */
 export function ruleWords(text: string, folded = foldWords(text)): string {
-  if (text.search(SPELT_OUT) === -1) return ` ${folded} `;
-  const lines = new Set([folded, ...[0, 1, 2, 3].map((apart) => foldWords(joinSpelt(text, apart)))]);
+  const spelt = text.search(SPELT_OUT) !== -1;
+  const leet = text.search(LEET_WORD) !== -1;
+  if (!spelt && !leet) return ` ${folded} `;
+  const lines = new Set([folded]);
+  if (spelt) for (const apart of [0, 1, 2, 3]) lines.add(foldWords(joinSpelt(text, apart)));
+  if (leet) lines.add(foldWords(text.replace(LEET_WORD, (word) => word.replace(/\d/g, (d) => LEET[d] ?? d))));
   return ` ${[...lines].join(' \n ')} `;
 }
+
+/**
+ * Digits written for the letters they look like (`5c4m`, `h4te`), in a word that also has a
+ * letter: a number alone (`45 minut`) stays a number. `0` and `1` are letters already in every
+ * fold (`foldWords`' look-alikes).
+ */
+const LEET: Record<string, string> = { '3': 'e', '4': 'a', '5': 's', '6': 'g', '7': 't', '8': 'b', '9': 'g' };
+const LEET_WORD = /(?=[\p{L}\p{N}]*\p{L})(?=[\p{L}\p{N}]*[3-9])(?<![\p{L}\p{N}])[\p{L}\p{N}]+/gu;
 
 /**
  * The folds (`foldName`) of names that must not fold alike, in the order given, each kept by

@@ -148,8 +148,29 @@ export const WORDS_MUTATIONS: Mutation[] = [
   {
     name: 'words: a spelt-out word beside a one-letter word (`a S.C.A.M`) passes',
     file: 'src/lib/names.ts',
-    from: '...[0, 1, 2, 3].map(',
-    to: '...[0].map(',
+    from: '  if (spelt) for (const apart of [0, 1, 2, 3])',
+    to: '  if (spelt) for (const apart of [0])',
     tests: TESTS,
+  },
+  {
+    name: 'stop 94 words: digits written for letters (`5c4m`) pass',
+    file: 'src/lib/names.ts',
+    from: '  if (leet) lines.add(',
+    to: '  if (false) lines.add(',
+    tests: ['test/words-and-repeats.test.ts'],
+  },
+  {
+    name: 'stop 94 words: a number alone is read as letters (`534` holds `sea`)',
+    file: 'src/lib/names.ts',
+    from: 'const LEET_WORD = /(?=[\\p{L}\\p{N}]*\\p{L})(?=',
+    to: 'const LEET_WORD = /(?=',
+    tests: ['test/words-and-repeats.test.ts'],
+  },
+  {
+    name: 'stop 94 words: a phrase run together or spelt out whole (`k u p f o l l o w e r y`) passes',
+    file: 'src/comments/hold.ts',
+    from: "      or ${v.words} like ('% ' || replace(w.fold, ' ', '') || ' %'))`,",
+    to: '      or false)`,',
+    tests: ['test/words-and-repeats.test.ts'],
   },
 ];

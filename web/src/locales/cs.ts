@@ -261,7 +261,7 @@ export const cs: Record<MessageKey, string> = {
     'Doporučujeme zapnout: komentář stejný jako jiný od téhož autora za posledních {minutes} minut, u kteréhokoli streamera, bude odmítnut. Zastaví kopírovaný spam; moderátorů se to netýká.',
   'words.holdWords': 'Slova, se kterými komentář čeká na schválení',
   'words.holdWordsHint':
-    'Jedno slovo nebo fráze na řádek, nejvýše {words}, každé {min} až {max} znaků. Komentář, který některé obsahuje jako celé slovo nebo frázi (v jakékoli velikosti písmen, s diakritikou, podobnými písmeny i hláskované, např. s c a m), počká na moderátora. Netýká se moderátorů ani streamera na jeho vlastní stránce.',
+    'Jedno slovo nebo fráze na řádek, nejvýše {words}, každé {min} až {max} znaků. Komentář, který některé obsahuje jako celé slovo nebo frázi (v jakékoli velikosti písmen, s diakritikou, podobnými písmeny hláskované, např. s c a m, s číslicemi místo písmen, např. 5c4m, i fráze bez mezer), počká na moderátora. Netýká se moderátorů ani streamera na jeho vlastní stránce.',
   'words.count': '{n} z {words}',
   'words.badLines': 'Tyto řádky nemají {min} až {max} znaků: {lines}',
   'settings.operatorHint':

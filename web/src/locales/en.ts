@@ -260,7 +260,7 @@ export const en = {
     'Recommended: a comment equal to one its author posted in the last {minutes} minutes, on any streamer, is refused. It stops copy-pasted spam; staff are never refused.',
   'words.holdWords': 'Words that hold a comment for approval',
   'words.holdWordsHint':
-    'One word or phrase a line, at most {words}, each {min} to {max} characters. A comment that contains one as a whole word or phrase, in any letter case, with accents or look-alike letters, or spelt out (s c a m), waits for a moderator. Not for staff, nor for a streamer on their own page.',
+    'One word or phrase a line, at most {words}, each {min} to {max} characters. A comment that contains one as a whole word or phrase, in any letter case, with accents or look-alike letters, spelt out (s c a m), with digits for letters (5c4m) or a phrase run together, waits for a moderator. Not for staff, nor for a streamer on their own page.',
   'words.count': '{n} of {words}',
   'words.badLines': 'These lines are not {min} to {max} characters long: {lines}',
   'settings.operatorHint':
