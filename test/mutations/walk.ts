@@ -375,4 +375,28 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-ranking.test.ts'],
     web: true,
   },
+  {
+    name: "stop 94 walk: the queue's last message stays when another list is shown",
+    file: 'web/src/components/admin/ModerationAdmin.svelte',
+    from: '    notice = undo = null; // what was said of the last list does not carry over\n',
+    to: '',
+    tests: ['test/browser/web-moderation.test.ts'],
+    web: true,
+  },
+  {
+    name: "stop 94 walk: a reported comment's reports are dismissed only by selection, not from its row",
+    file: 'web/src/components/admin/QueueActions.svelte',
+    from: "    ...(c.reports > 0 ? ['dismiss' as const] : []),\n",
+    to: '',
+    tests: ['test/browser/web-moderation.test.ts'],
+    web: true,
+  },
+  {
+    name: 'stop 94 walk: every moderation action says the same words, whatever it did',
+    file: 'web/src/components/admin/ModerationAdmin.svelte',
+    from: 'notice = t(`moderation.doneAction.${action}`, { n: answer.count });',
+    to: 'notice = t(`moderation.doneAction.hide`, { n: answer.count });',
+    tests: ['test/browser/web-moderation.test.ts'],
+    web: true,
+  },
 ];

@@ -392,7 +392,11 @@ export const cs: Record<MessageKey, string> = {
   'moderation.confirmBlock.other':
     'Zablokovat hosta {tag} ({author}), aby {n} dní nemohl komentovat ani navrhovat?',
   'moderation.ban': 'Zablokovat uživatele',
-  'moderation.done': 'Hotovo, změněných komentářů: {n}.',
+  'moderation.doneAction.hide': 'Skryto komentářů: {n}.',
+  'moderation.doneAction.show': 'Znovu zobrazeno komentářů: {n}.',
+  'moderation.doneAction.delete': 'Smazáno komentářů: {n}.',
+  'moderation.doneAction.dismiss': 'Zamítnuto nahlášení u komentářů: {n}.',
+  'moderation.doneAction.approve': 'Zveřejněno komentářů: {n}.',
   'moderation.blockedDone': 'Host je zablokován do {when}.',
   'moderation.bannedDone': 'Uživatel {name} je zablokován.',
   'moderation.blocks': 'Zablokovaní hosté',

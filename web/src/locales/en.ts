@@ -392,7 +392,11 @@ export const en = {
   'moderation.confirmBlock.other':
     'Block the guest {tag} ({author}) from commenting and suggesting for {n} days?',
   'moderation.ban': 'Ban user',
-  'moderation.done': 'Done: comments changed: {n}.',
+  'moderation.doneAction.hide': 'Comments hidden: {n}.',
+  'moderation.doneAction.show': 'Comments shown again: {n}.',
+  'moderation.doneAction.delete': 'Comments deleted: {n}.',
+  'moderation.doneAction.dismiss': 'Comments whose reports were dismissed: {n}.',
+  'moderation.doneAction.approve': 'Comments published: {n}.',
   'moderation.blockedDone': 'The guest is blocked until {when}.',
   'moderation.bannedDone': '{name} is banned.',
   'moderation.blocks': 'Blocked guests',
