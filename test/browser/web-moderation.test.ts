@@ -419,6 +419,8 @@ describe.runIf(runBrowser(import.meta.url))('comments in an open community, and 
       await page.getByRole('dialog').getByText('Make Kelly an administrator?', { exact: false }).waitFor();
       await page.getByRole('dialog').getByRole('button', { name: 'Make administrator' }).click();
       await expect.poll(() => row.getByLabel('Administrator').isChecked()).toBe(true);
+      // Said in words, not only by the tick.
+      await page.getByRole('status').getByText('Kelly is now an administrator.').waitFor();
       const admin = await env.t.admin();
       const listed = (await admin.get('/api/users')).body as { login: string; is_admin: boolean }[];
       expect(listed.find((u) => u.login === 'kelly')?.is_admin).toBe(true);
@@ -429,6 +431,11 @@ describe.runIf(runBrowser(import.meta.url))('comments in an open community, and 
           return all.find((u) => u.login === 'kelly')?.is_admin;
         })
         .toBe(false);
+      await page.getByRole('status').getByText('Kelly is no longer an administrator.').waitFor();
+      await row.getByLabel('Moderator').check();
+      await page.getByRole('status').getByText('Kelly is now a moderator.').waitFor();
+      await row.getByLabel('Moderator').uncheck();
+      await page.getByRole('status').getByText('Kelly is no longer a moderator.').waitFor();
 
       // Sign out everywhere: Kelly's session ends.
       const kellyClient = await env.t.signedIn(kelly);

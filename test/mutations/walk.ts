@@ -399,4 +399,12 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-moderation.test.ts'],
     web: true,
   },
+  {
+    name: "stop 94 walk: a user's new role is shown only by a tick, never said",
+    file: 'web/src/components/admin/UsersAdmin.svelte',
+    from: "      notice = t(`users.changed.${field}.${change[field] ? 'on' : 'off'}`, { name: u.display_name });\n",
+    to: '',
+    tests: ['test/browser/web-moderation.test.ts'],
+    web: true,
+  },
 ];

@@ -412,6 +412,12 @@ export const cs: Record<MessageKey, string> = {
   'users.signOutAll': 'Odhlásit všude',
   'users.confirmSignOutAll': 'Odhlásit uživatele {name} na všech zařízeních?',
   'users.signedOutAll': '{name}: ukončené relace: {n}.',
+  'users.changed.banned.on': 'Uživatel {name} je zablokován.',
+  'users.changed.banned.off': 'Uživatel {name} už není zablokován.',
+  'users.changed.is_mod.on': 'Uživatel {name} je teď moderátor.',
+  'users.changed.is_mod.off': 'Uživatel {name} už není moderátor.',
+  'users.changed.is_admin.on': 'Uživatel {name} je teď administrátor.',
+  'users.changed.is_admin.off': 'Uživatel {name} už není administrátor.',
   // Header, teams and your data (issues 16, 17)
   'menu.label': 'Nabídka: {name}',
   'menu.yourData': 'Vaše data',

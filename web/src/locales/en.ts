@@ -412,6 +412,12 @@ export const en = {
   'users.signOutAll': 'Sign out everywhere',
   'users.confirmSignOutAll': 'Sign {name} out on every device?',
   'users.signedOutAll': '{name}: sessions ended: {n}.',
+  'users.changed.banned.on': '{name} is banned.',
+  'users.changed.banned.off': '{name} is no longer banned.',
+  'users.changed.is_mod.on': '{name} is now a moderator.',
+  'users.changed.is_mod.off': '{name} is no longer a moderator.',
+  'users.changed.is_admin.on': '{name} is now an administrator.',
+  'users.changed.is_admin.off': '{name} is no longer an administrator.',
   // Header, teams and your data (issues 16, 17)
   'menu.label': 'Menu: {name}',
   'menu.yourData': 'Your data',
