@@ -100,8 +100,13 @@ describe.runIf(runBrowser(import.meta.url))('comments as people know them', () =
     await signIn(env, page, 'provider_a');
     await page.goto(`${env.base}/s/${sid}`);
     await page.getByLabel('Comment', { exact: true }).fill('My first take');
-    await page.getByRole('button', { name: 'Post comment' }).click();
+    // Sent by the keyboard, the focus stays on the button (a keyboard walk: disabled, it fell away).
+    const post = page.getByRole('button', { name: 'Post comment' });
+    await post.focus();
+    await page.keyboard.press('Enter');
     const mine = page.locator('.comments > li', { hasText: 'My first take' });
+    await mine.waitFor();
+    expect(await post.evaluate((button) => button === document.activeElement)).toBe(true);
     await mine.getByRole('button', { name: 'Edit' }).click();
     const editor = page.locator('.comments > li', { has: page.locator('textarea') });
     // Keyboard focus follows the edit: into its text, then back to Edit (a browser walk).

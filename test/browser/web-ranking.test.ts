@@ -26,8 +26,11 @@ describe.runIf(runBrowser(import.meta.url))('the ranking', () => {
     const { page, context } = await newPage(env, { lang: 'en' });
     await page.goto(env.base + '/');
     await expect.poll(() => page.locator('.ranking > li').count()).toBe(50);
+    // The list itself is not a live region (every row would be read out); one line says what is left.
+    expect(await page.locator('.ranking').getAttribute('aria-live')).toBe(null);
     await page.getByPlaceholder('Filter by name').fill('zlaty kun');
     await expect.poll(() => page.locator('.ranking .name').allTextContents()).toEqual(['Zlatý Kůň']);
+    await page.getByRole('status').filter({ hasText: 'Streamers listed: 1.' }).waitFor({ state: 'attached' });
     expect((await page.locator('.ranking .rank').first().textContent())?.trim()).toBe('Rank3');
     // Spaces and a channel's separators do not count: run together, or as a channel writes it.
     for (const query of ['zlatykun', 'Zlaty_Kun']) {

@@ -70,8 +70,13 @@ describe.runIf(walked)('taking part: the streamer page, the ranking and the edit
     await signIn(env, page, 'provider_a');
     await page.goto(`${env.base}/s/${alpha}`);
     const scale = page.getByRole('group', { name: 'Vaše hodnocení (1–10)' });
-    await scale.getByRole('button', { name: '8', exact: true }).click();
+    // By the keyboard: the focus stays on the button while the vote goes and after (a disabled
+    // button dropped it to the page's start, a keyboard walk).
+    const eight = scale.getByRole('button', { name: '8', exact: true });
+    await eight.focus();
+    await page.keyboard.press('Enter');
     await page.getByText('Váš hlas 8 je uložen.').waitFor();
+    expect(await eight.evaluate((button) => button === document.activeElement)).toBe(true);
     // Below 5 votes the score is not shown (DECISIONS.md "Audience score you can trust").
     await expect.poll(() => page.locator('.audience-row').textContent()).toMatch(/Málo hlasů\s*\(1 hlas\)/);
     expect(await scale.getByRole('button', { name: '8', exact: true }).getAttribute('aria-pressed')).toBe(

@@ -95,6 +95,15 @@ describe.runIf(runBrowser(import.meta.url))(
         expect(
           await mod.page.locator('.comment', { hasText: 'Welcome' }).locator('details.restrict').count(),
         ).toBe(0);
+        // The menu closes as the other menus do: on Escape (the focus back on its summary) and on
+        // a tap outside it (a keyboard walk).
+        const menu = spam.locator('details.restrict');
+        await spam.getByText(phone ? 'Omezit nebo zablokovat' : 'Time out or ban').click();
+        await mod.page.keyboard.press('Escape');
+        await expect.poll(() => menu.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+        await spam.getByText(phone ? 'Omezit nebo zablokovat' : 'Time out or ban').click();
+        await mod.page.locator('h1').first().click();
+        await expect.poll(() => menu.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
         await spam.getByText(phone ? 'Omezit nebo zablokovat' : 'Time out or ban').click();
         await axe(env, mod.page, `time-out menu ${lang}`);
         await shot(mod.page, `timeout-menu-${phone ? 'phone' : 'desktop'}`);

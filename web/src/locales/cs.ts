@@ -276,6 +276,7 @@ export const cs: Record<MessageKey, string> = {
   'list.comments.few': '{n} komentáře',
   'list.comments.other': '{n} komentářů',
   'list.noMatch': 'Filtrům neodpovídá žádný streamer.',
+  'list.matching': 'Streamerů v seznamu: {n}.',
   'list.showMore': 'Zobrazit dalších {n} (z {total})',
   'list.sortBy': 'Řadit podle',
   'list.sortComments': 'Komentáře',

@@ -275,6 +275,7 @@ export const en = {
   'list.comments.few': '{n} comments',
   'list.comments.other': '{n} comments',
   'list.noMatch': 'No streamer matches these filters.',
+  'list.matching': 'Streamers listed: {n}.',
   'list.showMore': 'Show {n} more (of {total})',
   'list.sortBy': 'Sort by',
   'list.sortComments': 'Comments',
