@@ -455,4 +455,12 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-ranking.test.ts'],
     web: true,
   },
+  {
+    name: "stop 94 keyboard: at twice the text size a phone's ranking scrolls sideways (the audience line kept whole)",
+    file: 'web/src/styles/pages.css',
+    from: '  .totals .audience {\n    white-space: normal;\n  }',
+    to: '  .totals .audience {\n  }',
+    tests: ['test/browser/web-ranking.test.ts'],
+    web: true,
+  },
 ];
