@@ -415,6 +415,13 @@ describe.runIf(runBrowser(import.meta.url))('comments in an open community, and 
       }
       await axe(env, page, 'users list');
       const row = page.locator('.admin-list li', { hasText: 'Kelly' });
+      // Each row's controls name their user: a screen reader's list of controls tells them apart.
+      for (const name of ['Moderator: Kelly', 'Administrator: Kelly', 'Banned: Kelly']) {
+        expect(await row.getByRole('checkbox', { name, exact: true }).count(), name).toBe(1);
+      }
+      expect(await row.getByRole('button', { name: 'Sign out everywhere: Kelly', exact: true }).count()).toBe(
+        1,
+      );
       await row.getByLabel('Administrator').click(); // unchecked again until confirmed
       await page.getByRole('dialog').getByText('Make Kelly an administrator?', { exact: false }).waitFor();
       await page.getByRole('dialog').getByRole('button', { name: 'Make administrator' }).click();

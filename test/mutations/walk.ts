@@ -463,4 +463,12 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-ranking.test.ts'],
     web: true,
   },
+  {
+    name: 'stop 94 keyboard: the users list\'s checkboxes are all called "Moderator", whoever they are for',
+    file: 'web/src/components/admin/UsersAdmin.svelte',
+    from: `<input type="checkbox" aria-label="{t('users.moderator')}: {u.display_name}" checked={u.is_mod} onchange`,
+    to: '<input type="checkbox" checked={u.is_mod} onchange',
+    tests: ['test/browser/web-moderation.test.ts'],
+    web: true,
+  },
 ];
