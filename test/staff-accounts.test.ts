@@ -137,6 +137,9 @@ describe('changing the shared password', () => {
       expect((await user.put('/api/auth/password', { password: 'x'.repeat(20) })).status).toBe(401);
       expect((await app.client().put('/api/auth/password', { password: 'x'.repeat(20) })).status).toBe(401);
       expect(await isAdmin(a)).toBe(true);
+      // The settings page is told the form can work; nobody else is told anything of it.
+      expect((await a.get('/api/settings/operator')).body.password_from_environment).toBe(false);
+      expect((await user.get('/api/settings/operator')).body).not.toHaveProperty('password_from_environment');
     } finally {
       await app.close();
     }
@@ -146,6 +149,7 @@ describe('changing the shared password', () => {
       code: 'password_from_environment',
     });
     expect(await isAdmin(admin)).toBe(true);
+    expect((await admin.get('/api/settings/operator')).body.password_from_environment).toBe(true);
   });
 
   it('a new ADMIN_PASSWORD_HASH at start ends the old hash’s sessions; the same hash again keeps them', async () => {

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { passwordFromEnvironment } from '../auth/admin-password.ts';
 import { delivery, shownWebhooks } from '../discord/queries.ts';
 import { fail } from '../errors.ts';
 import { keepAnswer } from '../idempotency/keep.ts';
@@ -44,7 +45,14 @@ export const settingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/api/settings/operator',
     { config: { guard: SETTINGS_ROLES.read }, schema: operatorSchema },
-    async () => ({ ...(await operatorOf(db)), mail: app.config.mail !== null }),
+    async (request) => ({
+      ...(await operatorOf(db)),
+      mail: app.config.mail !== null,
+      // Whether the password form can work, told to whoever would use it (a walk: it said so only after a try).
+      ...(mayChangeSettings(request.viewer)
+        ? { password_from_environment: passwordFromEnvironment(app.config) }
+        : {}),
+    }),
   );
 
   app.put('/api/settings', { config: { guard: mayChangeSettings }, schema: putSchema }, async (request) => {

@@ -61,6 +61,13 @@ export const Operator = Type.Object(
         'Whether the site sends e-mail (SMTP_URL and MAIL_FROM set): the account page offers an address, the ' +
         'privacy page says what is kept of it',
     }),
+    password_from_environment: Type.Optional(
+      Type.Boolean({
+        description:
+          'To an administrator only: the shared password is set by ADMIN_PASSWORD or ADMIN_PASSWORD_HASH, so ' +
+          'the settings page offers no form to change it (PUT /api/auth/password answers 409)',
+      }),
+    ),
   },
   { title: 'Operator' },
 );

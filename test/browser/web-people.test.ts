@@ -314,6 +314,17 @@ describe.runIf(runBrowser(import.meta.url))('header, teams and your data', () =>
       }
     });
 
+    it('a password set by the environment: the page says so before any try, and offers no form', async () => {
+      const { page, context } = await newPage(env, { lang: 'en' });
+      await adminLogin(env, page);
+      await page.getByRole('link', { name: 'Settings' }).click();
+      await page
+        .getByText("The password is set in the server's configuration and cannot be changed here.")
+        .waitFor();
+      expect(await page.getByLabel('New password').count()).toBe(0);
+      await context.close();
+    });
+
     it('with ADMIN_PASSWORD_LOGIN=false the login says so and offers the accounts', async () => {
       off = await startApp({ ...env.fake.env(), ADMIN_PASSWORD_LOGIN: 'false' });
       try {

@@ -8,6 +8,8 @@ export const operator = $state<{
   operator_name: string | null;
   operator_contact: string | null;
   mail: boolean;
+  /** Told to an administrator: the password form cannot work (the password is the server's). */
+  password_from_environment?: boolean;
 }>({
   operator_name: null,
   operator_contact: null,
