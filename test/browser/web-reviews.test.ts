@@ -155,6 +155,11 @@ describe.runIf(runBrowser(import.meta.url))('the Reviews tab and re-rating reque
     expect((await yes.getAttribute('class')) ?? '').not.toContain('danger');
     await yes.click();
     await page.getByRole('heading', { name: 'To review' }).waitFor();
+    // Said back in the queue: what was published, and that the reward is left as it was (a walk).
+    await page
+      .getByRole('status')
+      .getByText('Published as the rating of Twitch Dev: 49/70. Its reward stays as it was.')
+      .waitFor();
     const item = (await env.t.client().get(`/api/streamers?id=${own}`)).body as { r: unknown };
     expect(item.r).toEqual(R(7));
     await shot(page, 'reviews-published');

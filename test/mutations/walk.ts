@@ -501,4 +501,12 @@ export const WALK_MUTATIONS: Mutation[] = [
     to: '      ...(true',
     tests: ['test/staff-accounts.test.ts'],
   },
+  {
+    name: 'stop 94 walk: publishing a median says nothing back in the queue',
+    file: 'web/src/components/admin/ReviewsAdmin.svelte',
+    from: '    {#if published}<p class="success" role="status">{published}</p>{/if}\n',
+    to: '',
+    tests: ['test/browser/web-reviews.test.ts'],
+    web: true,
+  },
 ];

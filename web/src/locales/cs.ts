@@ -165,7 +165,7 @@ export const cs: Record<MessageKey, string> = {
   'reviews.chart': 'Součty posudků na stupnici 0 až 70; čára je součet mediánu',
   'reviews.publish': 'Zveřejnit medián jako hodnocení',
   'reviews.publishConfirm': 'Zveřejnit medián jako hodnocení streamera {name}? Posudky se pak smažou.',
-  'reviews.published': 'Zveřejněno jako hodnocení.',
+  'reviews.published': 'Zveřejněno jako hodnocení streamera {name}: {total}/{max}. Odměna zůstává, jak byla.',
   'reviews.any': 'Kterýkoli streamer, i ten, kterého jste už hodnotili',
   'reviews.pick': 'Vyberte streamera',
   'reviews.back': 'Zpět na seznam',

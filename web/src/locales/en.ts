@@ -164,7 +164,7 @@ export const en = {
   'reviews.chart': 'Totals of the reviews on a scale of 0 to 70; the line is the median’s total',
   'reviews.publish': 'Publish the median as the rating',
   'reviews.publishConfirm': 'Publish the median as the rating of {name}? The reviews are then cleared.',
-  'reviews.published': 'Published as the rating.',
+  'reviews.published': 'Published as the rating of {name}: {total}/{max}. Its reward stays as it was.',
   'reviews.any': 'Any streamer, also one you have reviewed',
   'reviews.pick': 'Choose a streamer',
   'reviews.back': 'Back to the queue',
