@@ -32,10 +32,12 @@ describe.runIf(runBrowser(import.meta.url))("a guest's own comments", () => {
     await page.reload();
     await held.getByText('waiting for a moderator').waitFor();
     expect(await held.getByRole('button', { name: 'Delete' }).count()).toBe(1);
-    // Nor does a guest report their own comment.
+    // Nor does a guest report their own comment, nor answer one that nobody else sees yet.
     expect(await held.getByRole('button', { name: 'Report' }).count()).toBe(0);
+    expect(await held.getByRole('button', { name: 'Reply' }).count()).toBe(0);
     // Someone else's comment offers no Delete to a guest.
     const other = page.locator('.comments > li', { hasText: 'Somebody else wrote this' });
+    expect(await other.getByRole('button', { name: 'Reply' }).count()).toBe(1);
     expect(await other.getByRole('button', { name: 'Delete' }).count()).toBe(0);
     await shot(page, 'guest-own-held-phone');
     await axe(env, page, 'guest own held, phone');

@@ -509,4 +509,12 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-reviews.test.ts'],
     web: true,
   },
+  {
+    name: "stop 94 walk: a guest's own held comment offers Reply (nobody else sees it; a reply to it is refused)",
+    file: 'web/src/components/CommentItem.svelte',
+    from: '    {#if canReply && !hidden && !c.pending}',
+    to: '    {#if canReply && !hidden}',
+    tests: ['test/browser/web-guest-own.test.ts'],
+    web: true,
+  },
 ];
