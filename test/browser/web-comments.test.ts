@@ -107,6 +107,8 @@ describe.runIf(runBrowser(import.meta.url))('comments as people know them', () =
     const mine = page.locator('.comments > li', { hasText: 'My first take' });
     await mine.waitFor();
     expect(await post.evaluate((button) => button === document.activeElement)).toBe(true);
+    // Said in words too, for whoever does not see the list (a keyboard walk), until the next text.
+    await page.getByRole('status').filter({ hasText: 'Your comment is published.' }).waitFor();
     await mine.getByRole('button', { name: 'Edit' }).click();
     const editor = page.locator('.comments > li', { has: page.locator('textarea') });
     // Keyboard focus follows the edit: into its text, then back to Edit (a browser walk).

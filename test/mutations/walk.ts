@@ -517,4 +517,12 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-guest-own.test.ts'],
     web: true,
   },
+  {
+    name: 'stop 94 keyboard: a published comment is told only by the list',
+    file: 'web/src/components/CommentForm.svelte',
+    from: '  {:else if posting.done}<p class="small" role="status">{t(\'comments.published\')}</p>{/if}',
+    to: '  {/if}',
+    tests: ['test/browser/web-comments.test.ts'],
+    web: true,
+  },
 ];

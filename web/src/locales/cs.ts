@@ -126,6 +126,7 @@ export const cs: Record<MessageKey, string> = {
   'comments.send': 'Odeslat komentář',
   'comments.signInToComment': 'Pro komentování se přihlaste.',
   'comments.confirmDelete': 'Smazat tento komentář od {author}?',
+  'comments.published': 'Váš komentář je zveřejněný.',
   'comments.postingAs': 'Píšete jako {name}',
   'suggest.title': 'Navrhnout streamera',
   'suggest.intro': 'Znáte streamera, který by si zasloužil hodnocení? Navrhněte ho a tým se na něj podívá.',

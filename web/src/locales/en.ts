@@ -125,6 +125,7 @@ export const en = {
   'comments.send': 'Post comment',
   'comments.signInToComment': 'Sign in to comment.',
   'comments.confirmDelete': 'Delete this comment by {author}?',
+  'comments.published': 'Your comment is published.',
   'comments.postingAs': 'Posting as {name}',
   'suggest.title': 'Suggest a streamer',
   'suggest.intro': 'Know a streamer who should be rated? Suggest them and the team will take a look.',
