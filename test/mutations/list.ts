@@ -934,7 +934,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'page: an error answer stays while the text changes (a stale "too short")',
     file: 'web/src/components/CommentForm.svelte',
-    from: '    posting.error = null;\n    errorCode = null;\n    if',
+    from: '    posting.edited();\n    errorCode = null;\n    if',
     to: '    if',
     tests: ['test/browser/web-moderation.test.ts'],
     web: true,
