@@ -149,7 +149,8 @@ describe.runIf(runBrowser(import.meta.url))("issue 45: a community's week on a p
       const name = (await row.locator('a').first().textContent()) ?? '';
       const tops: number[] = [];
       for (const label of ['Přejmenovat', 'Upravit', 'Smazat']) {
-        const button = row.getByRole('button', { name: label, exact: true });
+        // Each names its streamer too (a screen reader's list of controls tells the rows apart).
+        const button = row.getByRole('button', { name: `${label}: ${name}`, exact: true });
         const box = await button.boundingBox();
         await onScreen(box, `${name}: ${label}`);
         // The label whole on one line, not broken inside the word.
