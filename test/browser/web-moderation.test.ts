@@ -112,8 +112,12 @@ describe.runIf(runBrowser(import.meta.url))('comments in an open community, and 
     await dialog.getByRole('button', { name: 'Odeslat hlášení' }).click();
     await troll.getByText('Nahlášeno. Děkujeme').waitFor();
     expect(await troll.getByRole('button', { name: 'Nahlásit' }).count()).toBe(0);
+    // The thanks holds the keyboard's place that the removed button held (not the page's start).
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id ?? '')).toMatch(/^reported-\d+$/);
     await page.reload();
     await troll.getByText('Nahlášeno. Děkujeme').waitFor();
+    // A page opened later does not move the focus to a thanks.
+    expect(await page.evaluate(() => document.activeElement?.id ?? '')).not.toMatch(/^reported-/);
     // The service counts one open report per reporter: a second one does not add.
     await env.t.client().post('/api/reports', { comment_id: ids['Buy followers cheap'], reason: 'spam' });
     const reported = (await commentsOf(env.t)).find((c) => c.id === ids['Buy followers cheap']);
