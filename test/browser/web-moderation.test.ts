@@ -418,6 +418,19 @@ describe.runIf(runBrowser(import.meta.url))('comments in an open community, and 
         continue;
       }
       await axe(env, page, 'users list');
+      // Each row's controls keep together on one line, whatever the name's length (a walk saw
+      // "Sign out everywhere" alone on a second line beside longer names).
+      for (const li of await page.locator('.admin-list > li').all()) {
+        const middles = await li.locator(':is(label.check, button):visible').evaluateAll((els) =>
+          els.flatMap((el) => {
+            const r = el.getBoundingClientRect();
+            return r.height > 0 ? [(r.top + r.bottom) / 2] : [];
+          }),
+        );
+        const name = await li.locator('strong').textContent();
+        expect(middles.length, name).toBeGreaterThanOrEqual(4);
+        expect(Math.max(...middles) - Math.min(...middles), name).toBeLessThan(8);
+      }
       const row = page.locator('.admin-list li', { hasText: 'Kelly' });
       // Each row's controls name their user: a screen reader's list of controls tells them apart.
       for (const name of ['Moderator: Kelly', 'Administrator: Kelly', 'Banned: Kelly']) {

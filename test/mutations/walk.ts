@@ -533,4 +533,12 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-moderation.test.ts'],
     web: true,
   },
+  {
+    name: "stop 94 walk: a user row's controls break apart beside a longer name (Sign out everywhere alone below)",
+    file: 'web/src/components/admin/UsersAdmin.svelte',
+    from: '          <span class="row-actions">',
+    to: '          <span class="spacer"></span><span style="display: contents">',
+    tests: ['test/browser/web-moderation.test.ts'],
+    web: true,
+  },
 ];
