@@ -427,7 +427,7 @@ describe.runIf(runBrowser(import.meta.url))('comments in an open community, and 
             return r.height > 0 ? [(r.top + r.bottom) / 2] : [];
           }),
         );
-        const name = await li.locator('strong').textContent();
+        const name = (await li.locator('strong').textContent()) ?? '';
         expect(middles.length, name).toBeGreaterThanOrEqual(4);
         expect(Math.max(...middles) - Math.min(...middles), name).toBeLessThan(8);
       }
