@@ -128,6 +128,14 @@ describe('not found', () => {
       '/bot/twitch/youtuber',
       '/bot/twitch/constructor.txt',
       '/bot/constructor/youtuber.txt',
+      // Addresses no route can read: too long for the router, or not UTF-8 (a conformance sweep).
+      `/bot/twitch/${'a'.repeat(150)}.txt`,
+      `/bot/twitch/${'a'.repeat(200)}.txt`,
+      `/bot/twitch/${'a'.repeat(2000)}.txt`,
+      `/bot/${'t'.repeat(300)}/youtuber.txt`,
+      '/bot/twitch/%ff.txt',
+      '/bot/%ff/youtuber.txt',
+      '/bot/twitch/you%tuber.txt',
     ]) {
       const res = await get(path);
       expect([path, res.status, res.headers.get('content-type'), await res.text()]).toEqual([

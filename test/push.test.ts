@@ -173,6 +173,10 @@ describe('subscriptions', () => {
       { endpoint: 'https://notify.windows.com.evil.example/x', keys },
       { endpoint: 'http://127.0.0.1:1/push/x', keys },
       { endpoint: `${fake.origin.replace(/\d+$/, (p) => String(Number(p) + 1))}/push/x`, keys },
+      // Under PUSH_SERVICE_URL as written, elsewhere once the address is read (an attacker's walk).
+      { endpoint: `${fake.serviceUrl}../internal/admin?delete=1`, keys },
+      { endpoint: `${fake.serviceUrl}%2e%2e/internal`, keys },
+      { endpoint: `${fake.serviceUrl}x/../../internal`, keys },
       { endpoint: 'not a url', keys },
       { endpoint: 42, keys },
       { keys },

@@ -425,6 +425,20 @@ describe('what shows a schedule', () => {
     await keep(admin, s.id, [{ start: at(3), end: at(4), title: 'Speedrun 2' }]);
     const again = parseIcs((await t.client().get(`/s/${s.id}/schedule.ics`)).text);
     expect(again.map((e) => e.UID)).toEqual([event?.UID]);
+    // The calendar's name is iCalendar text as SUMMARY is: `\`, `;` and `,` escaped (an attacker's walk).
+    const odd = await streamer('provider_b');
+    expect(
+      (
+        await admin.put(`/api/streamers?id=${odd.id}`, {
+          name: 'Semi;Colon, Back\\slash',
+          r: R(6),
+          kick_name: odd.channel,
+        })
+      ).status,
+    ).toBe(200);
+    const named = (await t.client().get(`/s/${odd.id}/schedule.ics`)).text;
+    expect(named).toContain('\r\nNAME:Semi\\;Colon\\, Back\\\\slash – ');
+    expect(named).toContain('\r\nX-WR-CALNAME:Semi\\;Colon\\, Back\\\\slash – ');
     const hidden = await streamer('provider_b', false);
     expect((await t.client().get(`/s/${hidden.id}/schedule.ics`)).status).toBe(404);
     expect((await t.client().get('/s/x/schedule.ics')).status).toBe(404);

@@ -67,6 +67,8 @@ export const chatLineRoutes: FastifyPluginAsyncTypebox = async (app) => {
     status: 404,
     etag: null,
   });
+  // Addresses no route reads (too long, not UTF-8) name no streamer either: the same 404 line.
+  app.strayAnswers.set('/bot/', (request, reply) => sendAnswer(request, reply, notFound));
   const indexes = new WeakMap<StreamerItem[], Map<string, StreamerItem>>();
   const find = (items: StreamerItem[], platform: string, file: string): StreamerItem | undefined => {
     const channel = channelOfFile(file);

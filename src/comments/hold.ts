@@ -44,11 +44,14 @@ const UNTRUSTED: HoldRule = {
  */
 export const HOLD_WORDS: HoldRule = {
   error: 'held_words',
-  // A phrase matches run together too (`kupfollowery`, or spelt out: `k u p f o l l o w e r y`).
-  refuses: (v) =>
-    sql`exists (select 1 from hold_words w where ${v.words} like ('% ' || w.fold || ' %')
-      or ${v.words} like ('% ' || replace(w.fold, ' ', '') || ' %'))`,
+  refuses: (v) => sql`exists (select 1 from hold_words w where ${holdsEntry(v.words)})`,
 };
+
+/** Whether folded words (`ruleWords`) hold the entry `w` of `hold_words`. */
+const holdsEntry = (words: unknown) =>
+  // A phrase matches run together too (`kupfollowery`, or spelt out: `k u p f o l l o w e r y`).
+  sql<boolean>`(${words} like ('% ' || w.fold || ' %')
+      or ${words} like ('% ' || replace(w.fold, ' ', '') || ' %'))`;
 
 /**
  * Whether a body holds one of the administrator's words (HOLD_WORDS, asked alone): an edit
@@ -59,6 +62,17 @@ export async function holdsWords(db: Db, body: string): Promise<boolean> {
   const values = { words: ruleWords(body) } as Record<CommentValue, unknown>;
   const [refused] = await refusedByRows(db, [HOLD_WORDS], COMMENT_VALUES, [{ values, asks: () => true }]);
   return refused?.has('held_words') ?? false;
+}
+
+/** The administrator's words (as written, in the list's order) that a body holds today. */
+export async function wordsHeldIn(db: Db, body: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('hold_words as w')
+    .select('w.word')
+    .where(holdsEntry(ruleWords(body)))
+    .orderBy('w.position')
+    .execute();
+  return rows.map((r) => r.word);
 }
 
 export const HOLD_RULES: readonly HoldRule[] = [WITH_LINK, HOLD_ALL, UNTRUSTED, HOLD_WORDS];

@@ -2,6 +2,7 @@ import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import { hasOpenReports, openReports, selectComments, toItems } from '../comments/queries.ts';
 import type { CommentsTable, Database, Db } from '../db/schema.ts';
 import type { ModerationAction, ReportReason } from '../shared/rules.ts';
+import { whyHeld } from './held-for.ts';
 
 export type QueueFilter = 'reported' | 'recent' | 'pending';
 
@@ -39,6 +40,7 @@ export async function moderationQueue(
   );
   const where = rows.map((r) => ({ streamer_id: r.streamer_id, streamer_name: r.streamer_name }));
   const items = await toItems(db, rows, true);
+  const why = await whyHeld(db, items);
   const reach = await addressReach(
     db,
     items.map((item) => item.guest_tag ?? null),
@@ -51,6 +53,8 @@ export async function moderationQueue(
     guest_tag: item.guest_tag ?? null,
     address_comments: item.guest_tag ? (reach.get(item.guest_tag) ?? 0) : null,
     report_reasons: reasons.get(item.id) ?? [],
+    held_for: why.get(item.id)?.held_for ?? null,
+    held_words: why.get(item.id)?.held_words ?? [],
   }));
 }
 

@@ -13,6 +13,7 @@ import {
   StringEnum,
   Timestamp,
 } from '../lib/schemas.ts';
+import { HELD_FOR } from './held-for.ts';
 import { LIMITS, MODERATION_ACTIONS, REPORT_REASONS } from '../shared/rules.ts';
 
 export const QueueItem = Type.Object(
@@ -29,6 +30,14 @@ export const QueueItem = Type.Object(
     report_reasons: Type.Array(
       Type.Object({ reason: StringEnum(REPORT_REASONS), note: Type.String(), at: Timestamp() }),
     ),
+    /**
+     * Held comments: why they wait, the first that applies today (`account`: the author's
+     * account may be a banned user's return; `words`: the administrator's words, in
+     * `held_words`; `link`: a guest's link; `guest`: the guest hold). Null when not held.
+     */
+    held_for: Nullable(StringEnum(HELD_FOR)),
+    /** The administrator's words the body holds (as written); empty when none. */
+    held_words: Type.Array(Type.String()),
   },
   { title: 'QueuedComment' },
 );

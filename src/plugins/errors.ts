@@ -66,7 +66,21 @@ declare module 'fastify' {
     notFoundPage: {
       answer: ((request: FastifyRequest, reply: FastifyReply) => Promise<unknown> | null) | null;
     };
+    /**
+     * A feature's own answer for an address under its prefix that no route could read (too
+     * long for the router, not valid percent-encoding, no such route): the chat line's 404
+     * line under `/bot/` (chat-line/routes.ts), not the JSON error.
+     */
+    strayAnswers: Map<string, (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>>;
   }
+}
+
+/** The stray answer for this request's address, if a prefix has one (GET and HEAD only). */
+function strayAnswer(request: FastifyRequest) {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
+  for (const [prefix, answer] of request.server.strayAnswers)
+    if (request.url.startsWith(prefix)) return answer;
+  return undefined;
 }
 
 function send(reply: FastifyReply, code: ErrorCode) {
@@ -122,8 +136,12 @@ export const errorsPlugin = fp(
     });
 
     app.decorate('notFoundPage', { answer: null });
+    app.decorate('strayAnswers', new Map());
     app.setNotFoundHandler(
-      (request, reply) => app.notFoundPage.answer?.(request, reply) ?? send(reply, 'not_found'),
+      (request, reply) =>
+        strayAnswer(request)?.(request, reply) ??
+        app.notFoundPage.answer?.(request, reply) ??
+        send(reply, 'not_found'),
     );
   },
   { name: 'errors' },
@@ -131,10 +149,13 @@ export const errorsPlugin = fp(
 
 /**
  * Fastify's `frameworkErrors`: failures before routing (a URL that is not valid percent-
- * encoded UTF-8) get the same error shape and headers as every other answer.
+ * encoded UTF-8, a part too long for the router) get the same error shape and headers as every
+ * other answer, or a prefix's own stray answer.
  */
 export function frameworkErrors(https: boolean) {
-  return (err: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+  return (err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const stray = strayAnswer(request);
+    if (stray) return void stray(request, reply);
     const code = FASTIFY_CLIENT_ERRORS[err.code] ?? 'bad_request';
     void reply.code(ERRORS[code][0]).headers(securityHeaders(https)).send(errorBody(code));
   };

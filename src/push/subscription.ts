@@ -23,8 +23,9 @@ const knownHost = (host: string) =>
 
 /**
  * The endpoint's origin when it is `https://` on a known push service host (no user, no other
- * port), or starts with PUSH_SERVICE_URL when that is set: the only addresses the service ever
- * posts to (also its guard against being sent elsewhere). Null otherwise.
+ * port), or starts with PUSH_SERVICE_URL when that is set, as written and once normalised: the
+ * only addresses the service ever posts to (also its guard against being sent elsewhere). Null
+ * otherwise.
  */
 export function endpointOrigin(value: unknown, serviceUrl: string | null): string | null {
   if (typeof value !== 'string' || value.length > PUSH_LIMITS.endpointMax) return null;
@@ -34,7 +35,8 @@ export function endpointOrigin(value: unknown, serviceUrl: string | null): strin
   } catch {
     return null;
   }
-  if (serviceUrl !== null && value.startsWith(serviceUrl) && url.origin === new URL(serviceUrl).origin) {
+  // Also once read as the request will read it: `..` segments would leave PUSH_SERVICE_URL's path.
+  if (serviceUrl !== null && value.startsWith(serviceUrl) && url.href.startsWith(new URL(serviceUrl).href)) {
     return url.origin;
   }
   if (url.protocol !== 'https:' || url.username || url.password || url.port) return null;

@@ -30,6 +30,12 @@ export function upcomingAnswer(ctx: AppContext, days: number): Promise<Answer> {
 }
 
 /**
+ * RFC 5545's TEXT (3.3.11): ical-generator escapes SUMMARY but writes the calendar's NAME and
+ * X-WR-CALNAME as given. A name has no line breaks (names are one line).
+ */
+const icalText = (text: string): string => text.replace(/[\\;,]/g, (c) => `\\${c}`);
+
+/**
  * The segments as iCalendar (RFC 5545, written by ical-generator): one VEVENT per segment, its
  * UID the segment's own (stable across reads and edits) at the site's host, DTSTART and DTEND in
  * UTC, SUMMARY the streamer's name and the title, URL the streamer's page.
@@ -38,7 +44,7 @@ function calendarOf(ctx: AppContext, name: string, segments: UpcomingSegment[]):
   const base = ctx.config.baseUrl;
   const host = new URL(base).host;
   const stamp = ctx.clock.now();
-  const calendar = loadIcal()({ name, prodId: { company: host, product: 'schedule' } });
+  const calendar = loadIcal()({ name: icalText(name), prodId: { company: host, product: 'schedule' } });
   for (const s of segments) {
     calendar.createEvent({
       id: `${s.uid}@${host}`,

@@ -132,9 +132,22 @@ describe.runIf(runBrowser(import.meta.url))('comments as people know them', () =
     await page.getByRole('dialog').getByRole('button', { name: 'Hide' }).click();
     await edited.getByRole('button', { name: 'Show again' }).click();
     await edited.getByRole('button', { name: 'Hide' }).waitFor();
-    const shown = (await env.t.client().get(`/api/comments?streamer_id=${sid}`)).body as { body: string }[];
+    const shown = (await env.t.client().get(`/api/comments?streamer_id=${sid}`)).body as {
+      id: number;
+      body: string;
+    }[];
     expect(shown.some((c) => c.body === 'My better take')).toBe(true);
-    await edited.getByRole('button', { name: 'Hide' }).click();
+    // Hiding it hides the replies under it from others too: its confirmation says so (a visitors' walk).
+    const myId = shown.find((c) => c.body === 'My better take')?.id;
+    const replier = await env.t.signedIn(await env.t.user());
+    expect(
+      (await replier.post('/api/comments', { streamer_id: sid, body: 'A reply to it', reply_to: myId }))
+        .status,
+    ).toBe(201);
+    await page.reload();
+    await edited.getByText('A reply to it').waitFor();
+    await edited.getByRole('button', { name: 'Hide' }).first().click();
+    await page.getByRole('dialog').getByText('nor the 1 reply under it').waitFor();
     await page.getByRole('dialog').getByRole('button', { name: 'Hide' }).click();
     await edited.getByRole('button', { name: 'Show again' }).waitFor();
     await page.reload();

@@ -80,6 +80,14 @@ describe.runIf(runBrowser(import.meta.url))('the Reviews tab and re-rating reque
     expect(await page.getByText('All reviews').count()).toBe(0);
     await fillScores(page, 8);
     await page.getByLabel('Note for the staff').fill('Great overlay');
+    // What was typed and not saved comes back after a reload (a week's walk), and only for this streamer.
+    await page.reload();
+    await row.getByRole('button', { name: 'Review' }).click();
+    await page.getByRole('heading', { name: 'Your review of Review Me' }).waitFor();
+    await expect.poll(() => page.getByLabel('Note for the staff').inputValue()).toBe('Great overlay');
+    expect(await fields.evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value))).toEqual(
+      Array(7).fill('8'),
+    );
     await page.getByRole('button', { name: 'Save my review' }).click();
     await page.getByRole('heading', { name: 'All reviews (2)' }).waitFor();
     await page.getByText('Quiet chat, good alerts').waitFor();
@@ -163,6 +171,13 @@ describe.runIf(runBrowser(import.meta.url))('the Reviews tab and re-rating reque
     const item = (await env.t.client().get(`/api/streamers?id=${own}`)).body as { r: unknown };
     expect(item.r).toEqual(R(7));
     await shot(page, 'reviews-published');
+    // A streamer others reviewed: the administrator is told how to publish without scoring.
+    await page
+      .locator('.review-queue > li', { hasText: 'Review Me' })
+      .getByRole('button', { name: 'Review' })
+      .click();
+    await page.getByRole('heading', { name: 'Your review of Review Me' }).waitFor();
+    await page.getByText('To publish the others’ reviews without scoring, abstain first.').waitFor();
     await context.close();
   });
 });

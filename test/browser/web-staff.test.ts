@@ -167,6 +167,21 @@ describe.runIf(runBrowser(import.meta.url))('the web page for staff', () => {
       .toEqual(['free coins', 'scam']);
     await expect.poll(() => box.inputValue()).toBe('free coins\nscam');
     await axe(env, page, 'admin settings');
+    // The queue says why a comment waits, naming the words (docs/decisions.md "Why a comment waits").
+    const [streamer] = (await env.t.client().get('/api/streamers')).body;
+    const troll = await env.t.signedIn(await env.t.user());
+    expect(
+      (await troll.post('/api/comments', { streamer_id: streamer.id, body: 'Total SCAM here' })).status,
+    ).toBe(201);
+    await page.getByRole('link', { name: 'Moderation' }).click();
+    await page.getByLabel('Show').selectOption('pending');
+    await page
+      .locator('.queue > li', { hasText: 'Total SCAM here' })
+      .getByText('for the words: scam')
+      .waitFor();
+    await axe(env, page, 'moderation queue, held');
+    await shot(page, 'moderation-held-for');
+    await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByLabel('Refuse repeated comments').uncheck();
     await context.close();
   });

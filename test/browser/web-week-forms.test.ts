@@ -69,6 +69,16 @@ describe.runIf(runBrowser(import.meta.url))("issue 45: a community's week, the f
     await expect
       .poll(() => page.getByLabel(/Reply to/).evaluate((a) => a === document.activeElement))
       .toBe(true);
+    // Escape gives the reply up as Cancel does, keeping its draft, and the keyboard goes back to
+    // its Reply button (a keyboard walk).
+    await page.getByLabel(/Reply to/).fill('And so does');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByLabel(/Reply to/).count()).toBe(0);
+    await expect
+      .poll(() => posted.getByRole('button', { name: 'Reply' }).evaluate((b) => b === document.activeElement))
+      .toBe(true);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByLabel(/Reply to/).inputValue()).toBe('And so does');
     await page.getByLabel(/Reply to/).fill('And so does the reply');
     await page.getByRole('button', { name: 'Post reply' }).click();
     await page.locator('.replies', { hasText: 'And so does the reply' }).waitFor();

@@ -288,4 +288,18 @@ export const AUDIENCE_MUTATIONS: Mutation[] = [
     tests: ['test/audience-score.test.ts'],
     project: 'postgres',
   },
+  {
+    name: "stop 95 chat line: an address no route reads (too long, not UTF-8) answers JSON's 400",
+    file: 'src/chat-line/routes.ts',
+    from: "  app.strayAnswers.set('/bot/', (request, reply) => sendAnswer(request, reply, notFound));\n",
+    to: '',
+    tests: ['test/chat-line.test.ts'],
+  },
+  {
+    name: 'stop 95 chat line: a URL the router cannot decode skips the prefix answer',
+    file: 'src/plugins/errors.ts',
+    from: '    if (stray) return void stray(request, reply);\n',
+    to: '',
+    tests: ['test/chat-line.test.ts'],
+  },
 ];

@@ -35,7 +35,7 @@ export const PUSH_MUTATIONS: Mutation[] = [
   {
     name: 'push: PUSH_SERVICE_URL matched as text only (another port passes)',
     file: 'src/push/subscription.ts',
-    from: ' && url.origin === new URL(serviceUrl).origin',
+    from: ' && url.href.startsWith(new URL(serviceUrl).href)',
     to: '',
     tests: API,
   },
@@ -362,5 +362,12 @@ export const PUSH_MUTATIONS: Mutation[] = [
     from: '  places - inFlight >= Math.max(1, Math.floor(places / REFILL_SHARE));',
     to: '  places - inFlight >= 1 || REFILL_SHARE < 0;',
     tests: ['test/push-delivery.test.ts'],
+  },
+  {
+    name: "stop 95 push: an endpoint's `..` leaves PUSH_SERVICE_URL's path",
+    file: 'src/push/subscription.ts',
+    from: 'value.startsWith(serviceUrl) && url.href.startsWith(new URL(serviceUrl).href)',
+    to: 'value.startsWith(serviceUrl) && url.origin === new URL(serviceUrl).origin',
+    tests: ['test/push.test.ts'],
   },
 ];

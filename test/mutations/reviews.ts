@@ -131,4 +131,20 @@ export const REVIEW_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-reviews.test.ts'],
     web: true,
   },
+  {
+    name: "stop 95 reviews: a review's unsaved scores and note are lost on a reload",
+    file: 'web/src/components/admin/ReviewForm.svelte',
+    from: '  <form onsubmit={save} oninput={keepDraft} onchange={keepDraft}>',
+    to: '  <form onsubmit={save}>',
+    tests: ['test/browser/web-reviews.test.ts'],
+    web: true,
+  },
+  {
+    name: 'stop 95 reviews: the administrator is not told that abstaining shows the reviews to publish',
+    file: 'web/src/components/admin/ReviewForm.svelte',
+    from: "      {#if mayPublish(who()) && count > 0}{t('reviews.blindPublish')}{/if}\n",
+    to: '',
+    tests: ['test/browser/web-reviews.test.ts'],
+    web: true,
+  },
 ];

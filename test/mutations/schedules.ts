@@ -167,4 +167,11 @@ export const SCHEDULE_MUTATIONS: Mutation[] = [
     to: '',
     tests: ['test/schedules.test.ts'],
   },
+  {
+    name: "stop 95 schedules: a calendar's name is written as given (`;` and `,` unescaped)",
+    file: 'src/schedules/answers.ts',
+    from: 'loadIcal()({ name: icalText(name),',
+    to: 'loadIcal()({ name,',
+    tests: ['test/schedules.test.ts'],
+  },
 ];

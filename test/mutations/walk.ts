@@ -541,4 +541,28 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-moderation.test.ts'],
     web: true,
   },
+  {
+    name: 'stop 95 keyboard: Escape in a reply does nothing',
+    file: 'web/src/components/CommentForm.svelte',
+    from: "    onkeydown={(e) => e.key === 'Escape' && oncancel && (e.preventDefault(), oncancel())}\n",
+    to: '',
+    tests: ['test/browser/web-week-forms.test.ts'],
+    web: true,
+  },
+  {
+    name: "stop 95 keyboard: a reply given up leaves the keyboard at the page's start",
+    file: 'web/src/components/Comments.svelte',
+    from: 'oncancel={() => (document.getElementById(`reply-button-${replying?.to}`)?.focus(), (replying = null))}',
+    to: 'oncancel={() => (replying = null)}',
+    tests: ['test/browser/web-week-forms.test.ts'],
+    web: true,
+  },
+  {
+    name: "stop 95 walk: hiding one's comment does not say its replies go with it",
+    file: 'web/src/components/CommentItem.svelte',
+    from: "message={replies > 0 ? tn('comments.confirmHideOwnReplies', replies) : t('comments.confirmHideOwn')}",
+    to: "message={t('comments.confirmHideOwn')}",
+    tests: ['test/browser/web-comments.test.ts'],
+    web: true,
+  },
 ];

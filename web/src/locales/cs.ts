@@ -159,6 +159,7 @@ export const cs: Record<MessageKey, string> = {
   'reviews.save': 'Uložit posudek',
   'reviews.saved': 'Uloženo.',
   'reviews.blind': 'Posudky ostatních uvidíte, až uložíte svůj.',
+  'reviews.blindPublish': 'Chcete-li posudky ostatních zveřejnit bez vlastního hodnocení, nejdřív se zdržte.',
   'reviews.all': 'Všechny posudky',
   'reviews.abstained': 'zdržel(a) se',
   'reviews.median': 'Medián',
@@ -352,6 +353,12 @@ export const cs: Record<MessageKey, string> = {
   'comments.sendReport': 'Odeslat hlášení',
   'comments.confirmHideOwn':
     'Skrýt váš komentář? Ostatní ho už neuvidí. Dokud z této stránky neodejdete, můžete ho tu znovu zobrazit.',
+  'comments.confirmHideOwnReplies.one':
+    'Skrýt váš komentář? Ostatní už neuvidí jeho ani {n} odpověď pod ním. Dokud z této stránky neodejdete, můžete ho tu znovu zobrazit.',
+  'comments.confirmHideOwnReplies.few':
+    'Skrýt váš komentář? Ostatní už neuvidí jeho ani {n} odpovědi pod ním. Dokud z této stránky neodejdete, můžete ho tu znovu zobrazit.',
+  'comments.confirmHideOwnReplies.other':
+    'Skrýt váš komentář? Ostatní už neuvidí jeho ani {n} odpovědí pod ním. Dokud z této stránky neodejdete, můžete ho tu znovu zobrazit.',
   'comments.signedOutElsewhere':
     'Byli jste odhlášeni, možná v jiné kartě. Text zůstal zachován: přihlaste se znovu, nebo ho odešlete jako host.',
   'comments.banned': 'Váš účet je zablokován: nemůžete tu komentovat, odpovídat ani dávat „líbí se“.',
@@ -663,6 +670,11 @@ export const cs: Record<MessageKey, string> = {
   'trust.guestChallenge.always': 'Vždy',
   'trust.guestChallenge.off': 'Nikdy',
   'moderation.waiting': 'Čekající',
+  'moderation.heldFor.account': 'účet přišel z adresy, kterou si pamatuje ban',
+  'moderation.heldFor.words': 'kvůli slovům: {words}',
+  'moderation.heldFor.wordsGone': 'kvůli slovu, které už v seznamu není',
+  'moderation.heldFor.link': 'komentář hosta s odkazem',
+  'moderation.heldFor.guest': 'komentář hosta (komentáře hostů čekají na schválení)',
   'moderation.othersWaiting': 'Komentáře čekají na schválení: zobrazit',
   'moderation.approve': 'Schválit',
   'moderation.confirmIds.approve': 'Schválit vybrané komentáře ({n})?',

@@ -158,6 +158,7 @@ export const en = {
   'reviews.save': 'Save my review',
   'reviews.saved': 'Saved.',
   'reviews.blind': 'The others’ reviews stay hidden until yours is saved.',
+  'reviews.blindPublish': 'To publish the others’ reviews without scoring, abstain first.',
   'reviews.all': 'All reviews',
   'reviews.abstained': 'abstained',
   'reviews.median': 'Median',
@@ -352,6 +353,12 @@ export const en = {
   'comments.sendReport': 'Send report',
   'comments.confirmHideOwn':
     'Hide your comment? Others will no longer see it. You can show it again here until you leave the page.',
+  'comments.confirmHideOwnReplies.one':
+    'Hide your comment? Others will no longer see it, nor the {n} reply under it. You can show it again here until you leave the page.',
+  'comments.confirmHideOwnReplies.few':
+    'Hide your comment? Others will no longer see it, nor the {n} replies under it. You can show it again here until you leave the page.',
+  'comments.confirmHideOwnReplies.other':
+    'Hide your comment? Others will no longer see it, nor the {n} replies under it. You can show it again here until you leave the page.',
   'comments.signedOutElsewhere':
     'You were signed out, perhaps in another tab. Your text is kept: sign in again, or post it as a guest.',
   'comments.banned': 'Your account is banned: you cannot comment, reply or like here.',
@@ -667,6 +674,11 @@ export const en = {
   'trust.guestChallenge.always': 'Always',
   'trust.guestChallenge.off': 'Never',
   'moderation.waiting': 'Waiting',
+  'moderation.heldFor.account': 'its account came from an address a ban remembers',
+  'moderation.heldFor.words': 'for the words: {words}',
+  'moderation.heldFor.wordsGone': 'for a word no longer on the list',
+  'moderation.heldFor.link': "a guest's comment with a link",
+  'moderation.heldFor.guest': "a guest's comment (guest comments wait for approval)",
   'moderation.othersWaiting': 'Comments are waiting for approval: show them',
   'moderation.approve': 'Approve',
   'moderation.confirmIds.approve': 'Approve the selected comments ({n})?',
