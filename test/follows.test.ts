@@ -177,6 +177,28 @@ describe('following', () => {
     expect(await rowsOf(me.user.id)).toBe(0);
   });
 
+  it('a followed streamer that left the Public view can still be unfollowed, not followed again (a conformance sweep)', async () => {
+    const me = await person();
+    const s = await rated();
+    expect((await follow(me.c, s.id)).status).toBe(200);
+    // Its rating zeroed, it leaves the Public view.
+    expect(
+      (
+        await admin.put(`/api/streamers?id=${s.id}`, {
+          r: { ...RATING, s: 0, g: 0, a: 0, v: 0, n: 0, ns: 0, o: 0 },
+          provider_a: s.channel,
+        })
+      ).status,
+    ).toBe(200);
+    expect((await t.client().get(`/api/streamers?id=${s.id}`)).status).toBe(404);
+    expect((await follow(me.c, s.id, true)).status).toBe(404);
+    const undone = await follow(me.c, s.id, false);
+    expect([undone.status, undone.body]).toEqual([200, { ok: true, followers: 0 }]);
+    expect(await rowsOf(me.user.id)).toBe(0);
+    // Not followed (any more): 404 as before.
+    expect((await follow(me.c, s.id, false)).status).toBe(404);
+  });
+
   it('banned: 403 Účet je zablokován; timed out: 403 Účet je dočasně omezen; nothing stored', async () => {
     const s = await rated();
     const banned = await t.signedIn(await t.user({}, { banned: true }));

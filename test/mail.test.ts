@@ -874,6 +874,15 @@ describe('e-mail off', () => {
         expect(res.status).toBe(409);
         expect(res.body).toEqual(want);
       }
+      // A malformed body is refused for itself first (the input before the conflict; a conformance sweep).
+      for (const [path, body, error] of [
+        ['/api/account/email', { email: 'bad' }, { error: 'Invalid e-mail address', code: 'invalid_email' }],
+        ['/api/account/mail', { kinds: ['nope'] }, { error: 'Invalid kinds', code: 'invalid_field' }],
+        ['/api/account/mail', { digest: 'daily' }, { error: 'Invalid digest', code: 'invalid_field' }],
+      ] as const) {
+        const res = await p.put(path, body);
+        expect([path, res.status, res.body]).toEqual([path, 400, error]);
+      }
       // A banned user's write is refused for the ban first (the role before the conflict).
       const banned = await off.signedIn(await off.user({}, { banned: true }));
       for (const [path, body] of [

@@ -24,7 +24,11 @@ export async function setFollow(
     ctx.database,
     async (trx) => {
       await lockRow(trx, 'users', userId);
-      if (!(await streamerInPublicView(trx, streamerId))) throw fail('streamer_not_found');
+      // A follow of a streamer that has since left the Public view can still be undone (a
+      // conformance sweep: it stayed in the list and the 500 for good); nothing else outside it.
+      const visible = await streamerInPublicView(trx, streamerId);
+      if (!visible && (follow || !(await isFollowing(trx, userId, streamerId))))
+        throw fail('streamer_not_found');
       if (!follow) await removeFollow(trx, userId, streamerId);
       else if (!(await isFollowing(trx, userId, streamerId))) {
         if ((await followCount(trx, userId)) >= FOLLOW_LIMIT) throw fail('too_many_follows');

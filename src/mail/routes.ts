@@ -83,11 +83,13 @@ export const mailRoutes: FastifyPluginAsyncTypebox<{ key: string }> = async (app
   const on = () => {
     if (!app.config.mail) throw fail('mail_off');
   };
-  /** Who writes: a banned user's 403 comes before e-mail's 409 (DECISIONS.md "Errors": the role first). */
+  /**
+   * Who writes: a banned user's 403 comes before a malformed body's 400, and that before e-mail's
+   * 409 (DECISIONS.md "Errors": the role, the input, then the conflict); the route calls `on`.
+   */
   const writer = (request: FastifyRequest) => {
     const user = request.viewer.user;
     if (!mayChangeMail(request.viewer) || !user) throw fail('banned');
-    on();
     return user;
   };
 
@@ -98,6 +100,7 @@ export const mailRoutes: FastifyPluginAsyncTypebox<{ key: string }> = async (app
       const user = writer(request);
       const { email } = request.body;
       if (email !== null && (typeof email !== 'string' || !validAddress(email))) throw fail('invalid_email');
+      on();
       await setAddress(ctx, key, user.id, email, langOf(request, request.body.lang));
       return OK;
     },
@@ -138,13 +141,15 @@ export const mailRoutes: FastifyPluginAsyncTypebox<{ key: string }> = async (app
     async (request) => {
       const user = writer(request);
       const { body } = request;
-      const current = await mailChoice(ctx, user.id);
-      const kinds = body.kinds === undefined ? current.kinds : kindsOf(body.kinds);
-      if (kinds === null) throw new DomainError('invalid_field', { message: 'Invalid kinds' });
-      const digest = body.digest === undefined ? current.digest : body.digest;
-      if (typeof digest !== 'string' || !(MAIL_DIGESTS as readonly string[]).includes(digest)) {
+      const given = body.kinds === undefined ? undefined : kindsOf(body.kinds);
+      if (given === null) throw new DomainError('invalid_field', { message: 'Invalid kinds' });
+      if (body.digest !== undefined && !(MAIL_DIGESTS as readonly unknown[]).includes(body.digest)) {
         throw new DomainError('invalid_field', { message: 'Invalid digest' });
       }
+      on();
+      const current = await mailChoice(ctx, user.id);
+      const kinds = given ?? current.kinds;
+      const digest = body.digest ?? current.digest;
       await setMailChoice(ctx, user.id, { kinds, digest: digest as MailDigest }, langOf(request, body.lang));
       return OK;
     },

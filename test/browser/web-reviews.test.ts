@@ -153,6 +153,9 @@ describe.runIf(runBrowser(import.meta.url))('the Reviews tab and re-rating reque
     await fillScores(page, 7);
     await page.getByRole('button', { name: 'Save my review' }).click();
     await page.getByRole('heading', { name: 'All reviews (1)' }).waitFor();
+    // The spread's chart keeps its numbers to the page's size at a desktop's width (a week's walk).
+    const chart = await page.locator('svg.review-spread').boundingBox();
+    expect(chart?.width).toBeLessThanOrEqual(28 * 16);
     await page.getByRole('button', { name: 'Publish the median as the rating' }).click();
     // Asked in the site's own dialog, whose confirming button is not the red of a deletion.
     const dialog = page.getByRole('dialog');

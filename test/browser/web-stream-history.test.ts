@@ -93,7 +93,7 @@ describe.runIf(runBrowser(import.meta.url))('stream history on the page', () => 
       expect(await chart.getAttribute('aria-label')).toBe(
         en
           ? 'Viewers during the stream: 3 checks, 120 on average, 150 at the peak'
-          : 'Diváci během streamu: 3 kontrol, průměrně 120, nejvíc 150',
+          : 'Diváci během streamu: 3 kontroly, průměrně 120, nejvíc 150',
       );
       await items
         .nth(1)

@@ -115,11 +115,11 @@ describe.runIf(walked)('taking part: the streamer page, the ranking and the edit
     const row = page.locator('.ranking > li', { hasText: 'Alpha Gamer' });
     await expect
       .poll(() => row.locator('.audience').textContent())
-      .toMatch(/Diváci\s*Málo hlasů \(2 hlasy\)/);
+      .toMatch(/Publikum\s*Málo hlasů \(2 hlasy\)/);
     const names = await page.locator('.ranking .name').allTextContents();
     expect(names.indexOf('Alpha Gamer')).toBeLessThan(names.indexOf('Beta Builder'));
     await page.locator('.criteria summary').click();
-    await expect.poll(() => page.locator('.criteria').textContent()).toContain('Hodnocení diváků');
+    await expect.poll(() => page.locator('.criteria').textContent()).toContain('Hodnocení publika');
     expect(await page.locator('.criteria').textContent()).toContain('Pořadí nemění');
     await context.close();
 
@@ -163,8 +163,8 @@ describe.runIf(walked)('taking part: the streamer page, the ranking and the edit
       .poll(() => page.locator('.scales [data-scale="audience"] dd').textContent())
       .toBe('10,0 / 10');
     const row = page.locator('.audience-row');
-    expect(await row.locator('th').textContent()).toBe('Hlasy diváků');
-    await expect.poll(() => row.textContent()).toMatch(/^Hlasy diváků\s*5 hlasů/);
+    expect(await row.locator('th').textContent()).toBe('Hlasy publika');
+    await expect.poll(() => row.textContent()).toMatch(/^Hlasy publika\s*5 hlasů/);
     expect(await row.textContent()).not.toContain('/ 10');
     const chart = row.getByRole('img', { name: /^Hlasy podle známky \(1–10\): 1: 0, 2: 0, .*, 10: 5$/ });
     await chart.waitFor();
@@ -378,6 +378,10 @@ describe.runIf(walked)('taking part: the streamer page, the ranking and the edit
       await page.goBack();
       await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(y - 5);
       expect(Math.abs((await page.evaluate(() => window.scrollY)) - y)).toBeLessThan(5);
+      // The keyboard is back on the streamer's link it left by, not at the page's top (a keyboard walk).
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.textContent?.trim()))
+        .toBe(name.trim());
       expect(page.url()).toBe(`${env.base}/?q=streamer&sort=g`);
       expect(await page.getByPlaceholder('Filter by name').inputValue()).toBe('streamer');
       expect(await page.getByLabel('Sort by').inputValue()).toBe('g');
@@ -387,6 +391,9 @@ describe.runIf(walked)('taking part: the streamer page, the ranking and the edit
       await page.getByRole('link', { name: '← Ranking' }).click();
       await page.waitForURL(`${env.base}/?q=streamer&sort=g`);
       await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(y - 5);
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.textContent?.trim()))
+        .toBe(name.trim());
 
       // A shared sorted address opens sorted: Graphics 5 first among the extra streamers.
       const shared = await newPage(env, { phone, lang: 'en' });

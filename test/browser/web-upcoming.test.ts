@@ -197,6 +197,36 @@ describe.runIf(runBrowser(import.meta.url))(
       await context.close();
     });
 
+    it('a follower keeps to the streamers they follow, and finds them on the account page (a week of visitors)', async () => {
+      const fan = await env.t.user();
+      const c = await env.t.signedIn(fan);
+      expect((await c.put(`/api/follows?streamer_id=${planner}`, { follow: true })).status).toBe(200);
+      const { page, context } = await pageAt(env, { lang: 'en', timezone: 'UTC' }, fan);
+      await page.goto(`${env.base}/upcoming`);
+      await expect.poll(() => days(page).then((d) => d.length)).toBe(4);
+      await page.getByLabel('Only streamers I follow').check();
+      await expect.poll(() => days(page).then((d) => d.length)).toBe(3);
+      const rows = (await days(page)).flatMap((d) => d.rows);
+      expect(rows).toHaveLength(3);
+      expect(rows.every((r) => r.includes('Kick Planner'))).toBe(true);
+      // The choice stays in this browser.
+      await page.reload();
+      await expect.poll(() => days(page).then((d) => d.length)).toBe(3);
+      expect(await page.getByLabel('Only streamers I follow').isChecked()).toBe(true);
+      await axe(env, page, 'Upcoming, only followed');
+      await page.goto(`${env.base}/your-data`);
+      const list = page.locator('section', {
+        has: page.getByRole('heading', { name: 'Streamers you follow' }),
+      });
+      await list.getByRole('link', { name: 'Kick Planner' }).waitFor();
+      await list.getByRole('button', { name: 'Following: Kick Planner' }).click();
+      await list.getByRole('button', { name: 'Follow: Kick Planner' }).waitFor();
+      expect((await c.get('/api/follows')).body.streamer_ids).toEqual([]);
+      await axe(env, page, 'account page, followed streamers');
+      await shot(page, 'account-followed');
+      await context.close();
+    });
+
     it.each([
       // The month by name in English ("Thu 3 Dec", never "03/12"), by number in Czech ("čt 3. 12.").
       {

@@ -97,6 +97,17 @@ describe.runIf(runBrowser(import.meta.url))('the web page for visitors', () => {
         .count(),
     ).toBe(0);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    // The site's feed is named in its footer, and the page's router leaves the link to the browser
+    // (a visitors' walk: it was only in the head's <link rel="alternate">).
+    const feed = page.locator('footer').getByRole('link', { name: 'Nová hodnocení (Atom)' });
+    expect(await feed.getAttribute('href')).toBe('/feed.xml');
+    const [answer] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/feed.xml')),
+      feed.click(),
+    ]);
+    expect(answer.headers()['content-type']).toMatch(/^application\/atom\+xml/);
+    await page.goto(env.base + '/');
+    await page.locator('.ranking .name').first().waitFor();
     await adminLogin(env, page);
     // Its name is the word it shows on a phone (issue 30, item 21).
     await page.locator('header nav').getByRole('link', { name: 'Admin', exact: true }).waitFor();

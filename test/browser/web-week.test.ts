@@ -175,7 +175,7 @@ describe.runIf(runBrowser(import.meta.url))("issue 30: a community's week", () =
     await page.goto(`${env.base}/your-data`);
     await page.getByLabel(/napište své přihlašovací jméno/).fill('someone');
     await page.getByRole('button', { name: 'Trvale smazat účet' }).click();
-    await page.getByRole('alert').getByText('Napište přesně svůj login leaver.').waitFor();
+    await page.getByRole('alert').getByText('Napište přesně své přihlašovací jméno: leaver.').waitFor();
     expect(await page.getByRole('dialog').count()).toBe(0);
     await axe(env, page, 'account mismatch');
     await page.getByLabel(/napište své přihlašovací jméno/).fill('Leaver');

@@ -457,4 +457,18 @@ export const MAIL_MUTATIONS: Mutation[] = [
     to: '  return flat;',
     tests: ['test/mail.test.ts'],
   },
+  {
+    name: 'stop 95 mail: with e-mail off a malformed body gets the 409, not its 400',
+    file: 'src/mail/routes.ts',
+    from: "    if (!mayChangeMail(request.viewer) || !user) throw fail('banned');\n    return user;",
+    to: "    if (!mayChangeMail(request.viewer) || !user) throw fail('banned');\n    on();\n    return user;",
+    tests: ['test/mail.test.ts'],
+  },
+  {
+    name: "stop 95 mail: with e-mail off the mail choice's bad kinds get the 409",
+    file: 'src/mail/routes.ts',
+    from: '      const { body } = request;\n      const given',
+    to: '      on();\n      const { body } = request;\n      const given',
+    tests: ['test/mail.test.ts'],
+  },
 ];

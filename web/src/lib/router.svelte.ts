@@ -40,6 +40,8 @@ let shown = startPath;
 export interface Kept {
   scroll?: number;
   shown?: number;
+  /** The link that had the keyboard's focus as the page was left (its `href`): Back focuses it again. */
+  focus?: string;
 }
 export const kept = (): Kept => (history.state ?? {}) as Kept;
 export function keep(more: Kept): void {
@@ -48,13 +50,22 @@ export function keep(more: Kept): void {
 // The page restores the scroll itself when its data is there (the browser would do it too early).
 if (inBrowser) history.scrollRestoration = 'manual';
 let pendingScroll: number | null = null;
+let pendingFocus: string | null = null;
 
-/** Called by a page when its content is shown: back at the kept scroll position, if any. */
+/**
+ * Called by a page when its content is shown: back at the kept scroll position, if any, with the
+ * keyboard on the link it left by (a keyboard walk: it started again from the page's top).
+ */
 export function restoreScroll(): void {
   if (pendingScroll === null) return;
-  const y = pendingScroll;
-  pendingScroll = null;
-  requestAnimationFrame(() => window.scrollTo(0, y));
+  const [y, focus] = [pendingScroll, pendingFocus];
+  pendingScroll = pendingFocus = null;
+  requestAnimationFrame(() => {
+    window.scrollTo(0, y);
+    const link =
+      focus === null ? null : document.querySelector<HTMLElement>(`#main a[href="${CSS.escape(focus)}"]`);
+    link?.focus({ preventScroll: true });
+  });
 }
 
 /** After a navigation: top of the page, focus on the main region for screen readers. */
@@ -64,6 +75,7 @@ function arrived(back = false) {
   router.route = routeOf(location.pathname);
   if (router.route.name === 'ranking') router.ranking = location.pathname + location.search;
   pendingScroll = back ? (kept().scroll ?? null) : null;
+  pendingFocus = back ? (kept().focus ?? null) : null;
   if (pendingScroll === null) window.scrollTo(0, 0);
   queueMicrotask(() => document.getElementById('main')?.focus({ preventScroll: true }));
 }
@@ -88,7 +100,11 @@ export function navigate(path: string, replace = false): void {
   router.fromRanking = !replace && router.route.name === 'ranking';
   if (replace) history.replaceState(null, '', path);
   else {
-    keep({ scroll: window.scrollY });
+    const focused = document.activeElement;
+    keep({
+      scroll: window.scrollY,
+      focus: focused instanceof HTMLAnchorElement ? (focused.getAttribute('href') ?? undefined) : undefined,
+    });
     history.pushState(null, '', path);
   }
   arrived();
@@ -107,12 +123,14 @@ if (inBrowser) {
 
 /**
  * Same-origin page links navigate in place, with their fragment (a comment's `#c<id>`, which the
- * comments show once loaded); API links, new tabs and a fragment of this page behave normally.
+ * comments show once loaded); API links, new tabs, downloads, other kinds of documents and a
+ * fragment of this page behave normally.
  */
 function follow(e: MouseEvent) {
   if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
   const a = (e.target as Element | null)?.closest?.('a');
-  if (!a || a.target || a.hasAttribute('download')) return;
+  // A link to another kind of document (a feed's `type="application/atom+xml"`) is the browser's.
+  if (!a || a.target || a.hasAttribute('download') || (a.type && a.type !== 'text/html')) return;
   const url = new URL(a.href, location.href);
   if (url.origin !== location.origin || /^\/(api|dev)\//.test(url.pathname)) return;
   if (url.pathname === location.pathname && url.hash) return;
