@@ -3,7 +3,7 @@ import { useApp } from './helpers/app.ts';
 import type { Client } from './helpers/client.ts';
 
 /**
- * Why a held comment waits (docs/decisions.md "Why a comment waits"): the moderation queue's
+ * Why a held comment waits (docs/decisions.md "Held comments"): the moderation queue's
  * items tell staff, the first that applies: the author's account (a banned user's possible
  * return), the administrator's words (named), a guest's link, or the guest hold.
  */

@@ -9,7 +9,7 @@ export type HeldFor = (typeof HELD_FOR)[number];
 type Held = { id: number; pending?: boolean; user_id: number | null; body: string };
 
 /**
- * Why each held comment of the queue waits (docs/decisions.md "Why a comment waits"), read from
+ * Why each held comment of the queue waits (docs/decisions.md "Held comments"), read from
  * what holds a comment today, the first that applies: `account`, its author's account waits as
  * a banned user's possible return; `words`, its body holds the administrator's words (named in
  * `held_words`; none left when the list changed since); `link`, a guest's comment with a link;

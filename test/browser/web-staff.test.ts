@@ -167,7 +167,7 @@ describe.runIf(runBrowser(import.meta.url))('the web page for staff', () => {
       .toEqual(['free coins', 'scam']);
     await expect.poll(() => box.inputValue()).toBe('free coins\nscam');
     await axe(env, page, 'admin settings');
-    // The queue says why a comment waits, naming the words (docs/decisions.md "Why a comment waits").
+    // The queue says why a comment waits, naming the words (docs/decisions.md "Held comments").
     const [streamer] = (await env.t.client().get('/api/streamers')).body;
     const troll = await env.t.signedIn(await env.t.user());
     expect(
