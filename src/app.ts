@@ -291,7 +291,7 @@ async function registerFeatures(
     await app.register(devProviderRoutes, { appTokens });
     devLiveRoutes(app, appTokens);
   }
-  await app.register(healthRoutes, { check: databaseCheck(database.db, database.sqlite, app.clock) });
+  await app.register(healthRoutes, { check: databaseCheck(database, app.clock) });
   await app.register(metricsRoutes);
   await app.register(openApiRoutes);
   await app.register(imageRoutes);

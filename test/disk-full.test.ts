@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/connect.ts';
 import { DISK_FULL_HOLD_MS, FAILURE_LOG_MS } from '../src/db/failures.ts';
+import { HEALTH_FRESH_MS } from '../src/health/check.ts';
 import { isDiskFull } from '../src/db/dialect.ts';
 import { ADMIN_PASSWORD, startApp } from './helpers/app.ts';
 
@@ -88,6 +89,9 @@ describe('a full disk', () => {
       sqlite!.prepare("delete from sessions where id like 'fill-%'").run();
       expect((await c.post('/api/comments', { streamer_id: sid, body: 'room again' })).status).toBe(201);
       expect((await c.get('/healthz')).status).toBe(200);
+      // Its end is said once, with the requests it refused (stop 96: no line said so).
+      const ends = t.logs.filter((l) => l.includes('disk takes writes again'));
+      expect(ends.map((l) => (JSON.parse(l) as { failures: number }).failures)).toEqual([3]);
       // Another full disk a minute later is said again; without writes, /healthz recovers after a minute.
       t.clock.advance(60_000);
       sqlite!.pragma(`max_page_count = ${Number(sqlite!.pragma('page_count', { simple: true }))}`);
@@ -139,6 +143,31 @@ describe('a database that does not answer (an operator walk, stop 93)', () => {
         sqlite!.pragma('busy_timeout = 5000');
       }
       expect((await c.post('/api/comments', { streamer_id: sid, body: 'free again' })).status).toBe(201);
+      // The end is said once, with every request it failed (stop 96: no line said so).
+      const ends = () => t.logs.filter((l) => l.includes('database answers again'));
+      expect(ends().map((l) => (JSON.parse(l) as { failures: number }).failures)).toEqual([4]);
+      expect((await c.post('/api/comments', { streamer_id: sid, body: 'and on' })).status).toBe(201);
+      expect(ends()).toHaveLength(1);
     },
   );
+});
+
+describe('the end of an outage, told by a health check (stop 96)', () => {
+  it('a /healthz that the database answers after failures says once that it answers again', async () => {
+    const app = await startApp({}, { logLevel: 'info' });
+    try {
+      const ends = () => app.logs.filter((l) => l.includes('database answers again'));
+      // Two requests failed for a database that did not answer (as the error handler counts them).
+      app.database.failures.saw('unavailable', app.clock.now().getTime());
+      app.database.failures.saw('unavailable', app.clock.now().getTime());
+      app.clock.advance(HEALTH_FRESH_MS);
+      expect((await app.client().get('/healthz')).status).toBe(200);
+      expect(ends().map((l) => (JSON.parse(l) as { failures: number }).failures)).toEqual([2]);
+      app.clock.advance(HEALTH_FRESH_MS);
+      expect((await app.client().get('/healthz')).status).toBe(200);
+      expect(ends()).toHaveLength(1);
+    } finally {
+      await app.close();
+    }
+  });
 });

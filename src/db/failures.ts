@@ -12,6 +12,9 @@ export const DISK_FULL_HOLD_MS = 60_000;
  */
 export const FAILURE_LOG_MS = 60_000;
 
+/** Told once when a kind of failure ends: how many requests it failed, and since when (ms). */
+export type Recovered = (kind: 'disk_full' | 'unavailable', failures: number, sinceMs: number) => void;
+
 /** Which kind of failure an error is, if one of those (the driver's codes, db/dialect.ts). */
 export const failureOf = (err: unknown): FailureKind | null =>
   isDiskFull(err) ? 'disk_full' : isUnavailable(err) ? 'unavailable' : isConflict(err) ? 'conflict' : null;
@@ -29,6 +32,10 @@ export class DbFailures {
   readonly #loggedAt = { disk_full: Number.NEGATIVE_INFINITY, unavailable: Number.NEGATIVE_INFINITY };
   /** Failures of each kind since its last line in the log. */
   readonly #unsaid = { disk_full: 0, unavailable: 0 };
+  /** Failures of each kind since it began failing (0: it is not failing), and when it began. */
+  readonly #outage = { disk_full: 0, unavailable: 0 };
+  readonly #outageSince = { disk_full: 0, unavailable: 0 };
+  readonly #recovered = new Set<Recovered>();
 
   /**
    * A failure of this kind at `nowMs`: the number of them since the last line of the log that
@@ -39,6 +46,7 @@ export class DbFailures {
     this.counts[kind]++;
     if (kind === 'conflict') return 1;
     if (kind === 'disk_full') this.#diskFullAt = nowMs;
+    if (this.#outage[kind]++ === 0) this.#outageSince[kind] = nowMs;
     this.#unsaid[kind]++;
     if (nowMs - this.#loggedAt[kind] < FAILURE_LOG_MS) return null;
     this.#loggedAt[kind] = nowMs;
@@ -47,9 +55,33 @@ export class DbFailures {
     return since;
   }
 
-  /** A write committed: the disk takes writes. */
+  /** A write committed: the disk takes writes, and the database answers. */
   wrote(): void {
     this.#diskFullAt = Number.NEGATIVE_INFINITY;
+    if (this.#outage.disk_full > 0) this.#recover('disk_full');
+    if (this.#outage.unavailable > 0) this.#recover('unavailable');
+  }
+
+  /** The database answered a check (/healthz): it is reachable again, if it was not. */
+  answered(): void {
+    if (this.#outage.unavailable > 0) this.#recover('unavailable');
+  }
+
+  /**
+   * Tells `fn` when a full disk or an unreachable database ends (the log's line that the
+   * service writes again, after the once-a-minute lines of the failure); the return stops it.
+   */
+  onRecovered(fn: Recovered): () => void {
+    this.#recovered.add(fn);
+    return () => this.#recovered.delete(fn);
+  }
+
+  #recover(kind: 'disk_full' | 'unavailable'): void {
+    const failures = this.#outage[kind];
+    this.#outage[kind] = 0;
+    this.#unsaid[kind] = 0;
+    this.#loggedAt[kind] = Number.NEGATIVE_INFINITY;
+    for (const fn of this.#recovered) fn(kind, failures, this.#outageSince[kind]);
   }
 
   /** A write failed for a full disk within the last minute, and none committed since (the clock asked only then). */

@@ -1,5 +1,5 @@
 import { CompiledQuery } from 'kysely';
-import type { Db } from '../db/schema.ts';
+import type { DbContext } from '../db/context.ts';
 import type { Clock } from '../lib/clock.ts';
 
 /** PostgreSQL: whether this connection's transactions take writes (a failover's standby's do not). */
@@ -7,11 +7,6 @@ const READ_ONLY = CompiledQuery.raw("select current_setting('transaction_read_on
 
 /** A database that answered this recently is not asked again (milliseconds). */
 export const HEALTH_FRESH_MS = 100;
-
-/** The SQLite handle, when SQLite: its `select 1` is prepared once and run synchronously. */
-export interface Prepares {
-  prepare(sql: string): { get(): unknown };
-}
 
 /** Resolves when the database answers; undefined when it answered within HEALTH_FRESH_MS. */
 export type HealthCheck = () => Promise<void> | undefined;
@@ -23,9 +18,14 @@ export type HealthCheck = () => Promise<void> | undefined;
  * the database ten queries a second at most; a failure is never remembered, so the first
  * check after the database stops answering already reports it. A check that answers at once
  * (SQLite's, `check` returning nothing) counts as fresh: a load balancer's check every few
- * seconds is then answered before routing too.
+ * seconds is then answered before routing too. `answered` is told of each answer that was asked
+ * for (not of the fresh ones).
  */
-export function sharedCheck(check: () => Promise<void> | void, clock: Clock): HealthCheck {
+export function sharedCheck(
+  check: () => Promise<void> | void,
+  clock: Clock,
+  answered: () => void = () => undefined,
+): HealthCheck {
   let answeredAt = Number.NEGATIVE_INFINITY;
   let running: Promise<void> | null = null;
   return () => {
@@ -44,12 +44,14 @@ export function sharedCheck(check: () => Promise<void> | void, clock: Clock): He
     }
     if (pending === undefined) {
       answeredAt = clock.now().getTime();
+      answered();
       return undefined;
     }
     running = pending.then(
       () => {
         answeredAt = clock.now().getTime();
         running = null;
+        answered();
       },
       (err: unknown) => {
         running = null;
@@ -65,11 +67,15 @@ export function sharedCheck(check: () => Promise<void> | void, clock: Clock): He
  * answered at once (a full disk is told by the writes that fail); on PostgreSQL a
  * connection whose transactions are read-only (a standby after a failover) fails it too.
  */
-export function databaseCheck(db: Db, sqlite: Prepares | undefined, clock: Clock): HealthCheck {
-  const statement = sqlite?.prepare('select 1');
+export function databaseCheck(database: DbContext, clock: Clock): HealthCheck {
+  const statement = database.sqlite?.prepare('select 1');
   return sharedCheck(
-    statement ? () => void statement.get() : async () => takesWrites(await db.executeQuery(READ_ONLY)),
+    statement
+      ? () => void statement.get()
+      : async () => takesWrites(await database.db.executeQuery(READ_ONLY)),
     clock,
+    // A database that did not answer and answers again is said in the log once (db/failures.ts).
+    () => database.failures.answered(),
   );
 }
 

@@ -69,10 +69,8 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ check: HealthCheck }> = a
       },
     },
     async (request, reply) => {
-      if (cannotWrite()) {
-        request.log.warn('health check: the disk is full, writes fail');
-        throw fail('service_unavailable', { 'retry-after': '5' });
-      }
+      // The full disk's writes say it in the log, once a minute (db/failures.ts).
+      if (cannotWrite()) throw fail('service_unavailable', { 'retry-after': '5' });
       try {
         await check();
         if (flag(request.query.detail)) {
@@ -83,7 +81,9 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ check: HealthCheck }> = a
           };
         }
       } catch (err) {
-        request.log.warn({ err }, 'health check: database unavailable');
+        // Said once a minute with the checks it failed, as the requests' failures are; and its end.
+        const failures = app.database.failures.saw('unavailable', app.clock.now().getTime());
+        if (failures !== null) request.log.warn({ err, failures }, 'health check: database unavailable');
         throw fail('service_unavailable', { 'retry-after': '5' });
       }
       return sendAnswer(request, reply, healthy);

@@ -135,6 +135,15 @@ export const errorsPlugin = fp(
       return send(reply, 'internal_error');
     });
 
+    // The end of a full disk or an outage is said once, after its once-a-minute lines.
+    const stop = app.database.failures.onRecovered((kind, failures, sinceMs) =>
+      app.log.info(
+        { failures, since: new Date(sinceMs).toISOString() },
+        kind === 'disk_full' ? 'disk takes writes again' : 'database answers again',
+      ),
+    );
+    app.addHook('onClose', async () => void stop());
+
     app.decorate('notFoundPage', { answer: null });
     app.decorate('strayAnswers', new Map());
     app.setNotFoundHandler(
