@@ -6,9 +6,9 @@ import type { Client } from './helpers/client.ts';
 
 /**
  * Every rule of a new comment that asks the database (src/comments/rules.ts DB_RULES), through
- * both of its paths: one by one (every comment on SQLite, a reply on PostgreSQL) and, on
- * PostgreSQL, the grouped insert whose statement is built from the same definitions
- * (src/comments/batch.ts), asked over HTTP and directly.
+ * one path on both databases (src/comments/post.ts `postMany`): a post alone is a group of one,
+ * and a group's posts are asked by one statement built from the same definitions, asked over
+ * HTTP and directly.
  */
 const t = await useApp({ TRUST_PROXY: '127.0.0.1' });
 const guest = (address: string, app: TestApp = t) => app.client({ 'x-forwarded-for': address });

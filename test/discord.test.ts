@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { exportData } from '../src/cli/data.ts';
-import { claimNext } from '../src/discord/queries.ts';
+import { claimRows } from '../src/delivery/rows.ts';
 import { startApp, type TestApp, useApp } from './helpers/app.ts';
 import { reopen } from './helpers/database.ts';
 import { startFakeDiscord } from './helpers/fake-discord.ts';
@@ -491,15 +491,17 @@ describe('one sender', () => {
     const hook = discord.webhook();
     const [shown] = await connect({ url: hook.url, events: [] });
     const now = new Date().toISOString();
-    await t.db
+    const row = await t.db
       .insertInto('discord_outbox')
       .values({ webhook_id: shown!.id, event: 'test', payload: '{}', not_before: now, created_at: now })
-      .execute();
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const far = new Date(Date.now() + 3_600_000).toISOString();
+    // The deliverer's claim (delivery/rows.ts), by three instances at once.
     const claims = await Promise.all(
-      ['x', 'y', 'z'].map((holder) => claimNext(t.db, shown!.id, holder, far)),
+      ['x', 'y', 'z'].map((holder) => claimRows(t.db, 'discord_outbox', [row.id], holder, far)),
     );
-    expect(claims.filter((c) => c !== null)).toHaveLength(1);
+    expect(claims.flat()).toEqual([row.id]);
     await t.db.deleteFrom('discord_outbox').execute();
   });
 

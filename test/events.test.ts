@@ -79,6 +79,34 @@ describe('what a stream tells', () => {
     expect(anonymous.events.some((e) => e.event === 'notification')).toBe(false);
   });
 
+  it('an account deleted with its comments: the shown ones leave the pages, the unread counts move (stop 96)', async () => {
+    const sid = await shown();
+    const a = await t.user();
+    const ca = await t.signedIn(a);
+    const b = await t.user();
+    const cb = await t.signedIn(b);
+    const top = (await ca.post('/api/comments', { streamer_id: sid, body: 'my comment' })).body.id;
+    const answer = (await cb.post('/api/comments', { streamer_id: sid, body: 'an answer', reply_to: top }))
+      .body.id;
+    const hidden = (await cb.post('/api/comments', { streamer_id: sid, body: 'one more comment' })).body.id;
+    await admin.put(`/api/comments?id=${hidden}`, { hidden: true });
+    const page = await stream(`/api/events?streamer_id=${sid}`);
+    const mine = await stream('/api/events', cookieOf(ca));
+    const removed = page.next('comment_removed');
+    const unread = mine.next('notification');
+    const gone = await cb.request('DELETE', '/api/account', {
+      body: { confirm: b.login, delete_comments: true },
+    });
+    expect(gone.status).toBe(200);
+    expect((await removed).data).toEqual({ id: answer, streamer_id: sid });
+    expect((await unread).data).toEqual({ unread: 0 });
+    // The hidden one was on no page: nobody is told its id.
+    const after = page.next('comment');
+    await t.client().post('/api/comments', { streamer_id: sid, body: 'and life goes on' });
+    await after;
+    expect(page.events.map((e) => e.event)).toEqual(['comment_removed', 'comment']);
+  });
+
   it('a stream hears no more of its user once they sign out, sign out everywhere or are banned (issue 45 item 8)', async () => {
     const sid = await shown();
     let banned = 0;

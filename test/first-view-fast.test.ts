@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { startApp } from './helpers/app.ts';
 
 /**
- * The first view from memory before routing (cache/fast-answers.ts, pages/first-view.ts): the
+ * The first view from memory before routing (cache/early.ts, pages/first-view.ts): the
  * home and streamer pages already rendered for the current content are answered byte for
  * byte and header for header as the route answers them, and a change is in the next answer.
  */

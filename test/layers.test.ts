@@ -86,6 +86,15 @@ describe('operations', () => {
       .flatMap((file) => fastifyBindings(readFileSync(file, 'utf8')).map((what) => `${file}: ${what}`));
     expect(bound).toEqual([]);
   });
+
+  it('are where the writes are: a route file begins no transaction and writes no row (stop 96)', () => {
+    const writes = /\bwrite(Transaction|Batched)\b|\.(insertInto|updateTable|deleteFrom)\(/;
+    const routes = sources('src')
+      .map((file) => file.split('\\').join('/'))
+      .filter((file) => /\/routes\.ts$/.test(file));
+    expect(routes.length).toBeGreaterThan(20);
+    expect(routes.filter((file) => writes.test(readFileSync(file, 'utf8')))).toEqual([]);
+  });
 });
 
 /**

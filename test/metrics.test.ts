@@ -52,7 +52,7 @@ afterAll(async () => {
   for (const a of apps) await a.close();
 });
 const app = async (env: Record<string, string>) => {
-  // warn: the list and /healthz are then answered before routing (cache/fast-answers.ts).
+  // warn: the list and /healthz are then answered before routing (cache/early.ts).
   const a = await startApp(env, { logLevel: 'warn' });
   apps.push(a);
   return a;

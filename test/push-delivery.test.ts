@@ -1,7 +1,8 @@
 import { afterAll, beforeEach, describe, expect, it, type MockInstance, onTestFinished, vi } from 'vitest';
 import { mayRefill, OutboxDeliverer } from '../src/delivery/deliverer.ts';
 import { BUSY_REQUESTS_PER_SECOND } from '../src/lib/traffic.ts';
-import { claimDue, createdIn, queueNotifications } from '../src/push/outbox.ts';
+import { claimRows } from '../src/delivery/rows.ts';
+import { createdIn, dueMessages, queueNotifications } from '../src/push/outbox.ts';
 import {
   MAX_ATTEMPTS,
   PUSH_GIVE_WAY_PER_SECOND,
@@ -545,8 +546,12 @@ describe('never twice', () => {
     const now = t.clock.now().toISOString();
     expect(await queueAsHolder(s.fan.user.id)).toBe(6);
     expect(await queueAsHolder(s.fan.user.id)).toBe(0);
-    const [x, y] = await Promise.all([claimDue(t.db, 'x', now, 100, []), claimDue(t.db, 'y', now, 100, [])]);
-    const ids = [...x, ...y].map((m) => m.id);
+    // The deliverer's claim (delivery/rows.ts) of the due rows, by two instances at once.
+    const due = (await dueMessages(t.db, now, 100, [])).map((d) => d.id);
+    const [x, y] = await Promise.all(
+      ['x', 'y'].map((holder) => claimRows(t.db, 'push_outbox', due, holder, now)),
+    );
+    const ids = [...x!, ...y!];
     expect(ids.length).toBe(6);
     expect(new Set(ids).size).toBe(6);
     await release();

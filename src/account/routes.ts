@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { writeTransaction } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
 import { text, truthy } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { OK } from '../lib/schemas.ts';
 import type { Viewer } from '../plugins/viewer.ts';
-import { accountData, confirmsOwnLogin, deleteAccount } from './queries.ts';
+import { deleteOwnAccount } from './delete.ts';
+import { accountData } from './queries.ts';
 import { deleteSchema, exportSchema } from './schemas.ts';
 import { mayManageOwnAccount } from './policy.ts';
 
@@ -15,7 +15,7 @@ import { mayManageOwnAccount } from './policy.ts';
  * session through and read the user from the session rather than the viewer.
  */
 export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, database, clock } = app;
+  const { db, clock } = app;
   const accountOf = (request: {
     sessionUser: { id: number; login: string; provider: string; display_name: string } | null;
     viewer: Viewer;
@@ -45,8 +45,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const user = accountOf(request);
       const { body, session } = request;
-      if (!(await confirmsOwnLogin(db, user, text(body.confirm) ?? ''))) throw fail('confirmation_mismatch');
-      await writeTransaction(database, (trx) => deleteAccount(trx, user, truthy(body.delete_comments)));
+      await deleteOwnAccount(app.ctx, user, text(body.confirm) ?? '', truthy(body.delete_comments));
       // This browser's session was among those deleted: clear its cookie, write nothing back.
       for (const key of Object.keys(session.data) as (keyof typeof session.data)[]) session.unset(key);
       return OK;

@@ -46,7 +46,7 @@ export interface Config {
   readonly logLevel: string;
   /**
    * LOG_REQUESTS: a line per request (Fastify's "incoming request" and "request completed",
-   * at info). Off by default: the answers from memory before routing (cache/fast-answers.ts)
+   * at info). Off by default: the answers from memory before routing (cache/early.ts)
    * are taken only when requests are not logged one by one.
    */
   readonly logRequests: boolean;

@@ -31,7 +31,7 @@ export class ContentVersion {
   }
   /**
    * A content change that no session row, its user or the password's generation shows (a
-   * group of new comments, comments/batch.ts): the session cache stays, so signed-in writers
+   * group of new comments, comments/post.ts): the session cache stays, so signed-in writers
    * are not each read again from the database after every post.
    */
   bumpContent(): void {

@@ -69,8 +69,6 @@ export function uniqueViolation(err: unknown): string[] | null {
   return null;
 }
 
-export const isUniqueViolation = (err: unknown): boolean => uniqueViolation(err) !== null;
-
 /**
  * PostgreSQL's refusals that pass: shut down or restarting (57P0x), too many connections, the
  * connection lost (08xxx), and what an operator's day brings: the database dropped or renamed

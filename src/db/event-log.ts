@@ -13,7 +13,7 @@ import type { DiscordEvent } from '../shared/rules.ts';
  * The events of the live streams carry ids and numbers only, never text (DECISIONS.md "Live
  * updates"); `notification` names the user whose unread count changed (each of their streams
  * asks for the count), and the notifications created for them, which the push deliverer sends
- * (never on a stream). `discord` is a message for Discord's webhooks (discord/deliver.ts).
+ * (never on a stream). `discord` is a message for Discord's webhooks (discord/sender.ts).
  */
 export type LiveEvent =
   | { type: 'comment'; id: number; streamer_id: number }

@@ -3,7 +3,6 @@ import type { DiscordEvent } from '../shared/rules.ts';
 import { cutWebhookUrl, formatEvents, parseEvents, type WebhookInput } from './webhooks.ts';
 import type { Selectable } from 'kysely';
 import { inIds } from '../db/dialect.ts';
-import { claimRows } from '../delivery/rows.ts';
 
 /** An event as stored in the outbox: the embed, whose `path` becomes a URL from BASE_URL when sent. */
 export type { EventEmbed } from '../db/event-log.ts';
@@ -66,7 +65,7 @@ export async function storedWebhooks(db: Db) {
 /**
  * Inside a write: tells Discord of `embeds` (one message each) through the event log
  * (db/event-log.ts): they exist exactly when the change that causes them was committed, and
- * the Discord deliverer (deliver.ts) queues them for the webhooks that asked for `event`.
+ * the Discord deliverer (sender.ts, over delivery/deliverer.ts) queues them for the webhooks that asked for `event`.
  */
 export function tellDiscord(trx: Db, event: DiscordEvent, embeds: EventEmbed[]): void {
   publish(
@@ -179,19 +178,6 @@ export async function loadDeliveries(db: Db, ids: number[]) {
 }
 
 export type Delivery = Awaited<ReturnType<typeof loadDeliveries>>[number];
-
-/**
- * Claims the webhook's oldest due delivery for `holder` (delivery/rows.ts: of two
- * instances that both believe they may send, only one gets it). Null when there is none.
- */
-export async function claimNext(db: Db, webhookId: number, holder: string, now: string) {
-  for (;;) {
-    const [next] = await dueDeliveries(db, now, 1, [], webhookId);
-    if (!next) return null;
-    const [claimed] = await claimRows(db, 'discord_outbox', [next.id], holder, now);
-    if (claimed !== undefined) return (await loadDeliveries(db, [claimed]))[0] ?? null;
-  }
-}
 
 /** Discord says the webhook is gone or its token wrong: nothing more is sent to it. */
 export async function disableWebhook(db: Db, webhookId: number, reason: string, now: string): Promise<void> {

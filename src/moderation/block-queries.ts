@@ -1,17 +1,5 @@
 import type { Db } from '../db/schema.ts';
 
-/** Is this guest tag blocked now? One indexed lookup (guest_tag, expires_at). */
-export async function activeBlock(db: Db, tag: string, now: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('address_blocks')
-    .select('id')
-    .where('guest_tag', '=', tag)
-    .where('expires_at', '>', now)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 export async function insertBlock(
   db: Db,
   b: {

@@ -199,6 +199,20 @@ export async function notifyDeleted(trx: Db, comments: Before[]): Promise<void> 
   publish(trx, [...removed(comments), ...unreadChanged(dropped)]);
 }
 
+/**
+ * Every comment of one author deleted with their account (call before the delete): those the
+ * pages showed leave them, and the notifications about them leave the counts of those notified.
+ */
+export async function notifyAuthorDeleted(trx: Db, authorId: number): Promise<void> {
+  const comments = await trx
+    .selectFrom('comments')
+    .select(['id', 'streamer_id', 'hidden', 'pending'])
+    .where('user_id', '=', authorId)
+    .execute();
+  const dropped = await setShown(trx, { authorId }, false);
+  publish(trx, [...removed(comments), ...unreadChanged(dropped)]);
+}
+
 /** Comments shown again: back on the pages, and in the counts of those notified about them. */
 export async function notifyShown(trx: Db, comments: Before[]): Promise<void> {
   publish(trx, [

@@ -60,7 +60,7 @@ export function schemaError(
 declare module 'fastify' {
   interface FastifyInstance {
     /**
-     * The site's own "not found" page for an unknown page address (pages/static.ts sets it):
+     * The site's own "not found" page for an unknown page address (pages/routes.ts sets it):
      * null leaves the request to the JSON 404.
      */
     notFoundPage: {

@@ -2,7 +2,6 @@ import { sql } from 'kysely';
 import { inIds } from '../db/dialect.ts';
 import type { Db } from '../db/schema.ts';
 import type { LoggedEvent } from '../events/log.ts';
-import { claimRows } from '../delivery/rows.ts';
 import { PUSH_KINDS } from '../shared/push.ts';
 
 /**
@@ -139,23 +138,6 @@ export async function loadMessages(db: Db, ids: number[]) {
 
 /** A claimed message with what it needs to be sent. */
 export type Claimed = Awaited<ReturnType<typeof loadMessages>>[number];
-
-/**
- * Claims up to `limit` due messages for `holder`, oldest first, leaving out `paused` origins
- * (delivery/rows.ts: of two instances that both believe they may send, each message goes
- * to one), with what sending them needs.
- */
-export async function claimDue(db: Db, holder: string, now: string, limit: number, paused: string[]) {
-  const due = await dueMessages(db, now, limit, paused);
-  const ids = await claimRows(
-    db,
-    'push_outbox',
-    due.map((d) => d.id),
-    holder,
-    now,
-  );
-  return loadMessages(db, ids);
-}
 
 /** The push service took messages: their subscriptions work (`last_ok_at`). */
 export async function noteOk(db: Db, subscriptionIds: number[], now: string): Promise<void> {

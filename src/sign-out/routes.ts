@@ -1,13 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { actorOf, audit } from '../audit/queries.ts';
-import { writeTransaction } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
 import { flag, parseId } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { errors, FlagDoc, IdDoc, Input, Ok, Param } from '../lib/schemas.ts';
-import { findUser } from '../users/queries.ts';
-import { deleteUserSessions } from '../sessions/store.ts';
+import { endOwnSessions, endSessionsOf } from './end.ts';
 import { maySignOutAnyone, maySignOutEverywhere } from './policy.ts';
 
 const Ended = Type.Object({ ok: Ok.properties.ok, count: Type.Integer() }, { title: 'SessionsEnded' });
@@ -18,8 +15,6 @@ const Ended = Type.Object({ ok: Ok.properties.ok, count: Type.Integer() }, { tit
  * same for anyone (a stolen account, a former moderator).
  */
 export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, database, clock } = app;
-
   app.delete(
     '/api/sessions',
     {
@@ -40,22 +35,11 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (query.user_id !== undefined) {
         const userId = parseId(query.user_id);
         if (userId === null) throw fail('missing_id');
-        const count = await writeTransaction(database, async (trx) => {
-          const user = await findUser(trx, userId);
-          if (!user) throw fail('user_not_found');
-          const ended = await deleteUserSessions(trx, userId);
-          await audit(trx, actorOf(viewer, clock.now()), {
-            action: 'user.sessions',
-            target_id: userId,
-            params: { login: user.login, provider: user.provider, count: ended },
-            details: { count: ended },
-          });
-          return ended;
-        });
+        const count = await endSessionsOf(app.ctx, viewer, userId);
         return { ok: true as const, count };
       }
       if (!flag(query.mine) || !viewer.user) throw fail('missing_id');
-      const count = await deleteUserSessions(db, viewer.user.id);
+      const count = await endOwnSessions(app.ctx, viewer.user.id);
       // This session's row is gone too: clear its cookie, write nothing back.
       for (const key of Object.keys(session.data) as (keyof typeof session.data)[]) session.unset(key);
       return { ok: true as const, count };

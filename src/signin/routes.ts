@@ -8,9 +8,8 @@ import { httpsDetected } from '../lib/https.ts';
 import { errors, Redirect } from '../lib/schemas.ts';
 import { pageKey } from '../shared/pages.ts';
 import { limit } from '../plugins/rate-limits.ts';
-import { writeTransaction } from '../db/transaction.ts';
 import { streamersSpokenFor } from '../catalogue/speaks-for.ts';
-import { signInUser } from '../users/sign-in.ts';
+import { signIn } from '../users/sign-in.ts';
 import { type SignInFlow, storedProfile } from './flow.ts';
 import { providerA } from './provider-a.ts';
 import { providerB } from './provider-b.ts';
@@ -85,10 +84,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
       request.log.info({ provider, auth_error: result.error }, 'sign-in failed');
       return back(refusedPath(target, result.error));
     }
-    // A sign-in can make a streamer verified (issue 26): one write that moves the content version.
-    const user = await writeTransaction(app.database, (trx) =>
-      signInUser(trx, storedProfile(result.profile), request.guestTag, clock.now()),
-    );
+    const user = await signIn(app.ctx, storedProfile(result.profile), request.guestTag);
     request.session.regenerate();
     request.session.set('oauth_user', user);
     // A ban mark belonged to the user who was banned; the viewer sets it again if this one is.

@@ -1,14 +1,21 @@
+import type { AppContext } from '../context.ts';
 import type { Db } from '../db/schema.ts';
+import { writeTransaction } from '../db/transaction.ts';
 import { rememberAddress } from '../sessions/addresses.ts';
 import { upsertUser, type ProviderProfile } from './queries.ts';
 
 /**
- * A sign-in through a provider (SPEC.md's upsert), in the caller's transaction: a new account of
+ * A sign-in through a provider (SPEC.md's upsert), one write: it can make a streamer verified
+ * (issue 26), so it moves the content version as every write does. A new account of
  * a banned person is banned; a new account whose first sign-in comes from an address a ban
  * remembers is held (its comments wait for staff, DECISIONS.md "Moderators' tools"). The
  * address is remembered for a later ban.
  */
-export async function signInUser(db: Db, profile: ProviderProfile, guestTag: string, now: Date) {
+export function signIn(ctx: AppContext, profile: ProviderProfile, guestTag: string) {
+  return writeTransaction(ctx.database, (trx) => signInUser(trx, profile, guestTag, ctx.clock.now()));
+}
+
+async function signInUser(db: Db, profile: ProviderProfile, guestTag: string, now: Date) {
   const at = now.toISOString();
   const existing = await db
     .selectFrom('users')

@@ -447,4 +447,18 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
     to: '',
     tests: ['test/outbound.test.ts'],
   },
+  {
+    name: 'event log: an account deleted with its comments tells no open page (stop 96)',
+    file: 'src/notifications/notify.ts',
+    from: '  const dropped = await setShown(trx, { authorId }, false);\n  publish(trx, [...removed(comments), ...unreadChanged(dropped)]);\n',
+    to: '  await setShown(trx, { authorId }, false);\n',
+    tests: ['test/events.test.ts'],
+  },
+  {
+    name: 'event log: an account deleted with its comments tells of its hidden ones too (stop 96)',
+    file: 'src/notifications/notify.ts',
+    from: '  publish(trx, [...removed(comments), ...unreadChanged(dropped)]);\n}\n\n/** Comments shown again',
+    to: '  publish(trx, [...removed(comments.map((c) => ({ ...c, hidden: 0 }))), ...unreadChanged(dropped)]);\n}\n\n/** Comments shown again',
+    tests: ['test/events.test.ts'],
+  },
 ];

@@ -78,8 +78,8 @@ export const NAME_MUTATIONS: Mutation[] = [
   {
     name: "sign-in: the provider's names stored as they came",
     file: 'src/signin/routes.ts',
-    from: 'signInUser(trx, storedProfile(result.profile), request.guestTag, clock.now())',
-    to: 'signInUser(trx, result.profile, request.guestTag, clock.now())',
+    from: 'signIn(app.ctx, storedProfile(result.profile), request.guestTag)',
+    to: 'signIn(app.ctx, result.profile, request.guestTag)',
     tests: ['test/signin-provider-a.test.ts', 'test/signin-provider-b.test.ts'],
   },
   {

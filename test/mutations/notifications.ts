@@ -39,8 +39,8 @@ export const NOTIFICATION_MUTATIONS: Mutation[] = [
   },
   {
     name: 'notifications: the comments of an account that leaves with them still notify',
-    file: 'src/account/queries.ts',
-    from: '    await setShown(db, { authorId: userId }, false);\n',
+    file: 'src/account/delete.ts',
+    from: '    await notifyAuthorDeleted(db, userId);\n',
     to: '',
     tests: ['test/notifications.test.ts'],
   },

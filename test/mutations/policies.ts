@@ -139,4 +139,11 @@ export const POLICY_MUTATIONS: Mutation[] = [
     to: "import type { Db } from './schema.ts';\nimport type { LoggedEvent } from '../events/log.ts';\nexport type Row = LoggedEvent;",
     tests: ['test/layers.test.ts'],
   },
+  {
+    name: "layout (stop 96): a route ends its user's sessions itself, a write outside the operations",
+    file: 'src/sign-out/routes.ts',
+    from: '      const count = await endOwnSessions(app.ctx, viewer.user.id);\n',
+    to: "      const userId = viewer.user.id;\n      const count = await app.db\n        .deleteFrom('sessions')\n        .where('user_id', '=', userId)\n        .executeTakeFirst()\n        .then((r) => Number(r.numDeletedRows));\n",
+    tests: ['test/layers.test.ts'],
+  },
 ];

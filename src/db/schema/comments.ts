@@ -14,7 +14,7 @@ export interface CommentsTable {
   hidden: Generated<number>;
   hidden_by: 'author' | 'staff' | null;
   edited_at: string | null;
-  /** The poster's guest tag (lib/guest-tag.ts): a keyed hash of the address, never the address. */
+  /** The poster's guest tag (plugins/guest-tag.ts): a keyed hash of the address, never the address. */
   guest_tag: string | null;
   /** The top-level comment this one answers (threads are one level deep). */
   reply_to: number | null;

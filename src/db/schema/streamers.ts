@@ -34,7 +34,7 @@ export interface StreamersTable {
   synced_at: string | null;
   /** Successful checks in a row that did not show the streamer live. */
   sync_misses: Generated<number>;
-  /** The suggester's guest tag (lib/guest-tag.ts); null for older rows. */
+  /** The suggester's guest tag (plugins/guest-tag.ts); null for older rows. */
   guest_tag: string | null;
   /** The channel's account id at the provider, as live sync learnt it (issue 26), or null. */
   account_id: string | null;
