@@ -24,7 +24,7 @@ import { readFileSync } from 'node:fs';
 import Fastify from 'fastify';
 import type { CeilingMode } from './protocol.ts';
 // The driver the service uses on this Node.js (a static import: tsc rewrites its path).
-import { SqliteDatabase as Database } from '../src/db/sqlite-driver.ts';
+import { sqliteDriver } from '../src/db/sqlite-driver.ts';
 
 interface Row {
   streamer_id: number;
@@ -43,7 +43,7 @@ interface Store {
 const TABLE = 'bench_ceiling_comments';
 
 async function openSqlite(file: string, withTable: boolean): Promise<Store> {
-  const sqlite = new Database(file);
+  const sqlite = new (sqliteDriver())(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('busy_timeout = 5000');

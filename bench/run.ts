@@ -29,7 +29,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteDatabase as Database } from '../src/db/sqlite-driver.ts';
+import { sqliteDriver } from '../src/db/sqlite-driver.ts';
 import { ensureBuilt } from './build.ts';
 import { loadGenerator } from './load.ts';
 import { createThrowaway, DEFAULT_SERVER_URL, type Throwaway } from './postgres.ts';
@@ -85,7 +85,7 @@ async function sqliteSuite(): Promise<Row[] | string> {
       databaseUrl: `sqlite:${file}`,
       ceilingDatabaseUrl: (name) => `sqlite:${join(dir, `ceiling-${name}.db`)}`,
       countStoredComments: async (streamerId) => {
-        const db = new Database(file, { fileMustExist: true });
+        const db = new (sqliteDriver())(file, { fileMustExist: true });
         try {
           const row = db.prepare('select count(*) as n from comments where streamer_id = ?').get(streamerId);
           return (row as { n: number }).n;

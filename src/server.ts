@@ -85,14 +85,24 @@ function showGeneratedPassword(log: Logger, password: string): void {
  * Runs the service: the start's database steps, the app, listening, and a clean stop on
  * SIGTERM or SIGINT. Every line it writes, from the first, is a JSON line of `log`.
  */
+/**
+ * An idle connection of the pool that the server closed (a restart, a terminated backend): said
+ * by its message and code. The error carries the whole client (its settings, type tables and
+ * cached statements: 8 KiB a line), and its stack says nothing an operator can act on.
+ */
+export const connectionLost = (log: Pick<Logger, 'warn'>) => (err: Error) =>
+  log.warn(
+    { err: { message: err.message, code: (err as { code?: unknown }).code } },
+    'database connection lost; the pool replaces it',
+  );
+
 export async function startServer(
   config: Config,
   log: Logger = serviceLogger(config.logLevel),
 ): Promise<void> {
   // Before the start's synchronous stretches (lib/next-tick.ts says why).
   await keepNextTickShape();
-  let logPoolError: (err: Error) => void = (err) =>
-    log.warn({ err }, 'database connection lost; the pool replaces it');
+  let logPoolError = connectionLost(log);
   const { database, generated, applied } = await prepareDatabase(
     config,
     (message) => log.warn(message),
@@ -106,7 +116,7 @@ export async function startServer(
   );
 
   const app = await buildApp({ config, database, loggerInstance: log });
-  logPoolError = (err) => app.log.warn({ err }, 'database connection lost; the pool replaces it');
+  logPoolError = connectionLost(app.log);
 
   const shutdown = async (signal: string) => {
     app.log.info(`${signal} received, shutting down`);
@@ -117,6 +127,9 @@ export async function startServer(
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
+  // The plugins' own start (a backup directory, the deliverers) fails in its own words first,
+  // never as a port that cannot be listened on.
+  await app.ready();
   await app.listen({ host: config.host, port: config.port }).catch((err: unknown) => {
     // A port in use or not allowed, a host that is no address here: the variables that chose them.
     const why = err instanceof Error ? err.message : String(err);

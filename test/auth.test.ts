@@ -90,6 +90,24 @@ describe('administrator authentication', () => {
     expect((await c.get('/api/auth/check')).body).toEqual({ admin: false });
   });
 
+  it('a refused and an accepted password are said in the log with the guest tag, never the address (stop 96)', async () => {
+    const said = (msg: string) =>
+      t.logs.filter((l) => l.includes(msg)).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const [refused, accepted] = [said('administrator password refused'), said('administrator signed in')];
+    const c = t.client();
+    await afterTheDelay(t, () => c.post('/api/auth/login', { password: 'wrong' }));
+    expect((await c.post('/api/auth/login', { password: ADMIN_PASSWORD })).status).toBe(200);
+    const refusedNow = said('administrator password refused').slice(refused.length);
+    const acceptedNow = said('administrator signed in').slice(accepted.length);
+    expect([refusedNow.length, acceptedNow.length]).toEqual([1, 1]);
+    for (const line of [...refusedNow, ...acceptedNow]) {
+      expect(line.guest_tag).toMatch(/^[0-9a-f]{10}$/);
+      expect(JSON.stringify(line)).not.toContain('127.0.0.1');
+      expect(JSON.stringify(line)).not.toContain(ADMIN_PASSWORD);
+    }
+    expect(refusedNow[0]!.level).toBe(40);
+  });
+
   it('every failure looks the same: the same answer after the same delay (form, ?action=, no or a broken stored hash)', async () => {
     const invalid = { error: 'Invalid password', code: 'invalid_password' };
     const form = await afterTheDelay(t, () =>

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   copyFileSync,
@@ -15,14 +16,14 @@ import { writeBackup } from '../src/backup/files.ts';
 import { restoreSqlite } from '../src/backup/restore.ts';
 import { BackupScheduler } from '../src/backup/scheduler.ts';
 import { migrateToLatest } from '../src/db/migrator.ts';
-import { SqliteDatabase } from '../src/db/sqlite-driver.ts';
+import { sqliteDriver } from '../src/db/sqlite-driver.ts';
 import { startApp, TestClock } from './helpers/app.ts';
 import { cli, database, dir } from './helpers/cli.ts';
 import { dbKind, reopen } from './helpers/database.ts';
 
 const hash = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 const comments = (file: string) => {
-  const db = new SqliteDatabase(file, { readonly: true });
+  const db = new (sqliteDriver())(file, { readonly: true });
   try {
     return new Set((db.prepare('select id from comments').all() as { id: number }[]).map((r) => r.id));
   } finally {
@@ -146,14 +147,14 @@ describe.runIf(dbKind === 'sqlite')('scheduled backups and restore (SQLite)', { 
     // starts SQLite's online backup over. With fixed 100-page steps this copy never ended.
     const d = mkdtempSync(join(dir, 'steps-'));
     const file = join(d, 'live.db');
-    const writer = new SqliteDatabase(file);
+    const writer = new (sqliteDriver())(file);
     writer.pragma('journal_mode = WAL');
     writer.exec('create table notes (id integer primary key, body text not null)');
     const insert = writer.prepare('insert into notes (body) values (?)');
     writer.transaction(() => {
       for (let i = 0; i < 20_000; i++) insert.run('x'.repeat(200));
     })();
-    const reader = new SqliteDatabase(file);
+    const reader = new (sqliteDriver())(file);
     // The writer stops by itself after 10,000 writes, one between two steps of the copy (both
     // take turns on this event loop); the copy must have finished before that: it needs a few.
     const maxWrites = 10_000;
@@ -174,7 +175,7 @@ describe.runIf(dbKind === 'sqlite')('scheduled backups and restore (SQLite)', { 
     }
     expect(finishedWhileWriting, 'the copy ended only when the writes stopped').toBe(true);
     expect(writes).toBeGreaterThan(0);
-    const copy = new SqliteDatabase(join(d, 'copy.db'), { readonly: true });
+    const copy = new (sqliteDriver())(join(d, 'copy.db'), { readonly: true });
     try {
       expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
       const { n } = copy.prepare('select count(*) as n from notes').get() as { n: number };
@@ -223,7 +224,7 @@ describe.runIf(dbKind === 'sqlite')('scheduled backups and restore (SQLite)', { 
 
     const copies = dirname(good);
     const foreign = join(copies, 'foreign.db');
-    const other = new SqliteDatabase(foreign);
+    const other = new (sqliteDriver())(foreign);
     other.exec('create table notes (id integer primary key, body text)');
     other.close();
     const garbage = join(copies, 'garbage.db');
@@ -235,7 +236,7 @@ describe.runIf(dbKind === 'sqlite')('scheduled backups and restore (SQLite)', { 
     writeFileSync(corrupt, bytes);
     const newer = join(copies, 'newer.db');
     copyFileSync(good, newer);
-    const n = new SqliteDatabase(newer);
+    const n = new (sqliteDriver())(newer);
     n.prepare('insert into kysely_migration (name, timestamp) values (?, ?)').run('999-from-the-future', 'x');
     n.close();
     const live = join(copies, 'live.db');
@@ -320,6 +321,21 @@ describe.runIf(dbKind === 'sqlite')('BACKUP_DIR at start', () => {
     const file = join(mkdtempSync(join(dir, 'not-a-dir-')), 'file');
     writeFileSync(file, '');
     await expect(startApp({ BACKUP_DIR: join(file, 'backups') })).rejects.toThrow(/BACKUP_DIR/);
+  });
+
+  it('a directory that cannot be written stops the start too (stop 96: a read-only mount failed the first backup)', async (ctx) => {
+    // A read-only disk: a tmpfs mounted read-only, which only root may mount; elsewhere skipped.
+    const ro = mkdtempSync(join(dir, 'read-only-'));
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'ro,size=64k', 'tmpfs', ro], { stdio: 'ignore' });
+    } catch {
+      ctx.skip();
+    }
+    try {
+      await expect(startApp({ BACKUP_DIR: ro })).rejects.toThrow(`BACKUP_DIR ${ro} cannot be written: EROFS`);
+    } finally {
+      execFileSync('umount', ['-l', ro]);
+    }
   });
 
   it("the directories it makes, and a restore's, are the service user's alone (0700)", async () => {

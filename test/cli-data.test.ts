@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SqliteDatabase as Database } from '../src/db/sqlite-driver.ts';
+import { sqliteDriver } from '../src/db/sqlite-driver.ts';
 import { answers, app, cli, database, dir, env, TOOL } from './helpers/cli.ts';
 import { dbKind } from './helpers/database.ts';
 
@@ -226,7 +226,7 @@ describe('streamer-rating export, import and backup', { timeout: 120_000 }, () =
       writing = false;
       await writer;
       expect(code).toBe(0);
-      const copy = new Database(file, { readonly: true });
+      const copy = new (sqliteDriver())(file, { readonly: true });
       try {
         expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
         const n = (copy.prepare('select count(*) as n from comments').get() as { n: number }).n;

@@ -1,10 +1,12 @@
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/config.ts';
 import { openDatabase } from '../src/db/connect.ts';
+import { loadDriver, sqliteDriver } from '../src/db/sqlite-driver.ts';
 import { SERVICE_ENV, SERVICE_NODE_ARGS, START_COMMAND } from '../src/node-args.ts';
 
 describe('configuration', () => {
@@ -230,6 +232,47 @@ describe('a new SQLite database', () => {
       ]);
     } finally {
       await opened.db.destroy();
+    }
+  });
+});
+
+describe("SQLite's driver missing for the Node.js that runs the service (stop 96)", () => {
+  it('is said with what to do, not as a module not found', () => {
+    expect(() => loadDriver('better-sqlite3-not-installed')).toThrow(
+      `the SQLite driver (better-sqlite3-not-installed) is not installed for Node.js ${process.versions.node}: run \`npm ci\` again with this Node.js`,
+    );
+  });
+});
+
+describe('a SQLite file on a full disk (stop 96: the start blamed the rights)', () => {
+  it('is said as a full disk, with the room left', (ctx) => {
+    // A real full disk: a small tmpfs, which only root may mount (CI's user); elsewhere skipped.
+    const dir = mkdtempSync(join(tmpdir(), 'full-disk-'));
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=512k', 'tmpfs', dir], { stdio: 'ignore' });
+    } catch {
+      ctx.skip();
+    }
+    try {
+      // A database made while there was room, stopped cleanly (its -wal and -shm removed), then the disk filled.
+      const file = join(dir, 'streamers.db');
+      const made = new (sqliteDriver())(file);
+      made.exec('create table t (x integer)');
+      made.close();
+      try {
+        for (let i = 0; ; i++) writeFileSync(join(dir, `fill-${i}`), Buffer.alloc(64 * 1024));
+      } catch {
+        // ENOSPC: full.
+      }
+      expect(() => openDatabase(`sqlite:${file}`)).toThrow(
+        /; the disk that holds it is full \(\d+ KiB free\)$/,
+      );
+    } finally {
+      // Let go at once, or lazily when busy; busy means the failed open kept the file open.
+      const busy = spawnSync('umount', [dir]).status !== 0;
+      if (busy) execFileSync('umount', ['-l', dir]);
+      rmSync(dir, { recursive: true, force: true });
+      expect(busy, 'the failed open kept the file open').toBe(false);
     }
   });
 });

@@ -361,6 +361,36 @@ describe.runIf(run)('the deploy kit, for real', () => {
     expect(r.stderr).not.toMatch(/"level":"(warn|error)"/);
   });
 
+  it.each([
+    ['Caddyfile', false],
+    ['Caddyfile.instances', true],
+  ])(
+    "deploy/caddy/%s checks the instances' health: %s (one instance marked down was every request 503, reads too; stop 96)",
+    (file, checks) => {
+      const r = spawnSync(
+        'caddy',
+        ['adapt', '--adapter', 'caddyfile', '--config', join(ROOT, 'deploy/caddy', file)],
+        {
+          encoding: 'utf8',
+          env: { PATH: process.env.PATH ?? '', HOME: dir, XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir },
+        },
+      );
+      expect(r.status, r.stderr).toBe(0);
+      // Caddy's own reading of the file: its reverse proxies, and whether any checks actively.
+      const proxies: { health_checks?: { active?: unknown } }[] = [];
+      const walk = (node: unknown): void => {
+        if (Array.isArray(node)) node.forEach(walk);
+        else if (node && typeof node === 'object') {
+          if ((node as { handler?: string }).handler === 'reverse_proxy') proxies.push(node);
+          Object.values(node).forEach(walk);
+        }
+      };
+      walk(JSON.parse(r.stdout));
+      expect(proxies.length).toBeGreaterThan(0);
+      expect(proxies.every((p) => (p.health_checks?.active !== undefined) === checks)).toBe(true);
+    },
+  );
+
   it.each(['streamer-rating.conf', 'streamer-rating-instances.conf'])(
     'nginx -t accepts deploy/nginx/%s',
     (file) => {

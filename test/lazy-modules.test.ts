@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LAZY_MODULES } from '../src/lib/lazy-modules.ts';
 import { PLAIN_PAGES } from '../src/shared/pages.ts';
-import { createSqlite } from './soak/lib/database.ts';
+import { createPostgres, createSqlite } from './soak/lib/database.ts';
 import { adminBrowser, createStreamer, expectStatus } from './soak/lib/http.ts';
 import { entry, ROOT, Service } from './helpers/service.ts';
 
@@ -26,6 +26,8 @@ process.on('exit', () => {
   // The built-in modules Node.js loaded, by name (its own tests read the same list).
   const undici = process.moduleLoadList.some((m) => m.endsWith('internal/deps/undici/undici'));
   process.stderr.write('FETCH CLIENT LOADED ' + undici + '\\n');
+  const sqlite = Object.keys(require.cache).some((f) => f.includes('/node_modules/better-sqlite3'));
+  process.stderr.write('SQLITE DRIVER LOADED ' + sqlite + '\\n');
 });`)}`;
 
 // At exit, Intl's constructors the process called (each loads ICU's code and data for good).
@@ -66,6 +68,23 @@ describe('what only some services need', () => {
     expect(service.grep(/LAZY LOADED/)).toEqual(['LAZY LOADED []']);
     expect(service.grep(/FETCH CLIENT LOADED/)).toEqual(['FETCH CLIENT LOADED false']);
   }, 60_000);
+
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    "a service on PostgreSQL never loads SQLite's driver (stop 96: one missing for its Node.js stopped it)",
+    async () => {
+      const database = await createPostgres();
+      service = await Service.start({
+        databaseUrl: database.url,
+        from: entry,
+        nodeArgs: ['--import', REPORT],
+      });
+      expect((await fetch(service.url + '/api/streamers')).status).toBe(200);
+      await service.stop();
+      expect(service.grep(/SQLITE DRIVER LOADED/)).toEqual(['SQLITE DRIVER LOADED false']);
+      await database.cleanup();
+    },
+    60_000,
+  );
 
   it('a service with e-mail on, in a time zone, makes no ICU format (lib/time-zone.ts)', async () => {
     service = await Service.start({

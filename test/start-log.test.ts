@@ -4,11 +4,12 @@
  * mistyped DATABASE_URL never reaches the log with its password.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { connectionLost } from '../src/server.ts';
 import { freePort } from './helpers/app.ts';
 import { dbKind } from './helpers/database.ts';
 
@@ -54,6 +55,25 @@ describe.runIf(dbKind === 'sqlite')('what a start logs', { timeout: 60_000 }, ()
     expect(lines.map((l) => l.level)).toEqual([60]);
     expect(lines[0]!.msg).toMatch(/DATABASE_URL .*postgress:\/\/rating:\*\*\*@db\.example\/rating/);
     expect(run.stdout).not.toContain(SECRET);
+  });
+
+  it("a plugin's start that fails is said in its own words, not as a port (stop 96)", async () => {
+    const file = join(dir, 'not-a-directory');
+    writeFileSync(file, '');
+    const run = spawnSync(process.execPath, MAIN, {
+      env: env({
+        DATABASE_URL: `sqlite:${join(dir, 'plugin.db')}`,
+        PORT: String(await freePort()),
+        BACKUP_DIR: join(file, 'backups'),
+      }),
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(run.status).toBe(1);
+    const fatal = jsonLines(run.stdout).filter((l) => l.level === 60);
+    expect(fatal).toHaveLength(1);
+    expect(fatal[0]!.msg).toContain(`BACKUP_DIR ${join(file, 'backups')} cannot be created`);
+    expect(fatal[0]!.msg).not.toContain('cannot listen');
   });
 
   it('a database that does not answer: JSON warnings, without the password of its URL', async () => {
@@ -204,5 +224,25 @@ describe.runIf(dbKind === 'postgres')('a start on PostgreSQL', { timeout: 60_000
     const lines = jsonLines(run.stdout);
     expect(lines.map((l) => l.level)).toEqual([60]);
     expect(lines[0]!.msg).toMatch(/does not exist/);
+  });
+});
+
+describe('a lost connection of the pool (stop 96: a line carried the whole client, 8 KiB)', () => {
+  it('is said by its message and code, without the client the error carries', () => {
+    const lines: string[] = [];
+    const client = { connectionParameters: { host: '127.0.0.1' }, types: 'x'.repeat(8000) };
+    const err = Object.assign(new Error('terminating connection due to administrator command'), {
+      code: '57P01',
+      client,
+    });
+    connectionLost({ warn: (obj: unknown, msg?: string) => void lines.push(JSON.stringify([obj, msg])) })(
+      err,
+    );
+    expect(lines).toEqual([
+      JSON.stringify([
+        { err: { message: 'terminating connection due to administrator command', code: '57P01' } },
+        'database connection lost; the pool replaces it',
+      ]),
+    ]);
   });
 });

@@ -5,6 +5,7 @@ import { actorOf, audit } from '../audit/queries.ts';
 import { fail } from '../errors.ts';
 import { codePointLength, text } from '../lib/input.ts';
 import { errors, OK, Ok } from '../lib/schemas.ts';
+import { shortTag } from '../plugins/guest-tag.ts';
 import { limit } from '../plugins/rate-limits.ts';
 import { LIMITS } from '../shared/rules.ts';
 import { adminGeneration, changeAdminPassword, passwordFromEnvironment } from './admin-password.ts';
@@ -27,10 +28,15 @@ export const adminAuthRoutes: FastifyPluginAsyncTypebox<AdminAuthOptions> = asyn
     const password = text(body.password) ?? '';
     if (password === '') throw fail('password_required');
     const stored = await opts.adminHash(app.db);
+    // Said in the log either way, with the caller's guest tag (never the address): guessing at
+    // the shared password shows, and so does who came in.
+    const caller = { guest_tag: shortTag(request.guestTag) };
     if (!stored || !(await verifyPassword(stored, password))) {
+      request.log.warn(caller, 'administrator password refused');
       await app.clock.sleep(FAILED_LOGIN_DELAY_MS);
       throw fail('invalid_password');
     }
+    request.log.info(caller, 'administrator signed in with the password');
     request.session.regenerate();
     request.session.set('is_admin', true);
     request.session.set('admin_at', app.clock.now().toISOString());

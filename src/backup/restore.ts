@@ -2,7 +2,7 @@ import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { migrations } from '../db/migrations/index.ts';
-import { SqliteDatabase } from '../db/sqlite-driver.ts';
+import { type SqliteDatabase, sqliteDriver } from '../db/sqlite-driver.ts';
 import { fsyncPath } from './files.ts';
 
 /** A restore refused before anything changed. */
@@ -27,7 +27,7 @@ const sizeOf = async (file: string) => (await stat(file).catch(() => null))?.siz
 function checkCopy(file: string, source: string): Omit<Restored, 'aside'> {
   let db: SqliteDatabase;
   try {
-    db = new SqliteDatabase(file, { fileMustExist: true });
+    db = new (sqliteDriver())(file, { fileMustExist: true });
   } catch (err) {
     throw new RestoreRefused(`${source} cannot be opened: ${(err as Error).message}`);
   }
@@ -74,7 +74,7 @@ function checkCopy(file: string, source: string): Omit<Restored, 'aside'> {
  */
 function assertNotInUse(target: string): void {
   if (!existsSync(target)) return;
-  const db = new SqliteDatabase(target, { fileMustExist: true });
+  const db = new (sqliteDriver())(target, { fileMustExist: true });
   try {
     db.pragma('busy_timeout = 0');
     db.pragma('locking_mode = EXCLUSIVE');

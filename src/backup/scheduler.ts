@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/schema.ts';
 import type { SqliteDatabase } from '../db/sqlite-driver.ts';
@@ -44,13 +45,23 @@ export class BackupScheduler {
     this.#tickMs = opts.tickMs ?? Math.min(60_000, opts.intervalMs / 4);
   }
 
-  /** Creates the directory (a start fails at once when it cannot) and starts the ticks. */
+  /**
+   * Creates the directory and writes a file into it (a start fails at once when it cannot: a
+   * read-only mount let the start pass and failed the first backup), then starts the ticks.
+   */
   async start(): Promise<void> {
     try {
       // The copies hold every session and secret: a new directory is the service user's alone.
       await mkdir(this.opts.dir, { recursive: true, mode: 0o700 });
     } catch (err) {
       throw new Error(`BACKUP_DIR ${this.opts.dir} cannot be created: ${(err as Error).message}`);
+    }
+    const probe = join(this.opts.dir, `.write-check-${process.pid}`);
+    try {
+      await writeFile(probe, '', { mode: 0o600 });
+      await rm(probe);
+    } catch (err) {
+      throw new Error(`BACKUP_DIR ${this.opts.dir} cannot be written: ${(err as Error).message}`);
     }
     this.#stopWaking = wakeEvery(this.#tickMs, () =>
       this.#tick().catch((err: unknown) => this.opts.log.error({ err }, 'scheduled backup failed')),

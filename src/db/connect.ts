@@ -1,7 +1,7 @@
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type SqliteDatabase as SqliteDialectDatabase, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import { SqliteDatabase, type SqliteStatement } from './sqlite-driver.ts';
+import { type SqliteDatabase, type SqliteStatement, sqliteDriver } from './sqlite-driver.ts';
 import { dbContext, type DbContext } from './context.ts';
 import { pgDriver } from './pg-driver.ts';
 import { preparingPool } from './prepared.ts';
@@ -136,6 +136,7 @@ function withJitOff(url: string, pgSchema?: string): { connectionString: string;
  * write fails here: said with the file's path, which SQLite's own message leaves out.
  */
 function openSqlite(file: string): SqliteDatabase {
+  let sqlite: SqliteDatabase | undefined;
   try {
     if (file !== ':memory:') {
       // The database holds sessions and the administrator's hash: a new directory and file are
@@ -144,19 +145,38 @@ function openSqlite(file: string): SqliteDatabase {
       mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
       closeSync(openSync(file, 'a', 0o600));
     }
-    const sqlite = new SqliteDatabase(file);
+    sqlite = new (sqliteDriver())(file);
     for (const pragma of SQLITE_PRAGMAS) {
       if (pragma === 'journal_mode = WAL') switchToWal(sqlite, file);
       else sqlite.pragma(pragma);
     }
     return sqlite;
   } catch (err) {
+    // A file opened whose pragmas failed is let go, not held open by a process that goes on.
+    sqlite?.close();
     const why = err instanceof Error ? err.message : String(err);
-    throw new Error(
-      `cannot open the SQLite database ${file} (DATABASE_URL): ${why}; may the service's user write it and its directory?`,
-      { cause: err },
-    );
+    throw new Error(`cannot open the SQLite database ${file} (DATABASE_URL): ${why}; ${openHint(file)}`, {
+      cause: err,
+    });
   }
+}
+
+/** Less room than this on the file's disk: a failed open is said as the full disk it likely is. */
+export const FULL_DISK_BYTES = 1024 * 1024;
+
+/**
+ * What to check when the file does not open: a full disk (SQLite then cannot make the -wal and
+ * -shm files a clean stop removed, and says only "disk I/O error"), else the user's rights.
+ */
+function openHint(file: string): string {
+  try {
+    const disk = statfsSync(dirname(file));
+    const free = disk.bavail * disk.bsize;
+    if (free < FULL_DISK_BYTES) return `the disk that holds it is full (${Math.floor(free / 1024)} KiB free)`;
+  } catch {
+    // No directory to ask: the rights are the question.
+  }
+  return "may the service's user write it and its directory?";
 }
 
 export function openDatabase(url: string, opts: OpenOptions = {}): Opened {

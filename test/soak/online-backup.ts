@@ -9,7 +9,7 @@ import { copyFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { SqliteDatabase } from '../../src/db/sqlite-driver.ts';
+import { sqliteDriver } from '../../src/db/sqlite-driver.ts';
 import { createSqlite } from './lib/database.ts';
 import { adminBrowser, Browser, createStreamer } from './lib/http.ts';
 import { Ledger, verifyLedger } from './lib/ledger.ts';
@@ -83,7 +83,7 @@ export async function onlineBackup(o: BackupOptions = FULL): Promise<Verdict> {
       // The copy alone, as an operator moves it: no -wal or -shm beside it.
       const moved = join(database.dir, `moved-${k}.db`);
       copyFileSync(file, moved);
-      const copy = new SqliteDatabase(moved, { fileMustExist: true });
+      const copy = new (sqliteDriver())(moved, { fileMustExist: true });
       try {
         const check = (copy.pragma('integrity_check') as { integrity_check: string }[])
           .map((r) => r.integrity_check)

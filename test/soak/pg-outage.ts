@@ -164,6 +164,10 @@ export async function pgOutage(o: PgOutageOptions = FULL): Promise<Verdict> {
     }
 
     await load.stop();
+    // Each lost connection is one short line (stop 96).
+    const lost = services.flatMap((s) => s.grep(/database connection lost/));
+    const longest = Math.max(0, ...lost.map((line) => line.length));
+    findings.check(longest < 1000, `a lost connection's log line has ${longest} characters`);
     for (const s of services) {
       findings.check(s.alive, () => `${s.name} died: ${s.describeExit()}`);
       const crash = s.grep(/Unhandled 'error' event|uncaught/i);

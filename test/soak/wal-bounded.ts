@@ -5,7 +5,7 @@
  */
 import { statSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SqliteDatabase } from '../../src/db/sqlite-driver.ts';
+import { sqliteDriver } from '../../src/db/sqlite-driver.ts';
 import { createSqlite } from './lib/database.ts';
 import { adminBrowser, Browser, createStreamer } from './lib/http.ts';
 import { Ledger } from './lib/ledger.ts';
@@ -28,7 +28,7 @@ const MiB = 1024 * 1024;
 
 /** An outside reader: repeated read transactions on the file, each held for a moment. */
 async function readLoop(file: string, stop: () => boolean): Promise<number> {
-  const db = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
+  const db = new (sqliteDriver())(file, { readonly: true, fileMustExist: true });
   db.pragma('busy_timeout = 5000');
   let reads = 0;
   try {

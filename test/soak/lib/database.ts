@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SqliteDatabase } from '../../../src/db/sqlite-driver.ts';
+import { type SqliteDatabase, sqliteDriver } from '../../../src/db/sqlite-driver.ts';
 import pg from 'pg';
 
 export type DbKind = 'sqlite' | 'postgres';
@@ -47,7 +47,7 @@ export function createSqlite(): SoakDatabase & { file: string; dir: string } {
   const file = join(dir, 'streamers.db');
   let n = 0;
   const query = <T>(fn: (db: SqliteDatabase) => T): T => {
-    const db = new SqliteDatabase(file, { fileMustExist: true });
+    const db = new (sqliteDriver())(file, { fileMustExist: true });
     try {
       return fn(db);
     } finally {
