@@ -122,6 +122,26 @@ describe('streamer-rating export, import and backup', { timeout: 120_000 }, () =
     );
   });
 
+  it('import loads a guest blocked twice (a file from before migration 048): the block that ends last (stop 96)', async () => {
+    const source = await database();
+    cli(source, ['demo']);
+    const file = join(dir, 'blocked-twice.json');
+    expect(cli(source, ['export', file]).code).toBe(0);
+    const data = JSON.parse(readFileSync(file, 'utf8'));
+    const block = { guest_tag: 'f'.repeat(64), created_at: '2026-01-01T00:00:00.000Z', created_by: 'admin' };
+    data.tables.address_blocks = [
+      { ...block, id: 1, expires_at: '2999-03-01T00:00:00.000Z' },
+      { ...block, id: 2, expires_at: '2999-02-01T00:00:00.000Z' },
+    ];
+    writeFileSync(file, JSON.stringify(data));
+    const target = await database();
+    const imp = cli(target, ['import', file]);
+    expect(imp.code, imp.err).toBe(0);
+    const admin = await (await app(target)).admin();
+    const blocks = (await admin.get('/api/moderation/blocks')).body as { id: number; expires_at: string }[];
+    expect(blocks.map((b) => [b.id, b.expires_at])).toEqual([[1, '2999-03-01T00:00:00.000Z']]);
+  });
+
   it("import makes the notifications' shown flag again (a file from before migration 018)", async () => {
     const source = await database();
     cli(source, ['demo']);

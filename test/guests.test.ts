@@ -250,6 +250,43 @@ describe('address blocks', () => {
     expect((await comment(from('203.0.113.32'), sid)).status).toBe(201);
   });
 
+  it('a guest blocked already is blocked once: the block renewed to the later end, listed once, lifted at once (stop 96)', async () => {
+    const sid = await t.streamer();
+    const troll = from('203.0.113.40');
+    const [c1, c2, c3] = [await comment(troll, sid), await comment(troll, sid), await comment(troll, sid)];
+    const first = await admin.post('/api/moderation/blocks', { comment_id: c1.body.id, days: 30 });
+    // A second moderator at the same moment, and a shorter block after: one block, to the later end.
+    const [again] = await Promise.all([
+      admin.post('/api/moderation/blocks', { comment_id: c2.body.id, days: 30 }),
+      admin.post('/api/moderation/blocks', { comment_id: c3.body.id, days: 30 }),
+    ]);
+    const shorter = await admin.post('/api/moderation/blocks', { comment_id: c3.body.id, days: 1 });
+    expect([first.status, again.status, shorter.status]).toEqual([201, 201, 201]);
+    expect(new Set([first.body.id, again.body.id, shorter.body.id])).toEqual(new Set([first.body.id]));
+    const listed = ((await admin.get('/api/moderation/blocks')).body as any[]).filter(
+      (b) => b.id === first.body.id,
+    );
+    expect(listed).toHaveLength(1);
+    expect(Date.parse(listed[0].expires_at) - Date.parse(listed[0].created_at)).toBeGreaterThan(
+      29 * 86_400_000,
+    );
+    expect((await admin.del(`/api/moderation/blocks?id=${first.body.id}`)).body).toEqual({ ok: true });
+    expect((await comment(troll, sid)).status).toBe(201);
+    // Ended, then blocked again: a new block, the newest in the list.
+    const later = await admin.post('/api/moderation/blocks', { comment_id: c1.body.id, days: 1 });
+    // Two days on (the administrator's flag would lapse: a moderator blocks).
+    const mod = await t.signedIn(await t.user({}, { mod: true }));
+    t.clock.advance(2 * 86_400_000);
+    try {
+      const renewed = await mod.post('/api/moderation/blocks', { comment_id: c2.body.id, days: 1 });
+      expect(renewed.body.id).toBeGreaterThan(later.body.id);
+      expect(((await mod.get('/api/moderation/blocks')).body as any[])[0].id).toBe(renewed.body.id);
+      await mod.del(`/api/moderation/blocks?id=${renewed.body.id}`);
+    } finally {
+      t.clock.offset = 0;
+    }
+  });
+
   it("refuses a signed-in author's comment, an unknown comment and a missing id; unknown blocks are 404", async () => {
     const sid = await t.streamer();
     const byUser = await comment(await t.signedIn(await t.user()), sid);

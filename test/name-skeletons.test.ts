@@ -361,3 +361,29 @@ describe('migration 046: small capitals', () => {
     }
   });
 });
+
+describe('migration 048: one address block per guest tag (stop 96)', () => {
+  it('of a tag blocked twice, the block that ends last stays; a third block of the tag is refused by the index', async () => {
+    const db = await createTestDatabase();
+    try {
+      await migrateBefore(db.db, '048-one-block-per-guest');
+      const block = (guest_tag: string, expires_at: string) =>
+        db.db
+          .insertInto('address_blocks')
+          .values({ guest_tag, expires_at, created_at: '2026-01-01T00:00:00.000Z', created_by: 'admin' })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+      const a1 = await block('aaaa', '2026-03-01T00:00:00.000Z');
+      const a2 = await block('aaaa', '2026-02-01T00:00:00.000Z');
+      const b1 = await block('bbbb', '2026-02-01T00:00:00.000Z');
+      const b2 = await block('bbbb', '2026-02-01T00:00:00.000Z');
+      expect(await migrateToLatest(db.db)).toContain('048-one-block-per-guest');
+      const left = await db.db.selectFrom('address_blocks').select('id').orderBy('id').execute();
+      expect(left.map((r) => r.id)).toEqual([a1.id, b2.id]);
+      expect([a2.id, b1.id].some((id) => left.some((r) => r.id === id))).toBe(false);
+      await expect(block('aaaa', '2026-04-01T00:00:00.000Z')).rejects.toThrow();
+    } finally {
+      await db.cleanup();
+    }
+  });
+});

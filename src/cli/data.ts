@@ -157,7 +157,22 @@ async function prepareRows(
     const made = Object.fromEntries(Object.entries(derived).map(([column, make]) => [column, make(row)]));
     return { ...row, ...made };
   });
+  if (table === 'address_blocks') return oneBlockPerTag(prepared);
   return NAME_FOLDED.has(table) ? withNameFolds(prepared) : prepared;
+}
+
+/** A file from before migration 048 may block a tag twice: the block that ends last stays, as there. */
+function oneBlockPerTag(rows: Record<string, unknown>[]): Record<string, unknown>[] {
+  const kept = new Map<unknown, Record<string, unknown>>();
+  for (const row of rows) {
+    const other = kept.get(row.guest_tag);
+    const later =
+      !other ||
+      String(row.expires_at) > String(other.expires_at) ||
+      (row.expires_at === other.expires_at && Number(row.id) > Number(other.id));
+    if (later) kept.set(row.guest_tag, row);
+  }
+  return rows.filter((row) => kept.get(row.guest_tag) === row);
 }
 
 /** The tables whose names are unique by their fold: streamers (migration 045) and teams (047). */

@@ -1,6 +1,11 @@
 import type { Db } from '../db/schema.ts';
 
-export async function insertBlock(
+/**
+ * Blocks a guest tag: its one row (migration 048), made or renewed. A tag blocked already keeps
+ * its block (and its id) until the later of the two ends, with who blocked it now and for which
+ * comment; a block of the tag that has ended makes way for a new one (a new id, newest in the list).
+ */
+export async function putBlock(
   db: Db,
   b: {
     guest_tag: string;
@@ -11,11 +16,27 @@ export async function insertBlock(
     comment_id: number;
   },
 ): Promise<number> {
-  const row = await db.insertInto('address_blocks').values(b).returning('id').executeTakeFirstOrThrow();
+  await db
+    .deleteFrom('address_blocks')
+    .where('guest_tag', '=', b.guest_tag)
+    .where('expires_at', '<=', b.created_at)
+    .execute();
+  const old = await db
+    .selectFrom('address_blocks')
+    .select('expires_at')
+    .where('guest_tag', '=', b.guest_tag)
+    .executeTakeFirst();
+  const expires_at = old && old.expires_at > b.expires_at ? old.expires_at : b.expires_at;
+  const { guest_tag: _tag, ...renewed } = { ...b, expires_at };
+  const row = await db
+    .insertInto('address_blocks')
+    .values({ ...b, expires_at })
+    .onConflict((oc) => oc.column('guest_tag').doUpdateSet(renewed))
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
-/** Active blocks, newest first. */
 /** Active blocks, newest first: a page of `limit` below the id `before`. */
 export async function listBlocks(db: Db, now: string, limit: number, before: number | null) {
   let query = db

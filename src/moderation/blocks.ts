@@ -8,7 +8,7 @@ import { clamp, toInt } from '../lib/input.ts';
 import { shortTag } from '../plugins/guest-tag.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { LIMITS } from '../shared/rules.ts';
-import { deleteBlock, findBlock, insertBlock } from './block-queries.ts';
+import { deleteBlock, findBlock, putBlock } from './block-queries.ts';
 import { mayBlockAuthorOf } from './policy.ts';
 
 const DAY_MS = 86_400_000;
@@ -38,7 +38,7 @@ export async function blockAuthorOf(
     if (!comment) throw fail('comment_not_found');
     if (!mayBlockAuthorOf(viewer, comment)) throw fail('use_ban_for_users');
     if (!comment.guest_tag) throw fail('no_guest_tag');
-    const blockId = await insertBlock(trx, {
+    const blockId = await putBlock(trx, {
       guest_tag: comment.guest_tag,
       created_at: now.toISOString(),
       expires_at: new Date(now.getTime() + days * DAY_MS).toISOString(),

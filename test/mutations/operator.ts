@@ -359,4 +359,32 @@ export const OPERATOR_MUTATIONS: Mutation[] = [
     to: '',
     tests: ['test/backups.test.ts'],
   },
+  {
+    name: 'blocks (stop 96): one guest tag may hold several blocks (no unique index)',
+    file: 'src/db/migrations/048-one-block-per-guest.ts',
+    from: '    .unique()\n',
+    to: '',
+    tests: ['test/name-skeletons.test.ts', 'test/guests.test.ts'],
+  },
+  {
+    name: 'blocks (stop 96): a shorter block of a blocked guest shortens it',
+    file: 'src/moderation/block-queries.ts',
+    from: 'const expires_at = old && old.expires_at > b.expires_at ? old.expires_at : b.expires_at;',
+    to: 'const expires_at = old ? b.expires_at : b.expires_at;',
+    tests: ['test/guests.test.ts'],
+  },
+  {
+    name: 'blocks (stop 96): a block that ended is renewed in place (an old id, not the newest in the list)',
+    file: 'src/moderation/block-queries.ts',
+    from: "    .where('expires_at', '<=', b.created_at)\n",
+    to: "    .where('expires_at', '<=', '0')\n",
+    tests: ['test/guests.test.ts'],
+  },
+  {
+    name: 'blocks (stop 96): an older file that blocks a guest twice does not import',
+    file: 'src/cli/data.ts',
+    from: "  if (table === 'address_blocks') return oneBlockPerTag(prepared);\n",
+    to: '',
+    tests: ['test/cli-data.test.ts'],
+  },
 ];

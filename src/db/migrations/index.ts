@@ -42,6 +42,7 @@ import * as mailDueById from './044-mail-due-by-id.ts';
 import * as streamerNameFolds from './045-streamer-name-folds.ts';
 import * as nameFoldsOfSmallCapitals from './046-name-folds-of-small-capitals.ts';
 import * as teamNameFolds from './047-team-name-folds.ts';
+import * as oneBlockPerGuest from './048-one-block-per-guest.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
@@ -88,4 +89,5 @@ export const migrations: Record<string, Migration> = {
   '045-streamer-name-folds': streamerNameFolds,
   '046-name-folds-of-small-capitals': nameFoldsOfSmallCapitals,
   '047-team-name-folds': teamNameFolds,
+  '048-one-block-per-guest': oneBlockPerGuest,
 };
