@@ -605,4 +605,18 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-taking-part.test.ts'],
     web: true,
   },
+  {
+    name: "audit words (stop 96): one comment in the plural ('Hid 1 selected comments')",
+    file: 'web/src/locales/audit-en.ts',
+    from: "${p.count === 1 ? 'comment' : 'comments'}",
+    to: 'comments',
+    tests: ['test/audit-words.test.ts'],
+  },
+  {
+    name: "audit words (stop 96): one hour in the plural ('for 1 hours')",
+    file: 'web/src/locales/audit-en.ts',
+    from: 'const counted = (n: number, one: string, other = `${one}s`) => `${n} ${n === 1 ? one : other}`;',
+    to: 'const counted = (n: number, one: string, other = `${one}s`) => `${n} ${other}`;',
+    tests: ['test/audit-words.test.ts'],
+  },
 ];

@@ -43,6 +43,8 @@ const account = (p: { login: string; provider: string }, name: (p: string) => st
   p.login ? `${p.login} (${name(p.provider)})` : 'a deleted user';
 const author = (name: string) => name || 'a deleted user';
 const total = (n: number | null) => (n === null ? 'unrated' : String(n));
+/** A number and its noun, one or more ("1 comment", "2 comments"). */
+const counted = (n: number, one: string, other = `${one}s`) => `${n} ${n === 1 ? one : other}`;
 
 /** The audit log's entries (an action and its parameters, audit/actions.ts) in English. */
 export const enAudit: AuditWords = {
@@ -70,7 +72,7 @@ export const enAudit: AuditWords = {
         : p.key === 'refuse_repeats'
           ? `${en['words.refuseRepeats']}: ${p.value ? 'on' : 'off'}`
           : `Sign-in to comment: ${p.value ? 'required' : 'not required'}`,
-  'settings.discord': (p) => `Discord: ${p.webhooks.length} connected channel(s)`,
+  'settings.discord': (p) => `Discord: ${counted(p.webhooks.length, 'connected channel')}`,
   'settings.words': (p) => `${en['words.holdWords']}: ${p.words.length}`,
   'settings.operator': (p) =>
     `Operator on the privacy page: ${p.name ?? '(none)'}, contact ${p.contact ?? '(none)'}`,
@@ -79,11 +81,11 @@ export const enAudit: AuditWords = {
     p.admin
       ? `Made ${account(p, name)} an administrator`
       : `${account(p, name)} is no longer an administrator`,
-  'user.sessions': (p, name) => `Signed ${account(p, name)} out everywhere (${p.count} sessions)`,
+  'user.sessions': (p, name) => `Signed ${account(p, name)} out everywhere (${counted(p.count, 'session')})`,
   'user.timeout': (p, name) =>
     p.hours === 0
       ? `Lifted the time-out of ${account(p, name)}`
-      : `Timed out ${account(p, name)} for ${p.hours} hours`,
+      : `Timed out ${account(p, name)} for ${counted(p.hours, 'hour')}`,
   'comment.bulk': (p) => {
     const verb = {
       hide: 'Hid',
@@ -98,10 +100,10 @@ export const enAudit: AuditWords = {
         : 'user_id' in p.selector
           ? `user #${p.selector.user_id}'s`
           : `guest ${p.selector.guest_tag}'s`;
-    return `${verb} ${p.count} ${which} comments`;
+    return `${verb} ${p.count} ${which} ${p.count === 1 ? 'comment' : 'comments'}`;
   },
   'block.add': (p) =>
-    `Blocked the address of guest ${p.guest_tag} (${author(p.author)}) for ${p.days} ${p.days === 1 ? 'day' : 'days'}`,
+    `Blocked the address of guest ${p.guest_tag} (${author(p.author)}) for ${counted(p.days, 'day')}`,
   'block.remove': (p) => `Lifted the block of guest ${p.guest_tag}`,
   // Issue 26
   'streamer.reply_remove': (p) => `Removed the streamer's reply on ${p.name}`,

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { enAudit } from '../web/src/locales/audit-en.ts';
+
+/** The audit log's English sentences count as English does: one comment, two comments (stop 96). */
+const provider = (p: string) => (p === 'provider_a' ? 'Twitch' : 'Kick');
+const who = { login: 'bobkick', provider: 'provider_b' as const };
+
+describe("the audit log's English", () => {
+  it('says one of a thing in the singular and more in the plural', () => {
+    const bulk = (count: number) =>
+      enAudit['comment.bulk']({ action: 'hide', count, selector: { ids: [1] } }, provider);
+    expect([bulk(1), bulk(2)]).toEqual(['Hid 1 selected comment', 'Hid 2 selected comments']);
+    const timeout = (hours: number) => enAudit['user.timeout']({ ...who, hours }, provider);
+    expect([timeout(1), timeout(24)]).toEqual([
+      'Timed out bobkick (Kick) for 1 hour',
+      'Timed out bobkick (Kick) for 24 hours',
+    ]);
+    const sessions = (count: number) => enAudit['user.sessions']({ ...who, count }, provider);
+    expect(sessions(1)).toBe('Signed bobkick (Kick) out everywhere (1 session)');
+    const block = (days: number) =>
+      enAudit['block.add']({ guest_tag: 'abc', author: 'Troll', days }, provider);
+    expect([block(1), block(7)]).toEqual([
+      'Blocked the address of guest abc (Troll) for 1 day',
+      'Blocked the address of guest abc (Troll) for 7 days',
+    ]);
+  });
+});
