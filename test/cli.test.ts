@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { USER_ACTIONS } from '../src/cli/commands/users.ts';
+import { VERSION } from '../src/lib/version.ts';
 import { freePort } from './helpers/app.ts';
 import { app, cli, database, dir, env, loadsOf, TOOL } from './helpers/cli.ts';
 import { ServerProcess } from './helpers/service.ts';
@@ -108,6 +109,23 @@ describe('streamer-rating command-line tool', { timeout: 120_000 }, () => {
         expect(r.err).toMatch(/^Error: Unknown option '--bogus'.*\n\nUsage: streamer-rating import/s);
       }
     }
+  });
+
+  it('bad arguments say what is wrong with them (stop 96): an unknown provider, two files, a directory; --version', () => {
+    const said = (args: string[]) => {
+      const r = cli(null, args);
+      expect(r.code, args.join(' ')).toBe(2);
+      return r.err.split('\n')[0];
+    };
+    expect(said(['users', 'ban', 'provider_x', 'a'])).toBe(
+      'Error: unknown provider "provider_x": provider_a (Twitch) or provider_b (Kick)',
+    );
+    expect(said(['restore', 'a.db', 'b.db'])).toBe('Error: give one backup file to restore, not 2');
+    expect(said(['restore', dir])).toBe(
+      `Error: ${dir} is a directory: give one backup file in it (its newest is the last by name)`,
+    );
+    const version = cli(null, ['--version']);
+    expect([version.code, version.out]).toEqual([0, `${VERSION}\n`]);
   });
 
   it('help and bad arguments load neither the service nor a database driver nor argon2', async () => {

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { loadDotEnv } from '../config/dotenv.ts';
 import { parseConfig } from '../config/config.ts';
 import { redactCredentials } from '../lib/redact.ts';
+import { VERSION } from '../lib/version.ts';
 import { type CommandArgs, UsageError } from './args.ts';
 import { type Command, commands, findCommand } from './command.ts';
 
@@ -21,7 +22,7 @@ export function help(name?: string): string {
     ...Object.entries(commands).map(([k, c]) => `  ${k.padEnd(width)}  ${c.summary}`),
     '',
     'Every command reads DATABASE_URL and the other variables of README.md (and ./.env).',
-    'Run `streamer-rating <command> --help` for one command.',
+    'Run `streamer-rating <command> --help` for one command, `streamer-rating --version` for the version.',
     '',
   ].join('\n');
 }
@@ -48,6 +49,10 @@ export async function main(argv: string[]): Promise<number> {
   if (name === undefined) {
     process.stdout.write(help());
     return 2;
+  }
+  if (name === '--version' || name === '-v') {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
   }
   if (isHelp(name)) {
     const [topic] = args;

@@ -387,4 +387,25 @@ export const OPERATOR_MUTATIONS: Mutation[] = [
     to: '',
     tests: ['test/cli-data.test.ts'],
   },
+  {
+    name: 'cli (stop 96): an unknown provider said as a missing one',
+    file: 'src/cli/commands/users.ts',
+    from: '  if (!isProvider(provider)) {',
+    to: '  if (!isProvider(provider) && false) {',
+    tests: ['test/cli.test.ts'],
+  },
+  {
+    name: 'cli (stop 96): restore of a directory answers the copy\'s raw EISDIR',
+    file: 'src/cli/commands/restore.ts',
+    from: '  if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) {',
+    to: '  if (statSync(file, { throwIfNoEntry: false })?.isFile() === false && false) {',
+    tests: ['test/cli.test.ts'],
+  },
+  {
+    name: 'cli (stop 96): no --version',
+    file: 'src/cli/main.ts',
+    from: "  if (name === '--version' || name === '-v') {",
+    to: "  if (name === '--versions') {",
+    tests: ['test/cli.test.ts'],
+  },
 ];

@@ -1,10 +1,18 @@
+import { statSync } from 'node:fs';
 import { restoreSqlite } from '../../backup/restore.ts';
 import type { Config } from '../../config/config.ts';
 import { type CommandArgs, UsageError } from '../args.ts';
 
 export async function run({ positionals }: CommandArgs, config: Config): Promise<void> {
   const [file] = positionals;
-  if (positionals.length !== 1 || file === undefined) throw new UsageError('give the backup file to restore');
+  if (file === undefined) throw new UsageError('give the backup file to restore');
+  if (positionals.length > 1)
+    throw new UsageError(`give one backup file to restore, not ${positionals.length}`);
+  if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new UsageError(
+      `${file} is a directory: give one backup file in it (its newest is the last by name)`,
+    );
+  }
   const url = config.databaseUrl;
   if (!url.startsWith('sqlite:') || url === 'sqlite::memory:') {
     throw new Error(

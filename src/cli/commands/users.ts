@@ -33,8 +33,13 @@ export async function run({ positionals }: CommandArgs, config: Config): Promise
   }
   if (!isAction(action)) throw new UsageError(`unknown users action ${JSON.stringify(action ?? '')}`);
   const [provider, login] = rest;
-  if (rest.length !== 2 || !isProvider(provider) || login === undefined) {
+  if (rest.length !== 2 || login === undefined) {
     throw new UsageError('give the provider (provider_a or provider_b) and the login');
+  }
+  if (!isProvider(provider)) {
+    throw new UsageError(
+      `unknown provider ${JSON.stringify(provider)}: provider_a (Twitch) or provider_b (Kick)`,
+    );
   }
   await withDb(config, (_db, database) => change(database, action, provider, login), { existing: true });
 }
