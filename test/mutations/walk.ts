@@ -28,8 +28,8 @@ export const WALK_MUTATIONS: Mutation[] = [
   {
     name: "walk: a comment's edit opens with the focus left behind (keyboard users start from the top)",
     file: 'web/src/components/CommentItem.svelte',
-    from: ' bind:value={draft} {@attach focusText}></textarea>',
-    to: ' bind:value={draft}></textarea>',
+    from: '        {@attach focusText}\n',
+    to: '',
     tests: ['test/browser/web-comments.test.ts'],
     web: true,
   },
@@ -618,5 +618,13 @@ export const WALK_MUTATIONS: Mutation[] = [
     from: 'const counted = (n: number, one: string, other = `${one}s`) => `${n} ${n === 1 ? one : other}`;',
     to: 'const counted = (n: number, one: string, other = `${one}s`) => `${n} ${other}`;',
     tests: ['test/audit-words.test.ts'],
+  },
+  {
+    name: "stop 96 week: Escape in a comment's edit box does not give the edit up",
+    file: 'web/src/components/CommentItem.svelte',
+    from: "        onkeydown={(e) => e.key === 'Escape' && (e.preventDefault(), endEdit())}\n",
+    to: '',
+    tests: ['test/browser/web-week-mod.test.ts'],
+    web: true,
   },
 ];

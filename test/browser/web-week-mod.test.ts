@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import type { TestApp, TestUser } from '../helpers/app.ts';
+import { axe, type Env, newPage, type PageOptions, runBrowser, useBrowser } from './browser.ts';
+
+/** Stop 96, a moderator's week: what the page got wrong on the way. */
+
+let sid = 0;
+let eva: TestUser; // comments
+
+async function seed(t: TestApp) {
+  sid = await t.streamer('Week Stage', { s: 7, g: 7 });
+  eva = await t.user({ login: 'eva', display_name: 'Eva' });
+  const res = await (
+    await t.signedIn(eva)
+  ).post('/api/comments', { streamer_id: sid, body: 'First thought' });
+  expect(res.status).toBe(201);
+}
+
+async function pageAs(env: Env, user: TestUser, opts: PageOptions) {
+  const opened = await newPage(env, opts);
+  const client = await env.t.signedIn(user);
+  await opened.context.addCookies([{ name: 'sid', value: client.cookies.get('sid')!, url: env.base }]);
+  return opened;
+}
+
+describe.runIf(runBrowser(import.meta.url))("stop 96: a moderator's week", () => {
+  const env = useBrowser(seed);
+
+  it('Escape gives an edit up as Cancel does, the keyboard back on Edit', async () => {
+    const { page, context } = await pageAs(env, eva, { lang: 'en' });
+    await page.goto(`${env.base}/s/${sid}`);
+    const mine = page.locator('.comments > li', { hasText: 'First thought' });
+    await mine.getByRole('button', { name: 'Edit' }).click();
+    // Its text is the box's value, not the item's: the item is the one with the box.
+    const area = page.locator('.comments > li textarea');
+    await expect.poll(() => area.evaluate((a) => a === document.activeElement)).toBe(true);
+    await area.fill('Second thought');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => area.count()).toBe(0);
+    await expect
+      .poll(() => mine.getByRole('button', { name: 'Edit' }).evaluate((b) => b === document.activeElement))
+      .toBe(true);
+    expect(await mine.locator('.comment-body').textContent()).toContain('First thought');
+    await axe(env, page, 'edit given up');
+    const list = (await env.t.client().get(`/api/comments?streamer_id=${sid}`)).body as { body: string }[];
+    expect(list.map((c) => c.body)).toEqual(['First thought']);
+    await context.close();
+  });
+});
