@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TestApp, TestUser } from '../helpers/app.ts';
-import { axe, type Env, newPage, type PageOptions, runBrowser, useBrowser } from './browser.ts';
+import { adminLogin, axe, type Env, newPage, type PageOptions, runBrowser, useBrowser } from './browser.ts';
 
 /** Stop 96, a moderator's week: what the page got wrong on the way. */
 
@@ -44,6 +44,24 @@ describe.runIf(runBrowser(import.meta.url))("stop 96: a moderator's week", () =>
     await axe(env, page, 'edit given up');
     const list = (await env.t.client().get(`/api/comments?streamer_id=${sid}`)).body as { body: string }[];
     expect(list.map((c) => c.body)).toEqual(['First thought']);
+    await context.close();
+  });
+
+  it("at 390 px the users list's Time out menu stays on the screen", async () => {
+    const { page, context } = await newPage(env, { lang: 'en', phone: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await adminLogin(env, page);
+    await page.getByRole('link', { name: 'Users' }).click();
+    const row = page.locator('.admin-row', { hasText: 'Eva' });
+    await row.getByLabel('Time out: Eva').click();
+    const panel = row.locator('.menu-panel');
+    await panel.getByRole('button', { name: '1 hour' }).waitFor();
+    const right = async () =>
+      ((await panel.boundingBox())?.x ?? 0) + ((await panel.boundingBox())?.width ?? 0);
+    await expect.poll(right).toBeLessThanOrEqual(390);
+    expect((await panel.boundingBox())!.x).toBeGreaterThanOrEqual(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await axe(env, page, "users list's time-out menu, 390 px");
     await context.close();
   });
 });
