@@ -64,4 +64,34 @@ describe.runIf(runBrowser(import.meta.url))("stop 96: a moderator's week", () =>
     await axe(env, page, "users list's time-out menu, 390 px");
     await context.close();
   });
+
+  it('a rater in two teams: two community forms on /team, no id twice, each form named by its team', async () => {
+    const admin = await env.t.admin();
+    const rita = await env.t.user({ login: 'rita', display_name: 'Rita' });
+    for (const name of ['Dawn Crew', 'Dusk Crew']) {
+      const streamer_id = await env.t.streamer(`${name} Stage`);
+      const team = await admin.post('/api/rater_groups', { name, streamer_id });
+      const added = await admin.post('/api/rater_groups?members=1', {
+        group_id: team.body.id,
+        login: 'rita',
+      });
+      expect(added.status).toBe(200);
+    }
+    const { page, context } = await pageAs(env, rita, { lang: 'en' });
+    await page.goto(`${env.base}/team`);
+    await expect.poll(() => page.getByRole('button', { name: 'Save my rating' }).count()).toBe(2);
+    const twice = await page.evaluate(() => {
+      const ids = [...document.querySelectorAll('[id]')].map((e) => e.id);
+      return ids.filter((id, i) => ids.indexOf(id) !== i);
+    });
+    expect(twice).toEqual([]);
+    // Each label's field is its own form's.
+    for (const team of ['Dawn Crew', 'Dusk Crew']) {
+      const form = page.getByRole('form', { name: new RegExp(team) });
+      await form.getByLabel('Statistics', { exact: true }).fill('4');
+      expect(await form.locator('input').first().inputValue()).toBe('4');
+    }
+    await axe(env, page, 'a rater in two teams');
+    await context.close();
+  });
 });

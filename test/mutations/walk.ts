@@ -635,4 +635,12 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-week-mod.test.ts'],
     web: true,
   },
+  {
+    name: 'stop 96 week: a rater in two teams gets two community forms with the same ids',
+    file: 'web/src/components/CommunityPanel.svelte',
+    from: 'id="community-{team.id}" />',
+    to: 'id="community" />',
+    tests: ['test/browser/web-week-mod.test.ts'],
+    web: true,
+  },
 ];
