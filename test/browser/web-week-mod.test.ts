@@ -94,4 +94,23 @@ describe.runIf(runBrowser(import.meta.url))("stop 96: a moderator's week", () =>
     await axe(env, page, 'a rater in two teams');
     await context.close();
   });
+
+  it('a banned user reads the notice in place of the comment form for the rest of the page', async () => {
+    const bruno = await env.t.user({ login: 'bruno', display_name: 'Bruno' }, { banned: true });
+    const { page, context } = await pageAs(env, bruno, { lang: 'en' });
+    await page.goto(`${env.base}/s/${sid}`);
+    const notice = page.getByText('Your account is banned: you cannot comment, reply or like here.');
+    await notice.waitFor();
+    // The service says "banned" once; the page asks again when its tab comes back into view.
+    const asked = page.waitForResponse((r) => r.url().endsWith('/api/oauth/me'));
+    await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+    expect((await (await asked).json()).banned).toBe(false);
+    await page.waitForLoadState('networkidle');
+    expect(await notice.count()).toBe(1);
+    expect(await page.getByLabel('Name').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Post comment' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Reply' }).count()).toBe(0);
+    await axe(env, page, 'a banned user');
+    await context.close();
+  });
 });

@@ -643,4 +643,12 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-week-mod.test.ts'],
     web: true,
   },
+  {
+    name: "stop 96 week: a banned user gets the guest's comment form back at the next question",
+    file: 'web/src/lib/session.svelte.ts',
+    from: 'banned: session.banned || me.banned, ',
+    to: '',
+    tests: ['test/browser/web-week-mod.test.ts'],
+    web: true,
+  },
 ];

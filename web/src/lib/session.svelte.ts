@@ -25,7 +25,9 @@ export async function refreshSession(): Promise<void> {
     call(client.GET('/api/oauth/me')),
     call(client.GET('/api/settings')),
   ]);
-  Object.assign(session, me, { settings, loaded: true });
+  // The service says `banned` once, as it signs the user out; its next answer is a guest's.
+  // The page keeps it for the rest of its life: a guest's form would only be refused.
+  Object.assign(session, me, { banned: session.banned || me.banned, settings, loaded: true });
 }
 
 // Refused as signed out while the page shows someone signed in: ask again, once.
