@@ -148,6 +148,7 @@ describe.runIf(runBrowser(import.meta.url))('the web page for staff', () => {
     await page.getByLabel('Require sign-in to comment').uncheck();
     // DECISIONS.md "Words and repeats": the recommended refusal of repeats, and the held words.
     await page.getByLabel('Refuse repeated comments').check();
+    await page.getByText('a comment the same as one its author already posted in the last').waitFor();
     await expect.poll(async () => (await env.t.client().get('/api/settings')).body.refuse_repeats).toBe(true);
     const box = page.getByLabel('Words that hold a comment for approval');
     // A line the service would refuse is named before anything is sent.
@@ -155,7 +156,7 @@ describe.runIf(runBrowser(import.meta.url))('the web page for staff', () => {
     await page.locator('.word-rules').getByRole('button', { name: 'Save' }).click();
     await page
       .getByRole('alert')
-      .filter({ hasText: 'These lines are not 2 to 60 characters long: „x“' })
+      .filter({ hasText: 'These lines are not 2 to 60 characters long: “x”' })
       .waitFor();
     expect((await (await env.t.admin()).get('/api/settings')).body.hold_words).toEqual([]);
     // A repeat counts once, and after saving the box shows the list as it is kept.
@@ -177,7 +178,7 @@ describe.runIf(runBrowser(import.meta.url))('the web page for staff', () => {
     await page.getByLabel('Show').selectOption('pending');
     await page
       .locator('.queue > li', { hasText: 'Total SCAM here' })
-      .getByText('for the words: scam')
+      .getByText('for the word: scam')
       .waitFor();
     await axe(env, page, 'moderation queue, held');
     await shot(page, 'moderation-held-for');

@@ -651,4 +651,20 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-week-mod.test.ts'],
     web: true,
   },
+  {
+    name: 'stop 96 week texts: the English word-list error quotes in Czech („x“)',
+    file: 'web/src/components/admin/WordRules.svelte',
+    from: "t('words.quoted', { word })",
+    to: '`„${word}“`',
+    tests: ['test/browser/web-staff.test.ts'],
+    web: true,
+  },
+  {
+    name: "stop 96 week texts: one held word reads 'for the words: scam'",
+    file: 'web/src/components/admin/HeldReason.svelte',
+    from: "tn('moderation.heldFor.words', count, { words })",
+    to: "t('moderation.heldFor.words.other', { words })",
+    tests: ['test/browser/web-staff.test.ts'],
+    web: true,
+  },
 ];

@@ -204,7 +204,7 @@ export const WORDS_MUTATIONS: Mutation[] = [
   {
     name: 'stop 95 held for: the queue does not show the words',
     file: 'web/src/components/admin/HeldReason.svelte',
-    from: "{words ? t('moderation.heldFor.words', { words }) : t('moderation.heldFor.wordsGone')}",
+    from: "{words ? tn('moderation.heldFor.words', count, { words }) : t('moderation.heldFor.wordsGone')}",
     to: "{t('moderation.heldFor.wordsGone')}",
     tests: ['test/browser/web-staff.test.ts'],
     web: true,

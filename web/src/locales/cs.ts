@@ -266,6 +266,7 @@ export const cs: Record<MessageKey, string> = {
     'Jedno slovo nebo fráze na řádek, nejvýše {words}, každé {min} až {max} znaků. Komentář, který některé obsahuje jako celé slovo nebo frázi (v jakékoli velikosti písmen, s diakritikou, podobnými písmeny hláskované, např. s c a m, s číslicemi místo písmen, např. 5c4m, i fráze bez mezer), počká na moderátora. Netýká se moderátorů ani streamera na jeho vlastní stránce.',
   'words.count': '{n} z {words}',
   'words.badLines': 'Tyto řádky nemají {min} až {max} znaků: {lines}',
+  'words.quoted': '„{word}“',
   'settings.operatorHint':
     'Kdo stránku provozuje a jak ho kontaktovat ve věci osobních údajů: uvidí to každý na stránce o soukromí. Prázdné pole údaj zruší.',
   'error.network': 'Server není dostupný. Zkontrolujte připojení a zkuste to znovu.',
@@ -674,7 +675,9 @@ export const cs: Record<MessageKey, string> = {
   'trust.guestChallenge.off': 'Nikdy',
   'moderation.waiting': 'Čekající',
   'moderation.heldFor.account': 'účet přišel z adresy, kterou si pamatuje ban',
-  'moderation.heldFor.words': 'kvůli slovům: {words}',
+  'moderation.heldFor.words.one': 'kvůli slovu: {words}',
+  'moderation.heldFor.words.few': 'kvůli slovům: {words}',
+  'moderation.heldFor.words.other': 'kvůli slovům: {words}',
   'moderation.heldFor.wordsGone': 'kvůli slovu, které už v seznamu není',
   'moderation.heldFor.link': 'komentář hosta s odkazem',
   'moderation.heldFor.guest': 'komentář hosta (komentáře hostů čekají na schválení)',

@@ -259,12 +259,13 @@ export const en = {
   'settings.operatorContact': 'Contact (an e-mail address or a web address)',
   'words.refuseRepeats': 'Refuse repeated comments',
   'words.refuseRepeatsHint':
-    'Recommended: a comment equal to one its author posted in the last {minutes} minutes, on any streamer, is refused. It stops copy-pasted spam; staff are never refused.',
+    'Recommended: a comment the same as one its author already posted in the last {minutes} minutes, on any streamer, is refused. It stops copy-pasted spam; staff are never refused.',
   'words.holdWords': 'Words that hold a comment for approval',
   'words.holdWordsHint':
     'One word or phrase a line, at most {words}, each {min} to {max} characters. A comment that contains one as a whole word or phrase, in any letter case, with accents or look-alike letters, spelt out (s c a m), with digits for letters (5c4m) or a phrase run together, waits for a moderator. Not for staff, nor for a streamer on their own page.',
   'words.count': '{n} of {words}',
   'words.badLines': 'These lines are not {min} to {max} characters long: {lines}',
+  'words.quoted': '“{word}”',
   'settings.operatorHint':
     'Who runs the site and how to reach them about personal data: shown to everyone on the privacy page. Leave empty to unset.',
   'error.network': 'The server could not be reached. Check your connection and try again.',
@@ -678,7 +679,9 @@ export const en = {
   'trust.guestChallenge.off': 'Never',
   'moderation.waiting': 'Waiting',
   'moderation.heldFor.account': 'its account came from an address a ban remembers',
-  'moderation.heldFor.words': 'for the words: {words}',
+  'moderation.heldFor.words.one': 'for the word: {words}',
+  'moderation.heldFor.words.few': 'for the words: {words}',
+  'moderation.heldFor.words.other': 'for the words: {words}',
   'moderation.heldFor.wordsGone': 'for a word no longer on the list',
   'moderation.heldFor.link': "a guest's comment with a link",
   'moderation.heldFor.guest': "a guest's comment (guest comments wait for approval)",
