@@ -395,7 +395,7 @@ export const OPERATOR_MUTATIONS: Mutation[] = [
     tests: ['test/cli.test.ts'],
   },
   {
-    name: 'cli (stop 96): restore of a directory answers the copy\'s raw EISDIR',
+    name: "cli (stop 96): restore of a directory answers the copy's raw EISDIR",
     file: 'src/cli/commands/restore.ts',
     from: '  if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) {',
     to: '  if (statSync(file, { throwIfNoEntry: false })?.isFile() === false && false) {',
