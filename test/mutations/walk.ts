@@ -667,4 +667,12 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-staff.test.ts'],
     web: true,
   },
+  {
+    name: 'stop 96 week: a held comment whose words its author edited out says "a word no longer on the list"',
+    file: 'web/src/components/admin/HeldReason.svelte',
+    from: "t(c.edited_at ? 'moderation.heldFor.wordsEdited' : 'moderation.heldFor.wordsGone')",
+    to: "t('moderation.heldFor.wordsGone')",
+    tests: ['test/browser/web-staff.test.ts'],
+    web: true,
+  },
 ];

@@ -678,6 +678,7 @@ export const cs: Record<MessageKey, string> = {
   'moderation.heldFor.words.one': 'kvůli slovu: {words}',
   'moderation.heldFor.words.few': 'kvůli slovům: {words}',
   'moderation.heldFor.words.other': 'kvůli slovům: {words}',
+  'moderation.heldFor.wordsEdited': 'kvůli slovům, která v něm už nejsou: mezitím upraven',
   'moderation.heldFor.wordsGone': 'kvůli slovu, které už v seznamu není',
   'moderation.heldFor.link': 'komentář hosta s odkazem',
   'moderation.heldFor.guest': 'komentář hosta (komentáře hostů čekají na schválení)',

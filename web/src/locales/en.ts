@@ -682,6 +682,7 @@ export const en = {
   'moderation.heldFor.words.one': 'for the word: {words}',
   'moderation.heldFor.words.few': 'for the words: {words}',
   'moderation.heldFor.words.other': 'for the words: {words}',
+  'moderation.heldFor.wordsEdited': 'for words no longer in it: edited since',
   'moderation.heldFor.wordsGone': 'for a word no longer on the list',
   'moderation.heldFor.link': "a guest's comment with a link",
   'moderation.heldFor.guest': "a guest's comment (guest comments wait for approval)",
