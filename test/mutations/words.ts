@@ -204,8 +204,8 @@ export const WORDS_MUTATIONS: Mutation[] = [
   {
     name: 'stop 95 held for: the queue does not show the words',
     file: 'web/src/components/admin/HeldReason.svelte',
-    from: "{words ? tn('moderation.heldFor.words', count, { words }) : t('moderation.heldFor.wordsGone')}",
-    to: "{t('moderation.heldFor.wordsGone')}",
+    from: "{words ? tn('moderation.heldFor.words', count, { words }) : t(",
+    to: "{false ? tn('moderation.heldFor.words', count, { words }) : t(",
     tests: ['test/browser/web-staff.test.ts'],
     web: true,
   },
