@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { ADMIN_PASSWORD, startApp, type TestApp } from '../helpers/app.ts';
+import { ADMIN_PASSWORD, startApp, type TestApp, type TestUser } from '../helpers/app.ts';
 import { dbKind } from '../helpers/database.ts';
 import { type FakeProviders, startFakeProviders } from '../helpers/fake-providers.ts';
 
@@ -109,6 +109,14 @@ export async function sampleStreamers(t: TestApp): Promise<void> {
   await rate('Beta Builder', 6);
   await rate('Gamma Streams', 7, { provider_b: 'gammakick' });
   await t.streamer('Delta Unrated');
+}
+
+/** A new page signed in as `user` (the session cookie of a client signed in through the API). */
+export async function pageAs(env: Env, user: TestUser, opts: PageOptions = {}) {
+  const opened = await newPage(env, opts);
+  const client = await env.t.signedIn(user);
+  await opened.context.addCookies([{ name: 'sid', value: client.cookies.get('sid')!, url: env.base }]);
+  return opened;
 }
 
 export async function newPage(

@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TestApp, TestUser } from '../helpers/app.ts';
-import {
-  adminLogin,
-  axe,
-  type Env,
-  newPage,
-  type PageOptions,
-  runBrowser,
-  shot,
-  useBrowser,
-} from './browser.ts';
+import { adminLogin, axe, newPage, runBrowser, shot, useBrowser, pageAs } from './browser.ts';
 import { contrast } from './contrast.ts';
 
 /**
@@ -46,14 +37,6 @@ async function seed(t: TestApp) {
     liked: true,
   });
   expect(liked.status).toBe(200);
-}
-
-/** A page whose browser holds a session of this user (as after a provider sign-in). */
-async function pageAs(env: Env, user: TestUser, opts: PageOptions = {}) {
-  const opened = await newPage(env, opts);
-  const client = await env.t.signedIn(user);
-  await opened.context.addCookies([{ name: 'sid', value: client.cookies.get('sid')!, url: env.base }]);
-  return opened;
 }
 
 const commentsOf = async (t: TestApp) =>

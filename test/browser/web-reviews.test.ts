@@ -4,13 +4,12 @@ import {
   adminLogin,
   axe,
   fillScores,
-  type Env,
   newPage,
-  type PageOptions,
   runBrowser,
   shot,
   signIn,
   useBrowser,
+  pageAs,
 } from './browser.ts';
 
 /**
@@ -45,13 +44,6 @@ async function seed(t: TestApp) {
     note: 'Quiet chat, good alerts',
   });
   expect(first.status, first.text).toBe(200);
-}
-
-async function pageAs(env: Env, user: TestUser, opts: PageOptions = {}) {
-  const opened = await newPage(env, opts);
-  const client = await env.t.signedIn(user);
-  await opened.context.addCookies([{ name: 'sid', value: client.cookies.get('sid')!, url: env.base }]);
-  return opened;
 }
 
 describe.runIf(runBrowser(import.meta.url))('the Reviews tab and re-rating requests', () => {

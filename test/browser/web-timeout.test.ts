@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TestApp, TestUser } from '../helpers/app.ts';
-import { axe, type Env, newPage, type PageOptions, runBrowser, shot, useBrowser } from './browser.ts';
+import { axe, newPage, runBrowser, shot, useBrowser, pageAs } from './browser.ts';
 
 /**
  * Issue 29 on the page: a moderator times out a commenter from the streamer page in two clicks
@@ -23,13 +23,6 @@ async function seed(t: TestApp) {
   expect(
     (await (await t.signedIn(kaja)).post('/api/comments', { streamer_id: sid, body: 'Welcome' })).status,
   ).toBe(201);
-}
-
-async function pageAs(env: Env, user: TestUser, opts: PageOptions) {
-  const opened = await newPage(env, opts);
-  const client = await env.t.signedIn(user);
-  await opened.context.addCookies([{ name: 'sid', value: client.cookies.get('sid')!, url: env.base }]);
-  return opened;
 }
 
 const timeoutOf = async (t: TestApp) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TestApp, TestUser } from '../helpers/app.ts';
-import { adminLogin, axe, type Env, newPage, type PageOptions, runBrowser, useBrowser } from './browser.ts';
+import { adminLogin, axe, newPage, runBrowser, useBrowser, pageAs } from './browser.ts';
 
 /** Stop 96, a moderator's week: what the page got wrong on the way. */
 
@@ -14,13 +14,6 @@ async function seed(t: TestApp) {
     await t.signedIn(eva)
   ).post('/api/comments', { streamer_id: sid, body: 'First thought' });
   expect(res.status).toBe(201);
-}
-
-async function pageAs(env: Env, user: TestUser, opts: PageOptions) {
-  const opened = await newPage(env, opts);
-  const client = await env.t.signedIn(user);
-  await opened.context.addCookies([{ name: 'sid', value: client.cookies.get('sid')!, url: env.base }]);
-  return opened;
 }
 
 describe.runIf(runBrowser(import.meta.url))("stop 96: a moderator's week", () => {
