@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TestApp, TestUser } from '../helpers/app.ts';
+import { ADMIN_PASSWORD, type TestApp, type TestUser } from '../helpers/app.ts';
 import { adminLogin, axe, newPage, runBrowser, useBrowser, pageAs } from './browser.ts';
 
 /** Stop 96, a moderator's week: what the page got wrong on the way. */
@@ -37,6 +37,17 @@ describe.runIf(runBrowser(import.meta.url))("stop 96: a moderator's week", () =>
     await axe(env, page, 'edit given up');
     const list = (await env.t.client().get(`/api/comments?streamer_id=${sid}`)).body as { body: string }[];
     expect(list.map((c) => c.body)).toEqual(['First thought']);
+    await context.close();
+  });
+
+  it("after the administrator's login the keyboard is on the administration's heading, not the page's start", async () => {
+    const { page, context } = await newPage(env, { lang: 'en' });
+    await page.goto(`${env.base}/admin`);
+    await page.getByLabel('Password').fill(ADMIN_PASSWORD);
+    await page.keyboard.press('Enter');
+    const heading = page.getByRole('heading', { name: 'Administration' });
+    await heading.waitFor();
+    await expect.poll(() => heading.evaluate((h) => h === document.activeElement)).toBe(true);
     await context.close();
   });
 
