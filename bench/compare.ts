@@ -162,33 +162,54 @@ export async function compare(
   const shown = await request(target.url + service.path, { headers: service.headers ?? {} });
   const headers = process.env.BENCH_CEILING_HEADERS === 'off' ? {} : answerHeaders(shown.headers);
   const bare = await startCeiling(ceiling.mode, { ...ceiling.opts, headers });
-  const c: Run[] = [];
-  const s: Run[] = [];
+  let comparison: Comparison;
   try {
-    await loadFor(ctx, bare, ceiling.load, ctx.load.warmupSeconds);
-    await loadFor(ctx, target, service, ctx.load.warmupSeconds);
-    const measure = async (on: ServerProcess, load: Load): Promise<Run> => ({
-      ...measured(await loadFor(ctx, on, load, ctx.load.pairSeconds), load.expect),
-      warmupCounts: {},
-    });
-    for (let pair = 0; pair < ctx.load.pairs; pair++) {
-      c.push(await measure(bare, ceiling.load));
-      s.push(await measure(target, service));
-    }
+    comparison = await inPairs(ctx, path, { on: bare, load: ceiling.load }, { on: target, load: service });
   } finally {
     await bare.stop();
   }
-  const rounds = s.map((service, i) => ({ service, ceiling: c[i]! }));
-  const comparison = { path, service: combine(s), ceiling: combine(c), rounds };
   ctx.log(
-    `${path}: service ${figures(comparison.service, s)}; ceiling ${figures(comparison.ceiling, c)}; ` +
-      `ratio ${ratio(ratioOf(comparison))}${eachRatio(rounds)}; service ${target.memoryNote()}`,
+    `${path}: service ${figures(
+      comparison.service,
+      comparison.rounds!.map((r) => r.service),
+    )}; ` +
+      `ceiling ${figures(
+        comparison.ceiling,
+        comparison.rounds!.map((r) => r.ceiling),
+      )}; ` +
+      `ratio ${ratio(ratioOf(comparison))}${eachRatio(comparison.rounds!)}; service ${target.memoryNote()}`,
   );
   return comparison;
 }
 
+/** A side of a paired measure: the process loaded and its load. */
+export interface Side {
+  on: ServerProcess;
+  load: Load;
+}
+
+/**
+ * Both sides warmed, then BENCH_PAIRS pairs of short loads, `ceiling`'s right before
+ * `service`'s: the row's comparison, judged by the median of the pairs' ratios.
+ */
+export async function inPairs(ctx: Context, path: string, ceiling: Side, service: Side): Promise<Comparison> {
+  await loadFor(ctx, ceiling.on, ceiling.load, ctx.load.warmupSeconds);
+  await loadFor(ctx, service.on, service.load, ctx.load.warmupSeconds);
+  const measure = async ({ on, load }: Side): Promise<Run> => ({
+    ...measured(await loadFor(ctx, on, load, ctx.load.pairSeconds), load.expect),
+    warmupCounts: {},
+  });
+  const rounds: { service: Run; ceiling: Run }[] = [];
+  for (let pair = 0; pair < ctx.load.pairs; pair++) {
+    const c = await measure(ceiling);
+    rounds.push({ ceiling: c, service: await measure(service) });
+  }
+  const all = (side: 'service' | 'ceiling') => combine(rounds.map((r) => r[side]));
+  return { path, service: all('service'), ceiling: all('ceiling'), rounds };
+}
+
 /** Each round's or pair's ratio, for the log. */
-function eachRatio(rounds: { service: Run; ceiling: Run }[]): string {
+export function eachRatio(rounds: { service: Run; ceiling: Run }[]): string {
   if (rounds.length < 2) return '';
   return ` (${rounds.length} pairs: ${rounds.map((r) => ratio(r.service.rps / r.ceiling.rps)).join(', ')})`;
 }

@@ -12,7 +12,8 @@
  * BENCH_PAIR_SECONDS (each such load, default 1): on two shared cores a server's speed drifts
  * by half within seconds, which two short loads side by side share (bench/compare.ts);
  * BENCH_SECONDS (each measured load of the writes and of the rows beside a work, default 3),
- * BENCH_ROUNDS (their alternating rounds, default 3; comment posting always runs at least 3),
+ * BENCH_ROUNDS (their alternating rounds, default 3; comment posting always runs at least 5 and
+ * is judged by the median of its rounds' ratios, bench/write-paths.ts),
  * BENCH_CONNECTIONS (default 50),
  * BENCH_CEILING_HEADERS (`off`: the read paths' ceilings send only their own headers, not the
  * service's security and caching headers as well; the yardstick before stop 89),
@@ -36,6 +37,7 @@ import { createThrowaway, DEFAULT_SERVER_URL, type Throwaway } from './postgres.
 import { LEGEND, type Row, table } from './report.ts';
 import { runSuite } from './suite.ts';
 import type { SuiteOptions } from './compare.ts';
+import { MIN_ROUNDS } from './write-paths.ts';
 
 function positiveInt(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -144,7 +146,7 @@ const setup =
   `${runtime}, ${availableParallelism()} cores, load by ${loadGenerator()}, ${connections} connections ` +
   `(the page of comments: 1); a read path: 1 s of warm-up each, then ${pairs} pair(s) of ${pairSeconds}-s ` +
   `loads, ceiling then service; the writes and the rows beside a work: ${seconds} s per load after 1 s of ` +
-  `warm-up, ${rounds} round(s) (comment posting: ${Math.max(3, rounds)})`;
+  `warm-up, ${rounds} round(s) (comment posting: ${Math.max(MIN_ROUNDS, rounds)}, judged by the median of their ratios)`;
 console.log(`Benchmark (issue 9): ${setup}`);
 ensureBuilt(log);
 

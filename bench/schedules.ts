@@ -10,15 +10,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type Case,
-  combine,
   compare,
-  type Comparison,
   type Context,
-  loadOn,
+  eachRatio,
+  inPairs,
   probeOk,
   ratioOf,
   rowOf,
-  type Run,
   runCases,
 } from './compare.ts';
 import { ratio } from './report.ts';
@@ -61,27 +59,16 @@ async function againstItsBytes(
 
 /**
  * The chat line against the service's own `/healthz`, the issue's measure ("the chat line at
- * >= 0.8x of /healthz"): both answered before routing by the same process, in alternating
- * rounds, `/healthz` first; the ceiling column is the service's `/healthz`.
+ * >= 0.8x of /healthz"): both answered before routing by the same process, in pairs of short
+ * loads like every read row, `/healthz` first; the ceiling column is the service's `/healthz`.
  */
 async function againstHealthz(ctx: Context, name: string, path: string, target: string): Promise<Row> {
   await probeOk(ctx, path);
-  const health = { path: '/healthz', expect: [200] };
-  const line = { path, expect: [200] };
-  const rounds: { service: Run; ceiling: Run }[] = [];
-  for (let round = 0; round < ctx.load.rounds; round++) {
-    const ceiling = await loadOn(ctx, ctx.service, health);
-    rounds.push({ ceiling, service: await loadOn(ctx, ctx.service, line) });
-  }
-  const cmp: Comparison = {
-    path: name,
-    service: combine(rounds.map((r) => r.service)),
-    ceiling: combine(rounds.map((r) => r.ceiling)),
-    rounds,
-  };
+  const health = { on: ctx.service, load: { path: '/healthz', expect: [200] } };
+  const cmp = await inPairs(ctx, name, health, { on: ctx.service, load: { path, expect: [200] } });
   ctx.log(
     `${name}: ${Math.round(cmp.service.rps)} req/s, /healthz ${Math.round(cmp.ceiling.rps)} req/s, ` +
-      `ratio ${ratio(ratioOf(cmp))} (rounds: ${rounds.map((r) => ratio(r.service.rps / r.ceiling.rps)).join(', ')})`,
+      `ratio ${ratio(ratioOf(cmp))}${eachRatio(cmp.rounds!)}`,
   );
   return rowOf(ctx, cmp, { target, minRatio: 0.8 });
 }
