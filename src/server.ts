@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
@@ -143,8 +144,18 @@ export async function startServer(
     );
   }
   // Where it listens, whatever LOG_LEVEL says: an operator (and a process manager or a test
-  // waiting for the start) reads it once.
+  // waiting for the start) reads it once. The address bound, not BASE_URL, which a proxy may front.
+  const address = boundAddress(app.server.address());
   log
     .child({}, { level: 'info' })
-    .info({ base_url: config.baseUrl, version: VERSION }, `listening on ${config.baseUrl}`);
+    .info(
+      { address, base_url: config.baseUrl, version: VERSION },
+      `listening on ${address} (BASE_URL ${config.baseUrl})`,
+    );
+}
+
+/** `host:port` of a listening server (an IPv6 host in brackets), or its socket's path. */
+function boundAddress(bound: AddressInfo | string | null): string {
+  if (bound === null || typeof bound === 'string') return String(bound);
+  return bound.family === 'IPv6' ? `[${bound.address}]:${bound.port}` : `${bound.address}:${bound.port}`;
 }

@@ -149,6 +149,34 @@ describe.runIf(dbKind === 'sqlite')('what a start logs', { timeout: 60_000 }, ()
     ]);
   });
 
+  it('the start line says the address it bound (HOST:PORT), and BASE_URL apart (an operator found BASE_URL alone)', async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, MAIN, {
+      env: env({
+        DATABASE_URL: `sqlite:${join(dir, 'bound.db')}`,
+        PORT: String(port),
+        ADMIN_PASSWORD: 'a start-log test password',
+        MAX_EVENT_LOOP_DELAY_MS: '0',
+      }),
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    try {
+      await expect.poll(() => out, { timeout: 30_000 }).toContain('listening on');
+    } finally {
+      child.kill('SIGTERM');
+    }
+    await new Promise((resolve) => child.once('exit', resolve));
+    expect(jsonLines(out).filter((l) => l.msg.startsWith('listening on'))).toEqual([
+      expect.objectContaining({
+        level: 30,
+        msg: `listening on 127.0.0.1:${port} (BASE_URL http://localhost:1)`,
+        address: `127.0.0.1:${port}`,
+        base_url: 'http://localhost:1',
+      }),
+    ]);
+  });
+
   it('a port in use: one fatal line that names HOST and PORT, exit 1', async () => {
     const taken = createServer();
     const port = await freePort();

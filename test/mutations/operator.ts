@@ -408,4 +408,11 @@ export const OPERATOR_MUTATIONS: Mutation[] = [
     to: "  if (name === '--versions') {",
     tests: ['test/cli.test.ts'],
   },
+  {
+    name: 'start line: says BASE_URL as where it listens, not the address bound',
+    file: 'src/server.ts',
+    from: '  const address = boundAddress(app.server.address());\n',
+    to: '  const address = config.baseUrl;\n',
+    tests: ['test/start-log.test.ts'],
+  },
 ];
