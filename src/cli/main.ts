@@ -28,6 +28,8 @@ export function help(name?: string): string {
 }
 
 const HELP = { help: { type: 'boolean', short: 'h' } } as const;
+/** A command or an option the tool does not know, said once for every place that meets one. */
+const unknown = (what: 'command' | 'option', name: string) => `unknown ${what} ${JSON.stringify(name)}`;
 const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h' || arg === 'help';
 
 /** The command's arguments, or `'help'` when `--help` or `-h` is among its options. */
@@ -36,6 +38,9 @@ function parseCommandArgs(cmd: Command, args: string[]): CommandArgs | 'help' {
   // A first lenient pass, so that `--help` wins over a mistake elsewhere on the line.
   const { tokens } = parseArgs({ args, options, strict: false, allowPositionals: true, tokens: true });
   if (tokens.some((t) => t.kind === 'option' && t.name === 'help')) return 'help';
+  // In our words: parseArgs' own sentence about it quotes unevenly.
+  const stranger = tokens.find((t) => t.kind === 'option' && !Object.hasOwn(options, t.name));
+  if (stranger?.kind === 'option') throw new UsageError(unknown('option', stranger.rawName));
   try {
     const { values, positionals } = parseArgs({ args, options, strict: true, allowPositionals: true });
     return { values, positionals };
@@ -57,7 +62,7 @@ export async function main(argv: string[]): Promise<number> {
   if (isHelp(name)) {
     const [topic] = args;
     if (topic !== undefined && !findCommand(topic)) {
-      process.stderr.write(`Unknown command: ${topic}\n\n${help()}`);
+      process.stderr.write(`Error: ${unknown('command', topic)}\n\n${help()}`);
       return 2;
     }
     process.stdout.write(help(topic));
@@ -65,8 +70,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const cmd = findCommand(name);
   if (!cmd) {
-    const what = name.startsWith('-') ? 'option' : 'command';
-    process.stderr.write(`Unknown ${what}: ${name}\n\n${help()}`);
+    process.stderr.write(`Error: ${unknown(name.startsWith('-') ? 'option' : 'command', name)}\n\n${help()}`);
     return 2;
   }
   try {

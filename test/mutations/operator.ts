@@ -415,4 +415,11 @@ export const OPERATOR_MUTATIONS: Mutation[] = [
     to: '  const address = config.baseUrl;\n',
     tests: ['test/start-log.test.ts'],
   },
+  {
+    name: "cli: an unknown option of a command is said in parseArgs' words (an unbalanced quote)",
+    file: 'src/cli/main.ts',
+    from: "  if (stranger?.kind === 'option') throw new UsageError(unknown('option', stranger.rawName));\n",
+    to: '',
+    tests: ['test/cli.test.ts'],
+  },
 ];
