@@ -46,6 +46,10 @@ describe('streamer-rating export and import carry the stream history', { timeout
     expect(exported.tables.streams).toHaveLength(1);
     expect(exported.tables.stream_samples).toHaveLength(2);
     expect(exported.tables.stream_stats).toHaveLength(1);
+    // Numbers on both databases: PostgreSQL's driver reads a bigint as text (an operator's walk).
+    expect([exported.tables.streams[0].viewer_sum, exported.tables.stream_stats[0].viewer_sum]).toEqual([
+      100, 100,
+    ]);
 
     const target = await database();
     const imp = cli(target, ['import', file]);

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { moveIdsPastRows, tableColumns } from '../db/dialect.ts';
+import { bigintColumns, moveIdsPastRows, tableColumns } from '../db/dialect.ts';
 import type { DbContext } from '../db/context.ts';
 import type { Db } from '../db/schema.ts';
 import {
@@ -53,11 +53,18 @@ const DERIVED: { [T in Table]?: Record<string, (row: Record<string, unknown>) =>
 export async function exportData(db: Db, now = new Date()): Promise<ExportFile> {
   const tables = {} as ExportFile['tables'];
   for (const table of EXPORTED_TABLES) {
-    tables[table] = await db
+    const rows: Record<string, unknown>[] = await db
       .selectFrom(table)
       .selectAll()
       .orderBy(ORDER_BY[table] as never)
       .execute();
+    // Numbers, as SQLite's export writes them (import takes either); the sums they hold stay
+    // far below 2^53.
+    const big = await bigintColumns(db, table);
+    tables[table] = rows.map((row) => {
+      for (const column of big) if (row[column] !== null) row[column] = Number(row[column]);
+      return row;
+    });
   }
   return { format: EXPORT_FORMAT, version: 1, exported_at: now.toISOString(), tables };
 }

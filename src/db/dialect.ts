@@ -241,6 +241,17 @@ export async function tableColumns(db: AnyKysely, table: string): Promise<Set<st
 }
 
 /**
+ * The columns of a table that PostgreSQL's driver reads as text (bigint, which may pass a
+ * JavaScript number's exact range); none on SQLite, whose driver reads numbers.
+ */
+export async function bigintColumns(db: AnyKysely, table: string): Promise<string[]> {
+  if (isSqlite(db)) return [];
+  const { rows } = await sql<{ name: string }>`select column_name as name from information_schema.columns
+      where table_schema = current_schema() and table_name = ${table} and data_type = 'bigint'`.execute(db);
+  return rows.map((r) => r.name);
+}
+
+/**
  * After rows were inserted with their own ids: new rows get ids past them. SQLite's
  * AUTOINCREMENT does this by itself; a PostgreSQL serial's sequence has to be moved.
  */

@@ -422,4 +422,12 @@ export const OPERATOR_MUTATIONS: Mutation[] = [
     to: '',
     tests: ['test/cli.test.ts'],
   },
+  {
+    name: "export: PostgreSQL's bigint columns written as strings (SQLite's export writes numbers)",
+    file: 'src/cli/data.ts',
+    from: '    const big = await bigintColumns(db, table);\n',
+    to: '    const big: string[] = [];\n',
+    tests: ['test/cli-stream-history.test.ts'],
+    project: 'postgres',
+  },
 ];
