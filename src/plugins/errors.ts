@@ -73,6 +73,13 @@ declare module 'fastify' {
      */
     strayAnswers: Map<string, (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>>;
   }
+  interface FastifyContextConfig {
+    /**
+     * A route a browser navigates to (the sign-in's): the HTML page of its 503 for this
+     * request, or null for the JSON error.
+     */
+    unavailablePage?: (request: FastifyRequest) => string | null;
+  }
 }
 
 /** The stray answer for this request's address, if a prefix has one (GET and HEAD only). */
@@ -87,8 +94,12 @@ function send(reply: FastifyReply, code: ErrorCode) {
   return reply.code(ERRORS[code][0]).send(errorBody(code));
 }
 
-function serviceUnavailable(reply: FastifyReply) {
-  return reply.header('retry-after', '5').code(503).send(errorBody('service_unavailable'));
+function serviceUnavailable(request: FastifyRequest, reply: FastifyReply) {
+  // A redirect whose session could not be written goes nowhere.
+  reply.removeHeader('location').header('retry-after', '5').code(503);
+  const page = request.routeOptions.config.unavailablePage?.(request) ?? null;
+  if (page !== null) return reply.type('text/html; charset=utf-8').send(page);
+  return reply.send(errorBody('service_unavailable'));
 }
 
 /**
@@ -121,13 +132,13 @@ export const errorsPlugin = fp(
         const where = { err, method: request.method, route: request.routeOptions.url ?? null, failures };
         // A deadlock or serialization failure rolled the write back: the client may send it again.
         if (failure === 'conflict') request.log.warn({ err }, 'database conflict: the write was rolled back');
-        else if (failures === null) return serviceUnavailable(reply);
+        else if (failures === null) return serviceUnavailable(request, reply);
         else if (failure === 'unavailable') request.log.warn(where, 'database unavailable: requests get 503');
         else request.log.error(where, 'disk full: writes fail with 503 until it has room again');
-        return serviceUnavailable(reply);
+        return serviceUnavailable(request, reply);
       }
       if (err.statusCode === 429) return send(reply, 'too_many_requests');
-      if (err.statusCode === 503) return serviceUnavailable(reply);
+      if (err.statusCode === 503) return serviceUnavailable(request, reply);
       if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
         return reply.code(err.statusCode).send(errorBody('bad_request'));
       }

@@ -11,6 +11,7 @@ import { limit } from '../plugins/rate-limits.ts';
 import { streamersSpokenFor } from '../catalogue/speaks-for.ts';
 import { signIn } from '../users/sign-in.ts';
 import { type SignInFlow, storedProfile } from './flow.ts';
+import { OUTAGE_ANSWER, outagePage, signInTargets } from './outage.ts';
 import { providerA } from './provider-a.ts';
 import { providerB } from './provider-b.ts';
 import { readDebug, recentStates } from './queries.ts';
@@ -70,12 +71,14 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const ctx = { request, provider: settings, db, clock, timeoutMs: config.providerTimeoutMs };
     if (!code && !error) {
       const target = returnPath(q.return);
+      signInTargets.set(request, target);
       if (target) request.session.set('oauth_return', target);
       else if (request.session.data.oauth_return) request.session.unset('oauth_return');
       return back(await flows[provider].start(ctx));
     }
     // The page the sign-in started from, where it ends either way (issue 17, bug 10).
     const target = returnPath(request.session.data.oauth_return);
+    signInTargets.set(request, target);
     if (request.session.data.oauth_return) request.session.unset('oauth_return');
     if (error || !code) return back(refusedPath(target, error ?? ''));
 
@@ -137,6 +140,15 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
     };
   }
 
+  /** A sign-in the database failed goes back to its page as its other failures do, with a 503. */
+  const unavailablePage = (request: FastifyRequest) =>
+    outagePage(
+      refusedPath(
+        signInTargets.get(request) ?? returnPath(request.session?.data.oauth_return),
+        'service_unavailable',
+      ),
+    );
+
   const debugGuard = config.oauthDebugPublic ? ('public' as const) : ('admin' as const);
   // Only sign-in starts count against the limit, not the provider's callbacks.
   const startLimit = limit('signin', (q) => Boolean(q.code || q.error));
@@ -147,6 +159,8 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: {
         guard: (q) => (q.action === 'debug' ? debugGuard : 'public'),
         ...limit('signin', (q) => q.action !== 'login' || Boolean(q.code || q.error)),
+        unavailablePage: (request) =>
+          (request.query as Partial<Query>).action === 'login' ? unavailablePage(request) : null,
       },
       schema: {
         summary: 'Action form of the sign-in operations (`action`, `provider`)',
@@ -157,6 +171,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
           }),
           302: Redirect('`login` and `logout`: to the provider, or back to the page'),
           ...errors(401, 404, 429),
+          ...OUTAGE_ANSWER,
         },
       },
     },
@@ -179,7 +194,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/api/oauth/login/:provider',
     {
-      config: { guard: 'public', ...startLimit },
+      config: { guard: 'public', ...startLimit, unavailablePage },
       schema: {
         summary: 'Start a sign-in, or complete it at the callback (always a redirect)',
         params: LoginParams,
@@ -187,6 +202,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: {
           302: Redirect("To the provider's sign-in page, or at the callback back to the page"),
           ...errors(404, 429),
+          ...OUTAGE_ANSWER,
         },
       },
     },

@@ -430,4 +430,18 @@ export const OPERATOR_MUTATIONS: Mutation[] = [
     tests: ['test/cli-stream-history.test.ts'],
     project: 'postgres',
   },
+  {
+    name: 'sign-in callback: an outage answers the JSON 503, not the page that sends the browser back',
+    file: 'src/plugins/errors.ts',
+    from: '  const page = request.routeOptions.config.unavailablePage?.(request) ?? null;\n',
+    to: '  const page = null as string | null;\n',
+    tests: ['test/signin-outage.test.ts'],
+  },
+  {
+    name: 'sign-in callback: its outage page sends the browser to / rather than the page it started from',
+    file: 'src/signin/routes.ts',
+    from: '    signInTargets.set(request, target);\n    if (request.session.data.oauth_return)',
+    to: '    if (request.session.data.oauth_return)',
+    tests: ['test/signin-outage.test.ts'],
+  },
 ];

@@ -133,6 +133,7 @@ export function authErrorText(code: string): string {
     'authError.provider_a_no_user',
     'authError.provider_b_no_token',
     'authError.provider_b_no_user',
+    'authError.service_unavailable',
   ];
   const key = `authError.${code}` as MessageKey;
   if (direct.includes(key)) return t(key);

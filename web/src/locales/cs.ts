@@ -60,6 +60,7 @@ export const cs: Record<MessageKey, string> = {
   'authError.provider_b_no_token': 'Kick neposlal přístupový token. Zkuste to prosím znovu.',
   'authError.provider_b_user_failed': 'Váš profil na Kicku se nepodařilo načíst (chyba {status}).',
   'authError.provider_b_no_user': 'Kick neposlal uživatelský profil.',
+  'authError.service_unavailable': 'Služba teď přihlášení nedokončila. Zkuste to za chvíli znovu.',
   'authError.other': 'Poskytovatel ohlásil chybu: {code}',
   'list.title': 'Žebříček',
   'list.teamTitle': 'Streameři pro váš tým',

@@ -58,6 +58,8 @@ export const en = {
   'authError.provider_b_no_token': 'Kick did not send an access token. Please try again.',
   'authError.provider_b_user_failed': 'Your Kick profile could not be read (error {status}).',
   'authError.provider_b_no_user': 'Kick did not send a user profile.',
+  'authError.service_unavailable':
+    'The service could not finish the sign-in just now. Try again in a moment.',
   'authError.other': 'The provider reported an error: {code}',
   'list.title': 'Ranking',
   'list.teamTitle': 'Streamers for your team',
