@@ -683,4 +683,28 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-week-mod.test.ts'],
     web: true,
   },
+  {
+    name: "keyboard walk: after an action on one queued comment, or on many, the keyboard falls to the page's start",
+    file: 'web/src/components/admin/ModerationAdmin.svelte',
+    from: '    await focusLost(() => queuePlace(queue, one, at));\n',
+    to: '',
+    tests: ['test/browser/web-focus.test.ts'],
+    web: true,
+  },
+  {
+    name: "keyboard walk: after a queue's Undo the keyboard falls to the page's start",
+    file: 'web/src/components/admin/ModerationAdmin.svelte',
+    from: '      await focusLost(() => queuePlace(queue, null, 0));\n',
+    to: '',
+    tests: ['test/browser/web-focus.test.ts'],
+    web: true,
+  },
+  {
+    name: 'keyboard walk: a queued comment acted on leaves the keyboard on the empty queue, not the next comment',
+    file: 'web/src/lib/queue.ts',
+    from: '    rows[Math.min(at, rows.length - 1)] ??\n',
+    to: '',
+    tests: ['test/browser/web-focus.test.ts'],
+    web: true,
+  },
 ];

@@ -112,7 +112,7 @@ export const WEEK_FIVE_MUTATIONS: Mutation[] = [
   },
   {
     name: "week 5: the undo of an action by address changes the address's other comments too (16)",
-    file: 'web/src/components/admin/ModerationAdmin.svelte',
+    file: 'web/src/lib/queue.ts',
     from: "ids.push(...page.filter((c) => c.hidden === (action === 'show')).map((c) => c.id));",
     to: 'ids.push(...page.map((c) => c.id));',
     tests: ['test/browser/web-moderation.test.ts'],

@@ -1,0 +1,91 @@
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { TestApp, TestUser } from '../helpers/app.ts';
+import { adminLogin, axe, newPage, runBrowser, useBrowser } from './browser.ts';
+
+/**
+ * The keyboard's place after an action (a keyboard walk): what held the focus is gone or drawn
+ * anew, and the focus must land on what the user expects next, never on the page's start.
+ */
+
+let sid = 0;
+let bruno: TestUser; // timed out, then banned
+
+async function seed(t: TestApp) {
+  const admin = await t.admin();
+  expect((await admin.put('/api/settings', { hold_words: ['scam'] })).status).toBe(200);
+  sid = await t.streamer('Focus Stage');
+  bruno = await t.user({ login: 'bruno', display_name: 'Bruno' });
+  for (const [login, body] of [
+    ['eva', 'A scam, first'],
+    ['olga', 'A scam, second'],
+  ] as const) {
+    const author = await t.signedIn(await t.user({ login, display_name: login }));
+    expect((await author.post('/api/comments', { streamer_id: sid, body })).status).toBe(201);
+  }
+  const said = await (
+    await t.signedIn(bruno)
+  ).post('/api/comments', { streamer_id: sid, body: 'Plain words' });
+  expect(said.status).toBe(201);
+  for (const body of ['Guest one', 'Guest two'])
+    expect((await t.client().post('/api/comments', { streamer_id: sid, body, author: 'Fan' })).status).toBe(
+      201,
+    );
+}
+
+/** What has the keyboard's focus: its tag and its text, or `BODY` when the focus fell to the page's start. */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const at = document.activeElement;
+    return at === null || at === document.body ? 'BODY' : `${at.tagName} ${(at.textContent ?? '').trim()}`;
+  });
+
+/** Presses `key` on `control`, then confirms the dialog it opens with its `label` button. */
+async function confirmed(page: Page, control: Locator, label: string, key = 'Enter') {
+  await control.focus();
+  await page.keyboard.press(key);
+  const yes = page.getByRole('dialog').getByRole('button', { name: label });
+  await yes.focus();
+  await page.keyboard.press('Enter');
+}
+
+describe.runIf(runBrowser(import.meta.url))("the keyboard's place after an action", () => {
+  const env = useBrowser(seed);
+
+  it('the moderation queue: the next comment after one, the empty queue after the last, the status after many and after Undo', async () => {
+    const { page, context } = await newPage(env, { lang: 'en' });
+    await adminLogin(env, page);
+    await page.goto(`${env.base}/admin/moderation`);
+    await page.locator('.section-head').getByLabel('Show').selectOption('pending');
+    const rows = page.locator('.queue > li');
+    await expect.poll(() => rows.count()).toBe(2);
+    const approve = (row: Locator) =>
+      row.getByRole('group', { name: /^This comment by/ }).getByRole('button', { name: 'Approve' });
+    await confirmed(page, approve(rows.filter({ hasText: 'A scam, second' })), 'Approve');
+    await expect.poll(() => rows.count()).toBe(1);
+    await expect.poll(() => focused(page)).toMatch(/^LI .*A scam, first/);
+    await confirmed(page, approve(rows.first()), 'Approve');
+    await expect.poll(() => focused(page)).toBe('P Nothing to review.');
+    await axe(env, page, 'the queue emptied by the keyboard');
+
+    await page.locator('.section-head').getByLabel('Show').selectOption('recent');
+    const guests = rows.filter({ hasText: /Guest (one|two)/ });
+    await expect.poll(() => guests.count()).toBe(2);
+    for (const box of await guests.getByRole('checkbox').all()) await box.check();
+    const bar = page.getByRole('group', { name: 'With the selected comments' });
+    await confirmed(page, bar.getByRole('button', { name: 'Hide' }), 'Hide');
+    await expect.poll(() => focused(page)).toBe('P Comments hidden: 2.');
+
+    const one = rows.filter({ hasText: 'Guest one' });
+    await one.getByLabel(/All \d+ from this address/).selectOption('show');
+    await confirmed(page, one.getByRole('button', { name: 'Apply' }), 'Show');
+    await page.getByText(/Done: comments from this address changed: 2\./).waitFor();
+    // The row stays, and so does the keyboard, on Apply.
+    await expect.poll(() => focused(page)).toBe('BUTTON Apply');
+    const undo = page.getByRole('status').getByRole('button', { name: 'Undo' });
+    await undo.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focused(page)).toBe('P Undone.');
+    await context.close();
+  });
+});
