@@ -39,6 +39,7 @@ const focused = (page: Page) =>
     const at = document.activeElement;
     return at === null || at === document.body ? 'BODY' : `${at.tagName} ${(at.textContent ?? '').trim()}`;
   });
+const isFocused = (locator: Locator) => locator.evaluate((e) => e === document.activeElement);
 
 /** Presses `key` on `control`, then confirms the dialog it opens with its `label` button. */
 async function confirmed(page: Page, control: Locator, label: string, key = 'Enter') {
@@ -86,6 +87,32 @@ describe.runIf(runBrowser(import.meta.url))("the keyboard's place after an actio
     await undo.focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => focused(page)).toBe('P Undone.');
+    await context.close();
+  });
+
+  it("the users list: a time-out leaves the keyboard on the row's menu; a banned user is offered no time-out", async () => {
+    const { page, context } = await newPage(env, { lang: 'en' });
+    await adminLogin(env, page);
+    await page.getByRole('link', { name: 'Users' }).click();
+    const row = page.locator('.admin-row', { hasText: 'Bruno' });
+    const menu = row.getByLabel('Time out: Bruno');
+    await menu.focus();
+    await page.keyboard.press('Enter');
+    await row.getByRole('button', { name: '1 hour' }).focus();
+    await page.keyboard.press('Enter');
+    await row
+      .getByText(/Timed out until/)
+      .first()
+      .waitFor();
+    await expect.poll(() => isFocused(menu)).toBe(true);
+
+    const banned = row.getByLabel('Banned: Bruno');
+    await confirmed(page, banned, 'Ban', ' ');
+    await page.getByText('Bruno is banned.').waitFor();
+    await expect.poll(() => isFocused(banned)).toBe(true);
+    // The service takes a time-out of a banned user, which changes nothing: not offered.
+    await expect.poll(() => menu.count()).toBe(0);
+    await axe(env, page, 'a banned user in the users list');
     await context.close();
   });
 });

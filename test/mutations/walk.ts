@@ -707,4 +707,20 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-focus.test.ts'],
     web: true,
   },
+  {
+    name: "keyboard walk: a time-out from a user's menu leaves the keyboard at the page's start",
+    file: 'web/src/components/RestrictUser.svelte',
+    from: "    if (inMenu) menu?.querySelector('summary')?.focus();\n",
+    to: '',
+    tests: ['test/browser/web-focus.test.ts'],
+    web: true,
+  },
+  {
+    name: 'keyboard walk: the users list offers a banned user a time-out',
+    file: 'web/src/components/admin/UsersAdmin.svelte',
+    from: '{#if mayRestrict(me, u) && !u.banned}',
+    to: '{#if mayRestrict(me, u)}',
+    tests: ['test/browser/web-focus.test.ts'],
+    web: true,
+  },
 ];
