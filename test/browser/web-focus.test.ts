@@ -115,4 +115,19 @@ describe.runIf(runBrowser(import.meta.url))("the keyboard's place after an actio
     await axe(env, page, 'a banned user in the users list');
     await context.close();
   });
+
+  it("pinning keeps the keyboard on the comment's Unpin, wherever the comment moved", async () => {
+    const { page, context } = await newPage(env, { lang: 'en' });
+    await adminLogin(env, page);
+    await page.goto(`${env.base}/s/${sid}`);
+    const plain = page.locator('.comments > li', { hasText: 'Plain words' });
+    await plain.getByRole('button', { name: 'Pin' }).focus();
+    await page.keyboard.press('Enter');
+    const unpin = plain.getByRole('button', { name: 'Unpin' });
+    await expect.poll(() => unpin.count()).toBe(1);
+    await expect.poll(() => isFocused(unpin)).toBe(true);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => isFocused(plain.getByRole('button', { name: 'Pin' }))).toBe(true);
+    await context.close();
+  });
 });

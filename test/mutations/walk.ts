@@ -723,4 +723,12 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-focus.test.ts'],
     web: true,
   },
+  {
+    name: "keyboard walk: pinning leaves the keyboard at the page's start once the comment moved",
+    file: 'web/src/components/PinAction.svelte',
+    from: '      await focusLost(() => document.getElementById(`pin-${id}`));\n',
+    to: '',
+    tests: ['test/browser/web-focus.test.ts'],
+    web: true,
+  },
 ];
