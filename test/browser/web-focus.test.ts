@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { TestApp, TestUser } from '../helpers/app.ts';
-import { adminLogin, axe, newPage, runBrowser, useBrowser } from './browser.ts';
+import { adminLogin, axe, fillScores, newPage, pageAs, runBrowser, useBrowser } from './browser.ts';
 
 /**
  * The keyboard's place after an action (a keyboard walk): what held the focus is gone or drawn
@@ -9,12 +9,14 @@ import { adminLogin, axe, newPage, runBrowser, useBrowser } from './browser.ts';
  */
 
 let sid = 0;
+let kaja: TestUser; // a moderator who reviews
 let bruno: TestUser; // timed out, then banned
 
 async function seed(t: TestApp) {
   const admin = await t.admin();
   expect((await admin.put('/api/settings', { hold_words: ['scam'] })).status).toBe(200);
   sid = await t.streamer('Focus Stage');
+  kaja = await t.user({ login: 'kaja', display_name: 'Kája' }, { mod: true });
   bruno = await t.user({ login: 'bruno', display_name: 'Bruno' });
   for (const [login, body] of [
     ['eva', 'A scam, first'],
@@ -128,6 +130,23 @@ describe.runIf(runBrowser(import.meta.url))("the keyboard's place after an actio
     await expect.poll(() => isFocused(unpin)).toBe(true);
     await page.keyboard.press('Enter');
     await expect.poll(() => isFocused(plain.getByRole('button', { name: 'Pin' }))).toBe(true);
+    await context.close();
+  });
+
+  it('saving a staff review keeps the keyboard on Save, the others’ reviews after it', async () => {
+    const { page, context } = await pageAs(env, kaja, { lang: 'en' });
+    await page.goto(`${env.base}/admin/reviews`);
+    await page
+      .locator('.review-queue > li', { hasText: 'Focus Stage' })
+      .getByRole('button', { name: 'Review' })
+      .click();
+    await fillScores(page, 6);
+    const save = page.getByRole('button', { name: 'Save my review' });
+    await save.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'All reviews (1)' }).waitFor();
+    await page.getByText('Saved', { exact: false }).first().waitFor();
+    await expect.poll(() => isFocused(save)).toBe(true);
     await context.close();
   });
 });

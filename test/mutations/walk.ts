@@ -731,4 +731,12 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-focus.test.ts'],
     web: true,
   },
+  {
+    name: "keyboard walk: saving a staff review disables Save, and the keyboard falls to the page's start",
+    file: 'web/src/components/admin/ReviewForm.svelte',
+    from: '<button type="submit" aria-disabled={saving.busy}>{t(\'reviews.save\')}</button>',
+    to: '<button type="submit" disabled={saving.busy}>{t(\'reviews.save\')}</button>',
+    tests: ['test/browser/web-focus.test.ts'],
+    web: true,
+  },
 ];
