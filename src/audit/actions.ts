@@ -19,6 +19,8 @@ const name = Type.String({ description: "The streamer's name" });
 const who = { login: Type.String(), provider: StringEnum(PROVIDERS) };
 const team = Type.String({ description: "The team's name" });
 const guestTag = Type.String({ description: "A guest's address tag, its first 10 characters" });
+/** The streamer a comment was under; entries written before it was recorded lack it. */
+const under = Type.Optional(Type.String({ description: "The comment's streamer's name" }));
 /** Which comments a bulk moderation action chose: by id, by user, or by guest tag. */
 const selector = Type.Union([
   Type.Object({ ids: Type.Array(Type.Integer()) }),
@@ -40,8 +42,8 @@ export const AUDIT_PARAMS = {
   }),
   'streamer.lock': Type.Object({ name, locked: Type.Boolean() }),
   'streamer.delete': Type.Object({ name }),
-  'comment.delete': Type.Object({ author: Type.String() }),
-  'comment.hide': Type.Object({ author: Type.String(), hidden: Type.Boolean() }),
+  'comment.delete': Type.Object({ author: Type.String(), streamer: under }),
+  'comment.hide': Type.Object({ author: Type.String(), streamer: under, hidden: Type.Boolean() }),
   'team.create': Type.Object({ team }),
   'team.update': Type.Object({ team }),
   'team.delete': Type.Object({ team }),
@@ -79,6 +81,12 @@ export const AUDIT_PARAMS = {
     action: StringEnum(MODERATION_ACTIONS),
     count: Type.Integer({ description: 'Comments changed' }),
     selector,
+    comment: Type.Optional(
+      Type.Object(
+        { author: Type.String(), streamer: Type.String({ description: "The comment's streamer's name" }) },
+        { description: 'The comment acted on, when exactly one changed; older entries lack it' },
+      ),
+    ),
   }),
   'block.add': Type.Object({ guest_tag: guestTag, author: Type.String(), days: Type.Integer() }),
   'block.remove': Type.Object({ guest_tag: guestTag }),
@@ -110,6 +118,9 @@ export const isAuditAction = (action: string): action is AuditAction => Object.h
 const account = (p: { login: string; provider: string }) =>
   p.login ? `${p.login} (${p.provider})` : 'a deleted user';
 const total = (n: number | null) => (n === null ? 'unrated' : String(n));
+const by = (author: string) => author || 'a deleted user';
+/** Where a comment was: " on <streamer>", or nothing for an entry that does not say. */
+const on = (streamer: string | undefined) => (streamer === undefined ? '' : ` on ${streamer}`);
 const selection = (s: Static<typeof selector>): string =>
   'ids' in s
     ? `${s.ids.length} selected`
@@ -124,8 +135,8 @@ const ENGLISH: { [A in AuditAction]: (p: AuditParams<A>) => string } = {
   'streamer.rate': (p) => `Rated ${p.name}: ${total(p.from)} → ${p.to}`,
   'streamer.lock': (p) => `${p.locked ? 'Locked' : 'Unlocked'} community ratings of ${p.name}`,
   'streamer.delete': (p) => `Deleted streamer ${p.name}`,
-  'comment.delete': (p) => `Deleted a comment by ${p.author || 'a deleted user'}`,
-  'comment.hide': (p) => `${p.hidden ? 'Hid' : 'Showed'} a comment by ${p.author || 'a deleted user'}`,
+  'comment.delete': (p) => `Deleted a comment by ${by(p.author)}${on(p.streamer)}`,
+  'comment.hide': (p) => `${p.hidden ? 'Hid' : 'Showed'} a comment by ${by(p.author)}${on(p.streamer)}`,
   'team.create': (p) => `Created team ${p.team}`,
   'team.update': (p) => `Updated team ${p.team}`,
   'team.delete': (p) => `Deleted team ${p.team}`,
@@ -145,7 +156,10 @@ const ENGLISH: { [A in AuditAction]: (p: AuditParams<A>) => string } = {
   'user.admin': (p) =>
     `${p.admin ? 'Made' : 'Removed'} ${account(p)} ${p.admin ? 'an administrator' : 'as administrator'}`,
   'user.sessions': (p) => `Signed ${account(p)} out everywhere`,
-  'comment.bulk': (p) => `Moderation: ${p.action} on ${p.count} comments (${selection(p.selector)})`,
+  'comment.bulk': (p) =>
+    p.comment
+      ? `Moderation: ${p.action} a comment by ${by(p.comment.author)}${on(p.comment.streamer)}`
+      : `Moderation: ${p.action} on ${p.count} comments (${selection(p.selector)})`,
   'block.add': (p) => `Blocked the address of guest ${p.guest_tag} (${p.author}) for ${p.days} days`,
   'block.remove': (p) => `Lifted the block of guest ${p.guest_tag}`,
   'streamer.reply_remove': (p) => `Removed the streamer's reply on ${p.name}`,

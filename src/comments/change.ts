@@ -12,7 +12,7 @@ import { isStaff } from '../shared/roles.ts';
 import { holdsWords } from './hold.ts';
 import { hiddenBy, isOwn, isShown, mayEdit, mayLike, maySetHidden } from './policy.ts';
 import { setLiked } from './likes.ts';
-import { deleteComment, editBody, findComment, setHidden } from './queries.ts';
+import { deleteComment, editBody, findComment, setHidden, streamerNameOf } from './queries.ts';
 import { commentBody } from './rules.ts';
 
 /** Likes or unlikes a visible comment (DECISIONS.md "Taking part"); answers its likes. */
@@ -66,7 +66,11 @@ export async function changeComment(
         await audit(trx, actorOf(viewer, now), {
           action: 'comment.hide',
           target_id: id,
-          params: { author: comment.author, hidden },
+          params: {
+            author: comment.author,
+            streamer: await streamerNameOf(trx, comment.streamer_id),
+            hidden,
+          },
           details: { streamer_id: comment.streamer_id, old: comment.hidden === 1, new: hidden },
         });
       }
@@ -109,7 +113,7 @@ export async function removeComment(ctx: AppContext, viewer: Viewer, id: number)
     await audit(trx, actorOf(viewer, ctx.clock.now()), {
       action: 'comment.delete',
       target_id: id,
-      params: { author: comment.author },
+      params: { author: comment.author, streamer: await streamerNameOf(trx, comment.streamer_id) },
       // Staff see a guest tag's first 10 characters, in the log too.
       details: {
         streamer_id: comment.streamer_id,

@@ -248,6 +248,12 @@ export async function findComment(db: Db, id: number) {
     .executeTakeFirst();
 }
 
+/** The name of the streamer a comment is under, for the audit log. */
+export async function streamerNameOf(db: Db, streamerId: number): Promise<string | undefined> {
+  const row = await db.selectFrom('streamers').select('name').where('id', '=', streamerId).executeTakeFirst();
+  return row?.name;
+}
+
 export async function setHidden(db: Db, id: number, hidden: boolean, by: 'author' | 'staff'): Promise<void> {
   await db
     .updateTable('comments')

@@ -35,6 +35,14 @@ export function addressOf(value: unknown): string | null {
 /** A selector as the audit log keeps it: staff see a guest tag's first 10 characters. */
 const shown = (s: Selector) => ('guest_tag' in s ? { guest_tag: shortTag(s.guest_tag) } : s);
 
+/** The comment an action changed, when it changed exactly one: its author and streamer, for the log. */
+const one = (changed: number, targets: { author: string; streamer_name: string }[]) => {
+  const [c] = targets;
+  return changed === 1 && targets.length === 1 && c
+    ? { comment: { author: c.author, streamer: c.streamer_name } }
+    : {};
+};
+
 export interface BulkInput {
   action?: unknown;
   ids?: unknown;
@@ -63,7 +71,7 @@ export async function moderateComments(ctx: AppContext, viewer: Viewer, body: Bu
     await audit(trx, actorOf(viewer, now), {
       action: 'comment.bulk',
       target_id: 'user_id' in selector ? selector.user_id : null,
-      params: { action, count: changed, selector: shown(selector) },
+      params: { action, count: changed, selector: shown(selector), ...one(changed, targets) },
     });
     return changed;
   });

@@ -117,12 +117,16 @@ export async function bulkTargets(trx: Db, action: ModerationAction, selector: S
   if (action === 'dismiss') return [];
   let q = trx
     .selectFrom('comments')
+    // The author and streamer name the comment in the audit entry of an action on one.
+    .innerJoin('streamers', 'streamers.id', 'comments.streamer_id')
     .select([
       'comments.id',
       'comments.streamer_id',
       'comments.user_id',
       'comments.hidden',
       'comments.pending',
+      'comments.author',
+      'streamers.name as streamer_name',
     ])
     .where((eb) => selected(eb, selector));
   if (action === 'hide') q = q.where('comments.hidden', '=', 0);

@@ -43,6 +43,8 @@ export const csAuditTitles: AuditTitles = {
 const account = (p: { login: string; provider: string }, name: (p: string) => string) =>
   p.login ? `${p.login} (${name(p.provider)})` : 'smazaný uživatel';
 const author = (name: string) => name || 'smazaný uživatel';
+/** Kde komentář byl; záznam z doby, kdy log streamera neuváděl, to neříká. */
+const under = (streamer: string | undefined) => (streamer === undefined ? '' : ` u streamera ${streamer}`);
 const total = (n: number | null) => (n === null ? 'bez hodnocení' : String(n));
 /** A count with its Czech noun: 1 posudek, 2 posudky, 5 posudků. */
 const counted = (n: number, one: string, few: string, other: string) => {
@@ -57,8 +59,9 @@ export const csAudit: AuditWords = {
   'streamer.rate': (p) => `Hodnocení ${p.name}: ${total(p.from)} → ${p.to}`,
   'streamer.lock': (p) => `${p.locked ? 'Zamčeno' : 'Odemčeno'} komunitní hodnocení: ${p.name}`,
   'streamer.delete': (p) => `Smazán streamer ${p.name}`,
-  'comment.delete': (p) => `Smazán komentář od ${author(p.author)}`,
-  'comment.hide': (p) => `${p.hidden ? 'Skryt' : 'Zobrazen'} komentář od ${author(p.author)}`,
+  'comment.delete': (p) => `Smazán komentář od ${author(p.author)}${under(p.streamer)}`,
+  'comment.hide': (p) =>
+    `${p.hidden ? 'Skryt' : 'Zobrazen'} komentář od ${author(p.author)}${under(p.streamer)}`,
   'team.create': (p) => `Založen tým ${p.team}`,
   'team.update': (p) => `Upraven tým ${p.team}`,
   'team.delete': (p) => `Smazán tým ${p.team}`,
@@ -87,6 +90,16 @@ export const csAudit: AuditWords = {
       ? `Zrušeno omezení uživatele ${account(p, name)}`
       : `${account(p, name)} dočasně omezen na ${p.hours} h`,
   'comment.bulk': (p) => {
+    if (p.comment) {
+      const one = {
+        hide: 'Skryt komentář',
+        show: 'Zobrazen komentář',
+        delete: 'Smazán komentář',
+        dismiss: 'Uzavřena hlášení ke komentáři',
+        approve: 'Schválen komentář',
+      }[p.action];
+      return `${one} od ${author(p.comment.author)}${under(p.comment.streamer)}`;
+    }
     const verb = {
       hide: 'Skryty',
       show: 'Zobrazeny',

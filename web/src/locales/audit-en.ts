@@ -42,6 +42,8 @@ export const enAuditTitles: AuditTitles = {
 const account = (p: { login: string; provider: string }, name: (p: string) => string) =>
   p.login ? `${p.login} (${name(p.provider)})` : 'a deleted user';
 const author = (name: string) => name || 'a deleted user';
+/** Where a comment was; an entry written before the log named the streamer does not say. */
+const on = (streamer: string | undefined) => (streamer === undefined ? '' : ` on ${streamer}`);
 const total = (n: number | null) => (n === null ? 'unrated' : String(n));
 /** A number and its noun, one or more ("1 comment", "2 comments"). */
 const counted = (n: number, one: string, other = `${one}s`) => `${n} ${n === 1 ? one : other}`;
@@ -53,8 +55,8 @@ export const enAudit: AuditWords = {
   'streamer.rate': (p) => `Rated ${p.name}: ${total(p.from)} → ${p.to}`,
   'streamer.lock': (p) => `${p.locked ? 'Locked' : 'Unlocked'} community ratings of ${p.name}`,
   'streamer.delete': (p) => `Deleted streamer ${p.name}`,
-  'comment.delete': (p) => `Deleted a comment by ${author(p.author)}`,
-  'comment.hide': (p) => `${p.hidden ? 'Hid' : 'Showed'} a comment by ${author(p.author)}`,
+  'comment.delete': (p) => `Deleted a comment by ${author(p.author)}${on(p.streamer)}`,
+  'comment.hide': (p) => `${p.hidden ? 'Hid' : 'Showed'} a comment by ${author(p.author)}${on(p.streamer)}`,
   'team.create': (p) => `Created team ${p.team}`,
   'team.update': (p) => `Updated team ${p.team}`,
   'team.delete': (p) => `Deleted team ${p.team}`,
@@ -94,6 +96,7 @@ export const enAudit: AuditWords = {
       dismiss: 'Dismissed the reports of',
       approve: 'Approved',
     }[p.action];
+    if (p.comment) return `${verb} a comment by ${author(p.comment.author)}${on(p.comment.streamer)}`;
     const which =
       'ids' in p.selector
         ? 'selected'

@@ -1,0 +1,163 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { describe as words } from '../src/audit/actions.ts';
+import { csAudit } from '../web/src/locales/audit-cs.ts';
+import { enAudit } from '../web/src/locales/audit-en.ts';
+import { useApp } from './helpers/app.ts';
+import type { Client } from './helpers/client.ts';
+
+/** An audit entry on one comment names it for a moderator reading the log: its author and its streamer. */
+const t = await useApp();
+let admin: Client;
+beforeAll(async () => {
+  admin = await t.admin();
+});
+const latest = async () => (await admin.get('/api/audit?limit=1')).body[0];
+const comment = async (streamer_id: number, author: string) => {
+  const res = await t.client().post('/api/comments', { streamer_id, body: `said by ${author}`, author });
+  expect(res.status).toBe(201);
+  return res.body.id as number;
+};
+const bulk = (body: Record<string, unknown>) => admin.put('/api/moderation/comments', body);
+const provider = (p: string) => p;
+
+describe('audit entries on one comment', () => {
+  it('hiding, showing and deleting a comment name its author and streamer', async () => {
+    const sid = await t.streamer('Named Streamer');
+    const id = await comment(sid, 'Pepa');
+    await admin.put(`/api/comments?id=${id}`, { hidden: true });
+    expect(await latest()).toMatchObject({
+      action: 'comment.hide',
+      params: { author: 'Pepa', streamer: 'Named Streamer', hidden: true },
+      summary: 'Hid a comment by Pepa on Named Streamer',
+    });
+    await admin.put(`/api/comments?id=${id}`, { hidden: false });
+    expect((await latest()).summary).toBe('Showed a comment by Pepa on Named Streamer');
+    await admin.del(`/api/comments?id=${id}`);
+    expect(await latest()).toMatchObject({
+      action: 'comment.delete',
+      params: { author: 'Pepa', streamer: 'Named Streamer' },
+      summary: 'Deleted a comment by Pepa on Named Streamer',
+    });
+  });
+
+  it("the moderation queue's approve, hide, show and delete of one comment name it", async () => {
+    const sid = await t.streamer('Queue Streamer');
+    const id = await comment(sid, 'Franta');
+    await t.db.updateTable('comments').set({ pending: 1 }).where('id', '=', id).execute();
+    for (const action of ['approve', 'hide', 'show', 'delete']) {
+      expect((await bulk({ action, ids: [id] })).body.count).toBe(1);
+      expect(await latest(), action).toMatchObject({
+        action: 'comment.bulk',
+        params: {
+          action,
+          count: 1,
+          selector: { ids: [id] },
+          comment: { author: 'Franta', streamer: 'Queue Streamer' },
+        },
+        summary: `Moderation: ${action} a comment by Franta on Queue Streamer`,
+      });
+    }
+  });
+
+  it('a queue action names the one comment it changed, and none when it changed more or none', async () => {
+    const one = await t.streamer('First Streamer');
+    const two = await t.streamer('Second Streamer');
+    const a = await comment(one, 'Alena');
+    const b = await comment(two, 'Bohouš');
+    await bulk({ action: 'hide', ids: [a] });
+    // Both selected, only Bohouš's changed (Alena's was hidden already): the entry names his.
+    expect((await bulk({ action: 'hide', ids: [a, b] })).body.count).toBe(1);
+    expect((await latest()).params.comment).toEqual({ author: 'Bohouš', streamer: 'Second Streamer' });
+    await bulk({ action: 'show', ids: [a, b] });
+    const both = await latest();
+    expect(both.params).toEqual({ action: 'show', count: 2, selector: { ids: [a, b] } });
+    expect(both.summary).toBe('Moderation: show on 2 comments (2 selected)');
+    await bulk({ action: 'show', ids: [a] });
+    expect((await latest()).params).toEqual({ action: 'show', count: 0, selector: { ids: [a] } });
+  });
+
+  it('entries written before they named the streamer or the comment are listed and worded', async () => {
+    const stored = [
+      { action: 'comment.delete', params: { author: 'Old' } },
+      { action: 'comment.hide', params: { author: 'Old', hidden: true } },
+      { action: 'comment.bulk', params: { action: 'hide', count: 1, selector: { ids: [7] } } },
+    ] as const;
+    for (const e of stored) {
+      await t.db
+        .insertInto('audit_log')
+        .values({
+          at: new Date().toISOString(),
+          actor: 'admin',
+          actor_user_id: null,
+          action: e.action,
+          target_id: null,
+          summary: words(e.action, e.params as never),
+          params: JSON.stringify(e.params),
+          details: null,
+        })
+        .execute();
+    }
+    const res = await admin.get('/api/audit?limit=3');
+    expect(res.status).toBe(200);
+    expect(res.body.map((e: any) => [e.action, e.params, e.summary]).reverse()).toEqual([
+      ['comment.delete', { author: 'Old' }, 'Deleted a comment by Old'],
+      ['comment.hide', { author: 'Old', hidden: true }, 'Hid a comment by Old'],
+      ['comment.bulk', stored[2].params, 'Moderation: hide on 1 comments (1 selected)'],
+    ]);
+  });
+});
+
+describe("the page's words for an entry on one comment", () => {
+  const named = { author: 'Pepa', streamer: 'Kuba' };
+  it('say the streamer in English and Czech when the entry names it, and nothing when it does not', () => {
+    expect([
+      enAudit['comment.delete']?.(named, provider),
+      enAudit['comment.hide']?.({ ...named, hidden: true }, provider),
+      enAudit['comment.delete']?.({ author: 'Pepa' }, provider),
+      enAudit['comment.hide']?.({ author: '', hidden: false }, provider),
+    ]).toEqual([
+      'Deleted a comment by Pepa on Kuba',
+      'Hid a comment by Pepa on Kuba',
+      'Deleted a comment by Pepa',
+      'Showed a comment by a deleted user',
+    ]);
+    expect([
+      csAudit['comment.delete']?.(named, provider),
+      csAudit['comment.hide']?.({ ...named, hidden: false }, provider),
+      csAudit['comment.delete']?.({ author: 'Pepa' }, provider),
+      csAudit['comment.hide']?.({ author: 'Pepa', hidden: true }, provider),
+    ]).toEqual([
+      'Smazán komentář od Pepa u streamera Kuba',
+      'Zobrazen komentář od Pepa u streamera Kuba',
+      'Smazán komentář od Pepa',
+      'Skryt komentář od Pepa',
+    ]);
+  });
+
+  it("name the one comment of a queue action; a count of several or an older entry's stays", () => {
+    const actions = ['approve', 'hide', 'show', 'delete', 'dismiss'] as const;
+    const one = (action: (typeof actions)[number]) => ({
+      action,
+      count: 1,
+      selector: { ids: [1] },
+      comment: named,
+    });
+    expect(actions.map((a) => enAudit['comment.bulk']?.(one(a), provider))).toEqual([
+      'Approved a comment by Pepa on Kuba',
+      'Hid a comment by Pepa on Kuba',
+      'Showed a comment by Pepa on Kuba',
+      'Deleted a comment by Pepa on Kuba',
+      'Dismissed the reports of a comment by Pepa on Kuba',
+    ]);
+    expect(actions.map((a) => csAudit['comment.bulk']?.(one(a), provider))).toEqual([
+      'Schválen komentář od Pepa u streamera Kuba',
+      'Skryt komentář od Pepa u streamera Kuba',
+      'Zobrazen komentář od Pepa u streamera Kuba',
+      'Smazán komentář od Pepa u streamera Kuba',
+      'Uzavřena hlášení ke komentáři od Pepa u streamera Kuba',
+    ]);
+    const older = { action: 'hide' as const, count: 1, selector: { ids: [1] } };
+    expect(enAudit['comment.bulk']?.(older, provider)).toBe('Hid 1 selected comment');
+    expect(csAudit['comment.bulk']?.(older, provider)).toBe('Skryty: vybrané komentáře (1)');
+  });
+});
