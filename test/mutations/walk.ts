@@ -738,6 +738,8 @@ export const WALK_MUTATIONS: Mutation[] = [
     to: '<button type="submit" disabled={saving.busy}>{t(\'reviews.save\')}</button>',
     tests: ['test/browser/web-focus.test.ts'],
     web: true,
+  },
+  {
     name: "audit on one comment: a staff hide does not name the comment's streamer",
     file: 'src/comments/change.ts',
     from: '            streamer: await streamerNameOf(trx, comment.streamer_id),\n',
