@@ -126,11 +126,16 @@ describe("the page's words for an entry on one comment", () => {
       csAudit['comment.hide']?.({ ...named, hidden: false }, provider),
       csAudit['comment.delete']?.({ author: 'Pepa' }, provider),
       csAudit['comment.hide']?.({ author: 'Pepa', hidden: true }, provider),
+      csAudit['comment.delete']?.({ author: '' }, provider),
+      csAudit['comment.pin']?.({ author: '', pinned: true }, provider),
     ]).toEqual([
       'Smazán komentář od Pepa u streamera Kuba',
       'Zobrazen komentář od Pepa u streamera Kuba',
       'Smazán komentář od Pepa',
       'Skryt komentář od Pepa',
+      // "od" takes the genitive.
+      'Smazán komentář od smazaného uživatele',
+      'Připnut komentář od smazaného uživatele',
     ]);
   });
 

@@ -823,4 +823,11 @@ export const WALK_MUTATIONS: Mutation[] = [
     to: '    if (p.count < 0) {',
     tests: ['test/audit-comments.test.ts'],
   },
+  {
+    name: "audit words: Czech says a deleted author in the nominative after \"od\"",
+    file: 'web/src/locales/audit-cs.ts',
+    from: "`od ${name || 'smazaného uživatele'}`",
+    to: "`od ${name || 'smazaný uživatel'}`",
+    tests: ['test/audit-comments.test.ts'],
+  },
 ];

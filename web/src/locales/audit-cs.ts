@@ -43,6 +43,8 @@ export const csAuditTitles: AuditTitles = {
 const account = (p: { login: string; provider: string }, name: (p: string) => string) =>
   p.login ? `${p.login} (${name(p.provider)})` : 'smazaný uživatel';
 const author = (name: string) => name || 'smazaný uživatel';
+/** "od" and the author in the genitive a deleted user needs. */
+const byAuthor = (name: string) => `od ${name || 'smazaného uživatele'}`;
 /** Kde komentář byl; záznam z doby, kdy log streamera neuváděl, to neříká. */
 const under = (streamer: string | undefined) => (streamer === undefined ? '' : ` u streamera ${streamer}`);
 const total = (n: number | null) => (n === null ? 'bez hodnocení' : String(n));
@@ -59,9 +61,9 @@ export const csAudit: AuditWords = {
   'streamer.rate': (p) => `Hodnocení ${p.name}: ${total(p.from)} → ${p.to}`,
   'streamer.lock': (p) => `${p.locked ? 'Zamčeno' : 'Odemčeno'} komunitní hodnocení: ${p.name}`,
   'streamer.delete': (p) => `Smazán streamer ${p.name}`,
-  'comment.delete': (p) => `Smazán komentář od ${author(p.author)}${under(p.streamer)}`,
+  'comment.delete': (p) => `Smazán komentář ${byAuthor(p.author)}${under(p.streamer)}`,
   'comment.hide': (p) =>
-    `${p.hidden ? 'Skryt' : 'Zobrazen'} komentář od ${author(p.author)}${under(p.streamer)}`,
+    `${p.hidden ? 'Skryt' : 'Zobrazen'} komentář ${byAuthor(p.author)}${under(p.streamer)}`,
   'team.create': (p) => `Založen tým ${p.team}`,
   'team.update': (p) => `Upraven tým ${p.team}`,
   'team.delete': (p) => `Smazán tým ${p.team}`,
@@ -98,7 +100,7 @@ export const csAudit: AuditWords = {
         dismiss: 'Uzavřena hlášení ke komentáři',
         approve: 'Schválen komentář',
       }[p.action];
-      return `${one} od ${author(p.comment.author)}${under(p.comment.streamer)}`;
+      return `${one} ${byAuthor(p.comment.author)}${under(p.comment.streamer)}`;
     }
     const verb = {
       hide: 'Skryty',
@@ -120,7 +122,7 @@ export const csAudit: AuditWords = {
   'block.remove': (p) => `Zrušena blokace hosta ${p.guest_tag}`,
   // Issue 26
   'streamer.reply_remove': (p) => `Odstraněna odpověď streamera u ${p.name}`,
-  'comment.pin': (p) => `${p.pinned ? 'Připnut' : 'Odepnut'} komentář od ${author(p.author)}`,
+  'comment.pin': (p) => `${p.pinned ? 'Připnut' : 'Odepnut'} komentář ${byAuthor(p.author)}`,
   'review.save': (p) => `${p.abstain ? 'Zdržení se posudku' : 'Posudek'}: ${p.name}`,
   'review.publish': (p) =>
     `Zveřejněno: ${counted(p.reviews, 'posudek', 'posudky', 'posudků')} (${p.name}): ${total(p.from)} → ${p.to} (rozptyl ${writeNumber('cs', p.spread, 0, 2)})`,
