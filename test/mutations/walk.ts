@@ -824,7 +824,7 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/audit-comments.test.ts'],
   },
   {
-    name: "audit words: Czech says a deleted author in the nominative after \"od\"",
+    name: 'audit words: Czech says a deleted author in the nominative after "od"',
     file: 'web/src/locales/audit-cs.ts',
     from: "`od ${name || 'smazaného uživatele'}`",
     to: "`od ${name || 'smazaný uživatel'}`",
