@@ -4,6 +4,7 @@ import { DISK_FULL_HOLD_MS, FAILURE_LOG_MS } from '../src/db/failures.ts';
 import { HEALTH_FRESH_MS } from '../src/health/check.ts';
 import { isDiskFull } from '../src/db/dialect.ts';
 import { ADMIN_PASSWORD, startApp } from './helpers/app.ts';
+import { fillSessions } from './helpers/full-disk.ts';
 
 /**
  * Issue 45 item 19, an operator's day with a full disk: writes answered `500 internal_error`
@@ -60,16 +61,7 @@ describe('a full disk', () => {
       expect(again.status).toBe(503);
       // A sign-in's session is written after its handler: refused alike, not in the framework's words
       // (the sessions' own pages filled too, so that its row finds no room).
-      const fill = sqlite!.prepare(
-        'insert into sessions (id, data, created_at, seen_at) values (?, ?, ?, ?)',
-      );
-      for (let i = 0; i < 100_000; i++) {
-        try {
-          fill.run(`fill-${i}`, '{}', '2026-01-01', '2026-01-01');
-        } catch {
-          break;
-        }
-      }
+      fillSessions(sqlite!);
       const login = await t.client().post('/api/auth/login', { password: ADMIN_PASSWORD });
       expect(login.status).toBe(503);
       expect(login.headers.get('retry-after')).toBe('5');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { location, pathOf, useSignIn } from './helpers/signin.ts';
+import { fillSessions } from './helpers/full-disk.ts';
 
 const { t, fake } = await useSignIn();
 const sqlite = t.database.sqlite;
@@ -22,16 +23,7 @@ describe("the sign-in callback during an outage (a moderator's walk)", () => {
       // The session was started before the disk filled: no room for its sign-in's rows.
       const pages = Number(sqlite!.pragma('page_count', { simple: true }));
       sqlite!.pragma(`max_page_count = ${pages}`);
-      const fill = sqlite!.prepare(
-        'insert into sessions (id, data, created_at, seen_at) values (?, ?, ?, ?)',
-      );
-      for (let i = 0; i < 100_000; i++) {
-        try {
-          fill.run(`fill-${i}`, '{}', '2026-01-01', '2026-01-01');
-        } catch {
-          break;
-        }
-      }
+      fillSessions(sqlite!);
       try {
         const res = await c.get(callback);
         expect(res.status).toBe(503);

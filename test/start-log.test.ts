@@ -41,6 +41,19 @@ const env = (extra: Record<string, string>) => ({
   BASE_URL: 'http://localhost:1',
   ...extra,
 });
+/** Starts the service with `childEnv`, waits for its start line, stops it: all it printed. */
+async function outputUntilListening(childEnv: NodeJS.ProcessEnv): Promise<string> {
+  const child = spawn(process.execPath, MAIN, { env: childEnv });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  try {
+    await expect.poll(() => out, { timeout: 30_000 }).toContain('listening on');
+  } finally {
+    child.kill('SIGTERM');
+  }
+  await new Promise((resolve) => child.once('exit', resolve));
+  return out;
+}
 
 describe.runIf(dbKind === 'sqlite')('what a start logs', { timeout: 60_000 }, () => {
   it('a mistyped DATABASE_URL: one fatal JSON line naming the variable, exit 1, the password nowhere', () => {
@@ -135,15 +148,7 @@ describe.runIf(dbKind === 'sqlite')('what a start logs', { timeout: 60_000 }, ()
       PORT: String(port),
       NODE_ENV: 'production',
     });
-    const child = spawn(process.execPath, MAIN, { env: rest });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    try {
-      await expect.poll(() => out, { timeout: 30_000 }).toContain('listening on');
-    } finally {
-      child.kill('SIGTERM');
-    }
-    await new Promise((resolve) => child.once('exit', resolve));
+    const out = await outputUntilListening(rest);
     expect(jsonLines(out).filter((l) => l.msg.startsWith('BASE_URL is not set'))).toEqual([
       expect.objectContaining({ level: 40, msg: expect.stringContaining(`http://localhost:${port}`) }),
     ]);
@@ -151,22 +156,14 @@ describe.runIf(dbKind === 'sqlite')('what a start logs', { timeout: 60_000 }, ()
 
   it('the start line says the address it bound (HOST:PORT), and BASE_URL apart (an operator found BASE_URL alone)', async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, MAIN, {
-      env: env({
+    const out = await outputUntilListening(
+      env({
         DATABASE_URL: `sqlite:${join(dir, 'bound.db')}`,
         PORT: String(port),
         ADMIN_PASSWORD: 'a start-log test password',
         MAX_EVENT_LOOP_DELAY_MS: '0',
       }),
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    try {
-      await expect.poll(() => out, { timeout: 30_000 }).toContain('listening on');
-    } finally {
-      child.kill('SIGTERM');
-    }
-    await new Promise((resolve) => child.once('exit', resolve));
+    );
     expect(jsonLines(out).filter((l) => l.msg.startsWith('listening on'))).toEqual([
       expect.objectContaining({
         level: 30,
@@ -209,22 +206,14 @@ describe.runIf(dbKind === 'sqlite')('what a start logs', { timeout: 60_000 }, ()
 
   it("a start says which migrations it applied, or that there were none (the upgrade notes' check)", async () => {
     const start = async () => {
-      const child = spawn(process.execPath, MAIN, {
-        env: env({
+      const out = await outputUntilListening(
+        env({
           DATABASE_URL: `sqlite:${join(dir, 'upgrade.db')}`,
           PORT: String(await freePort()),
           ADMIN_PASSWORD: 'a start-log test password',
           MAX_EVENT_LOOP_DELAY_MS: '0',
         }),
-      });
-      let out = '';
-      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-      try {
-        await expect.poll(() => out, { timeout: 30_000 }).toContain('listening on');
-      } finally {
-        child.kill('SIGTERM');
-      }
-      await new Promise((resolve) => child.once('exit', resolve));
+      );
       return jsonLines(out).filter((l) => /migrations/.test(l.msg));
     };
     const [first] = await start();
