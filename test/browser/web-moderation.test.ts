@@ -1,3 +1,4 @@
+import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { TestApp, TestUser } from '../helpers/app.ts';
 import { adminLogin, axe, newPage, runBrowser, shot, useBrowser, pageAs } from './browser.ts';
@@ -14,6 +15,26 @@ let kaja: TestUser; // a moderator
 let kelly: TestUser; // a signed-in user
 let zora: TestUser; // a signed-in user
 const ids: Record<string, number> = {};
+
+/**
+ * Another tab of `context` signs out just as the page sends its next Like: up to the click the
+ * page knows of no sign-out, whatever it was still asking the service (a call of its own
+ * answered "signed out" first would tell it, and it would show a guest's page without a Like).
+ */
+async function signOutElsewhereOnLike(base: string, page: Page, context: BrowserContext) {
+  let sent = false;
+  await page.route(
+    (url) => url.pathname === '/api/comments',
+    async (route) => {
+      if (sent || route.request().method() !== 'PUT') return route.fallback();
+      sent = true;
+      const other = await context.newPage();
+      await other.goto(`${base}/api/oauth/logout`);
+      await other.close();
+      await route.continue();
+    },
+  );
+}
 
 async function seed(t: TestApp) {
   sid = await t.streamer('Open Stream', { s: 8, g: 7 });
@@ -202,9 +223,7 @@ describe.runIf(runBrowser(import.meta.url))('comments in an open community, and 
     const like = great.getByRole('button', { name: /Like/ });
     await like.waitFor();
     // The other tab signs out; this one is not hidden and shown again, so it does not ask.
-    const other = await context.newPage();
-    await other.goto(`${env.base}/api/oauth/logout`);
-    await other.close();
+    await signOutElsewhereOnLike(env.base, page, context);
     await like.click();
     await great.getByRole('alert').getByText('Please sign in first.').waitFor();
     await expect.poll(() => page.locator('.menu summary').textContent()).toContain('Sign in');
