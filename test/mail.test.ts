@@ -640,6 +640,38 @@ describe('the weekly digest', () => {
     expect(written).toContain(reader.user.display_name);
     expect(written).not.toContain('Streams of streamers you follow');
   });
+  it('the days it names are those of TZ, the zone its week is cut in: a stream at 00:30 on Monday there is Monday’s', async () => {
+    const slot = digestSlot(new Date(t.clock.now().getTime() + 900 * 24 * 60 * MINUTE), 'Europe/Prague');
+    clockAt(new Date(slot.getTime() - 2 * 24 * 60 * MINUTE).toISOString());
+    const reader = await person();
+    await confirmed(reader, 'en');
+    await reader.c.put('/api/account/mail', { kinds: [], digest: 'weekly' });
+    const staff = await admin();
+    const sid = (await staff.post('/api/streamers?admin=1', { name: `Night ${process.pid}` })).body
+      .id as number;
+    await staff.put(`/api/streamers?id=${sid}`, { r: { s: 5, g: 5, a: 5, v: 5, n: 5, ns: 5, o: 5 } });
+    expect((await reader.c.put(`/api/follows?streamer_id=${sid}`, { follow: true })).status).toBe(200);
+    // Monday 00:30 in Prague, the slot's own day there: Sunday 23:30 in UTC.
+    const local = (d: Date) =>
+      new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'Europe/Prague' }).format(d);
+    const night = new Date(slot.getTime() - 7.5 * 60 * MINUTE);
+    expect(local(night)).toBe(local(slot));
+    const at = (d: Date) => d.toISOString();
+    await t.db
+      .insertInto('streams')
+      .values({
+        streamer_id: sid,
+        started_at: at(night),
+        last_seen_at: at(slot),
+        ended_at: at(slot),
+        title: 'Late',
+      })
+      .execute();
+    clockAt(slot.toISOString());
+    await until(() => smtp.to(reader.address).length === 1);
+    expect(smtp.to(reader.address)[0]!.text).toContain(`Night ${process.pid} (${local(slot)}): Late`);
+  });
+
   it('queued as fast as it is sent: no batch while a batch’s worth of messages wait', async () => {
     const slot = digestSlot(new Date(t.clock.now().getTime() + 1100 * 24 * 60 * MINUTE), 'Europe/Prague');
     clockAt(new Date(slot.getTime() - 2 * 24 * 60 * MINUTE).toISOString());

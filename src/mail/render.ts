@@ -1,4 +1,5 @@
 import { escapeHtml } from '../lib/html.ts';
+import { zoneOffset } from '../lib/time-zone.ts';
 import { SITE_NAMES } from '../shared/site.ts';
 import type { MailMessageKind } from '../db/schema.ts';
 import type { MailLang } from '../shared/mail.ts';
@@ -28,8 +29,15 @@ export interface Links {
 /** A subject or a line holds no line breaks or controls (whatever a name contains). */
 const oneLine = (s: string) => s.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').trim();
 
-/** A day as each language writes it, the day of the instant in UTC. */
-const day = (iso: string, lang: MailLang): string => WORDS[lang].date(new Date(iso));
+/**
+ * A day as each language writes it: the instant's day on the wall clock of the service's time
+ * zone (TZ), the one the digest's week is cut in (mail/schedule.ts), so that a stream at 00:30
+ * on Monday there is Monday's, not Sunday's as in UTC.
+ */
+function day(iso: string, lang: MailLang, timeZone: string): string {
+  const ms = Date.parse(iso);
+  return WORDS[lang].date(new Date(ms + zoneOffset(timeZone, ms)));
+}
 
 interface Line {
   text: string;
@@ -93,6 +101,8 @@ export function renderMessage(
   payload: unknown,
   lang: MailLang,
   links: Links,
+  /** The service's time zone (TZ): the days a digest names are its. */
+  timeZone: string,
 ): Written {
   const w = WORDS[lang];
   const url = (path: string) => links.baseUrl + path;
@@ -129,7 +139,9 @@ export function renderMessage(
     }
     case 'digest': {
       const p = payload as DigestPayload;
-      const sections: Block[] = [{ lines: [{ text: w.digestIntro(day(p.from, lang), day(p.to, lang)) }] }];
+      const sections: Block[] = [
+        { lines: [{ text: w.digestIntro(day(p.from, lang, timeZone), day(p.to, lang, timeZone)) }] },
+      ];
       if (p.ratings.length > 0) {
         sections.push({
           title: w.ratings,
@@ -140,7 +152,7 @@ export function renderMessage(
         sections.push({
           title: w.streams,
           lines: p.streams.map((s) => ({
-            text: `${s.streamer} (${day(s.at, lang)})${s.title ? `: ${s.title}` : ''}`,
+            text: `${s.streamer} (${day(s.at, lang, timeZone)})${s.title ? `: ${s.title}` : ''}`,
             href: url(s.path),
           })),
         });

@@ -161,7 +161,13 @@ export function mailChannel(opts: MailChannelOptions): OutboxChannel<ClaimedMail
       const confirm = payload.seed
         ? `${baseUrl}/api/account/email/confirm?token=${token(payload.seed)}`
         : null;
-      const written = renderMessage(m.kind, payload, m.lang, { baseUrl, confirm, unsubscribe });
+      const written = renderMessage(
+        m.kind,
+        payload,
+        m.lang,
+        { baseUrl, confirm, unsubscribe },
+        opts.mail.timeZone,
+      );
       try {
         // The message is made whole, then handed over as one piece: streamed, nodemailer wrote
         // each of its parts to the socket on its own, a system call and a wake-up of the

@@ -471,4 +471,11 @@ export const MAIL_MUTATIONS: Mutation[] = [
     to: '      on();\n      const { body } = request;\n      const given',
     tests: ['test/mail.test.ts'],
   },
+  {
+    name: 'digest: the days it names are those of UTC rather than of TZ, where its week is cut',
+    file: 'src/mail/render.ts',
+    from: 'WORDS[lang].date(new Date(ms + zoneOffset(timeZone, ms)))',
+    to: 'WORDS[lang].date(new Date(ms))',
+    tests: ['test/mail.test.ts'],
+  },
 ];
