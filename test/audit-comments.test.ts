@@ -76,6 +76,34 @@ describe('audit entries on one comment', () => {
     expect((await latest()).params).toEqual({ action: 'show', count: 0, selector: { ids: [a] } });
   });
 
+  it("the queue's dismissal names the one comment whose reports it closed, and none when it closed several's", async () => {
+    const sid = await t.streamer('Reported Streamer');
+    const [a, b, quiet] = [
+      await comment(sid, 'Cyril'),
+      await comment(sid, 'Dana'),
+      await comment(sid, 'Ema'),
+    ];
+    const report = async (id: number) =>
+      expect((await t.client().post('/api/reports', { comment_id: id, reason: 'spam' })).status).toBe(201);
+    await report(a);
+    await report(b);
+    // Selected beside a comment nobody reported: only Cyril's reports close, and the entry names his comment.
+    expect((await bulk({ action: 'dismiss', ids: [a, quiet] })).body.count).toBe(1);
+    expect(await latest()).toMatchObject({
+      action: 'comment.bulk',
+      params: {
+        action: 'dismiss',
+        count: 1,
+        selector: { ids: [a, quiet] },
+        comment: { author: 'Cyril', streamer: 'Reported Streamer' },
+      },
+      summary: 'Moderation: dismiss a comment by Cyril on Reported Streamer',
+    });
+    await report(a);
+    expect((await bulk({ action: 'dismiss', ids: [a, b] })).body.count).toBe(2);
+    expect((await latest()).params).toEqual({ action: 'dismiss', count: 2, selector: { ids: [a, b] } });
+  });
+
   it('entries written before they named the streamer or the comment are listed and worded', async () => {
     const stored = [
       { action: 'comment.delete', params: { author: 'Old' } },
@@ -115,11 +143,15 @@ describe("the page's words for an entry on one comment", () => {
       enAudit['comment.hide']?.({ ...named, hidden: true }, provider),
       enAudit['comment.delete']?.({ author: 'Pepa' }, provider),
       enAudit['comment.hide']?.({ author: '', hidden: false }, provider),
+      enAudit['comment.pin']?.({ ...named, pinned: true }, provider),
+      enAudit['comment.pin']?.({ author: 'Pepa', pinned: false }, provider),
     ]).toEqual([
       'Deleted a comment by Pepa on Kuba',
       'Hid a comment by Pepa on Kuba',
       'Deleted a comment by Pepa',
       'Showed a comment by a deleted user',
+      'Pinned a comment by Pepa on Kuba',
+      'Unpinned a comment by Pepa',
     ]);
     expect([
       csAudit['comment.delete']?.(named, provider),
@@ -128,6 +160,7 @@ describe("the page's words for an entry on one comment", () => {
       csAudit['comment.hide']?.({ author: 'Pepa', hidden: true }, provider),
       csAudit['comment.delete']?.({ author: '' }, provider),
       csAudit['comment.pin']?.({ author: '', pinned: true }, provider),
+      csAudit['comment.pin']?.({ ...named, pinned: false }, provider),
     ]).toEqual([
       'Smazán komentář od Pepa u streamera Kuba',
       'Zobrazen komentář od Pepa u streamera Kuba',
@@ -136,6 +169,7 @@ describe("the page's words for an entry on one comment", () => {
       // "od" takes the genitive.
       'Smazán komentář od smazaného uživatele',
       'Připnut komentář od smazaného uživatele',
+      'Odepnut komentář od Pepa u streamera Kuba',
     ]);
   });
 

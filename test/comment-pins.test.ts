@@ -16,7 +16,7 @@ const commenter = await t.signedIn(commenterUser);
 
 let n = 0;
 /** A rated streamer on Twitch, and a client signed in as the user who speaks for it. */
-async function streamerWithVoice(): Promise<{ sid: number; voice: Client; voiceId: number }> {
+async function streamerWithVoice(): Promise<{ sid: number; voice: Client; voiceId: number; name: string }> {
   const channel = `pinchannel${++n}`;
   const res = await admin.post('/api/streamers?admin=1', {
     name: `Pin ${n}`,
@@ -27,7 +27,7 @@ async function streamerWithVoice(): Promise<{ sid: number; voice: Client; voiceI
   const sid = res.body.id as number;
   expect((await admin.put(`/api/streamers?id=${sid}`, { r: R(6) })).status).toBe(200);
   const user = await t.user({ provider: 'provider_a', login: channel });
-  return { sid, voice: await t.signedIn(user), voiceId: user.id };
+  return { sid, voice: await t.signedIn(user), voiceId: user.id, name: `Pin ${n}` };
 }
 
 async function post(sid: number, body: string, replyTo?: number, c: Client = commenter): Promise<number> {
@@ -372,15 +372,15 @@ describe('400s', () => {
 describe('audit', () => {
   const latest = async () => (await admin.get('/api/audit?limit=1')).body[0];
 
-  it("staff's pins and unpins are in the log; the streamer's are not, nor repeats", async () => {
-    const { sid, voice } = await streamerWithVoice();
+  it("staff's pins and unpins are in the log, naming the comment's author and streamer; the streamer's are not, nor repeats", async () => {
+    const { sid, voice, name } = await streamerWithVoice();
     const [a, b] = [await post(sid, 'audited one'), await post(sid, 'audited two')];
     expect((await pin(moderator, a)).status).toBe(200);
     expect(await latest()).toMatchObject({
       action: 'comment.pin',
       target_id: a,
-      params: { author: commenterUser.display_name, pinned: true },
-      summary: `Pinned a comment by ${commenterUser.display_name}`,
+      params: { author: commenterUser.display_name, streamer: name, pinned: true },
+      summary: `Pinned a comment by ${commenterUser.display_name} on ${name}`,
     });
     const count = async () =>
       (await admin.get('/api/audit?limit=100')).body.filter((e: any) => e.action === 'comment.pin').length;
@@ -394,8 +394,8 @@ describe('audit', () => {
     expect(await latest()).toMatchObject({
       action: 'comment.pin',
       target_id: b,
-      params: { pinned: false },
-      summary: `Unpinned a comment by ${commenterUser.display_name}`,
+      params: { streamer: name, pinned: false },
+      summary: `Unpinned a comment by ${commenterUser.display_name} on ${name}`,
     });
     expect(await count()).toBe(before + 2);
   });

@@ -92,7 +92,7 @@ export const AUDIT_PARAMS = {
   'block.remove': Type.Object({ guest_tag: guestTag }),
   'streamer.reply_remove': Type.Object({ name }),
   /** Fifth wave: staff pin or unpin a comment (pinning unpins the streamer's other one). */
-  'comment.pin': Type.Object({ author: Type.String(), pinned: Type.Boolean() }),
+  'comment.pin': Type.Object({ author: Type.String(), streamer: under, pinned: Type.Boolean() }),
   /** Fifth wave: a staff review or abstention, without its scores or note (reviews are blind). */
   'review.save': Type.Object({ name, abstain: Type.Boolean() }),
   /** Fifth wave: the administrator published a streamer's reviews as its rating. */
@@ -163,7 +163,7 @@ const ENGLISH: { [A in AuditAction]: (p: AuditParams<A>) => string } = {
   'block.add': (p) => `Blocked the address of guest ${p.guest_tag} (${p.author}) for ${p.days} days`,
   'block.remove': (p) => `Lifted the block of guest ${p.guest_tag}`,
   'streamer.reply_remove': (p) => `Removed the streamer's reply on ${p.name}`,
-  'comment.pin': (p) => `${p.pinned ? 'Pinned' : 'Unpinned'} a comment by ${p.author || 'a deleted user'}`,
+  'comment.pin': (p) => `${p.pinned ? 'Pinned' : 'Unpinned'} a comment by ${by(p.author)}${on(p.streamer)}`,
   'review.save': (p) => `${p.abstain ? 'Abstained from reviewing' : 'Reviewed'} ${p.name}`,
   'review.publish': (p) =>
     `Published ${p.reviews} review(s) of ${p.name}: ${total(p.from)} → ${p.to} (spread ${p.spread})`,

@@ -9,7 +9,7 @@ import type { Viewer } from '../plugins/viewer.ts';
 import { isStaff } from '../shared/roles.ts';
 import { speakerOfStreamer } from '../catalogue/speaks-for.ts';
 import { mayPin, pinnable } from './policy.ts';
-import { findComment } from './queries.ts';
+import { findComment, streamerNameOf } from './queries.ts';
 
 /** Whether the viewer may pin this streamer's comments: staff, or who speaks for the streamer. */
 async function mayPinIn(trx: Db, viewer: Viewer, streamerId: number): Promise<boolean> {
@@ -55,7 +55,7 @@ export async function pinComment(
     await audit(trx, actorOf(viewer, now), {
       action: 'comment.pin',
       target_id: id,
-      params: { author: comment.author, pinned },
+      params: { author: comment.author, streamer: await streamerNameOf(trx, streamerId), pinned },
       details: { streamer_id: streamerId, unpinned: change },
     });
   });

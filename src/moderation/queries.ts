@@ -112,9 +112,11 @@ function selected(eb: OnComments, selector: Selector): Expression<SqlBool> {
   ]);
 }
 
-/** The comments a bulk action would change, taken before it acts (for their notifications and events). */
+/**
+ * The comments a bulk action would change, taken before it acts (for their notifications and
+ * events, and to name the one comment in the audit entry); a dismissal changes the reported ones.
+ */
 export async function bulkTargets(trx: Db, action: ModerationAction, selector: Selector) {
-  if (action === 'dismiss') return [];
   let q = trx
     .selectFrom('comments')
     // The author and streamer name the comment in the audit entry of an action on one.
@@ -133,6 +135,7 @@ export async function bulkTargets(trx: Db, action: ModerationAction, selector: S
   // A held comment stays unseen when shown: only its approval publishes it (notify.ts).
   if (action === 'show') q = q.where('comments.hidden', '=', 1).where('comments.pending', '=', 0);
   if (action === 'approve') q = q.where('comments.pending', '=', 1).where('comments.hidden', '=', 0);
+  if (action === 'dismiss') q = q.where(hasOpenReports);
   return q.execute();
 }
 

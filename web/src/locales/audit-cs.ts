@@ -122,7 +122,8 @@ export const csAudit: AuditWords = {
   'block.remove': (p) => `Zrušena blokace hosta ${p.guest_tag}`,
   // Issue 26
   'streamer.reply_remove': (p) => `Odstraněna odpověď streamera u ${p.name}`,
-  'comment.pin': (p) => `${p.pinned ? 'Připnut' : 'Odepnut'} komentář ${byAuthor(p.author)}`,
+  'comment.pin': (p) =>
+    `${p.pinned ? 'Připnut' : 'Odepnut'} komentář ${byAuthor(p.author)}${under(p.streamer)}`,
   'review.save': (p) => `${p.abstain ? 'Zdržení se posudku' : 'Posudek'}: ${p.name}`,
   'review.publish': (p) =>
     `Zveřejněno: ${counted(p.reviews, 'posudek', 'posudky', 'posudků')} (${p.name}): ${total(p.from)} → ${p.to} (rozptyl ${writeNumber('cs', p.spread, 0, 2)})`,

@@ -110,7 +110,8 @@ export const enAudit: AuditWords = {
   'block.remove': (p) => `Lifted the block of guest ${p.guest_tag}`,
   // Issue 26
   'streamer.reply_remove': (p) => `Removed the streamer's reply on ${p.name}`,
-  'comment.pin': (p) => `${p.pinned ? 'Pinned' : 'Unpinned'} a comment by ${author(p.author)}`,
+  'comment.pin': (p) =>
+    `${p.pinned ? 'Pinned' : 'Unpinned'} a comment by ${author(p.author)}${on(p.streamer)}`,
   'review.save': (p) => `${p.abstain ? 'Abstained from reviewing' : 'Reviewed'} ${p.name}`,
   'review.publish': (p) =>
     `Published ${p.reviews} ${p.reviews === 1 ? 'review' : 'reviews'} of ${p.name}: ${total(p.from)} → ${p.to} (spread ${p.spread})`,
