@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describe as words } from '../src/audit/actions.ts';
-import { csAudit } from '../web/src/locales/audit-cs.ts';
-import { enAudit } from '../web/src/locales/audit-en.ts';
+import { titleOf } from '../web/src/lib/audit-words.ts';
+import { csAudit, csAuditTitles } from '../web/src/locales/audit-cs.ts';
+import { enAudit, enAuditTitles } from '../web/src/locales/audit-en.ts';
 import { useApp } from './helpers/app.ts';
 import type { Client } from './helpers/client.ts';
 
@@ -104,6 +105,32 @@ describe('audit entries on one comment', () => {
     expect((await latest()).params).toEqual({ action: 'dismiss', count: 2, selector: { ids: [a, b] } });
   });
 
+  it('a queue entry that changed one comment is titled by what happened to it, one of none or several as moderation', async () => {
+    const sid = await t.streamer('Titled Streamer');
+    const [a, b] = [await comment(sid, 'Hana'), await comment(sid, 'Ivo')];
+    const titles = async () => {
+      const entry = await latest();
+      return [titleOf(enAuditTitles, entry), titleOf(csAuditTitles, entry)];
+    };
+    await bulk({ action: 'hide', ids: [a] });
+    expect(await titles()).toEqual(['Comment hidden', 'Skrytý komentář']);
+    await bulk({ action: 'show', ids: [a, b] });
+    expect(await titles()).toEqual(['Comment shown', 'Zobrazený komentář']);
+    expect((await t.client().post('/api/reports', { comment_id: b, reason: 'abuse' })).status).toBe(201);
+    await bulk({ action: 'dismiss', ids: [b] });
+    expect(await titles()).toEqual(['Reports dismissed', 'Uzavřena hlášení']);
+    await t.db.updateTable('comments').set({ pending: 1 }).where('id', '=', b).execute();
+    await bulk({ action: 'approve', ids: [b] });
+    expect(await titles()).toEqual(['Comment approved', 'Schválen komentář']);
+    await bulk({ action: 'hide', ids: [a, b] });
+    expect(await titles()).toEqual(['Comments moderated', 'Hromadná moderace']);
+    await bulk({ action: 'hide', ids: [a, b] });
+    expect((await latest()).params.count).toBe(0);
+    expect(await titles()).toEqual(['Comments moderated', 'Hromadná moderace']);
+    await bulk({ action: 'delete', ids: [a] });
+    expect(await titles()).toEqual(['Comment deleted', 'Smazán komentář']);
+  });
+
   it('entries written before they named the streamer or the comment are listed and worded', async () => {
     const stored = [
       { action: 'comment.delete', params: { author: 'Old' } },
@@ -195,6 +222,15 @@ describe("the page's words for an entry on one comment", () => {
       'Smazán komentář od Pepa u streamera Kuba',
       'Uzavřena hlášení ke komentáři od Pepa u streamera Kuba',
     ]);
+    // Several comments (Czech's few, 2, and other, 5) keep the moderation's title.
+    for (const count of [2, 5]) {
+      const several = { action: 'delete' as const, count, selector: { user_id: 1 } };
+      expect(
+        [enAuditTitles['comment.bulk'], csAuditTitles['comment.bulk']].map(
+          (f) => typeof f === 'function' && f(several),
+        ),
+      ).toEqual(['Comments moderated', 'Hromadná moderace']);
+    }
     const older = { action: 'hide' as const, count: 1, selector: { ids: [1] } };
     expect(enAudit['comment.bulk']?.(older, provider)).toBe('Hid 1 selected comment');
     expect(csAudit['comment.bulk']?.(older, provider)).toBe('Skryty: vybrané komentáře (1)');

@@ -865,4 +865,32 @@ export const WALK_MUTATIONS: Mutation[] = [
     to: "komentář ${byAuthor(p.author)}`,\n  'review.save'",
     tests: ['test/audit-comments.test.ts'],
   },
+  {
+    name: 'audit titles: English titles a queue entry on one comment "Comments moderated"',
+    file: 'web/src/locales/audit-en.ts',
+    from: "  'comment.bulk': (p) =>\n    p.count === 1\n",
+    to: "  'comment.bulk': (p) =>\n    p.count < 0\n",
+    tests: ['test/audit-comments.test.ts'],
+  },
+  {
+    name: 'audit titles: Czech titles a queue entry on one comment "Hromadná moderace"',
+    file: 'web/src/locales/audit-cs.ts',
+    from: "  'comment.bulk': (p) =>\n    p.count === 1\n",
+    to: "  'comment.bulk': (p) =>\n    p.count < 0\n",
+    tests: ['test/audit-comments.test.ts'],
+  },
+  {
+    name: 'audit titles: a title made from the parameters is shown as the action',
+    file: 'web/src/lib/audit-words.ts',
+    from: "return typeof title === 'function' ? title(entry.params) : (title ?? entry.action);",
+    to: "return typeof title === 'string' ? title : entry.action;",
+    tests: ['test/audit-comments.test.ts'],
+  },
+  {
+    name: 'audit titles: English says a dismissal of one comment\'s reports "Comment hidden"',
+    file: 'web/src/locales/audit-en.ts',
+    from: "          dismiss: 'Reports dismissed',",
+    to: "          dismiss: 'Comment hidden',",
+    tests: ['test/audit-comments.test.ts'],
+  },
 ];

@@ -2,6 +2,7 @@ import type { AuditEntry } from './api.ts';
 import { i18n, providerName } from './i18n.svelte.ts';
 import { csAudit, csAuditTitles } from '../locales/audit-cs.ts';
 import { enAudit, enAuditTitles } from '../locales/audit-en.ts';
+import { titleOf } from './audit-words.ts';
 
 /**
  * Audit entries come as data: an action and its parameters (the service's audit/actions.ts),
@@ -12,8 +13,7 @@ const TITLES = { cs: csAuditTitles, en: enAuditTitles } as const;
 
 /** An entry's title in the page's language; an old entry recorded without parameters shows its action. */
 export function auditTitle(entry: AuditEntry): string {
-  if (!('params' in entry) || entry.params === undefined) return entry.action;
-  return (TITLES[i18n.lang] as Record<string, string>)[entry.action] ?? entry.action;
+  return titleOf(TITLES[i18n.lang], entry);
 }
 
 /** An entry in the page's language; an old entry recorded without parameters shows its summary. */

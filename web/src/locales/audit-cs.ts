@@ -25,7 +25,17 @@ export const csAuditTitles: AuditTitles = {
   'streamer.edit': 'Změna hodnocení',
   'streamer.rate': 'Ohodnocen streamer',
   'streamer.reply_remove': 'Odstraněna odpověď streamera',
-  'comment.bulk': 'Hromadná moderace',
+  // Změnil se jeden komentář: co se s ním stalo, jako v titulku záznamu o jednom komentáři.
+  'comment.bulk': (p) =>
+    p.count === 1
+      ? {
+          hide: 'Skrytý komentář',
+          show: 'Zobrazený komentář',
+          delete: 'Smazán komentář',
+          dismiss: 'Uzavřena hlášení',
+          approve: 'Schválen komentář',
+        }[p.action]
+      : 'Hromadná moderace',
   'comment.pin': 'Připnutí komentáře',
   'user.timeout': 'Dočasné omezení',
   'user.admin': 'Změna administrátora',

@@ -24,7 +24,17 @@ export const enAuditTitles: AuditTitles = {
   'streamer.edit': 'Rating changed',
   'streamer.rate': 'Streamer rated',
   'streamer.reply_remove': "Streamer's reply removed",
-  'comment.bulk': 'Comments moderated',
+  // One comment changed: what happened to it, as an entry on one comment is titled.
+  'comment.bulk': (p) =>
+    p.count === 1
+      ? {
+          hide: 'Comment hidden',
+          show: 'Comment shown',
+          delete: 'Comment deleted',
+          dismiss: 'Reports dismissed',
+          approve: 'Comment approved',
+        }[p.action]
+      : 'Comments moderated',
   'comment.pin': 'Comment pinned',
   'user.timeout': 'User timed out',
   'user.admin': 'Administrator changed',
