@@ -157,7 +157,7 @@ export const WALK_MUTATIONS: Mutation[] = [
   {
     name: "walk: the audit tab titles an entry with its action's key (streamer.rate)",
     file: 'web/src/lib/audit-text.ts',
-    from: '  return (TITLES[i18n.lang] as Record<string, string>)[entry.action] ?? entry.action;',
+    from: '  return titleOf(TITLES[i18n.lang], entry);',
     to: '  return entry.action;',
     tests: ['test/browser/web-community.test.ts'],
     web: true,
