@@ -143,6 +143,29 @@ describe('the moderation queue', () => {
     );
   });
 
+  it("says whether a signed-in author is banned now (a guest's never is), the page offering them no time-out", async () => {
+    const sid = await t.streamer();
+    const [kept, banned] = [await t.user(), await t.user()];
+    const ids = [
+      await post(from('203.0.113.21'), sid, 'by a guest'),
+      await post(await t.signedIn(kept), sid, 'by a user in good standing'),
+      await post(await t.signedIn(banned), sid, 'by a user banned since'),
+    ];
+    expect((await admin.put(`/api/users?id=${banned.id}`, { banned: true })).status).toBe(200);
+    const flags = async () =>
+      ((await admin.get('/api/moderation/comments?filter=recent&limit=3')).body as any[]).map((c) => [
+        c.id,
+        c.user_banned,
+      ]);
+    expect(await flags()).toEqual([
+      [ids[2], true],
+      [ids[1], false],
+      [ids[0], false],
+    ]);
+    expect((await admin.put(`/api/users?id=${banned.id}`, { banned: false })).status).toBe(200);
+    expect((await flags())[0]).toEqual([ids[2], false]);
+  });
+
   it('is for staff only', async () => {
     const mod = await t.signedIn(await t.user({}, { mod: true }));
     expect((await mod.get('/api/moderation/comments')).status).toBe(200);

@@ -45,12 +45,17 @@ export async function moderationQueue(
     db,
     items.map((item) => item.guest_tag ?? null),
   );
+  const banned = await bannedAmong(
+    db,
+    items.flatMap((item) => (item.user_id === null ? [] : [item.user_id])),
+  );
   return items.map((item, i) => ({
     ...item,
     streamer_id: where[i]?.streamer_id ?? 0,
     streamer_name: where[i]?.streamer_name ?? '',
     reports: item.reports ?? 0,
     guest_tag: item.guest_tag ?? null,
+    user_banned: item.user_id !== null && banned.has(item.user_id),
     address_comments: item.guest_tag ? (reach.get(item.guest_tag) ?? 0) : null,
     report_reasons: reasons.get(item.id) ?? [],
     held_for: why.get(item.id)?.held_for ?? null,
@@ -75,6 +80,18 @@ async function addressReach(db: Db, tags: (string | null)[]): Promise<Map<string
     reach.set(tag, Number(row?.n ?? 0));
   }
   return reach;
+}
+
+/** Which of these users are banned now. */
+async function bannedAmong(db: Db, userIds: number[]): Promise<Set<number>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('users')
+    .select('id')
+    .where('id', 'in', [...new Set(userIds)])
+    .where('banned', '=', 1)
+    .execute();
+  return new Set(rows.map((r) => r.id));
 }
 
 /** The open reports of each comment as staff see them: reason, note, when; newest first, no reporter. */

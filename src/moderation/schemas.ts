@@ -24,6 +24,8 @@ export const QueueItem = Type.Object(
     reports: Type.Integer(),
     /** The first 10 characters of the address tag of a guest comment; null for signed-in authors. */
     guest_tag: Nullable(Type.String()),
+    /** The author's account is banned now (false for guests): the page offers it no time-out. */
+    user_banned: Type.Boolean(),
     /** Guest comments: how many comments from this address a bulk action by `guest_tag` takes. */
     address_comments: Nullable(Type.Integer()),
     /** The open reports, newest first, without the reporters (issue 29). */

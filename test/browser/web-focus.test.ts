@@ -11,6 +11,7 @@ import { adminLogin, axe, fillScores, newPage, pageAs, runBrowser, useBrowser } 
 let sid = 0;
 let kaja: TestUser; // a moderator who reviews
 let bruno: TestUser; // timed out, then banned
+let vera: TestUser; // banned from the queue's row menu
 
 async function seed(t: TestApp) {
   const admin = await t.admin();
@@ -29,6 +30,16 @@ async function seed(t: TestApp) {
     await t.signedIn(bruno)
   ).post('/api/comments', { streamer_id: sid, body: 'Plain words' });
   expect(said.status).toBe(201);
+  vera = await t.user({ login: 'vera', display_name: 'Vera' });
+  expect(
+    (await (await t.signedIn(vera)).post('/api/comments', { streamer_id: sid, body: 'Vera speaks' })).status,
+  ).toBe(201);
+  // Wanda was banned after she wrote: the queue lists her comment, and nothing restricts her more.
+  const wanda = await t.user({ login: 'wanda', display_name: 'Wanda' });
+  expect(
+    (await (await t.signedIn(wanda)).post('/api/comments', { streamer_id: sid, body: 'Wanda spoke' })).status,
+  ).toBe(201);
+  expect((await admin.put(`/api/users?id=${wanda.id}`, { banned: true })).status).toBe(200);
   for (const body of ['Guest one', 'Guest two'])
     expect((await t.client().post('/api/comments', { streamer_id: sid, body, author: 'Fan' })).status).toBe(
       201,
@@ -115,6 +126,30 @@ describe.runIf(runBrowser(import.meta.url))("the keyboard's place after an actio
     // The service takes a time-out of a banned user, which changes nothing: not offered.
     await expect.poll(() => menu.count()).toBe(0);
     await axe(env, page, 'a banned user in the users list');
+    await context.close();
+  });
+
+  it("the queue: a banned author's row offers no time-out; a ban from the row's menu leaves the keyboard on what it says", async () => {
+    const { page, context } = await newPage(env, { lang: 'en' });
+    await adminLogin(env, page);
+    await page.goto(`${env.base}/admin/moderation`);
+    await page.locator('.section-head').getByLabel('Show').selectOption('recent');
+    const rows = page.locator('.queue > li');
+    const veras = rows.filter({ hasText: 'Vera speaks' });
+    const menuOf = (row: Locator) => row.getByText('Time out or ban');
+    await expect.poll(() => menuOf(veras).count()).toBe(1);
+    // The service takes a time-out of a banned user, which changes nothing: not offered, as in the users list.
+    expect(await rows.filter({ hasText: 'Wanda spoke' }).count()).toBe(1);
+    expect(await menuOf(rows.filter({ hasText: 'Wanda spoke' })).count()).toBe(0);
+
+    await menuOf(veras).click();
+    await veras.getByRole('button', { name: 'Ban user' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Ban user' }).click();
+    await page.getByRole('status').getByText('Vera is banned.').waitFor();
+    await expect.poll(() => menuOf(veras).count()).toBe(0);
+    expect(await veras.count()).toBe(1);
+    await expect.poll(() => focused(page)).toBe('P Vera is banned.');
+    await axe(env, page, "a banned author's row in the queue");
     await context.close();
   });
 
