@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { startApp } from './helpers/app.ts';
 import { location, pathOf, useSignIn } from './helpers/signin.ts';
-import { fillSessions } from './helpers/full-disk.ts';
+import { fullDisk } from './helpers/full-disk.ts';
 
 const { t, fake } = await useSignIn();
 const sqlite = t.database.sqlite;
@@ -10,9 +11,10 @@ const sqlite = t.database.sqlite;
  * to the page with `auth_error` (SPEC.md), and a full disk or a database away must not leave
  * the browser on a JSON error (an operator's walk). It stays a 503 with `Retry-After`, and the
  * page it shows sends the browser on to the page the sign-in started from, the code in
- * `auth_error`, as every other failure of the callback does.
+ * `auth_error`, as every other failure of the callback does. A start that cannot write its
+ * state (nor, with rate limits on, its count) is answered the same page.
  */
-describe("the sign-in callback during an outage (a moderator's walk)", () => {
+describe("the sign-in during an outage (a moderator's walk)", () => {
   it.skipIf(!sqlite)(
     'a full disk: 503 with Retry-After, an HTML page that sends the browser back with auth_error',
     async () => {
@@ -21,10 +23,7 @@ describe("the sign-in callback during an outage (a moderator's walk)", () => {
       const start = await c.get('/api/oauth/login/provider_a?return=/s/3');
       const callback = pathOf((await fake.authorize(location(start))).location!);
       // The session was started before the disk filled: no room for its sign-in's rows.
-      const pages = Number(sqlite!.pragma('page_count', { simple: true }));
-      sqlite!.pragma(`max_page_count = ${pages}`);
-      fillSessions(sqlite!);
-      try {
+      await fullDisk(sqlite!, async () => {
         const res = await c.get(callback);
         expect(res.status).toBe(503);
         expect(res.headers.get('retry-after')).toBe('5');
@@ -35,9 +34,42 @@ describe("the sign-in callback during an outage (a moderator's walk)", () => {
           '<meta http-equiv="refresh" content="0; url=/s/3?auth_error=service_unavailable"',
         );
         expect(html).toContain('<a href="/s/3?auth_error=service_unavailable">');
+      });
+    },
+  );
+
+  it.skipIf(!sqlite)(
+    "a full disk at the start: its state cannot be written, the same page, back to the start's page",
+    async () => {
+      // Rate limits on too, as they are by default: there the start's first write is its count.
+      const limited = await startApp({ ...fake.env(), RATE_LIMIT: 'on' });
+      try {
+        for (const app of [t, limited]) {
+          // Full before the sign-in starts: no room for the session that keeps its state.
+          await fullDisk(app.database.sqlite!, async () => {
+            for (const path of [
+              '/api/oauth/login/provider_a?return=/s/3',
+              '/api/oauth?action=login&provider=provider_b&return=/s/3',
+            ]) {
+              const res = await app.client().get(path);
+              const limits = app.config.rateLimit;
+              expect([limits, path, res.status, res.headers.get('retry-after')]).toEqual([
+                limits,
+                path,
+                503,
+                '5',
+              ]);
+              expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+              expect(res.headers.get('location')).toBeNull();
+              expect(res.headers.get('set-cookie')).toBeNull();
+              expect(res.text).toContain(
+                '<meta http-equiv="refresh" content="0; url=/s/3?auth_error=service_unavailable"',
+              );
+            }
+          });
+        }
       } finally {
-        sqlite!.pragma('max_page_count = 1073741823');
-        sqlite!.prepare("delete from sessions where id like 'fill-%'").run();
+        await limited.close();
       }
     },
   );

@@ -140,14 +140,16 @@ export const signInRoutes: FastifyPluginAsyncTypebox = async (app) => {
     };
   }
 
-  /** A sign-in the database failed goes back to its page as its other failures do, with a 503. */
-  const unavailablePage = (request: FastifyRequest) =>
-    outagePage(
-      refusedPath(
-        signInTargets.get(request) ?? returnPath(request.session?.data.oauth_return),
-        'service_unavailable',
-      ),
-    );
+  /**
+   * A sign-in the database failed goes back to its page as its other failures do, with a 503.
+   * A start may fail before its handler (its count is written first when rate limits are on):
+   * its page is then the `return` it was given, as a callback's is the one its session kept.
+   */
+  const unavailablePage = (request: FastifyRequest) => {
+    const q = request.query as Partial<Query>;
+    const begun = q.code || q.error ? request.session?.data.oauth_return : q.return;
+    return outagePage(refusedPath(signInTargets.get(request) ?? returnPath(begun), 'service_unavailable'));
+  };
 
   const debugGuard = config.oauthDebugPublic ? ('public' as const) : ('admin' as const);
   // Only sign-in starts count against the limit, not the provider's callbacks.

@@ -444,4 +444,11 @@ export const OPERATOR_MUTATIONS: Mutation[] = [
     to: '    if (request.session.data.oauth_return)',
     tests: ['test/signin-outage.test.ts'],
   },
+  {
+    name: 'sign-in start: an outage before its handler (its rate-limit count) sends the browser to /, not back',
+    file: 'src/signin/routes.ts',
+    from: '    const begun = q.code || q.error ? request.session?.data.oauth_return : q.return;\n',
+    to: '    const begun = request.session?.data.oauth_return;\n',
+    tests: ['test/signin-outage.test.ts'],
+  },
 ];
