@@ -40,6 +40,14 @@ async function seed(t: TestApp) {
     (await (await t.signedIn(wanda)).post('/api/comments', { streamer_id: sid, body: 'Wanda spoke' })).status,
   ).toBe(201);
   expect((await admin.put(`/api/users?id=${wanda.id}`, { banned: true })).status).toBe(200);
+  for (const [login, body] of [
+    ['dana', 'Dana in the queue'],
+    ['emil', 'Emil on the page'],
+    ['filip', 'Filip to hide'],
+  ] as const) {
+    const author = await t.signedIn(await t.user({ login, display_name: login }));
+    expect((await author.post('/api/comments', { streamer_id: sid, body })).status).toBe(201);
+  }
   for (const body of ['Guest one', 'Guest two'])
     expect((await t.client().post('/api/comments', { streamer_id: sid, body, author: 'Fan' })).status).toBe(
       201,
@@ -130,6 +138,7 @@ describe.runIf(runBrowser(import.meta.url))("the keyboard's place after an actio
   });
 
   it("the queue: a banned author's row offers no time-out; a ban from the row's menu leaves the keyboard on what it says", async () => {
+  it("a ban from a row's or a comment's menu leaves the keyboard on the menu, never the page's start", async () => {
     const { page, context } = await newPage(env, { lang: 'en' });
     await adminLogin(env, page);
     await page.goto(`${env.base}/admin/moderation`);
@@ -150,6 +159,37 @@ describe.runIf(runBrowser(import.meta.url))("the keyboard's place after an actio
     expect(await veras.count()).toBe(1);
     await expect.poll(() => focused(page)).toBe('P Vera is banned.');
     await axe(env, page, "a banned author's row in the queue");
+    const row = page.locator('.queue > li', { hasText: 'Dana in the queue' });
+    const menu = row.getByLabel('Time out or ban: dana');
+    await menu.focus();
+    await page.keyboard.press('Enter');
+    await confirmed(page, row.getByRole('button', { name: 'Ban user' }), 'Ban user');
+    await row.getByText('dana is banned.').waitFor();
+    // The queue was loaded again after the ban: the row, and its menu, stay.
+    await expect.poll(() => isFocused(menu)).toBe(true);
+
+    await page.goto(`${env.base}/s/${sid}`);
+    const comment = page.locator('.comments > li', { hasText: 'Emil on the page' });
+    const its = comment.getByLabel('Time out or ban: emil');
+    await its.focus();
+    await page.keyboard.press('Enter');
+    await confirmed(page, comment.getByRole('button', { name: 'Ban user' }), 'Ban user');
+    await comment.getByText('emil is banned.').waitFor();
+    await expect.poll(() => isFocused(its)).toBe(true);
+    await context.close();
+  });
+
+  it('staff hiding a comment keeps the keyboard on its Show again, and showing it on its Hide', async () => {
+    const { page, context } = await newPage(env, { lang: 'en' });
+    await adminLogin(env, page);
+    await page.goto(`${env.base}/s/${sid}`);
+    const comment = page.locator('.comments > li', { hasText: 'Filip to hide' });
+    await comment.getByRole('button', { name: 'Hide' }).focus();
+    await page.keyboard.press('Enter');
+    await comment.getByText('hidden', { exact: true }).waitFor();
+    await expect.poll(() => focused(page)).toBe('BUTTON Show again');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focused(page)).toBe('BUTTON Hide');
     await context.close();
   });
 
@@ -182,6 +222,33 @@ describe.runIf(runBrowser(import.meta.url))("the keyboard's place after an actio
     await page.getByRole('heading', { name: 'All reviews (1)' }).waitFor();
     await page.getByText('Saved', { exact: false }).first().waitFor();
     await expect.poll(() => isFocused(save)).toBe(true);
+    await context.close();
+  });
+
+  it('publishing the reviews keeps the keyboard on Publish while it runs, then on what was published', async () => {
+    const { page, context } = await newPage(env, { lang: 'en' });
+    await adminLogin(env, page);
+    await page.goto(`${env.base}/admin/reviews`);
+    await page
+      .locator('.review-queue > li', { hasText: 'Focus Stage' })
+      .getByRole('button', { name: 'Review' })
+      .click();
+    // The administrator abstains: the others' reviews, and Publish, are shown after it.
+    await page.getByLabel(/I abstain/).check();
+    await page.getByRole('button', { name: 'Save my review' }).click();
+    // The publish is held until the button has been seen busy: it keeps the keyboard meanwhile.
+    let release = () => {};
+    const held = new Promise<void>((done) => (release = done));
+    await page.route(
+      (url) => url.pathname === '/api/reviews' && url.searchParams.get('publish') === '1',
+      async (route) => (await held, route.continue()),
+    );
+    const publish = page.getByRole('button', { name: 'Publish the median as the rating' }).first();
+    await confirmed(page, publish, 'Publish the median as the rating');
+    await expect.poll(() => publish.getAttribute('aria-disabled')).toBe('true');
+    expect(await isFocused(publish)).toBe(true);
+    release();
+    await expect.poll(() => focused(page)).toMatch(/^P Published as the rating of Focus Stage/);
     await context.close();
   });
 });
