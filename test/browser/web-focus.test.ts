@@ -12,6 +12,7 @@ let sid = 0;
 let kaja: TestUser; // a moderator who reviews
 let bruno: TestUser; // timed out, then banned
 let vera: TestUser; // banned from the queue's row menu
+const authors: Record<string, TestUser> = {};
 
 async function seed(t: TestApp) {
   const admin = await t.admin();
@@ -45,7 +46,8 @@ async function seed(t: TestApp) {
     ['emil', 'Emil on the page'],
     ['filip', 'Filip to hide'],
   ] as const) {
-    const author = await t.signedIn(await t.user({ login, display_name: login }));
+    authors[login] = await t.user({ login, display_name: login });
+    const author = await t.signedIn(authors[login]);
     expect((await author.post('/api/comments', { streamer_id: sid, body })).status).toBe(201);
   }
   for (const body of ['Guest one', 'Guest two'])
@@ -179,7 +181,7 @@ describe.runIf(runBrowser(import.meta.url))("the keyboard's place after an actio
     await context.close();
   });
 
-  it('staff hiding a comment keeps the keyboard on its Show again, and showing it on its Hide', async () => {
+  it('hiding a comment (staff, or its author) keeps the keyboard on its Show again, and showing it on its Hide', async () => {
     const { page, context } = await newPage(env, { lang: 'en' });
     await adminLogin(env, page);
     await page.goto(`${env.base}/s/${sid}`);
@@ -191,6 +193,20 @@ describe.runIf(runBrowser(import.meta.url))("the keyboard's place after an actio
     await page.keyboard.press('Enter');
     await expect.poll(() => focused(page)).toBe('BUTTON Hide');
     await context.close();
+
+    // Its author hides their own after a question, and it stays in their list, marked hidden
+    // (on a rated streamer's page: an unrated one's shows its comments to staff alone).
+    const rated = await env.t.streamer('Rated Stage', { s: 6, g: 6 });
+    const filip = await env.t.signedIn(authors.filip!);
+    expect(
+      (await filip.post('/api/comments', { streamer_id: rated, body: 'Filip hides his own' })).status,
+    ).toBe(201);
+    const own = await pageAs(env, authors.filip!, { lang: 'en' });
+    await own.page.goto(`${env.base}/s/${rated}`);
+    const theirs = own.page.locator('.comments > li', { hasText: 'Filip hides his own' });
+    await confirmed(own.page, theirs.getByRole('button', { name: 'Hide' }), 'Hide');
+    await expect.poll(() => focused(own.page)).toBe('BUTTON Show again');
+    await own.context.close();
   });
 
   it("pinning keeps the keyboard on the comment's Unpin, wherever the comment moved", async () => {

@@ -504,7 +504,7 @@ export const WALK_MUTATIONS: Mutation[] = [
   {
     name: 'stop 94 walk: publishing a median says nothing back in the queue',
     file: 'web/src/components/admin/ReviewsAdmin.svelte',
-    from: '    {#if published}<p class="success" role="status">{published}</p>{/if}\n',
+    from: '    {#if published}<p class="success" role="status" tabindex="-1" bind:this={said}>{published}</p>{/if}\n',
     to: '',
     tests: ['test/browser/web-reviews.test.ts'],
     web: true,
