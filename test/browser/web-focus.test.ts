@@ -42,7 +42,6 @@ async function seed(t: TestApp) {
   ).toBe(201);
   expect((await admin.put(`/api/users?id=${wanda.id}`, { banned: true })).status).toBe(200);
   for (const [login, body] of [
-    ['dana', 'Dana in the queue'],
     ['emil', 'Emil on the page'],
     ['filip', 'Filip to hide'],
   ] as const) {
@@ -140,7 +139,6 @@ describe.runIf(runBrowser(import.meta.url))("the keyboard's place after an actio
   });
 
   it("the queue: a banned author's row offers no time-out; a ban from the row's menu leaves the keyboard on what it says", async () => {
-  it("a ban from a row's or a comment's menu leaves the keyboard on the menu, never the page's start", async () => {
     const { page, context } = await newPage(env, { lang: 'en' });
     await adminLogin(env, page);
     await page.goto(`${env.base}/admin/moderation`);
@@ -161,15 +159,12 @@ describe.runIf(runBrowser(import.meta.url))("the keyboard's place after an actio
     expect(await veras.count()).toBe(1);
     await expect.poll(() => focused(page)).toBe('P Vera is banned.');
     await axe(env, page, "a banned author's row in the queue");
-    const row = page.locator('.queue > li', { hasText: 'Dana in the queue' });
-    const menu = row.getByLabel('Time out or ban: dana');
-    await menu.focus();
-    await page.keyboard.press('Enter');
-    await confirmed(page, row.getByRole('button', { name: 'Ban user' }), 'Ban user');
-    await row.getByText('dana is banned.').waitFor();
-    // The queue was loaded again after the ban: the row, and its menu, stay.
-    await expect.poll(() => isFocused(menu)).toBe(true);
+    await context.close();
+  });
 
+  it("a ban from a comment's menu on its streamer's page leaves the keyboard on the menu, never the page's start", async () => {
+    const { page, context } = await newPage(env, { lang: 'en' });
+    await adminLogin(env, page);
     await page.goto(`${env.base}/s/${sid}`);
     const comment = page.locator('.comments > li', { hasText: 'Emil on the page' });
     const its = comment.getByLabel('Time out or ban: emil');

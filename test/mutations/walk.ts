@@ -921,6 +921,10 @@ export const WALK_MUTATIONS: Mutation[] = [
     file: 'web/src/components/admin/ModerationAdmin.svelte',
     from: 'ondone={restricted}',
     to: 'onchanged={() => load()}',
+    tests: ['test/browser/web-focus.test.ts'],
+    web: true,
+  },
+  {
     name: "keyboard walk: a ban from a queued comment's or a comment's menu acts before its confirmation closes, and the keyboard falls to the page's start",
     file: 'web/src/components/Confirm.svelte',
     from: '    dialog?.close();\n    await onconfirm();\n',
