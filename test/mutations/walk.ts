@@ -954,6 +954,9 @@ export const WALK_MUTATIONS: Mutation[] = [
     from: '    await focusLost(() => said ?? heading);\n',
     to: '',
     tests: ['test/browser/web-focus.test.ts'],
+    web: true,
+  },
+  {
     name: "team week: a team's streamer awaiting rating, loaded at its address, stays awaiting rating for its rater",
     file: 'web/src/components/StreamerPage.svelte',
     from: ' && !(pending && teamViewPossible(who()))) {',
