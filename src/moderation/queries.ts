@@ -1,5 +1,6 @@
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import { hasOpenReports, openReports, selectComments, toItems } from '../comments/queries.ts';
+import { inIds } from '../db/dialect.ts';
 import type { CommentsTable, Database, Db } from '../db/schema.ts';
 import type { ModerationAction, ReportReason } from '../shared/rules.ts';
 import { whyHeld } from './held-for.ts';
@@ -88,7 +89,7 @@ async function bannedAmong(db: Db, userIds: number[]): Promise<Set<number>> {
   const rows = await db
     .selectFrom('users')
     .select('id')
-    .where('id', 'in', [...new Set(userIds)])
+    .where(inIds(db, 'id', [...new Set(userIds)]))
     .where('banned', '=', 1)
     .execute();
   return new Set(rows.map((r) => r.id));
