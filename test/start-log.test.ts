@@ -4,7 +4,7 @@
  * mistyped DATABASE_URL never reaches the log with its password.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,6 +68,21 @@ describe.runIf(dbKind === 'sqlite')('what a start logs', { timeout: 60_000 }, ()
     expect(lines.map((l) => l.level)).toEqual([60]);
     expect(lines[0]!.msg).toMatch(/DATABASE_URL .*postgress:\/\/rating:\*\*\*@db\.example\/rating/);
     expect(run.stdout).not.toContain(SECRET);
+  });
+
+  it('an argument (`--help`) is refused in one fatal line that names the tool, exit 2, no database made', () => {
+    const file = join(dir, 'never.db');
+    const run = spawnSync(process.execPath, [...MAIN, '--help'], {
+      env: env({ DATABASE_URL: `sqlite:${file}` }),
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(2);
+    const lines = jsonLines(run.stdout);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]?.level).toBe(60);
+    expect(lines[0]?.msg).toContain('takes no arguments (given: --help)');
+    expect(lines[0]?.msg).toContain('npx streamer-rating --help');
+    expect(existsSync(file)).toBe(false);
   });
 
   it("a plugin's start that fails is said in its own words, not as a port (stop 96)", async () => {

@@ -451,4 +451,11 @@ export const OPERATOR_MUTATIONS: Mutation[] = [
     to: '    const begun = request.session?.data.oauth_return;\n',
     tests: ['test/signin-outage.test.ts'],
   },
+  {
+    name: 'the service entry: an argument (--help) is taken as a start that makes a database',
+    file: 'src/main.ts',
+    from: 'if (process.argv.length > 2) {',
+    to: 'if (process.argv.length > 99) {',
+    tests: ['test/start-log.test.ts'],
+  },
 ];
