@@ -530,6 +530,23 @@ function clockAt(iso: string) {
   t.clock.advance(to - t.clock.now().getTime());
 }
 
+/**
+ * A digest slot `days` on, the clock two days before it, a reader of the weekly digest (in
+ * English) and a rated streamer named `name` (in the Public view, its rating the week's).
+ */
+async function weekAhead(days: number, name: string) {
+  const slot = digestSlot(new Date(t.clock.now().getTime() + days * 24 * 60 * MINUTE), 'Europe/Prague');
+  clockAt(new Date(slot.getTime() - 2 * 24 * 60 * MINUTE).toISOString());
+  const reader = await person();
+  await confirmed(reader, 'en');
+  await reader.c.put('/api/account/mail', { kinds: [], digest: 'weekly' });
+  const staff = await admin();
+  const sid = (await staff.post('/api/streamers?admin=1', { name: `${name} ${process.pid}` })).body
+    .id as number;
+  await staff.put(`/api/streamers?id=${sid}`, { r: { s: 5, g: 5, a: 5, v: 5, n: 5, ns: 5, o: 5 } });
+  return { slot, reader, sid };
+}
+
 describe('the weekly digest', () => {
   it('Monday 08:00 in TZ: the week’s new ratings, followed streamers’ streams and replies; once; nothing for an empty week', async () => {
     // A Monday a year on: Europe/Prague is UTC+1 in December, so 08:00 there is 07:00Z.
@@ -641,15 +658,7 @@ describe('the weekly digest', () => {
     expect(written).not.toContain('Streams of streamers you follow');
   });
   it('the days it names are those of TZ, the zone its week is cut in: a stream at 00:30 on Monday there is Monday’s', async () => {
-    const slot = digestSlot(new Date(t.clock.now().getTime() + 900 * 24 * 60 * MINUTE), 'Europe/Prague');
-    clockAt(new Date(slot.getTime() - 2 * 24 * 60 * MINUTE).toISOString());
-    const reader = await person();
-    await confirmed(reader, 'en');
-    await reader.c.put('/api/account/mail', { kinds: [], digest: 'weekly' });
-    const staff = await admin();
-    const sid = (await staff.post('/api/streamers?admin=1', { name: `Night ${process.pid}` })).body
-      .id as number;
-    await staff.put(`/api/streamers?id=${sid}`, { r: { s: 5, g: 5, a: 5, v: 5, n: 5, ns: 5, o: 5 } });
+    const { slot, reader, sid } = await weekAhead(900, 'Night');
     expect((await reader.c.put(`/api/follows?streamer_id=${sid}`, { follow: true })).status).toBe(200);
     // Monday 00:30 in Prague, the slot's own day there: Sunday 23:30 in UTC.
     const local = (d: Date) =>
@@ -673,15 +682,7 @@ describe('the weekly digest', () => {
   });
 
   it('queued as fast as it is sent: no batch while a batch’s worth of messages wait', async () => {
-    const slot = digestSlot(new Date(t.clock.now().getTime() + 1100 * 24 * 60 * MINUTE), 'Europe/Prague');
-    clockAt(new Date(slot.getTime() - 2 * 24 * 60 * MINUTE).toISOString());
-    const reader = await person();
-    await confirmed(reader, 'en');
-    await reader.c.put('/api/account/mail', { kinds: [], digest: 'weekly' });
-    const staff = await admin();
-    const sid = (await staff.post('/api/streamers?admin=1', { name: `Week ${process.pid}` })).body
-      .id as number;
-    await staff.put(`/api/streamers?id=${sid}`, { r: { s: 5, g: 5, a: 5, v: 5, n: 5, ns: 5, o: 5 } });
+    const { slot, reader } = await weekAhead(1100, 'Week');
     // A batch's worth waiting (for a retry in a century).
     const waiting = Array.from({ length: DIGEST_BATCH }, (_, i) => ({
       user_id: reader.user.id,
