@@ -75,6 +75,8 @@ describe.runIf(dbKind === 'sqlite')('what a start logs', { timeout: 60_000 }, ()
     const run = spawnSync(process.execPath, [...MAIN, '--help'], {
       env: env({ DATABASE_URL: `sqlite:${file}` }),
       encoding: 'utf8',
+      // A start taken anyway would serve until stopped: ended here, and the exit code says so.
+      timeout: 30_000,
     });
     expect(run.status).toBe(2);
     const lines = jsonLines(run.stdout);
