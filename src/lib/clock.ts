@@ -3,15 +3,18 @@ import { setTimeout as wait } from 'node:timers/promises';
 /** Where the service reads the time and waits; tests pass one they can move forward. */
 export interface Clock {
   now(): Date;
-  /** Resolves after `ms` milliseconds of this clock's time. */
-  sleep(ms: number): Promise<void>;
+  /**
+   * Resolves after `ms` milliseconds of this clock's time; with a `signal`, rejects as soon as it
+   * is aborted (a worker stopping in the middle of a wait).
+   */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /** Calls `fn` every `ms` milliseconds of this clock's time (heartbeats); answers the stop. */
   every(ms: number, fn: () => void): () => void;
 }
 
 export const systemClock: Clock = {
   now: () => new Date(),
-  sleep: async (ms) => void (await wait(ms)),
+  sleep: async (ms, signal) => void (await wait(ms, undefined, { signal })),
   every: (ms, fn) => {
     const timer = setInterval(fn, ms);
     timer.unref();

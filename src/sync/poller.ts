@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DbContext } from '../db/context.ts';
 import { writeTransaction } from '../db/transaction.ts';
@@ -187,10 +186,10 @@ export class LivePoller {
     for (const [provider, n] of checked) await recordRound(db, provider, n, now);
   }
 
-  /** Sleeps unless stopped meanwhile; false when stopped. */
+  /** Sleeps on the app's clock unless stopped meanwhile; false when stopped. */
   async #sleep(ms: number): Promise<boolean> {
     try {
-      await sleep(ms, undefined, { signal: this.#abort.signal });
+      await this.opts.clock.sleep(ms, this.#abort.signal);
       return true;
     } catch {
       return false;

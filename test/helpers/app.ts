@@ -69,11 +69,19 @@ export class TestClock implements Clock {
     this.held = this.held.filter((s) => s.until > this.offset);
     for (const s of due) s.end();
   }
-  sleep(ms: number): Promise<void> {
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
     this.sleeps.push(ms);
     for (const watch of this.sleepWatchers.splice(0)) watch(ms);
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
     if (!this.holdSleeps) return Promise.resolve();
-    return new Promise((end) => this.held.push({ until: this.offset + ms, end }));
+    return new Promise((end, fail) => {
+      const sleep = { until: this.offset + ms, end };
+      this.held.push(sleep);
+      signal?.addEventListener('abort', () => {
+        this.held = this.held.filter((s) => s !== sleep);
+        fail(signal.reason as Error);
+      });
+    });
   }
   /** Resolves with the length of the next sleep asked of this clock. */
   nextSleep(): Promise<number> {

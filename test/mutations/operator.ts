@@ -458,4 +458,18 @@ export const OPERATOR_MUTATIONS: Mutation[] = [
     to: 'if (process.argv.length > 99) {',
     tests: ['test/start-log.test.ts'],
   },
+  {
+    name: "live sync: a spread round's batches wait on real time, not the app's clock",
+    file: 'src/sync/poller.ts',
+    from: '      await this.opts.clock.sleep(ms, this.#abort.signal);\n',
+    to: '      await new Promise<void>((resolve) => setTimeout(resolve, ms));\n',
+    tests: ['test/live-sync-spread.test.ts'],
+  },
+  {
+    name: "live sync: a stop does not cut short a spread round's wait (its next batch still goes out)",
+    file: 'src/sync/poller.ts',
+    from: '      await this.opts.clock.sleep(ms, this.#abort.signal);\n',
+    to: '      await this.opts.clock.sleep(ms);\n',
+    tests: ['test/live-sync-spread.test.ts'],
+  },
 ];
