@@ -114,3 +114,30 @@ describe('the id given: who may act on the row is answered before the body, the 
     );
   });
 });
+
+describe('a guest posting a comment: the caller before the body', () => {
+  const malformed = { body: '{bad', headers: { 'content-type': 'application/json' } };
+  const plain = { body: 'hello', headers: { 'content-type': 'text/plain' } };
+
+  it('auth_enabled true: 401 for a malformed or unsupported body; a banned session: 403 before 400', async () => {
+    const banned = await t.signedIn(await t.user({}, { banned: true }));
+    expect(await errorOf(banned.request('POST', '/api/comments', malformed))).toBe('403 Účet je zablokován');
+    expect(await errorOf(t.client().request('POST', '/api/comments', malformed))).toBe('400 Invalid JSON');
+    await admin.put('/api/settings', { auth_enabled: true });
+    try {
+      const guest = t.client();
+      expect(await errorOf(guest.request('POST', '/api/comments', malformed))).toBe(
+        '401 Pro komentování je vyžadováno přihlášení',
+      );
+      expect(await errorOf(guest.request('POST', '/api/comments', plain))).toBe(
+        '401 Pro komentování je vyžadováno přihlášení',
+      );
+      expect(await errorOf(banned.request('POST', '/api/comments', malformed))).toBe(
+        '401 Pro komentování je vyžadováno přihlášení',
+      );
+      expect(await errorOf(admin.request('POST', '/api/comments', malformed))).toBe('400 Invalid JSON');
+    } finally {
+      await admin.put('/api/settings', { auth_enabled: false });
+    }
+  });
+});

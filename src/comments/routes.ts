@@ -12,8 +12,9 @@ import { commentList } from './list.ts';
 import { mineOf, removeGuestComment } from './own.ts';
 import { ownCookie } from './own-cookie.ts';
 import { pinComment } from './pin.ts';
-import { COMMENT_ROLES, mayDelete, mayDeleteComment } from './policy.ts';
+import { COMMENT_ROLES, commentsAsGuest, mayDelete, mayDeleteComment } from './policy.ts';
 import { postComment } from './post.ts';
+import { authRequiredToComment } from '../settings/queries.ts';
 import { deleteSchema, listSchema, postSchema, updateSchema } from './schemas.ts';
 
 export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -46,6 +47,15 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: { guard: COMMENT_ROLES.post, contribution: true, idempotencyKey: true, ...limit('comment') },
       schema: postSchema,
+      // SPEC.md's sign-in rule and a banned session's mark are about the caller: a guest hears
+      // them before the body is read, malformed or not, and before the rate limit counts
+      // (DECISIONS.md "Errors": 401/403 before 400). The post's own checks ask them again.
+      preParsing: async (request, _reply, payload) => {
+        if (!commentsAsGuest(request.viewer)) return payload;
+        if (await authRequiredToComment(db)) throw fail('sign_in_required');
+        if (request.viewer.bannedUser || request.viewer.bannedSession) throw fail('banned');
+        return payload;
+      },
     },
     async (request, reply) => {
       const posted = await postComment(

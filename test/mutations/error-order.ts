@@ -84,4 +84,18 @@ export const ERROR_ORDER_MUTATIONS: Mutation[] = [
     to: '        done(null, payload),',
     tests: TESTS,
   },
+  {
+    name: "order: a guest's comment reads its body before auth_enabled's 401",
+    file: 'src/comments/routes.ts',
+    from: "        if (await authRequiredToComment(db)) throw fail('sign_in_required');\n",
+    to: '',
+    tests: TESTS,
+  },
+  {
+    name: "order: a banned session's guest comment reads its body before 403 banned",
+    file: 'src/comments/routes.ts',
+    from: "        if (request.viewer.bannedUser || request.viewer.bannedSession) throw fail('banned');\n",
+    to: '',
+    tests: TESTS,
+  },
 ];
