@@ -141,3 +141,38 @@ describe('a guest posting a comment: the caller before the body', () => {
     }
   });
 });
+
+describe('a malformed body: who is calling is still answered first', () => {
+  const malformed = { body: '{bad', headers: { 'content-type': 'application/json' } };
+  const send = (c: ReturnType<typeof t.client>, method: string, path: string) =>
+    errorOf(c.request(method, path, malformed));
+
+  it('anonymous, a signed-in user, a moderator and a banned user: 401/403 before 400 Invalid JSON', async () => {
+    const sid = await t.streamer(`Malformed order ${process.pid}`);
+    const anon = t.client();
+    expect(await send(anon, 'PUT', `/api/streamers?id=${sid}&reply=1`)).toBe('401 Not logged in');
+    expect(await send(anon, 'PUT', `/api/streamers?id=${sid}&schedule=1`)).toBe('401 Not logged in');
+    expect(await send(anon, 'PUT', '/api/comments?id=1&pin=1')).toBe('401 Unauthorized');
+    expect(await send(anon, 'PUT', `/api/reviews?streamer_id=${sid}`)).toBe('401 Unauthorized');
+    expect(await send(anon, 'POST', `/api/reviews?streamer_id=${sid}&publish=1`)).toBe('401 Unauthorized');
+    expect(await send(anon, 'POST', `/api/reviews?streamer_id=${sid}&request=1`)).toBe('401 Not logged in');
+    const plain = await t.signedIn(await t.user());
+    expect(await send(plain, 'PUT', `/api/reviews?streamer_id=${sid}`)).toBe('401 Unauthorized');
+    expect(await send(plain, 'POST', `/api/reviews?streamer_id=${sid}&publish=1`)).toBe('401 Unauthorized');
+    const mod = await t.signedIn(await t.user({}, { mod: true }));
+    expect(await send(mod, 'POST', `/api/reviews?streamer_id=${sid}&publish=1`)).toBe('401 Unauthorized');
+    expect(await send(mod, 'PUT', `/api/reviews?streamer_id=${sid}`)).toBe('400 Invalid JSON');
+    expect(await send(admin, 'POST', `/api/reviews?streamer_id=${sid}&request=1`)).toBe(
+      '403 Not your channel',
+    );
+    expect(await send(admin, 'PUT', `/api/streamers?id=${sid}&reply=1`)).toBe('403 Not your channel');
+    const banned = await t.signedIn(await t.user({}, { banned: true }));
+    expect(await send(banned, 'PUT', `/api/streamers?id=${sid}&reply=1`)).toBe('403 Účet je zablokován');
+    expect(await send(banned, 'PUT', `/api/streamers?id=${sid}&schedule=1`)).toBe('403 Účet je zablokován');
+    expect(await send(banned, 'PUT', '/api/comments?id=1&pin=1')).toBe('403 Účet je zablokován');
+    expect(await send(banned, 'POST', `/api/reviews?streamer_id=${sid}&request=1`)).toBe(
+      '403 Účet je zablokován',
+    );
+    expect(await send(banned, 'PUT', `/api/reviews?streamer_id=${sid}`)).toBe('403 Účet je zablokován');
+  });
+});

@@ -18,6 +18,15 @@ async function mayPinIn(trx: Db, viewer: Viewer, streamerId: number): Promise<bo
 }
 
 /**
+ * Who may pin at all, known from the session alone: the route asks it before the body is read
+ * (DECISIONS.md "Errors": 401/403 before 400), the operation again.
+ */
+export function assertPinner(viewer: Viewer): void {
+  if (viewer.bannedUser && !viewer.isAdmin) throw fail('banned');
+  if (!viewer.user && !viewer.isAdmin) throw fail('unauthorized');
+}
+
+/**
  * Pins or unpins a comment (DECISIONS.md "Comments: pinned and ordered"): staff, or the user
  * who speaks for the comment's streamer, decided inside the write transaction as the right of
  * reply is (streamers/reply.ts). Pinning unpins the streamer's pinned comment in the same
@@ -29,8 +38,7 @@ export async function pinComment(
   id: number | null,
   input: unknown,
 ): Promise<void> {
-  if (viewer.bannedUser && !viewer.isAdmin) throw fail('banned');
-  if (!viewer.user && !viewer.isAdmin) throw fail('unauthorized');
+  assertPinner(viewer);
   if (id === null) throw fail('missing_id');
   const pinned = truthy(input);
   const now = ctx.clock.now();

@@ -11,7 +11,7 @@ import { changeComment, likeComment, removeComment } from './change.ts';
 import { commentList } from './list.ts';
 import { mineOf, removeGuestComment } from './own.ts';
 import { ownCookie } from './own-cookie.ts';
-import { pinComment } from './pin.ts';
+import { assertPinner, pinComment } from './pin.ts';
 import { COMMENT_ROLES, commentsAsGuest, mayDelete, mayDeleteComment } from './policy.ts';
 import { postComment } from './post.ts';
 import { authRequiredToComment } from '../settings/queries.ts';
@@ -81,6 +81,11 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         contribution: true,
       },
       schema: updateSchema,
+      // Whoever may pin nothing at all hears it before the body is read (DECISIONS.md "Errors").
+      preParsing: async (request, _reply, payload) => {
+        if (flag(request.query.pin) && !flag(request.query.like)) assertPinner(request.viewer);
+        return payload;
+      },
     },
     async (request) => {
       const { viewer, query, body } = request;

@@ -22,6 +22,17 @@ export function reasonOf(input: unknown): string {
 }
 
 /**
+ * Who may ask for a re-rating at all, known from the session alone: the route asks it before
+ * the body is read (DECISIONS.md "Errors": 401/403 before 400), the operation again for its user.
+ */
+export function requesterOf(viewer: Viewer): NonNullable<Viewer['user']> {
+  if (viewer.bannedUser) throw fail('banned');
+  const user = viewer.user;
+  if (!user) throw fail(viewer.isAdmin ? 'not_your_channel' : 'not_logged_in');
+  return user;
+}
+
+/**
  * The verified streamer asks for a re-rating (DECISIONS.md "Staff reviews"): at most one open
  * request per streamer (409 `Request already open`; the database's partial unique index holds
  * it against a race), none within 90 days of the last publish (409 `Rated recently`). Who
@@ -35,9 +46,7 @@ export async function requestRerating(
   /** Keeps the answer under the request's Idempotency-Key, in this transaction. */
   keep: Keep = keepNothing,
 ): Promise<{ ok: true }> {
-  if (viewer.bannedUser) throw fail('banned');
-  const user = viewer.user;
-  if (!user) throw fail(viewer.isAdmin ? 'not_your_channel' : 'not_logged_in');
+  const user = requesterOf(viewer);
   const streamerId = givenId(id, 'missing_streamer_id');
   const now = ctx.clock.now();
   return writeTransaction(

@@ -5,12 +5,23 @@ import { flag, parseId } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { OK, pageLimit } from '../lib/schemas.ts';
 import { REVIEWS } from '../shared/reviews.ts';
-import { REVIEW_ROLES } from './policy.ts';
+import type { Viewer } from '../plugins/viewer.ts';
+import { mayPublish, mayReview, REVIEW_ROLES } from './policy.ts';
 import { publishReviews } from './publish.ts';
 import { reviewQueue } from './queries.ts';
-import { requestRerating } from './request.ts';
-import { readReviews, review, reviewerOf, reviewInput } from './review.ts';
+import { requesterOf, requestRerating } from './request.ts';
+import { assertStaffWriter, readReviews, review, reviewerOf, reviewInput } from './review.ts';
 import { postSchema, readSchema, reviewSchema } from './schemas.ts';
+
+/**
+ * DECISIONS.md "Errors": who is calling (401/403) before the input (400). The caller of a review,
+ * a publish or a re-rating request is known from the session alone, so it is asked before the
+ * body is read, malformed or not; the operations then ask for the streamer.
+ */
+function callerOfReviews(viewer: Viewer, operation: 'review' | 'publish' | 'request'): void {
+  if (operation === 'request') requesterOf(viewer);
+  else assertStaffWriter(viewer, operation === 'review' ? mayReview : mayPublish);
+}
 
 /** DECISIONS.md "Fifth wave" → "Staff reviews": blind reviews, their queue, publishing, re-rating requests. */
 export const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -29,7 +40,14 @@ export const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.put(
     '/api/reviews',
-    { config: { guard: REVIEW_ROLES.write, contribution: true }, schema: reviewSchema },
+    {
+      config: { guard: REVIEW_ROLES.write, contribution: true },
+      schema: reviewSchema,
+      preParsing: async (request, _reply, payload) => {
+        callerOfReviews(request.viewer, 'review');
+        return payload;
+      },
+    },
     async (request) => {
       const { viewer, query, body } = request;
       await review(app.ctx, viewer, parseId(query.streamer_id), reviewInput(body));
@@ -39,7 +57,16 @@ export const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/api/reviews',
-    { config: { guard: REVIEW_ROLES.write, contribution: true, idempotencyKey: true }, schema: postSchema },
+    {
+      config: { guard: REVIEW_ROLES.write, contribution: true, idempotencyKey: true },
+      schema: postSchema,
+      preParsing: async (request, _reply, payload) => {
+        const { publish, request: rerating } = request.query;
+        if (flag(publish) || flag(rerating))
+          callerOfReviews(request.viewer, flag(publish) ? 'publish' : 'request');
+        return payload;
+      },
+    },
     async (request, reply) => {
       const { viewer, query, body } = request;
       if (flag(query.publish)) {

@@ -8,6 +8,15 @@ import { replaceManual } from './queries.ts';
 import { manualSegments } from './rules.ts';
 
 /**
+ * Who may keep a schedule at all, known from the session alone: the route asks it before the
+ * body is read (DECISIONS.md "Errors": 401/403 before 400), the operation again.
+ */
+export function assertScheduleKeeper(viewer: Viewer): void {
+  if (viewer.bannedUser) throw fail('banned');
+  if (!viewer.user && !viewer.isAdmin) throw fail('not_logged_in');
+}
+
+/**
  * `PUT /api/streamers?id=N&schedule=1` (DECISIONS.md "Schedules"): the user who speaks for a
  * provider_b streamer, or staff, replaces every hand-kept segment. Refused in this order, and
  * then nothing changes: banned 403, signed out 401, an unknown streamer 404, someone else 403
@@ -20,8 +29,7 @@ export async function keepSchedule(
   given: number | null,
   input: unknown,
 ): Promise<void> {
-  if (viewer.bannedUser) throw fail('banned');
-  if (!viewer.user && !viewer.isAdmin) throw fail('not_logged_in');
+  assertScheduleKeeper(viewer);
   const id = givenId(given);
   const now = ctx.clock.now();
   await writeTransaction(ctx.database, async (trx) => {

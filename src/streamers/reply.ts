@@ -13,6 +13,18 @@ import { lastRatedAt } from './rating-queries.ts';
 import { speakerOfStreamer } from '../catalogue/speaks-for.ts';
 
 /**
+ * Who may write a reply at all, known from the session alone: the route asks it before the body
+ * is read (DECISIONS.md "Errors": 401/403 before 400), the operation again for the user's id.
+ */
+export function replierOf(viewer: Viewer): number {
+  if (viewer.bannedUser) throw fail('banned');
+  if (!viewer.user && !viewer.isAdmin) throw fail('not_logged_in');
+  // The shared password's administrator has no account to speak with (staff: mayReply below).
+  if (!viewer.user) throw fail('not_your_channel');
+  return viewer.user.id;
+}
+
+/**
  * The right of reply (DECISIONS.md "Streamers speak for themselves"): the user who speaks for
  * the streamer writes, replaces or (with an empty body) removes the one reply under the staff
  * rating. Who speaks is decided inside the write transaction, so a sign-in or a sync that
@@ -24,12 +36,8 @@ export async function writeReply(
   given: number | null,
   input: unknown,
 ): Promise<void> {
-  if (viewer.bannedUser) throw fail('banned');
-  if (!viewer.user && !viewer.isAdmin) throw fail('not_logged_in');
-  // The shared password's administrator has no account to speak with (staff: mayReply below).
-  if (!viewer.user) throw fail('not_your_channel');
+  const userId = replierOf(viewer);
   const id = givenId(given);
-  const userId = viewer.user.id;
   const text = cleanText(input) ?? '';
   const at = ctx.clock.now().toISOString();
   await writeTransaction(ctx.database, async (trx) => {

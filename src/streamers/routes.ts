@@ -5,7 +5,7 @@ import { fail } from '../errors.ts';
 import { listStreams } from '../history/queries.ts';
 import { StreamList } from '../history/schemas.ts';
 import { keepAnswer } from '../idempotency/keep.ts';
-import { keepSchedule } from '../schedules/keep.ts';
+import { assertScheduleKeeper, keepSchedule } from '../schedules/keep.ts';
 import { readSchedule } from '../schedules/queries.ts';
 import { ScheduleAnswer } from '../schedules/schemas.ts';
 import { flag, parseId, truthy } from '../lib/input.ts';
@@ -20,7 +20,7 @@ import { lockStreamer, removeStreamer } from './manage.ts';
 import { mayAdd, mayDelete, mayLock, mayRate, mayRemoveReply, STREAMER_ROLES } from './policy.ts';
 import { ratingHistory } from './rating-queries.ts';
 import { rateStreamer } from './rate.ts';
-import { removeReply, writeReply } from './reply.ts';
+import { removeReply, replierOf, writeReply } from './reply.ts';
 import { createSchema, deleteSchema, listSchema, updateSchema } from './route-schemas.ts';
 import { itemsOf, listedItems, renderedView, viewFor, viewKey } from './views.ts';
 
@@ -114,9 +114,15 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       schema: updateSchema,
       // The lock is the administrator's: a moderator's request is refused before its body is
-      // read, malformed or not (DECISIONS.md "Errors": the role before the input).
-      preParsing: (request, _reply, payload, done) =>
-        done(flag(request.query.lock) && !mayLock(request.viewer) ? fail('admin_only') : null, payload),
+      // read, malformed or not (DECISIONS.md "Errors": the role before the input); so is
+      // whoever may write no reply or schedule at all (the row's rule is the operation's).
+      preParsing: async (request, _reply, payload) => {
+        const { query, viewer } = request;
+        if (flag(query.lock) && !mayLock(viewer)) throw fail('admin_only');
+        if (flag(query.reply)) replierOf(viewer);
+        else if (flag(query.schedule)) assertScheduleKeeper(viewer);
+        return payload;
+      },
     },
     async (request) => {
       const { viewer, query, body } = request;
