@@ -132,6 +132,10 @@ describe('a guest posting a comment: the caller before the body', () => {
       expect(await errorOf(guest.request('POST', '/api/comments', plain))).toBe(
         '401 Pro komentování je vyžadováno přihlášení',
       );
+      const large = { body: JSON.stringify({ text: 'x'.repeat(70_000) }), headers: malformed.headers };
+      expect(await errorOf(guest.request('POST', '/api/comments', large))).toBe(
+        '401 Pro komentování je vyžadováno přihlášení',
+      );
       expect(await errorOf(banned.request('POST', '/api/comments', malformed))).toBe(
         '401 Pro komentování je vyžadováno přihlášení',
       );

@@ -45,17 +45,22 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/api/comments',
     {
-      config: { guard: COMMENT_ROLES.post, contribution: true, idempotencyKey: true, ...limit('comment') },
-      schema: postSchema,
-      // SPEC.md's sign-in rule and a banned session's mark are about the caller: a guest hears
-      // them before the body is read, malformed or not, and before the rate limit counts
-      // (DECISIONS.md "Errors": 401/403 before 400). The post's own checks ask them again.
-      preParsing: async (request, _reply, payload) => {
-        if (!commentsAsGuest(request.viewer)) return payload;
-        if (await authRequiredToComment(db)) throw fail('sign_in_required');
-        if (request.viewer.bannedUser || request.viewer.bannedSession) throw fail('banned');
-        return payload;
+      config: {
+        guard: COMMENT_ROLES.post,
+        contribution: true,
+        idempotencyKey: true,
+        ...limit('comment'),
+        // SPEC.md's sign-in rule and a banned session's mark are about the caller: a guest
+        // refused for the body (malformed, too large) or the rate hears them instead
+        // (DECISIONS.md "Errors": 401/403 before 400). Asked only then, so that a post reads
+        // no setting of its own: its rules ask them again inside its statement.
+        callerFirst: async ({ viewer }) => {
+          if (!viewer || !commentsAsGuest(viewer)) return;
+          if (await authRequiredToComment(db)) throw fail('sign_in_required');
+          if (viewer.bannedUser || viewer.bannedSession) throw fail('banned');
+        },
       },
+      schema: postSchema,
     },
     async (request, reply) => {
       const posted = await postComment(

@@ -79,6 +79,13 @@ declare module 'fastify' {
      * request, or null for the JSON error.
      */
     unavailablePage?: (request: FastifyRequest) => string | null;
+    /**
+     * Who may call at all, where knowing it costs a read (comments' `auth_enabled`): asked only
+     * when the request is refused for its input or its rate (400, 413, 415, 429), and its own
+     * refusal answers instead (DECISIONS.md "Errors": the caller before the input). A caller
+     * known from the session alone is asked before the body is read (the routes' `preParsing`).
+     */
+    callerFirst?: (request: FastifyRequest) => Promise<void>;
   }
 }
 
@@ -89,6 +96,9 @@ function strayAnswer(request: FastifyRequest) {
     if (request.url.startsWith(prefix)) return answer;
   return undefined;
 }
+
+/** The refusals of a request's input or rate, which a route's `callerFirst` answers before. */
+const INPUT_REFUSALS = new Set([400, 413, 415, 429]);
 
 function send(reply: FastifyReply, code: ErrorCode) {
   return reply.code(ERRORS[code][0]).send(errorBody(code));
@@ -108,7 +118,16 @@ function serviceUnavailable(request: FastifyRequest, reply: FastifyReply) {
  */
 export const errorsPlugin = fp(
   async (app: FastifyInstance) => {
-    app.setErrorHandler((err: FastifyError, request, reply) => {
+    app.setErrorHandler(async (refused: FastifyError, request, reply) => {
+      let err = refused;
+      const callerFirst = request.routeOptions.config.callerFirst;
+      if (callerFirst && INPUT_REFUSALS.has(err.statusCode ?? 0)) {
+        try {
+          await callerFirst(request);
+        } catch (caller) {
+          err = caller as FastifyError;
+        }
+      }
       const domain =
         err instanceof DomainError
           ? err

@@ -87,14 +87,14 @@ export const ERROR_ORDER_MUTATIONS: Mutation[] = [
   {
     name: "order: a guest's comment reads its body before auth_enabled's 401",
     file: 'src/comments/routes.ts',
-    from: "        if (await authRequiredToComment(db)) throw fail('sign_in_required');\n",
+    from: "          if (await authRequiredToComment(db)) throw fail('sign_in_required');\n",
     to: '',
     tests: TESTS,
   },
   {
     name: "order: a banned session's guest comment reads its body before 403 banned",
     file: 'src/comments/routes.ts',
-    from: "        if (request.viewer.bannedUser || request.viewer.bannedSession) throw fail('banned');\n",
+    from: "          if (viewer.bannedUser || viewer.bannedSession) throw fail('banned');\n",
     to: '',
     tests: TESTS,
   },
@@ -103,6 +103,13 @@ export const ERROR_ORDER_MUTATIONS: Mutation[] = [
     file: 'src/comments/routes.ts',
     from: '        if (flag(request.query.pin) && !flag(request.query.like)) assertPinner(request.viewer);\n',
     to: '',
+    tests: TESTS,
+  },
+  {
+    name: "order: a route's caller is not asked first when its body is refused as malformed (400)",
+    file: 'src/plugins/errors.ts',
+    from: 'const INPUT_REFUSALS = new Set([400, 413, 415, 429]);',
+    to: 'const INPUT_REFUSALS = new Set([413, 415, 429]);',
     tests: TESTS,
   },
 ];
