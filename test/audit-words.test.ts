@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { csAudit } from '../web/src/locales/audit-cs.ts';
 import { enAudit } from '../web/src/locales/audit-en.ts';
 
 /** The audit log's English sentences count as English does: one comment, two comments (stop 96). */
@@ -23,5 +24,14 @@ describe("the audit log's English", () => {
       'Blocked the address of guest abc (Troll) for 1 day',
       'Blocked the address of guest abc (Troll) for 7 days',
     ]);
+  });
+
+  it('names a person by display name as the page does, by login in older entries that lack it', () => {
+    const cool = { login: 'coolstreamer', display_name: 'CoolStreamer', provider: 'provider_a' as const };
+    const older = { login: 'coolstreamer', provider: 'provider_a' as const, banned: true };
+    expect(enAudit['user.ban']({ ...cool, banned: true }, provider)).toBe('Banned CoolStreamer (Twitch)');
+    expect(csAudit['user.ban']({ ...cool, banned: true }, provider)).toBe('Zablokován CoolStreamer (Twitch)');
+    expect(enAudit['user.ban'](older, provider)).toBe('Banned coolstreamer (Twitch)');
+    expect(enAudit['user.ban']({ ...cool, login: '', banned: true }, provider)).toBe('Banned a deleted user');
   });
 });

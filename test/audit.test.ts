@@ -68,7 +68,7 @@ describe('audit log', () => {
     expect(await latest()).toMatchObject({ action: 'team.create', target_id: g.body.id });
     await admin.put(`/api/rater_groups?id=${g.body.id}`, { name: 'Audit Team 2' });
     expect(await latest()).toMatchObject({ action: 'team.update', summary: 'Updated team Audit Team' });
-    const u = await t.user({ login: 'audited_user' });
+    const u = await t.user({ login: 'audited_user', display_name: 'Audited User' });
     const added = await admin.post('/api/rater_groups?members=1', {
       group_id: g.body.id,
       login: 'audited_user',
@@ -77,8 +77,14 @@ describe('audit log', () => {
     expect(added.body).toEqual({ ok: true, display_name: u.display_name, role: 'owner' });
     expect(await latest()).toMatchObject({
       action: 'member.add',
-      params: { login: 'audited_user', provider: 'provider_a', team: 'Audit Team 2', role: 'owner' },
-      summary: 'Added audited_user (provider_a) to team Audit Team 2 as owner',
+      params: {
+        login: 'audited_user',
+        display_name: 'Audited User',
+        provider: 'provider_a',
+        team: 'Audit Team 2',
+        role: 'owner',
+      },
+      summary: 'Added Audited User (provider_a) to team Audit Team 2 as owner',
     });
     const memberId = (await admin.get('/api/rater_groups')).body.find((x: any) => x.id === g.body.id)
       .members[0].member_id;
@@ -91,7 +97,7 @@ describe('audit log', () => {
     expect(await latest()).toMatchObject({
       action: 'user.ban',
       target_id: u.id,
-      summary: 'Banned audited_user (provider_a)',
+      summary: 'Banned Audited User (provider_a)',
     });
     await admin.put(`/api/users?id=${u.id}`, { is_mod: true });
     expect(await latest()).toMatchObject({ action: 'user.moderator', details: { old: false, new: true } });

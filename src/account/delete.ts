@@ -77,11 +77,13 @@ async function deleteAccount(db: Db, user: Account, deleteComments: boolean): Pr
 
 /**
  * The audit log keeps the action, not the person: entries lose the user as actor and as
- * target, their login in the parameters (an empty login reads "a deleted user") and, on
+ * target, their login and display name in the parameters (an empty login reads "a deleted
+ * user"; older team entries kept the login lower-cased, so it is compared folded) and, on
  * comment entries that copied their comment, the copy and the author's name. Summaries are
  * worded again from what remains.
  */
 async function forgetInAuditLog(db: Db, user: Account): Promise<void> {
+  const logins = [...new Set([user.login, foldCase(user.login)])].map((l) => JSON.stringify(l));
   const entries = await db
     .selectFrom('audit_log')
     .select(['id', 'action', 'actor_user_id', 'target_id', 'params', 'details'])
@@ -89,7 +91,7 @@ async function forgetInAuditLog(db: Db, user: Account): Promise<void> {
       eb.or([
         eb('actor_user_id', '=', user.id),
         eb('target_id', '=', user.id),
-        eb('params', 'like', sql<string>`${`%${escapeLike(JSON.stringify(user.login))}%`} escape '\\'`),
+        ...logins.map((login) => eb('params', 'like', sql<string>`${`%${escapeLike(login)}%`} escape '\\'`)),
         eb('details', 'like', `%"user_id":${user.id},%`),
       ]),
     )
@@ -100,9 +102,16 @@ async function forgetInAuditLog(db: Db, user: Account): Promise<void> {
       unknown
     > | null;
     const aboutUser = entry.action.startsWith('user.') && entry.target_id === user.id;
-    const named = params !== null && params.login === user.login && params.provider === user.provider;
+    const named =
+      params !== null &&
+      typeof params.login === 'string' &&
+      foldCase(params.login) === foldCase(user.login) &&
+      params.provider === user.provider;
     const copied = entry.action.startsWith('comment.') && entry.details?.includes(`"user_id":${user.id},`);
-    if (named) params.login = '';
+    if (named) {
+      params.login = '';
+      delete params.display_name;
+    }
     if (copied && params?.author === user.display_name) params.author = '';
     await db
       .updateTable('audit_log')

@@ -5,6 +5,7 @@ import {
   GUEST_CHALLENGES,
   GUEST_HOLDS,
   MODERATION_ACTIONS,
+  type Provider,
   PROVIDERS,
 } from '../shared/rules.ts';
 
@@ -16,7 +17,15 @@ import {
  */
 
 const name = Type.String({ description: "The streamer's name" });
-const who = { login: Type.String(), provider: StringEnum(PROVIDERS) };
+/**
+ * A person: their login, and their display name as the provider gave it (how the page names
+ * people; a Twitch login is lower-cased), which entries written before it was recorded lack.
+ */
+const who = {
+  login: Type.String(),
+  display_name: Type.Optional(Type.String({ description: 'Their display name; older entries lack it' })),
+  provider: StringEnum(PROVIDERS),
+};
 const team = Type.String({ description: "The team's name" });
 const guestTag = Type.String({ description: "A guest's address tag, its first 10 characters" });
 /** The streamer a comment was under; entries written before it was recorded lack it. */
@@ -114,9 +123,19 @@ export const AUDIT_ACTIONS = Object.keys(AUDIT_PARAMS) as AuditAction[];
 
 export const isAuditAction = (action: string): action is AuditAction => Object.hasOwn(AUDIT_PARAMS, action);
 
-/** A person by login and provider; an empty login is a deleted account (account/queries.ts). */
-const account = (p: { login: string; provider: string }) =>
-  p.login ? `${p.login} (${p.provider})` : 'a deleted user';
+/** A user as an entry names them (`who`), from their account as it is when the entry is written. */
+export const personOf = (user: { login: string; display_name: string; provider: Provider }) => ({
+  login: user.login,
+  display_name: user.display_name,
+  provider: user.provider,
+});
+
+/**
+ * A person by display name (else login) and provider; an empty login is a deleted account
+ * (account/delete.ts).
+ */
+const account = (p: { login: string; display_name?: string; provider: string }) =>
+  p.login ? `${p.display_name || p.login} (${p.provider})` : 'a deleted user';
 const total = (n: number | null) => (n === null ? 'unrated' : String(n));
 const by = (author: string) => author || 'a deleted user';
 /** Where a comment was: " on <streamer>", or nothing for an entry that does not say. */

@@ -2,6 +2,7 @@ import type { AuditLogTable, Db } from '../db/schema.ts';
 import type { Selectable } from 'kysely';
 import type { Viewer } from '../plugins/viewer.ts';
 import { type AuditAction, type AuditParams, describe } from './actions.ts';
+import { nameOldEntries } from './named.ts';
 import type { EntryAnswer } from './schemas.ts';
 
 /**
@@ -77,5 +78,7 @@ export async function listAudit(db: Db, limit: number, before?: number): Promise
     .orderBy('audit_log.id', 'desc')
     .limit(limit);
   if (before !== undefined) q = q.where('audit_log.id', '<', before);
-  return (await q.execute()).map(answer);
+  const entries = (await q.execute()).map(answer);
+  await nameOldEntries(db, entries);
+  return entries;
 }

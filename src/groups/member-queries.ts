@@ -6,7 +6,7 @@ import type { Provider } from '../shared/rules.ts';
 export async function findActiveUserByLogin(db: Db, provider: Provider, login: string) {
   return db
     .selectFrom('users')
-    .select(['id', 'display_name'])
+    .select(['id', 'provider', 'login', 'display_name'])
     .where('provider', '=', provider)
     .where('login_key', '=', foldCase(login))
     .where((eb) => eb.or([eb('banned', 'is', null), eb('banned', '=', 0)]))
@@ -61,7 +61,16 @@ export async function findMember(db: Db, memberId: number) {
     .selectFrom('rater_group_members as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
     .innerJoin('rater_groups as g', 'g.id', 'm.group_id')
-    .select(['m.id', 'm.group_id', 'm.user_id', 'm.role', 'u.login', 'u.provider', 'g.name as group_name'])
+    .select([
+      'm.id',
+      'm.group_id',
+      'm.user_id',
+      'm.role',
+      'u.login',
+      'u.display_name',
+      'u.provider',
+      'g.name as group_name',
+    ])
     .where('m.id', '=', memberId)
     .executeTakeFirst();
 }

@@ -1,3 +1,4 @@
+import { personOf } from '../audit/actions.ts';
 import { audit } from '../audit/queries.ts';
 import { lockRow } from '../db/dialect.ts';
 import { writeTransaction } from '../db/transaction.ts';
@@ -58,7 +59,7 @@ export async function addMember(
     await audit(trx, actor, {
       action: 'member.add',
       target_id: groupId,
-      params: { login, provider, team: group.name, role },
+      params: { ...personOf(user), team: group.name, role },
     });
     return keep(trx, { ok: true as const, display_name: user.display_name, role });
   });
@@ -89,7 +90,7 @@ export async function removeMember(
     await audit(trx, actor, {
       action: 'member.remove',
       target_id: member.group_id,
-      params: { login: member.login, provider: member.provider, team: member.group_name },
+      params: { ...personOf(member), team: member.group_name },
     });
   });
 }

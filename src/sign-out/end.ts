@@ -1,3 +1,4 @@
+import { personOf } from '../audit/actions.ts';
 import { actorOf, audit } from '../audit/queries.ts';
 import type { AppContext } from '../context.ts';
 import { writeTransaction } from '../db/transaction.ts';
@@ -19,7 +20,7 @@ export function endSessionsOf(ctx: AppContext, viewer: Viewer, userId: number): 
     await audit(trx, actorOf(viewer, ctx.clock.now()), {
       action: 'user.sessions',
       target_id: userId,
-      params: { login: user.login, provider: user.provider, count: ended },
+      params: { ...personOf(user), count: ended },
       details: { count: ended },
     });
     return ended;

@@ -1,3 +1,4 @@
+import { personOf } from '../audit/actions.ts';
 import { actorOf, audit } from '../audit/queries.ts';
 import type { AppContext } from '../context.ts';
 import { writeTransaction } from '../db/transaction.ts';
@@ -62,7 +63,7 @@ export async function changeUser(
     if (!found) throw fail('user_not_found');
     const banned = ban === undefined ? found.banned : truthy(ban);
     if (is_admin !== undefined && truthy(is_admin) && banned) throw fail('banned_user_admin');
-    const who = { login: found.login, provider: found.provider };
+    const who = personOf(found);
     if (ban !== undefined) {
       await setBanned(trx, id, banned, now);
       await audit(trx, actor, {

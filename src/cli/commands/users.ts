@@ -1,3 +1,4 @@
+import { personOf } from '../../audit/actions.ts';
 import { ERRORS } from '../../errors.ts';
 import type { Config } from '../../config/config.ts';
 import { PROVIDERS, type Provider } from '../../shared/rules.ts';
@@ -68,7 +69,7 @@ async function change(
   const user = await findUserByLogin(database.db, provider, login.trim());
   if (!user) throw new Error(`User '${login}' on ${provider} has not signed in yet`);
   const change = USER_ACTIONS[action];
-  const who = { login: user.login, provider: user.provider };
+  const who = personOf(user);
   await writeTransaction(database, async (trx) => {
     if ('banned' in change) {
       await setBanned(trx, user.id, change.banned, new Date());

@@ -49,9 +49,14 @@ export const csAuditTitles: AuditTitles = {
   'review.request': 'Žádost o nové hodnocení',
 };
 
-/** An empty login is a deleted account (the service forgets the person). */
-const account = (p: { login: string; provider: string }, name: (p: string) => string) =>
-  p.login ? `${p.login} (${name(p.provider)})` : 'smazaný uživatel';
+/**
+ * By display name as the rest of the page names people (older entries may have only the
+ * login); an empty login is a deleted account (the service forgets the person).
+ */
+const account = (
+  p: { login: string; display_name?: string; provider: string },
+  name: (p: string) => string,
+) => (p.login ? `${p.display_name || p.login} (${name(p.provider)})` : 'smazaný uživatel');
 const author = (name: string) => name || 'smazaný uživatel';
 /** "od" and the author in the genitive a deleted user needs. */
 const byAuthor = (name: string) => `od ${name || 'smazaného uživatele'}`;

@@ -48,9 +48,14 @@ export const enAuditTitles: AuditTitles = {
   'review.request': 'Re-rating asked for',
 };
 
-/** An empty login is a deleted account (the service forgets the person). */
-const account = (p: { login: string; provider: string }, name: (p: string) => string) =>
-  p.login ? `${p.login} (${name(p.provider)})` : 'a deleted user';
+/**
+ * By display name as the rest of the page names people (older entries may have only the
+ * login); an empty login is a deleted account (the service forgets the person).
+ */
+const account = (
+  p: { login: string; display_name?: string; provider: string },
+  name: (p: string) => string,
+) => (p.login ? `${p.display_name || p.login} (${name(p.provider)})` : 'a deleted user');
 const author = (name: string) => name || 'a deleted user';
 /** Where a comment was; an entry written before the log named the streamer does not say. */
 const on = (streamer: string | undefined) => (streamer === undefined ? '' : ` on ${streamer}`);
