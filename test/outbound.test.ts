@@ -1,7 +1,7 @@
 import { Agent, createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { send } from '../src/lib/outbound.ts';
 import { callJson } from '../src/sync/http.ts';
 
@@ -80,6 +80,26 @@ describe('a call out', () => {
     await new Promise((resolve) => gone.close(resolve));
     const none = await send(closed, { method: 'POST', body: '{}', timeoutMs: 10_000, maxAnswer: 1024 });
     expect(none).toMatchObject({ kind: 'no-answer', sent: false, timedOut: false });
+  });
+
+  it('that Node.js refuses to make (a header no request can carry) is no answer, and leaves no timer', async () => {
+    // The app's clock does not drive this timer: fake ones, moved past the limit by hand.
+    vi.useFakeTimers();
+    try {
+      const headers = { authorization: 'Bearer garbled\r\nX-Injected: 1' };
+      const refused = await send(`${base}/`, { method: 'GET', headers, timeoutMs: 1000, maxAnswer: 1024 });
+      expect(refused).toMatchObject({
+        kind: 'no-answer',
+        sent: false,
+        timedOut: false,
+        error: 'ERR_INVALID_CHAR',
+      });
+      // Its time limit was the process's end: the timer threw where nothing could catch it.
+      expect(vi.getTimerCount()).toBe(0);
+      expect(() => vi.advanceTimersByTime(1000)).not.toThrow();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -102,12 +102,21 @@ export function send(url: string, call: Outbound): Promise<OutboundResult> {
       req.end(call.body ?? undefined);
       return req;
     };
+    let current: ClientRequest | undefined;
     const timer = setTimeout(() => {
       const message = `no answer within ${call.timeoutMs} ms`;
       if (answered) answered();
       else done({ kind: 'no-answer', sent, timedOut: true, error: message, message });
-      current.destroy();
+      current?.destroy();
     }, call.timeoutMs);
-    let current = attempt(call.agents ? (secure ? call.agents.https : call.agents.http) : false);
+    try {
+      current = attempt(call.agents ? (secure ? call.agents.https : call.agents.http) : false);
+    } catch (err) {
+      // A call Node.js refuses to make (a header no request can carry: a provider's garbled
+      // token with a line break) is no answer too. Thrown, it failed its caller with a 500 and
+      // left the timer to throw at the time limit, which ended the process.
+      const { code, message } = err as NodeJS.ErrnoException;
+      done({ kind: 'no-answer', sent: false, timedOut: false, error: code ?? message, message });
+    }
   });
 }

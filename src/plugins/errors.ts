@@ -75,8 +75,8 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     /**
-     * A route a browser navigates to (the sign-in's): the HTML page of its 503 for this
-     * request, or null for the JSON error.
+     * A route a browser navigates to (the sign-in's): the HTML page of its 503 and its 500 for
+     * this request, or null for the JSON error.
      */
     unavailablePage?: (request: FastifyRequest) => string | null;
     /**
@@ -104,12 +104,21 @@ function send(reply: FastifyReply, code: ErrorCode) {
   return reply.code(ERRORS[code][0]).send(errorBody(code));
 }
 
-function serviceUnavailable(request: FastifyRequest, reply: FastifyReply) {
+/**
+ * A 503 (with `Retry-After`) or a 500: JSON, or the route's page where a browser navigated to it
+ * (the sign-in's: it sends the browser back to its page, as the sign-in's other failures do).
+ */
+function failed(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  code: 'service_unavailable' | 'internal_error',
+) {
   // A redirect whose session could not be written goes nowhere.
-  reply.removeHeader('location').header('retry-after', '5').code(503);
+  reply.removeHeader('location').code(ERRORS[code][0]);
+  if (code === 'service_unavailable') reply.header('retry-after', '5');
   const page = request.routeOptions.config.unavailablePage?.(request) ?? null;
   if (page !== null) return reply.type('text/html; charset=utf-8').send(page);
-  return reply.send(errorBody('service_unavailable'));
+  return reply.send(errorBody(code));
 }
 
 /**
@@ -151,18 +160,18 @@ export const errorsPlugin = fp(
         const where = { err, method: request.method, route: request.routeOptions.url ?? null, failures };
         // A deadlock or serialization failure rolled the write back: the client may send it again.
         if (failure === 'conflict') request.log.warn({ err }, 'database conflict: the write was rolled back');
-        else if (failures === null) return serviceUnavailable(request, reply);
+        else if (failures === null) return failed(request, reply, 'service_unavailable');
         else if (failure === 'unavailable') request.log.warn(where, 'database unavailable: requests get 503');
         else request.log.error(where, 'disk full: writes fail with 503 until it has room again');
-        return serviceUnavailable(request, reply);
+        return failed(request, reply, 'service_unavailable');
       }
       if (err.statusCode === 429) return send(reply, 'too_many_requests');
-      if (err.statusCode === 503) return serviceUnavailable(request, reply);
+      if (err.statusCode === 503) return failed(request, reply, 'service_unavailable');
       if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
         return reply.code(err.statusCode).send(errorBody('bad_request'));
       }
       request.log.error({ err }, 'unexpected error');
-      return send(reply, 'internal_error');
+      return failed(request, reply, 'internal_error');
     });
 
     // The end of a full disk or an outage is said once, after its once-a-minute lines.

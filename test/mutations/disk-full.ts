@@ -94,4 +94,18 @@ export const DISK_FULL_MUTATIONS: Mutation[] = [
     to: "return code === '40P01';",
     tests: ['test/database-conflicts.test.ts'],
   },
+  {
+    name: "sign-in: a provider's token no header can carry fails the call out with a throw (a 500, then the process)",
+    file: 'src/lib/outbound.ts',
+    from: "      done({ kind: 'no-answer', sent: false, timedOut: false, error: code ?? message, message });",
+    to: '      throw err;',
+    tests: ['test/outbound.test.ts', 'test/signin-handler-failures.test.ts'],
+  },
+  {
+    name: "sign-in: a callback's unexpected failure answers JSON, not the page that sends the browser back",
+    file: 'src/plugins/errors.ts',
+    from: "return failed(request, reply, 'internal_error');",
+    to: "return send(reply, 'internal_error');",
+    tests: ['test/signin-handler-failures.test.ts'],
+  },
 ];
