@@ -116,6 +116,31 @@ describe("moderators' tools", () => {
     expect((await userByLogin(u.login)).timeout_until).toBeNull();
   });
 
+  it("`id` reads one user's ban and time-out for staff (a comment's menu); none is [], not an id 400", async () => {
+    const mod = await t.signedIn(await t.user({}, { mod: true }));
+    const u = await t.user();
+    const other = await t.user();
+    await admin.put(`/api/users?id=${u.id}`, { banned: true });
+    await admin.put(`/api/users?id=${other.id}`, { timeout_hours: 2 });
+    const until = new Date(t.clock.now().getTime() + 2 * 3_600_000).toISOString();
+    const one = async (id: number) => (await mod.get(`/api/users?id=${id}`)).body;
+    expect(await one(u.id)).toEqual([
+      expect.objectContaining({ id: u.id, banned: true, timeout_until: null }),
+    ]);
+    expect(await one(other.id)).toEqual([
+      expect.objectContaining({ id: other.id, banned: false, timeout_until: until }),
+    ]);
+    // With `q` too, the user must match both.
+    expect((await mod.get(`/api/users?id=${u.id}&q=${other.login}`)).body).toEqual([]);
+    expect(await one(2_147_483_647)).toEqual([]);
+    for (const bad of ['abc', '0', '-3']) {
+      const res = await mod.get(`/api/users?id=${bad}`);
+      expect([res.status, res.body], bad).toEqual([400, { error: 'Missing id', code: 'missing_id' }]);
+    }
+    expect((await (await t.signedIn(other)).get(`/api/users?id=${u.id}`)).status).toBe(401);
+    expect((await t.client().get(`/api/users?id=${u.id}`)).status).toBe(401);
+  });
+
   it('a moderator on staff, or granting a role: 403 Admin only, nothing changed', async () => {
     const mod = await t.signedIn(await t.user({}, { mod: true }));
     const other = await t.user({}, { mod: true });

@@ -52,10 +52,17 @@ const toItem = ({
   held: held === 1,
 });
 
-/** Users for the administrator, newest sign-in first; `q` matches login or display name. */
-/** Users, most recently seen first; `limit` for the API's pages, none for the command-line tool. */
-export async function listUsers(db: Db, q?: string, limit?: number): Promise<UserListItem[]> {
+/**
+ * Users, most recently seen first: `q` matches login or display name, `id` names one user (the
+ * page asks a comment's author's ban and time-out); `limit` for the API's pages, none for the
+ * command-line tool.
+ */
+export async function listUsers(
+  db: Db,
+  { q, id, limit }: { q?: string; id?: number; limit?: number } = {},
+): Promise<UserListItem[]> {
   let query = usersQuery(db);
+  if (id !== undefined) query = query.where('users.id', '=', id);
   if (q) {
     // Case-insensitive the same way on both databases: both sides folded by the service
     // (SQLite's LIKE folds only ASCII, PostgreSQL's folds nothing), wildcards escaped.

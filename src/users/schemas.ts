@@ -41,9 +41,11 @@ export const SEARCH_MAX = 200;
 export const listSchema = {
   summary:
     'Users who signed in, most recently seen first, with ban, moderator and administrator flags; `q` searches ' +
-    'login and display name; at most `limit` (1 to 100, default 100): no answer is the whole table',
+    'login and display name, `id` answers that user alone (or none); at most `limit` (1 to 100, default ' +
+    '100): no answer is the whole table',
   querystring: Input({
     q: Param(Type.String({ maxLength: SEARCH_MAX, description: 'Part of a login or display name' })),
+    id: Param(IdDoc('Only this user')),
     limit: Limit('Default 100'),
   }),
   response: { 200: Type.Array(UserItem), ...errors(400, 401) },

@@ -972,4 +972,12 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-team-week.test.ts'],
     web: true,
   },
+  {
+    name: 'users list: `id` names nobody, every user is answered',
+    file: 'src/users/queries.ts',
+    from: "  if (id !== undefined) query = query.where('users.id', '=', id);\n",
+    to: '',
+    tests: ['test/moderators-tools.test.ts'],
+    project: 'sqlite',
+  },
 ];

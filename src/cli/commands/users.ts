@@ -46,7 +46,7 @@ export async function run({ positionals }: CommandArgs, config: Config): Promise
 }
 
 async function list(db: Db, search: string | undefined): Promise<void> {
-  const users = await listUsers(db, search);
+  const users = await listUsers(db, { q: search });
   if (users.length === 0) return void console.log('No users.');
   // A header names the columns (issue 45, item 24); the roles column is empty for most.
   const row = (id: string, provider: string, login: string, name: string, seen: string, roles: string) =>
