@@ -973,6 +973,22 @@ export const WALK_MUTATIONS: Mutation[] = [
     web: true,
   },
   {
+    name: "streamer page: a comment's Time out or ban asks nothing, and offers a banned author a time-out",
+    file: 'web/src/components/CommentItem.svelte',
+    from: '<RestrictUser userId={restrictable} name={author} lookup />',
+    to: '<RestrictUser userId={restrictable} name={author} />',
+    tests: ['test/browser/web-staff-status.test.ts'],
+    web: true,
+  },
+  {
+    name: "streamer page: a banned author's menu offers the time-out, not the lift of the ban",
+    file: 'web/src/components/RestrictUser.svelte',
+    from: '{:else if !offers}',
+    to: '{:else if false}',
+    tests: ['test/browser/web-staff-status.test.ts'],
+    web: true,
+  },
+  {
     name: 'users list: `id` names nobody, every user is answered',
     file: 'src/users/queries.ts',
     from: "  if (id !== undefined) query = query.where('users.id', '=', id);\n",

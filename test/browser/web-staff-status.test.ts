@@ -1,0 +1,93 @@
+import type { Locator } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { TestApp, TestUser } from '../helpers/app.ts';
+import { axe, pageAs, runBrowser, shot, useBrowser } from './browser.ts';
+
+/**
+ * What staff are told where they act (moderation walks): a comment's "Time out or ban" knows a
+ * banned author and offers the lift of the ban, not a time-out.
+ */
+
+let sid = 0;
+let kaja: TestUser; // a moderator
+let wanda: TestUser; // banned after she wrote
+
+async function seed(t: TestApp) {
+  const admin = await t.admin();
+  sid = await t.streamer('Status Stage');
+  kaja = await t.user({ login: 'kaja', display_name: 'Kája' }, { mod: true });
+  wanda = await t.user({ login: 'wanda', display_name: 'Wanda' });
+  const bruno = await t.user({ login: 'bruno', display_name: 'Bruno' });
+  for (const [author, body] of [
+    [wanda, 'Wanda spoke'],
+    [bruno, 'Bruno speaks'],
+  ] as const)
+    expect((await (await t.signedIn(author)).post('/api/comments', { streamer_id: sid, body })).status).toBe(
+      201,
+    );
+  expect((await admin.put(`/api/users?id=${wanda.id}`, { banned: true })).status).toBe(200);
+}
+
+const isOpen = (menu: Locator) => menu.evaluate((d) => (d as HTMLDetailsElement).open);
+
+describe.runIf(runBrowser(import.meta.url))('what staff are told where they act', () => {
+  const env = useBrowser(seed);
+  const bannedNow = async () =>
+    ((await (await env.t.admin()).get(`/api/users?id=${wanda.id}`)).body as { banned: boolean }[])[0]!.banned;
+
+  it("a comment's menu says its author is banned and offers the lift, not a time-out, at 390 px and on a desktop", async () => {
+    for (const { phone, lang } of [
+      { phone: true, lang: 'cs' as const },
+      { phone: false, lang: 'en' as const },
+    ]) {
+      const { page, context } = await pageAs(env, kaja, { phone, lang, dark: phone });
+      if (phone) await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(`${env.base}/s/${sid}`);
+      const menuOf = (body: string) =>
+        page.locator('.comment', { hasText: body }).locator('details.restrict');
+      const summary = phone ? 'Omezit nebo zablokovat' : 'Time out or ban';
+      const banned = phone ? 'Zablokován' : 'Banned';
+      // An author who is not banned: the time-out and the ban, as before.
+      await menuOf('Bruno speaks').getByText(summary).click();
+      await menuOf('Bruno speaks')
+        .getByRole('button', { name: phone ? '1 den' : '1 day' })
+        .waitFor();
+      await page.keyboard.press('Escape');
+
+      const menu = menuOf('Wanda spoke');
+      await menu.getByText(summary).click();
+      const lift = menu.getByRole('checkbox', { name: `${banned}: Wanda` });
+      await lift.waitFor();
+      expect(await lift.isChecked()).toBe(true);
+      expect(await menu.getByRole('button').count()).toBe(0);
+      if (phone) {
+        const right = await menu.locator('.menu-panel').evaluate((p) => p.getBoundingClientRect().right);
+        expect(right).toBeLessThanOrEqual(390);
+      }
+      await axe(env, page, `a banned author's menu ${lang}`);
+      await shot(page, `banned-author-menu-${phone ? 'phone' : 'desktop'}`);
+
+      // The lift, as the users list's checkbox: said, the menu closed onto its button.
+      await lift.click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: phone ? 'Uživatel Wanda už není zablokován.' : 'Wanda is no longer banned.' })
+        .waitFor();
+      await expect.poll(bannedNow).toBe(false);
+      expect(await isOpen(menu)).toBe(false);
+      // Opened again, the menu offers what an author who is not banned gets.
+      await menu.getByText(summary).click();
+      await menu.getByRole('button', { name: phone ? '1 den' : '1 day' }).waitFor();
+      expect(await menu.getByRole('checkbox').count()).toBe(0);
+
+      // Banned elsewhere meanwhile (another moderator): the menu asks again as it opens.
+      await page.keyboard.press('Escape');
+      expect((await (await env.t.admin()).put(`/api/users?id=${wanda.id}`, { banned: true })).status).toBe(
+        200,
+      );
+      await menu.getByText(summary).click();
+      await menu.getByRole('checkbox', { name: `${banned}: Wanda` }).waitFor();
+      await context.close();
+    }
+  }, 120_000);
+});
