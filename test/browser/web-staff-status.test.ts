@@ -1,16 +1,18 @@
-import type { Locator } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { TestApp, TestUser } from '../helpers/app.ts';
-import { axe, pageAs, runBrowser, shot, useBrowser } from './browser.ts';
+import { adminLogin, axe, newPage, pageAs, runBrowser, shot, useBrowser } from './browser.ts';
 
 /**
  * What staff are told where they act (moderation walks): a comment's "Time out or ban" knows a
- * banned author and offers the lift of the ban, not a time-out.
+ * banned author and offers the lift of the ban, not a time-out; the team's "Add member" says
+ * who joined which team and keeps the keyboard at the form.
  */
 
 let sid = 0;
 let kaja: TestUser; // a moderator
 let wanda: TestUser; // banned after she wrote
+let lena: TestUser; // signed in once, added to a team
 
 async function seed(t: TestApp) {
   const admin = await t.admin();
@@ -18,6 +20,7 @@ async function seed(t: TestApp) {
   kaja = await t.user({ login: 'kaja', display_name: 'Kája' }, { mod: true });
   wanda = await t.user({ login: 'wanda', display_name: 'Wanda' });
   const bruno = await t.user({ login: 'bruno', display_name: 'Bruno' });
+  lena = await t.user({ login: 'lena', display_name: 'Lena' });
   for (const [author, body] of [
     [wanda, 'Wanda spoke'],
     [bruno, 'Bruno speaks'],
@@ -26,8 +29,16 @@ async function seed(t: TestApp) {
       201,
     );
   expect((await admin.put(`/api/users?id=${wanda.id}`, { banned: true })).status).toBe(200);
+  expect((await admin.post('/api/rater_groups', { name: 'Morning Crew' })).status).toBe(201);
 }
 
+/** What has the keyboard's focus: its tag and its text (or value), or `BODY`. */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const at = document.activeElement;
+    if (at === null || at === document.body) return 'BODY';
+    return `${at.tagName} ${at instanceof HTMLInputElement ? at.id : (at.textContent ?? '').trim()}`;
+  });
 const isOpen = (menu: Locator) => menu.evaluate((d) => (d as HTMLDetailsElement).open);
 
 describe.runIf(runBrowser(import.meta.url))('what staff are told where they act', () => {
@@ -90,4 +101,36 @@ describe.runIf(runBrowser(import.meta.url))('what staff are told where they act'
       await context.close();
     }
   }, 120_000);
+
+  it("the team's Add member says who joined which team, and keeps the keyboard at the form", async () => {
+    const { page, context } = await newPage(env, { lang: 'en' });
+    await adminLogin(env, page);
+    await page.getByRole('link', { name: 'Teams' }).click();
+    const card = page.locator('section.team', { has: page.getByRole('heading', { name: 'Morning Crew' }) });
+    const status = card.getByRole('status');
+    expect(await status.textContent()).toBe('');
+    await card.getByLabel('Login').fill(lena.login);
+    await card.getByLabel('Login').press('Enter');
+    await expect.poll(() => status.textContent()).toBe('Lena was added to “Morning Crew” as rater.');
+    await expect.poll(() => card.locator('.members').textContent()).toContain('Lena');
+    expect(await card.getByLabel('Login').inputValue()).toBe('');
+    const field = await card.getByLabel('Login').getAttribute('id');
+    expect(await focused(page)).toBe(`INPUT ${field}`);
+    await axe(env, page, 'a member added');
+
+    // Again as owner: asked first, then said as a change of role; the keyboard back at the form.
+    await card.getByLabel('Login').fill(lena.login);
+    await card.getByLabel('Role').selectOption('owner');
+    await card.getByRole('button', { name: 'Add member' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog').getByRole('button', { name: 'Change role' }).click();
+    await expect.poll(() => status.textContent()).toBe('Lena is now owner in “Morning Crew”.');
+    await expect.poll(() => focused(page)).toBe(`INPUT ${field}`);
+    // A refusal takes the place of what was said.
+    await card.getByLabel('Login').fill('nobody-here');
+    await card.getByLabel('Login').press('Enter');
+    await card.locator('.field-error').waitFor();
+    expect(await status.textContent()).toBe('');
+    await context.close();
+  });
 });

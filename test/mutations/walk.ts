@@ -996,4 +996,20 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/moderators-tools.test.ts'],
     project: 'sqlite',
   },
+  {
+    name: 'teams admin: Add member says nothing when it works',
+    file: 'web/src/components/admin/TeamsAdmin.svelte',
+    from: "f.done = t(rerole ? 'teams.reroled' : 'teams.added', said);",
+    to: 'void said;',
+    tests: ['test/browser/web-staff-status.test.ts'],
+    web: true,
+  },
+  {
+    name: 'teams admin: after Add member the keyboard stays on the button, not in the emptied login',
+    file: 'web/src/components/admin/TeamsAdmin.svelte',
+    from: 'document.activeElement === document.body) field?.focus();',
+    to: 'document.activeElement === document.body) void field;',
+    tests: ['test/browser/web-staff-status.test.ts'],
+    web: true,
+  },
 ];

@@ -485,6 +485,8 @@ export const cs: Record<MessageKey, string> = {
   'teams.alreadySame': '{name} už v týmu je jako {role}.',
   'teams.confirmRole': '{name} už v týmu je jako {old}. Změnit roli na {role}?',
   'teams.changeRole': 'Změnit roli',
+  'teams.added': '{name} je nově v týmu „{team}“ jako {role}.',
+  'teams.reroled': '{name} má teď v týmu „{team}“ roli {role}.',
   'password.title': 'Heslo administrátora',
   'password.new': 'Nové heslo',
   'password.hint':

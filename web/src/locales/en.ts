@@ -486,6 +486,8 @@ export const en = {
   'teams.alreadySame': '{name} is already in the team as {role}.',
   'teams.confirmRole': '{name} is already in the team as {old}. Change the role to {role}?',
   'teams.changeRole': 'Change role',
+  'teams.added': '{name} was added to “{team}” as {role}.',
+  'teams.reroled': '{name} is now {role} in “{team}”.',
   'password.title': 'Administrator password',
   'password.new': 'New password',
   'password.hint':
