@@ -6,7 +6,8 @@ import { adminLogin, axe, newPage, pageAs, runBrowser, shot, useBrowser } from '
 /**
  * What staff are told where they act (moderation walks): a comment's "Time out or ban" knows a
  * banned author and offers the lift of the ban, not a time-out; the team's "Add member" says
- * who joined which team and keeps the keyboard at the form.
+ * who joined which team and keeps the keyboard at the form; "Back" from a review to the queue
+ * hands the keyboard to the queue's heading.
  */
 
 let sid = 0;
@@ -131,6 +132,21 @@ describe.runIf(runBrowser(import.meta.url))('what staff are told where they act'
     await card.getByLabel('Login').press('Enter');
     await card.locator('.field-error').waitFor();
     expect(await status.textContent()).toBe('');
+    await context.close();
+  });
+
+  it("Back from a streamer's review hands the keyboard to the queue's heading", async () => {
+    const { page, context } = await pageAs(env, kaja, { lang: 'en' });
+    await page.goto(`${env.base}/admin/reviews`);
+    await page
+      .locator('.review-queue > li', { hasText: 'Status Stage' })
+      .getByRole('button', { name: 'Review' })
+      .click();
+    await page.getByRole('heading', { name: 'Your review of Status Stage' }).waitFor();
+    await page.getByRole('button', { name: /Back/ }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'To review' }).waitFor();
+    await expect.poll(() => focused(page)).toBe('H2 To review');
     await context.close();
   });
 });

@@ -1012,4 +1012,12 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-staff-status.test.ts'],
     web: true,
   },
+  {
+    name: "keyboard walk: Back from a review leaves the keyboard at the page's start, not on the queue's heading",
+    file: 'web/src/components/admin/ReviewsAdmin.svelte',
+    from: 'focusLost(() => said ?? heading)',
+    to: 'focusLost(() => said)',
+    tests: ['test/browser/web-staff-status.test.ts'],
+    web: true,
+  },
 ];
