@@ -7,20 +7,22 @@ import { adminLogin, axe, newPage, pageAs, runBrowser, shot, useBrowser } from '
  * What staff are told where they act (moderation walks): a comment's "Time out or ban" knows a
  * banned author and offers the lift of the ban, not a time-out; the team's "Add member" says
  * who joined which team and keeps the keyboard at the form; "Back" from a review to the queue
- * hands the keyboard to the queue's heading.
+ * hands the keyboard to the queue's heading; a lookup that answers after a ban made from the
+ * menu does not undo what the menu knows.
  */
 
 let sid = 0;
 let kaja: TestUser; // a moderator
 let wanda: TestUser; // banned after she wrote
 let lena: TestUser; // signed in once, added to a team
+let bruno: TestUser; // banned from a menu whose lookup answers late
 
 async function seed(t: TestApp) {
   const admin = await t.admin();
   sid = await t.streamer('Status Stage');
   kaja = await t.user({ login: 'kaja', display_name: 'Kája' }, { mod: true });
   wanda = await t.user({ login: 'wanda', display_name: 'Wanda' });
-  const bruno = await t.user({ login: 'bruno', display_name: 'Bruno' });
+  bruno = await t.user({ login: 'bruno', display_name: 'Bruno' });
   lena = await t.user({ login: 'lena', display_name: 'Lena' });
   for (const [author, body] of [
     [wanda, 'Wanda spoke'],
@@ -147,6 +149,40 @@ describe.runIf(runBrowser(import.meta.url))('what staff are told where they act'
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'To review' }).waitFor();
     await expect.poll(() => focused(page)).toBe('H2 To review');
+    await context.close();
+  });
+
+  it("a lookup answering after the menu's own ban does not bring back the time-outs", async () => {
+    const { page, context } = await pageAs(env, kaja, { lang: 'en' });
+    await page.goto(`${env.base}/s/${sid}`);
+    const menu = page.locator('.comment', { hasText: 'Bruno speaks' }).locator('details.restrict');
+    await menu.getByText('Time out or ban').click();
+    await menu.getByRole('button', { name: '1 day' }).waitFor();
+    await page.keyboard.press('Escape');
+
+    // The next lookups of Bruno are answered by the service at once, but reach the page only when let go.
+    const held: (() => Promise<void>)[] = [];
+    await page.route(
+      (url) => url.pathname === '/api/users' && url.searchParams.get('id') === String(bruno.id),
+      async (route) => {
+        if (route.request().method() !== 'GET') return route.continue();
+        const response = await route.fetch();
+        held.push(() => route.fulfill({ response }));
+      },
+    );
+    await menu.getByText('Time out or ban').click();
+    await expect.poll(() => held.length).toBe(1);
+    await menu.getByRole('button', { name: 'Ban' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Ban' }).click();
+    await page.getByRole('status').filter({ hasText: 'Bruno is banned.' }).waitFor();
+    // The lookup made before the ban arrives now, saying Bruno is not banned.
+    await held[0]!();
+    // Opened again (its own lookup held): the menu offers the lift of the ban it made.
+    await menu.getByText('Time out or ban').click();
+    await expect.poll(() => held.length).toBe(2);
+    await menu.getByRole('checkbox', { name: 'Banned: Bruno' }).waitFor();
+    expect(await menu.getByRole('button', { name: '1 day' }).count()).toBe(0);
+    await held[1]!();
     await context.close();
   });
 });

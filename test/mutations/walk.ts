@@ -1020,4 +1020,20 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-staff-status.test.ts'],
     web: true,
   },
+  {
+    name: "streamer page: a lookup answering after the menu's own ban brings back the time-outs",
+    file: 'web/src/components/RestrictUser.svelte',
+    from: '      if (mine !== said) return;\n',
+    to: '',
+    tests: ['test/browser/web-staff-status.test.ts'],
+    web: true,
+  },
+  {
+    name: 'streamer page: a ban made from the menu does not outdate the lookup asked before it',
+    file: 'web/src/components/RestrictUser.svelte',
+    from: '    said++;\n',
+    to: '',
+    tests: ['test/browser/web-staff-status.test.ts'],
+    web: true,
+  },
 ];
