@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts';
+import { lockRow } from '../db/dialect.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { fail, givenId } from '../errors.ts';
 import type { Viewer } from '../plugins/viewer.ts';
@@ -33,6 +34,9 @@ export async function keepSchedule(
   const id = givenId(given);
   const now = ctx.clock.now();
   await writeTransaction(ctx.database, async (trx) => {
+    // Two replacements of one streamer's schedule take turns (PostgreSQL: its row locked until
+    // the commit), so the second sees the first's rows and deletes them, never a unique key's 500.
+    await lockRow(trx, 'streamers', id);
     const streamer = await trx
       .selectFrom('streamers')
       .select('platform')

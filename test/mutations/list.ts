@@ -27,6 +27,7 @@ import { FORMAT_MUTATIONS } from './formats.ts';
 import { EVASION_MUTATIONS } from './evasion.ts';
 import { WALK_MUTATIONS } from './walk.ts';
 import { ERROR_ORDER_MUTATIONS } from './error-order.ts';
+import { RACE_MUTATIONS } from './races.ts';
 
 export interface Mutation {
   name: string;
@@ -1348,4 +1349,5 @@ export const MUTATIONS: Mutation[] = [
   ...MAIL_MUTATIONS,
   ...FORMAT_MUTATIONS,
   ...EVASION_MUTATIONS,
+  ...RACE_MUTATIONS,
 ];

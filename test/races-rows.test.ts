@@ -1,0 +1,45 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useApp } from './helpers/app.ts';
+import type { Client } from './helpers/client.ts';
+import { R } from './helpers/streamers.ts';
+
+/**
+ * Writes sent side by side on one row that another of them replaces or removes (an attacker's
+ * or two staff members' double click): each ends in its own clean answer, never a 500 from a
+ * unique key or a foreign key that the other write broke meanwhile. On PostgreSQL the writes
+ * overlap (READ COMMITTED); SQLite runs them one at a time, and the same answers are asked of it.
+ */
+const t = await useApp();
+t.clock.freeze();
+let admin: Client;
+beforeAll(async () => {
+  admin = await t.admin();
+});
+
+const HOUR = 3_600_000;
+const at = (hours: number) => new Date(t.clock.now().getTime() + hours * HOUR).toISOString();
+const statuses = (results: { status: number }[]) => results.map((r) => r.status);
+
+describe('a hand-kept schedule replaced by several requests at once', () => {
+  it('every replacement answers 200 and one of them is the schedule', async () => {
+    const res = await admin.post('/api/streamers?admin=1', {
+      name: `Schedule Race ${Date.now() % 100000}`,
+      platform: 'provider_b',
+    });
+    expect(res.status).toBe(201);
+    const id = res.body.id as number;
+    expect((await admin.put(`/api/streamers?id=${id}`, { r: R(6) })).status).toBe(200);
+    const sets = Array.from({ length: 8 }, (_, i) => [
+      { start: at(1 + i), end: at(2 + i), title: `First ${i}` },
+      { start: at(30 + i), end: at(31 + i), title: `Second ${i}` },
+    ]);
+    const results = await Promise.all(
+      sets.map((segments) => admin.put(`/api/streamers?id=${id}&schedule=1`, { segments })),
+    );
+    expect(statuses(results)).toEqual(Array(8).fill(200));
+    const kept = (await admin.get(`/api/streamers?id=${id}&schedule=1`)).body.segments as { title: string }[];
+    expect(kept).toHaveLength(2);
+    const n = kept[0]!.title.split(' ')[1];
+    expect(kept.map((s) => s.title)).toEqual([`First ${n}`, `Second ${n}`]);
+  });
+});
