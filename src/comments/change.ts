@@ -12,7 +12,7 @@ import { isStaff } from '../shared/roles.ts';
 import { holdsWords } from './hold.ts';
 import { hiddenBy, isOwn, isShown, mayEdit, mayLike, maySetHidden } from './policy.ts';
 import { setLiked } from './likes.ts';
-import { deleteComment, editBody, findComment, setHidden, streamerNameOf } from './queries.ts';
+import { commentToChange, deleteComment, editBody, setHidden, streamerNameOf } from './queries.ts';
 import { commentBody } from './rules.ts';
 
 /** Likes or unlikes a visible comment (DECISIONS.md "Taking part"); answers its likes. */
@@ -25,7 +25,7 @@ export async function likeComment(
   const user = viewer.user;
   if (!mayLike(viewer) || !user) throw fail('banned');
   return writeTransaction(ctx.database, async (trx) => {
-    const comment = await findComment(trx, id);
+    const comment = await commentToChange(trx, id);
     if (!comment || !isShown(comment)) throw fail('comment_not_found');
     const now = ctx.clock.now().toISOString();
     const likes = await setLiked(trx, id, user.id, truthy(liked), now);
@@ -47,7 +47,7 @@ export async function changeComment(
   if (input.hidden === undefined && input.body === undefined) throw fail('nothing_to_update');
   const now = ctx.clock.now();
   await writeTransaction(ctx.database, async (trx) => {
-    const comment = await findComment(trx, id);
+    const comment = await commentToChange(trx, id);
     // DECISIONS.md "Errors": who may (403) before what the body says (400) before the row (404).
     if (comment) {
       if (input.hidden !== undefined && !maySetHidden(viewer, comment, truthy(input.hidden))) {
@@ -107,7 +107,7 @@ async function heldByWords(
 /** Deletes a comment (administrator), with the audit entry that keeps what it said. */
 export async function removeComment(ctx: AppContext, viewer: Viewer, id: number): Promise<void> {
   await writeTransaction(ctx.database, async (trx) => {
-    const comment = await findComment(trx, id);
+    const comment = await commentToChange(trx, id);
     if (comment) await notifyDeleted(trx, [comment]);
     if (!comment || !(await deleteComment(trx, id))) throw fail('comment_not_found');
     await audit(trx, actorOf(viewer, ctx.clock.now()), {

@@ -5,7 +5,7 @@ import { fail } from '../errors.ts';
 import { notifyDeleted } from '../notifications/notify.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { likedBy } from './likes.ts';
-import { deleteComment, findComment, selectComments, toItems } from './queries.ts';
+import { commentToChange, deleteComment, selectComments, toItems } from './queries.ts';
 import type { CommentItem } from './schemas.ts';
 
 /**
@@ -21,7 +21,7 @@ import type { CommentItem } from './schemas.ts';
  */
 export async function removeGuestComment(ctx: AppContext, id: number): Promise<void> {
   await writeTransaction(ctx.database, async (trx) => {
-    const comment = await findComment(trx, id);
+    const comment = await commentToChange(trx, id);
     if (!comment || comment.user_id !== null) throw fail('comment_not_found');
     await notifyDeleted(trx, [comment]);
     await deleteComment(trx, id);

@@ -227,8 +227,8 @@ export async function deleteComment(db: Db, id: number): Promise<boolean> {
   return Number(result.numDeletedRows) > 0;
 }
 
-export async function findComment(db: Db, id: number) {
-  return db
+const commentRow = (db: Db, id: number) =>
+  db
     .selectFrom('comments')
     .select([
       'id',
@@ -244,7 +244,22 @@ export async function findComment(db: Db, id: number) {
       'pending',
       'pinned',
     ])
-    .where('id', '=', id)
+    .where('id', '=', id);
+
+export async function findComment(db: Db, id: number) {
+  return commentRow(db, id).executeTakeFirst();
+}
+
+/**
+ * The comment a write is about to change or remove (hide, edit, delete, like), read with its
+ * row locked until the commit on PostgreSQL: a write that runs beside another on the same
+ * comment sees it as the other left it (gone: 404; already hidden: nobody is told twice), never
+ * a row that a concurrent delete takes away under its notification (a foreign key's 500).
+ * SQLite writes one at a time.
+ */
+export async function commentToChange(db: Db, id: number) {
+  return commentRow(db, id)
+    .$if(!isSqlite(db), (q) => q.forUpdate())
     .executeTakeFirst();
 }
 

@@ -1,5 +1,5 @@
 import { actorOf, audit } from '../audit/queries.ts';
-import { findComment } from '../comments/queries.ts';
+import { commentToChange } from '../comments/queries.ts';
 import type { AppContext } from '../context.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
@@ -34,7 +34,7 @@ export async function blockAuthorOf(
       : clamp(toInt(daysInput), 1, LIMITS.blockDaysMax);
   const now = ctx.clock.now();
   return writeTransaction(ctx.database, async (trx) => {
-    const comment = await findComment(trx, commentId);
+    const comment = await commentToChange(trx, commentId);
     if (!comment) throw fail('comment_not_found');
     if (!mayBlockAuthorOf(viewer, comment)) throw fail('use_ban_for_users');
     if (!comment.guest_tag) throw fail('no_guest_tag');

@@ -1,6 +1,6 @@
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import { hasOpenReports, openReports, selectComments, toItems } from '../comments/queries.ts';
-import { inIds } from '../db/dialect.ts';
+import { inIds, isSqlite } from '../db/dialect.ts';
 import type { CommentsTable, Database, Db } from '../db/schema.ts';
 import type { ModerationAction, ReportReason } from '../shared/rules.ts';
 import { whyHeld } from './held-for.ts';
@@ -154,6 +154,10 @@ export async function bulkTargets(trx: Db, action: ModerationAction, selector: S
   if (action === 'show') q = q.where('comments.hidden', '=', 1).where('comments.pending', '=', 0);
   if (action === 'approve') q = q.where('comments.pending', '=', 1).where('comments.hidden', '=', 0);
   if (action === 'dismiss') q = q.where(hasOpenReports);
+  // PostgreSQL: the comments' rows locked, in one order, until the commit, so the targets are
+  // what the action then changes (a comment deleted or hidden meanwhile by another write is
+  // no target: nobody is notified of it, no foreign key fails), and two actions never deadlock.
+  if (!isSqlite(trx)) q = q.orderBy('comments.id').forUpdate('comments');
   return q.execute();
 }
 

@@ -12,4 +12,20 @@ export const RACE_MUTATIONS: Mutation[] = [
     tests: TESTS,
     project: 'postgres',
   },
+  {
+    name: 'races: a comment to hide, like or delete is read without its row locked',
+    file: 'src/comments/queries.ts',
+    from: '    .$if(!isSqlite(db), (q) => q.forUpdate())\n',
+    to: '',
+    tests: TESTS,
+    project: 'postgres',
+  },
+  {
+    name: "races: a bulk action's targets are read without their rows locked",
+    file: 'src/moderation/queries.ts',
+    from: "  if (!isSqlite(trx)) q = q.orderBy('comments.id').forUpdate('comments');\n",
+    to: '',
+    tests: TESTS,
+    project: 'postgres',
+  },
 ];
