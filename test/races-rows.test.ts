@@ -54,6 +54,47 @@ describe('a comment hidden, liked, blocked and deleted at once', () => {
   });
 });
 
+describe('a comment posted while what it names is deleted', () => {
+  it('a reply beside the delete of its parent answers 201 or 400 Invalid reply_to, never a 500', async () => {
+    const sid = await t.streamer(undefined, R(5));
+    for (let round = 0; round < 10; round++) {
+      const parent = await author.post('/api/comments', { streamer_id: sid, body: `Parent ${round}` });
+      const results = await Promise.all([
+        admin.del(`/api/comments?id=${parent.body.id}`),
+        ...Array.from({ length: 4 }, (_, i) =>
+          liker.post('/api/comments', {
+            streamer_id: sid,
+            body: `Reply ${round} ${i}`,
+            reply_to: parent.body.id,
+          }),
+        ),
+      ]);
+      expect(results[0].status).toBe(200);
+      for (const r of results.slice(1)) {
+        expect([201, 400]).toContain(r.status);
+        if (r.status === 400) expect(r.body.error).toBe('Invalid reply_to');
+      }
+    }
+  });
+
+  it('a comment beside the delete of its streamer answers 201 or 404 Streamer not found, never a 500', async () => {
+    for (let round = 0; round < 6; round++) {
+      const sid = await t.streamer(undefined, R(5));
+      const results = await Promise.all([
+        admin.del(`/api/streamers?id=${sid}`),
+        ...Array.from({ length: 4 }, (_, i) =>
+          liker.post('/api/comments', { streamer_id: sid, body: `Going ${round} ${i}` }),
+        ),
+      ]);
+      expect(results[0].status).toBe(200);
+      for (const r of results.slice(1)) {
+        expect([201, 404]).toContain(r.status);
+        if (r.status === 404) expect(r.body.error).toBe('Streamer not found');
+      }
+    }
+  });
+});
+
 describe('a hand-kept schedule replaced by several requests at once', () => {
   it('every replacement answers 200 and one of them is the schedule', async () => {
     const res = await admin.post('/api/streamers?admin=1', {

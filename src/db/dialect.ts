@@ -70,6 +70,17 @@ export function uniqueViolation(err: unknown): string[] | null {
 }
 
 /**
+ * When `err` is a foreign key violation on PostgreSQL (23503: a row named a row that a
+ * concurrent write deleted), the name of the violated constraint (`comments_reply_to_fkey`),
+ * else null. SQLite writes one at a time, so a check before the write already saw the delete.
+ */
+export function foreignKeyViolation(err: unknown): string | null {
+  const { code } = (err ?? {}) as DriverError;
+  const constraint = (err as { constraint?: unknown } | null)?.constraint;
+  return code === '23503' && typeof constraint === 'string' ? constraint : null;
+}
+
+/**
  * PostgreSQL's refusals that pass: shut down or restarting (57P0x), too many connections, the
  * connection lost (08xxx), and what an operator's day brings: the database dropped or renamed
  * (3D000, 57P04), a password changed (28000, 28P01), a failover's standby that takes no writes

@@ -28,4 +28,20 @@ export const RACE_MUTATIONS: Mutation[] = [
     tests: TESTS,
     project: 'postgres',
   },
+  {
+    name: 'races: a reply whose parent a delete took away meanwhile answers 500',
+    file: 'src/comments/post.ts',
+    from: "  if (constraint === 'comments_reply_to_fkey') return fail('invalid_reply_to');\n",
+    to: '',
+    tests: TESTS,
+    project: 'postgres',
+  },
+  {
+    name: 'races: a comment whose streamer a delete took away meanwhile answers 500',
+    file: 'src/comments/post.ts',
+    from: "  if (constraint === 'comments_streamer_id_fkey') return fail('streamer_not_found');\n",
+    to: '',
+    tests: TESTS,
+    project: 'postgres',
+  },
 ];
