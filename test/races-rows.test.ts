@@ -95,6 +95,33 @@ describe('a comment posted while what it names is deleted', () => {
   });
 });
 
+describe('writes about a streamer or a team while an administrator deletes it', () => {
+  it('follow, vote, rating, team rating, reply and review answer 2xx or their 404, never a 500', async () => {
+    const results: { status: number }[] = [];
+    for (let round = 0; round < 6; round++) {
+      const speaker = await t.user({ login: `deleted${round}x${Date.now() % 10000}` });
+      const voice = await t.signedIn(speaker);
+      const sid = await t.streamer(speaker.login, R(5));
+      const team = await admin.post('/api/rater_groups', { name: `Going Team ${round}`, streamer_id: sid });
+      await admin.post('/api/rater_groups?members=1', { group_id: team.body.id, login: speaker.login });
+      results.push(
+        ...(await Promise.all([
+          admin.del(`/api/streamers?id=${sid}`),
+          admin.del(`/api/rater_groups?id=${team.body.id}`),
+          voice.put(`/api/follows?streamer_id=${sid}`, { follow: true }),
+          voice.put(`/api/votes?streamer_id=${sid}`, { score: 4 }),
+          voice.put('/api/community_ratings', { group_id: team.body.id, r: R(3) }),
+          voice.put(`/api/streamers?id=${sid}&reply=1`, { body: 'Thanks for the rating' }),
+          admin.put(`/api/streamers?id=${sid}`, { r: R(7) }),
+          mod.put(`/api/streamers?id=${sid}`, { r: R(6) }),
+          mod.put(`/api/reviews?streamer_id=${sid}`, { r: R(4) }),
+        ])),
+      );
+    }
+    expect(statuses(results).filter((s) => s >= 500 && s !== 503)).toEqual([]);
+  });
+});
+
 describe('a hand-kept schedule replaced by several requests at once', () => {
   it('every replacement answers 200 and one of them is the schedule', async () => {
     const res = await admin.post('/api/streamers?admin=1', {

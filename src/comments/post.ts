@@ -1,6 +1,5 @@
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/schema.ts';
-import { foreignKeyViolation } from '../db/dialect.ts';
 import { advisoryKey } from '../db/group-locks.ts';
 import type { Batch, Outcome } from '../db/batched.ts';
 import { writeBatched } from '../db/transaction.ts';
@@ -102,26 +101,7 @@ export async function postComment(
   const d = draftOf(viewer, input, guestTag, now, ctx.config.rateLimit);
   const userHeld = viewer.user?.held ?? false;
   // A comment, its challenge's use and its notifications: no session row or user changes.
-  return writeBatched(
-    ctx.database,
-    COMMENT_POSTS,
-    { ctx, viewer, input, d, userHeld, now, keep },
-    'content',
-  ).catch((err: unknown) => {
-    throw deletedMeanwhile(err);
-  });
-}
-
-/**
- * A post whose parent comment or streamer a concurrent delete took away between its checks and
- * its insert (PostgreSQL's foreign key, on the failure path only): the answer it would have
- * got a moment later, `Invalid reply_to` or `Streamer not found`, not a 500.
- */
-function deletedMeanwhile(err: unknown): unknown {
-  const constraint = foreignKeyViolation(err);
-  if (constraint === 'comments_reply_to_fkey') return fail('invalid_reply_to');
-  if (constraint === 'comments_streamer_id_fkey') return fail('streamer_not_found');
-  return err;
+  return writeBatched(ctx.database, COMMENT_POSTS, { ctx, viewer, input, d, userHeld, now, keep }, 'content');
 }
 
 /** A guest's post that the burst rule counts (guests/rules.ts): one of its address at a time. */

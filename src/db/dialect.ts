@@ -70,14 +70,17 @@ export function uniqueViolation(err: unknown): string[] | null {
 }
 
 /**
- * When `err` is a foreign key violation on PostgreSQL (23503: a row named a row that a
- * concurrent write deleted), the name of the violated constraint (`comments_reply_to_fkey`),
- * else null. SQLite writes one at a time, so a check before the write already saw the delete.
+ * When `err` is a foreign key violation on PostgreSQL (23503: a write named a row that a
+ * concurrent write deleted after the write's checks), the referencing column and the table it
+ * names (`{column: 'reply_to', table: 'comments'}`, from the `Key (col)=... is not present in
+ * table "t"` detail), else null. SQLite writes one at a time: its checks already saw the delete.
  */
-export function foreignKeyViolation(err: unknown): string | null {
-  const { code } = (err ?? {}) as DriverError;
-  const constraint = (err as { constraint?: unknown } | null)?.constraint;
-  return code === '23503' && typeof constraint === 'string' ? constraint : null;
+export function foreignKeyViolation(err: unknown): { column: string; table: string } | null {
+  const { code, detail } = (err ?? {}) as DriverError;
+  if (code !== '23503' || typeof detail !== 'string') return null;
+  const found = /^Key \("?(\w+)"?\)=.* is not present in table "(\w+)"/.exec(detail);
+  const [, column, table] = found ?? [];
+  return column && table ? { column, table } : null;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import fp from 'fastify-plugin';
 import { failureOf } from '../db/failures.ts';
+import { deletedMeanwhile } from '../db/write-failure.ts';
 import { DomainError, errorBody, ERRORS, type ErrorCode } from '../errors.ts';
 import { securityHeaders } from './security-headers.ts';
 
@@ -142,7 +143,7 @@ export const errorsPlugin = fp(
           ? err
           : err.validation
             ? schemaError(request.routeOptions.schema, err.validationContext, err.validation[0])
-            : undefined;
+            : (deletedMeanwhile(err) ?? undefined);
       if (domain) {
         return reply
           .code(domain.statusCode)
