@@ -1,7 +1,7 @@
 import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { migrations } from '../db/migrations/index.ts';
+import { newerMigrations, writtenByNewer } from '../db/migrator.ts';
 import { type SqliteDatabase, sqliteDriver } from '../db/sqlite-driver.ts';
 import { fsyncPath } from './files.ts';
 
@@ -50,12 +50,8 @@ function checkCopy(file: string, source: string): Omit<Restored, 'aside'> {
     } catch {
       throw new RestoreRefused(`${source} is not a streamer-rating database (it has no migrations table)`);
     }
-    const unknown = names.filter((n) => !Object.hasOwn(migrations, n));
-    if (unknown.length > 0) {
-      throw new RestoreRefused(
-        `${source} was written by a newer version (migration ${unknown.join(', ')} is unknown to this one): upgrade first`,
-      );
-    }
+    const unknown = newerMigrations(names);
+    if (unknown.length > 0) throw new RestoreRefused(`${source} ${writtenByNewer(unknown)}: upgrade first`);
     const migration = names.at(-1);
     if (migration === undefined)
       throw new RestoreRefused(`${source} is not a streamer-rating database (no migration ran)`);

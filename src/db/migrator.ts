@@ -14,6 +14,33 @@ export class MigrationError extends Error {
   }
 }
 
+/**
+ * The migrations a database ran that this build does not know (a name renamed after its
+ * release is known): the database was written by a newer version. Asked by the start and by
+ * `streamer-rating restore` before a copy replaces a database.
+ */
+export const newerMigrations = (names: readonly string[]): string[] =>
+  names.filter((n) => !Object.hasOwn(migrations, n) && !Object.hasOwn(RENAMED_MIGRATIONS, n));
+
+/** How a database or a copy written by a newer version is said, after its name. */
+export const writtenByNewer = (unknown: readonly string[]): string =>
+  `was written by a newer version (migration ${unknown.join(', ')} is unknown to this one)`;
+
+/**
+ * A start on a database a newer version migrated: a version rolled back without restoring the
+ * backup made before the upgrade, or an instance left on the old version. Said as what it is,
+ * not as Kysely's "corrupted migrations: previously executed migration ... is missing", and
+ * before anything runs.
+ */
+export class NewerDatabaseError extends Error {
+  constructor(unknown: readonly string[]) {
+    super(
+      `the database ${writtenByNewer(unknown)}: start that version, or restore the backup made before the upgrade (docs/deploy.md "Upgrades")`,
+    );
+    this.name = 'NewerDatabaseError';
+  }
+}
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations work on any schema
 type AnyDb = Kysely<any>;
 
@@ -119,6 +146,8 @@ async function renameReleased(db: AnyDb): Promise<boolean> {
         new Date(a.timestamp).getTime() - new Date(b.timestamp).getTime() || ascending(a.name, b.name),
     )
     .map((r) => r.name);
+  const newer = newerMigrations(byTime);
+  if (newer.length > 0) throw new NewerDatabaseError(newer);
   return Object.values(RENAMED_MIGRATIONS).some((renamed) => {
     const at = byTime.indexOf(renamed);
     if (at < 0) return false;

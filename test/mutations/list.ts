@@ -20,6 +20,7 @@ import { DISK_FULL_MUTATIONS } from './disk-full.ts';
 import { FOLLOW_MUTATIONS } from './follows.ts';
 import { WORDS_MUTATIONS } from './words.ts';
 import { OPERATOR_MUTATIONS } from './operator.ts';
+import { OPERATOR_DAY_MUTATIONS } from './operator-day.ts';
 import { REVIEW_MUTATIONS } from './reviews.ts';
 import { PUSH_MUTATIONS } from './push.ts';
 import { MAIL_MUTATIONS } from './mail.ts';
@@ -589,8 +590,8 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'restore: a copy from a newer version is accepted',
     file: 'src/backup/restore.ts',
-    from: 'const unknown = names.filter((n) => !Object.hasOwn(migrations, n));',
-    to: 'const unknown = names.filter(() => false);',
+    from: 'const unknown = newerMigrations(names);',
+    to: 'const unknown: string[] = [];',
     tests: ['test/backups.test.ts'],
   },
   {
@@ -1344,6 +1345,7 @@ export const MUTATIONS: Mutation[] = [
   ...FOLLOW_MUTATIONS,
   ...WORDS_MUTATIONS,
   ...OPERATOR_MUTATIONS,
+  ...OPERATOR_DAY_MUTATIONS,
   ...REVIEW_MUTATIONS,
   ...PUSH_MUTATIONS,
   ...MAIL_MUTATIONS,
