@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sqliteDriver } from '../src/db/sqlite-driver.ts';
@@ -210,6 +210,38 @@ describe('streamer-rating export, import and backup', { timeout: 120_000 }, () =
     child.stdout.once('data', () => child.stdout.destroy());
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect([code, err]).toEqual([0, '']);
+  });
+
+  it("an export that runs out of room keeps yesterday's under its name, and says so (an operator's bad day)", async () => {
+    const d = await database();
+    const a = await app(d);
+    const sid = await a.streamer('Talkative');
+    for (let i = 0; i < 120; i++)
+      expect(
+        (await a.client().post('/api/comments', { streamer_id: sid, body: `${i} ${'word '.repeat(190)}` }))
+          .status,
+      ).toBe(201);
+    await a.close();
+    const file = join(dir, 'nightly.json');
+    expect(cli(d, ['export', file]).code).toBe(0);
+    const before = readFileSync(file, 'utf8');
+    expect(before.length).toBeGreaterThan(100 * 1024);
+    // A file size limit (ulimit -f, KiB) stands for a full disk or a quota: a write past 64 KiB
+    // fails (EFBIG), after SQLite opened its files (its index to the log takes 32 KiB).
+    const r = spawnSync(
+      'bash',
+      ['-c', 'ulimit -f 64 && exec "$0" "$@"', process.execPath, ...TOOL, 'export', file],
+      {
+        env: { ...env(d), TSX_DISABLE_CACHE: '1' },
+        encoding: 'utf8',
+      },
+    );
+    expect([r.status, r.stderr]).toEqual([
+      1,
+      `Error: cannot write ${file}: no room left on its disk (or over its size limit); nothing was replaced\n`,
+    ]);
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    expect(readdirSync(dir).filter((name) => name.endsWith('.partial'))).toEqual([]);
   });
 
   it.runIf(dbKind === 'postgres')('backup on PostgreSQL points to pg_dump', async () => {

@@ -40,28 +40,48 @@ export function backupSteps(): (progress: { remainingPages: number }) => number 
 }
 
 /**
- * SQLite's online backup of a live database to `file`, atomically: the copy is written under
- * a temporary name in the same directory, flushed, then renamed, so that `file` is either
- * absent or a complete copy, never half of one (a crash, a full disk, a second backup at the
- * same moment). Safe while the service writes: SQLite follows the copy as pages change, or
- * starts it over with bigger steps (backupSteps).
+ * SQLite's online backup of a live database to `file`, atomically (writeWhole). Safe while
+ * the service writes: SQLite follows the copy as pages change, or starts it over with bigger
+ * steps (backupSteps).
  */
 export async function writeBackup(sqlite: SqliteDatabase, file: string): Promise<void> {
   refuseOwnFiles(sqlite.name, file);
+  await writeWhole(file, (partial) => sqlite.backup(partial, { progress: backupSteps() }));
+}
+
+/**
+ * Writes `file` whole or not at all: `write` fills a temporary file in the same directory,
+ * which is flushed, then renamed, so that `file` is either what it was or complete, never half
+ * of one (a crash, a full disk, two at the same moment): a backup or an export made over
+ * yesterday's under the same name never leaves a cut file in its place. The file is the
+ * service user's alone (BACKUP_MODE) from its first byte, whatever the umask (SQLite and
+ * writeFile keep the mode of a file they find). A failure removes the temporary file and is
+ * said by the file asked for, not the temporary one.
+ */
+export async function writeWhole(file: string, write: (partial: string) => Promise<unknown>): Promise<void> {
   const partial = join(dirname(file), `.${basename(file)}.${randomBytes(4).toString('hex')}.partial`);
   try {
-    // A copy holds every session and secret: readable by the service's user alone, from its
-    // first byte (SQLite keeps the mode of a file it finds), whatever the umask.
     closeSync(openSync(partial, 'wx', BACKUP_MODE));
     await chmod(partial, BACKUP_MODE);
-    await sqlite.backup(partial, { progress: backupSteps() });
+    await write(partial);
     fsyncPath(partial);
     await rename(partial, file);
     fsyncPath(dirname(file));
   } catch (err) {
     await rm(partial, { force: true });
-    throw err;
+    throw new Error(`cannot write ${file}: ${whyNotWritten(err)}; nothing was replaced`, { cause: err });
   }
+}
+
+/** Why a file could not be written, in an operator's words (the system's code kept in the cause). */
+function whyNotWritten(err: unknown): string {
+  const { code, message } = err as { code?: string; message?: string };
+  if (code === 'ENOSPC' || code === 'EFBIG' || code === 'EDQUOT' || code === 'SQLITE_FULL')
+    return 'no room left on its disk (or over its size limit)';
+  if (code === 'ENOENT') return 'its directory does not exist';
+  if (code === 'EISDIR') return 'it is a directory';
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'not allowed to write there';
+  return message ?? String(err);
 }
 
 /** A backup the command-line tool refuses, with the reason. */

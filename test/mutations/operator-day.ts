@@ -9,4 +9,18 @@ export const OPERATOR_DAY_MUTATIONS: Mutation[] = [
     to: '',
     tests: ['test/migration-newer.test.ts'],
   },
+  {
+    name: "export: written in place again (a failed export cuts yesterday's file)",
+    file: 'src/cli/commands/export.ts',
+    from: '  await writeWhole(file, (partial) => writeFile(partial, text));\n',
+    to: '  await writeFile(file, text, { mode: 0o600 });\n',
+    tests: ['test/cli-data.test.ts'],
+  },
+  {
+    name: 'export and backup: a file out of room is said by the system code (EFBIG) only',
+    file: 'src/backup/files.ts',
+    from: "  if (code === 'ENOSPC' || code === 'EFBIG' || code === 'EDQUOT' || code === 'SQLITE_FULL')\n",
+    to: "  if (code === 'ENOSPC')\n",
+    tests: ['test/cli-data.test.ts'],
+  },
 ];

@@ -106,10 +106,10 @@ export const OPERATOR_MUTATIONS: Mutation[] = [
     tests: ['test/release.test.ts'],
   },
   {
-    name: 'cli: an export file is readable by all (0644)',
-    file: 'src/cli/commands/export.ts',
-    from: '  writeFileSync(file, text, { mode: BACKUP_MODE });\n  chmodSync(file, BACKUP_MODE);\n',
-    to: '  writeFileSync(file, text);\n',
+    name: 'cli: an export file (and a backup) is readable by all (0644)',
+    file: 'src/backup/files.ts',
+    from: "    closeSync(openSync(partial, 'wx', BACKUP_MODE));\n    await chmod(partial, BACKUP_MODE);\n",
+    to: "    closeSync(openSync(partial, 'wx'));\n",
     tests: ['test/cli-data.test.ts'],
   },
   {

@@ -1,5 +1,5 @@
-import { chmodSync, writeFileSync } from 'node:fs';
-import { BACKUP_MODE } from '../../backup/files.ts';
+import { writeFile } from 'node:fs/promises';
+import { writeWhole } from '../../backup/files.ts';
 import type { Config } from '../../config/config.ts';
 import { type CommandArgs, UsageError } from '../args.ts';
 import { exportData } from '../data.ts';
@@ -11,9 +11,9 @@ export async function run({ positionals }: CommandArgs, config: Config): Promise
   const data = await withDb(config, (db) => exportData(db), { existing: true });
   const text = JSON.stringify(data, null, 1);
   if (file === '-') return toStdout(text + '\n');
-  // It holds what a backup holds (users, guest tags, notifications): the service user's alone.
-  writeFileSync(file, text, { mode: BACKUP_MODE });
-  chmodSync(file, BACKUP_MODE);
+  // It holds what a backup holds (users, guest tags, notifications): the service user's alone,
+  // and like a backup whole or not at all, so that a failed export keeps the one before it.
+  await writeWhole(file, (partial) => writeFile(partial, text));
   const counts = Object.entries(data.tables)
     .map(([k, v]) => `${k} ${v.length}`)
     .join(', ');
