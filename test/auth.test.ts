@@ -8,6 +8,8 @@ import { ADMIN_PASSWORD, countRows, startApp, type TestApp, useApp } from './hel
 import type { Answer } from './helpers/client.ts';
 import { createTestDatabase } from './helpers/database.ts';
 import { migrateToLatest } from '../src/db/migrator.ts';
+import { fullDisk } from './helpers/full-disk.ts';
+import { sql } from 'kysely';
 
 const t = await useApp();
 
@@ -106,6 +108,36 @@ describe('administrator authentication', () => {
       expect(JSON.stringify(line)).not.toContain(ADMIN_PASSWORD);
     }
     expect(refusedNow[0]!.level).toBe(40);
+  });
+
+  it("a login whose session finds no room (a full disk) answers 503 and is not said as signed in (an operator's bad day)", async () => {
+    const said = () => t.logs.filter((l) => l.includes('administrator signed in')).length;
+    const before = said();
+    const login = () => t.client().post('/api/auth/login', { password: ADMIN_PASSWORD });
+    const refused = t.database.sqlite
+      ? await new Promise<Answer>((resolve, reject) => {
+          fullDisk(t.database.sqlite!, async () => resolve(await login())).catch(reject);
+        })
+      : await (async () => {
+          // PostgreSQL's own disk-full error (53100) on the session's row.
+          await sql`create function sessions_full() returns trigger language plpgsql as
+            $$ begin raise exception 'could not extend file' using errcode = 'disk_full'; end $$`.execute(
+            t.db,
+          );
+          await sql`create trigger sessions_full before insert on sessions execute function sessions_full()`.execute(
+            t.db,
+          );
+          try {
+            return await login();
+          } finally {
+            await sql`drop trigger sessions_full on sessions`.execute(t.db);
+            await sql`drop function sessions_full()`.execute(t.db);
+          }
+        })();
+    expect([refused.status, refused.headers.get('set-cookie')]).toEqual([503, null]);
+    expect(said()).toBe(before);
+    expect((await login()).status).toBe(200);
+    expect(said()).toBe(before + 1);
   });
 
   it('every failure looks the same: the same answer after the same delay (form, ?action=, no or a broken stored hash)', async () => {

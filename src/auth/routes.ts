@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyRequest, onResponseHookHandler } from 'fastify';
 import type { Db } from '../db/schema.ts';
 import { actorOf, audit } from '../audit/queries.ts';
 import { fail } from '../errors.ts';
@@ -36,12 +36,23 @@ export const adminAuthRoutes: FastifyPluginAsyncTypebox<AdminAuthOptions> = asyn
       await app.clock.sleep(FAILED_LOGIN_DELAY_MS);
       throw fail('invalid_password');
     }
-    request.log.info(caller, 'administrator signed in with the password');
+    signingIn.set(request, caller);
     request.session.regenerate();
     request.session.set('is_admin', true);
     request.session.set('admin_at', app.clock.now().toISOString());
     request.session.set('admin_gen', await adminGeneration(app.db));
     return OK;
+  };
+
+  // Said once the answer is sent, and only when it is 200: the session is written after the
+  // handler (plugins/session.ts), and one that found no room (a full disk, a database away)
+  // answers 503, in which nobody signed in.
+  const signingIn = new WeakMap<FastifyRequest, { guest_tag: string }>();
+  const saySignedIn: onResponseHookHandler = (request, reply, done) => {
+    const caller = signingIn.get(request);
+    if (caller && reply.statusCode === 200)
+      request.log.info(caller, 'administrator signed in with the password');
+    done();
   };
 
   const logout = async (request: FastifyRequest) => {
@@ -65,6 +76,7 @@ export const adminAuthRoutes: FastifyPluginAsyncTypebox<AdminAuthOptions> = asyn
     '/api/auth/login',
     {
       config: loginConfig,
+      onResponse: saySignedIn,
       schema: {
         summary: 'Administrator login with the shared password (failures take 1 second)',
         body: LoginBody,
@@ -125,6 +137,7 @@ export const adminAuthRoutes: FastifyPluginAsyncTypebox<AdminAuthOptions> = asyn
     {
       // Only the login action counts against the login limit.
       config: { guard: 'public', ...limit('login', (query) => query.action !== 'login') },
+      onResponse: saySignedIn,
       schema: {
         summary: 'Action form: `?action=login` or `?action=logout`',
         querystring: ActionQuery,
