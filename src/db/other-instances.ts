@@ -21,6 +21,13 @@ export async function announceSessionChange(ctx: DbContext): Promise<void> {
     await sql`select pg_notify(${CONTENT_CHANNEL}, ${payloadOf(ctx.changes, SESSIONS)})`.execute(ctx.db);
 }
 
+/** Where the watcher says what happens to its connection (the app's logger). */
+export interface WatcherLog {
+  warn(obj: { err: unknown }, msg: string): void;
+  info(obj: { failures: number }, msg: string): void;
+  debug(obj: { err: unknown }, msg: string): void;
+}
+
 export interface Watcher {
   /** Settles when the first attempt to listen has (LISTEN in place, or retrying). */
   readonly ready: Promise<void>;
@@ -32,11 +39,7 @@ export interface Watcher {
  * SQLite, where `sqlite` is the open handle). A lost LISTEN connection is re-opened with a
  * growing pause, and the version moves when it comes back (changes may have been missed).
  */
-export function watchChanges(
-  ctx: DbContext,
-  connectionString: string | null,
-  warn: (err: unknown, message: string) => void,
-): Watcher {
+export function watchChanges(ctx: DbContext, connectionString: string | null, log: WatcherLog): Watcher {
   const version = ctx.changes;
   if (ctx.sqlite) {
     const handle = ctx.sqlite;
@@ -56,6 +59,9 @@ export function watchChanges(
   let client: pg.Client | null = null;
   let stopped = false;
   let delay = 500;
+  // Whether the connection was lost (said then), and the connects that failed since.
+  let lost = false;
+  let failures = 0;
   const connect = async () => {
     if (stopped) return;
     const c: pg.Client = new (pgDriver().Client)({
@@ -63,7 +69,8 @@ export function watchChanges(
       application_name: 'streamer-rating-listen',
     });
     c.on('error', (err) => {
-      warn(err, 'change listener lost its connection; reconnecting');
+      log.warn({ err }, 'change listener lost its connection; reconnecting');
+      lost = true;
       void c.end().catch(() => undefined);
       if (client === c) client = null;
       retry();
@@ -81,9 +88,17 @@ export function watchChanges(
       await c.query(`listen ${CONTENT_CHANNEL}`);
       client = c;
       delay = 500;
+      if (lost || failures > 0)
+        log.info({ failures }, `change listener listens again after ${failures} failed tries`);
+      lost = false;
+      failures = 0;
       version.bump();
     } catch (err) {
-      warn(err, 'change listener cannot connect; retrying');
+      // Said once an outage, as the other timers' retries are (lib/outage-log.ts), and its end
+      // once: a retry every 10 s for an hour's outage was 360 lines, with no line at its end.
+      if (failures++ === 0 && !lost)
+        log.warn({ err }, 'change listener cannot connect; retrying, said again when it listens');
+      else log.debug({ err }, 'change listener cannot connect again');
       void c.end().catch(() => undefined);
       retry();
     }

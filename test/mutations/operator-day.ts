@@ -30,4 +30,20 @@ export const OPERATOR_DAY_MUTATIONS: Mutation[] = [
     to: '    if (caller)\n',
     tests: ['test/auth.test.ts'],
   },
+  {
+    name: 'change listener: each failed reconnect is a warning again (an outage of an hour, 360 lines)',
+    file: 'src/db/other-instances.ts',
+    from: '      if (failures++ === 0 && !lost)\n',
+    to: '      if ((failures++, true))\n',
+    tests: ['test/pg-listener.test.ts'],
+    project: 'postgres',
+  },
+  {
+    name: 'change listener: listening again after an outage is said nowhere',
+    file: 'src/db/other-instances.ts',
+    from: '      if (lost || failures > 0)\n',
+    to: '      if (false)\n',
+    tests: ['test/pg-listener.test.ts'],
+    project: 'postgres',
+  },
 ];
