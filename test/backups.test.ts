@@ -263,6 +263,32 @@ describe.runIf(dbKind === 'sqlite')('scheduled backups and restore (SQLite)', { 
     expect(cli(d, ['restore']).code).toBe(2);
   });
 
+  it("a copy that ran 007-reaching-out under its old name is this service's, not a newer one's: restored, and it starts", async () => {
+    const d = await database();
+    const a = await startApp({}, { database: d });
+    await a.client().post('/api/comments', { streamer_id: await a.streamer('Old'), body: 'from before' });
+    const old = join(mkdtempSync(join(dir, 'renamed-')), 'old.db');
+    expect(cli(d, ['backup', old]).code).toBe(0);
+    await a.close();
+    await d.db.destroy();
+    const copy = new (sqliteDriver())(old);
+    copy
+      .prepare("update kysely_migration set name = '007-reaching-out' where name = '010-reaching-out'")
+      .run();
+    copy.close();
+    const r = cli(d, ['restore', old]);
+    expect([r.code, r.err]).toEqual([0, '']);
+    const again = await startApp({}, { database: reopen(d) });
+    try {
+      const [kept] = await again.db.selectFrom('streamers').select(['id', 'name']).execute();
+      expect(kept?.name).toBe('Old');
+      const list = (await again.client().get(`/api/comments?streamer_id=${kept!.id}`)).body;
+      expect(list).toEqual([expect.objectContaining({ body: 'from before' })]);
+    } finally {
+      await again.close();
+    }
+  });
+
   it('on a timer, one instance of several makes the backups (the lease) and another takes over when it stops', async () => {
     const d = await database();
     await migrateToLatest(d.db);
