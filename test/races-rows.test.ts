@@ -54,6 +54,65 @@ describe('a comment hidden, liked, blocked and deleted at once', () => {
   });
 });
 
+describe('two staff members hiding one comment at once', () => {
+  it.skipIf(!t.database.pool)(
+    'the second sees it hidden: its author is told once, and the audit says it was shown once',
+    async () => {
+      const pool = t.database.pool!;
+      const sid = await t.streamer(undefined, R(5));
+      const user = await t.user();
+      const posted = await (
+        await t.signedIn(user)
+      ).post('/api/comments', { streamer_id: sid, body: 'Hide me twice' });
+      expect(posted.status).toBe(201);
+      const id = posted.body.id as number;
+      // Another transaction holds the comment's row until both hides wait for it (a condition,
+      // not a wall-clock wait); let go, they run one after the other or, reading the row without
+      // its lock, side by side from what each read before.
+      const other = await pool.connect();
+      let hides: Promise<{ status: number }>[] = [];
+      try {
+        await other.query('begin');
+        await other.query('select 1 from comments where id = $1 for update', [id]);
+        const otherPid = (await other.query('select pg_backend_pid() as pid')).rows[0] as { pid: number };
+        hides = [
+          mod.put(`/api/comments?id=${id}`, { hidden: true }),
+          admin.put(`/api/comments?id=${id}`, { hidden: true }),
+        ];
+        for (;;) {
+          const waiting = await pool.query(
+            `select count(*)::int as n from pg_stat_activity
+             where datname = current_database() and wait_event_type = 'Lock' and pid <> $1`,
+            [otherPid.pid],
+          );
+          if ((waiting.rows[0] as { n: number }).n >= 2) break;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      } finally {
+        await other.query('rollback');
+        other.release();
+      }
+      expect(statuses(await Promise.all(hides))).toEqual([200, 200]);
+      const told = await t.db
+        .selectFrom('notifications')
+        .select('id')
+        .where('comment_id', '=', id)
+        .where('kind', '=', 'hidden')
+        .execute();
+      expect(told).toHaveLength(1);
+      // Each hide's entry says what it found: shown for the first, already hidden for the second.
+      const entries = await t.db
+        .selectFrom('audit_log')
+        .select('details')
+        .where('action', '=', 'comment.hide')
+        .where('target_id', '=', id)
+        .execute();
+      const found = entries.map((e) => (JSON.parse(String(e.details)) as { old: boolean }).old).sort();
+      expect(found).toEqual([false, true]);
+    },
+  );
+});
+
 describe('a comment posted while what it names is deleted', () => {
   it('a reply beside the delete of its parent answers 201 or 400 Invalid reply_to, never a 500', async () => {
     const sid = await t.streamer(undefined, R(5));
