@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startApp } from './helpers/app.ts';
 import { createMigratedDatabase, dbKind } from './helpers/database.ts';
 
-describe.runIf(dbKind === 'postgres')('the change listener through an outage', { timeout: 60_000 }, () => {
+describe.runIf(dbKind === 'postgres')('the change listener through an outage', () => {
   const sockets = new Set<Socket>();
   let refusing = false;
   let refused = 0;
@@ -39,21 +39,35 @@ describe.runIf(dbKind === 'postgres')('the change listener through an outage', {
     const t = await startApp({ DATABASE_URL: relayed.toString() }, { database });
     try {
       const said = (text: string) => t.logs.filter((l) => l.includes(text)).map((l) => JSON.parse(l));
-      await expect.poll(() => sockets.size, { timeout: 10_000 }).toBeGreaterThan(0);
+      await expect.poll(() => sockets.size).toBeGreaterThan(0);
+      // Its pauses are the app's clock's: each ends when the test moves the clock past it.
+      t.clock.holdSleeps = true;
+      let pause = t.clock.nextSleep();
       refusing = true;
       for (const s of sockets) s.destroy();
-      // Its retries wait 0.5, 1 and 2 s of real time: three refused, an outage of some seconds.
-      await expect.poll(() => refused, { timeout: 20_000, interval: 100 }).toBeGreaterThanOrEqual(3);
+      // Three tries refused, each after a pause twice the one before: an outage of some seconds.
+      for (const [tries, ms] of [
+        [1, 500],
+        [2, 1000],
+        [3, 2000],
+      ] as const) {
+        expect(await pause).toBe(ms);
+        pause = t.clock.nextSleep();
+        t.clock.advance(ms);
+        await expect.poll(() => refused).toBe(tries);
+      }
+      expect(await pause).toBe(4000);
       expect(said('change listener').map((l) => [l.level, l.msg])).toEqual([
         [40, 'change listener lost its connection; reconnecting'],
       ]);
       refusing = false;
-      await expect.poll(() => said('listens again').length, { timeout: 20_000, interval: 100 }).toBe(1);
+      t.clock.advance(4000);
+      await expect.poll(() => said('listens again').length).toBe(1);
       const [back] = said('listens again');
       expect([back.level, back.failures, back.msg]).toEqual([
         30,
-        refused,
-        `change listener listens again after ${refused} failed tries`,
+        3,
+        'change listener listens again after 3 failed tries',
       ]);
     } finally {
       await t.close();

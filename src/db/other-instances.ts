@@ -5,6 +5,7 @@
  */
 import { sql } from 'kysely';
 import type pg from 'pg';
+import type { Clock } from '../lib/clock.ts';
 import { CONTENT_CHANNEL, CONTENT_ONLY, payloadOf } from './changes.ts';
 import type { DbContext } from './context.ts';
 import { pgDriver } from './pg-driver.ts';
@@ -37,9 +38,15 @@ export interface Watcher {
 /**
  * Follows other instances' changes. `connectionString` is the PostgreSQL one (null for
  * SQLite, where `sqlite` is the open handle). A lost LISTEN connection is re-opened with a
- * growing pause, and the version moves when it comes back (changes may have been missed).
+ * growing pause on the app's clock, and the version moves when it comes back (changes may have
+ * been missed).
  */
-export function watchChanges(ctx: DbContext, connectionString: string | null, log: WatcherLog): Watcher {
+export function watchChanges(
+  ctx: DbContext,
+  connectionString: string | null,
+  log: WatcherLog,
+  clock: Clock,
+): Watcher {
   const version = ctx.changes;
   if (ctx.sqlite) {
     const handle = ctx.sqlite;
@@ -103,21 +110,27 @@ export function watchChanges(ctx: DbContext, connectionString: string | null, lo
       retry();
     }
   };
-  let timer: NodeJS.Timeout | undefined;
+  // One pause at a time; a stop cuts it short.
+  const pausing = new AbortController();
+  let waiting = false;
   const retry = () => {
-    if (stopped || timer) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      void connect();
-    }, delay);
-    timer.unref();
+    if (stopped || waiting) return;
+    waiting = true;
+    const pause = delay;
     delay = Math.min(delay * 2, 10_000);
+    clock.sleep(pause, pausing.signal).then(
+      () => {
+        waiting = false;
+        void connect();
+      },
+      () => undefined,
+    );
   };
   return {
     ready: connect(),
     stop: async () => {
       stopped = true;
-      if (timer) clearTimeout(timer);
+      pausing.abort();
       await client?.end().catch(() => undefined);
     },
   };

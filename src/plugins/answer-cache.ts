@@ -25,7 +25,7 @@ export const ANSWER_CACHE_BYTES = 64 * 2 ** 20;
 export const answerCachePlugin = fp(
   async (app: FastifyInstance, opts: { database: DbContext; postgresUrl: string | null }) => {
     app.decorate('answers', new AnswerCache(opts.database.changes, ANSWER_CACHE_BYTES, app.clock));
-    const watcher = watchChanges(opts.database, opts.postgresUrl, app.log);
+    const watcher = watchChanges(opts.database, opts.postgresUrl, app.log, app.clock);
     app.addHook('onClose', async () => {
       app.answers.stop();
       await watcher.stop();

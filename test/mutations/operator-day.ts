@@ -39,6 +39,22 @@ export const OPERATOR_DAY_MUTATIONS: Mutation[] = [
     project: 'postgres',
   },
   {
+    name: "change listener: its reconnect pauses are real time's, which no test moves",
+    file: 'src/db/other-instances.ts',
+    from: '    clock.sleep(pause, pausing.signal).then(\n',
+    to: '    new Promise<void>((end) => setTimeout(end, pause)).then(\n',
+    tests: ['test/pg-listener.test.ts'],
+    project: 'postgres',
+  },
+  {
+    name: 'change listener: its reconnect pauses do not grow',
+    file: 'src/db/other-instances.ts',
+    from: '    delay = Math.min(delay * 2, 10_000);\n',
+    to: '',
+    tests: ['test/pg-listener.test.ts'],
+    project: 'postgres',
+  },
+  {
     name: 'change listener: listening again after an outage is said nowhere',
     file: 'src/db/other-instances.ts',
     from: '      if (lost || failures > 0)\n',
