@@ -1,0 +1,86 @@
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { TestApp, TestUser } from '../helpers/app.ts';
+import { adminLogin, newPage, pageAs, runBrowser, useBrowser } from './browser.ts';
+
+/**
+ * A community's week in a browser (stop h1): a form's button that was disabled while its request
+ * ran dropped the keyboard's focus to the page's start (the streamer's reply, their schedule, a
+ * staff rating, a suggestion).
+ */
+let kick = 0;
+let speaker: TestUser;
+
+async function seed(t: TestApp) {
+  const admin = await t.admin();
+  const made = await admin.post('/api/streamers?admin=1', {
+    name: 'Busy Kick',
+    platform: 'provider_b',
+    kick_name: 'busykick',
+  });
+  expect(made.status, made.text).toBe(201);
+  kick = made.body.id;
+  const r = { s: 7, g: 7, a: 7, v: 7, n: 7, ns: 7, o: 7 };
+  expect((await admin.put(`/api/streamers?id=${kick}`, { r, kick_name: 'busykick' })).status).toBe(200);
+  speaker = await t.user({ provider: 'provider_b', login: 'busykick', display_name: 'Busy Kick' });
+}
+
+const isFocused = (locator: Locator) => locator.evaluate((e) => e === document.activeElement);
+
+/**
+ * Presses Enter on `button` with its write held until the button is seen busy: it keeps the
+ * keyboard then, and after the write, beside the `done` status.
+ */
+async function keepsFocus(page: Page, button: Locator, done: string) {
+  let release = () => {};
+  const held = new Promise<void>((go) => (release = go));
+  await page.route(
+    (url) => url.pathname.startsWith('/api/'),
+    async (route) => (route.request().method() === 'GET' ? route.continue() : (await held, route.continue())),
+  );
+  // The element itself: its name says "Saving…" while busy.
+  const pressed = await button.elementHandle();
+  await pressed.focus();
+  await page.keyboard.press('Enter');
+  await expect.poll(() => pressed.getAttribute('aria-disabled')).toBe('true');
+  expect(await pressed.evaluate((e) => e === document.activeElement)).toBe(true);
+  release();
+  await page.getByRole('status').filter({ hasText: done }).waitFor();
+  expect(await pressed.evaluate((e) => e === document.activeElement)).toBe(true);
+  await page.unrouteAll();
+}
+
+describe.runIf(runBrowser(import.meta.url))("a busy form's button keeps the keyboard", () => {
+  const env = useBrowser(seed);
+
+  it("the streamer's reply and schedule keep the keyboard on their Save", async () => {
+    const { page, context } = await pageAs(env, speaker, { lang: 'en', phone: true });
+    await page.goto(`${env.base}/s/${kick}`);
+    await page.getByLabel('Your reply to the rating').fill('Thanks, the alerts are new since');
+    await keepsFocus(page, page.getByRole('button', { name: 'Save the reply' }), 'Your reply is saved.');
+    const editor = page.locator('section.schedule-editor');
+    await editor.getByRole('heading', { name: 'Stream schedule' }).waitFor();
+    await keepsFocus(
+      page,
+      editor.getByRole('button', { name: 'Save the schedule' }),
+      'The schedule is saved.',
+    );
+    await context.close();
+  });
+
+  it("the staff's rating keeps the keyboard on Save rating", async () => {
+    const { page, context } = await newPage(env, { lang: 'en' });
+    await adminLogin(env, page);
+    await page.goto(`${env.base}/s/${kick}`);
+    await keepsFocus(page, page.getByRole('button', { name: 'Save rating' }), 'Rating saved.');
+    await context.close();
+  });
+
+  it('a suggestion keeps the keyboard on Send suggestion', async () => {
+    const { page, context } = await newPage(env, { lang: 'en', phone: true });
+    await page.goto(`${env.base}/suggest`);
+    await page.getByLabel('Streamer name').fill('Quiet Newcomer');
+    await keepsFocus(page, page.getByRole('button', { name: 'Send suggestion' }), 'Quiet Newcomer');
+    await context.close();
+  });
+});

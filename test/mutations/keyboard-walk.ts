@@ -1,0 +1,37 @@
+import type { Mutation } from './list.ts';
+
+/** The browser walk of stop h1: where a busy form dropped the keyboard. */
+export const KEYBOARD_WALK_MUTATIONS: Mutation[] = [
+  {
+    name: "busy keyboard: the streamer's Save the reply is disabled while it runs (the focus falls to the page's start)",
+    file: 'web/src/components/StreamerVoice.svelte',
+    from: '<button type="submit" disabled={over > 0} aria-disabled={saving.busy}>',
+    to: '<button type="submit" disabled={saving.busy || over > 0}>',
+    tests: ['test/browser/web-keyboard-walk.test.ts'],
+    web: true,
+  },
+  {
+    name: 'busy keyboard: Save the schedule is disabled while it runs',
+    file: 'web/src/components/ScheduleEditor.svelte',
+    from: '<button type="submit" aria-disabled={saving.busy}>',
+    to: '<button type="submit" disabled={saving.busy}>',
+    tests: ['test/browser/web-keyboard-walk.test.ts'],
+    web: true,
+  },
+  {
+    name: "busy keyboard: the staff's Save rating is disabled while it runs",
+    file: 'web/src/components/RatingEditor.svelte',
+    from: '<button type="submit" aria-disabled={saving.busy}>',
+    to: '<button type="submit" disabled={saving.busy}>',
+    tests: ['test/browser/web-keyboard-walk.test.ts'],
+    web: true,
+  },
+  {
+    name: 'busy keyboard: Send suggestion is disabled while it runs',
+    file: 'web/src/components/SuggestForm.svelte',
+    from: '<button type="submit" aria-disabled={suggestion.busy}>',
+    to: '<button type="submit" disabled={suggestion.busy}>',
+    tests: ['test/browser/web-keyboard-walk.test.ts'],
+    web: true,
+  },
+];
