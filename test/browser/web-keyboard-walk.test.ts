@@ -6,10 +6,11 @@ import { adminLogin, newPage, pageAs, runBrowser, useBrowser } from './browser.t
 /**
  * A community's week in a browser (stop h1): a form's button that was disabled while its request
  * ran dropped the keyboard's focus to the page's start (the streamer's reply, their schedule, a
- * staff rating, a suggestion).
+ * staff rating, a suggestion); the moderation queue's "Waiting: show" left it there too.
  */
 let kick = 0;
 let speaker: TestUser;
+let mod: TestUser;
 
 async function seed(t: TestApp) {
   const admin = await t.admin();
@@ -23,6 +24,11 @@ async function seed(t: TestApp) {
   const r = { s: 7, g: 7, a: 7, v: 7, n: 7, ns: 7, o: 7 };
   expect((await admin.put(`/api/streamers?id=${kick}`, { r, kick_name: 'busykick' })).status).toBe(200);
   speaker = await t.user({ provider: 'provider_b', login: 'busykick', display_name: 'Busy Kick' });
+  mod = await t.user({ login: 'queuemod', display_name: 'Queue Mod' }, { mod: true });
+  // A held comment and no report: the reported view offers "Waiting: show".
+  expect((await admin.put('/api/settings', { hold_words: ['scam'] })).status).toBe(200);
+  const held = await t.client().post('/api/comments', { streamer_id: kick, body: 'A scam', author: 'Fan' });
+  expect(held.status, held.text).toBe(201);
 }
 
 const isFocused = (locator: Locator) => locator.evaluate((e) => e === document.activeElement);
@@ -81,6 +87,18 @@ describe.runIf(runBrowser(import.meta.url))("a busy form's button keeps the keyb
     await page.goto(`${env.base}/suggest`);
     await page.getByLabel('Streamer name').fill('Quiet Newcomer');
     await keepsFocus(page, page.getByRole('button', { name: 'Send suggestion' }), 'Quiet Newcomer');
+    await context.close();
+  });
+
+  it('"Waiting: show" in the queue hands the keyboard to the first waiting comment', async () => {
+    const { page, context } = await pageAs(env, mod, { lang: 'en', phone: true });
+    await page.goto(`${env.base}/admin/moderation`);
+    const show = page.getByRole('button', { name: /waiting for approval/ });
+    await show.focus();
+    await page.keyboard.press('Enter');
+    const row = page.locator('.queue > li', { hasText: 'A scam' });
+    await expect.poll(() => isFocused(row)).toBe(true);
+    expect(await page.getByLabel(/^Show/).inputValue()).toBe('pending');
     await context.close();
   });
 });

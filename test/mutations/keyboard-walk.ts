@@ -1,6 +1,6 @@
 import type { Mutation } from './list.ts';
 
-/** The browser walk of stop h1: where a busy form dropped the keyboard. */
+/** The browser walk of stop h1: where a busy form or a view that gave way dropped the keyboard. */
 export const KEYBOARD_WALK_MUTATIONS: Mutation[] = [
   {
     name: "busy keyboard: the streamer's Save the reply is disabled while it runs (the focus falls to the page's start)",
@@ -31,6 +31,14 @@ export const KEYBOARD_WALK_MUTATIONS: Mutation[] = [
     file: 'web/src/components/SuggestForm.svelte',
     from: '<button type="submit" aria-disabled={suggestion.busy}>',
     to: '<button type="submit" disabled={suggestion.busy}>',
+    tests: ['test/browser/web-keyboard-walk.test.ts'],
+    web: true,
+  },
+  {
+    name: 'queue keyboard: "Waiting: show" leaves the keyboard at the page\'s start',
+    file: 'web/src/components/admin/ModerationAdmin.svelte',
+    from: 'onclick={showWaiting}>',
+    to: "onclick={() => setFilter('pending')}>",
     tests: ['test/browser/web-keyboard-walk.test.ts'],
     web: true,
   },
