@@ -6,7 +6,8 @@ import { adminLogin, newPage, pageAs, runBrowser, useBrowser } from './browser.t
 /**
  * A community's week in a browser (stop h1): a form's button that was disabled while its request
  * ran dropped the keyboard's focus to the page's start (the streamer's reply, their schedule, a
- * staff rating, a suggestion); the moderation queue's "Waiting: show" left it there too.
+ * staff rating, a suggestion); the moderation queue's "Waiting: show" and a staff review's
+ * Review left it there too.
  */
 let kick = 0;
 let speaker: TestUser;
@@ -87,6 +88,24 @@ describe.runIf(runBrowser(import.meta.url))("a busy form's button keeps the keyb
     await page.goto(`${env.base}/suggest`);
     await page.getByLabel('Streamer name').fill('Quiet Newcomer');
     await keepsFocus(page, page.getByRole('button', { name: 'Send suggestion' }), 'Quiet Newcomer');
+    await context.close();
+  });
+
+  it("a staff review's Review hands the keyboard to the form's heading, from the queue or by name", async () => {
+    const { page, context } = await pageAs(env, mod, { lang: 'en', phone: true });
+    await page.goto(`${env.base}/admin/reviews`);
+    const heading = page.getByRole('heading', { name: 'Your review of Busy Kick' });
+    await page
+      .locator('.review-queue > li', { hasText: 'Busy Kick' })
+      .getByRole('button', { name: 'Review' })
+      .focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => isFocused(heading)).toBe(true);
+    await page.getByRole('button', { name: /Back to the queue/ }).click();
+    await page.getByLabel(/Any streamer/).selectOption({ label: 'Busy Kick' });
+    await page.locator('form.review-any').getByRole('button', { name: 'Review' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => isFocused(heading)).toBe(true);
     await context.close();
   });
 

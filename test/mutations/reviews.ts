@@ -126,7 +126,7 @@ export const REVIEW_MUTATIONS: Mutation[] = [
   {
     name: 'stop 83: a reviewed streamer cannot be opened again from the Reviews tab (it left the queue)',
     file: 'web/src/components/admin/ReviewsAdmin.svelte',
-    from: '    if (s) open = { streamer_id: s.id, streamer_name: s.name };',
+    from: '    if (s) openReview(s.id, s.name);',
     to: '    if (s) open = null;',
     tests: ['test/browser/web-reviews.test.ts'],
     web: true,
