@@ -7,7 +7,7 @@ import { adminLogin, newPage, pageAs, runBrowser, useBrowser } from './browser.t
  * A community's week in a browser (stop h1): a form's button that was disabled while its request
  * ran dropped the keyboard's focus to the page's start (the streamer's reply, their schedule, a
  * staff rating, a suggestion); the moderation queue's "Waiting: show" and a staff review's
- * Review left it there too.
+ * Review left it there too, and creating or deleting a team said nothing.
  */
 let kick = 0;
 let speaker: TestUser;
@@ -88,6 +88,28 @@ describe.runIf(runBrowser(import.meta.url))("a busy form's button keeps the keyb
     await page.goto(`${env.base}/suggest`);
     await page.getByLabel('Streamer name').fill('Quiet Newcomer');
     await keepsFocus(page, page.getByRole('button', { name: 'Send suggestion' }), 'Quiet Newcomer');
+    await context.close();
+  });
+
+  it('creating a team says so and waits at the emptied name; deleting one says so and holds the keyboard there', async () => {
+    const { page, context } = await newPage(env, { lang: 'en', phone: true });
+    await adminLogin(env, page);
+    await page.goto(`${env.base}/admin/teams`);
+    await page.getByLabel('Team name').first().fill('Night Owls');
+    await page.getByRole('button', { name: 'Add', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').filter({ hasText: 'Team “Night Owls” is created.' }).waitFor();
+    await page.getByRole('heading', { name: 'Night Owls' }).waitFor();
+    expect(await isFocused(page.locator('#team-name'))).toBe(true);
+    expect(await page.locator('#team-name').inputValue()).toBe('');
+    const team = page.locator('section.team', { has: page.getByRole('heading', { name: 'Night Owls' }) });
+    await team.getByRole('button', { name: 'Delete' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).focus();
+    await page.keyboard.press('Enter');
+    const said = page.getByRole('status').filter({ hasText: 'Team “Night Owls” is deleted.' });
+    await expect.poll(() => isFocused(said)).toBe(true);
+    expect(await page.getByRole('heading', { name: 'Night Owls' }).count()).toBe(0);
     await context.close();
   });
 

@@ -50,4 +50,20 @@ export const KEYBOARD_WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-keyboard-walk.test.ts'],
     web: true,
   },
+  {
+    name: 'team keyboard: a created team is not said',
+    file: 'web/src/components/admin/TeamsAdmin.svelte',
+    from: "      said = t('teams.created', { name: name.trim() });\n",
+    to: '',
+    tests: ['test/browser/web-keyboard-walk.test.ts'],
+    web: true,
+  },
+  {
+    name: "team keyboard: a deleted team leaves the keyboard at the page's start",
+    file: 'web/src/components/admin/TeamsAdmin.svelte',
+    from: '      await focusLost(() => saidLine);\n',
+    to: '',
+    tests: ['test/browser/web-keyboard-walk.test.ts'],
+    web: true,
+  },
 ];

@@ -246,6 +246,8 @@ export const cs: Record<MessageKey, string> = {
   'teams.rater': 'hodnotitel',
   'teams.remove': 'Odebrat',
   'teams.ratingsCount': 'Komunitní hodnocení: {n}',
+  'teams.created': 'Tým „{name}“ je vytvořen.',
+  'teams.deleted': 'Tým „{name}“ je smazán.',
   'teams.confirmDelete': 'Smazat tým „{name}“?',
   'teams.confirmRemove': 'Odebrat uživatele {name} z týmu?',
   'teams.empty': 'Zatím žádné týmy.',

@@ -246,6 +246,8 @@ export const en = {
   'teams.rater': 'rater',
   'teams.remove': 'Remove',
   'teams.ratingsCount': 'Community ratings: {n}',
+  'teams.created': 'Team “{name}” is created.',
+  'teams.deleted': 'Team “{name}” is deleted.',
   'teams.confirmDelete': 'Delete the team “{name}”?',
   'teams.confirmRemove': 'Remove {name} from the team?',
   'teams.empty': 'No teams yet.',
