@@ -105,7 +105,7 @@ describe.runIf(runBrowser(import.meta.url))('what staff are told where they act'
     }
   }, 120_000);
 
-  it("the team's Add member says who joined which team, and keeps the keyboard at the form", async () => {
+  it("the team's Add member says who joined which team, and keeps the keyboard at the form; Remove says who left", async () => {
     const { page, context } = await newPage(env, { lang: 'en' });
     await adminLogin(env, page);
     await page.getByRole('link', { name: 'Teams' }).click();
@@ -134,6 +134,14 @@ describe.runIf(runBrowser(import.meta.url))('what staff are told where they act'
     await card.getByLabel('Login').press('Enter');
     await card.locator('.field-error').waitFor();
     expect(await status.textContent()).toBe('');
+
+    // Removed: said in the same line, which takes the keyboard from the Remove button now gone.
+    await card.getByRole('button', { name: 'Remove Lena' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => status.textContent()).toBe('Lena was removed from “Morning Crew”.');
+    expect(await card.locator('.members').textContent()).not.toContain('Lena');
+    await expect.poll(() => focused(page)).toBe('P Lena was removed from “Morning Crew”.');
     await context.close();
   });
 

@@ -1036,4 +1036,20 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-staff-status.test.ts'],
     web: true,
   },
+  {
+    name: 'team keyboard: a removed member is not said',
+    file: 'web/src/components/admin/TeamsAdmin.svelte',
+    from: '      if (f) f.done = done;\n',
+    to: '',
+    tests: ['test/browser/web-staff-status.test.ts'],
+    web: true,
+  },
+  {
+    name: "team keyboard: a removed member's Remove leaves the keyboard at the page's start",
+    file: 'web/src/components/admin/TeamsAdmin.svelte',
+    from: '      await focusLost(() => document.getElementById(`team-${g.id}-said`));\n',
+    to: '',
+    tests: ['test/browser/web-staff-status.test.ts'],
+    web: true,
+  },
 ];

@@ -488,6 +488,7 @@ export const cs: Record<MessageKey, string> = {
   'teams.confirmRole': '{name} už v týmu je jako {old}. Změnit roli na {role}?',
   'teams.changeRole': 'Změnit roli',
   'teams.added': '{name} je nově v týmu „{team}“ jako {role}.',
+  'teams.removed': '{name} už v týmu „{team}“ není.',
   'teams.reroled': '{name} má teď v týmu „{team}“ roli {role}.',
   'password.title': 'Heslo administrátora',
   'password.new': 'Nové heslo',

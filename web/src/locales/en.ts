@@ -489,6 +489,7 @@ export const en = {
   'teams.confirmRole': '{name} is already in the team as {old}. Change the role to {role}?',
   'teams.changeRole': 'Change role',
   'teams.added': '{name} was added to “{team}” as {role}.',
+  'teams.removed': '{name} was removed from “{team}”.',
   'teams.reroled': '{name} is now {role} in “{team}”.',
   'password.title': 'Administrator password',
   'password.new': 'New password',
