@@ -119,10 +119,18 @@ export async function startServer(
   const app = await buildApp({ config, database, loggerInstance: log });
   logPoolError = connectionLost(app.log);
 
+  // The last line says the stop ended (a process manager's log otherwise ends at "received"),
+  // or why it did not; a second signal meanwhile stops the process at once (Node's default).
   const shutdown = async (signal: string) => {
     app.log.info(`${signal} received, shutting down`);
-    await app.close();
-    await db.destroy();
+    try {
+      await app.close();
+      await db.destroy();
+    } catch (err) {
+      app.log.error({ err }, `the stop did not finish cleanly: ${err instanceof Error ? err.message : String(err)}`);
+      process.exit(1);
+    }
+    app.log.info('stopped: every request answered, the database closed');
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));

@@ -51,7 +51,8 @@ async function outputUntilListening(childEnv: NodeJS.ProcessEnv): Promise<string
   } finally {
     child.kill('SIGTERM');
   }
-  await new Promise((resolve) => child.once('exit', resolve));
+  // Every start here is a clean one: its stop is too.
+  expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(0);
   return out;
 }
 
@@ -188,6 +189,11 @@ describe.runIf(dbKind === 'sqlite')('what a start logs', { timeout: 60_000 }, ()
         address: `127.0.0.1:${port}`,
         base_url: 'http://localhost:1',
       }),
+    ]);
+    // A process manager's log ends with the stop, not at the signal.
+    expect(jsonLines(out).slice(-2).map((l) => l.msg)).toEqual([
+      'SIGTERM received, shutting down',
+      'stopped: every request answered, the database closed',
     ]);
   });
 
