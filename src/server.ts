@@ -127,7 +127,10 @@ export async function startServer(
       await app.close();
       await db.destroy();
     } catch (err) {
-      app.log.error({ err }, `the stop did not finish cleanly: ${err instanceof Error ? err.message : String(err)}`);
+      app.log.error(
+        { err },
+        `the stop did not finish cleanly: ${err instanceof Error ? err.message : String(err)}`,
+      );
       process.exit(1);
     }
     app.log.info('stopped: every request answered, the database closed');

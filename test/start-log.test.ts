@@ -191,10 +191,11 @@ describe.runIf(dbKind === 'sqlite')('what a start logs', { timeout: 60_000 }, ()
       }),
     ]);
     // A process manager's log ends with the stop, not at the signal.
-    expect(jsonLines(out).slice(-2).map((l) => l.msg)).toEqual([
-      'SIGTERM received, shutting down',
-      'stopped: every request answered, the database closed',
-    ]);
+    expect(
+      jsonLines(out)
+        .slice(-2)
+        .map((l) => l.msg),
+    ).toEqual(['SIGTERM received, shutting down', 'stopped: every request answered, the database closed']);
   });
 
   it('a port in use: one fatal line that names HOST and PORT, exit 1', async () => {

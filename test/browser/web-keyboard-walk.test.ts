@@ -30,7 +30,13 @@ async function seed(t: TestApp) {
   expect((await admin.put('/api/settings', { hold_words: ['scam'] })).status).toBe(200);
   const held = await t.client().post('/api/comments', { streamer_id: kick, body: 'A scam', author: 'Fan' });
   expect(held.status, held.text).toBe(201);
+  const plain = await t
+    .client()
+    .post('/api/comments', { streamer_id: kick, body: 'Plain words', author: 'Fan' });
+  expect(plain.status, plain.text).toBe(201);
+  plainId = plain.body.id;
 }
+let plainId = 0;
 
 const isFocused = (locator: Locator) => locator.evaluate((e) => e === document.activeElement);
 
@@ -39,6 +45,17 @@ const isFocused = (locator: Locator) => locator.evaluate((e) => e === document.a
  * keyboard then, and after the write, beside the `done` status.
  */
 async function keepsFocus(page: Page, button: Locator, done: string) {
+  const pressed = await keepsFocusWhileBusy(page, button, () =>
+    page.getByRole('status').filter({ hasText: done }).waitFor(),
+  );
+  expect(await pressed.evaluate((e) => e === document.activeElement)).toBe(true);
+}
+
+/**
+ * Presses Enter on `button` with its write held until the button is seen busy, and checks it
+ * keeps the keyboard meanwhile; then lets the write go and waits for `after`.
+ */
+async function keepsFocusWhileBusy(page: Page, button: Locator, after: () => Promise<unknown>) {
   let release = () => {};
   const held = new Promise<void>((go) => (release = go));
   await page.route(
@@ -52,9 +69,9 @@ async function keepsFocus(page: Page, button: Locator, done: string) {
   await expect.poll(() => pressed.getAttribute('aria-disabled')).toBe('true');
   expect(await pressed.evaluate((e) => e === document.activeElement)).toBe(true);
   release();
-  await page.getByRole('status').filter({ hasText: done }).waitFor();
-  expect(await pressed.evaluate((e) => e === document.activeElement)).toBe(true);
+  await after();
   await page.unrouteAll();
+  return pressed;
 }
 
 describe.runIf(runBrowser(import.meta.url))("a busy form's button keeps the keyboard", () => {
@@ -71,6 +88,31 @@ describe.runIf(runBrowser(import.meta.url))("a busy form's button keeps the keyb
       page,
       editor.getByRole('button', { name: 'Save the schedule' }),
       'The schedule is saved.',
+    );
+    await context.close();
+  });
+
+  it("an edit's Save keeps the keyboard, then hands it to Edit; a report's Send keeps it, then the comment's mark", async () => {
+    const { page, context } = await pageAs(env, mod, { lang: 'en', phone: true });
+    await page.goto(`${env.base}/s/${kick}`);
+    await page.getByLabel('Comment', { exact: true }).fill('First words');
+    await page.getByRole('button', { name: 'Post comment' }).click();
+    const mine = page.locator('.comments > li', { hasText: 'First words' });
+    await mine.getByRole('button', { name: 'Edit' }).click();
+    const editor = page.locator('.comments > li', { has: page.locator('textarea') });
+    await editor.locator('textarea').fill('Second words');
+    const edit = page
+      .locator('.comments > li', { hasText: 'Second words' })
+      .getByRole('button', { name: 'Edit' });
+    await keepsFocusWhileBusy(page, editor.getByRole('button', { name: 'Save' }), () =>
+      expect.poll(() => isFocused(edit)).toBe(true),
+    );
+    const other = page.locator('.comments > li', { hasText: 'Plain words' });
+    await other.getByRole('button', { name: 'Report' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Spam').check();
+    await keepsFocusWhileBusy(page, dialog.getByRole('button', { name: 'Send report' }), () =>
+      expect.poll(() => isFocused(page.locator(`#reported-${plainId}`))).toBe(true),
     );
     await context.close();
   });

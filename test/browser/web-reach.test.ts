@@ -31,6 +31,14 @@ describe.runIf(runBrowser(import.meta.url))('Discord and badges on the page', ()
     expect(await item.getByLabel('New and changed ratings').isChecked()).toBe(true);
     await shot(page, 'discord-admin');
     await axe(env, page, 'discord admin');
+    // Ticked by the keyboard, an event's box saves at once and keeps the focus (a keyboard walk:
+    // disabled while the list was saved, every box dropped it to the page's start).
+    const live = item.getByLabel('Streamers going live');
+    await live.focus();
+    await page.keyboard.press('Space');
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    expect(await live.isChecked()).toBe(true);
+    expect(await live.evaluate((e) => e === document.activeElement)).toBe(true);
 
     await item.getByRole('button', { name: 'Send a test message' }).click();
     await item.getByText('The test message was delivered').waitFor({ timeout: 15_000 });

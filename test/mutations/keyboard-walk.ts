@@ -3,6 +3,30 @@ import type { Mutation } from './list.ts';
 /** The browser walk of stop h1: where a busy form or a view that gave way dropped the keyboard. */
 export const KEYBOARD_WALK_MUTATIONS: Mutation[] = [
   {
+    name: "busy keyboard: Discord's event boxes are disabled while the list is saved",
+    file: 'web/src/components/admin/DiscordAdmin.svelte',
+    from: '                  aria-disabled={busy}\n',
+    to: '                  disabled={busy}\n',
+    tests: ['test/browser/web-reach.test.ts'],
+    web: true,
+  },
+  {
+    name: "busy keyboard: an edit's Save is disabled while it runs",
+    file: 'web/src/components/CommentItem.svelte',
+    from: '<button type="submit" disabled={length > LIMITS.commentMax} aria-disabled={saving.busy}>',
+    to: '<button type="submit" disabled={saving.busy || length > LIMITS.commentMax}>',
+    tests: ['test/browser/web-keyboard-walk.test.ts'],
+    web: true,
+  },
+  {
+    name: "busy keyboard: a report's Send report is disabled while it runs",
+    file: 'web/src/components/ReportDialog.svelte',
+    from: '<button type="submit" aria-disabled={sending.busy}>',
+    to: '<button type="submit" disabled={sending.busy}>',
+    tests: ['test/browser/web-keyboard-walk.test.ts'],
+    web: true,
+  },
+  {
     name: "busy keyboard: the streamer's Save the reply is disabled while it runs (the focus falls to the page's start)",
     file: 'web/src/components/StreamerVoice.svelte',
     from: '<button type="submit" disabled={over > 0} aria-disabled={saving.busy}>',
