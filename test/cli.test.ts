@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { USER_ACTIONS } from '../src/cli/commands/users.ts';
 import { VERSION } from '../src/lib/version.ts';
 import { freePort } from './helpers/app.ts';
-import { app, cli, database, dir, env, loadsOf, TOOL } from './helpers/cli.ts';
-import { ServerProcess } from './helpers/service.ts';
+import { app, cli, database, dir, env, loadsOf, modulesIn, TOOL } from './helpers/cli.ts';
+import { entry, ServerProcess } from './helpers/service.ts';
 
 // Each test runs the tool as a process, several times; a busy machine needs the time.
 describe('streamer-rating command-line tool', { timeout: 120_000 }, () => {
@@ -137,7 +137,7 @@ describe('streamer-rating command-line tool', { timeout: 120_000 }, () => {
     const heavy =
       /\/node_modules\/(fastify|@fastify\/[^/]+|kysely|better-sqlite3(?:-node20)?|pg|@node-rs\/argon2[^/]*|bcryptjs)\//;
     for (const args of [['--help'], ['users', '--help'], ['import', '--help'], ['import', 'x', '--bogus']]) {
-      const loaded = loadsOf(null, args);
+      const loaded = modulesIn(loadsOf(null, args));
       expect(
         loaded.some((url) => /\/src\/cli\/main\.[jt]s$/.test(url)),
         args.join(' '),
@@ -149,9 +149,12 @@ describe('streamer-rating command-line tool', { timeout: 120_000 }, () => {
     }
     // The same recording sees them when a command does run.
     const d = await database();
-    const migrate = loadsOf(d, ['migrate']).filter((url) => heavy.test(url));
+    const files = loadsOf(d, ['migrate']);
+    const migrate = modulesIn(files).filter((url) => heavy.test(url));
     expect(migrate.some((url) => url.includes('/node_modules/kysely/'))).toBe(true);
     expect(migrate.some((url) => /\/node_modules\/(better-sqlite3(?:-node20)?|pg)\//.test(url))).toBe(true);
+    // From the build, a command reads its bundle's few files, not its 350-760 modules one by one.
+    if (entry === 'dist') expect(files.filter((url) => url.startsWith('file:')).length).toBeLessThan(60);
   });
 
   it('migrate applies the migrations once, then reports the database up to date', async () => {

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { expect } from 'vitest';
 import { startApp, type TestApp } from './app.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
@@ -33,7 +34,8 @@ export const env = (d: TestDatabase) => ({
 /**
  * The command-line tool as `node` arguments: the build when it is current (`npm test` builds
  * first), as an operator runs it, else the source through tsx (helpers/service.ts `entry`).
- * A run from the build starts in a third of the time, and these files run the tool often.
+ * A run from the build (bundled: scripts/bundle.js) takes a third of the CPU of one through tsx,
+ * and these files run the tool often.
  */
 export const TOOL =
   entry === 'dist'
@@ -49,6 +51,24 @@ export function cli(d: TestDatabase | null, args: string[], input?: string) {
     timeout: 60_000,
   });
   return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+/**
+ * The modules each file of the tool's bundle holds (scripts/bundle.js writes them beside its
+ * chunks), as module URLs; none when the tool runs from the source.
+ */
+function bundled(): Map<string, string[]> {
+  if (entry !== 'dist') return new Map();
+  const file = join(ROOT, 'dist/src/cli/chunks/modules.json');
+  const held = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string[]>;
+  const url = (path: string) => pathToFileURL(join(ROOT, path)).href;
+  return new Map(Object.entries(held).map(([path, modules]) => [url(path), modules.map(url)]));
+}
+
+/** The modules a run loaded: each file it read, and what a file of the bundle holds. */
+export function modulesIn(files: string[]): string[] {
+  const held = bundled();
+  return files.flatMap((url) => [url, ...(held.get(url) ?? [])]);
 }
 
 /**

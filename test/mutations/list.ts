@@ -41,6 +41,8 @@ export interface Mutation {
   project?: 'sqlite' | 'postgres';
   /** A change to the page (web/): the page is built before the tests and again after the restore. */
   web?: true;
+  /** A change to the build (scripts/): the service is built before the tests and again after the restore. */
+  build?: true;
 }
 
 export const MUTATIONS: Mutation[] = [

@@ -472,4 +472,12 @@ export const OPERATOR_MUTATIONS: Mutation[] = [
     to: '      await this.opts.clock.sleep(ms);\n',
     tests: ['test/live-sync-spread.test.ts'],
   },
+  {
+    name: "cli: the command-line tool loads its dependencies' hundreds of modules one by one (left out of its bundle)",
+    file: 'scripts/bundle.js',
+    from: '  splitting: true,\n',
+    to: "  splitting: true,\n  packages: 'external',\n",
+    tests: ['test/cli.test.ts'],
+    build: true,
+  },
 ];

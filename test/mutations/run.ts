@@ -21,6 +21,8 @@ process.on('SIGINT', () => {
 const postgres = Boolean(process.env.TEST_DATABASE_URL);
 /** Builds the page (web/ to dist); answers whether it built. */
 const buildWeb = () => spawnSync('npm', ['run', 'build:web'], { encoding: 'utf8' }).status === 0;
+/** Builds everything (the tests run the build when it is current); answers whether it built. */
+const build = () => spawnSync('npm', ['run', 'build'], { encoding: 'utf8' }).status === 0;
 let survived = 0;
 for (const m of MUTATIONS.filter((x) => !only || x.name.includes(only))) {
   if (m.project === 'postgres' && !postgres) {
@@ -37,9 +39,9 @@ for (const m of MUTATIONS.filter((x) => !only || x.name.includes(only))) {
   originals.set(m.file, text);
   writeFileSync(m.file, text.replace(m.from, m.to));
   // The browser tests load the built page: a change to it counts once built.
-  if (m.web && !buildWeb()) {
+  if ((m.web && !buildWeb()) || (m.build && !build())) {
     restore();
-    console.log(`BROKEN    ${m.name}: the page does not build with it`);
+    console.log(`BROKEN    ${m.name}: ${m.web ? 'the page' : 'the service'} does not build with it`);
     survived++;
     continue;
   }
@@ -50,6 +52,7 @@ for (const m of MUTATIONS.filter((x) => !only || x.name.includes(only))) {
   });
   restore();
   if (m.web && !buildWeb()) throw new Error('the page does not build again after the restore');
+  if (m.build && !build()) throw new Error('the service does not build again after the restore');
   const killed = run.status !== 0;
   if (!killed) survived++;
   console.log(`${killed ? 'KILLED ' : 'SURVIVED'}  ${m.name}`);
