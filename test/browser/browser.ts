@@ -180,23 +180,34 @@ export const inView = (page: Page, id: string): Promise<boolean> =>
     return box !== undefined && box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight;
   }, id);
 
+/**
+ * Saves what the screen shows, for people to look at (no test compares them). The screen only:
+ * a full page re-lays the page out at its whole height and encodes all of it, four times the
+ * work on a long list.
+ */
 export async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+  await page.screenshot({ path: `${SHOTS}/${name}.png` });
 }
 
 /**
  * axe-core over the page as the test left it (menus, dialogs and messages open included), its
  * source handed to the page through the DevTools protocol, which the page's CSP does not bind.
- * Serious and critical findings fail the test.
+ * Serious and critical findings fail the test. Only the violations are written out in full
+ * (`resultTypes`): the rules all run as before, the passes are not listed node by node.
  */
 export async function axe(env: Env, page: Page, label: string): Promise<void> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   const result = await page.evaluate(async () => {
     const r = await (
       window as unknown as {
-        axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> };
+        axe: {
+          run: (
+            context: Document,
+            options: { resultTypes: string[] },
+          ) => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }>;
+        };
       }
-    ).axe.run();
+    ).axe.run(document, { resultTypes: ['violations'] });
     return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
   });
   const bad = result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
@@ -206,6 +217,22 @@ export async function axe(env: Env, page: Page, label: string): Promise<void> {
 export async function signIn(env: Env, page: Page, provider: 'provider_a' | 'provider_b'): Promise<void> {
   await page.goto(`${env.base}/api/oauth/login/${provider}`);
   await page.waitForURL(`${env.base}/`);
+}
+
+/**
+ * Signs the page's context in as the administrator with the session of a password login
+ * through the API: the login form once per walk that tests it, not before every step.
+ */
+export async function asAdmin(env: Env, context: BrowserContext): Promise<void> {
+  const client = await env.t.admin();
+  await context.addCookies([{ name: 'sid', value: client.cookies.get('sid')!, url: env.base }]);
+}
+
+/** The administration's start, signed in as `asAdmin` does: where `adminLogin` ends. */
+export async function adminPage(env: Env, page: Page): Promise<void> {
+  await asAdmin(env, page.context());
+  await page.goto(`${env.base}/#/admin`);
+  await page.getByRole('heading', { name: /Administrace|Administration/ }).waitFor();
 }
 
 export async function adminLogin(env: Env, page: Page): Promise<void> {

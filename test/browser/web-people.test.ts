@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { changeAdminPassword } from '../../src/auth/admin-password.ts';
 import { ADMIN_PASSWORD, startApp, type TestApp } from '../helpers/app.ts';
-import { adminLogin, axe, newPage, runBrowser, shot, signIn, useBrowser } from './browser.ts';
+import { adminLogin, adminPage, axe, newPage, runBrowser, shot, signIn, useBrowser } from './browser.ts';
 
 /**
  * Issues 16 and 17, the page: the header's menu (closes by itself, sign out everywhere, Your
@@ -256,7 +256,7 @@ describe.runIf(runBrowser(import.meta.url))('header, teams and your data', () =>
         .members.find((m: { login: string }) => m.login === 'twitchdev').role;
     for (const { phone, label } of SIZES) {
       const { page, context } = await newPage(env, { phone, lang: 'en', dark: phone });
-      await adminLogin(env, page);
+      await adminPage(env, page);
       await page.getByRole('link', { name: 'Teams' }).click();
       const card = page.locator('section.team', { has: page.getByRole('heading', { name: 'Gamma Team' }) });
       await card.getByLabel('Login').fill('TwitchDev');
@@ -316,7 +316,7 @@ describe.runIf(runBrowser(import.meta.url))('header, teams and your data', () =>
 
     it('a password set by the environment: the page says so before any try, and offers no form', async () => {
       const { page, context } = await newPage(env, { lang: 'en' });
-      await adminLogin(env, page);
+      await adminPage(env, page);
       await page.getByRole('link', { name: 'Settings' }).click();
       await page
         .getByText("The password is set in the server's configuration and cannot be changed here.")

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Cookie, Page } from 'playwright-core';
 import type { TestApp } from '../helpers/app.ts';
 import {
-  adminLogin,
+  adminPage,
+  asAdmin,
   axe,
   countDateFormats,
   newPage,
@@ -216,10 +217,15 @@ describe.runIf(walked)('taking part: the streamer page, the ranking and the edit
 
   it('rating history: a chart of the total over time with a text alternative and a table', async () => {
     const alpha = await idOf(env.t, 'Alpha Gamer');
+    // Signed in through the provider once; the other three views share that session.
+    let session: Cookie[] = [];
     for (const phone of [false, true]) {
       for (const dark of [false, true]) {
         const { page, context } = await newPage(env, { phone, dark, lang: dark ? 'en' : 'cs' });
-        await signIn(env, page, 'provider_a');
+        if (session.length === 0) {
+          await signIn(env, page, 'provider_a');
+          session = await context.cookies();
+        } else await context.addCookies(session);
         await page.goto(`${env.base}/s/${alpha}`);
         const chart = page.locator('svg.history-chart');
         await chart.waitFor();
@@ -410,7 +416,7 @@ describe.runIf(walked)('taking part: the streamer page, the ranking and the edit
 
   it('bugs 5 and 10: the editor keeps a draft across reload, asks before leaving, and tells the second editor', async () => {
     const { page, context } = await newPage(env, { lang: 'en' });
-    await adminLogin(env, page);
+    await asAdmin(env, context);
     const gamma = await idOf(env.t, 'Gamma Streams');
     await page.goto(`${env.base}/s/${gamma}`);
     const form = page.locator('.rating-form');
@@ -490,7 +496,7 @@ describe.runIf(walked)('taking part: the streamer page, the ranking and the edit
     for (const phone of [false, true]) {
       for (const dark of [false, true]) {
         const { page, context } = await newPage(env, { phone, dark });
-        await adminLogin(env, page);
+        await adminPage(env, page);
         const names = page.locator('.admin-list > li .admin-row > a');
         await expect.poll(() => names.count()).toBeGreaterThan(40);
         const all = await names.allTextContents();
@@ -520,7 +526,7 @@ describe.runIf(walked)('taking part: the streamer page, the ranking and the edit
     }
 
     const { page, context } = await newPage(env, { lang: 'en' });
-    await adminLogin(env, page);
+    await adminPage(env, page);
     const row = page.locator('.admin-list > li', { hasText: 'Kelly Kick' });
     await row.getByRole('button', { name: 'Edit' }).click();
     await row.getByLabel('Platform').selectOption('provider_b');
@@ -535,7 +541,7 @@ describe.runIf(walked)('taking part: the streamer page, the ranking and the edit
   it('bug 12: the ranking, the editor, the radar and the help name each criterion alike', async () => {
     for (const lang of ['cs', 'en'] as const) {
       const { page, context } = await newPage(env, { lang });
-      await adminLogin(env, page);
+      await asAdmin(env, context);
       await page.goto(env.base + '/');
       await page.locator('.criteria summary').click();
       const help = await page.locator('.criteria dt').allTextContents();
