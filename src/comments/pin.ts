@@ -1,6 +1,5 @@
 import { actorOf, audit } from '../audit/queries.ts';
 import type { AppContext } from '../context.ts';
-import { lockRow } from '../db/dialect.ts';
 import type { Db } from '../db/schema.ts';
 import { writeTransaction } from '../db/transaction.ts';
 import { fail } from '../errors.ts';
@@ -9,7 +8,7 @@ import type { Viewer } from '../plugins/viewer.ts';
 import { isStaff } from '../shared/roles.ts';
 import { speakerOfStreamer } from '../catalogue/speaks-for.ts';
 import { mayPin, pinnable } from './policy.ts';
-import { findComment, streamerNameOf } from './queries.ts';
+import { commentToChange, streamerNameOf } from './queries.ts';
 
 /** Whether the viewer may pin this streamer's comments: staff, or who speaks for the streamer. */
 async function mayPinIn(trx: Db, viewer: Viewer, streamerId: number): Promise<boolean> {
@@ -43,9 +42,9 @@ export async function pinComment(
   const pinned = truthy(input);
   const now = ctx.clock.now();
   await writeTransaction(ctx.database, async (trx) => {
-    // PostgreSQL: what is read of the comment holds until the commit (a hiding waits for it).
-    await lockRow(trx, 'comments', id);
-    const comment = await findComment(trx, id);
+    // PostgreSQL: the streamer's row, then the comment's, held until the commit: the pins of
+    // one streamer take turns (the second reads the first's pin), a hiding waits.
+    const comment = await commentToChange(trx, id, 'update');
     // DECISIONS.md "Errors": who may pin (403, known from the row) before the body (400), then the row (404).
     if (comment && !(await mayPinIn(trx, viewer, comment.streamer_id))) throw fail('not_allowed');
     if (input === undefined) throw fail('nothing_to_update');
@@ -70,11 +69,10 @@ export async function pinComment(
 }
 
 /**
- * Pins the comment and unpins the streamer's pinned one, if any (its id is the answer). The pins
- * of one streamer take turns (PostgreSQL): the second reads the first's pin once it committed.
+ * Pins the comment and unpins the streamer's pinned one, if any (its id is the answer), with
+ * the streamer's row locked (commentToChange's `update`).
  */
 async function pin(db: Db, streamerId: number, id: number): Promise<number | null> {
-  await lockRow(db, 'streamers', streamerId);
   const current = await db
     .selectFrom('comments')
     .select('id')

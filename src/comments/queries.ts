@@ -2,7 +2,7 @@ import { markStreamers } from '../catalogue/speaks-for.ts';
 import { repeatKey } from './rules.ts';
 import { type ExpressionBuilder, type InferResult, type Insertable } from 'kysely';
 import { compiledOnce } from '../db/compiled.ts';
-import { isSqlite } from '../db/dialect.ts';
+import { isSqlite, type RowLock } from '../db/dialect.ts';
 import type { CommentsTable, Database, Db } from '../db/schema.ts';
 import { shortTag } from '../plugins/guest-tag.ts';
 import type { CommentItem } from './schemas.ts';
@@ -251,16 +251,20 @@ export async function findComment(db: Db, id: number) {
 }
 
 /**
- * The comment a write is about to change or remove (hide, edit, delete, like), read with its
- * row locked until the commit on PostgreSQL: a write that runs beside another on the same
+ * The comment a write is about to change or remove (hide, edit, delete, like, pin), read with
+ * its row locked until the commit on PostgreSQL: a write that runs beside another on the same
  * comment sees it as the other left it (gone: 404; already hidden: nobody is told twice), never
  * a row that a concurrent delete takes away under its notification (a foreign key's 500).
- * SQLite writes one at a time.
+ * Its streamer's row is locked first (`key share`: kept, not changed; a pin's `update`: pins
+ * take turns), the order of the streamer's delete, whose cascade takes the comments after the
+ * streamer: the two never wait on each other (a deadlock). SQLite writes one at a time.
  */
-export async function commentToChange(db: Db, id: number) {
-  return commentRow(db, id)
-    .$if(!isSqlite(db), (q) => q.forUpdate())
-    .executeTakeFirst();
+export async function commentToChange(db: Db, id: number, streamer: RowLock = 'key share') {
+  if (isSqlite(db)) return commentRow(db, id).executeTakeFirst();
+  const of = db.selectFrom('comments').select('streamer_id').where('id', '=', id);
+  const row = db.selectFrom('streamers').select('id').where('id', '=', of);
+  await (streamer === 'update' ? row.forUpdate() : row.forKeyShare()).execute();
+  return commentRow(db, id).forUpdate().executeTakeFirst();
 }
 
 /** The name of the streamer a comment is under, for the audit log. */

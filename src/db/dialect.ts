@@ -150,12 +150,21 @@ export function isDiskFull(err: unknown): boolean {
 /**
  * Locks a row until the end of the transaction, so that concurrent writers of the same
  * group (say) take turns. SQLite needs nothing: its write transactions begin IMMEDIATE and
- * are already one at a time.
+ * are already one at a time. `key share` only keeps the row from being deleted meanwhile (its
+ * writers still run side by side): what a write takes of a streamer before its comments.
  */
-export async function lockRow(trx: AnyKysely, table: string, id: number): Promise<void> {
+export async function lockRow(
+  trx: AnyKysely,
+  table: string,
+  id: number,
+  mode: RowLock = 'update',
+): Promise<void> {
   if (isSqlite(trx)) return;
-  await sql`select 1 from ${sql.table(table)} where id = ${id} for update`.execute(trx);
+  await sql`select 1 from ${sql.table(table)} where id = ${id} for ${sql.raw(mode)}`.execute(trx);
 }
+
+/** PostgreSQL's row locks a write takes: `update` makes writers take turns, `key share` keeps the row. */
+export type RowLock = 'update' | 'key share';
 
 /**
  * Adds CHECK constraints to an existing table. PostgreSQL alters the table; SQLite cannot,

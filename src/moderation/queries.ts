@@ -135,6 +135,21 @@ function selected(eb: OnComments, selector: Selector): Expression<SqlBool> {
  * events, and to name the one comment in the audit entry); a dismissal changes the reported ones.
  */
 export async function bulkTargets(trx: Db, action: ModerationAction, selector: Selector) {
+  // PostgreSQL: their streamers' rows first, kept (`key share`), in one order: a streamer's
+  // delete takes its row before its comments, so the two never wait on each other.
+  if (!isSqlite(trx)) {
+    const streamers = trx
+      .selectFrom('comments')
+      .select('comments.streamer_id')
+      .where((eb) => selected(eb, selector));
+    await trx
+      .selectFrom('streamers')
+      .select('id')
+      .where('id', 'in', streamers)
+      .orderBy('id')
+      .forKeyShare()
+      .execute();
+  }
   let q = trx
     .selectFrom('comments')
     // The author and streamer name the comment in the audit entry of an action on one.

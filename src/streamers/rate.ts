@@ -113,7 +113,6 @@ function liveChange(id: number, before: Before, fields: StreamerUpdate): LiveEve
 /** Two editors of one rating: the second, who started from an older rating, is told. */
 async function assertBase(trx: Db, id: number, base: unknown): Promise<void> {
   if (base === undefined) return;
-  await lockRow(trx, 'streamers', id);
   if ((await lastRatedAt(trx, id)) !== (base ?? null)) throw fail('rating_changed');
 }
 
@@ -134,6 +133,9 @@ export async function rateStreamer(
   const rating = ratingOf(body, details, now.toISOString());
   const fields = fieldsOf(body, details, scoreSum(rating.scores) > 0 ? 1 : 0);
   await writeTransaction(ctx.database, async (trx) => {
+    // PostgreSQL: the streamer's row first, then its rating, as its delete takes them (no
+    // deadlock); two editors take turns, the second reads the first's rating (assertBase).
+    await lockRow(trx, 'streamers', id);
     const before = await findStreamerState(trx, id);
     if (!before) throw fail('streamer_not_found');
     await assertBase(trx, id, body.base_at);
