@@ -171,6 +171,9 @@ describe('subscriptions', () => {
       { endpoint: 'https://user:pw@fcm.googleapis.com/fcm/send/x', keys },
       { endpoint: 'https://fcm.googleapis.com.evil.example/x', keys },
       { endpoint: 'https://notify.windows.com.evil.example/x', keys },
+      // An empty label before the known suffix: a host that resolves nowhere (an attacker's walk).
+      { endpoint: 'https://.notify.windows.com/x', keys },
+      { endpoint: 'https://wns2..notify.windows.com/x', keys },
       { endpoint: 'http://127.0.0.1:1/push/x', keys },
       { endpoint: `${fake.origin.replace(/\d+$/, (p) => String(Number(p) + 1))}/push/x`, keys },
       // Under PUSH_SERVICE_URL as written, elsewhere once the address is read (an attacker's walk).
@@ -201,6 +204,21 @@ describe('subscriptions', () => {
       expect([res.status, res.body], JSON.stringify(body)).toEqual([400, INVALID]);
     }
     expect(await rows()).toBe(before);
+  });
+
+  it("an endpoint's host in capitals is the same endpoint: one row, its host lowercased, its path as given", async () => {
+    const me = await person();
+    const keys = { p256dh: point(), auth };
+    const path = '/fcm/send/AbC:DeF';
+    for (const host of ['FCM.googleapis.com', 'fcm.googleapis.com', 'Fcm.GoogleApis.com']) {
+      expect((await subscribe(me.c, { endpoint: `https://${host}${path}`, keys })).status, host).toBe(201);
+    }
+    const stored = await t.db
+      .selectFrom('push_subscriptions')
+      .select('endpoint')
+      .where('user_id', '=', me.user.id)
+      .execute();
+    expect(stored.map((r) => r.endpoint)).toEqual([`https://fcm.googleapis.com${path}`]);
   });
 
   it('anonymous: 401; banned: 403 Účet je zablokován; timed out: 403 Účet je dočasně omezen; nothing stored', async () => {

@@ -18,7 +18,9 @@ function decoded(value: unknown): Buffer | null {
   return Buffer.from(value.replace(/=+$/, ''), 'base64url');
 }
 
+/** A known host; a `*.` one's subdomain has no empty label (`.notify.windows.com` resolves nowhere). */
 const knownHost = (host: string) =>
+  !host.split('.').includes('') &&
   PUSH_SERVICE_HOSTS.some((h) => (h.startsWith('*.') ? host.endsWith(h.slice(1)) : host === h));
 
 /**
@@ -65,12 +67,22 @@ export function parseSubscription(body: unknown, serviceUrl: string | null): New
     chosen = PUSH_KINDS.filter((k) => kinds.includes(k));
   }
   return {
-    endpoint,
+    endpoint: storedEndpoint(endpoint, origin),
     origin,
     p256dh: point.toString('base64url'),
     auth: secret.toString('base64url'),
     kinds: chosen,
   };
+}
+
+/**
+ * The endpoint as its row keeps it: the scheme and host as the URL reads them (lowercase, as a
+ * host is case-insensitive: `FCM.googleapis.com` is one endpoint with `fcm.googleapis.com`, one
+ * row), the rest as given (a push service's path is its own).
+ */
+function storedEndpoint(endpoint: string, origin: string): string {
+  const authority = /^[a-z][a-z\d+.-]*:\/\/[^/\\?#]*/i.exec(endpoint)?.[0];
+  return authority === undefined ? endpoint : origin + endpoint.slice(authority.length);
 }
 
 /** Kinds as a row keeps them: each enclosed by spaces, so SQL finds one with `like '% live %'`. */

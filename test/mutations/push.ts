@@ -26,6 +26,20 @@ export const PUSH_MUTATIONS: Mutation[] = [
     tests: API,
   },
   {
+    name: 'push: an empty host label (https://.notify.windows.com) passes',
+    file: 'src/push/subscription.ts',
+    from: "  !host.split('.').includes('') &&\n",
+    to: '',
+    tests: API,
+  },
+  {
+    name: "push: an endpoint's host is stored as given (FCM. and fcm. are two rows)",
+    file: 'src/push/subscription.ts',
+    from: '    endpoint: storedEndpoint(endpoint, origin),',
+    to: '    endpoint,',
+    tests: API,
+  },
+  {
     name: 'push: a *.notify.windows.com look-alike passes (suffix without its dot)',
     file: 'src/push/subscription.ts',
     from: 'host.endsWith(h.slice(1))',
