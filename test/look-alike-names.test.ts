@@ -81,6 +81,34 @@ describe('look-alike names of either letter case', () => {
     }
   });
 
+  it('a sign whose compatibility form is letters is decoration too: Alice™, Admin℠, Admin©, mod★ pass for nobody', async () => {
+    const sid = await t.streamer();
+    await t.user({ login: 'alice_tm', display_name: 'Alice' });
+    await t.user({ login: 'mod', display_name: 'mod' });
+    const before = await countRows(t.db, 'comments');
+    // ™ is TM and ℠ SM once unified (NFKD), ℡ TEL, ㈱ (株): the sign goes before, as ✓ goes.
+    for (const author of [
+      'Alice\u2122',
+      'Admin\u2120',
+      'Admin\u00A9',
+      'mod\u2605',
+      'Moderator\u2121',
+      'Alice \u3231',
+    ]) {
+      const res = await comment(t.client(), sid, author);
+      expect([author, res.status, res.body]).toEqual([author, 400, RESERVED]);
+    }
+    expect(await countRows(t.db, 'comments')).toBe(before);
+    // A circled or squared letter reads as its letter (a look-alike), not as a sign.
+    for (const author of ['\u24B6dmin', '\u{1F130}lice']) {
+      const res = await comment(t.client(), sid, author);
+      expect([author, res.status, res.body]).toEqual([author, 400, RESERVED]);
+    }
+    for (const author of ['Pepa\u2122', 'Lili \u2120']) {
+      expect([author, (await comment(t.client(), sid, author)).status]).toEqual([author, 201]);
+    }
+  });
+
   it('names that only contain such letters stay allowed: Admin Pepa, administratorka, Anonym, Lili', async () => {
     const sid = await t.streamer();
     for (const author of ['Admin Pepa', 'administratorka', 'Anonym', 'Lili', 'Il Divo']) {

@@ -387,3 +387,24 @@ describe('migration 048: one address block per guest tag (stop 96)', () => {
     }
   });
 });
+
+describe('migration 049: folds without signs of several letters', () => {
+  it('a user, a streamer and a team stored with a ™ in their folds get it without: Alice™ is Alice', async () => {
+    const db = await createTestDatabase();
+    try {
+      await migrateBefore(db.db, '049-name-folds-without-signs');
+      // What the fold of before stored: ™ unified into TM, which stayed.
+      const id = await oldUser(db.db, 'old-49-1', 'Alice\u2122', 'allcetrn');
+      await db.db
+        .insertInto('streamers')
+        .values({ ...streamerRow('Alpha\u2122', '2026-01-01T00:00:00.000Z'), name_fold: 'alphatrn' })
+        .execute();
+      expect(await migrateToLatest(db.db)).toContain('049-name-folds-without-signs');
+      expect(await displayFoldOf(db.db, id)).toBe('allce');
+      const streamer = await db.db.selectFrom('streamers').select('name_fold').executeTakeFirstOrThrow();
+      expect(streamer.name_fold).toBe('alpha');
+    } finally {
+      await db.cleanup();
+    }
+  });
+});

@@ -39,20 +39,29 @@ function skeleton(s: string): string {
 }
 
 /**
+ * A symbol that compatibility forms would unify into several characters is dropped first, as
+ * those letters are decoration too: `™` (`TM`), `℠`, `℡`, `㈱`, so `Alice™` is `Alice`. The
+ * others go through the fold: one letter (`Ⓐ`, `🄰`) or a look-alike (`|` of `l`) is that
+ * letter, the rest (`✓`, `©`, `★`) is dropped at the end.
+ */
+const signsDropped = (name: string): string =>
+  name.replace(/\p{S}/gu, (c) => ([...c.normalize('NFKD')].length > 1 ? '' : c));
+
+/**
  * A name as people read it, for comparing names that only look different (DECISIONS.md
  * "Names and limits"): compatibility forms unified (fullwidth letters, ligatures), diacritics,
  * format characters and invisible ones (bidi controls, fillers) removed, letter case folded,
  * look-alike letters mapped to their confusable skeleton (UTS #39) as written and in lower case (`I`, `l`,
  * `1` and `i` are one letter, `O`, `0` and `o` another), and white space, punctuation and
  * symbols dropped (a symbol is decoration, not part of whose name it is: `ModMax ✓` and
- * `★Admin★` are `ModMax` and `Admin`). `Administrátor`, `ａｄｍｉｎｉｓｔｒａｔｏｒ`, `аdmin` (Cyrillic а), `admın`,
+ * `★Admin★` are `ModMax` and `Admin`, `Alice™` is `Alice`). `Administrátor`, `ａｄｍｉｎｉｓｔｒａｔｏｒ`, `аdmin` (Cyrillic а), `admın`,
  * `A d m i n`, `admin.`, `ADMlN`, `Adm1n` and `\u202Eadmin` fold like `admin`, `МоdМах`
  * (Cyrillic capitals) like `ModMax`. The result is
  * for comparing, not for reading (`m` becomes `rn`, `i` becomes `l`). Every comparison of
  * names goes through here, and the stored folds of users' names (`login_fold`,
  * `display_fold`) are made here too (migrations 011 and 026 recomputed them).
  */
-export const foldName = (name: string): string => foldWords(name).replace(/[ \p{S}]+/gu, '');
+export const foldName = (name: string): string => foldWords(signsDropped(name)).replace(/[ \p{S}]+/gu, '');
 
 /**
  * A text folded as `foldName` folds a name, with its words kept apart: every run of white space

@@ -6,6 +6,13 @@ import type { Mutation } from './list.ts';
  */
 export const NAME_MUTATIONS: Mutation[] = [
   {
+    name: 'names: a sign of several letters (Alice™ as AliceTM) is unified before it is dropped',
+    file: 'src/lib/names.ts',
+    from: 'export const foldName = (name: string): string => foldWords(signsDropped(name))',
+    to: 'export const foldName = (name: string): string => foldWords(name)',
+    tests: ['test/look-alike-names.test.ts', 'test/name-skeletons.test.ts'],
+  },
+  {
     name: 'names: i and l stay two letters (the skeleton of the lower case only)',
     file: 'src/lib/names.ts',
     from: "const oneOfCase = (s: string): string => s.replaceAll('i', 'l');",
