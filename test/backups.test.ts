@@ -209,6 +209,35 @@ describe.runIf(dbKind === 'sqlite')('scheduled backups and restore (SQLite)', { 
     }
   });
 
+  it('a backup over an existing file is refused (exit 1, the file as it was) unless --force, which replaces it whole', async () => {
+    const d = await database();
+    const a = await startApp({}, { database: d });
+    try {
+      await a.client().post('/api/comments', { streamer_id: await a.streamer('Twice'), body: 'first' });
+      const copies = mkdtempSync(join(dir, 'twice-'));
+      const file = join(copies, 'by-hand.db');
+      expect(cli(d, ['backup', file]).code).toBe(0);
+      const first = hash(file);
+      await a.client().post('/api/comments', { streamer_id: await a.streamer('Again'), body: 'second' });
+      const again = cli(d, ['backup', file]);
+      expect([again.code, again.err.trim()]).toEqual([
+        1,
+        `Error: ${file} exists; name a new file, or give --force to replace it`,
+      ]);
+      expect(hash(file)).toBe(first);
+      expect(readdirSync(copies)).toEqual(['by-hand.db']);
+      const forced = cli(d, ['backup', '--force', file]);
+      expect(forced.code, forced.err).toBe(0);
+      expect(comments(file).size).toBe(2);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(cli(null, ['backup', '--help']).out).toMatch(
+        /^Usage: streamer-rating backup <file> \[--force\]/,
+      );
+    } finally {
+      await a.close();
+    }
+  });
+
   it('a corrupt, foreign, half-written or newer copy is refused and nothing changes', async () => {
     const d = await database();
     const a = await startApp({}, { database: d });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, statSync } from 'node:fs';
+import { closeSync, fsyncSync, lstatSync, openSync, statSync } from 'node:fs';
 import { chmod, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { SqliteDatabase } from '../db/sqlite-driver.ts';
@@ -42,10 +42,20 @@ export function backupSteps(): (progress: { remainingPages: number }) => number 
 /**
  * SQLite's online backup of a live database to `file`, atomically (writeWhole). Safe while
  * the service writes: SQLite follows the copy as pages change, or starts it over with bigger
- * steps (backupSteps).
+ * steps (backupSteps). Never over the database's own files; over another file only when
+ * `replace` (the scheduled backups' names are new each time).
  */
-export async function writeBackup(sqlite: SqliteDatabase, file: string): Promise<void> {
+export async function writeBackup(
+  sqlite: SqliteDatabase,
+  file: string,
+  /** Whether a file already there is replaced (the command-line tool's `--force`). */
+  replace = true,
+): Promise<void> {
   refuseOwnFiles(sqlite.name, file);
+  // A backup by hand over an older one under the same name lost it without a word.
+  if (!replace && lstatSync(file, { throwIfNoEntry: false }) !== undefined) {
+    throw new BackupRefused(`${file} exists; name a new file, or give --force to replace it`);
+  }
   await writeWhole(file, (partial) => sqlite.backup(partial, { progress: backupSteps() }));
 }
 

@@ -55,8 +55,10 @@ export const commands: Readonly<Record<string, Command>> = {
     load: () => import('./commands/import.ts'),
   },
   backup: {
-    summary: 'Copy a running SQLite database consistently to a file (PostgreSQL: use pg_dump)',
-    usage: 'backup <file>',
+    summary:
+      'Copy a running SQLite database consistently to a new file (--force replaces an existing one; PostgreSQL: use pg_dump)',
+    usage: 'backup <file> [--force]',
+    options: { force: { type: 'boolean' } },
     load: () => import('./commands/backup.ts'),
   },
   restore: {

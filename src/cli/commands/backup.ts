@@ -3,7 +3,7 @@ import type { Config } from '../../config/config.ts';
 import { type CommandArgs, UsageError } from '../args.ts';
 import { withDb } from '../database.ts';
 
-export async function run({ positionals }: CommandArgs, config: Config): Promise<void> {
+export async function run({ positionals, values }: CommandArgs, config: Config): Promise<void> {
   const [file] = positionals;
   if (positionals.length !== 1 || file === undefined) throw new UsageError('give the file to write');
   await withDb(
@@ -12,7 +12,7 @@ export async function run({ positionals }: CommandArgs, config: Config): Promise
       // SQLite's online backup: a consistent copy while the service keeps writing.
       if (!sqlite)
         throw new Error('backup copies SQLite databases; for PostgreSQL use pg_dump (see docs/deploy.md)');
-      await writeBackup(sqlite, file);
+      await writeBackup(sqlite, file, values.force === true);
     },
     { existing: true },
   );
