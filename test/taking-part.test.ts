@@ -318,6 +318,29 @@ describe('team owners', () => {
     expect((await mine.client.del(`/api/team_members?id=${theirOwner.member_id}`)).body).toEqual(ownerOnly);
   });
 
+  it('a timed-out owner adds and removes no rater (403 Účet je dočasně omezen, nothing changed) and still reads the team', async () => {
+    const { owner, group, client } = await team();
+    const kept = await t.user();
+    await client.post('/api/team_members', { group_id: group.id, login: kept.login });
+    expect((await admin.put(`/api/users?id=${owner.id}`, { timeout_hours: 5 })).status).toBe(200);
+    const timedOut = { error: 'Účet je dočasně omezen', code: 'timed_out' };
+    const members = async () =>
+      (await admin.get('/api/rater_groups')).body.find((g: any) => g.id === group.id).members;
+    const before = await members();
+    const rater = await t.user();
+    const added = await client.post('/api/team_members', { group_id: group.id, login: rater.login });
+    expect([added.status, added.body]).toEqual([403, timedOut]);
+    const removed = await client.del(`/api/team_members?id=${before[1].member_id}`);
+    expect([removed.status, removed.body]).toEqual([403, timedOut]);
+    expect(await members()).toEqual(before);
+    expect((await client.get(`/api/team_members?group_id=${group.id}`)).status).toBe(200);
+    // The time-out lifted, the owner manages the team again.
+    await admin.put(`/api/users?id=${owner.id}`, { timeout_hours: 0 });
+    expect((await client.post('/api/team_members', { group_id: group.id, login: rater.login })).status).toBe(
+      200,
+    );
+  });
+
   it("a team's own members list its members, the owner first; nobody else does", async () => {
     const { owner, group, client } = await team();
     const rater = await t.user();

@@ -116,14 +116,15 @@ export const teamMemberRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/api/team_members',
-    { config: { guard: TEAM_ROLES.owner, idempotencyKey: true }, schema: ownerAddSchema },
+    // A timed-out owner changes no team (docs/decisions.md "Moderators"): 403 `timed_out`.
+    { config: { guard: TEAM_ROLES.owner, idempotencyKey: true, contribution: true }, schema: ownerAddSchema },
     async (request, reply) =>
       addMember(context(request), request.body, keepAnswer(request, reply, 200), owner(request)),
   );
 
   app.delete(
     '/api/team_members',
-    { config: { guard: TEAM_ROLES.owner }, schema: ownerRemoveSchema },
+    { config: { guard: TEAM_ROLES.owner, contribution: true }, schema: ownerRemoveSchema },
     async (request) => {
       await removeMember(context(request), request.query.id, owner(request));
       return OK;

@@ -7,6 +7,20 @@ import type { Mutation } from './list.ts';
  */
 export const POLICY_MUTATIONS: Mutation[] = [
   {
+    name: 'a timed-out team owner adds raters',
+    file: 'src/groups/routes.ts',
+    from: 'idempotencyKey: true, contribution: true }, schema: ownerAddSchema },',
+    to: 'idempotencyKey: true }, schema: ownerAddSchema },',
+    tests: ['test/taking-part.test.ts'],
+  },
+  {
+    name: 'a timed-out team owner removes raters',
+    file: 'src/groups/routes.ts',
+    from: 'contribution: true }, schema: ownerRemoveSchema },',
+    to: '}, schema: ownerRemoveSchema },',
+    tests: ['test/taking-part.test.ts'],
+  },
+  {
     name: 'policies: a moderator may grant roles',
     file: 'src/users/policy.ts',
     from: "export const mayGrantRoles = (who: Who): boolean => allows('admin', who);",
