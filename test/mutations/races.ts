@@ -39,7 +39,7 @@ export const RACE_MUTATIONS: Mutation[] = [
   {
     name: "races: a bulk action locks its comments before their streamers (deadlock with a streamer's delete)",
     file: 'src/moderation/queries.ts',
-    from: "      .forKeyShare()\n",
+    from: '      .forKeyShare()\n',
     to: '      .limit(0)\n',
     tests: ['test/races-streamer-delete.test.ts'],
     project: 'postgres',
