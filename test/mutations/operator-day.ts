@@ -8,6 +8,8 @@ export const OPERATOR_DAY_MUTATIONS: Mutation[] = [
     from: "    app.log.info('stopped: every request answered, the database closed');\n",
     to: '',
     tests: ['test/start-log.test.ts'],
+  },
+  {
     name: '`backup <file>` replaces an existing file without --force',
     file: 'src/backup/files.ts',
     from: '  if (!replace && lstatSync(file, { throwIfNoEntry: false }) !== undefined) {',
