@@ -57,8 +57,8 @@ export const NAME_MUTATIONS: Mutation[] = [
   {
     name: 'names: a symbol is part of the fold (ModMax ✓ passes for nobody)',
     file: 'src/lib/names.ts',
-    from: "foldWords(name).replace(/[ \\p{S}]+/gu, '')",
-    to: "foldWords(name).replaceAll(' ', '')",
+    from: "foldWords(signsDropped(name)).replace(/[ \\p{S}]+/gu, '')",
+    to: "foldWords(signsDropped(name)).replaceAll(' ', '')",
     tests: ['test/look-alike-names.test.ts'],
   },
   {

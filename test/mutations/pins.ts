@@ -15,8 +15,8 @@ export const PIN_MUTATIONS: Mutation[] = [
   {
     name: 'pins: the pins of one streamer do not take turns',
     file: 'src/comments/pin.ts',
-    from: "  await lockRow(db, 'streamers', streamerId);\n",
-    to: '',
+    from: "    const comment = await commentToChange(trx, id, 'update');\n",
+    to: '    const comment = await commentToChange(trx, id);\n',
     tests: SERVICE,
     project: 'postgres',
   },

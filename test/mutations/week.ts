@@ -52,8 +52,8 @@ export const WEEK_MUTATIONS: Mutation[] = [
   {
     name: 'week: account deletion asks "really?" before checking the typed login',
     file: 'web/src/components/Account.svelte',
-    from: '    if (!mismatch) confirm?.open();',
-    to: '    confirm?.open();',
+    from: '    if (!mismatch && !deleting.busy) confirm?.open();',
+    to: '    if (!deleting.busy) confirm?.open();',
     tests: ['test/browser/web-week.test.ts'],
     web: true,
   },
