@@ -1,10 +1,39 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sqliteDriver } from '../src/db/sqlite-driver.ts';
-import { answers, app, cli, database, dir, env, TOOL } from './helpers/cli.ts';
-import { dbKind } from './helpers/database.ts';
+import { answers, app, cli, database, dir, env, migratedDatabase, TOOL } from './helpers/cli.ts';
+import { dbKind, type TestDatabase } from './helpers/database.ts';
+import { commentRow, streamerRow } from './helpers/rows.ts';
+
+/** A database `demo` filled and its export, made once for the tests that only read them. */
+const demo = { d: null as unknown as TestDatabase, file: join(dir, 'demo.json') };
+beforeAll(async () => {
+  demo.d = await database();
+  expect(cli(demo.d, ['demo']).code).toBe(0);
+  expect(cli(demo.d, ['export', demo.file]).code).toBe(0);
+});
+const demoData = () => JSON.parse(readFileSync(demo.file, 'utf8'));
+
+/**
+ * A database whose export is several times what a pipe or a 64 KiB file size limit holds: 400
+ * long comments, written straight to it once (posted one by one, they took a third of the file).
+ */
+let talkative: Promise<TestDatabase> | undefined;
+const talkativeDatabase = () =>
+  (talkative ??= (async () => {
+    const d = await migratedDatabase();
+    const at = new Date().toISOString();
+    const { id } = await d.db
+      .insertInto('streamers')
+      .values(streamerRow('Talkative', at))
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const rows = Array.from({ length: 400 }, (_, i) => commentRow(id, `${i} ${'long '.repeat(190)}`, at));
+    await d.db.insertInto('comments').values(rows).execute();
+    return d;
+  })());
 
 // Each test runs the tool as a process, several times; a busy machine needs the time.
 describe('streamer-rating export, import and backup', { timeout: 120_000 }, () => {
@@ -41,13 +70,11 @@ describe('streamer-rating export, import and backup', { timeout: 120_000 }, () =
 
   it('import refuses a non-empty database unless --force, and rejects a foreign file', async () => {
     const d = await database();
-    cli(d, ['demo']);
-    const file = join(dir, 'small.json');
-    cli(d, ['export', file]);
-    const refused = cli(d, ['import', file]);
+    expect(cli(d, ['import', demo.file]).code).toBe(0);
+    const refused = cli(d, ['import', demo.file]);
     expect(refused.code).toBe(1);
     expect(refused.err).toContain('--force');
-    expect(cli(d, ['import', file, '--force']).code).toBe(0);
+    expect(cli(d, ['import', demo.file, '--force']).code).toBe(0);
     const junk = join(dir, 'junk.json');
     writeFileSync(junk, '{"hello": 1}');
     const bad = cli(d, ['import', junk, '--force']);
@@ -56,14 +83,9 @@ describe('streamer-rating export, import and backup', { timeout: 120_000 }, () =
   });
 
   it('import loads an export from an older version, without the columns added since', async () => {
-    const source = await database();
-    cli(source, ['demo']);
-    const a = await app(source);
-    const before = await answers(a);
-    const file = join(dir, 'current.json');
-    expect(cli(source, ['export', file]).code).toBe(0);
+    const before = await answers(await app(demo.d));
     // As a version before migrations 003 and 004 wrote it: no folded login keys, no hiding.
-    const data = JSON.parse(readFileSync(file, 'utf8'));
+    const data = demoData();
     const added: Record<string, string[]> = {
       users: ['login_key', 'display_key'],
       comments: ['hidden', 'hidden_by', 'edited_at'],
@@ -89,11 +111,8 @@ describe('streamer-rating export, import and backup', { timeout: 120_000 }, () =
   });
 
   it('import loads streamers and teams whose names fold alike (a file from before migrations 045 and 047): the oldest holds the name', async () => {
-    const source = await database();
-    cli(source, ['demo']);
     const file = join(dir, 'alike.json');
-    expect(cli(source, ['export', file]).code).toBe(0);
-    const data = JSON.parse(readFileSync(file, 'utf8'));
+    const data = demoData();
     const [first, second] = [...data.tables.streamers].sort((a, b) => a.id - b.id);
     second.name = `${first.name}.`;
     for (const row of data.tables.streamers) delete row.name_fold;
@@ -123,11 +142,8 @@ describe('streamer-rating export, import and backup', { timeout: 120_000 }, () =
   });
 
   it('import loads a guest blocked twice (a file from before migration 048): the block that ends last (stop 96)', async () => {
-    const source = await database();
-    cli(source, ['demo']);
     const file = join(dir, 'blocked-twice.json');
-    expect(cli(source, ['export', file]).code).toBe(0);
-    const data = JSON.parse(readFileSync(file, 'utf8'));
+    const data = demoData();
     const block = { guest_tag: 'f'.repeat(64), created_at: '2026-01-01T00:00:00.000Z', created_by: 'admin' };
     data.tables.address_blocks = [
       { ...block, id: 1, expires_at: '2999-03-01T00:00:00.000Z' },
@@ -171,39 +187,26 @@ describe('streamer-rating export, import and backup', { timeout: 120_000 }, () =
   });
 
   it('import refuses a file with a column the database has not, and changes nothing', async () => {
-    const d = await database();
-    cli(d, ['demo']);
     const file = join(dir, 'newer.json');
-    cli(d, ['export', file]);
-    const data = JSON.parse(readFileSync(file, 'utf8'));
+    const data = demoData();
     data.tables.streamers[0].from_the_future = 1;
     writeFileSync(file, JSON.stringify(data));
-    const r = cli(d, ['import', '--force', file]);
+    const r = cli(demo.d, ['import', '--force', file]);
     expect(r.code).toBe(1);
     expect(r.err).toContain('"streamers" rows have a column "from_the_future"');
-    const a = await app(d);
+    const a = await app(demo.d);
     expect((await a.client().get('/api/streamers')).body.length).toBeGreaterThanOrEqual(5);
   });
 
   it("an export file is the service user's alone (0600, as a backup); an export read only in part ends quietly", async () => {
-    const d = await database();
-    cli(d, ['demo']);
+    const d = await talkativeDatabase();
     const file = join(dir, 'private.json');
     writeFileSync(file, 'an older file, once readable by all', { mode: 0o644 });
     expect(cli(d, ['export', file]).code).toBe(0);
     expect(statSync(file).mode & 0o777).toBe(0o600);
 
     // Several times what a pipe holds (64 KiB): the tool is still writing when the reader stops.
-    const a = await app(d);
-    const admin = await a.admin();
-    const sid = ((await admin.get('/api/streamers')).body as { id: number }[])[0]!.id;
-    for (let i = 0; i < 400; i++) {
-      const posted = await admin.post('/api/comments', {
-        streamer_id: sid,
-        body: `${i} ${'long '.repeat(190)}`,
-      });
-      expect(posted.status).toBe(201);
-    }
+    expect(statSync(file).size).toBeGreaterThan(4 * 64 * 1024);
     const child = spawn(process.execPath, [...TOOL, 'export', '-'], { env: env(d) });
     let err = '';
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
@@ -213,15 +216,7 @@ describe('streamer-rating export, import and backup', { timeout: 120_000 }, () =
   });
 
   it("an export that runs out of room keeps yesterday's under its name, and says so (an operator's bad day)", async () => {
-    const d = await database();
-    const a = await app(d);
-    const sid = await a.streamer('Talkative');
-    for (let i = 0; i < 120; i++)
-      expect(
-        (await a.client().post('/api/comments', { streamer_id: sid, body: `${i} ${'word '.repeat(190)}` }))
-          .status,
-      ).toBe(201);
-    await a.close();
+    const d = await talkativeDatabase();
     const file = join(dir, 'nightly.json');
     expect(cli(d, ['export', file]).code).toBe(0);
     const before = readFileSync(file, 'utf8');
@@ -245,8 +240,7 @@ describe('streamer-rating export, import and backup', { timeout: 120_000 }, () =
   });
 
   it.runIf(dbKind === 'postgres')('backup on PostgreSQL points to pg_dump', async () => {
-    const d = await database();
-    const r = cli(d, ['backup', join(dir, 'pg.db')]);
+    const r = cli(demo.d, ['backup', join(dir, 'pg.db')]);
     expect(r.code).toBe(1);
     expect(r.err).toContain('pg_dump');
   });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { USER_ACTIONS } from '../src/cli/commands/users.ts';
 import { VERSION } from '../src/lib/version.ts';
 import { freePort } from './helpers/app.ts';
-import { app, cli, database, dir, env, loadsOf, modulesIn, TOOL } from './helpers/cli.ts';
+import { app, cli, database, dir, env, loadsOf, migratedDatabase, modulesIn, TOOL } from './helpers/cli.ts';
 import { entry, ServerProcess } from './helpers/service.ts';
 
 // Each test runs the tool as a process, several times; a busy machine needs the time.
@@ -200,7 +200,7 @@ describe('streamer-rating command-line tool', { timeout: 120_000 }, () => {
   });
 
   it('users list, ban, unban, mod and unmod act on the user the API sees', async () => {
-    const d = await database();
+    const d = await migratedDatabase();
     const a = await app(d);
     const u = await a.user({ login: 'CliUser', provider: 'provider_b' });
     const [header, first] = cli(d, ['users', 'list']).out.split('\n');
@@ -223,7 +223,7 @@ describe('streamer-rating command-line tool', { timeout: 120_000 }, () => {
   });
 
   it('users admin and unadmin make a personal administrator account; a banned user cannot be one', async () => {
-    const d = await database();
+    const d = await migratedDatabase();
     const a = await app(d);
     const u = await a.user({ login: 'CliBoss', provider: 'provider_a' });
     const session = await a.signedIn(u);
@@ -241,7 +241,7 @@ describe('streamer-rating command-line tool', { timeout: 120_000 }, () => {
   });
 
   it('settings get and set auth_enabled', async () => {
-    const d = await database();
+    const d = await migratedDatabase();
     const a = await app(d);
     expect(cli(d, ['settings', 'get', 'auth_enabled']).out.trim()).toBe('false');
     expect(cli(d, ['settings', 'set', 'auth_enabled', 'true']).code).toBe(0);

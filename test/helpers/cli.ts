@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect } from 'vitest';
 import { startApp, type TestApp } from './app.ts';
-import { createTestDatabase, type TestDatabase } from './database.ts';
+import { createMigratedDatabase, createTestDatabase, type TestDatabase } from './database.ts';
 import { atFileEnd } from './file-end.ts';
 import { entry, ROOT } from './service.ts';
 
@@ -14,6 +14,13 @@ export const dir = mkdtempSync(join(tmpdir(), 'cli-test-'));
 
 export async function database(): Promise<TestDatabase> {
   const d = await createTestDatabase();
+  atFileEnd(() => d.cleanup());
+  return d;
+}
+
+/** A database with every migration applied (a copy of the run's template on SQLite). */
+export async function migratedDatabase(): Promise<TestDatabase> {
+  const d = await createMigratedDatabase();
   atFileEnd(() => d.cleanup());
   return d;
 }

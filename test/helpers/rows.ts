@@ -25,3 +25,21 @@ export const streamerRow = (
   created_at: createdAt,
   ...extra,
 });
+
+/**
+ * A guest's shown comment written straight to the database, for seeding hundreds at once (an
+ * export of several hundred KiB); its `repeat_key` null, as on comments stored before migration 033.
+ */
+export const commentRow = (streamerId: number, body: string, createdAt: string) => ({
+  streamer_id: streamerId,
+  user_id: null,
+  author: 'Guest',
+  body,
+  is_admin: 0,
+  created_at: createdAt,
+  hidden_by: null,
+  edited_at: null,
+  guest_tag: null,
+  reply_to: null,
+  repeat_key: null,
+});
