@@ -11,6 +11,7 @@ import { migrations } from '../src/db/migrations/index.ts';
 import { MigrationError, migrateToLatest } from '../src/db/migrator.ts';
 import { startApp } from './helpers/app.ts';
 import { createTestDatabase, dbKind } from './helpers/database.ts';
+import { MAIN } from './helpers/service.ts';
 import { recordingProxy } from './helpers/wire.ts';
 
 describe.runIf(dbKind === 'sqlite')('SQLite settings (checked at start-up)', () => {
@@ -180,7 +181,7 @@ describe('migrations', () => {
     const database = await createTestDatabase();
     try {
       await database.db.schema.createTable('streamers').addColumn('x', 'integer').execute();
-      const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      const run = spawnSync(process.execPath, MAIN, {
         env: {
           ...process.env,
           DATABASE_URL: database.url,

@@ -10,9 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { freePort } from './helpers/app.ts';
 import { cli } from './helpers/cli.ts';
 import { createMigratedDatabase } from './helpers/database.ts';
-import { entry, ROOT } from './helpers/service.ts';
+import { MAIN, ROOT } from './helpers/service.ts';
 
-const MAIN = entry === 'dist' ? ['dist/src/main.js'] : ['--import', 'tsx', 'src/main.ts'];
 const NEWER = '999-from-a-newer-version';
 const SAID = `the database was written by a newer version (migration ${NEWER} is unknown to this one): start that version, or restore the backup made before the upgrade (docs/deploy.md "Upgrades")`;
 

@@ -12,8 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { connectionLost } from '../src/server.ts';
 import { freePort } from './helpers/app.ts';
 import { dbKind } from './helpers/database.ts';
-
-const MAIN = ['--import', 'tsx', 'src/main.ts'];
+import { MAIN } from './helpers/service.ts';
 const SECRET = 's3cr3t-pw-0f-the-database';
 const dir = mkdtempSync(join(tmpdir(), 'start-log-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
