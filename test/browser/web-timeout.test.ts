@@ -11,6 +11,7 @@ import { axe, newPage, runBrowser, shot, useBrowser, pageAs } from './browser.ts
 let sid = 0;
 let kaja: TestUser; // a moderator
 let spammer: TestUser;
+let long = 0; // a streamer whose comments run over several screens
 
 async function seed(t: TestApp) {
   sid = await t.streamer('Open Stream', { s: 8, g: 7 });
@@ -23,6 +24,15 @@ async function seed(t: TestApp) {
   expect(
     (await (await t.signedIn(kaja)).post('/api/comments', { streamer_id: sid, body: 'Welcome' })).status,
   ).toBe(201);
+  long = await t.streamer('Long Thread');
+  const chatty = await t.signedIn(await t.user({ login: 'chatty', display_name: 'Chatty' }));
+  for (let i = 1; i <= 20; i++) {
+    const res = await chatty.post('/api/comments', {
+      streamer_id: long,
+      body: `Thought number ${i} of a long day`,
+    });
+    expect(res.status, res.text).toBe(201);
+  }
 }
 
 const timeoutOf = async (t: TestApp) => {
@@ -165,5 +175,37 @@ describe.runIf(runBrowser(import.meta.url))(
         await mod.context.close();
       }
     }, 120_000);
+
+    it("the menu on a long page's last comment opens on the screen of a phone, with the keyboard in it", async () => {
+      const { page, context } = await pageAs(env, kaja, { phone: true, lang: 'en' });
+      await page.goto(`${env.base}/s/${long}`);
+      await page.locator('.comment', { hasText: 'Thought number 20 ' }).waitFor();
+      const menu = page.locator('.comment').last().locator('details.restrict');
+      const summary = menu.locator('summary');
+      // Its button at the screen's bottom edge, reached by the keyboard.
+      await summary.evaluate((s) => s.scrollIntoView({ block: 'end' }));
+      await summary.focus();
+      await page.keyboard.press('Enter');
+      await menu.getByRole('button', { name: '1 day' }).waitFor();
+      const panel = menu.locator('.menu-panel');
+      const seen = () =>
+        panel.evaluate((p) => {
+          const box = p.getBoundingClientRect();
+          // Within a pixel: the scroll stops at a whole pixel, the panel's edge may not.
+          return (
+            box.top >= 0 &&
+            box.bottom <= window.innerHeight + 1 &&
+            box.left >= 0 &&
+            box.right <= window.innerWidth
+          );
+        });
+      await expect.poll(seen).toBe(true);
+      expect(await panel.evaluate((p) => p.contains(document.activeElement))).toBe(true);
+      await shot(page, 'timeout-menu-page-end-phone');
+      // Escape gives the keyboard back to the menu's button, as before.
+      await page.keyboard.press('Escape');
+      expect(await summary.evaluate((s) => s === document.activeElement)).toBe(true);
+      await context.close();
+    });
   },
 );

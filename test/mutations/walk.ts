@@ -1052,4 +1052,20 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-staff-status.test.ts'],
     web: true,
   },
+  {
+    name: "phone: the time-out menu on a long page's last comment opens below the screen",
+    file: 'web/src/components/RestrictUser.svelte',
+    from: "  const reveal = () => panel?.scrollIntoView({ block: 'nearest' });",
+    to: '  const reveal = () => undefined;',
+    tests: ['test/browser/web-timeout.test.ts'],
+    web: true,
+  },
+  {
+    name: 'phone: the opened time-out menu leaves the keyboard on its button',
+    file: 'web/src/components/RestrictUser.svelte',
+    from: '    panel?.focus({ preventScroll: true });\n',
+    to: '',
+    tests: ['test/browser/web-timeout.test.ts'],
+    web: true,
+  },
 ];
