@@ -47,6 +47,21 @@ function recordingLog(lines: string[]): FastifyBaseLogger {
   return log;
 }
 
+/**
+ * A database holding one streamer and one comment, its backup made by the command-line tool
+ * into a new directory (`prefix`) as `name`, and the service stopped: what a restore starts from.
+ */
+async function backupOfOneComment(streamer: string, body: string, prefix: string, name: string) {
+  const d = await database();
+  const a = await startApp({}, { database: d });
+  await a.client().post('/api/comments', { streamer_id: await a.streamer(streamer), body });
+  const file = join(mkdtempSync(join(dir, prefix)), name);
+  expect(cli(d, ['backup', file]).code).toBe(0);
+  await a.close();
+  await d.db.destroy();
+  return { d, file };
+}
+
 describe.runIf(dbKind === 'sqlite')('scheduled backups and restore (SQLite)', { timeout: 120_000 }, () => {
   it('/metrics tells when the newest complete backup was made (0 before the first), to alert on', async () => {
     const d = await database();
@@ -239,13 +254,7 @@ describe.runIf(dbKind === 'sqlite')('scheduled backups and restore (SQLite)', { 
   });
 
   it('a corrupt, foreign, half-written or newer copy is refused and nothing changes', async () => {
-    const d = await database();
-    const a = await startApp({}, { database: d });
-    await a.client().post('/api/comments', { streamer_id: await a.streamer('Kept'), body: 'still here' });
-    const good = join(mkdtempSync(join(dir, 'copies-')), 'good.db');
-    expect(cli(d, ['backup', good]).code).toBe(0);
-    await a.close();
-    await d.db.destroy();
+    const { d, file: good } = await backupOfOneComment('Kept', 'still here', 'copies-', 'good.db');
     const target = d.url.slice('sqlite:'.length);
     const before = hash(target);
     const listing = () => readdirSync(dirname(target)).sort();
@@ -293,13 +302,7 @@ describe.runIf(dbKind === 'sqlite')('scheduled backups and restore (SQLite)', { 
   });
 
   it("a copy that ran 007-reaching-out under its old name is this service's, not a newer one's: restored, and it starts", async () => {
-    const d = await database();
-    const a = await startApp({}, { database: d });
-    await a.client().post('/api/comments', { streamer_id: await a.streamer('Old'), body: 'from before' });
-    const old = join(mkdtempSync(join(dir, 'renamed-')), 'old.db');
-    expect(cli(d, ['backup', old]).code).toBe(0);
-    await a.close();
-    await d.db.destroy();
+    const { d, file: old } = await backupOfOneComment('Old', 'from before', 'renamed-', 'old.db');
     const copy = new (sqliteDriver())(old);
     copy
       .prepare("update kysely_migration set name = '007-reaching-out' where name = '010-reaching-out'")

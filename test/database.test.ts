@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import { MigrationError, migrateToLatest } from '../src/db/migrator.ts';
 import { startApp } from './helpers/app.ts';
 import { createTestDatabase, dbKind } from './helpers/database.ts';
 import { MAIN } from './helpers/service.ts';
+import { failedStart } from './helpers/start-fails.ts';
 import { recordingProxy } from './helpers/wire.ts';
 
 describe.runIf(dbKind === 'sqlite')('SQLite settings (checked at start-up)', () => {
@@ -192,13 +192,10 @@ describe('migrations', () => {
         encoding: 'utf8',
         timeout: 30_000,
       });
+      const run = await failedStart(database);
       expect(run.status).toBe(1);
       // A JSON log line like every other (issue 30, item 13), not plain text on stderr.
-      const fatal = run.stdout
-        .split('\n')
-        .filter((l) => l !== '')
-        .map((l) => JSON.parse(l) as { level: number; msg: string })
-        .filter((l) => l.level === 60);
+      const fatal = run.lines.filter((l) => l.level === 60);
       expect(fatal).toEqual([
         expect.objectContaining({ msg: expect.stringMatching(/Database migration "001-initial" failed/) }),
       ]);

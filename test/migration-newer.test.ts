@@ -4,13 +4,12 @@
  * command-line tool say so and what to do, instead of Kysely's "corrupted migrations:
  * previously executed migration ... is missing", and change nothing.
  */
-import { spawnSync } from 'node:child_process';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { freePort } from './helpers/app.ts';
 import { cli } from './helpers/cli.ts';
 import { createMigratedDatabase } from './helpers/database.ts';
 import { MAIN, ROOT } from './helpers/service.ts';
+import { failedStart } from './helpers/start-fails.ts';
 
 const NEWER = '999-from-a-newer-version';
 const SAID = `the database was written by a newer version (migration ${NEWER} is unknown to this one): start that version, or restore the backup made before the upgrade (docs/deploy.md "Upgrades")`;
@@ -26,25 +25,9 @@ describe('a database written by a newer version', { timeout: 60_000 }, () => {
         (await sql<{ name: string }>`select name from kysely_migration order by name`.execute(database.db))
           .rows;
       const before = await names();
-      const run = spawnSync(process.execPath, MAIN, {
-        cwd: ROOT,
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: process.env.HOME ?? '',
-          DATABASE_URL: database.url,
-          BASE_URL: 'http://localhost:1',
-          PORT: String(await freePort()),
-          ADMIN_PASSWORD: 'a newer-version test password',
-        },
-        encoding: 'utf8',
-        timeout: 30_000,
-      });
+      const run = await failedStart(database);
       expect(run.status).toBe(1);
-      const lines = run.stdout
-        .split('\n')
-        .filter((l) => l !== '')
-        .map((l) => JSON.parse(l) as { level: number; msg: string });
-      expect(lines.map((l) => [l.level, l.msg])).toEqual([[60, `the service cannot start: ${SAID}`]]);
+      expect(run.lines.map((l) => [l.level, l.msg])).toEqual([[60, `the service cannot start: ${SAID}`]]);
       const tool = cli(database, ['migrate']);
       expect([tool.code, tool.err]).toEqual([1, `Error: ${SAID}\n`]);
       expect(await names()).toEqual(before);
