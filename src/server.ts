@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
 import { generateAdminPasswordIfNone, noteEnvironmentPassword } from './auth/admin-password.ts';
 import type { Config } from './config/config.ts';
-import { openDatabase } from './db/connect.ts';
+import { openDatabase, type OpenOptions } from './db/connect.ts';
 import type { DbContext } from './db/context.ts';
 import { isMisconfigured, isUnavailable } from './db/dialect.ts';
 import { migrateToLatest } from './db/migrator.ts';
@@ -53,9 +53,9 @@ export interface PreparedDatabase {
 export async function prepareDatabase(
   config: Config,
   warn: (message: string) => void,
-  onPoolError: (err: Error) => void = () => undefined,
+  pool: Pick<OpenOptions, 'onPoolError' | 'onPoolConnect'> = {},
 ): Promise<PreparedDatabase> {
-  const database = openDatabase(config.databaseUrl, { onPoolError });
+  const database = openDatabase(config.databaseUrl, pool);
   try {
     await waitForDatabase(database.db, warn);
     const applied = await migrateToLatest(database.db);
@@ -83,31 +83,45 @@ function showGeneratedPassword(log: Logger, password: string): void {
 }
 
 /**
+ * The pool's connections that the server closed (a restart, pg_terminate_backend): every idle
+ * one at once, up to the pool's 10, each a line of its own before. The first is a warning, said
+ * by its message and code (the error carries the whole client, its settings, type tables and
+ * cached statements: 8 KiB a line, and its stack says nothing an operator can act on). Those
+ * after it are counted until the pool next connects, and said then, once, at info.
+ */
+export function connectionLosses(log: () => Pick<Logger, 'warn' | 'info'>) {
+  let lost = 0;
+  return {
+    onPoolError: (err: Error) => {
+      if (++lost === 1)
+        log().warn(
+          { err: { message: err.message, code: (err as { code?: unknown }).code } },
+          'database connection lost; the pool replaces it',
+        );
+    },
+    onPoolConnect: () => {
+      if (lost > 1)
+        log().info({ lost }, `database connections lost together: ${lost}; the pool connected again`);
+      lost = 0;
+    },
+  };
+}
+
+/**
  * Runs the service: the start's database steps, the app, listening, and a clean stop on
  * SIGTERM or SIGINT. Every line it writes, from the first, is a JSON line of `log`.
  */
-/**
- * An idle connection of the pool that the server closed (a restart, a terminated backend): said
- * by its message and code. The error carries the whole client (its settings, type tables and
- * cached statements: 8 KiB a line), and its stack says nothing an operator can act on.
- */
-export const connectionLost = (log: Pick<Logger, 'warn'>) => (err: Error) =>
-  log.warn(
-    { err: { message: err.message, code: (err as { code?: unknown }).code } },
-    'database connection lost; the pool replaces it',
-  );
-
 export async function startServer(
   config: Config,
   log: Logger = serviceLogger(config.logLevel),
 ): Promise<void> {
   // Before the start's synchronous stretches (lib/next-tick.ts says why).
   await keepNextTickShape();
-  let logPoolError = connectionLost(log);
+  let poolLog: Pick<Logger, 'warn' | 'info'> = log;
   const { database, generated, applied } = await prepareDatabase(
     config,
     (message) => log.warn(message),
-    (err) => logPoolError(err),
+    connectionLosses(() => poolLog),
   );
   const { db } = database;
   // What an upgrade's notes tell the operator to look for (docs/deploy.md "Upgrades").
@@ -117,7 +131,7 @@ export async function startServer(
   );
 
   const app = await buildApp({ config, database, loggerInstance: log });
-  logPoolError = connectionLost(app.log);
+  poolLog = app.log;
 
   // The last line says the stop ended (a process manager's log otherwise ends at "received"),
   // or why it did not; a second signal meanwhile stops the process at once (Node's default).

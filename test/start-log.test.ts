@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { connectionLost } from '../src/server.ts';
+import { connectionLosses } from '../src/server.ts';
 import { freePort } from './helpers/app.ts';
 import { dbKind } from './helpers/database.ts';
 import { MAIN } from './helpers/service.ts';
@@ -275,9 +275,11 @@ describe('a lost connection of the pool (stop 96: a line carried the whole clien
       code: '57P01',
       client,
     });
-    connectionLost({ warn: (obj: unknown, msg?: string) => void lines.push(JSON.stringify([obj, msg])) })(
-      err,
-    );
+    const log = {
+      warn: (obj: unknown, msg?: string) => void lines.push(JSON.stringify([obj, msg])),
+      info: () => undefined,
+    };
+    connectionLosses(() => log).onPoolError(err);
     expect(lines).toEqual([
       JSON.stringify([
         { err: { message: 'terminating connection due to administrator command', code: '57P01' } },

@@ -10,6 +10,8 @@ import type { Database } from './schema.ts';
 export interface OpenOptions {
   /** Called with errors of idle PostgreSQL clients, which must never crash the process. */
   onPoolError?: (err: Error) => void;
+  /** Called when the PostgreSQL pool has opened a connection (the first ones, and each replacement). */
+  onPoolConnect?: () => void;
   /** PostgreSQL schema to use instead of `public` (tests isolate themselves this way). */
   pgSchema?: string;
   poolSize?: number;
@@ -204,9 +206,18 @@ export function openDatabase(url: string, opts: OpenOptions = {}): Opened {
   // the pool; a client checked out by a query or transaction reports it on itself, and an
   // 'error' event without a listener would end the process. The query in flight still fails
   // (and its request gets a 503); the pool discards the broken client.
-  const onError = (err: Error) => opts.onPoolError?.(err);
+  // An idle client reports its end twice, on itself and on the pool: said once a connection.
+  const reported = new WeakSet<object>();
+  const onError = (err: Error, client: object) => {
+    if (reported.has(client)) return;
+    reported.add(client);
+    opts.onPoolError?.(err);
+  };
   pool.on('error', onError);
-  pool.on('connect', (client) => client.on('error', onError));
+  pool.on('connect', (client) => {
+    client.on('error', (err: Error) => onError(err, client));
+    opts.onPoolConnect?.();
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
   return dbContext(db, 'postgres', { pool });
 }

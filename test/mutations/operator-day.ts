@@ -83,4 +83,20 @@ export const OPERATOR_DAY_MUTATIONS: Mutation[] = [
     to: '',
     tests: ['test/backups.test.ts'],
   },
+  {
+    name: "the pool's connections terminated together: a warning for each again",
+    file: 'src/server.ts',
+    from: '      if (++lost === 1)\n',
+    to: '      if (++lost >= 1)\n',
+    tests: ['test/pool-losses.test.ts'],
+    project: 'postgres',
+  },
+  {
+    name: "an idle connection's end is counted twice (on the client and on the pool)",
+    file: 'src/db/connect.ts',
+    from: '    if (reported.has(client)) return;\n',
+    to: '',
+    tests: ['test/pool-losses.test.ts'],
+    project: 'postgres',
+  },
 ];
