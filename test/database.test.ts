@@ -10,7 +10,6 @@ import { migrations } from '../src/db/migrations/index.ts';
 import { MigrationError, migrateToLatest } from '../src/db/migrator.ts';
 import { startApp } from './helpers/app.ts';
 import { createTestDatabase, dbKind } from './helpers/database.ts';
-import { MAIN } from './helpers/service.ts';
 import { failedStart } from './helpers/start-fails.ts';
 import { recordingProxy } from './helpers/wire.ts';
 
@@ -181,17 +180,6 @@ describe('migrations', () => {
     const database = await createTestDatabase();
     try {
       await database.db.schema.createTable('streamers').addColumn('x', 'integer').execute();
-      const run = spawnSync(process.execPath, MAIN, {
-        env: {
-          ...process.env,
-          DATABASE_URL: database.url,
-          PORT: '0',
-          BASE_URL: 'http://localhost:1',
-          ADMIN_PASSWORD: 'x',
-        },
-        encoding: 'utf8',
-        timeout: 30_000,
-      });
       const run = await failedStart(database);
       expect(run.status).toBe(1);
       // A JSON log line like every other (issue 30, item 13), not plain text on stderr.

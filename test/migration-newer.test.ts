@@ -8,7 +8,6 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { cli } from './helpers/cli.ts';
 import { createMigratedDatabase } from './helpers/database.ts';
-import { MAIN, ROOT } from './helpers/service.ts';
 import { failedStart } from './helpers/start-fails.ts';
 
 const NEWER = '999-from-a-newer-version';

@@ -2,14 +2,12 @@
  * A start that must stop at its database step (a migration that fails, a database a newer
  * version wrote: test/database.test.ts, test/migration-newer.test.ts): the service run once on
  * `database` as an operator starts it (the build when it is current, helpers/service.ts
- * `entry`), in a clean environment; its exit code and its log lines, every one of them JSON.
+ * `MAIN`), in a clean environment; its exit code and its log lines, every one of them JSON.
  */
 import { spawnSync } from 'node:child_process';
 import { freePort } from './app.ts';
 import type { TestDatabase } from './database.ts';
-import { entry, ROOT } from './service.ts';
-
-const MAIN = entry === 'dist' ? ['dist/src/main.js'] : ['--import', 'tsx', 'src/main.ts'];
+import { MAIN, ROOT } from './service.ts';
 
 export interface LogLine {
   level: number;
