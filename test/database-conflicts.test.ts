@@ -38,16 +38,17 @@ describe('a write that loses a race', () => {
       expect(posted.status, posted.text).toBe(201);
       const id = posted.body.id as number;
       const before = await conflicts();
-      // Another transaction holds the streamer's row; the pin locks the comment, then waits for
-      // the streamer; the other then asks for the comment: a real deadlock. The other waits far
+      // Another transaction holds the comment's row; the pin locks the streamer (its order, the
+      // streamer's delete's), then waits for the comment; the other then asks for the streamer:
+      // a real deadlock, which no write of the service makes with another. The other waits far
       // longer before it looks for deadlocks, so PostgreSQL aborts the pin's transaction.
       const other = await pool!.connect();
       try {
         await other.query('begin');
         await other.query(`set local deadlock_timeout = '60s'`);
-        await other.query('select 1 from streamers where id = $1 for update', [sid]);
+        await other.query('select 1 from comments where id = $1 for update', [id]);
         const pinning = admin.put(`/api/comments?id=${id}&pin=1`, { pinned: true });
-        // Until the pin waits for the streamer's row (a condition, not a wall-clock wait).
+        // Until the pin waits for the comment's row (a condition, not a wall-clock wait).
         const { rows } = await other.query('select pg_backend_pid() as pid');
         const otherPid = (rows[0] as { pid: number }).pid;
         for (;;) {
@@ -59,7 +60,7 @@ describe('a write that loses a race', () => {
           if ((waiting.rows[0] as { n: number }).n > 0) break;
           await new Promise((resolve) => setImmediate(resolve));
         }
-        const locking = other.query('select 1 from comments where id = $1 for update', [id]);
+        const locking = other.query('select 1 from streamers where id = $1 for update', [sid]);
         const res = await pinning;
         await locking;
         expect(res.status, res.text).toBe(503);
