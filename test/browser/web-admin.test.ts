@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminLogin, axe, newPage, runBrowser, shot, signIn, useBrowser } from './browser.ts';
+import { adminLogin, adminPage, axe, newPage, runBrowser, shot, signIn, useBrowser } from './browser.ts';
 
 /** An empty site guides both roles; the administrator bans only after confirming. */
 describe.runIf(runBrowser(import.meta.url))('an empty site and the administrator', () => {
@@ -30,7 +30,7 @@ describe.runIf(runBrowser(import.meta.url))('an empty site and the administrator
     await admin.post('/api/rater_groups', { name: 'Night Owls' });
 
     const { page, context } = await newPage(env, { lang: 'en' });
-    await adminLogin(env, page);
+    await adminPage(env, page);
     await page.getByRole('link', { name: 'Users' }).click();
     const row = page.locator('.admin-row', { hasText: 'TwitchDev' });
     await row.getByLabel('Banned').click();
@@ -51,7 +51,7 @@ describe.runIf(runBrowser(import.meta.url))('an empty site and the administrator
     await env.t.client().post('/api/streamers', { name: 'Visitor Pick', submitter: 'fan' });
     await env.t.streamer('Admin Added');
     const { page, context } = await newPage(env, { lang: 'en' });
-    await adminLogin(env, page);
+    await adminPage(env, page);
     const queue = page.locator('section.queue');
     await queue.getByRole('heading', { name: /Suggestions to review/ }).waitFor();
     expect(await queue.locator('.admin-row > a').allTextContents()).toEqual(['Visitor Pick']);

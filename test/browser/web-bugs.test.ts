@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminLogin, newPage, runBrowser, useBrowser } from './browser.ts';
+import { adminPage, newPage, runBrowser, useBrowser } from './browser.ts';
 
 /** Issue 11's walk: bugs 5, 6, 9, 10 and 13, each pinned here. */
 describe.runIf(runBrowser(import.meta.url))('bugs found in the walk', () => {
@@ -42,7 +42,7 @@ describe.runIf(runBrowser(import.meta.url))('bugs found in the walk', () => {
 
   it('bug 6 and 9: a double click adds once; an open editor keeps its row in place after saving', async () => {
     const { page, context } = await newPage(env, { lang: 'en' });
-    await adminLogin(env, page);
+    await adminPage(env, page);
     let posts = 0;
     page.on('request', (r) => {
       if (r.method() === 'POST' && r.url().includes('/api/streamers')) posts++;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminLogin, axe, newPage, runBrowser, shot, signIn, useBrowser } from './browser.ts';
+import { adminPage, axe, newPage, runBrowser, shot, signIn, useBrowser } from './browser.ts';
 import { contrast } from './contrast.ts';
 
 describe.runIf(runBrowser(import.meta.url))('community rating, audit log, themes and assets', () => {
@@ -70,7 +70,7 @@ describe.runIf(runBrowser(import.meta.url))('community rating, audit log, themes
       operator_contact: 'https://example.org/spolek/kontakt/provozovatel-sluzby-hodnoceni-streameru',
     });
     const { page, context } = await newPage(env, { lang: 'en' });
-    await adminLogin(env, page);
+    await adminPage(env, page);
     await page.getByRole('link', { name: 'Audit log' }).click();
     await expect.poll(() => page.locator('.audit li').count()).toBeGreaterThan(3);
     // The date is a column of its own: no line of an entry, however long, starts under it.
@@ -106,7 +106,7 @@ describe.runIf(runBrowser(import.meta.url))('community rating, audit log, themes
 
     // bug 5: in Czech the records read in Czech, with provider names, never provider keys
     const cs = await newPage(env, { lang: 'cs' });
-    await adminLogin(env, cs.page);
+    await adminPage(env, cs.page);
     await cs.page.getByRole('link', { name: 'Záznam změn' }).click();
     await expect
       .poll(() => cs.page.locator('.audit').textContent())

@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { TestApp, TestUser } from '../helpers/app.ts';
-import { adminLogin, axe, fillScores, newPage, pageAs, runBrowser, useBrowser } from './browser.ts';
+import { adminPage, axe, fillScores, newPage, pageAs, runBrowser, useBrowser } from './browser.ts';
 
 /**
  * The keyboard's place after an action (a keyboard walk): what held the focus is gone or drawn
@@ -77,7 +77,7 @@ describe.runIf(runBrowser(import.meta.url))("the keyboard's place after an actio
 
   it('the moderation queue: the next comment after one, the empty queue after the last, the status after many and after Undo', async () => {
     const { page, context } = await newPage(env, { lang: 'en' });
-    await adminLogin(env, page);
+    await adminPage(env, page);
     await page.goto(`${env.base}/admin/moderation`);
     await page.locator('.section-head').getByLabel('Show').selectOption('pending');
     const rows = page.locator('.queue > li');
@@ -114,7 +114,7 @@ describe.runIf(runBrowser(import.meta.url))("the keyboard's place after an actio
 
   it("the users list: a time-out leaves the keyboard on the row's menu; a banned user is offered no time-out", async () => {
     const { page, context } = await newPage(env, { lang: 'en' });
-    await adminLogin(env, page);
+    await adminPage(env, page);
     await page.getByRole('link', { name: 'Users' }).click();
     const row = page.locator('.admin-row', { hasText: 'Bruno' });
     const menu = row.getByLabel('Time out: Bruno');
@@ -140,7 +140,7 @@ describe.runIf(runBrowser(import.meta.url))("the keyboard's place after an actio
 
   it("the queue: a banned author's row offers no time-out; a ban from the row's menu leaves the keyboard on what it says", async () => {
     const { page, context } = await newPage(env, { lang: 'en' });
-    await adminLogin(env, page);
+    await adminPage(env, page);
     await page.goto(`${env.base}/admin/moderation`);
     await page.locator('.section-head').getByLabel('Show').selectOption('recent');
     const rows = page.locator('.queue > li');
@@ -164,7 +164,7 @@ describe.runIf(runBrowser(import.meta.url))("the keyboard's place after an actio
 
   it("a ban from a comment's menu on its streamer's page leaves the keyboard on the menu, never the page's start", async () => {
     const { page, context } = await newPage(env, { lang: 'en' });
-    await adminLogin(env, page);
+    await adminPage(env, page);
     await page.goto(`${env.base}/s/${sid}`);
     const comment = page.locator('.comments > li', { hasText: 'Emil on the page' });
     const its = comment.getByLabel('Time out or ban: emil');
@@ -178,7 +178,7 @@ describe.runIf(runBrowser(import.meta.url))("the keyboard's place after an actio
 
   it('hiding a comment (staff, or its author) keeps the keyboard on its Show again, and showing it on its Hide', async () => {
     const { page, context } = await newPage(env, { lang: 'en' });
-    await adminLogin(env, page);
+    await adminPage(env, page);
     await page.goto(`${env.base}/s/${sid}`);
     const comment = page.locator('.comments > li', { hasText: 'Filip to hide' });
     await comment.getByRole('button', { name: 'Hide' }).focus();
@@ -206,7 +206,7 @@ describe.runIf(runBrowser(import.meta.url))("the keyboard's place after an actio
 
   it("pinning keeps the keyboard on the comment's Unpin, wherever the comment moved", async () => {
     const { page, context } = await newPage(env, { lang: 'en' });
-    await adminLogin(env, page);
+    await adminPage(env, page);
     await page.goto(`${env.base}/s/${sid}`);
     const plain = page.locator('.comments > li', { hasText: 'Plain words' });
     await plain.getByRole('button', { name: 'Pin' }).focus();
@@ -238,7 +238,7 @@ describe.runIf(runBrowser(import.meta.url))("the keyboard's place after an actio
 
   it('publishing the reviews keeps the keyboard on Publish while it runs, then on what was published', async () => {
     const { page, context } = await newPage(env, { lang: 'en' });
-    await adminLogin(env, page);
+    await adminPage(env, page);
     await page.goto(`${env.base}/admin/reviews`);
     await page
       .locator('.review-queue > li', { hasText: 'Focus Stage' })

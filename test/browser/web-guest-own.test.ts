@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 import { PUSH_LIMITS } from '../../src/shared/push.ts';
-import { adminLogin, axe, newPage, runBrowser, shot, useBrowser } from './browser.ts';
+import { adminPage, axe, newPage, runBrowser, shot, useBrowser } from './browser.ts';
 
 /**
  * Issue 30 item 22 and issue 29, in the page: a guest sees their held comment, marked as
@@ -51,7 +51,7 @@ describe.runIf(runBrowser(import.meta.url))("a guest's own comments", () => {
 
     // The moderation tab opens on reported comments: with none, it says that held ones wait.
     const staff = await newPage(env, { lang: 'en' });
-    await adminLogin(env, staff.page);
+    await adminPage(env, staff.page);
     await staff.page.goto(`${env.base}/admin/moderation`);
     await staff.page.getByText('Nothing to review.').waitFor();
     // With a reported comment listed too (a browser walk: the held ones went unseen beside it).

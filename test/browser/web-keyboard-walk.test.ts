@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { TestApp, TestUser } from '../helpers/app.ts';
-import { adminLogin, newPage, pageAs, runBrowser, useBrowser } from './browser.ts';
+import { adminPage, newPage, pageAs, runBrowser, useBrowser } from './browser.ts';
 
 /**
  * A community's week in a browser (stop h1): a form's button that was disabled while its request
@@ -119,7 +119,7 @@ describe.runIf(runBrowser(import.meta.url))("a busy form's button keeps the keyb
 
   it("the staff's rating keeps the keyboard on Save rating", async () => {
     const { page, context } = await newPage(env, { lang: 'en' });
-    await adminLogin(env, page);
+    await adminPage(env, page);
     await page.goto(`${env.base}/s/${kick}`);
     await keepsFocus(page, page.getByRole('button', { name: 'Save rating' }), 'Rating saved.');
     await context.close();
@@ -135,7 +135,7 @@ describe.runIf(runBrowser(import.meta.url))("a busy form's button keeps the keyb
 
   it('creating a team says so and waits at the emptied name; deleting one says so and holds the keyboard there', async () => {
     const { page, context } = await newPage(env, { lang: 'en', phone: true });
-    await adminLogin(env, page);
+    await adminPage(env, page);
     await page.goto(`${env.base}/admin/teams`);
     await page.getByLabel('Team name').first().fill('Night Owls');
     await page.getByRole('button', { name: 'Add', exact: true }).focus();

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { TestApp, TestUser } from '../helpers/app.ts';
-import { adminLogin, axe, newPage, runBrowser, shot, useBrowser, pageAs } from './browser.ts';
+import { adminPage, axe, newPage, pageAs, runBrowser, shot, useBrowser } from './browser.ts';
 import { contrast } from './contrast.ts';
 
 /**
@@ -406,7 +406,7 @@ describe.runIf(runBrowser(import.meta.url))('comments in an open community, and 
   it('the users list: Czech order, the administrator flag and sign-out everywhere, each asked first; an administrator may ban from the queue', async () => {
     for (const phone of [false, true]) {
       const { page, context } = await newPage(env, { lang: 'en', phone });
-      await adminLogin(env, page);
+      await adminPage(env, page);
       await page.getByRole('link', { name: 'Users' }).click();
       const names = page.locator('.admin-list li strong');
       await expect.poll(() => names.count()).toBeGreaterThanOrEqual(3);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { changeAdminPassword } from '../../src/auth/admin-password.ts';
 import { ADMIN_PASSWORD, startApp, type TestApp } from '../helpers/app.ts';
-import { adminLogin, adminPage, axe, newPage, runBrowser, shot, signIn, useBrowser } from './browser.ts';
+import { adminPage, axe, newPage, runBrowser, shot, signIn, useBrowser } from './browser.ts';
 
 /**
  * Issues 16 and 17, the page: the header's menu (closes by itself, sign out everywhere, Your
@@ -67,7 +67,7 @@ describe.runIf(runBrowser(import.meta.url))('header, teams and your data', () =>
       await cs.page.goto(`${env.base}/privacy`);
       await cs.page.getByRole('heading', { name: 'Soukromí: co web ukládá' }).waitFor();
       await shot(cs.page, `people-privacy-cs-${label}`);
-      await adminLogin(env, cs.page);
+      await adminPage(env, cs.page);
       const admin = cs.page
         .getByRole('navigation', { name: 'Hlavní navigace' })
         .getByRole('link', { name: /Admin/ });

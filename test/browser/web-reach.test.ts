@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeDiscord, startFakeDiscord } from '../helpers/fake-discord.ts';
-import { adminLogin, axe, newPage, runBrowser, shot, useBrowser } from './browser.ts';
+import { adminPage, axe, newPage, runBrowser, shot, useBrowser } from './browser.ts';
 
 /** Issue 20 in the browser: the administrator connects Discord; a streamer copies a badge. */
 describe.runIf(runBrowser(import.meta.url))('Discord and badges on the page', () => {
@@ -14,7 +14,7 @@ describe.runIf(runBrowser(import.meta.url))('Discord and badges on the page', ()
   it('the administrator connects a channel, test-sends, sees why it was disabled, and disconnects it', async () => {
     const hook = discord.webhook();
     const { page, context } = await newPage(env, { lang: 'en' });
-    await adminLogin(env, page);
+    await adminPage(env, page);
     await page.getByRole('link', { name: 'Discord' }).click();
     await page.getByRole('heading', { name: 'Discord notifications' }).waitFor();
     await page.getByLabel('Webhook URL').fill('https://example.org/not-a-webhook');
@@ -74,7 +74,7 @@ describe.runIf(runBrowser(import.meta.url))('Discord and badges on the page', ()
         discord_webhooks: [{ url: discord.webhook().url, events: ['rated'] }],
       });
       const { page, context } = await newPage(env, { phone, dark });
-      await adminLogin(env, page);
+      await adminPage(env, page);
       await page.goto(`${env.base}/admin/discord`);
       await page.getByRole('heading', { name: 'Oznámení na Discord' }).waitFor();
       await page.getByRole('button', { name: 'Poslat zkušební zprávu' }).waitFor();
@@ -130,7 +130,7 @@ describe.runIf(runBrowser(import.meta.url))('Discord and badges on the page', ()
       name: string;
     }[];
     const delta = all.find((s) => s.name === 'Delta Unrated')!;
-    await adminLogin(env, page);
+    await adminPage(env, page);
     await page.goto(`${env.base}/s/${delta.id}`);
     await page.getByRole('heading', { name: 'Delta Unrated' }).waitFor();
     await page.getByRole('heading', { name: 'Komentáře' }).waitFor();

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { TestApp, TestUser } from '../helpers/app.ts';
 import {
-  adminLogin,
+  adminPage,
   axe,
   fillScores,
   newPage,
+  pageAs,
   runBrowser,
   shot,
   signIn,
   useBrowser,
-  pageAs,
 } from './browser.ts';
 
 /**
@@ -135,7 +135,7 @@ describe.runIf(runBrowser(import.meta.url))('the Reviews tab and re-rating reque
     await streamer.context.close();
 
     const { page, context } = await newPage(env, { lang: 'en' });
-    await adminLogin(env, page);
+    await adminPage(env, page);
     await page.goto(`${env.base}/admin/reviews`);
     const first = page.locator('.review-queue > li').first();
     await expect.poll(() => first.textContent()).toContain('Twitch Dev');

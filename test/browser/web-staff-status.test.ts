@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { TestApp, TestUser } from '../helpers/app.ts';
-import { adminLogin, axe, newPage, pageAs, runBrowser, shot, useBrowser } from './browser.ts';
+import { adminPage, axe, newPage, pageAs, runBrowser, shot, useBrowser } from './browser.ts';
 
 /**
  * What staff are told where they act (moderation walks): a comment's "Time out or ban" knows a
@@ -107,7 +107,7 @@ describe.runIf(runBrowser(import.meta.url))('what staff are told where they act'
 
   it("the team's Add member says who joined which team, and keeps the keyboard at the form; Remove says who left", async () => {
     const { page, context } = await newPage(env, { lang: 'en' });
-    await adminLogin(env, page);
+    await adminPage(env, page);
     await page.getByRole('link', { name: 'Teams' }).click();
     const card = page.locator('section.team', { has: page.getByRole('heading', { name: 'Morning Crew' }) });
     const status = card.getByRole('status');

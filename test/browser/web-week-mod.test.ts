@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, type TestApp, type TestUser } from '../helpers/app.ts';
-import { adminLogin, axe, newPage, runBrowser, useBrowser, pageAs } from './browser.ts';
+import { adminPage, axe, newPage, pageAs, runBrowser, useBrowser } from './browser.ts';
 
 /** Stop 96, a moderator's week: what the page got wrong on the way. */
 
@@ -54,7 +54,7 @@ describe.runIf(runBrowser(import.meta.url))("stop 96: a moderator's week", () =>
   it("at 390 px the users list's Time out menu stays on the screen", async () => {
     const { page, context } = await newPage(env, { lang: 'en', phone: true });
     await page.setViewportSize({ width: 390, height: 844 });
-    await adminLogin(env, page);
+    await adminPage(env, page);
     await page.getByRole('link', { name: 'Users' }).click();
     const row = page.locator('.admin-row', { hasText: 'Eva' });
     await row.getByLabel('Time out: Eva').click();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CRITERIA_CS } from '../../src/shared/rules.ts';
 import type { TestApp, TestUser } from '../helpers/app.ts';
 import {
-  adminLogin,
+  adminPage,
   axe,
   type Env,
   newPage,
@@ -141,7 +141,7 @@ describe.runIf(runBrowser(import.meta.url))("issue 45: a community's week on a p
 
   it("the administrator's streamer list keeps each row's buttons together on one line", async () => {
     const { page, context } = await pageAs(env, null, { lang: 'cs' });
-    await adminLogin(env, page);
+    await adminPage(env, page);
     await page.goto(`${env.base}/admin/streamers`);
     const rows = page.locator('.admin-list > li');
     await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(3);

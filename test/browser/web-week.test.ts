@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS, onTen, TOTAL_MAX } from '../../src/shared/rules.ts';
 import {
-  adminLogin,
+  adminPage,
   axe,
   type Env,
   newPage,
+  runBrowser,
   sampleStreamers,
   shot,
-  runBrowser,
   useBrowser,
 } from './browser.ts';
 import type { TestApp } from '../helpers/app.ts';
@@ -77,7 +77,7 @@ describe.runIf(runBrowser(import.meta.url))("issue 30: a community's week", () =
         await wide(`streamer ${id}`);
       }
       await shot(page, `week-long-streamer-${width}`);
-      await adminLogin(env, page);
+      await adminPage(env, page);
       for (const tab of ['streamers', 'teams', 'users', 'moderation', 'audit']) {
         await page.goto(`${env.base}/admin/${tab}`);
         await page.getByRole('heading', { name: /Administrace|Administration/ }).waitFor();
@@ -135,7 +135,7 @@ describe.runIf(runBrowser(import.meta.url))("issue 30: a community's week", () =
       const gamma = list.find((s) => s.name === 'Gamma Streams')!;
       await page.goto(`${env.base}/s/${gamma.id}`);
       await page.getByRole('heading', { name: 'Gamma Streams' }).waitFor();
-      await adminLogin(env, page);
+      await adminPage(env, page);
       const link = page.locator('header nav a[href="/admin"], header nav a[href^="/admin"]').first();
       const name = await link.evaluate((el) => (el as HTMLElement).innerText.trim());
       expect(name).toBe(phone ? 'Admin' : 'Administrace');
