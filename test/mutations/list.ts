@@ -30,6 +30,7 @@ import { WALK_MUTATIONS } from './walk.ts';
 import { KEYBOARD_WALK_MUTATIONS } from './keyboard-walk.ts';
 import { ERROR_ORDER_MUTATIONS } from './error-order.ts';
 import { RACE_MUTATIONS } from './races.ts';
+import { TOOLING_MUTATIONS } from './tooling.ts';
 
 export interface Mutation {
   name: string;
@@ -1356,4 +1357,5 @@ export const MUTATIONS: Mutation[] = [
   ...FORMAT_MUTATIONS,
   ...EVASION_MUTATIONS,
   ...RACE_MUTATIONS,
+  ...TOOLING_MUTATIONS,
 ];

@@ -1,0 +1,31 @@
+import type { Mutation } from './list.ts';
+
+/** The test tools themselves: the mutation runner stopped while a mutation's tests run. */
+const TESTS = ['test/mutations-runner.test.ts'];
+
+export const TOOLING_MUTATIONS: Mutation[] = [
+  {
+    name: "mutation runner: a signal restores the file but leaves the tests' processes running",
+    file: 'test/mutations/run.ts',
+    from: '    const stopped = stopGroup();\n    restore();\n    void stopped.then(() => process.exit(code));\n',
+    to: '    restore();\n    process.exit(code);\n',
+    tests: TESTS,
+    project: 'sqlite',
+  },
+  {
+    name: "mutation runner: a command runs in the runner's process group (its group cannot be stopped)",
+    file: 'test/mutations/run.ts',
+    from: "{ detached: true, stdio: 'ignore' }",
+    to: "{ stdio: 'ignore' }",
+    tests: TESTS,
+    project: 'sqlite',
+  },
+  {
+    name: "mutation runner: no SIGTERM handler (a supervisor's stop leaves the file mutated)",
+    file: 'test/mutations/run.ts',
+    from: "  ['SIGTERM', 143],\n",
+    to: '',
+    tests: TESTS,
+    project: 'sqlite',
+  },
+];
