@@ -1,6 +1,6 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useApp } from './helpers/app.ts';
-import type { Client } from './helpers/client.ts';
+import { raceCallers, whileHeld } from './helpers/races.ts';
 import { R } from './helpers/streamers.ts';
 
 /**
@@ -11,16 +11,8 @@ import { R } from './helpers/streamers.ts';
  */
 const t = await useApp();
 t.clock.freeze();
-let admin: Client;
-let mod: Client;
-let author: Client;
-let liker: Client;
-beforeAll(async () => {
-  admin = await t.admin();
-  mod = await t.signedIn(await t.user({}, { mod: true }));
-  author = await t.signedIn(await t.user());
-  liker = await t.signedIn(await t.user());
-});
+const { admin, mod, author } = await raceCallers(t);
+const liker = await t.signedIn(await t.user());
 
 const HOUR = 3_600_000;
 const at = (hours: number) => new Date(t.clock.now().getTime() + hours * HOUR).toISOString();
@@ -69,29 +61,18 @@ describe('two staff members hiding one comment at once', () => {
       // Another transaction holds the comment's row until both hides wait for it (a condition,
       // not a wall-clock wait); let go, they run one after the other or, reading the row without
       // its lock, side by side from what each read before.
-      const other = await pool.connect();
-      let hides: Promise<{ status: number }>[] = [];
-      try {
-        await other.query('begin');
-        await other.query('select 1 from comments where id = $1 for update', [id]);
-        const otherPid = (await other.query('select pg_backend_pid() as pid')).rows[0] as { pid: number };
-        hides = [
-          mod.put(`/api/comments?id=${id}`, { hidden: true }),
-          admin.put(`/api/comments?id=${id}`, { hidden: true }),
-        ];
-        for (;;) {
-          const waiting = await pool.query(
-            `select count(*)::int as n from pg_stat_activity
-             where datname = current_database() and wait_event_type = 'Lock' and pid <> $1`,
-            [otherPid.pid],
-          );
-          if ((waiting.rows[0] as { n: number }).n >= 2) break;
-          await new Promise((resolve) => setImmediate(resolve));
-        }
-      } finally {
-        await other.query('rollback');
-        other.release();
-      }
+      const hides = await whileHeld(
+        pool,
+        (other) => other.query('select 1 from comments where id = $1 for update', [id]),
+        async (untilWaiting) => {
+          const sent = [
+            mod.put(`/api/comments?id=${id}`, { hidden: true }),
+            admin.put(`/api/comments?id=${id}`, { hidden: true }),
+          ];
+          await untilWaiting(2);
+          return sent;
+        },
+      );
       expect(statuses(await Promise.all(hides))).toEqual([200, 200]);
       const told = await t.db
         .selectFrom('notifications')

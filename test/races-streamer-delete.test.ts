@@ -1,7 +1,8 @@
 import type { PoolClient } from 'pg';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useApp } from './helpers/app.ts';
-import type { Answer, Client } from './helpers/client.ts';
+import type { Answer } from './helpers/client.ts';
+import { raceCallers, whileHeld } from './helpers/races.ts';
 import { R } from './helpers/streamers.ts';
 
 /**
@@ -17,24 +18,7 @@ import { R } from './helpers/streamers.ts';
  */
 const t = await useApp();
 t.clock.freeze();
-let admin: Client;
-let mod: Client;
-let author: Client;
-beforeAll(async () => {
-  admin = await t.admin();
-  mod = await t.signedIn(await t.user({}, { mod: true }));
-  author = await t.signedIn(await t.user());
-});
-
-/** Requests of this database waiting for a lock, other than `pid`. */
-async function waiting(pid: number): Promise<number> {
-  const res = await t.database.pool!.query(
-    `select count(*)::int as n from pg_stat_activity
-     where datname = current_database() and wait_event_type = 'Lock' and pid <> $1`,
-    [pid],
-  );
-  return (res.rows[0] as { n: number }).n;
-}
+const { admin, mod, author } = await raceCallers(t);
 
 /**
  * `hold` runs in another transaction; then the first of the streamer's delete and `write` is
@@ -47,23 +31,16 @@ async function besideDelete(
   write: () => Promise<Answer>,
   first: 'delete' | 'write' = 'delete',
 ): Promise<{ del: Answer; write: Answer }> {
-  const other = await t.database.pool!.connect();
   const sent: Promise<Answer>[] = [];
-  try {
-    await other.query('begin');
-    await hold(other);
-    const { pid } = (await other.query('select pg_backend_pid() as pid')).rows[0] as { pid: number };
+  await whileHeld(t.database.pool!, hold, async (untilWaiting) => {
     const del = () => admin.del(`/api/streamers?id=${sid}`);
     const [one, two] = first === 'delete' ? [del, write] : [write, del];
     sent.push(one());
-    while ((await waiting(pid)) < 1) await new Promise((resolve) => setImmediate(resolve));
+    await untilWaiting(1);
     let done = false;
     sent.push(two().finally(() => (done = true)));
-    while (!done && (await waiting(pid)) < 2) await new Promise((resolve) => setImmediate(resolve));
-  } finally {
-    await other.query('rollback');
-    other.release();
-  }
+    await untilWaiting(2, () => done);
+  });
   const [a, b] = await Promise.all(sent);
   return first === 'delete' ? { del: a!, write: b! } : { del: b!, write: a! };
 }
