@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useApp } from './helpers/app.ts';
 import { raceCallers, whileHeld } from './helpers/races.ts';
-import { R } from './helpers/streamers.ts';
+import { R, spokenFor } from './helpers/streamers.ts';
 
 /**
  * Writes sent side by side on one row that another of them replaces or removes (an attacker's
@@ -183,5 +183,41 @@ describe('a hand-kept schedule replaced by several requests at once', () => {
     expect(kept).toHaveLength(2);
     const n = kept[0]!.title.split(' ')[1];
     expect(kept.map((s) => s.title)).toEqual([`First ${n}`, `Second ${n}`]);
+  });
+});
+
+describe('a re-rating asked for several times at once (DECISIONS.md "Staff reviews": one open request)', () => {
+  it('one request is taken, the others answer 409 Request already open; one row', async () => {
+    const { id, user, speaker } = await spokenFor(t, admin, `rerace${process.pid}`);
+    const ask = () =>
+      speaker.post(`/api/reviews?streamer_id=${id}&request=1`, {
+        reason: 'My overlay is all new since then.',
+      });
+    // PostgreSQL: the speaker's account row held until all three wait, each at its insert (whose
+    // foreign key reads that row) or behind the streamer's row another of them locked; let go,
+    // they go on side by side. SQLite runs them one at a time.
+    const sent = t.database.pool
+      ? await whileHeld(
+          t.database.pool,
+          (other) => other.query('select 1 from users where id = $1 for update', [user.id]),
+          async (untilWaiting) => {
+            const asked = [ask(), ask(), ask()];
+            await untilWaiting(3);
+            return asked;
+          },
+        )
+      : [ask(), ask(), ask()];
+    const answers = await Promise.all(sent);
+    expect(statuses(answers).sort()).toEqual([201, 409, 409]);
+    expect(answers.filter((a) => a.status === 409).map((a) => a.body.error)).toEqual([
+      'Request already open',
+      'Request already open',
+    ]);
+    const rows = await t.db
+      .selectFrom('rerating_requests')
+      .select('id')
+      .where('streamer_id', '=', id)
+      .execute();
+    expect(rows).toHaveLength(1);
   });
 });

@@ -1,9 +1,9 @@
 import type { PoolClient } from 'pg';
 import { describe, expect, it } from 'vitest';
 import { useApp } from './helpers/app.ts';
-import type { Answer } from './helpers/client.ts';
+import type { Answer, Client } from './helpers/client.ts';
 import { raceCallers, whileHeld } from './helpers/races.ts';
-import { R } from './helpers/streamers.ts';
+import { R, spokenFor } from './helpers/streamers.ts';
 
 /**
  * PostgreSQL: a write beside the delete of its streamer. The delete locks the streamer's row,
@@ -45,6 +45,9 @@ async function besideDelete(
   return first === 'delete' ? { del: a!, write: b! } : { del: b!, write: a! };
 }
 
+const rerating = (speaker: Client, sid: number) =>
+  speaker.post(`/api/reviews?streamer_id=${sid}&request=1`, { reason: 'New overlay, new games since.' });
+
 const holdStreamer = (sid: number) => (other: PoolClient) =>
   other.query('select 1 from streamers where id = $1 for share', [sid]);
 
@@ -78,6 +81,29 @@ describe.skipIf(!t.database.pool)("a write beside its streamer's delete (Postgre
     );
     expect([res.del.status, res.write.status]).toEqual([200, 404]);
     expect(res.write.body.error).toBe('Streamer not found');
+  });
+
+  it('a re-rating request waits for the delete, then answers 404 Streamer not found', async () => {
+    const { id: sid, speaker } = await spokenFor(t, admin, `goingvoice${process.pid}`);
+    const res = await besideDelete(sid, holdStreamer(sid), () => rerating(speaker, sid));
+    expect([res.del.status, res.write.status]).toEqual([200, 404]);
+    expect(res.write.body.error).toBe('Streamer not found');
+  });
+
+  it('a re-rating request taken before the delete: 201, then the delete 200 takes it along', async () => {
+    const { id: sid, user, speaker } = await spokenFor(t, admin, `gonevoice${process.pid}`);
+    // The speaker's account row held: the request stops at it (its row's foreign key) holding
+    // the streamer's row while the delete comes.
+    const res = await besideDelete(
+      sid,
+      (other) => other.query('select 1 from users where id = $1 for update', [user.id]),
+      () => rerating(speaker, sid),
+      'write',
+    );
+    expect([res.del.status, res.write.status]).toEqual([200, 201]);
+    expect(
+      await t.db.selectFrom('rerating_requests').select('id').where('streamer_id', '=', sid).execute(),
+    ).toEqual([]);
   });
 
   it('a like whose comment is locked before its streamer: both answer 200', async () => {

@@ -3,7 +3,7 @@ import { DAY } from '../src/lib/clock.ts';
 import { SCORE_KEYS, type Scores, scoreSum } from '../src/shared/rules.ts';
 import { useApp } from './helpers/app.ts';
 import type { Client } from './helpers/client.ts';
-import { R } from './helpers/streamers.ts';
+import { R, spokenFor } from './helpers/streamers.ts';
 import { streamerRow } from './helpers/rows.ts';
 
 /** DECISIONS.md "Fifth wave" → "Staff reviews", over HTTP on SQLite and PostgreSQL. */
@@ -258,13 +258,7 @@ describe('the queue', () => {
 });
 
 /** A streamer with a channel and the signed-in user who speaks for it. */
-async function verified() {
-  const channel = `reviewed${process.pid}x${++seq}`;
-  const made = await admin.post('/api/streamers?admin=1', { name: `Verified ${seq}`, provider_a: channel });
-  const id = made.body.id as number;
-  const user = await t.user({ provider: 'provider_a', login: channel });
-  return { id, user, speaker: await t.signedIn(user) };
-}
+const verified = () => spokenFor(t, admin, `reviewed${process.pid}x${++seq}`);
 
 describe('publishing', () => {
   it('the median becomes the rating as an administrator PUT sets it: reward and notes kept, one history row, reviews cleared', async () => {

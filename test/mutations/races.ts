@@ -76,4 +76,12 @@ export const RACE_MUTATIONS: Mutation[] = [
     tests: TESTS,
     project: 'postgres',
   },
+  {
+    name: 'races: a re-rating request asks for an open one before it locks the streamer (two open, a 500)',
+    file: 'src/reviews/request.ts',
+    from: "      const name = await lockStreamer(trx, streamerId);\n      if (await openRequest(trx, streamerId)) throw fail('request_open');\n",
+    to: "      if (await openRequest(trx, streamerId)) throw fail('request_open');\n      const name = await lockStreamer(trx, streamerId);\n",
+    tests: TESTS,
+    project: 'postgres',
+  },
 ];
