@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
  * `npm run mutations` stopped while a mutation's tests run (Ctrl-C, or SIGTERM from a
@@ -12,8 +12,6 @@ import { afterAll, describe, expect, it } from 'vitest';
  * fixture list (`--list`) whose one mutation changes a file of a temporary folder; its tests
  * (a quick file) are still starting when the signal comes.
  */
-const dir = mkdtempSync(join(tmpdir(), 'mutation-runner-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const KEPT = 'export const rule = "kept";\n';
 
 /** The processes still running (not ended, not zombies) whose environment holds `mark`. */
@@ -31,6 +29,9 @@ function marked(mark: string): number[] {
 }
 
 describe.skipIf(process.env.TEST_DB === 'postgres')('the mutation runner stopped while tests run', () => {
+  let dir = '';
+  beforeAll(() => void (dir = mkdtempSync(join(tmpdir(), 'mutation-runner-'))));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   it.each([
     ['SIGINT', 130],
     ['SIGTERM', 143],
