@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { adminPage, axe, newPage, runBrowser, shot, signIn, useBrowser } from './browser.ts';
 import { contrast } from './contrast.ts';
+import { cs } from '../../web/src/locales/cs.ts';
 
 describe.runIf(runBrowser(import.meta.url))('community rating, audit log, themes and assets', () => {
   const env = useBrowser();
@@ -143,6 +144,16 @@ describe.runIf(runBrowser(import.meta.url))('community rating, audit log, themes
     const light = await newPage(env, { phone: true, lang: 'cs' });
     await light.page.goto(env.base + '/#/suggest');
     await light.page.getByRole('heading', { name: 'Navrhnout streamera' }).waitFor();
+    // An empty name is refused by the browser in the page's language (lib/field-checks.ts), until typed.
+    await light.page.getByRole('button', { name: 'Odeslat návrh' }).click();
+    const name = light.page.getByLabel('Jméno streamera');
+    expect(await name.evaluate((i: HTMLInputElement) => i.validationMessage)).toBe(cs['field.fill']);
+    expect(await name.evaluate((i) => i === document.activeElement)).toBe(true);
+    expect(await name.getAttribute('aria-invalid')).toBe('true');
+    await name.fill('Někdo');
+    expect(await name.evaluate((i: HTMLInputElement) => i.validationMessage)).toBe('');
+    expect(await name.getAttribute('aria-invalid')).toBe(null);
+    await name.fill('');
     expect(await light.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await shot(light.page, 'suggest-phone');
     await light.context.close();

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { TestApp, TestUser } from '../helpers/app.ts';
 import { adminPage, axe, newPage, pageAs, runBrowser, shot, useBrowser } from './browser.ts';
 import { contrast } from './contrast.ts';
+import { cs } from '../../web/src/locales/cs.ts';
 
 /**
  * Issue 16 and 17 on the page: guests marked, staff badges, reports, replies and likes, the
@@ -110,6 +111,13 @@ describe.runIf(runBrowser(import.meta.url))('comments in an open community, and 
     await dialog.getByRole('button', { name: 'Odeslat hlášení' }).click();
     expect(await dialog.isVisible()).toBe(true);
     expect((await commentsOf(env.t)).find((c) => c.id === ids['Buy followers cheap'])?.reports ?? 0).toBe(0);
+    // The browser says why in the page's language (lib/field-checks.ts), on the focused reason.
+    const firstReason = dialog.getByRole('radio').first();
+    expect(await firstReason.evaluate((r: HTMLInputElement) => r.validationMessage)).toBe(
+      cs['field.pickOne'],
+    );
+    expect(await firstReason.evaluate((r) => r === document.activeElement)).toBe(true);
+    expect(await firstReason.getAttribute('aria-invalid')).toBe('true');
     await dialog.getByLabel('Spam nebo reklama').check();
     await dialog.getByLabel('Poznámka pro moderátory (nepovinné)').fill('Reklama na followery');
     await shot(page, 'moderation-report-dialog-phone');

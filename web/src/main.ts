@@ -2,10 +2,13 @@ import { hydrate, mount } from 'svelte';
 import App from './App.svelte';
 import { SERVICE_WORKER } from '../../src/shared/pages.ts';
 import './app.css';
-import { i18n, loadWords } from './lib/i18n.svelte.ts';
+import { i18n, loadWords, t } from './lib/i18n.svelte.ts';
 import { applyTheme, initialTheme } from './lib/theme.ts';
+import { speakFieldChecks } from './lib/field-checks.ts';
 
 applyTheme(initialTheme());
+// The browser's checks of every form field in the page's language (before any form is drawn).
+speakFieldChecks(document, { t, lang: () => i18n.lang });
 
 const target = document.getElementById('app');
 if (!target) throw new Error('the page has no #app element');
