@@ -54,6 +54,23 @@ describe.runIf(runBrowser(import.meta.url))('the ranking', () => {
     await page.getByLabel('Sort by').selectOption({ label: 'Comments' });
     await expect.poll(() => page.locator('.ranking .name').first().textContent()).toBe('Streamer 06');
     expect(await page.locator('.ranking > li').first().textContent()).toContain('1 comment');
+    // By the audience: the one vote first, the rest by name, which a line says (not the rows alone).
+    expect(await page.getByText('in order of name').count()).toBe(0);
+    await page.getByLabel('Sort by').selectOption({ label: 'Ranked by the audience' });
+    await page.getByText('Streamers without audience votes come last, in order of name.').waitFor();
+    expect((await page.locator('.ranking .name').allTextContents()).slice(0, 3)).toEqual([
+      'Streamer 01',
+      'Streamer 02',
+      'Streamer 04',
+    ]);
+    await page.getByLabel('Filter by name').fill('Streamer 1');
+    await page
+      .getByText('None of these streamers has audience votes yet, so they are in order of name.')
+      .waitFor();
+    await page.getByLabel('Filter by name').fill('Streamer 01');
+    await expect.poll(() => page.locator('.ranking .name').allTextContents()).toEqual(['Streamer 01']);
+    expect(await page.getByText('in order of name').count()).toBe(0);
+    await page.getByLabel('Filter by name').fill('');
 
     await page.getByLabel('Live now').check();
     await expect.poll(() => page.locator('.ranking .name').allTextContents()).toEqual(['Streamer 08']);

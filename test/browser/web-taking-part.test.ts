@@ -184,6 +184,7 @@ describe.runIf(walked)('taking part: the streamer page, the ranking and the edit
     await page.locator('.rank-tools select').first().selectOption({ label: 'Podle publika' });
     await expect.poll(() => page.locator('.ranking .name').first().textContent()).toBe('Gamma Streams');
     expect(new URL(page.url()).searchParams.get('sort')).toBe('audience');
+    await page.getByText('Streameři bez hlasů publika jsou na konci, seřazení podle jména.').waitFor();
     const served = (
       (await env.t.client().get('/api/streamers?sort=audience')).body as { name: string }[]
     ).map((s) => s.name);

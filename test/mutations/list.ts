@@ -27,7 +27,7 @@ import { MAIL_MUTATIONS } from './mail.ts';
 import { FORMAT_MUTATIONS } from './formats.ts';
 import { EVASION_MUTATIONS } from './evasion.ts';
 import { WALK_MUTATIONS } from './walk.ts';
-import { FIELD_CHECK_MUTATIONS } from './field-checks.ts';
+import { PAGE_WORDS_MUTATIONS } from './page-words.ts';
 import { KEYBOARD_WALK_MUTATIONS } from './keyboard-walk.ts';
 import { ERROR_ORDER_MUTATIONS } from './error-order.ts';
 import { RACE_MUTATIONS } from './races.ts';
@@ -1331,7 +1331,7 @@ export const MUTATIONS: Mutation[] = [
   ...WEEK_MUTATIONS,
   ...WEEK_FIVE_MUTATIONS,
   ...WALK_MUTATIONS,
-  ...FIELD_CHECK_MUTATIONS,
+  ...PAGE_WORDS_MUTATIONS,
   ...KEYBOARD_WALK_MUTATIONS,
   ...ERROR_ORDER_MUTATIONS,
   ...NOTIFICATION_MUTATIONS,

@@ -110,3 +110,16 @@ export function rankAndFilter(
       return value(b.s) - value(a.s) || (a.rank ?? 1e9) - (b.rank ?? 1e9);
     });
 }
+
+/**
+ * Where votes are missing, the audience ranking is by name (DECISIONS.md "Audience score you can
+ * trust": streamers without votes last, by name), which the list says in a line: 'none' when no
+ * row of the service's order has a vote, 'some' when some have none, null when all have votes.
+ */
+export function audienceByName(rows: Ranked[], audience: readonly number[]): 'none' | 'some' | null {
+  const inOrder = new Set(audience);
+  const listed = rows.filter(({ s }) => inOrder.has(s.id));
+  const without = listed.filter(({ s }) => s.audience_votes === 0).length;
+  if (without === 0) return null;
+  return without === listed.length ? 'none' : 'some';
+}

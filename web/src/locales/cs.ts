@@ -302,6 +302,9 @@ export const cs: Record<MessageKey, string> = {
   'list.sortBy': 'Řadit podle',
   'list.sortComments': 'Komentáře',
   'list.sortAudience': 'Podle publika',
+  'list.audienceNoVotes':
+    'Žádný z těchto streamerů zatím nemá hlasy publika, proto jsou seřazeni podle jména.',
+  'list.audienceLast': 'Streameři bez hlasů publika jsou na konci, seřazení podle jména.',
   'list.platform': 'Platforma',
   'list.platformAll': 'Všechny platformy',
   'list.liveOnly': 'Právě živě',

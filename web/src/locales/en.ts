@@ -303,6 +303,8 @@ export const en = {
   'list.sortBy': 'Sort by',
   'list.sortComments': 'Comments',
   'list.sortAudience': 'Ranked by the audience',
+  'list.audienceNoVotes': 'None of these streamers has audience votes yet, so they are in order of name.',
+  'list.audienceLast': 'Streamers without audience votes come last, in order of name.',
   'list.platform': 'Platform',
   'list.platformAll': 'All platforms',
   'list.liveOnly': 'Live now',

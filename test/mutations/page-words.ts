@@ -1,7 +1,10 @@
 import type { Mutation } from './list.ts';
 
-/** The browser's checks of a form's fields in the page's language (web/src/lib/field-checks.ts). */
-export const FIELD_CHECK_MUTATIONS: Mutation[] = [
+/**
+ * What the page says in its own words: the browser's checks of a form's fields in the page's
+ * language (web/src/lib/field-checks.ts), and why the audience ranking reads by name.
+ */
+export const PAGE_WORDS_MUTATIONS: Mutation[] = [
   {
     name: "field checks: the page never listens, so an empty suggestion's name is refused in the browser's language",
     file: 'web/src/main.ts',
@@ -33,5 +36,13 @@ export const FIELD_CHECK_MUTATIONS: Mutation[] = [
     to: '',
     tests: ['test/field-checks.test.ts'],
     project: 'sqlite',
+  },
+  {
+    name: 'audience sort: the ranking falls back to names where votes are missing and says nothing of it',
+    file: 'web/src/lib/ranking.ts',
+    from: '  if (without === 0) return null;\n',
+    to: '  return null;\n',
+    tests: ['test/browser/web-ranking.test.ts'],
+    web: true,
   },
 ];
