@@ -18,7 +18,7 @@ import { BackupScheduler } from '../src/backup/scheduler.ts';
 import { migrateToLatest } from '../src/db/migrator.ts';
 import { sqliteDriver } from '../src/db/sqlite-driver.ts';
 import { startApp, TestClock } from './helpers/app.ts';
-import { cli, database, dir } from './helpers/cli.ts';
+import { cli, cliAsync, database, dir } from './helpers/cli.ts';
 import { dbKind, reopen } from './helpers/database.ts';
 
 const hash = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
@@ -248,6 +248,46 @@ describe.runIf(dbKind === 'sqlite')('scheduled backups and restore (SQLite)', { 
       expect(cli(null, ['backup', '--help']).out).toMatch(
         /^Usage: streamer-rating backup <file> \[--force\]/,
       );
+    } finally {
+      await a.close();
+    }
+  });
+
+  it('two backups started together to one new name: one writes it, the other is refused as over an existing file', async () => {
+    const d = await database();
+    const a = await startApp({}, { database: d });
+    try {
+      await a.client().post('/api/comments', { streamer_id: await a.streamer('Together'), body: 'once' });
+      const copies = mkdtempSync(join(dir, 'together-'));
+      const file = join(copies, 'by-hand.db');
+      const runs = await Promise.all([0, 1].map(() => cliAsync(d, ['backup', file])));
+      expect(runs.map((r) => r.code).sort()).toEqual([0, 1]);
+      expect(runs.find((r) => r.code === 1)!.err.trim()).toBe(
+        `Error: ${file} exists; name a new file, or give --force to replace it`,
+      );
+      expect(readdirSync(copies)).toEqual(['by-hand.db']);
+      expect(comments(file).size).toBe(1);
+
+      // Two processes may or may not overlap; in one process the two copies always do: each
+      // is past its start before either is in place (no look before the copy decides).
+      const reader = new (sqliteDriver())(d.url.slice('sqlite:'.length), { readonly: true });
+      const other = join(copies, 'in-process.db');
+      try {
+        const outcomes = await Promise.allSettled([
+          writeBackup(reader, other, false),
+          writeBackup(reader, other, false),
+        ]);
+        expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+        const refused = outcomes.find((o) => o.status === 'rejected')!;
+        expect(String(refused.reason)).toBe(
+          `Error: ${other} exists; name a new file, or give --force to replace it`,
+        );
+      } finally {
+        reader.close();
+      }
+      // No temporary file is left behind by the one refused (reading a copy adds its -wal file).
+      expect(readdirSync(copies).filter((name) => name.endsWith('.partial'))).toEqual([]);
+      expect(comments(other).size).toBe(1);
     } finally {
       await a.close();
     }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, lstatSync, openSync, statSync } from 'node:fs';
-import { chmod, readdir, rename, rm, stat } from 'node:fs/promises';
+import { closeSync, fsyncSync, openSync, statSync } from 'node:fs';
+import { chmod, link, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { SqliteDatabase } from '../db/sqlite-driver.ts';
 
@@ -52,11 +52,7 @@ export async function writeBackup(
   replace = true,
 ): Promise<void> {
   refuseOwnFiles(sqlite.name, file);
-  // A backup by hand over an older one under the same name lost it without a word.
-  if (!replace && lstatSync(file, { throwIfNoEntry: false }) !== undefined) {
-    throw new BackupRefused(`${file} exists; name a new file, or give --force to replace it`);
-  }
-  await writeWhole(file, (partial) => sqlite.backup(partial, { progress: backupSteps() }));
+  await writeWhole(file, (partial) => sqlite.backup(partial, { progress: backupSteps() }), replace);
 }
 
 /**
@@ -67,19 +63,41 @@ export async function writeBackup(
  * service user's alone (BACKUP_MODE) from its first byte, whatever the umask (SQLite and
  * writeFile keep the mode of a file they find). A failure removes the temporary file and is
  * said by the file asked for, not the temporary one.
+ *
+ * Unless `replace`, a file already there is kept and the write refused (BackupRefused): the
+ * copy is linked in under its name, which fails if the name is taken, in the same step as it
+ * looks. A look before the copy let two backups started together to one new name both pass
+ * it, and the second replaced the first without a word.
  */
-export async function writeWhole(file: string, write: (partial: string) => Promise<unknown>): Promise<void> {
+export async function writeWhole(
+  file: string,
+  write: (partial: string) => Promise<unknown>,
+  replace = true,
+): Promise<void> {
   const partial = join(dirname(file), `.${basename(file)}.${randomBytes(4).toString('hex')}.partial`);
   try {
     closeSync(openSync(partial, 'wx', BACKUP_MODE));
     await chmod(partial, BACKUP_MODE);
     await write(partial);
     fsyncPath(partial);
-    await rename(partial, file);
+    await (replace ? rename(partial, file) : linkNew(partial, file));
     fsyncPath(dirname(file));
   } catch (err) {
-    await rm(partial, { force: true });
+    if (err instanceof BackupRefused) throw err;
     throw new Error(`cannot write ${file}: ${whyNotWritten(err)}; nothing was replaced`, { cause: err });
+  } finally {
+    // Gone after a rename; after a link (or any failure) the temporary name is removed here.
+    await rm(partial, { force: true });
+  }
+}
+
+/** Gives `partial` the name `file` unless that name is taken (a backup by hand without --force). */
+async function linkNew(partial: string, file: string): Promise<void> {
+  try {
+    await link(partial, file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    throw new BackupRefused(`${file} exists; name a new file, or give --force to replace it`);
   }
 }
 

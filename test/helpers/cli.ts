@@ -1,5 +1,5 @@
 /** The command-line tool run as a user would, and what the API then answers (test/cli*.test.ts). */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,6 +58,17 @@ export function cli(d: TestDatabase | null, args: string[], input?: string) {
     timeout: 60_000,
   });
   return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+/** Runs the command-line tool as `cli` does, without waiting: for several runs at once. */
+export function cliAsync(d: TestDatabase, args: string[]) {
+  const child = spawn(process.execPath, [...TOOL, ...args], { env: env(d) });
+  let [out, err] = ['', ''];
+  child.stdout.setEncoding('utf8').on('data', (s: string) => (out += s));
+  child.stderr.setEncoding('utf8').on('data', (s: string) => (err += s));
+  return new Promise<{ code: number | null; out: string; err: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, out, err })),
+  );
 }
 
 /**

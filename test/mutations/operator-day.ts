@@ -12,8 +12,24 @@ export const OPERATOR_DAY_MUTATIONS: Mutation[] = [
   {
     name: '`backup <file>` replaces an existing file without --force',
     file: 'src/backup/files.ts',
-    from: '  if (!replace && lstatSync(file, { throwIfNoEntry: false }) !== undefined) {',
-    to: '  if (false as boolean) {',
+    from: '    await (replace ? rename(partial, file) : linkNew(partial, file));\n',
+    to: '    await rename(partial, file);\n',
+    tests: ['test/backups.test.ts'],
+  },
+  {
+    name: '`backup <file>`: a look before the copy again (two backups at once to one new name both pass it)',
+    file: 'src/backup/files.ts',
+    from: '  await writeWhole(file, (partial) => sqlite.backup(partial, { progress: backupSteps() }), replace);\n',
+    to:
+      '  if (!replace && statSync(file, { throwIfNoEntry: false }) !== undefined) throw new BackupRefused(`${file} exists; name a new file, or give --force to replace it`);\n' +
+      '  await writeWhole(file, (partial) => sqlite.backup(partial, { progress: backupSteps() }));\n',
+    tests: ['test/backups.test.ts'],
+  },
+  {
+    name: '`backup <file>`: the temporary file of a refused backup is left beside it',
+    file: 'src/backup/files.ts',
+    from: '    await rm(partial, { force: true });\n',
+    to: '',
     tests: ['test/backups.test.ts'],
   },
   {
