@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyInstance, FastifyListenOptions } from 'fastify';
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
@@ -156,7 +157,7 @@ export async function startServer(
   // The plugins' own start (a backup directory, the deliverers) fails in its own words first,
   // never as a port that cannot be listened on.
   await app.ready();
-  await app.listen({ host: config.host, port: config.port }).catch((err: unknown) => {
+  await listenQuietly(app, { host: config.host, port: config.port }).catch((err: unknown) => {
     // A port in use or not allowed, a host that is no address here: the variables that chose them.
     const why = err instanceof Error ? err.message : String(err);
     // Its words are in the message: no `cause`, which the log's error would repeat after them.
@@ -177,6 +178,23 @@ export async function startServer(
       { address, base_url: config.baseUrl, version: VERSION },
       `listening on ${address} (BASE_URL ${config.baseUrl})`,
     );
+}
+
+/**
+ * Fastify writes its own `Server listening at <url>` at info as it binds, one line per address
+ * (two for `localhost`), beside the service's `listening on` line that says it once with
+ * BASE_URL; no option of `listen` turns it off (fastify/help#641). For the listen alone, the
+ * app's logger is one without info lines; warnings and errors still go out.
+ */
+async function listenQuietly(app: FastifyInstance, options: FastifyListenOptions): Promise<void> {
+  const log = app.log;
+  const chatty = ['info', 'debug', 'trace'].includes(log.level);
+  app.log = log.child({}, { level: chatty ? 'warn' : log.level });
+  try {
+    await app.listen(options);
+  } finally {
+    app.log = log;
+  }
 }
 
 /** `host:port` of a listening server (an IPv6 host in brackets), or its socket's path. */

@@ -115,4 +115,11 @@ export const OPERATOR_DAY_MUTATIONS: Mutation[] = [
     tests: ['test/pool-losses.test.ts'],
     project: 'postgres',
   },
+  {
+    name: "a start: Fastify's `Server listening at` line beside the service's `listening on` again",
+    file: 'src/server.ts',
+    from: '  await listenQuietly(app, { host: config.host, port: config.port }).catch(',
+    to: '  await app.listen({ host: config.host, port: config.port }).catch(',
+    tests: ['test/start-log.test.ts'],
+  },
 ];

@@ -348,8 +348,8 @@ export const OPERATOR_MUTATIONS: Mutation[] = [
   {
     name: "start (stop 96): a plugin's failed start is said as a port that cannot be listened on",
     file: 'src/server.ts',
-    from: '  await app.ready();\n  await app.listen(',
-    to: '  await app.listen(',
+    from: '  await app.ready();\n  await listenQuietly(',
+    to: '  await listenQuietly(',
     tests: ['test/start-log.test.ts'],
   },
   {
