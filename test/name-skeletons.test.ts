@@ -8,13 +8,13 @@
  * users' and the held words' folds again. Stop 82: the fold drops symbols (`ModMax ✓` is
  * `ModMax`); migration 042 makes the users' folds again.
  */
-import { Migrator, sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../src/db/migrator.ts';
 import { migrations } from '../src/db/migrations/index.ts';
 import { foldName } from '../src/lib/names.ts';
 import { startApp, type TestApp } from './helpers/app.ts';
-import { createTestDatabase, dbKind, type TestDatabase } from './helpers/database.ts';
+import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
+import { migrateBefore, migratorOf } from './helpers/migrations.ts';
 import { streamerRow } from './helpers/rows.ts';
 
 const database = await createTestDatabase();
@@ -25,26 +25,6 @@ afterAll(async () => {
   await later.cleanup();
   await latest.cleanup();
 });
-
-/** A migrator of this test database, so that it can stop before a migration. */
-async function migratorOf(db: TestDatabase['db']): Promise<Migrator> {
-  const schema =
-    dbKind === 'sqlite'
-      ? undefined
-      : (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema;
-  return new Migrator({
-    db,
-    provider: { getMigrations: async () => migrations },
-    ...(schema ? { migrationTableSchema: schema } : {}),
-  });
-}
-
-/** The database `db` migrated up to the migration before `name`. */
-async function migrateBefore(db: TestDatabase['db'], name: string): Promise<void> {
-  const names = Object.keys(migrations);
-  const previous = names[names.indexOf(name) - 1];
-  expect((await (await migratorOf(db)).migrateTo(previous ?? '')).error).toBeUndefined();
-}
 
 /** A user `mod_max` as an older fold stored them: `displayFold` as it made it. */
 async function oldUser(db: TestDatabase['db'], providerId: string, displayName: string, displayFold: string) {

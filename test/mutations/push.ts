@@ -384,4 +384,18 @@ export const PUSH_MUTATIONS: Mutation[] = [
     to: 'value.startsWith(serviceUrl) && url.origin === new URL(serviceUrl).origin',
     tests: ['test/push.test.ts'],
   },
+  {
+    name: 'migration 050: of two rows that become one endpoint, the oldest stays (not the last subscribed)',
+    file: 'src/db/migrations/050-push-endpoint-hosts.ts',
+    from: "    .orderBy('created_at', 'desc')\n",
+    to: "    .orderBy('created_at', 'asc')\n",
+    tests: ['test/push-endpoint-hosts.test.ts'],
+  },
+  {
+    name: 'migration 050: endpoints keep the capitals in their host',
+    file: 'src/db/migrations/050-push-endpoint-hosts.ts',
+    from: '  return authority === undefined ? endpoint : origin + endpoint.slice(authority.length);\n',
+    to: '  return authority === undefined || origin ? endpoint : endpoint;\n',
+    tests: ['test/push-endpoint-hosts.test.ts'],
+  },
 ];

@@ -44,6 +44,7 @@ import * as nameFoldsOfSmallCapitals from './046-name-folds-of-small-capitals.ts
 import * as teamNameFolds from './047-team-name-folds.ts';
 import * as oneBlockPerGuest from './048-one-block-per-guest.ts';
 import * as nameFoldsWithoutSigns from './049-name-folds-without-signs.ts';
+import * as pushEndpointHosts from './050-push-endpoint-hosts.ts';
 
 /** Every migration, in order. A new one is added here explicitly, never discovered. */
 export const migrations: Record<string, Migration> = {
@@ -92,4 +93,5 @@ export const migrations: Record<string, Migration> = {
   '047-team-name-folds': teamNameFolds,
   '048-one-block-per-guest': oneBlockPerGuest,
   '049-name-folds-without-signs': nameFoldsWithoutSigns,
+  '050-push-endpoint-hosts': pushEndpointHosts,
 };
