@@ -4,7 +4,8 @@
 // outside and loads when first used: native drivers, pg, the password hashes, the rate
 // limiter, Fastify's schema compilers (src/lib/lazy-compilers.ts), and the writers of mail,
 // push, calendars and feeds (src/lib/lazy-modules.ts). The command-line tool
-// (dist/src/cli/main.js) is bundled the same way, below.
+// (dist/src/cli/main.js) is bundled the same way, below. Run again without `tsc` between, it
+// leaves a bundle as it is.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -12,6 +13,9 @@ import { asciiOnly } from './ascii.js';
 import { LAZY_MODULES } from '../dist/src/lib/lazy-modules.js';
 
 const entry = 'dist/src/main.js';
+/** What each bundle begins with: CommonJS dependencies inside an ES module still call require(). */
+const BANNER =
+  "import { createRequire as __bundleRequire } from 'node:module';\nconst require = __bundleRequire(import.meta.url);";
 /** What both bundles share: one file's worth of modules, the drivers and the lazy ones outside. */
 const common = {
   allowOverwrite: true,
@@ -36,14 +40,24 @@ const common = {
     '@fastify/rate-limit',
     ...LAZY_MODULES,
   ],
-  // CommonJS dependencies inside an ES module still call require().
-  banner: {
-    js: "import { createRequire as __bundleRequire } from 'node:module';\nconst require = __bundleRequire(import.meta.url);",
-  },
+  banner: { js: BANNER },
 };
-await build({ ...common, entryPoints: [entry], outfile: entry });
-// In ASCII only (scripts/ascii.js): V8 keeps the bundle's source for as long as the process runs.
-writeFileSync(entry, asciiOnly(readFileSync(entry, 'utf8')));
+
+/**
+ * Whether `file` is this script's output already: it was run again without `tsc` between, and
+ * has nothing new to bundle (a bundle of the bundle would declare the banner's names twice).
+ */
+function bundledAlready(file) {
+  if (!readFileSync(file, 'utf8').startsWith(BANNER)) return false;
+  console.log(`${file} is bundled already (tsc has not written it since): left as it is`);
+  return true;
+}
+
+if (!bundledAlready(entry)) {
+  await build({ ...common, entryPoints: [entry], outfile: entry });
+  // In ASCII only (scripts/ascii.js): V8 keeps the bundle's source for as long as the process runs.
+  writeFileSync(entry, asciiOnly(readFileSync(entry, 'utf8')));
+}
 
 // The command-line tool: each run is a new process, and loading its 350-760 modules (Kysely's
 // and TypeBox's files one by one) was most of a command's time, 0.3-0.5 s of CPU against
@@ -53,21 +67,23 @@ writeFileSync(entry, asciiOnly(readFileSync(entry, 'utf8')));
 // (test/helpers/cli.ts reads them to say what a run loaded).
 const cli = 'dist/src/cli';
 const chunks = join(cli, 'chunks');
-const { metafile } = await build({
-  ...common,
-  entryPoints: [join(cli, 'main.js')],
-  outdir: cli,
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
-  metafile: true,
-});
-const held = {};
-for (const [output, { inputs }] of Object.entries(metafile.outputs)) {
-  if (!output.endsWith('.js')) continue;
-  held[output] = Object.keys(inputs);
-  writeFileSync(output, asciiOnly(readFileSync(output, 'utf8')));
+if (!bundledAlready(join(cli, 'main.js'))) {
+  const { metafile } = await build({
+    ...common,
+    entryPoints: [join(cli, 'main.js')],
+    outdir: cli,
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    metafile: true,
+  });
+  const held = {};
+  for (const [output, { inputs }] of Object.entries(metafile.outputs)) {
+    if (!output.endsWith('.js')) continue;
+    held[output] = Object.keys(inputs);
+    writeFileSync(output, asciiOnly(readFileSync(output, 'utf8')));
+  }
+  for (const file of readdirSync(chunks).map((name) => join(chunks, name))) {
+    if (!(file.replace(/\.map$/, '') in held)) rmSync(file);
+  }
+  writeFileSync(join(chunks, 'modules.json'), JSON.stringify(held));
 }
-for (const file of readdirSync(chunks).map((name) => join(chunks, name))) {
-  if (!(file.replace(/\.map$/, '') in held)) rmSync(file);
-}
-writeFileSync(join(chunks, 'modules.json'), JSON.stringify(held));

@@ -122,4 +122,11 @@ export const OPERATOR_DAY_MUTATIONS: Mutation[] = [
     to: '  await app.listen({ host: config.host, port: config.port }).catch(',
     tests: ['test/start-log.test.ts'],
   },
+  {
+    name: 'scripts/bundle.js run twice without tsc: it bundles its own bundle (the banner declared twice)',
+    file: 'scripts/bundle.js',
+    from: "  if (!readFileSync(file, 'utf8').startsWith(BANNER)) return false;\n",
+    to: '  if (file) return false;\n',
+    tests: ['test/bundle.test.ts'],
+  },
 ];
