@@ -12,7 +12,7 @@ import {
 import { basename, dirname, join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { writeBackup } from '../src/backup/files.ts';
+import { linkNew, writeBackup } from '../src/backup/files.ts';
 import { restoreSqlite } from '../src/backup/restore.ts';
 import { BackupScheduler } from '../src/backup/scheduler.ts';
 import { migrateToLatest } from '../src/db/migrator.ts';
@@ -291,6 +291,22 @@ describe.runIf(dbKind === 'sqlite')('scheduled backups and restore (SQLite)', { 
     } finally {
       await a.close();
     }
+  });
+
+  it('on a file system without hard links (FAT, some shares) a backup still goes in under a new name, and is refused over a taken one', async () => {
+    const copies = mkdtempSync(join(dir, 'no-links-'));
+    const noLinks = () =>
+      Promise.reject(Object.assign(new Error('operation not permitted'), { code: 'EPERM' }));
+    const partial = join(copies, '.copy.partial');
+    writeFileSync(partial, 'the copy');
+    const file = join(copies, 'by-hand.db');
+    await linkNew(partial, file, noLinks);
+    expect(readFileSync(file, 'utf8')).toBe('the copy');
+    writeFileSync(partial, 'another copy');
+    await expect(linkNew(partial, file, noLinks)).rejects.toThrow(
+      `${file} exists; name a new file, or give --force to replace it`,
+    );
+    expect(readFileSync(file, 'utf8')).toBe('the copy');
   });
 
   it('a corrupt, foreign, half-written or newer copy is refused and nothing changes', async () => {

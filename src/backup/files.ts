@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, statSync } from 'node:fs';
-import { chmod, link, readdir, rename, rm, stat } from 'node:fs/promises';
+import { closeSync, constants, fsyncSync, openSync, statSync } from 'node:fs';
+import { chmod, copyFile, link, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { SqliteDatabase } from '../db/sqlite-driver.ts';
 
@@ -91,15 +91,41 @@ export async function writeWhole(
   }
 }
 
-/** Gives `partial` the name `file` unless that name is taken (a backup by hand without --force). */
-async function linkNew(partial: string, file: string): Promise<void> {
+/** The codes of a file system that has no hard links (FAT, some network shares). */
+const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
+
+/**
+ * Gives `partial` the name `file` unless that name is taken (a backup by hand without --force).
+ * Where the file system has no hard links, the copy is copied under its name instead, created
+ * only if the name is free (O_EXCL), still in the step that looks; there a crash in the middle
+ * of that copy can leave a cut file under the name.
+ */
+export async function linkNew(partial: string, file: string, linkFile = link): Promise<void> {
   try {
-    await link(partial, file);
+    await linkFile(partial, file);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    throw new BackupRefused(`${file} exists; name a new file, or give --force to replace it`);
+    const code = (err as NodeJS.ErrnoException).code ?? '';
+    if (NO_LINKS.has(code)) {
+      await copyNew(partial, file);
+      return;
+    }
+    if (code !== 'EEXIST') throw err;
+    throw refusedAsTaken(file);
   }
 }
+
+async function copyNew(partial: string, file: string): Promise<void> {
+  try {
+    await copyFile(partial, file, constants.COPYFILE_EXCL);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw refusedAsTaken(file);
+    throw err;
+  }
+  fsyncPath(file);
+}
+
+const refusedAsTaken = (file: string) =>
+  new BackupRefused(`${file} exists; name a new file, or give --force to replace it`);
 
 /** Why a file could not be written, in an operator's words (the system's code kept in the cause). */
 function whyNotWritten(err: unknown): string {

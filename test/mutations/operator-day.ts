@@ -26,6 +26,13 @@ export const OPERATOR_DAY_MUTATIONS: Mutation[] = [
     tests: ['test/backups.test.ts'],
   },
   {
+    name: '`backup <file>`: a file system without hard links refuses every backup by hand',
+    file: 'src/backup/files.ts',
+    from: '    if (NO_LINKS.has(code)) {\n',
+    to: '    if (NO_LINKS.has(code) && false) {\n',
+    tests: ['test/backups.test.ts'],
+  },
+  {
     name: '`backup <file>`: the temporary file of a refused backup is left beside it',
     file: 'src/backup/files.ts',
     from: '    await rm(partial, { force: true });\n',
