@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminPage, axe, fillScores, newPage, runBrowser, shot, signIn, useBrowser } from './browser.ts';
+import { adminLogin, axe, fillScores, newPage, runBrowser, shot, signIn, useBrowser } from './browser.ts';
 
 describe.runIf(runBrowser(import.meta.url))('the web page for staff', () => {
   const env = useBrowser();
@@ -59,7 +59,7 @@ describe.runIf(runBrowser(import.meta.url))('the web page for staff', () => {
   it('the administrator adds, edits, locks and deletes a streamer and manages a team, users and settings', async () => {
     const { page, context } = await newPage(env, { lang: 'en' });
     await signIn(env, page, 'provider_a');
-    await adminPage(env, page);
+    await adminLogin(env, page);
     await axe(env, page, 'admin streamers');
 
     await page.getByLabel('Streamer name').fill('Zeta Fresh');
