@@ -235,7 +235,9 @@ describe.runIf(dbKind === 'postgres')('PostgreSQL connection failures', () => {
         (err: Error) => err.message,
       );
       // Terminated once PostgreSQL runs it.
-      await expect.poll(() => terminate(app.database.pgName!, true), { timeout: 10_000 }).toBeGreaterThan(0);
+      await expect
+        .poll(() => terminate(app.database.pgName!, true), { timeout: 10_000 })
+        .toBeGreaterThan(0);
       expect(await slow).toMatch(/terminat|connection/i);
       const res = await app.client().get('/api/streamers');
       expect([200, 503]).toContain(res.status);
