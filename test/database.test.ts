@@ -214,7 +214,7 @@ describe.runIf(dbKind === 'postgres')('PostgreSQL connection failures', () => {
     const app = await startApp();
     try {
       await Promise.all(Array.from({ length: 4 }, () => app.client().get('/api/streamers')));
-      expect(await terminate(app.database.pgName!, false)).toBeGreaterThan(0);
+      expect(await terminate(app.database.pgSchema!, false)).toBeGreaterThan(0);
       // The terminations have reached the pool: it dropped every idle client they broke.
       await expect.poll(() => app.database.pool!.idleCount, { timeout: 10_000 }).toBe(0);
       const res = await app.client().get('/api/streamers');
@@ -236,7 +236,7 @@ describe.runIf(dbKind === 'postgres')('PostgreSQL connection failures', () => {
       );
       // Terminated once PostgreSQL runs it.
       await expect
-        .poll(() => terminate(app.database.pgName!, true), { timeout: 10_000 })
+        .poll(() => terminate(app.database.pgSchema!, true), { timeout: 10_000 })
         .toBeGreaterThan(0);
       expect(await slow).toMatch(/terminat|connection/i);
       const res = await app.client().get('/api/streamers');

@@ -11,13 +11,8 @@ export const dbKind = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite'
 export interface TestDatabase extends Opened {
   /** DATABASE_URL for a second instance or a child process on the same database. */
   url: string;
-  /**
-   * PostgreSQL: the schema holding this database's tables (search_path), for an empty test
-   * database; a migrated one is a database of its own, its tables in `public`.
-   */
+  /** PostgreSQL schema holding this database's tables (search_path), if PostgreSQL. */
   pgSchema?: string;
-  /** PostgreSQL: the `application_name` of this database's connections. */
-  pgName?: string;
   cleanup(): Promise<void>;
 }
 
@@ -45,7 +40,6 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     ...opened,
     url,
     pgSchema: schema,
-    pgName: schema,
     cleanup: async () => {
       await opened.db.destroy();
       const c = new pg.Client({ connectionString: base });
@@ -111,95 +105,15 @@ function templateFile(): Promise<string> {
  * file migrated once per run (copying takes well under a millisecond; the 17 migrations took
  * 40 ms on a quiet machine, several times that when busy). The copy is the file the
  * migrations made, their bookkeeping included, so the app's own migrateToLatest at start
- * finds nothing left to do. PostgreSQL: likewise a copy, of a database migrated once per run
- * (`create database … template`, 0.1-0.4 s, where migrating a new schema took 2.7-7.9 s on a
- * loaded machine; replaying a dump of a migrated schema cost about as much as migrating it).
- * Outside vitest (no template provided), a new schema, migrated. The migration tests use
+ * finds nothing left to do. PostgreSQL: a new schema, migrated (replaying a dump of a
+ * migrated schema cost about as much as migrating it). The migration tests use
  * createTestDatabase and migrate from scratch.
  */
 export async function createMigratedDatabase(): Promise<TestDatabase> {
   if (dbKind === 'sqlite') return sqliteDatabase(await templateFile());
-  const template = providedPgTemplate();
-  if (template) return copyOfPgTemplate(template);
   const database = await createTestDatabase();
   await migrateToLatest(database.db);
   return database;
-}
-
-/** The run's migrated PostgreSQL database (test/helpers/global-setup.ts), if any. */
-function providedPgTemplate(): string | undefined {
-  try {
-    return inject('pgTemplate') || undefined;
-  } catch {
-    return undefined; // not in a vitest worker
-  }
-}
-
-/** Runs `query` on the PostgreSQL server of `base` through a connection of its own. */
-export async function onPgServer(base: string, query: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  try {
-    await admin.query(query);
-  } finally {
-    await admin.end();
-  }
-}
-
-/** A new database copied from the run's migrated one; its cleanup drops it. */
-async function copyOfPgTemplate(template: string): Promise<TestDatabase> {
-  const base = process.env.TEST_DATABASE_URL!;
-  const name = `${template}_${Math.random().toString(36).slice(2, 10)}`;
-  await onPgServer(base, `create database "${name}" template "${template}"`);
-  const u = new URL(base);
-  u.pathname = `/${name}`;
-  const url = u.toString();
-  const opened = openDatabase(url, { poolSize: 5, applicationName: name });
-  return {
-    ...opened,
-    url,
-    pgName: name,
-    // Dropped with the template at the end of the run: a database's drop makes PostgreSQL
-    // checkpoint (0.3-8 s on a loaded machine, and every other file's writes wait on it).
-    cleanup: () => opened.db.destroy(),
-  };
-}
-
-/**
- * Makes the run's migrated PostgreSQL database, named after the run's process so that runs
- * side by side on one server keep apart; the copies are named after it (`<template>_…`).
- */
-export async function makePgTemplate(base: string): Promise<{ name: string; remove: () => Promise<void> }> {
-  const name = `${new URL(base).pathname.slice(1)}_tpl${process.pid}`;
-  await onPgServer(base, `drop database if exists "${name}" with (force)`);
-  await onPgServer(base, `create database "${name}"`);
-  const u = new URL(base);
-  u.pathname = `/${name}`;
-  const template = openDatabase(u.toString(), { poolSize: 1, applicationName: name });
-  try {
-    await migrateToLatest(template.db);
-  } finally {
-    // A template takes no copies while anyone is connected to it.
-    await template.db.destroy();
-  }
-  // Eight drops at a time: each waits for a checkpoint, and drops waiting together share one.
-  const remove = async () => {
-    const admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-    const { rows } = await admin
-      .query<{ datname: string }>('select datname from pg_database where starts_with(datname, $1)', [
-        `${name}_`,
-      ])
-      .finally(() => admin.end());
-    const copies = rows.map((r) => r.datname);
-    const dropper = async () => {
-      for (let copy = copies.pop(); copy; copy = copies.pop())
-        await onPgServer(base, `drop database if exists "${copy}" with (force)`);
-    };
-    await Promise.all(Array.from({ length: 8 }, dropper));
-    await onPgServer(base, `drop database if exists "${name}" with (force)`);
-  };
-  return { name, remove };
 }
 
 /**
@@ -260,18 +174,10 @@ export function reopen(database: TestDatabase): TestDatabase {
   const opened =
     dbKind === 'sqlite'
       ? openDatabase(database.url)
-      : database.pgSchema
-        ? openDatabase(process.env.TEST_DATABASE_URL!, {
-            pgSchema: database.pgSchema,
-            poolSize: 5,
-            applicationName: database.pgName,
-          })
-        : openDatabase(database.url, { poolSize: 5, applicationName: database.pgName });
-  return {
-    ...opened,
-    url: database.url,
-    pgSchema: database.pgSchema,
-    pgName: database.pgName,
-    cleanup: () => opened.db.destroy(),
-  };
+      : openDatabase(process.env.TEST_DATABASE_URL!, {
+          pgSchema: database.pgSchema,
+          poolSize: 5,
+          applicationName: database.pgSchema,
+        });
+  return { ...opened, url: database.url, pgSchema: database.pgSchema, cleanup: () => opened.db.destroy() };
 }
