@@ -173,7 +173,8 @@ export async function latestApplied(db: AnyDb): Promise<string | null> {
 /** The newest migration this build knows. */
 export const latestKnown = (): string => Object.keys(migrations).sort().at(-1) ?? '';
 
-async function migrator(db: AnyDb, unordered = false): Promise<Migrator> {
+/** Kysely's migrator of `db`, its bookkeeping in the schema in use (the tests stop it before a migration). */
+export async function migrator(db: AnyDb, unordered = false): Promise<Migrator> {
   // On PostgreSQL the bookkeeping tables live in the schema in use; Kysely would otherwise
   // mistake another schema's tables for ours.
   const schema = isSqlite(db)

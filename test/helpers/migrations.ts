@@ -1,21 +1,12 @@
 /** Databases stopped before a migration, to store rows as they were and migrate them. */
-import { Migrator, sql } from 'kysely';
+import type { Migrator } from 'kysely';
 import { expect } from 'vitest';
 import { migrations } from '../../src/db/migrations/index.ts';
-import { dbKind, type TestDatabase } from './database.ts';
+import { migrator } from '../../src/db/migrator.ts';
+import type { TestDatabase } from './database.ts';
 
 /** A migrator of this test database, so that it can stop before a migration. */
-export async function migratorOf(db: TestDatabase['db']): Promise<Migrator> {
-  const schema =
-    dbKind === 'sqlite'
-      ? undefined
-      : (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema;
-  return new Migrator({
-    db,
-    provider: { getMigrations: async () => migrations },
-    ...(schema ? { migrationTableSchema: schema } : {}),
-  });
-}
+export const migratorOf = (db: TestDatabase['db']): Promise<Migrator> => migrator(db);
 
 /** The database `db` migrated up to the migration before `name`. */
 export async function migrateBefore(db: TestDatabase['db'], name: string): Promise<void> {
