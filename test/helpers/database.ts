@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
@@ -23,6 +23,33 @@ export interface TestDatabase extends Opened {
  * tens of thousands of times (docs/benchmarks.md "The suite's time").
  */
 const SQLITE_DIR = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
+
+/**
+ * A SQLite test file's directory is named with its process's id: a run killed before its
+ * cleanups (Ctrl-C, a killed worker, the mutation runner's stop) leaves its files behind, and
+ * the next run removes those of processes that are gone (global-setup.ts).
+ */
+const TEST_DIR = /^streamers-test-(\d+)-/;
+
+/** Whether a process runs (it may be another user's: EPERM). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes the test directories in `dir` whose process is gone; answers their names. */
+export function removeLeftovers(dir = SQLITE_DIR, alive = running): string[] {
+  const gone = readdirSync(dir).filter((name) => {
+    const pid = TEST_DIR.exec(name)?.[1];
+    return pid !== undefined && !alive(Number(pid));
+  });
+  for (const name of gone) rmSync(join(dir, name), { recursive: true, force: true });
+  return gone;
+}
 
 /** A fresh, empty database: a temporary SQLite file, or a new schema in TEST_DATABASE_URL. */
 export async function createTestDatabase(): Promise<TestDatabase> {
@@ -60,7 +87,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 
 /** A new SQLite file in its own directory, empty or a copy of `from`. */
 function sqliteDatabase(from?: string): TestDatabase {
-  const dir = mkdtempSync(join(SQLITE_DIR, 'streamers-test-'));
+  const dir = mkdtempSync(join(SQLITE_DIR, `streamers-test-${process.pid}-`));
   const file = join(dir, 'test.db');
   if (from) copyFileSync(from, file);
   const url = `sqlite:${file}`;

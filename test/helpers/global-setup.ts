@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { dropWorkerDatabases, makeSqliteTemplate } from './database.ts';
+import { dropWorkerDatabases, makeSqliteTemplate, removeLeftovers } from './database.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -10,9 +10,11 @@ declare module 'vitest' {
 
 /**
  * Once per run and project: the migrated SQLite file the tests' apps start from, removed at
- * the end, as are the PostgreSQL workers' databases (database.ts useWorkerDatabase).
+ * the end, as are the PostgreSQL workers' databases (database.ts useWorkerDatabase). What an
+ * earlier run killed before its cleanups left of its SQLite files goes first.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  removeLeftovers();
   const template = await makeSqliteTemplate();
   project.provide('sqliteTemplate', template.file);
   return async () => {

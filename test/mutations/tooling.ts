@@ -28,4 +28,20 @@ export const TOOLING_MUTATIONS: Mutation[] = [
     tests: TESTS,
     project: 'sqlite',
   },
+  {
+    name: "test files: a killed run's leftovers are removed whether or not their process runs",
+    file: 'test/helpers/database.ts',
+    from: 'return pid !== undefined && !alive(Number(pid));',
+    to: 'return pid !== undefined;',
+    tests: ['test/test-leftovers.test.ts'],
+    project: 'sqlite',
+  },
+  {
+    name: "test files: a SQLite test file's directory does not say its process (a killed run's files stay for good)",
+    file: 'test/helpers/database.ts',
+    from: 'join(SQLITE_DIR, `streamers-test-${process.pid}-`)',
+    to: "join(SQLITE_DIR, 'streamers-test-')",
+    tests: ['test/test-leftovers.test.ts'],
+    project: 'sqlite',
+  },
 ];
