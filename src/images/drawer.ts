@@ -1,5 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DrawRequest } from './draw.ts';
@@ -18,14 +18,35 @@ const DRAW_TIMEOUT_MS = 15_000;
  */
 const START_TIMEOUT_MS = 60_000;
 
-/** The drawing process's entry: the built module, or the TypeScript source through tsx (tests, `npm run dev`). */
-function entry(): { file: string; execArgv: string[]; cwd: string } {
-  const here = fileURLToPath(import.meta.url);
+/**
+ * The drawing process's entry. Built (dist/): the built module. From the TypeScript source
+ * (tests, `npm run dev`): the built module too while the build is newer than every source of
+ * it, else the source through tsx, which compiles it first (seconds at each start on a busy
+ * machine, where every test app that shows a badge started one).
+ */
+export function drawProcessEntry(here: string): { file: string; execArgv: string[]; cwd: string } {
   let root = dirname(here);
   while (!existsSync(join(root, 'package.json')) && dirname(root) !== root) root = dirname(root);
-  return here.endsWith('.ts')
-    ? { file: join(root, 'src/images/draw-process.ts'), execArgv: ['--import', 'tsx'], cwd: root }
-    : { file: join(root, 'dist/src/images/draw-process.js'), execArgv: [], cwd: root };
+  const built = { file: join(root, 'dist/src/images/draw-process.js'), execArgv: [], cwd: root };
+  if (!here.endsWith('.ts') || buildIsCurrent(root, built.file)) return built;
+  return { file: join(root, 'src/images/draw-process.ts'), execArgv: ['--import', 'tsx'], cwd: root };
+}
+
+/**
+ * Whether `npm run build` ran after the last change to src/ and the TypeScript settings: its
+ * stamp (its last step, scripts/build-if-stale.js) is newer than each of them. The drawing
+ * code is all in src/; the packages it loads are the installed ones either way.
+ */
+function buildIsCurrent(root: string, file: string): boolean {
+  const stamp = join(root, 'dist/.build-stamp');
+  if (!existsSync(stamp) || !existsSync(file)) return false;
+  const built = statSync(stamp).mtimeMs;
+  const sources = readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' }).map((f) =>
+    join(root, 'src', f),
+  );
+  return [...sources, join(root, 'tsconfig.json'), join(root, 'tsconfig.build.json')].every(
+    (f) => !existsSync(f) || statSync(f).mtimeMs < built,
+  );
 }
 
 interface Pending {
@@ -77,7 +98,7 @@ export class Drawer {
 
   #start(): ChildProcess {
     if (this.#child) return this.#child;
-    const { file, execArgv, cwd } = entry();
+    const { file, execArgv, cwd } = drawProcessEntry(fileURLToPath(import.meta.url));
     const child = fork(file, [], {
       execArgv,
       cwd,

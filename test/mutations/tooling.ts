@@ -1,6 +1,6 @@
 import type { Mutation } from './list.ts';
 
-/** The test tools themselves: the mutation runner stopped while a mutation's tests run. */
+/** The test tools themselves: the mutation runner, and the drawing process the tests start. */
 const TESTS = ['test/mutations-runner.test.ts'];
 
 export const TOOLING_MUTATIONS: Mutation[] = [
@@ -42,6 +42,19 @@ export const TOOLING_MUTATIONS: Mutation[] = [
     from: 'join(SQLITE_DIR, `streamers-test-${process.pid}-`)',
     to: "join(SQLITE_DIR, 'streamers-test-')",
     tests: ['test/test-leftovers.test.ts'],
+    name: 'drawing process from the source: the build is taken however old it is',
+    file: 'src/images/drawer.ts',
+    from: '(f) => !existsSync(f) || statSync(f).mtimeMs < built',
+    to: '(f) => !existsSync(f) || statSync(f).mtimeMs > 0',
+    tests: ['test/drawer-entry.test.ts'],
+    project: 'sqlite',
+  },
+  {
+    name: 'drawing process from the source: a build without its stamp (unfinished) is taken',
+    file: 'src/images/drawer.ts',
+    from: '  if (!existsSync(stamp) || !existsSync(file)) return false;\n  const built = statSync(stamp).mtimeMs;',
+    to: '  if (!existsSync(file)) return false;\n  const built = existsSync(stamp) ? statSync(stamp).mtimeMs : Infinity;',
+    tests: ['test/drawer-entry.test.ts'],
     project: 'sqlite',
   },
 ];
