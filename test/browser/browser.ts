@@ -69,10 +69,8 @@ export function useBrowser(
   const env = {} as Env;
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    env.fake = await startFakeProviders();
-    env.t = await startApp({ ...env.fake.env(), ...extraEnv() });
-    env.base = env.t.config.baseUrl; // localhost: the host the sign-in cookie belongs to
-    env.browser = await chromium.launch({
+    // Chromium starts while the app starts and is seeded: neither waits on the other.
+    const launched = chromium.launch({
       executablePath: CHROMIUM,
       args: [
         '--headless',
@@ -83,7 +81,16 @@ export function useBrowser(
         '--no-first-run',
       ],
     });
-    await seed(env.t);
+    launched.catch(() => {}); // awaited below, after the app's set-up
+    try {
+      env.fake = await startFakeProviders();
+      env.t = await startApp({ ...env.fake.env(), ...extraEnv() });
+      env.base = env.t.config.baseUrl; // localhost: the host the sign-in cookie belongs to
+      await seed(env.t);
+    } finally {
+      // Kept even when the set-up failed, so that afterAll closes it.
+      env.browser = await launched;
+    }
   });
   afterAll(async () => {
     await env.browser?.close();
@@ -95,7 +102,7 @@ export function useBrowser(
 
 /** Alpha (live), Gamma and Beta rated; Delta unrated. */
 export async function sampleStreamers(t: TestApp): Promise<void> {
-  const admin = await t.admin();
+  const admin = await t.sharedAdmin();
   const rate = async (name: string, v: number, extra = {}) => {
     const id = await t.streamer(name);
     await admin.put(`/api/streamers?id=${id}`, {

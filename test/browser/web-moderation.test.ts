@@ -62,7 +62,7 @@ async function seed(t: TestApp) {
 }
 
 const commentsOf = async (t: TestApp) =>
-  (await (await t.admin()).get(`/api/comments?streamer_id=${sid}`)).body as {
+  (await (await t.sharedAdmin()).get(`/api/comments?streamer_id=${sid}`)).body as {
     id: number;
     body: string;
     hidden: boolean;
@@ -141,11 +141,13 @@ describe.runIf(runBrowser(import.meta.url))('comments in an open community, and 
     await gone.getByRole('button', { name: 'Nahlásit' }).click();
     await dialog.getByRole('button', { name: 'Odeslat hlášení' }).waitFor();
     await dialog.getByLabel('Spam nebo reklama').check();
-    await (await env.t.admin()).put(`/api/comments?id=${ids['Buy followers again']}`, { hidden: true });
+    await (await env.t.sharedAdmin()).put(`/api/comments?id=${ids['Buy followers again']}`, { hidden: true });
     await dialog.getByRole('button', { name: 'Odeslat hlášení' }).click();
     await dialog.getByText('Tento komentář už neexistuje.').waitFor();
     await dialog.getByRole('button', { name: 'Zrušit' }).click();
-    await (await env.t.admin()).put(`/api/comments?id=${ids['Buy followers again']}`, { hidden: false });
+    await (
+      await env.t.sharedAdmin()
+    ).put(`/api/comments?id=${ids['Buy followers again']}`, { hidden: false });
     await context.close();
   });
 
@@ -269,7 +271,7 @@ describe.runIf(runBrowser(import.meta.url))('comments in an open community, and 
   it('a banned session sees why it cannot comment', async () => {
     const banned = await env.t.user({ login: 'banned1', display_name: 'Banned One' });
     const { page, context } = await pageAs(env, banned, { lang: 'en' });
-    await (await env.t.admin()).put(`/api/users?id=${banned.id}`, { banned: true });
+    await (await env.t.sharedAdmin()).put(`/api/users?id=${banned.id}`, { banned: true });
     await page.goto(`${env.base}/s/${sid}`);
     await page.getByText('Your account is banned: you cannot comment', { exact: false }).waitFor();
     expect(await page.getByRole('button', { name: 'Post comment' }).count()).toBe(0);
@@ -328,7 +330,7 @@ describe.runIf(runBrowser(import.meta.url))('comments in an open community, and 
     // By address: hide and show only, and the label says it is an address (issue 45, week 16).
     // A comment of that address hidden before: the undo leaves it hidden.
     const moderation = async (body: Record<string, unknown>) =>
-      expect((await (await env.t.admin()).put('/api/moderation/comments', body)).body).toEqual({
+      expect((await (await env.t.sharedAdmin()).put('/api/moderation/comments', body)).body).toEqual({
         ok: true,
         count: 1,
       });
@@ -455,7 +457,7 @@ describe.runIf(runBrowser(import.meta.url))('comments in an open community, and 
       await expect.poll(() => row.getByLabel('Administrator').isChecked()).toBe(true);
       // Said in words, not only by the tick.
       await page.getByRole('status').getByText('Kelly is now an administrator.').waitFor();
-      const admin = await env.t.admin();
+      const admin = await env.t.sharedAdmin();
       const listed = (await admin.get('/api/users')).body as { login: string; is_admin: boolean }[];
       expect(listed.find((u) => u.login === 'kelly')?.is_admin).toBe(true);
       await row.getByLabel('Administrator').uncheck();
@@ -495,7 +497,7 @@ describe.runIf(runBrowser(import.meta.url))('comments in an open community, and 
   });
 
   it('issue 17, 13: hidden comments keep their contrast in both themes', async () => {
-    await (await env.t.admin()).put(`/api/comments?id=${ids['Welcome everyone']}`, { hidden: true });
+    await (await env.t.sharedAdmin()).put(`/api/comments?id=${ids['Welcome everyone']}`, { hidden: true });
     for (const dark of [false, true]) {
       const { page, context } = await pageAs(env, kaja, { lang: 'en', dark });
       await page.goto(`${env.base}/s/${sid}`);

@@ -21,7 +21,7 @@ describe.runIf(runBrowser(import.meta.url))('header, teams and your data', () =>
   const env = useBrowser();
 
   const streamerId = async (name: string) => {
-    const admin = await env.t.admin();
+    const admin = await env.t.sharedAdmin();
     return ((await admin.get('/api/streamers?all=1')).body as { id: number; name: string }[]).find(
       (s) => s.name === name,
     )!.id;
@@ -181,7 +181,7 @@ describe.runIf(runBrowser(import.meta.url))('header, teams and your data', () =>
   }
 
   it('teams: the member sees their own streamer first, the owner manages raters, roles explained', async () => {
-    const admin = await env.t.admin();
+    const admin = await env.t.sharedAdmin();
     const gamma = await streamerId('Gamma Streams');
     const team = (await admin.post('/api/rater_groups', { name: 'Gamma Team', streamer_id: gamma })).body;
     const { page, context } = await newPage(env, { lang: 'en' });
@@ -246,7 +246,7 @@ describe.runIf(runBrowser(import.meta.url))('header, teams and your data', () =>
   });
 
   it('teams administration: adding a member again never changes their role silently', async () => {
-    const admin = await env.t.admin();
+    const admin = await env.t.sharedAdmin();
     const team = (await admin.get('/api/rater_groups')).body.find(
       (g: { name: string }) => g.name === 'Gamma Team',
     );

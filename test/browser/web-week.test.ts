@@ -26,7 +26,7 @@ const ids = { long: 0, alpha: 0, cookie: '' };
 
 async function seed(t: TestApp): Promise<void> {
   await sampleStreamers(t);
-  const admin = await t.admin();
+  const admin = await t.sharedAdmin();
   ids.long = await t.streamer(LONG_STREAMER, { s: 8, g: 7, a: 6, v: 9, n: 5, ns: 6, o: 7 });
   const list = (await t.client().get('/api/streamers')).body as { id: number; name: string }[];
   ids.alpha = list.find((s) => s.name === 'Alpha Gamer')!.id;
@@ -146,7 +146,7 @@ describe.runIf(runBrowser(import.meta.url))("issue 30: a community's week", () =
   }
 
   it('a member of "Tým Alfa" sees its name once, never "Tým Tým Alfa" (item 21)', async () => {
-    const admin = await env.t.admin();
+    const admin = await env.t.sharedAdmin();
     const team = await admin.post('/api/rater_groups', { name: 'Tým Alfa', streamer_id: ids.alpha });
     expect(team.status, team.text).toBe(201);
     const user = await env.t.user({ login: 'alfan', display_name: 'Alfan' });

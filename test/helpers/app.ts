@@ -127,8 +127,14 @@ export interface TestApp {
   /** Every log line the app wrote. */
   logs: string[];
   client(headers?: Record<string, string>): Client;
-  /** A client logged in as administrator through the API. */
+  /** A client logged in as administrator through the API: a password login of its own. */
   admin(): Promise<Client>;
+  /**
+   * The administrator client the test's lookups and set-up share (streamer() uses it): one
+   * password login (an argon2id check) for the app, not one per call. For reads and writes
+   * whose session is not what the test is about; admin() for one of the test's own.
+   */
+  sharedAdmin(): Promise<Client>;
   /** Creates (or updates) a user through the data layer. */
   user(profile?: Partial<ProviderProfile>, opts?: { mod?: boolean; banned?: boolean }): Promise<TestUser>;
   /** A client whose session holds this user, as after a provider sign-in. */
@@ -189,7 +195,7 @@ export async function startApp(
   await app.listen({ host: '127.0.0.1', port });
   const url = `http://127.0.0.1:${port}`;
   registerDocument(url, () => app.swagger());
-  let adminClient: Client | undefined;
+  let adminClient: Promise<Client> | undefined;
 
   const t: TestApp = {
     url,
@@ -208,6 +214,7 @@ export async function startApp(
       if (res.status !== 200) throw new Error(`admin login failed: ${res.status} ${res.text}`);
       return c;
     },
+    sharedAdmin: () => (adminClient ??= t.admin()),
     user: async (profile = {}, flags = {}) => {
       const n = ++counter;
       const user = await upsertUser(
@@ -244,13 +251,13 @@ export async function startApp(
       return c;
     },
     streamer: async (name, rating) => {
-      adminClient ??= await t.admin();
-      const res = await adminClient.post('/api/streamers?admin=1', {
+      const admin = await t.sharedAdmin();
+      const res = await admin.post('/api/streamers?admin=1', {
         name: name ?? `Streamer ${++counter}`,
       });
       if (res.status !== 201) throw new Error(`streamer create failed: ${res.status} ${res.text}`);
       if (rating) {
-        const put = await adminClient.put(`/api/streamers?id=${res.body.id}`, { r: rating });
+        const put = await admin.put(`/api/streamers?id=${res.body.id}`, { r: rating });
         if (put.status !== 200) throw new Error(`rating failed: ${put.status} ${put.text}`);
       }
       return res.body.id as number;
