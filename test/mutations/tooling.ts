@@ -42,6 +42,9 @@ export const TOOLING_MUTATIONS: Mutation[] = [
     from: 'join(SQLITE_DIR, `streamers-test-${process.pid}-`)',
     to: "join(SQLITE_DIR, 'streamers-test-')",
     tests: ['test/test-leftovers.test.ts'],
+    project: 'sqlite',
+  },
+  {
     name: 'drawing process from the source: the build is taken however old it is',
     file: 'src/images/drawer.ts',
     from: '(f) => !existsSync(f) || statSync(f).mtimeMs < built',
