@@ -5,6 +5,7 @@ import { fail } from '../errors.ts';
 import { type ParsedQuery, parsedQuery } from './parsers.ts';
 import { addRouteHook } from './route-hooks.ts';
 import { allows, isRolePolicy, type Role, type RolePolicy, roleOfChoice } from '../shared/roles.ts';
+import { timeOutRuns } from '../shared/time-out.ts';
 
 export type { Role };
 
@@ -115,7 +116,7 @@ function timeoutHook(
   return (request, _reply, done) => {
     const until = request.viewer.user?.timeout_until;
     if (!until || request.method === 'OPTIONS') return done();
-    if (Date.parse(until) <= app.clock.now().getTime()) return done();
+    if (!timeOutRuns(until, app.clock.now().getTime())) return done();
     if (applies !== true && !applies(request)) return done();
     done(fail('timed_out'));
   };

@@ -7,7 +7,7 @@ import { HOUR } from '../lib/clock.ts';
 import { truthy } from '../lib/input.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { LIMITS } from '../shared/rules.ts';
-import { mayGrantRoles, mayRestrict } from './policy.ts';
+import { mayGrantRoles, mayRestrict, staffRoleOf } from './policy.ts';
 import { findUser, setAdmin, setBanned, setModerator, setTimeoutUntil } from './queries.ts';
 
 /** What a moderator may send (DECISIONS.md "Moderators' tools"); any other key is 403 `Admin only`. */
@@ -57,7 +57,7 @@ export async function changeUser(
   await writeTransaction(ctx.database, async (trx) => {
     const found = await findUser(trx, id);
     // DECISIONS.md "Errors": the role (a moderator on staff) first, then the input, then the row.
-    if (found && !mayRestrict(viewer, found)) throw fail('admin_only');
+    if (found && !mayRestrict(viewer, staffRoleOf(found))) throw fail('admin_only');
     if (nothing) throw fail('nothing_to_update');
     const hours = timeout_hours === undefined ? undefined : timeoutHours(timeout_hours);
     if (!found) throw fail('user_not_found');

@@ -26,7 +26,7 @@ export const EARNED_TRUST_MUTATIONS: Mutation[] = [
   {
     name: 'issue 29: a moderator bans staff',
     file: 'src/users/change.ts',
-    from: "    if (found && !mayRestrict(viewer, found)) throw fail('admin_only');\n",
+    from: "    if (found && !mayRestrict(viewer, staffRoleOf(found))) throw fail('admin_only');\n",
     to: '',
     tests: ['test/moderators-tools.test.ts'],
   },

@@ -847,8 +847,8 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "contract: a moderator's empty request on staff is 400 Nothing to update before 403 Admin only",
     file: 'src/users/change.ts',
-    from: "    if (found && !mayRestrict(viewer, found)) throw fail('admin_only');\n    if (nothing) throw fail('nothing_to_update');",
-    to: "    if (nothing) throw fail('nothing_to_update');\n    if (found && !mayRestrict(viewer, found)) throw fail('admin_only');",
+    from: "    if (found && !mayRestrict(viewer, staffRoleOf(found))) throw fail('admin_only');\n    if (nothing) throw fail('nothing_to_update');",
+    to: "    if (nothing) throw fail('nothing_to_update');\n    if (found && !mayRestrict(viewer, staffRoleOf(found))) throw fail('admin_only');",
     tests: ['test/moderators-tools.test.ts'],
   },
   {

@@ -30,9 +30,9 @@ export const POLICY_MUTATIONS: Mutation[] = [
   {
     name: 'policies: a moderator may restrict staff',
     file: 'src/users/policy.ts',
-    from: "(allows('adminOrModerator', who) && !target.is_mod && !target.is_admin)",
-    to: "allows('adminOrModerator', who)",
-    tests: ['test/moderators-tools.test.ts'],
+    from: "allows('admin', who) || (role === null && mayRestrictUsers(who));",
+    to: "allows('admin', who) || mayRestrictUsers(who);",
+    tests: ['test/moderators-tools.test.ts', 'test/page-rules.test.ts'],
   },
   {
     name: "policies: a signed-in author's address blocked",
@@ -70,10 +70,10 @@ export const POLICY_MUTATIONS: Mutation[] = [
     tests: ['test/comment-moderation.test.ts'],
   },
   {
-    name: "policies: the users' changes are the administrator's alone (the guard calls the page's mayManageUsers)",
+    name: "policies: the users' changes are the administrator's alone (the guard calls the page's mayRestrictUsers)",
     file: 'src/users/policy.ts',
-    from: 'export const mayManageUsers = rolePolicy(USER_ROLES.change);',
-    to: "export const mayManageUsers = rolePolicy('admin');",
+    from: 'export const mayRestrictUsers = rolePolicy(USER_ROLES.change);',
+    to: "export const mayRestrictUsers = rolePolicy('admin');",
     tests: ['test/moderators-tools.test.ts'],
   },
   {
@@ -130,6 +130,35 @@ export const POLICY_MUTATIONS: Mutation[] = [
     to: 'row.in_public_view === 1',
     tests: ['test/streamers-views.test.ts'],
     project: 'postgres',
+  },
+  // The rules the page asks, written once with the service (src/shared/, src/users/policy.ts).
+  {
+    name: "page's rules: a time-out still runs at its instant (the guard asks the shared rule)",
+    file: 'src/shared/time-out.ts',
+    from: 'Date.parse(until) > now;',
+    to: 'Date.parse(until) >= now;',
+    tests: ['test/moderators-tools.test.ts', 'test/page-rules.test.ts'],
+  },
+  {
+    name: "page's rules: a moderator's account is no staff to mayRestrict (a moderator restricts moderators)",
+    file: 'src/users/policy.ts',
+    from: "user.is_admin ? 'admin' : user.is_mod ? 'moderator' : null;",
+    to: "user.is_admin ? 'admin' : null;",
+    tests: ['test/moderators-tools.test.ts', 'test/page-rules.test.ts'],
+  },
+  {
+    name: "page's rules: the users list is the administrator's alone (its guard calls the page's mayManageUsers)",
+    file: 'src/users/policy.ts',
+    from: 'export const mayManageUsers = rolePolicy(USER_ROLES.list);',
+    to: "export const mayManageUsers = rolePolicy('admin');",
+    tests: ['test/moderators-tools.test.ts'],
+  },
+  {
+    name: "page's rules: the page offers a banned user a time-out",
+    file: 'web/src/lib/restrict.ts',
+    from: 'mayRestrict(who, user.role) && !user.banned;',
+    to: 'mayRestrict(who, user.role);',
+    tests: ['test/page-rules.test.ts'],
   },
   // The house's layout (test/layers.test.ts): no module imports itself through others.
   {

@@ -718,8 +718,8 @@ export const WALK_MUTATIONS: Mutation[] = [
   {
     name: 'keyboard walk: the users list offers a banned user a time-out',
     file: 'web/src/components/admin/UsersAdmin.svelte',
-    from: '{#if offersTimeOut(me, u)}',
-    to: '{#if mayRestrict(me, u)}',
+    from: '{#if offersTimeOut(me, { role, banned: u.banned })}',
+    to: '{#if mayRestrict(me, role)}',
     tests: ['test/browser/web-focus.test.ts'],
     web: true,
   },
@@ -903,8 +903,8 @@ export const WALK_MUTATIONS: Mutation[] = [
   {
     name: "queue's banned author: the page offers a banned user a time-out (the users list and the queue)",
     file: 'web/src/lib/restrict.ts',
-    from: 'mayRestrict(who, target) && !target.banned;',
-    to: 'mayRestrict(who, target);',
+    from: 'mayRestrict(who, user.role) && !user.banned;',
+    to: 'mayRestrict(who, user.role);',
     tests: ['test/browser/web-focus.test.ts'],
     web: true,
   },
@@ -975,8 +975,8 @@ export const WALK_MUTATIONS: Mutation[] = [
   {
     name: "streamer page: a comment's Time out or ban asks nothing, and offers a banned author a time-out",
     file: 'web/src/components/CommentItem.svelte',
-    from: '<RestrictUser userId={restrictable} name={author} lookup />',
-    to: '<RestrictUser userId={restrictable} name={author} />',
+    from: '<RestrictUser userId={restrictable} name={author} role={c.user_role} lookup />',
+    to: '<RestrictUser userId={restrictable} name={author} role={c.user_role} />',
     tests: ['test/browser/web-staff-status.test.ts'],
     web: true,
   },

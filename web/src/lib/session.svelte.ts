@@ -1,4 +1,5 @@
 import type { Who } from '../../../src/shared/roles.ts';
+import { timeOutRuns } from '../../../src/shared/time-out.ts';
 import { call, client, type Me, type Settings, whenSessionGone } from './api.ts';
 
 /** Who is using the page: the signed-in user and the administrator flag. */
@@ -47,5 +48,4 @@ export const who = (): Who => ({
  * Whether the signed-in user is timed out at `now` (DECISIONS.md "Moderators' tools"): their
  * comments, votes, follows and other writes are refused until `timeout_until`; reading works.
  */
-export const timedOutAt = (now: number): boolean =>
-  session.timeout_until !== null && Date.parse(session.timeout_until) > now;
+export const timedOutAt = (now: number): boolean => timeOutRuns(session.timeout_until, now);
