@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { Who } from '../src/shared/roles.ts';
+import { itemInPublicView } from '../src/shared/public-view.ts';
 import { timeOutRuns } from '../src/shared/time-out.ts';
 import { mayRestrict, mayRestrictUsers, staffRoleOf } from '../src/users/policy.ts';
 import { offersTimeOut } from '../web/src/lib/restrict.ts';
 
 /**
  * The rules the page asks of what it holds, each written once with the service
- * (test/moderators-tools.test.ts holds the service to them over HTTP): who may restrict whom by
- * the user's staff role, a running time-out, and the page's own offer of a time-out, built from
- * them.
+ * (test/moderators-tools.test.ts and test/streamers-views.test.ts hold the service to them over
+ * HTTP): who may restrict whom by the user's staff role, a running time-out, the Public view,
+ * and the page's own offer of a time-out, built from them.
  */
 const who = (isAdmin: boolean, isMod: boolean): Who => ({ isAdmin, isMod, user: { id: 1 } });
 const admin = who(true, false);
@@ -46,5 +47,13 @@ describe('the rules the page shares with the service', () => {
     expect(timeOutRuns(until, at)).toBe(false);
     expect(timeOutRuns(null, 0)).toBe(false);
     expect(timeOutRuns(undefined, 0)).toBe(false);
+  });
+
+  it('the Public view: evaluated and rated, both', () => {
+    const at = '2026-01-01T12:00:00.000Z';
+    expect(itemInPublicView({ evaluated: true, rated_at: at })).toBe(true);
+    expect(itemInPublicView({ evaluated: false, rated_at: at })).toBe(false);
+    expect(itemInPublicView({ evaluated: true, rated_at: null })).toBe(false);
+    expect(itemInPublicView({ evaluated: false, rated_at: null })).toBe(false);
   });
 });

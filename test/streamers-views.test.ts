@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { itemInPublicView } from '../src/shared/public-view.ts';
 import type { Client } from './helpers/client.ts';
 import { R, useStreamers } from './helpers/streamers.ts';
 
@@ -92,5 +93,25 @@ describe('GET /api/streamers views', () => {
     expect(mine((await c.get('/api/streamers')).body)).toHaveLength(5);
     await admin.put(`/api/users?id=${u.id}`, { banned: true });
     expect(mine((await c.get('/api/streamers')).body)).toHaveLength(3);
+  });
+
+  it("the page's rule of the Public view (shared/public-view.ts) says of every item what the service's condition does", async () => {
+    // Every way in or out: rated, a zero rating (a rating row, not evaluated), never rated, and
+    // evaluated without a rating row, which no request makes but the condition tells apart.
+    const zeroed = await t.streamer('Zeroed view', R(5));
+    await rate(zeroed, { r: R(0) });
+    const bare = await t.streamer('Bare view');
+    await t.db.updateTable('streamers').set({ evaluated: 1 }).where('id', '=', bare).execute();
+    const shown = new Set((await t.client().get('/api/streamers')).body.map((s: { id: number }) => s.id));
+    const full = (await admin.get('/api/streamers?all=1')).body;
+    const state = (id: number | undefined) => {
+      const s = full.find((item: { id: number }) => item.id === id);
+      return { evaluated: s.evaluated, rated: s.rated_at !== null };
+    };
+    expect(state(ids.zeta)).toEqual({ evaluated: true, rated: true });
+    expect(state(zeroed)).toEqual({ evaluated: false, rated: true });
+    expect(state(ids.unrated)).toEqual({ evaluated: false, rated: false });
+    expect(state(bare)).toEqual({ evaluated: true, rated: false });
+    for (const s of full) expect(itemInPublicView(s), s.name).toBe(shown.has(s.id));
   });
 });

@@ -112,7 +112,7 @@ export const FOLLOW_MUTATIONS: Mutation[] = [
   {
     name: "following: the ranking's rows have no Follow button (the page)",
     file: 'web/src/components/RankList.svelte',
-    from: 'following={followed === null || !item.s.evaluated ? undefined : followed.includes(item.s.id)}',
+    from: 'following={followed === null || !itemInPublicView(item.s) ? undefined : followed.includes(item.s.id)}',
     to: 'following={undefined}',
     tests: ['test/browser/web-ranking.test.ts'],
     web: true,

@@ -133,6 +133,20 @@ export const POLICY_MUTATIONS: Mutation[] = [
   },
   // The rules the page asks, written once with the service (src/shared/, src/users/policy.ts).
   {
+    name: "page's rules: the Public view of an item takes an evaluated streamer without a rating",
+    file: 'src/shared/public-view.ts',
+    from: 'item.evaluated && item.rated_at !== null;',
+    to: 'item.evaluated;',
+    tests: ['test/streamers-views.test.ts', 'test/page-rules.test.ts'],
+  },
+  {
+    name: "page's rules: the Public view of an item takes a rated streamer that is not evaluated",
+    file: 'src/shared/public-view.ts',
+    from: 'item.evaluated && item.rated_at !== null;',
+    to: 'item.rated_at !== null;',
+    tests: ['test/streamers-views.test.ts', 'test/page-rules.test.ts'],
+  },
+  {
     name: "page's rules: a time-out still runs at its instant (the guard asks the shared rule)",
     file: 'src/shared/time-out.ts',
     from: 'Date.parse(until) > now;',

@@ -340,7 +340,7 @@ export const WALK_MUTATIONS: Mutation[] = [
   {
     name: 'walk: a row of a streamer outside the Public view offers Follow (404)',
     file: 'web/src/components/RankList.svelte',
-    from: 'following={followed === null || !item.s.evaluated ? undefined',
+    from: 'following={followed === null || !itemInPublicView(item.s) ? undefined',
     to: 'following={followed === null ? undefined',
     tests: ['test/browser/web-ranking.test.ts'],
     web: true,
