@@ -54,10 +54,17 @@ describe.runIf(runBrowser(import.meta.url))('the ranking', () => {
     await page.getByLabel('Sort by').selectOption({ label: 'Comments' });
     await expect.poll(() => page.locator('.ranking .name').first().textContent()).toBe('Streamer 06');
     expect(await page.locator('.ranking > li').first().textContent()).toContain('1 comment');
-    // By the audience: the one vote first, the rest by name, which a line says (not the rows alone).
+    // By the audience: the one vote first, the rest by name, which a line says (not the rows alone),
+    // announced when the sort changes: a polite live region, in the page before its words.
     expect(await page.getByText('in order of name').count()).toBe(0);
+    const hint = page.locator('p.hint.live-line');
+    const region = await hint.elementHandle();
+    expect(await hint.getAttribute('aria-live')).toBe('polite');
     await page.getByLabel('Sort by').selectOption({ label: 'Ranked by the audience' });
     await page.getByText('Streamers without audience votes come last, in order of name.').waitFor();
+    expect(await region.evaluate((p) => p.isConnected && p.textContent?.trim())).toBe(
+      'Streamers without audience votes come last, in order of name.',
+    );
     expect((await page.locator('.ranking .name').allTextContents()).slice(0, 3)).toEqual([
       'Streamer 01',
       'Streamer 02',
@@ -78,6 +85,11 @@ describe.runIf(runBrowser(import.meta.url))('the ranking', () => {
     await page.getByLabel('Live now').uncheck();
     await page.getByLabel('Platform').selectOption({ label: 'Kick' });
     await page.getByText('No streamer matches these filters.').waitFor();
+    // Loaded sorted by the audience (Back, a shared address), the line is there but not read out
+    // as news: the page is read in order, and a live region would say it a second time.
+    await page.goto(`${env.base}/?sort=audience`);
+    await page.getByText('Streamers without audience votes come last, in order of name.').waitFor();
+    expect(await page.locator('p.hint.live-line').getAttribute('aria-live')).toBe('off');
     await context.close();
   });
 

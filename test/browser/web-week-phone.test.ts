@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { CRITERIA_CS } from '../../src/shared/rules.ts';
 import type { TestApp, TestUser } from '../helpers/app.ts';
 import {
@@ -64,6 +65,28 @@ async function pageAs(env: Env, user: TestUser | null, opts: PageOptions = {}) {
   return opened;
 }
 
+/**
+ * The ordinary words (up to 12 letters) under `selector` that a line break cuts in two: a word
+ * whose letters lie on two lines. A longer one may break where it is wider than its line.
+ */
+const brokenWords = (page: Page, selector: string): Promise<string[]> =>
+  page.locator(selector).evaluate((root) => {
+    const broken: string[] = [];
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const word of node.textContent!.matchAll(/(?<!\p{L})\p{L}{2,12}(?!\p{L})/gu)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const lines = new Set(
+          [...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)),
+        );
+        if (lines.size > 1) broken.push(word[0]);
+      }
+    }
+    return broken;
+  });
+
 /** The element's box lies inside the phone's width. */
 async function onScreen(box: { x: number; width: number } | null, label: string) {
   expect(box, label).not.toBeNull();
@@ -108,14 +131,23 @@ describe.runIf(runBrowser(import.meta.url))("issue 45: a community's week on a p
     await context.close();
   });
 
-  it("the phone header shows a moderator's Administration link and every link whole (18)", async () => {
-    for (const dark of [false, true]) {
-      const { page, context } = await pageAs(env, mod, { lang: 'cs', dark });
+  it("the phone header shows a moderator's Administration link, in words of the language, and every link whole (18)", async () => {
+    // The short name is a word of each language, not "Admin" in Czech too (a phone walk).
+    const words = {
+      cs: ['Žebříček', 'Navrhnout', 'Správa', 'Administrace'],
+      en: ['Ranking', 'Suggest', 'Manage', 'Administration'],
+    };
+    for (const [lang, dark] of [
+      ['cs', false],
+      ['en', true],
+    ] as const) {
+      const [ranking, suggest, short, heading] = words[lang];
+      const { page, context } = await pageAs(env, mod, { lang, dark });
       await page.goto(`${env.base}/`);
       const nav = page.locator('header nav');
-      const admin = nav.getByRole('link', { name: 'Admin', exact: true });
+      const admin = nav.getByRole('link', { name: short, exact: true });
       await admin.waitFor();
-      for (const name of ['Žebříček', 'Navrhnout', 'Admin']) {
+      for (const name of [ranking!, suggest!, short!]) {
         const link = nav.getByRole('link', { name, exact: true });
         expect(await link.isVisible(), name).toBe(true);
         await onScreen(await link.boundingBox(), name);
@@ -128,7 +160,7 @@ describe.runIf(runBrowser(import.meta.url))("issue 45: a community's week on a p
         await nav.evaluate((el) => el.getBoundingClientRect().width >= el.parentElement!.clientWidth - 2),
       ).toBe(true);
       await admin.click();
-      await page.getByRole('heading', { name: 'Administrace' }).waitFor();
+      await page.getByRole('heading', { name: heading }).waitFor();
       // The link opens a tab the moderator may use, and the address names the tab shown.
       const path = new URL(page.url()).pathname;
       expect(path).not.toBe('/admin/streamers');
@@ -137,6 +169,64 @@ describe.runIf(runBrowser(import.meta.url))("issue 45: a community's week on a p
       await shot(page, `week-header-moderator-phone${dark ? '-dark' : ''}`);
       await context.close();
     }
+  });
+
+  it('at 200% zoom the header scrolls away with the page, and words wrap whole, nothing sideways', async () => {
+    for (const lang of ['cs', 'en'] as const) {
+      const { page, context } = await pageAs(env, mod, { lang, zoom: 2 });
+      await page.goto(`${env.base}/`);
+      await page.locator('.ranking .scores').first().waitFor();
+      await shot(page, `week-zoom200-ranking-${lang}`);
+      // Scrolled down, the header keeps no more than a fifth of the screen (it kept 45%, sticky).
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      const share = await page.locator('header.header').evaluate((header) => {
+        const box = header.getBoundingClientRect();
+        return (Math.min(box.bottom, innerHeight) - Math.max(box.top, 0)) / innerHeight;
+      });
+      expect(share, `the header's share of the screen, scrolled: ${share}`).toBeLessThanOrEqual(0.2);
+      await shot(page, `week-zoom200-ranking-scrolled-${lang}`);
+      // Names, badges and score labels whole ("Twitch", "Stat" were cut letter by letter).
+      expect(await brokenWords(page, 'main'), `ranking, ${lang}`).toEqual([]);
+      expect(await brokenWords(page, 'header'), `header, ${lang}`).toEqual([]);
+      const width = () => page.evaluate(() => [document.documentElement.scrollWidth, innerWidth]);
+      expect(new Set(await width()).size, `ranking, ${lang}: ${(await width()).join(' > ')}`).toBe(1);
+      await page.goto(`${env.base}/s/${sid}`);
+      await page.getByRole('heading', { name: 'Week Stage' }).waitFor();
+      await page.locator('form.comment-form').waitFor();
+      expect(await brokenWords(page, 'main'), `streamer page, ${lang}`).toEqual([]);
+      expect(new Set(await width()).size, `streamer page, ${lang}: ${(await width()).join(' > ')}`).toBe(1);
+      await shot(page, `week-zoom200-streamer-${lang}`);
+      await axe(env, page, `200% zoom, ${lang}`);
+      await context.close();
+    }
+  });
+
+  it("a posted comment's status is said in a live region there before it, and goes at the next action", async () => {
+    const { page, context } = await pageAs(env, host, { lang: 'en' });
+    await page.goto(`${env.base}/s/${sid}`);
+    const form = page.locator('form.comment-form');
+    const box = form.getByLabel('Comment', { exact: true });
+    const status = form.getByRole('status');
+    // In the page, empty, before anything is said: what comes into it is announced.
+    expect(await status.textContent()).toBe('');
+    const region = await status.elementHandle();
+    const post = async (text: string) => {
+      await box.fill(text);
+      await form.getByRole('button', { name: 'Post comment' }).click();
+      await expect
+        .poll(() => region.evaluate((p) => p.isConnected && p.textContent))
+        .toBe('Your comment is published.');
+    };
+    await post('A first word from the host');
+    // The next action elsewhere on the page takes it away.
+    await page.getByRole('heading', { name: 'Week Stage' }).click();
+    await expect.poll(() => status.textContent()).toBe('');
+    // Typing a new comment does too.
+    await post('A second word from the host');
+    await box.pressSequentially('And');
+    await expect.poll(() => status.textContent()).toBe('');
+    await axe(env, page, 'comment status gone, phone');
+    await context.close();
   });
 
   it("the administrator's streamer list keeps each row's buttons together on one line", async () => {

@@ -138,7 +138,7 @@ describe.runIf(runBrowser(import.meta.url))("issue 30: a community's week", () =
       await adminPage(env, page);
       const link = page.locator('header nav a[href="/admin"], header nav a[href^="/admin"]').first();
       const name = await link.evaluate((el) => (el as HTMLElement).innerText.trim());
-      expect(name).toBe(phone ? 'Admin' : 'Administrace');
+      expect(name).toBe(phone ? 'Správa' : 'Administrace');
       await page.locator('header nav').getByRole('link', { name, exact: true }).waitFor();
       await axe(env, page, `admin link ${phone ? 'phone' : 'desktop'}`);
       await context.close();

@@ -582,7 +582,7 @@ export const cs: Record<MessageKey, string> = {
   'scales.audience': 'Publikum',
   'scales.teams': 'Týmy',
   'scales.value': '{score} / 10',
-  'nav.adminShort': 'Admin',
+  'nav.adminShort': 'Správa',
   'account.typeLogin': 'Napište přesně své přihlašovací jméno: {login}.',
   'mail.title': 'E-mail',
   'mail.hint':

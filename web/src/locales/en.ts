@@ -586,7 +586,7 @@ export const en = {
   'scales.audience': 'Audience',
   'scales.teams': 'Teams',
   'scales.value': '{score} / 10',
-  'nav.adminShort': 'Admin',
+  'nav.adminShort': 'Manage',
   'account.typeLogin': 'Type your login {login} exactly.',
   'mail.title': 'E-mail',
   'mail.hint':
