@@ -2,7 +2,8 @@ import type { Mutation } from './list.ts';
 
 /**
  * What the page says in its own words: the browser's checks of a form's fields in the page's
- * language (web/src/lib/field-checks.ts), and why the audience ranking reads by name.
+ * language (web/src/lib/field-checks.ts), and why the audience ranking reads by name; and how it
+ * reads on a phone at 200% zoom (the header, whole words, the statuses that come and go).
  */
 export const PAGE_WORDS_MUTATIONS: Mutation[] = [
   {
@@ -43,6 +44,78 @@ export const PAGE_WORDS_MUTATIONS: Mutation[] = [
     from: '  if (without === 0) return null;\n',
     to: '  return null;\n',
     tests: ['test/browser/web-ranking.test.ts'],
+    web: true,
+  },
+  {
+    name: "the audience sort's line is never a live region (not announced when the sort changes)",
+    file: 'web/src/components/RankList.svelte',
+    from: "aria-live={sortChanged ? 'polite' : 'off'}",
+    to: 'aria-live="off"',
+    tests: ['test/browser/web-ranking.test.ts'],
+    web: true,
+  },
+  {
+    name: "the audience sort's line is live from the first load (read out a second time)",
+    file: 'web/src/components/RankList.svelte',
+    from: "aria-live={sortChanged ? 'polite' : 'off'}",
+    to: 'aria-live="polite"',
+    tests: ['test/browser/web-ranking.test.ts'],
+    web: true,
+  },
+  {
+    name: 'at 200% zoom the header stays stuck over the page (45% of a phone)',
+    file: 'web/src/styles/base.css',
+    from: '  .header {\n    position: static;\n  }\n',
+    to: '',
+    tests: ['test/browser/web-week-phone.test.ts'],
+    web: true,
+  },
+  {
+    name: 'ordinary words break anywhere again (overflow-wrap: anywhere on the body)',
+    file: 'web/src/styles/base.css',
+    from: '  overflow-wrap: break-word;\n',
+    to: '  overflow-wrap: anywhere;\n',
+    tests: ['test/browser/web-week-phone.test.ts'],
+    web: true,
+  },
+  {
+    name: "at 200% zoom a ranking row's name stays beside its rank and picture (29 px, the page scrolls sideways)",
+    file: 'web/src/styles/pages.css',
+    from: '  .row .who-col {\n    grid-column: 1 / -1;\n  }\n',
+    to: '',
+    tests: ['test/browser/web-week-phone.test.ts'],
+    web: true,
+  },
+  {
+    name: "the phone header's administration link says Admin in Czech (untranslated)",
+    file: 'web/src/locales/cs.ts',
+    from: "'nav.adminShort': 'Správa',",
+    to: "'nav.adminShort': 'Admin',",
+    tests: ['test/browser/web-week-phone.test.ts'],
+    web: true,
+  },
+  {
+    name: "a posted comment's status stays after the next click",
+    file: 'web/src/components/CommentForm.svelte',
+    from: "const events = ['click', 'input'] as const;",
+    to: "const events = ['input'] as const;",
+    tests: ['test/browser/web-week-phone.test.ts'],
+    web: true,
+  },
+  {
+    name: "a posted comment's status stays while a new comment is typed",
+    file: 'web/src/components/CommentForm.svelte',
+    from: "const events = ['click', 'input'] as const;",
+    to: "const events = ['click'] as const;",
+    tests: ['test/browser/web-week-phone.test.ts'],
+    web: true,
+  },
+  {
+    name: "a posted comment's status region is added with its words (may go unannounced)",
+    file: 'web/src/components/CommentForm.svelte',
+    from: '<p class="small live-line" role="status">{said ? t(said) : \'\'}</p>',
+    to: '{#if said}<p class="small live-line" role="status">{t(said)}</p>{/if}',
+    tests: ['test/browser/web-week-phone.test.ts'],
     web: true,
   },
 ];

@@ -520,8 +520,8 @@ export const WALK_MUTATIONS: Mutation[] = [
   {
     name: 'stop 94 keyboard: a published comment is told only by the list',
     file: 'web/src/components/CommentForm.svelte',
-    from: '  {:else if posting.done}<p class="small" role="status">{t(\'comments.published\')}</p>{/if}',
-    to: '  {/if}',
+    from: "said = posted.pending === true ? 'trust.pending' : 'comments.published';",
+    to: "said = posted.pending === true ? 'trust.pending' : null;",
     tests: ['test/browser/web-comments.test.ts'],
     web: true,
   },

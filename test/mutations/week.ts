@@ -5,7 +5,7 @@ export const WEEK_MUTATIONS: Mutation[] = [
   {
     name: 'week: long unbroken user text no longer wraps (the page scrolls sideways)',
     file: 'web/src/styles/base.css',
-    from: '  overflow-wrap: anywhere;\n',
+    from: '  overflow-wrap: break-word;\n',
     to: '',
     tests: ['test/browser/web-week.test.ts'],
     web: true,
