@@ -49,7 +49,7 @@ describe.runIf(runBrowser(import.meta.url))('the web page for staff', () => {
       .toBe('Reward by the moderator formula: 80');
     await page.getByLabel('Notes (only staff see them)').fill('Needs better alerts');
     await page.getByRole('button', { name: 'Save rating' }).click();
-    await page.getByRole('status').waitFor();
+    await page.getByRole('status').filter({ hasText: 'Rating saved.' }).waitFor();
     await expect.poll(() => page.locator('.score-table').textContent()).toContain('35 / 70');
     await shot(page, 'moderator-rating');
     await axe(env, page, 'rating editor');
