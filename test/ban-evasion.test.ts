@@ -1,4 +1,7 @@
+import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
+import { timeOutRuns } from '../src/shared/time-out.ts';
+import { timeOutRunsSql } from '../src/users/time-out.ts';
 import { startApp } from './helpers/app.ts';
 import type { Client } from './helpers/client.ts';
 
@@ -92,12 +95,17 @@ describe('a time-out follows the browser the user signed out of, while it lasts'
     // Another browser at the same address is another guest.
     expect((await comment(guest('203.0.113.30'), 'same address, another browser')).status).toBe(201);
     expect((await suggest(guest('203.0.113.30'))).status).toBe(201);
-    t.clock.offset += 2 * 3_600_000 + 1;
+    // A millisecond before its end it still runs; at that instant the browser posts again, as
+    // the guard lets the user write again (the rule's SQL form, users/time-out.ts).
+    const offset = t.clock.offset;
+    t.clock.offset += 2 * 3_600_000 - 1;
     try {
+      expect((await comment(c, 'a moment before the end')).body).toEqual(refused);
+      t.clock.offset += 1;
       expect((await comment(c, 'after the time-out')).status).toBe(201);
       expect((await suggest(c)).status).toBe(201);
     } finally {
-      t.clock.offset -= 2 * 3_600_000 + 1;
+      t.clock.offset = offset;
     }
   });
 
@@ -112,5 +120,31 @@ describe('a time-out follows the browser the user signed out of, while it lasts'
     const other = await userAt('203.0.113.41');
     await other.c.get('/api/oauth/logout');
     expect((await comment(other.c, 'signed out, never timed out')).status).toBe(201);
+  });
+});
+
+describe("a time-out's two forms are one rule: the guard's (shared/time-out.ts) and the database's", () => {
+  it('the SQL form says what the shared rule does a millisecond before, at and after the end, and without one', async () => {
+    const until = '2026-12-07T10:00:00.000Z';
+    const end = Date.parse(until);
+    const asked: [string | null, number][] = [end - 1, end, end + 1].flatMap((at) => [
+      [until, at] as [string, number],
+      [null, at] as [null, number],
+    ]);
+    const answers = await Promise.all(
+      asked.map(async ([u, at]) => {
+        const condition = timeOutRunsSql(
+          sql`cast(${u} as text)`,
+          sql`cast(${new Date(at).toISOString()} as text)`,
+        );
+        const { rows } = await sql<{
+          runs: number;
+        }>`select case when ${condition} then 1 else 0 end as runs`.execute(t.db);
+        return [u, at - end, Number(rows[0]?.runs) === 1];
+      }),
+    );
+    expect(answers).toEqual(asked.map(([u, at]) => [u, at - end, timeOutRuns(u, at)]));
+    // The shared rule itself: running only before the end.
+    expect(answers.filter(([, , runs]) => runs)).toEqual([[until, -1, true]]);
   });
 });

@@ -6,6 +6,7 @@ import { fail } from '../errors.ts';
 import type { Viewer } from '../plugins/viewer.ts';
 import { choiceSql } from '../settings/queries.ts';
 import { CHALLENGE, GUEST_CHALLENGES, type GuestChallenge } from '../shared/rules.ts';
+import { timeOutRunsSql } from '../users/time-out.ts';
 import { guestName } from './names.ts';
 
 /**
@@ -34,12 +35,13 @@ export const GUEST_VALUES: Record<GuestValue, ValueType> = {
  * (`bannedSession`): while it lasts, a guest's post from the browser whose session they signed
  * out of is refused as their own would be (403 `timed_out`). The browser, not the address: an
  * address is shared by strangers (a mobile network, a school, a proxy), whom DECISIONS.md's
- * time-out does not touch (docs/decisions.md).
+ * time-out does not touch (docs/decisions.md). Whether it runs at the post's time is the
+ * guard's rule, shared/time-out.ts, in its SQL form (users/time-out.ts).
  */
 export const SESSION_TIMED_OUT: SqlRule<GuestValue> = {
   error: 'timed_out',
   refuses: (v) =>
-    sql`exists (select 1 from users u where u.id = ${v.signedOut} and u.timeout_until > ${v.createdAt})`,
+    sql`exists (select 1 from users u where u.id = ${v.signedOut} and ${timeOutRunsSql(sql.ref('u.timeout_until'), v.createdAt)})`,
 };
 
 export const ADDRESS_BLOCKED: SqlRule<GuestValue> = {

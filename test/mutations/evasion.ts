@@ -40,15 +40,22 @@ export const EVASION_MUTATIONS: Mutation[] = [
   {
     name: 'evasion: a time-out refuses the signed-out browser after it ended',
     file: 'src/guests/rules.ts',
-    from: 'u.id = ${v.signedOut} and u.timeout_until > ${v.createdAt})',
-    to: 'u.id = ${v.signedOut} and u.timeout_until is not null)',
+    from: "u.id = ${v.signedOut} and ${timeOutRunsSql(sql.ref('u.timeout_until'), v.createdAt)})",
+    to: "u.id = ${v.signedOut} and ${sql.ref('u.timeout_until')} is not null)",
     tests: ['test/ban-evasion.test.ts'],
   },
   {
     name: "evasion: anyone's time-out refuses every guest",
     file: 'src/guests/rules.ts',
-    from: 'u.id = ${v.signedOut} and u.timeout_until > ${v.createdAt})',
-    to: 'u.id is not null and u.timeout_until > ${v.createdAt})',
+    from: 'u.id = ${v.signedOut} and ${timeOutRunsSql(',
+    to: 'u.id is not null and ${timeOutRunsSql(',
+    tests: ['test/ban-evasion.test.ts'],
+  },
+  {
+    name: "evasion: the database's form of the time-out still runs at its end (the guard's has ended)",
+    file: 'src/users/time-out.ts',
+    from: 'sql<SqlBool>`(${until} > ${at})`',
+    to: 'sql<SqlBool>`(${until} >= ${at})`',
     tests: ['test/ban-evasion.test.ts'],
   },
   {
