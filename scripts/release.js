@@ -5,9 +5,9 @@
 //
 // The archive holds one folder, streamer-rating-<version>/, with the build (dist/: the
 // service, its migrations, the page; its stamp names the commit), bin/, package.json and
-// package-lock.json, scripts/build-if-stale.js (`npm start`'s check that the build is
-// current), deploy/ and the notes. Installing it: unpack, `npm ci --omit=dev`, restart. Plain
-// Node.js and tar, no dependency; it refuses a missing or stale build.
+// package-lock.json, scripts/build-if-stale.js and build-freshness.js (`npm start`'s check that
+// the build is current), deploy/ and the notes. Installing it: unpack, `npm ci --omit=dev`,
+// restart. Plain Node.js and tar, no dependency; it refuses a missing or stale build.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +24,7 @@ const CONTENTS = [
   'package.json',
   'package-lock.json',
   'scripts/build-if-stale.js',
+  'scripts/build-freshness.js',
   'deploy',
   'README.md',
   'CHANGELOG.md',

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { packagesHash } from '../scripts/build-freshness.js';
 import { drawProcessEntry } from '../src/images/drawer.ts';
 
 /** A project folder with a source, a build of it and the build's stamp, each of a given age. */
@@ -16,6 +17,9 @@ for (const file of [join(root, 'package.json'), join(root, 'tsconfig.json'), ...
   mkdirSync(join(file, '..'), { recursive: true });
   writeFileSync(file, '');
 }
+/** The stamp `npm run build` ends with: it records the package files' content. */
+const stamp = () => writeFileSync(files.stamp, `packages ${packagesHash(root)}\n`);
+stamp();
 /** Sets each file's modification time, in seconds of 2026. */
 const ages = (times: Partial<Record<keyof typeof files, number>>) => {
   for (const [name, t] of Object.entries(times)) utimesSync(files[name as keyof typeof files], t, t);
@@ -28,8 +32,6 @@ const TSX = { file: join(root, 'src/images/draw-process.ts'), execArgv: ['--impo
 describe('the drawing process starts from the build while the build is current', () => {
   it('run from the source with a build newer than every source: the built module, no tsx', () => {
     utimesSync(join(root, 'tsconfig.json'), T, T);
-    utimesSync(join(root, 'src/images'), T, T);
-    utimesSync(join(root, 'src'), T, T);
     ages({ source: T, built: T + 10, stamp: T + 20 });
     expect(drawProcessEntry(fromSource)).toEqual(BUILT);
   });
@@ -46,10 +48,18 @@ describe('the drawing process starts from the build while the build is current',
     utimesSync(join(root, 'tsconfig.json'), T, T);
   });
 
+  it('the packages changed after the build (by content, as npm start counts them): the source through tsx', () => {
+    ages({ source: T, built: T + 10, stamp: T + 20 });
+    writeFileSync(join(root, 'package.json'), '{"name":"another"}');
+    expect(drawProcessEntry(fromSource)).toEqual(TSX);
+    writeFileSync(join(root, 'package.json'), '');
+    expect(drawProcessEntry(fromSource)).toEqual(BUILT);
+  });
+
   it('no stamp (a build that did not finish) or no built module: the source through tsx', () => {
     rmSync(files.stamp);
     expect(drawProcessEntry(fromSource)).toEqual(TSX);
-    writeFileSync(files.stamp, '');
+    stamp();
     rmSync(files.built);
     ages({ source: T, stamp: T + 20 });
     expect(drawProcessEntry(fromSource)).toEqual(TSX);

@@ -57,6 +57,7 @@ describe.runIf(built && dbKind === 'sqlite')('the release archive', () => {
       'package.json',
       'package-lock.json',
       'scripts/build-if-stale.js',
+      'scripts/build-freshness.js',
       'deploy/streamer-rating@.service',
     ])
       expect(existsSync(join(home, file)), file).toBe(true);

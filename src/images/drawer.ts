@@ -1,8 +1,12 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { staleReason } from '../../scripts/build-freshness.js';
 import type { DrawRequest } from './draw.ts';
+
+/** The drawing process's built module, from the project's folder. */
+const DRAW_PROCESS = 'dist/src/images/draw-process.js';
 
 /**
  * A quiet drawing process exits after this long; the next image starts it again (about a
@@ -20,33 +24,17 @@ const START_TIMEOUT_MS = 60_000;
 
 /**
  * The drawing process's entry. Built (dist/): the built module. From the TypeScript source
- * (tests, `npm run dev`): the built module too while the build is newer than every source of
- * it, else the source through tsx, which compiles it first (seconds at each start on a busy
- * machine, where every test app that shows a badge started one).
+ * (tests, `npm run dev`): the built module too while the build is current by `npm start`'s
+ * rule (scripts/build-freshness.js: its stamp newer than every source), else the source through
+ * tsx, which compiles it first (seconds at each start on a busy machine, where every test app
+ * that shows a badge started one).
  */
 export function drawProcessEntry(here: string): { file: string; execArgv: string[]; cwd: string } {
   let root = dirname(here);
   while (!existsSync(join(root, 'package.json')) && dirname(root) !== root) root = dirname(root);
-  const built = { file: join(root, 'dist/src/images/draw-process.js'), execArgv: [], cwd: root };
-  if (!here.endsWith('.ts') || buildIsCurrent(root, built.file)) return built;
+  const built = { file: join(root, DRAW_PROCESS), execArgv: [], cwd: root };
+  if (!here.endsWith('.ts') || staleReason(root, DRAW_PROCESS) === null) return built;
   return { file: join(root, 'src/images/draw-process.ts'), execArgv: ['--import', 'tsx'], cwd: root };
-}
-
-/**
- * Whether `npm run build` ran after the last change to src/ and the TypeScript settings: its
- * stamp (its last step, scripts/build-if-stale.js) is newer than each of them. The drawing
- * code is all in src/; the packages it loads are the installed ones either way.
- */
-function buildIsCurrent(root: string, file: string): boolean {
-  const stamp = join(root, 'dist/.build-stamp');
-  if (!existsSync(stamp) || !existsSync(file)) return false;
-  const built = statSync(stamp).mtimeMs;
-  const sources = readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' }).map((f) =>
-    join(root, 'src', f),
-  );
-  return [...sources, join(root, 'tsconfig.json'), join(root, 'tsconfig.build.json')].every(
-    (f) => !existsSync(f) || statSync(f).mtimeMs < built,
-  );
 }
 
 interface Pending {

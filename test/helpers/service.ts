@@ -11,11 +11,12 @@
  * here is killed when the process that started it exits, however it exits.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { staleReason } from '../../scripts/build-freshness.js';
 import { SERVICE_ENV, SERVICE_NODE_ARGS } from '../../src/node-args.ts';
 import { freePort } from '../soak/lib/net.ts';
 
@@ -25,26 +26,16 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const ADMIN_PASSWORD = 'soak administrator password';
 const SESSION_SECRET = 'soak-session-secret-0123456789abcdef';
 
-/** Whether dist/ holds a build of the current source: no file under src/ is newer than it. */
-function builtFresh(): boolean {
-  const built = join(ROOT, 'dist/src/main.js');
-  if (!existsSync(built)) return false;
-  const builtAt = statSync(built).mtimeMs;
-  return readdirSync(join(ROOT, 'src'), { recursive: true }).every(
-    (f) => statSync(join(ROOT, 'src', String(f))).mtimeMs <= builtAt,
-  );
-}
-
 /**
  * What runs by default: `dist` the build (`node dist/src/main.js`, what `npm start` runs;
  * `npm run soak` and `npm test` build first), `src` the TypeScript source through tsx.
- * SOAK_ENTRY chooses; otherwise the build when it is up to date, else the source, so a stale
- * build is never what gets tested.
+ * SOAK_ENTRY chooses; otherwise the build when it is current by `npm start`'s rule
+ * (scripts/build-freshness.js), else the source, so a stale build is never what gets tested.
  */
 export const entry: 'dist' | 'src' =
   process.env.SOAK_ENTRY === 'dist' || process.env.SOAK_ENTRY === 'src'
     ? process.env.SOAK_ENTRY
-    : builtFresh()
+    : staleReason(ROOT) === null
       ? 'dist'
       : 'src';
 

@@ -106,6 +106,13 @@ export const OPERATOR_MUTATIONS: Mutation[] = [
     tests: ['test/release.test.ts'],
   },
   {
+    name: "release: the archive leaves out the build's freshness rule (npm start's check cannot load)",
+    file: 'scripts/release.js',
+    from: "  'scripts/build-freshness.js',\n",
+    to: '',
+    tests: ['test/release.test.ts'],
+  },
+  {
     name: 'cli: an export file (and a backup) is readable by all (0644)',
     file: 'src/backup/files.ts',
     from: "    closeSync(openSync(partial, 'wx', BACKUP_MODE));\n    await chmod(partial, BACKUP_MODE);\n",
