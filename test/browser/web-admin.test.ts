@@ -25,7 +25,7 @@ describe.runIf(runBrowser(import.meta.url))('an empty site and the administrator
     const user = await newPage(env, { lang: 'en' });
     await signIn(env, user.page, 'provider_a');
     await user.context.close();
-    const admin = await env.t.admin();
+    const admin = await env.t.sharedAdmin();
     await admin.post('/api/rater_groups', { name: 'Morning Crew' });
     await admin.post('/api/rater_groups', { name: 'Night Owls' });
 

@@ -5,9 +5,9 @@ import { adminPage, newPage, runBrowser, useBrowser } from './browser.ts';
 describe.runIf(runBrowser(import.meta.url))('bugs found in the walk', () => {
   const env = useBrowser();
   const idOf = async (name: string) =>
-    ((await (await env.t.admin()).get('/api/streamers?all=1')).body as { id: number; name: string }[]).find(
-      (s) => s.name === name,
-    )?.id;
+    (
+      (await (await env.t.sharedAdmin()).get('/api/streamers?all=1')).body as { id: number; name: string }[]
+    ).find((s) => s.name === name)?.id;
 
   it('bug 5: the English page has no Czech or raw API text', async () => {
     const alpha = await idOf('Alpha Gamer');

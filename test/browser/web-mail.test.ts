@@ -59,7 +59,7 @@ describe.runIf(runBrowser(import.meta.url))('e-mail on the account page', () => 
     await page.getByText(/Done: these messages will not be sent/).waitFor();
     // The privacy page of a site that sends e-mail says what is kept of an address, and for how long:
     // read once the page has the site's answer (the operator's name comes with it).
-    await (await env.t.admin()).put('/api/settings', { operator_name: 'Mail Club' });
+    await (await env.t.sharedAdmin()).put('/api/settings', { operator_name: 'Mail Club' });
     await page.goto(`${env.base}/privacy`);
     await page.getByText('This site is run by Mail Club.').waitFor();
     const kept = `(to which address, what it told) is kept ${MAIL_LIMITS.sentKeptDays} days`;

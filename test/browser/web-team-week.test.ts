@@ -7,7 +7,7 @@ describe.runIf(runBrowser(import.meta.url))('raters and team owners', () => {
 
   /** A team for the streamer named, its owner `owner` and a rater `rater` (both on Twitch). */
   async function team(name: string, streamer: string, owner: string, rater: string) {
-    const admin = await env.t.admin();
+    const admin = await env.t.sharedAdmin();
     const list = (await admin.get('/api/streamers?all=1')).body as { id: number; name: string }[];
     const streamerId = list.find((s) => s.name === streamer)!.id;
     const made = await admin.post('/api/rater_groups', { name, streamer_id: streamerId });
