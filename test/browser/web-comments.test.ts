@@ -7,7 +7,7 @@ let sid = 0;
 let pinSid = 0;
 async function seed(t: TestApp) {
   sid = await t.streamer('Chatty Streamer', { s: 8, g: 7 });
-  const admin = await t.admin();
+  const admin = await t.sharedAdmin();
   pinSid = (await admin.post('/api/streamers?admin=1', { name: 'Twitch Dev', provider_a: 'twitchdev' })).body
     .id;
   await admin.put(`/api/streamers?id=${pinSid}`, { r: { s: 8, g: 7, a: 6, v: 5, n: 4, ns: 3, o: 2 } });
@@ -162,7 +162,7 @@ describe.runIf(runBrowser(import.meta.url))('comments as people know them', () =
       .select('id')
       .where('provider', '=', 'provider_b')
       .executeTakeFirstOrThrow();
-    await (await env.t.admin()).put(`/api/users?id=${me.id}`, { is_mod: true });
+    await (await env.t.sharedAdmin()).put(`/api/users?id=${me.id}`, { is_mod: true });
     await mod.page.goto(`${env.base}/s/${sid}`);
     const hidden = mod.page.locator('.comments > li', { hasText: 'My better take' });
     await hidden.getByText('hidden').waitFor();
@@ -203,7 +203,7 @@ describe.runIf(runBrowser(import.meta.url))('comments as people know them', () =
     await page.getByLabel('Order').selectOption('newest');
     await context.close();
 
-    const admin = await env.t.admin();
+    const admin = await env.t.sharedAdmin();
     const list = (await admin.get(`/api/comments?streamer_id=${pinSid}`)).body as {
       id: number;
       body: string;
@@ -222,7 +222,7 @@ describe.runIf(runBrowser(import.meta.url))('comments as people know them', () =
   });
 
   it('older pages continue below the oldest comment that is not pinned: every comment once', async () => {
-    const admin = await env.t.admin();
+    const admin = await env.t.sharedAdmin();
     const list = (await env.t.client().get(`/api/comments?streamer_id=${sid}`)).body as {
       id: number;
       body: string;

@@ -7,7 +7,7 @@ describe.runIf(runBrowser(import.meta.url))('community rating, audit log, themes
   const env = useBrowser();
 
   it('a team member rates the team streamer, sees it again, and everyone sees the community average', async () => {
-    const admin = await env.t.admin();
+    const admin = await env.t.sharedAdmin();
     const list = (await admin.get('/api/streamers?all=1')).body;
     const gamma = list.find((s: any) => s.name === 'Gamma Streams');
     const team = await admin.post('/api/rater_groups', { name: 'Gamma Team', streamer_id: gamma.id });
@@ -65,7 +65,7 @@ describe.runIf(runBrowser(import.meta.url))('community rating, audit log, themes
 
   it('the administrator reads the audit log in the page', async () => {
     // An entry long enough to wrap on a desktop's width.
-    const admin = await env.t.admin();
+    const admin = await env.t.sharedAdmin();
     await admin.put('/api/settings', {
       operator_name: 'Spolek přátel streamování a komunitního hodnocení z Dolní Lhoty u Kamenice',
       operator_contact: 'https://example.org/spolek/kontakt/provozovatel-sluzby-hodnoceni-streameru',

@@ -15,7 +15,7 @@ let vera: TestUser; // banned from the queue's row menu
 const authors: Record<string, TestUser> = {};
 
 async function seed(t: TestApp) {
-  const admin = await t.admin();
+  const admin = await t.sharedAdmin();
   expect((await admin.put('/api/settings', { hold_words: ['scam'] })).status).toBe(200);
   sid = await t.streamer('Focus Stage');
   kaja = await t.user({ login: 'kaja', display_name: 'Kája' }, { mod: true });

@@ -14,7 +14,7 @@ async function seed(t: TestApp) {
   await t
     .client()
     .post('/api/comments', { streamer_id: sid, body: 'Somebody else wrote this', author: 'Other' });
-  const admin = await t.admin();
+  const admin = await t.sharedAdmin();
   await admin.put('/api/settings', { guest_hold: 'all', guest_challenge: 'off' });
 }
 
@@ -77,7 +77,7 @@ describe.runIf(runBrowser(import.meta.url))("a guest's own comments", () => {
     await staff.context.close();
 
     // Published now: the guest's next comment, deleted from the same browser.
-    await (await env.t.admin()).put('/api/settings', { guest_hold: 'none' });
+    await (await env.t.sharedAdmin()).put('/api/settings', { guest_hold: 'none' });
     await page.getByLabel('Comment', { exact: true }).fill('Words I take back');
     await page.getByRole('button', { name: 'Post comment' }).click();
     const mine = page.locator('.comments > li', { hasText: 'Words I take back' });
@@ -109,7 +109,7 @@ describe.runIf(runBrowser(import.meta.url))("a guest's own comments", () => {
       .waitFor();
     expect(await page.getByText(/e-mailovou adresu/).count()).toBe(0);
     await (
-      await env.t.admin()
+      await env.t.sharedAdmin()
     ).put('/api/settings', {
       operator_name: 'Spolek <b>Streamy</b>',
       operator_contact: 'soukromi@example.org',
@@ -126,7 +126,7 @@ describe.runIf(runBrowser(import.meta.url))("a guest's own comments", () => {
     await desktop.page.getByText('This site is run by Spolek <b>Streamy</b>.').waitFor();
     await axe(env, desktop.page, 'privacy with operator, desktop dark');
     // A name that ends with its own full stop ends the sentence: one stop, not two.
-    await (await env.t.admin()).put('/api/settings', { operator_name: 'Komunita Streamerů z.s.' });
+    await (await env.t.sharedAdmin()).put('/api/settings', { operator_name: 'Komunita Streamerů z.s.' });
     await desktop.page.reload();
     await desktop.page.getByText('This site is run by Komunita Streamerů z.s.', { exact: true }).waitFor();
     await desktop.context.close();

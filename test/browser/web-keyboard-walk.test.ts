@@ -14,7 +14,7 @@ let speaker: TestUser;
 let mod: TestUser;
 
 async function seed(t: TestApp) {
-  const admin = await t.admin();
+  const admin = await t.sharedAdmin();
   const made = await admin.post('/api/streamers?admin=1', {
     name: 'Busy Kick',
     platform: 'provider_b',

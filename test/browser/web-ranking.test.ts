@@ -4,7 +4,7 @@ import { axe, newPage, runBrowser, shot, signIn, useBrowser } from './browser.ts
 
 /** 55 rated streamers (the best first), one of them live, and one unrated. */
 async function many(t: TestApp) {
-  const admin = await t.admin();
+  const admin = await t.sharedAdmin();
   for (let i = 0; i < 55; i++) {
     const name = i === 2 ? 'Zlatý Kůň' : `Streamer ${String(i + 1).padStart(2, '0')}`;
     const id = await t.streamer(name);
@@ -94,7 +94,7 @@ describe.runIf(runBrowser(import.meta.url))('the ranking', () => {
   });
 
   it('following: a visitor is told to sign in; signed in, Follow on the page, then the ranking keeps to Followed', async () => {
-    const admin = await env.t.admin();
+    const admin = await env.t.sharedAdmin();
     const id = ((await admin.get('/api/streamers?all=1')).body as { id: number; name: string }[]).find(
       (s) => s.name === 'Streamer 08',
     )!.id;
