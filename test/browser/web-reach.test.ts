@@ -47,7 +47,7 @@ describe.runIf(runBrowser(import.meta.url))('Discord and badges on the page', ()
     // Discord deletes the webhook; the next event disables it, and the page says why.
     discord.remove(hook.id);
     await env.t.client().post('/api/streamers', { name: 'Suggested While Gone' });
-    const admin = await env.t.admin();
+    const admin = await env.t.sharedAdmin();
     await expect
       .poll(async () => (await admin.get('/api/settings')).body.discord_webhooks[0].disabled_reason, {
         timeout: 30_000,
@@ -69,7 +69,7 @@ describe.runIf(runBrowser(import.meta.url))('Discord and badges on the page', ()
     [false, false],
   ] as const) {
     it(`the Discord tab in Czech at ${phone ? '375' : '1366'} px, ${dark ? 'dark' : 'light'}`, async () => {
-      const admin = await env.t.admin();
+      const admin = await env.t.sharedAdmin();
       await admin.put('/api/settings', {
         discord_webhooks: [{ url: discord.webhook().url, events: ['rated'] }],
       });
@@ -125,7 +125,7 @@ describe.runIf(runBrowser(import.meta.url))('Discord and badges on the page', ()
     await axe(env, page, 'badge share');
 
     // An unrated streamer has no badge to offer, even to the administrator, who sees its page.
-    const all = (await (await env.t.admin()).get('/api/streamers?all=1')).body as {
+    const all = (await (await env.t.sharedAdmin()).get('/api/streamers?all=1')).body as {
       id: number;
       name: string;
     }[];

@@ -26,7 +26,7 @@ let kaja: TestUser; // a moderator, reviewing on a phone
 let mira: TestUser; // a moderator who reviewed first
 
 async function seed(t: TestApp) {
-  const admin = await t.admin();
+  const admin = await t.sharedAdmin();
   reviewed = await t.streamer('Review Me');
   const created = await admin.post('/api/streamers?admin=1', {
     name: 'Twitch Dev',

@@ -18,7 +18,7 @@ let lena: TestUser; // signed in once, added to a team
 let bruno: TestUser; // banned from a menu whose lookup answers late
 
 async function seed(t: TestApp) {
-  const admin = await t.admin();
+  const admin = await t.sharedAdmin();
   sid = await t.streamer('Status Stage');
   kaja = await t.user({ login: 'kaja', display_name: 'Kája' }, { mod: true });
   wanda = await t.user({ login: 'wanda', display_name: 'Wanda' });
@@ -47,7 +47,8 @@ const isOpen = (menu: Locator) => menu.evaluate((d) => (d as HTMLDetailsElement)
 describe.runIf(runBrowser(import.meta.url))('what staff are told where they act', () => {
   const env = useBrowser(seed);
   const bannedNow = async () =>
-    ((await (await env.t.admin()).get(`/api/users?id=${wanda.id}`)).body as { banned: boolean }[])[0]!.banned;
+    ((await (await env.t.sharedAdmin()).get(`/api/users?id=${wanda.id}`)).body as { banned: boolean }[])[0]!
+      .banned;
 
   it("a comment's menu says its author is banned and offers the lift, not a time-out, at 390 px and on a desktop", async () => {
     for (const { phone, lang } of [
@@ -96,9 +97,9 @@ describe.runIf(runBrowser(import.meta.url))('what staff are told where they act'
 
       // Banned elsewhere meanwhile (another moderator): the menu asks again as it opens.
       await page.keyboard.press('Escape');
-      expect((await (await env.t.admin()).put(`/api/users?id=${wanda.id}`, { banned: true })).status).toBe(
-        200,
-      );
+      expect(
+        (await (await env.t.sharedAdmin()).put(`/api/users?id=${wanda.id}`, { banned: true })).status,
+      ).toBe(200);
       await menu.getByText(summary).click();
       await menu.getByRole('checkbox', { name: `${banned}: Wanda` }).waitFor();
       await context.close();

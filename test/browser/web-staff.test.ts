@@ -7,7 +7,7 @@ describe.runIf(runBrowser(import.meta.url))('the web page for staff', () => {
   it('a team member sees unevaluated streamers marked for rating', async () => {
     const { page, context } = await newPage(env);
     await signIn(env, page, 'provider_a');
-    const admin = await env.t.admin();
+    const admin = await env.t.sharedAdmin();
     const team = await admin.post('/api/rater_groups', { name: 'Browser Team' });
     await admin.post('/api/rater_groups?members=1', { group_id: team.body.id, login: 'twitchdev' });
     await page.goto(env.base + '/');
@@ -26,7 +26,7 @@ describe.runIf(runBrowser(import.meta.url))('the web page for staff', () => {
       .select('id')
       .where('provider', '=', 'provider_b')
       .executeTakeFirstOrThrow();
-    await (await env.t.admin()).put(`/api/users?id=${me.id}`, { is_mod: true });
+    await (await env.t.sharedAdmin()).put(`/api/users?id=${me.id}`, { is_mod: true });
     await page.goto(env.base + '/');
     await page.getByLabel('Show all streamers with notes').check();
     await expect.poll(() => page.locator('.ranking .name').count()).toBeGreaterThanOrEqual(4);
@@ -139,7 +139,7 @@ describe.runIf(runBrowser(import.meta.url))('the web page for staff', () => {
     const user = page.locator('.admin-row', { hasText: 'TwitchDev' });
     await user.getByLabel('Moderator').check();
     await expect
-      .poll(async () => (await (await env.t.admin()).get('/api/users?q=twitchdev')).body[0].is_mod)
+      .poll(async () => (await (await env.t.sharedAdmin()).get('/api/users?q=twitchdev')).body[0].is_mod)
       .toBe(true);
     await axe(env, page, 'admin users');
     await page.getByRole('link', { name: 'Settings' }).click();
@@ -158,13 +158,13 @@ describe.runIf(runBrowser(import.meta.url))('the web page for staff', () => {
       .getByRole('alert')
       .filter({ hasText: 'These lines are not 2 to 60 characters long: “x”' })
       .waitFor();
-    expect((await (await env.t.admin()).get('/api/settings')).body.hold_words).toEqual([]);
+    expect((await (await env.t.sharedAdmin()).get('/api/settings')).body.hold_words).toEqual([]);
     // A repeat counts once, and after saving the box shows the list as it is kept.
     await box.fill('free coins\n  scam  \nscam\n');
     await expect.poll(() => page.locator('.word-rules').textContent()).toContain('2 of 200');
     await page.locator('.word-rules').getByRole('button', { name: 'Save' }).click();
     await expect
-      .poll(async () => (await (await env.t.admin()).get('/api/settings')).body.hold_words)
+      .poll(async () => (await (await env.t.sharedAdmin()).get('/api/settings')).body.hold_words)
       .toEqual(['free coins', 'scam']);
     await expect.poll(() => box.inputValue()).toBe('free coins\nscam');
     await axe(env, page, 'admin settings');

@@ -24,7 +24,7 @@ async function seed(t: TestApp) {
   // The clock stands still but for the minutes the rounds add: the streams' time-weighted
   // figures must not depend on how long a busy machine takes over each round.
   t.clock.freeze();
-  const admin = await t.admin();
+  const admin = await t.sharedAdmin();
   const add = async (name: string, channel: string, v: number) => {
     const res = await admin.post('/api/streamers?admin=1', { name, provider_a: channel });
     await admin.put(`/api/streamers?id=${res.body.id}`, { r: { s: v, g: v, a: v, v, n: v, ns: v, o: v } });

@@ -5,7 +5,7 @@ import { axe, newPage, runBrowser, shot, signIn, useBrowser } from './browser.ts
 /** Issue 26 on the page: the verified mark, the "this is my channel" panel, the reply. */
 let sid = 0;
 async function seed(t: TestApp) {
-  const admin = await t.admin();
+  const admin = await t.sharedAdmin();
   // The fake Twitch signs in as `twitchdev` (test/helpers/fake-providers.ts).
   const res = await admin.post('/api/streamers?admin=1', { name: 'Twitch Dev', provider_a: 'twitchdev' });
   sid = res.body.id;
@@ -52,7 +52,7 @@ describe.runIf(runBrowser(import.meta.url))('streamers speak for themselves', ()
   });
 
   it('a visitor sees the reply and, after the rating changed, the note saying so', async () => {
-    const admin = await env.t.admin();
+    const admin = await env.t.sharedAdmin();
     env.t.clock.offset += 120_000;
     await admin.put(`/api/streamers?id=${sid}`, { r: { s: 9, g: 9, a: 9, v: 9, n: 9, ns: 9, o: 9 } });
     const { page, context } = await newPage(env, { lang: 'cs' });
