@@ -464,7 +464,7 @@ describe.runIf(walked)('taking part: the streamer page, the ranking and the edit
 
     // bug 5: someone else saves meanwhile; saving here is refused and says so.
     await (
-      await env.t.admin()
+      await env.t.sharedAdmin()
     ).put(`/api/streamers?id=${gamma}`, {
       r: { s: 4, g: 4, a: 4, v: 4, n: 4, ns: 4, o: 4 },
       reward: 70,

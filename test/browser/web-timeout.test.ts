@@ -36,7 +36,7 @@ async function seed(t: TestApp) {
 }
 
 const timeoutOf = async (t: TestApp) => {
-  const users = (await (await t.admin()).get('/api/users')).body as {
+  const users = (await (await t.sharedAdmin()).get('/api/users')).body as {
     id: number;
     timeout_until: string | null;
   }[];
@@ -55,7 +55,7 @@ describe.runIf(runBrowser(import.meta.url))(
       await user.page.goto(`${env.base}/s/${sid}`);
       const follow = user.page.getByRole('button', { name: 'Follow', exact: true });
       await expect.poll(() => follow.isEnabled()).toBe(true);
-      const admin = await env.t.admin();
+      const admin = await env.t.sharedAdmin();
       expect((await admin.put(`/api/users?id=${spammer.id}`, { timeout_hours: 3 })).status).toBe(200);
       // The refusal names no time; the page asks who is signed in and writes the time-out's end.
       await follow.click();
@@ -169,7 +169,7 @@ describe.runIf(runBrowser(import.meta.url))(
         expect(await commentCount(env.t)).toBe(before + 1);
 
         expect(
-          (await (await env.t.admin()).put(`/api/users?id=${spammer.id}`, { timeout_hours: 0 })).status,
+          (await (await env.t.sharedAdmin()).put(`/api/users?id=${spammer.id}`, { timeout_hours: 0 })).status,
         ).toBe(200);
         await user.context.close();
         await mod.context.close();

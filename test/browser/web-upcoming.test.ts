@@ -35,7 +35,7 @@ const at = (hours: number) => new Date(t0 + hours * HOUR).toISOString();
 async function seed(t: TestApp) {
   t0 = (Math.floor(Date.now() / DAY) + 2) * DAY;
   t.clock.offset = t0 - Date.now();
-  const admin = await t.admin();
+  const admin = await t.sharedAdmin();
   const kick = async (name: string, channel: string, extra: Record<string, unknown> = {}) => {
     const res = await admin.post('/api/streamers?admin=1', {
       name,

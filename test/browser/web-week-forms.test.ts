@@ -18,7 +18,7 @@ describe.runIf(runBrowser(import.meta.url))("issue 45: a community's week, the f
   const env = useBrowser(seed);
 
   it('at 375 px: a held comment shows to its author on a page with no public comment, after a reload too (11)', async () => {
-    await (await env.t.admin()).put('/api/settings', { guest_hold: 'all', guest_challenge: 'off' });
+    await (await env.t.sharedAdmin()).put('/api/settings', { guest_hold: 'all', guest_challenge: 'off' });
     const { page, context } = await newPage(env, { lang: 'en', phone: true });
     await page.goto(`${env.base}/s/${empty}`);
     await page.getByText('No comments yet').waitFor();
@@ -42,7 +42,7 @@ describe.runIf(runBrowser(import.meta.url))("issue 45: a community's week, the f
   });
 
   it('at 375 px with the robot check "always": a guest suggests, comments and replies, and never meets a 428 (12)', async () => {
-    const admin = await env.t.admin();
+    const admin = await env.t.sharedAdmin();
     await admin.put('/api/settings', { guest_hold: 'none', guest_challenge: 'always' });
     const { page, context } = await newPage(env, { lang: 'en', phone: true });
     const refused: string[] = [];

@@ -70,7 +70,7 @@ describe.runIf(runBrowser(import.meta.url))("stop 96: a moderator's week", () =>
   });
 
   it('a rater in two teams: two community forms on /team, no id twice, each form named by its team', async () => {
-    const admin = await env.t.admin();
+    const admin = await env.t.sharedAdmin();
     const rita = await env.t.user({ login: 'rita', display_name: 'Rita' });
     for (const name of ['Dawn Crew', 'Dusk Crew']) {
       const streamer_id = await env.t.streamer(`${name} Stage`);

@@ -27,7 +27,7 @@ let timedOut: TestUser;
 let host: TestUser;
 
 async function seed(t: TestApp) {
-  const admin = await t.admin();
+  const admin = await t.sharedAdmin();
   sid = await t.streamer('Week Stage', { s: 7, g: 7, a: 7, v: 7, n: 7, ns: 7, o: 7 });
   voiced = await t.streamer('Reply Host', { s: 8, g: 8 });
   await t.streamer('Pětadvacetiznakový Streamer', { s: 5 });
