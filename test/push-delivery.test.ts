@@ -347,6 +347,24 @@ describe('answers of the push service', () => {
     expect(fake.requests).toHaveLength(MAX_ATTEMPTS);
   });
 
+  it('an answer with a header Node.js refuses is no answer: the service stays up and tries again, delivered once', async () => {
+    const s = await followed();
+    const d = fake.device();
+    await subscribe(s.fan.c, d);
+    t.clock.freeze();
+    fake.script(d, ['garbled']);
+    await goLive(s.id);
+    await deliver();
+    expect(await states()).toEqual({ state: 'pending', attempts: 1 });
+    t.clock.advance(RETRY_WAITS_MS[0]);
+    await deliver();
+    t.clock.advance(600_000);
+    await deliver();
+    expect(fake.requests.map((r) => r.status)).toEqual([0, 201]);
+    expect(await states()).toEqual({ state: 'sent', attempts: 2 });
+    expect((await t.client().get('/healthz')).status).toBe(200);
+  });
+
   it('a success within the retries is delivered once', async () => {
     const s = await followed();
     const d = fake.device();

@@ -12,8 +12,11 @@ import type { AddressInfo } from 'node:net';
  * was sent to it with `decrypt` (RFC 8291, by hand: test code).
  */
 
-/** 'hang': never answered; 'held': answered 201 when the test says (`answerHeld`). */
-export type Scripted = 201 | 404 | 410 | 429 | 500 | 'hang' | 'held';
+/**
+ * 'hang': never answered; 'held': answered 201 when the test says (`answerHeld`); 'garbled': a
+ * 201 with a header Node.js's parser refuses (a control character in its value).
+ */
+export type Scripted = 201 | 404 | 410 | 429 | 500 | 'hang' | 'held' | 'garbled';
 
 export interface PushRequest {
   device: string;
@@ -174,6 +177,11 @@ export async function startFakePush(): Promise<FakePush> {
         record(0);
         held.add(res);
         res.on('close', () => held.delete(res));
+        return;
+      }
+      if (next === 'garbled') {
+        record(0);
+        res.socket?.end('HTTP/1.1 201 Created\r\nLocation: /m\x01\r\nContent-Length: 0\r\n\r\n');
         return;
       }
       record(next);

@@ -398,4 +398,11 @@ export const PUSH_MUTATIONS: Mutation[] = [
     to: '  return authority === undefined || origin ? endpoint : endpoint;\n',
     tests: ['test/push-endpoint-hosts.test.ts'],
   },
+  {
+    name: 'push: an answer Node.js cannot read (a garbled header) ends the message as failed, never tried again',
+    file: 'src/push/sender.ts',
+    from: "if (result.kind === 'no-answer') return { kind: 'retry', error: `no answer (${result.error})` };",
+    to: "if (result.kind === 'no-answer') return { kind: 'final', state: 'failed', error: result.error };",
+    tests: ['test/push-delivery.test.ts'],
+  },
 ];
