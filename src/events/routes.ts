@@ -2,12 +2,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import fp from 'fastify-plugin';
 import { Type } from 'typebox';
 import { fail } from '../errors.ts';
-import { errors, IdDoc, Input, Param } from '../lib/schemas.ts';
-import { parseId } from '../lib/input.ts';
+import { errors, FlagDoc, IdDoc, Input, Param } from '../lib/schemas.ts';
+import { flag, parseId } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { clientNetwork } from '../plugins/guest-tag.ts';
-import type { Viewer } from '../plugins/viewer.ts';
-import { missedEvents, replayable } from './log.ts';
+import { ANONYMOUS, type Viewer } from '../plugins/viewer.ts';
+import { eventsAfter, missedEvents, replayable } from './log.ts';
+import { RANKED } from './ranking.ts';
 import { sseEvent } from './sse.ts';
 import { EventStreams, type Refusal, STREAM_LIMITS } from './streams.ts';
 import { EventTail } from './tail.ts';
@@ -29,7 +30,8 @@ const eventsSchema = {
   summary:
     'Live updates as server-sent events: with `streamer_id`, `comment` and `comment_removed` `{id, ' +
     'streamer_id}`, `rating` `{streamer_id}` and `live` `{streamer_id, status, viewers}` (`viewers` as the ' +
-    "streamer's item has it: null when not live or not known); for a " +
+    "streamer's item has it: null when not live or not known); with `ranking=1`, `rating` and `live` " +
+    'of every streamer in the Public view (a reconnection that missed one gets `reset`); for a ' +
     'signed-in session, `notification` `{unread}`. Ids, never text; a `:` line at least every 30 s; ' +
     `at most ${STREAM_LIMITS.perAddress} open streams per client address and ${STREAM_LIMITS.perNetwork} per ` +
     'network (IPv4 /24, IPv6 /56), else 429; 503 while the instance holds as many streams as it takes; ' +
@@ -37,7 +39,10 @@ const eventsSchema = {
     '`Last-Event-ID`). Every event carries an SSE ' +
     '`id`; a reconnection with `Last-Event-ID` first gets the events it missed (at most 10 minutes ' +
     'or 1,000 events back), else one `reset` `{}`',
-  querystring: Input({ streamer_id: Param(IdDoc('Events of this streamer')) }),
+  querystring: Input({
+    streamer_id: Param(IdDoc('Events of this streamer')),
+    ranking: Param(FlagDoc("The ranking's events: `rating` and `live` of every streamer in the Public view")),
+  }),
   response: {
     200: {
       description: 'An event stream',
@@ -53,8 +58,11 @@ export interface EventSources {
   maxStreams: number;
   /** A user's unread count (notifications). */
   unread: (userId: number) => Promise<number>;
-  /** Whether this caller may ask for a streamer's events: whether it may see the streamer (streamers). */
-  streamerVisible: (viewer: Viewer, streamerId: number) => Promise<boolean>;
+  /**
+   * Which of these streamers this caller may see (streamers): a streamer's events are asked by
+   * who may see it, and the ranking's streams hear those a visitor may see.
+   */
+  streamersVisible: (viewer: Viewer, streamerIds: number[]) => Promise<ReadonlySet<number>>;
 }
 
 /**
@@ -70,13 +78,17 @@ function refuse(refusal: Refusal): void {
 /** DECISIONS.md "Fourth wave" → "Live updates": `GET /api/events`, for anyone. */
 const events: FastifyPluginAsyncTypebox<EventSources> = async (
   app,
-  { unread: unreadCount, streamerVisible, maxStreams },
+  { unread: unreadCount, streamersVisible, maxStreams },
 ) => {
   const tail = await EventTail.start(app.database, app.clock, app.log.child({ module: 'events' }));
-  const streams = new EventStreams(tail, app.clock, unreadCount, (cookieId) => app.sessionUserOf(cookieId), {
-    ...STREAM_LIMITS,
-    total: maxStreams,
-  });
+  const streams = new EventStreams(
+    tail,
+    app.clock,
+    unreadCount,
+    (cookieId) => app.sessionUserOf(cookieId),
+    (ids) => streamersVisible(ANONYMOUS, ids),
+    { ...STREAM_LIMITS, total: maxStreams },
+  );
   app.decorate('eventTail', tail);
   app.decorate('eventStreams', streams);
   app.metrics?.watchStreams(() => streams.size);
@@ -88,14 +100,23 @@ const events: FastifyPluginAsyncTypebox<EventSources> = async (
    * What a reconnecting stream missed (DECISIONS.md "Live updates that resume"): its events
    * after its last id up to the tail's cursor, each with its id, then an `id:` of the cursor so
    * that its next reconnection starts there; or one `reset` when the id is too old, too far
-   * back or was never sent.
+   * back or was never sent. The ranking's stream is not replayed its streamers' changes: when it
+   * missed one, `reset`, and its page loads the list again.
    */
   const catchUp =
-    (lastId: number | null, cursor: number, who: { streamerId: number | null; userId: number | null }) =>
+    (
+      lastId: number | null,
+      cursor: number,
+      who: { streamerId: number | null; userId: number | null; ranking: boolean },
+    ) =>
     async (): Promise<Buffer[]> => {
       const reset = [sseEvent(cursor, 'reset', '{}')];
       if (lastId === null || lastId > cursor || !(await replayable(app.db, lastId, app.clock.now())))
         return reset;
+      if (who.ranking) {
+        const [change] = await eventsAfter(app.db, lastId, 1, [...RANKED]);
+        if (change && change.id <= cursor) return reset;
+      }
       const missed = await missedEvents(app.db, lastId, cursor, who);
       const unread =
         missed.some((e) => e.type === 'notification') && who.userId !== null
@@ -116,7 +137,7 @@ const events: FastifyPluginAsyncTypebox<EventSources> = async (
     refuse(streams.refusal(address));
     const streamerId = parseId(request.query.streamer_id);
     // A streamer the caller may not see (outside the Public view, for a visitor) is unknown to it.
-    if (streamerId !== null && !(await streamerVisible(request.viewer, streamerId))) {
+    if (streamerId !== null && !(await streamersVisible(request.viewer, [streamerId])).has(streamerId)) {
       throw fail('streamer_not_found');
     }
     // The address may have opened another meanwhile: asked again just before taking it.
@@ -135,7 +156,8 @@ const events: FastifyPluginAsyncTypebox<EventSources> = async (
     // A stream may stay quiet longer than the server's idle timeout: the heartbeat keeps it moving.
     request.raw.socket.setTimeout(0);
     const userId = request.viewer.user?.id ?? null;
-    const who = { address, streamerId, userId, cookieId: userId === null ? null : request.session.cookieId };
+    const cookieId = userId === null ? null : request.session.cookieId;
+    const who = { address, streamerId, userId, cookieId, ranking: flag(request.query.ranking) };
     const header = request.headers['last-event-id'];
     // The stream and its start are taken together: what the log brings after it goes live.
     const cursor = tail.cursor;

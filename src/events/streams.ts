@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { isIPv4 } from 'node:net';
 import { type Clock, MINUTE } from '../lib/clock.ts';
 import type { LoggedEvent } from './log.ts';
+import { addRanking } from './ranking.ts';
 import { eachOnesPage, sseEvent } from './sse.ts';
 import type { EventTail } from './tail.ts';
 
@@ -65,6 +66,8 @@ interface Stream {
   userId: number | null;
   /** The session cookie the stream was opened with (a signed-in stream's), to ask it again. */
   cookieId: string | null;
+  /** The ranking's stream (`?ranking=1`, events/ranking.ts). */
+  ranking: boolean;
   /** What the log brought while the stream was being replayed what it missed; null once live. */
   held: Buffer[] | null;
 }
@@ -95,6 +98,7 @@ export class EventStreams {
   /** The streams of each streamer and of each signed-in user: an event reaches its own without a scan of all. */
   readonly #byStreamer = new Map<number, Set<Stream>>();
   readonly #byUser = new Map<number, Set<Stream>>();
+  readonly #ranking = new Set<Stream>();
   readonly #perAddress = new Map<string, number>();
   readonly #perNetwork = new Map<string, number>();
   /** A page of the log is being delivered: the tail's cursor is not yet every stream's. */
@@ -114,6 +118,8 @@ export class EventStreams {
      * timed out): a stream is told its user's count only while its session still names them.
      */
     readonly sessionUser: (cookieId: string) => Promise<number | null>,
+    /** Which of these streamers are in the Public view: the ranking's streams hear of no other. */
+    readonly inPublicView: (streamerIds: number[]) => Promise<ReadonlySet<number>>,
     readonly limits: StreamLimits,
   ) {
     this.#unsubscribe = tail.subscribe((events) => this.#deliver(events));
@@ -155,6 +161,7 @@ export class EventStreams {
     this.#streams.add(stream);
     if (who.streamerId !== null) addTo(this.#byStreamer, who.streamerId, stream);
     if (who.userId !== null) addTo(this.#byUser, who.userId, stream);
+    if (who.ranking) this.#ranking.add(stream);
     count(this.#perAddress, who.address, 1);
     count(this.#perNetwork, networkOf(who.address), 1);
     res.once('close', () => this.#forget(stream));
@@ -192,6 +199,7 @@ export class EventStreams {
     if (!this.#streams.delete(stream)) return;
     if (stream.streamerId !== null) takeFrom(this.#byStreamer, stream.streamerId, stream);
     if (stream.userId !== null) takeFrom(this.#byUser, stream.userId, stream);
+    this.#ranking.delete(stream);
     count(this.#perAddress, stream.address, -1);
     count(this.#perNetwork, networkOf(stream.address), -1);
   }
@@ -249,6 +257,7 @@ export class EventStreams {
           : undefined,
     );
     const taken = targets.map((set) => (set ? [...set] : null));
+    if (this.#ranking.size > 0) await addRanking(events, taken, [...this.#ranking], this.inPublicView);
     // Most pages go to no open stream (posts on streamers nobody is watching): nothing to encode.
     if (!taken.some(Boolean)) return;
     const users = [

@@ -178,7 +178,13 @@ export async function viewFor(ctx: AppContext, who: Who, all: boolean): Promise<
   return viewOf(who, { all, inTeam });
 }
 
-/** Whether a caller may see this streamer: it is in the widest view the caller may get. */
-export async function streamerVisibleTo(ctx: AppContext, who: Who, id: number): Promise<boolean> {
-  return itemsOf(await listedItems(ctx, await viewFor(ctx, who, true))).some((s) => s.id === id);
+/** Which of these streamers a caller may see: those in the widest view the caller may get. */
+export async function streamersVisibleTo(
+  ctx: AppContext,
+  who: Who,
+  ids: readonly number[],
+): Promise<Set<number>> {
+  const asked = new Set(ids);
+  const items = itemsOf(await listedItems(ctx, await viewFor(ctx, who, true)));
+  return new Set(items.flatMap((s) => (asked.has(s.id) ? [s.id] : [])));
 }

@@ -3,6 +3,20 @@ import type { Mutation } from './list.ts';
 /** Issue 40, "One log of what happened": events as rows, ids, replay, Discord from the log. */
 export const EVENT_LOG_MUTATIONS: Mutation[] = [
   {
+    name: "events: the ranking's stream hears streamers outside the Public view",
+    file: 'src/events/ranking.ts',
+    from: '    if (!RANKED.has(e.type) || !shown.has(e.streamer_id ?? 0)) continue;',
+    to: '    if (!RANKED.has(e.type)) continue;',
+    tests: ['test/events-ranking.test.ts'],
+  },
+  {
+    name: "events: a ranking stream's reconnection that missed a change is not told reset",
+    file: 'src/events/routes.ts',
+    from: '        if (change && change.id <= cursor) return reset;',
+    to: '        if (change && change.id < 0) return reset;',
+    tests: ['test/events-ranking.test.ts'],
+  },
+  {
     name: 'event log: a resumed stream is told the newest id before the events it replays',
     file: 'src/events/streams.ts',
     from: 'const start = cursor > 0 && !catchUp ?',

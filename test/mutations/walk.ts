@@ -3,6 +3,38 @@ import type { Mutation } from './list.ts';
 /** The browser walks of stops 65, 69, 71 and later (docs/decisions.md "Links to a comment"): what a week of use found. */
 export const WALK_MUTATIONS: Mutation[] = [
   {
+    name: 'walk: the ranking does not load its list again on a rating (the handler not registered)',
+    file: 'web/src/components/RankList.svelte',
+    from: "      onLive('rating', reloadLive),\n",
+    to: '',
+    tests: ['test/browser/web-ranking-live.test.ts'],
+    web: true,
+  },
+  {
+    name: 'walk: a streamer going live leaves its ranking row as it was (the in-place update skipped)',
+    file: 'web/src/components/RankList.svelte',
+    from: '(s.id === d.streamer_id ? { ...s, ...liveFields(d) } : s)',
+    to: 's',
+    tests: ['test/browser/web-ranking-live.test.ts'],
+    web: true,
+  },
+  {
+    name: "walk: the ranking's reloads on events queue up (no coalescing)",
+    file: 'web/src/lib/coalesce.ts',
+    from: '    if (busy) again = true;\n    else void run();',
+    to: '    void run();',
+    tests: ['test/browser/web-ranking-live.test.ts'],
+    web: true,
+  },
+  {
+    name: 'walk: a ranking row that moves on a reload loses the keyboard focus',
+    file: 'web/src/components/RankList.svelte',
+    from: '    if (at instanceof HTMLElement && at.isConnected && document.activeElement !== at) at.focus({ preventScroll: true });',
+    to: '    void at;',
+    tests: ['test/browser/web-ranking-live.test.ts'],
+    web: true,
+  },
+  {
     name: 'walk: a scheduled stream that has begun reads "Next stream … · now" (stop 93)',
     file: 'web/src/components/NextStream.svelte',
     from: '    {#if Date.parse(start) <= now}',

@@ -1,7 +1,8 @@
 /**
  * The page's one live connection (DECISIONS.md "Live updates"): one EventSource, on the open
- * streamer's events when a streamer page is open, else on the signed-in user's own (the unread
- * count), else none. The browser reconnects by itself after a dropped stream (the service
+ * streamer's events when a streamer page is open, else on the ranking's (`?ranking=1`: every
+ * listed streamer's `rating` and `live`) when the ranking is shown, else on the signed-in
+ * user's own (the unread count, which the other two carry as well), else none. The browser reconnects by itself after a dropped stream (the service
  * asks for 3 s) and sends the last id it heard: the service replays what it missed, or sends
  * `reset` when it cannot ("Live updates that resume"), and then every part of the page loads
  * again what it shows. When the browser gives up (an error answer, the network gone), this
@@ -26,6 +27,7 @@ const handlers = new Map<Kind, Set<(data: never) => void>>();
 let source: EventSource | null = null;
 let streamerId: number | null = null;
 let signedIn = false;
+let ranking = false;
 let again: ReturnType<typeof setTimeout> | undefined;
 const REOPEN_MS = 5_000;
 
@@ -44,6 +46,19 @@ export function watchStreamer(id: number | null): void {
   open();
 }
 
+/** Whether the ranking is shown (RankList.svelte). */
+export function watchRanking(value: boolean): void {
+  if (value === ranking) return;
+  ranking = value;
+  open();
+}
+
+/** What a `live` event changes of a streamer's item (the streamer page's, a row of the ranking). */
+export const liveFields = (d: LiveData['live']) =>
+  d.status === 'live'
+    ? { status: 'live' as const, viewers: d.viewers }
+    : { status: 'offline' as const, viewers: null };
+
 /** Whether someone is signed in (their own events come with or without a streamer). */
 export function setSignedIn(value: boolean): void {
   if (value === signedIn) return;
@@ -60,8 +75,14 @@ function open(reopened = false): void {
   source?.close();
   source = null;
   live.connected = false;
-  if (typeof EventSource === 'undefined' || (streamerId === null && !signedIn)) return;
-  const es = new EventSource(streamerId === null ? '/api/events' : `/api/events?streamer_id=${streamerId}`);
+  if (typeof EventSource === 'undefined' || (streamerId === null && !signedIn && !ranking)) return;
+  const es = new EventSource(
+    streamerId !== null
+      ? `/api/events?streamer_id=${streamerId}`
+      : ranking
+        ? '/api/events?ranking=1'
+        : '/api/events',
+  );
   source = es;
   es.onopen = () => {
     live.connected = true;

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { useApp } from './helpers/app.ts';
+import { streamsOf } from './helpers/sse.ts';
+
+/**
+ * The ranking's stream (`GET /api/events?ranking=1`, events/ranking.ts): `rating` and `live` of
+ * every streamer in the Public view, so that the page's list follows the site.
+ */
+const t = await useApp();
+const admin = await t.admin();
+const stream = streamsOf(t.url);
+const full = (v: number) => ({ r: { s: v, g: v, a: v, v, n: v, ns: v, o: v } });
+const idOf = (data: unknown) => (data as { streamer_id: number }).streamer_id;
+
+describe("the ranking's stream", () => {
+  it('hears rating and live of every streamer in the Public view, and nothing of one outside it', async () => {
+    const a = await t.streamer(undefined, { s: 3 });
+    const b = await t.streamer(undefined, { s: 4 });
+    const unrated = await t.streamer();
+    const s = await stream('/api/events?ranking=1');
+    expect(s.status).toBe(200);
+    // Outside the Public view: neither its status nor its notes are told.
+    expect((await admin.put(`/api/streamers?id=${unrated}`, { status: 'live', notes: 'x' })).status).toBe(
+      200,
+    );
+    await t.client().post('/api/comments', { streamer_id: a, body: 'not for the ranking' });
+    const live = s.next('live');
+    await admin.put(`/api/streamers?id=${b}`, { ...full(4), status: 'live' });
+    expect((await live).data).toEqual({ streamer_id: b, status: 'live', viewers: null });
+    const rating = s.next('rating');
+    await admin.put(`/api/streamers?id=${a}`, full(6));
+    await rating;
+    expect(s.events.map((e) => [e.event, idOf(e.data)])).toEqual([
+      ['rating', b],
+      ['live', b],
+      ['rating', a],
+    ]);
+  });
+
+  it('a reconnection that missed none of its changes resumes; one that missed one is told reset', async () => {
+    const a = await t.streamer(undefined, { s: 3 });
+    const first = await stream('/api/events?ranking=1');
+    const heard = first.next('rating');
+    await admin.put(`/api/streamers?id=${a}`, full(5));
+    await heard;
+    first.close();
+    // A comment is none of the ranking's business: missing it is missing nothing.
+    await t.client().post('/api/comments', { streamer_id: a, body: 'while away' });
+    const quiet = await stream('/api/events?ranking=1', { 'last-event-id': first.lastEventId });
+    const next = quiet.next('rating');
+    await admin.put(`/api/streamers?id=${a}`, full(6));
+    await next;
+    expect(quiet.events.map((e) => e.event)).toEqual(['rating']);
+    quiet.close();
+    await admin.put(`/api/streamers?id=${a}`, full(7));
+    const back = await stream('/api/events?ranking=1', { 'last-event-id': quiet.lastEventId });
+    await expect.poll(() => back.events.length).toBe(1);
+    expect(back.events[0]).toMatchObject({ event: 'reset', data: {} });
+  });
+});
