@@ -74,6 +74,14 @@ describe('a full disk', () => {
       const health = await c.get('/healthz');
       expect(health.status).toBe(503);
       expect(health.headers.get('retry-after')).toBe('5');
+      expect(health.text).toBe('{"error":"Service unavailable","code":"service_unavailable"}');
+      // With ?detail=1 it also says which check failed: the log says it once a minute only.
+      const detail = await c.get('/healthz?detail=1');
+      expect([detail.status, detail.headers.get('retry-after'), detail.body]).toEqual([
+        503,
+        '5',
+        { error: 'Service unavailable', code: 'service_unavailable', failed: 'disk_full' },
+      ]);
       expect(t.logs.filter((l) => l.includes('disk full')).length).toBe(1);
       expect((await metric()) - before).toBe(3);
       // Room again: the next write commits, and /healthz is 200 at once.

@@ -34,6 +34,13 @@ describe('/healthz under load and on a bad day', () => {
       app.clock.advance(HEALTH_FRESH_MS);
       expect((await app.client().get('/healthz')).status).toBe(503);
       expect(app.logs.filter((l) => l.includes('health check: database unavailable'))).toHaveLength(1);
+      // With ?detail=1 it says which check failed; the plain answer stays as SPEC.md has it.
+      const detail = await app.client().get('/healthz?detail=1');
+      expect([detail.status, detail.body]).toEqual([
+        503,
+        { error: 'Service unavailable', code: 'service_unavailable', failed: 'unavailable' },
+      ]);
+      expect(res.text).toBe('{"error":"Service unavailable","code":"service_unavailable"}');
     } finally {
       await app.close().catch(() => {});
     }

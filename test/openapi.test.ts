@@ -349,6 +349,15 @@ describe('API documentation', () => {
     expect(doc.paths['/api/streamers'].get.responses['404'].content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/Error',
     });
+    // /healthz's 503 is an error of its own: with ?detail=1 it names the check that failed.
+    const health = doc.paths['/healthz'].get.responses['503'];
+    expect(health.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/HealthError' });
+    expect(health.headers['Retry-After'].required).toBe(true);
+    expect(doc.components.schemas.HealthError.properties.failed.enum).toEqual([
+      'unavailable',
+      'read_only',
+      'disk_full',
+    ]);
   });
 
   it('page addresses are documented as pages', () => {

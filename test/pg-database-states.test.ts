@@ -53,6 +53,12 @@ describe.runIf(dbKind === 'postgres')('the database refuses the service in an op
         for (const h of health)
           expect([what, h.status, h.headers.get('retry-after')]).toEqual([what, 503, '5']);
       };
+      // Which check failed, as `?detail=1` says it (on a live connection: after `refused`'s).
+      const failed = async () => {
+        app.clock.advance(1000);
+        const detail = await app.client().get('/healthz?detail=1');
+        return [detail.status, detail.body.failed] as const;
+      };
       const back = async (what: string) => {
         // A connection the server ended answers its next query with a clean 503 until the pool
         // lets it go: the service is back once a whole round goes through.
@@ -67,6 +73,7 @@ describe.runIf(dbKind === 'postgres')('the database refuses the service in an op
       await server.query(`alter database ${name} set default_transaction_read_only = on`);
       await endConnections();
       await refused('read-only');
+      expect(await failed()).toEqual([503, 'read_only']);
       await server.query(`alter database ${name} reset default_transaction_read_only`);
       await endConnections();
       await back('writable again');
@@ -74,6 +81,7 @@ describe.runIf(dbKind === 'postgres')('the database refuses the service in an op
       await server.query(`alter database ${name} allow_connections false`);
       await endConnections();
       await refused('not accepting connections');
+      expect(await failed()).toEqual([503, 'unavailable']);
       await server.query(`alter database ${name} rename to ${name}_away`);
       await refused('renamed away');
       await server.query(`alter database ${name}_away rename to ${name}`);

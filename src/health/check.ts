@@ -79,7 +79,10 @@ export function databaseCheck(database: DbContext, clock: Clock): HealthCheck {
   );
 }
 
+/** The database answers but takes no writes: `?detail=1` names it apart from one that does not answer. */
+export class ReadOnlyDatabase extends Error {}
+
 function takesWrites({ rows }: { rows: unknown[] }): void {
   if ((rows[0] as { read_only?: string } | undefined)?.read_only !== 'off')
-    throw new Error('the database takes no writes (read-only)');
+    throw new ReadOnlyDatabase('the database takes no writes (read-only)');
 }

@@ -3,11 +3,11 @@ import { Type } from 'typebox';
 import { makeAnswer } from '../cache/answer.ts';
 import { sendAnswer } from '../cache/sender.ts';
 import { latestApplied, latestKnown } from '../db/migrator.ts';
-import { fail } from '../errors.ts';
+import { DomainError } from '../errors.ts';
 import { flag } from '../lib/input.ts';
-import { errors, FlagDoc, Ok, Param } from '../lib/schemas.ts';
+import { ErrorBody, FlagDoc, Ok, Param, StringEnum } from '../lib/schemas.ts';
 import { VERSION } from '../lib/version.ts';
-import type { HealthCheck } from './check.ts';
+import { type HealthCheck, ReadOnlyDatabase } from './check.ts';
 
 const Detail = Type.Object(
   {
@@ -35,10 +35,35 @@ const Detail = Type.Object(
 );
 
 /**
+ * The check an unhealthy instance failed, named as `db_errors_total` names its kinds (metrics/):
+ * said with `?detail=1` only, so that the plain 503 stays the documented `{error, code}`.
+ */
+const FAILED_CHECKS = ['unavailable', 'read_only', 'disk_full'] as const;
+type FailedCheck = (typeof FAILED_CHECKS)[number];
+
+/** The 503's `Error`, and on `?detail=1` the check that failed (openapi/rules.ts keeps its schema). */
+const Unhealthy = Type.Object(
+  {
+    error: ErrorBody.properties.error,
+    code: ErrorBody.properties.code,
+    failed: Type.Optional(
+      StringEnum(FAILED_CHECKS, {
+        description:
+          'With `?detail=1`, the check that failed: `unavailable` (the database does not answer), ' +
+          '`read_only` (PostgreSQL: it answers but takes no writes, a standby after a failover), ' +
+          '`disk_full` (a write failed for a full disk in the last minute, none committed since)',
+      }),
+    ),
+  },
+  { title: 'HealthError' },
+);
+
+/**
  * `GET /healthz`: 200 when the database answers and takes writes, 503 otherwise (for load
  * balancers; a write that failed for a full disk in the last minute, none committed since). With
  * `?detail=1` also the version and the migrations, for an operator checking an upgrade
- * (docs/decisions.md "Versions"): facts of the public source, nothing of the configuration.
+ * (docs/decisions.md "Versions"): facts of the public source, nothing of the configuration;
+ * and on a 503 which check failed (`failed`), which the log says only once a minute.
  */
 export const healthRoutes: FastifyPluginAsyncTypebox<{ check: HealthCheck }> = async (app, { check }) => {
   // A full disk refuses writes while the database still answers: the instance is not healthy.
@@ -63,17 +88,25 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ check: HealthCheck }> = a
       schema: {
         summary: 'Health: 200 while the database answers, else 503',
         querystring: Type.Object({
-          detail: Param(FlagDoc('The version and the migrations of the database and of this instance too')),
+          detail: Param(
+            FlagDoc('The version and the migrations too; on a 503, which check failed (`failed`)'),
+          ),
         }),
-        response: { 200: Type.Union([Detail, Ok]), ...errors(503) },
+        response: { 200: Type.Union([Detail, Ok]), 503: Unhealthy },
       },
     },
     async (request, reply) => {
+      const detail = flag(request.query.detail);
+      const unhealthy = (failed: FailedCheck) =>
+        new DomainError('service_unavailable', {
+          headers: { 'retry-after': '5' },
+          extra: detail ? { failed } : {},
+        });
       // The full disk's writes say it in the log, once a minute (db/failures.ts).
-      if (cannotWrite()) throw fail('service_unavailable', { 'retry-after': '5' });
+      if (cannotWrite()) throw unhealthy('disk_full');
       try {
         await check();
-        if (flag(request.query.detail)) {
+        if (detail) {
           return {
             ok: true as const,
             version: VERSION,
@@ -84,7 +117,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ check: HealthCheck }> = a
         // Said once a minute with the checks it failed, as the requests' failures are; and its end.
         const failures = app.database.failures.saw('unavailable', app.clock.now().getTime());
         if (failures !== null) request.log.warn({ err, failures }, 'health check: database unavailable');
-        throw fail('service_unavailable', { 'retry-after': '5' });
+        throw unhealthy(err instanceof ReadOnlyDatabase ? 'read_only' : 'unavailable');
       }
       return sendAnswer(request, reply, healthy);
     },

@@ -72,6 +72,9 @@ function errorDescription(status: number): string {
 
 const ERROR_CONTENT = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
 
+/** An error answer's schema with members beyond `Error`'s, titled `…Error` (health/routes.ts). */
+const ownError = (content: { schema?: unknown }) => /.Error$/.test(String((content.schema as Json)?.title));
+
 function errorResponse(status: number): Response {
   return { description: errorDescription(status), content: ERROR_CONTENT };
 }
@@ -171,9 +174,7 @@ function formCarries(doc: Document, schema: Json | undefined): boolean {
   if (variants) return variants.some((v) => formCarries(doc, v));
   const props = (s.properties ?? {}) as Record<string, Json>;
   const required = Array.isArray(s.required) ? (s.required as string[]) : [];
-  return required.every((name) => {
-    return resolve(doc, props[name])?.type !== 'array';
-  });
+  return required.every((name) => resolve(doc, props[name])?.type !== 'array');
 }
 
 /** Form bodies send objects as `r[s]=5` (plugins/parsers.ts), which OpenAPI calls deepObject. */
@@ -192,9 +193,7 @@ function formEncoding(doc: Document, schema: Json | undefined): Json | undefined
 
 function addShared(method: string, path: string, op: Operation, facts: RouteFacts): void {
   const responses = (op.responses ??= {});
-  const add = (status: number) => {
-    responses[String(status)] ??= errorResponse(status);
-  };
+  const add = (status: number) => void (responses[String(status)] ??= errorResponse(status));
   add(500);
   add(503);
   if (UNSAFE.has(method)) for (const status of [400, 403, 413, 415]) add(status);
@@ -214,9 +213,11 @@ function addShared(method: string, path: string, op: Operation, facts: RouteFact
       if (!response.description || response.description === 'Default Response') {
         response.description = errorDescription(code);
       }
-      // Errors are JSON; a page's error (an HTML 404) keeps its page beside it.
-      const pages = Object.entries(response.content ?? {}).filter(([type]) => !type.includes('json'));
-      response.content = { ...Object.fromEntries(pages), ...ERROR_CONTENT };
+      // Errors are JSON, `Error` or one of its own (`HealthError`); a page's error (an HTML 404) keeps its page.
+      const content = Object.entries(response.content ?? {});
+      const pages = content.filter(([type]) => !type.includes('json'));
+      const own = content.filter(([type, c]) => type.includes('json') && ownError(c));
+      response.content = { ...Object.fromEntries(pages), ...ERROR_CONTENT, ...Object.fromEntries(own) };
     }
     const headers = (response.headers ??= {});
     if (code === 429 || code === 503) headers['Retry-After'] = refRequired('Retry-After');
@@ -262,9 +263,8 @@ export function finishDocument(doc: Document): Document {
       if (ids.has(op.operationId)) throw new Error(`operationId ${op.operationId} is not unique`);
       ids.add(op.operationId);
       addShared(method, path, op, facts);
-      const reads = facts.session;
       const open = facts.roles.includes('public');
-      op.security = reads ? (open ? [{}, { session: [] }] : [{ session: [] }]) : [];
+      op.security = facts.session ? (open ? [{}, { session: [] }] : [{ session: [] }]) : [];
       if (!UNSAFE.has(method)) delete op.requestBody;
     }
   }
