@@ -7,6 +7,7 @@ import {
   readdirSync,
   readFileSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -298,15 +299,50 @@ describe.runIf(dbKind === 'sqlite')('scheduled backups and restore (SQLite)', { 
     const noLinks = () =>
       Promise.reject(Object.assign(new Error('operation not permitted'), { code: 'EPERM' }));
     const partial = join(copies, '.copy.partial');
-    writeFileSync(partial, 'the copy');
+    writeFileSync(partial, 'the copy', { mode: 0o600 });
     const file = join(copies, 'by-hand.db');
+    // Renamed into place whole, not copied in under its name (a crash in a copy left a cut
+    // file with a good name): the same file, and no temporary one beside it.
+    const copy = statSync(partial).ino;
     await linkNew(partial, file, noLinks);
     expect(readFileSync(file, 'utf8')).toBe('the copy');
+    expect(statSync(file).ino).toBe(copy);
+    expect(readdirSync(copies)).toEqual(['by-hand.db']);
     writeFileSync(partial, 'another copy');
     await expect(linkNew(partial, file, noLinks)).rejects.toThrow(
       `${file} exists; name a new file, or give --force to replace it`,
     );
     expect(readFileSync(file, 'utf8')).toBe('the copy');
+    // A copy that cannot be put in place gives the name back: nothing is left under it.
+    const other = join(copies, 'other.db');
+    await expect(linkNew(join(copies, '.gone.partial'), other, noLinks)).rejects.toThrow('ENOENT');
+    expect(readdirSync(copies).sort()).toEqual(['.copy.partial', 'by-hand.db']);
+  });
+
+  it("a scheduled backup removes a dead backup's temporary file and never lists one as a copy", async () => {
+    const d = await database();
+    const backups = mkdtempSync(join(dir, 'backups-leftover-'));
+    const a = await startApp({ BACKUP_DIR: backups }, { database: d });
+    try {
+      const set = a.app.backups!.set;
+      // A backup that died an hour and more ago (a crash, a full disk), and one still being written.
+      const at = (ms: number) => new Date(a.clock.now().getTime() - ms);
+      const dead = join(backups, `.${basename(set.fileFor(at(7_200_000)))}.0badc0de.partial`);
+      const writing = join(backups, `.${basename(set.fileFor(at(1000)))}.5eed5eed.partial`);
+      for (const [file, ms] of [
+        [dead, 7_200_000],
+        [writing, 1000],
+      ] as const) {
+        writeFileSync(file, 'part of a copy');
+        utimesSync(file, at(ms), at(ms));
+      }
+      expect(await set.list()).toEqual([]);
+      const file = await a.app.backups!.runOnce();
+      expect((await set.list()).map((c) => c.file)).toEqual([file]);
+      expect(readdirSync(backups).sort()).toEqual([basename(writing), basename(file!)].sort());
+    } finally {
+      await a.close();
+    }
   });
 
   it('a corrupt, foreign, half-written or newer copy is refused and nothing changes', async () => {

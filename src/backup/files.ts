@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fsyncSync, openSync, statSync } from 'node:fs';
-import { chmod, copyFile, link, readdir, rename, rm, stat } from 'node:fs/promises';
+import { closeSync, fsyncSync, openSync, statSync } from 'node:fs';
+import { chmod, link, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { SqliteDatabase } from '../db/sqlite-driver.ts';
 
@@ -96,9 +96,11 @@ const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
 
 /**
  * Gives `partial` the name `file` unless that name is taken (a backup by hand without --force).
- * Where the file system has no hard links, the copy is copied under its name instead, created
- * only if the name is free (O_EXCL), still in the step that looks; there a crash in the middle
- * of that copy can leave a cut file under the name.
+ * Where the file system has no hard links, the name is taken with an empty file made only if it
+ * is free (O_EXCL: still the step that looks), and the finished copy renamed over it. A copy
+ * copied in under the name left a cut file with a good name after a crash in the middle; now a
+ * crash leaves the temporary file (pruned by the next scheduled backup, BackupSet) or, between
+ * the two steps, an empty file, never part of a copy.
  */
 export async function linkNew(partial: string, file: string, linkFile = link): Promise<void> {
   try {
@@ -106,7 +108,7 @@ export async function linkNew(partial: string, file: string, linkFile = link): P
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? '';
     if (NO_LINKS.has(code)) {
-      await copyNew(partial, file);
+      await renameNew(partial, file);
       return;
     }
     if (code !== 'EEXIST') throw err;
@@ -114,14 +116,20 @@ export async function linkNew(partial: string, file: string, linkFile = link): P
   }
 }
 
-async function copyNew(partial: string, file: string): Promise<void> {
+async function renameNew(partial: string, file: string): Promise<void> {
   try {
-    await copyFile(partial, file, constants.COPYFILE_EXCL);
+    closeSync(openSync(file, 'wx', BACKUP_MODE));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw refusedAsTaken(file);
     throw err;
   }
-  fsyncPath(file);
+  try {
+    await rename(partial, file);
+  } catch (err) {
+    // The name was taken for this copy alone: it is given back.
+    await rm(file, { force: true });
+    throw err;
+  }
 }
 
 const refusedAsTaken = (file: string) =>
