@@ -18,8 +18,15 @@ describe('the alert rules of the kit', () => {
     expect(rules).toMatch(/or absent\(backup_last_success_timestamp_seconds\{job="streamer-rating"\}\)/);
     // Every metric the rules name is one the service exports (src/metrics/collector.ts).
     const collector = readFileSync('src/metrics/collector.ts', 'utf8');
-    for (const metric of ['backup_last_success_timestamp_seconds', 'build_info', 'http_requests_total'])
+    for (const metric of [
+      'backup_last_success_timestamp_seconds',
+      'build_info',
+      'http_requests_total',
+      'deliveries_total',
+    ])
       expect(collector).toContain(`'${metric}'`);
+    // Messages given up or perhaps lost are an alert of their own (they were said in the log only).
+    expect(rules).toContain('alert: StreamerRatingDeliveriesFailing');
   });
 
   it.runIf(has('promtool'))('promtool checks the rules and their unit tests pass', () => {

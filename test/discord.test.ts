@@ -14,7 +14,13 @@ afterAll(async () => {
   await discord.close();
   await live.close();
 });
-const t = await useApp({ DISCORD_API_URL: discord.apiUrl, DISCORD_TIMEOUT_MS: '1500', ...live.env() });
+const METRICS_TOKEN = 'discord-metrics-token-0123456789abcdef';
+const t = await useApp({
+  DISCORD_API_URL: discord.apiUrl,
+  DISCORD_TIMEOUT_MS: '1500',
+  METRICS_TOKEN,
+  ...live.env(),
+});
 // The fake's rate-limit buckets run on the app's clock, which until() moves.
 discord.now = () => t.clock.now().getTime();
 const admin = await t.admin();
@@ -68,6 +74,23 @@ async function settle() {
     await t.app.discord.idle();
   }
 }
+
+/** Discord's tries since the last call, by result, as /metrics counts them (`deliveries_total`). */
+const tries = (() => {
+  let last: Record<string, number> = {};
+  return async () => {
+    const res = await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    const counts = [
+      ...(await res.text()).matchAll(/^deliveries_total\{channel="discord",result="(\w+)"\} (\d+)$/gm),
+    ];
+    const now: Record<string, number> = Object.fromEntries(
+      counts.map(([, result, n]) => [result ?? '', Number(n)]),
+    );
+    const since = Object.fromEntries(Object.entries(now).map(([r, n]) => [r, n - (last[r] ?? 0)]));
+    last = now;
+    return Object.fromEntries(Object.entries(since).filter(([, n]) => n !== 0));
+  };
+})();
 
 const rate = (id: number, v: number) =>
   admin.put(`/api/streamers?id=${id}`, { r: { s: v, g: v, a: v, v, n: v, ns: v, o: v } });
@@ -365,6 +388,7 @@ describe("Discord's answers", () => {
       const url = remove ? gone.url : gone.url.replace(gone.token, `${gone.token.slice(0, 10)}wrong`);
       await connect({ url, events: ['suggested'] }, { url: fine.url, events: ['suggested'] });
       if (remove) discord.remove(gone.id);
+      await tries();
       await t.client().post('/api/streamers', { name: `Gone ${status} A` });
       await delivered(fine.id, 1);
       expect((await admin.get('/api/settings')).body.discord_webhooks[0].disabled_reason).toBe(
@@ -374,6 +398,8 @@ describe("Discord's answers", () => {
       await delivered(fine.id, 2);
       await settle();
       expect(discord.posts.filter((p) => p.id === gone.id).map((p) => p.status)).toEqual([status]);
+      // Counted, not only said in the log: the two that went, and the one its webhook refused.
+      expect(await tries()).toEqual({ sent: 2, disabled: 1 });
       const [shown] = (await admin.get('/api/settings')).body.discord_webhooks;
       expect((await admin.post('/api/settings/discord/test', { id: shown.id })).body.code).toBe(
         'webhook_disabled',
@@ -396,6 +422,7 @@ describe("Discord's answers", () => {
       'server_error',
     ]);
     discord.script(recovering.id, ['server_error', 'server_error']);
+    await tries();
     await t.client().post('/api/streamers', { name: 'Flaky Discord' });
     await delivered(recovering.id, 1);
     const state = async () =>
@@ -406,6 +433,8 @@ describe("Discord's answers", () => {
     await settle();
     expect(discord.posts.filter((p) => p.id === failing.id)).toHaveLength(4);
     expect(discord.posts.filter((p) => p.id === recovering.id).map((p) => p.status)).toEqual([500, 500, 204]);
+    // /metrics counts each try by how it ended: the one dropped is not in the log alone.
+    expect(await tries()).toEqual({ retried: 5, failed: 1, sent: 1 });
     expect((await admin.get('/api/settings')).body.discord_webhooks[0].disabled_reason).toBe(null);
   });
 

@@ -32,7 +32,13 @@ export type Answer = (
   /** Asked to wait (a 429's Retry-After): tried again after `ms`, which is not counted as a try. */
   | { kind: 'wait'; error: string; ms: number }
   /** Never sent again: refused for good, it may have arrived, or there is nothing left to send. */
-  | { kind: 'final'; state: Exclude<FinalState, 'sent'>; error: string }
+  | {
+      kind: 'final';
+      state: Exclude<FinalState, 'sent'>;
+      error: string;
+      /** Its receiver is gone or off (a webhook deleted, a subscription expired, an address removed). */
+      gone?: true;
+    }
 ) & {
   /** A lane (or EVERY_LANE) that sends nothing for `ms`: the receiver asked for it. */
   pause?: { lane: string; ms: number };
@@ -88,6 +94,24 @@ export interface OutboxChannel<Row extends ClaimedRow> {
   send(db: Db, row: Row, now: Date): Promise<Answer>;
   /** The deliverer stopped: connections are closed. */
   close?(): void;
+}
+
+/**
+ * How one try ended, as `deliveries_total{channel,result}` counts them (metrics/collector.ts):
+ * where its row went (`sent`; `failed`: given up after its tries or refused for good;
+ * `disabled`: its receiver is gone or turned off; `unknown`: it may have arrived; `skipped`),
+ * `retried` and `waited` (due again), or `error` (the try threw, its row left to go stale).
+ */
+const RESULTS = ['sent', 'retried', 'waited', 'failed', 'disabled', 'unknown', 'skipped', 'error'] as const;
+export type DeliveryResult = (typeof RESULTS)[number];
+
+/** Every result at 0: no tries yet. */
+export const noTries = () => Object.fromEntries(RESULTS.map((r) => [r, 0])) as Record<DeliveryResult, number>;
+
+/** A try's result, from its answer and where its row goes. */
+export function resultOf(answer: Answer, outcome: Settled): DeliveryResult {
+  if (answer.kind === 'final' && answer.gone) return 'disabled';
+  return outcome.state !== 'pending' ? outcome.state : outcome.countAttempt ? 'retried' : 'waited';
 }
 
 /** What an answer makes of its row, logged. */

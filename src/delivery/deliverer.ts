@@ -7,7 +7,7 @@ import { OutageLog } from '../lib/outage-log.ts';
 import type { Traffic } from '../lib/traffic.ts';
 import { releaseLease, takeLease } from '../db/lease.ts';
 import { hasNewEvents, takeFromLog, waitingEvents } from '../events/deliverer.ts';
-import { type ClaimedRow, EVERY_LANE, type OutboxChannel, outcomeOf } from './channel.ts';
+import { type ClaimedRow, EVERY_LANE, noTries, type OutboxChannel, outcomeOf, resultOf } from './channel.ts';
 import { abandonStale, claimRows, hasDueRows, hasStaleRows, pendingRows, pruneFinished } from './rows.ts';
 import { Settler } from './settle.ts';
 
@@ -92,6 +92,8 @@ export class OutboxDeliverer<Row extends ClaimedRow> {
   readonly #settler: Settler<Row>;
   /** Reading the outbox, every poll: its failures logged once, and its recovery. */
   readonly #outage: OutageLog;
+  /** This instance's tries since its start, by how each ended (`deliveries_total`, metrics/). */
+  readonly results = noTries();
 
   constructor(
     private readonly opts: DelivererOptions,
@@ -236,7 +238,10 @@ export class OutboxDeliverer<Row extends ClaimedRow> {
       }
       for (const { row, lane } of claimed) {
         const one: Promise<void> = this.#deliver(row)
-          .catch((err: unknown) => this.opts.log.warn({ err }, `${channel.name}: message ${row.id} failed`))
+          .catch((err: unknown) => {
+            this.results.error++;
+            this.opts.log.warn({ err }, `${channel.name}: message ${row.id} failed`);
+          })
           .finally(() => inFlight.delete(one));
         inFlight.set(one, lane);
       }
@@ -287,6 +292,8 @@ export class OutboxDeliverer<Row extends ClaimedRow> {
     const answer = await this.channel.send(this.opts.db, row, this.opts.clock.now());
     const now = this.opts.clock.now();
     if (answer.pause) this.#pausedUntil.set(answer.pause.lane, now.getTime() + answer.pause.ms);
-    await this.#settler.settle(row, outcomeOf(this.channel, this.opts.log, row, answer, now));
+    const outcome = outcomeOf(this.channel, this.opts.log, row, answer, now);
+    this.results[resultOf(answer, outcome)]++;
+    await this.#settler.settle(row, outcome);
   }
 }

@@ -20,7 +20,7 @@ export const discordPlugin = fp(
       discordChannel({ log, baseUrl: app.config.baseUrl, timeoutMs: app.config.discordTimeoutMs }),
     );
     app.decorate('discord', sender);
-    app.metrics?.watchDeliverer('discord', () => sender.backlog());
+    app.metrics?.watchDeliverer('discord', sender);
     app.addHook('onReady', async () => sender.start());
     app.addHook('onClose', async () => sender.stop());
   },

@@ -121,7 +121,7 @@ async function answerOf(
       `discord: webhook ${d.webhook_id}: ${reason}; the webhook is disabled and nothing more is sent to it`,
     );
     await disableWebhook(db, d.webhook_id, reason, now.toISOString());
-    return { kind: 'final', state: 'failed', error: reason };
+    return { kind: 'final', state: 'failed', error: reason, gone: true };
   }
   return { kind: 'retry', error: reasonOf(status, body) };
 }
@@ -157,7 +157,7 @@ export function discordChannel(opts: {
     async send(db, d, now) {
       if (d.disabled_reason !== null) {
         await failPending(db, d.webhook_id, 'the webhook is disabled', now.toISOString());
-        return { kind: 'final', state: 'failed', error: 'the webhook is disabled' };
+        return { kind: 'final', state: 'failed', error: 'the webhook is disabled', gone: true };
       }
       const embed = JSON.parse(d.payload) as EventEmbed;
       const result = await postJson(d.url, discordBody(embed, opts.baseUrl), timeoutMs);

@@ -36,7 +36,7 @@ export const mailPlugin = fp(
       : null;
     app.decorate('mail', sender);
     if (sender) {
-      app.metrics?.watchDeliverer('mail', () => sender.backlog());
+      app.metrics?.watchDeliverer('mail', sender);
       app.addHook('onReady', async () => sender.start());
       app.addHook('onClose', async () => sender.stop());
     }

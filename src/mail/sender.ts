@@ -153,7 +153,7 @@ export function mailChannel(opts: MailChannelOptions): OutboxChannel<ClaimedMail
     async send(_db, m): Promise<Answer> {
       const address = m.kind === 'confirm' ? m.pending_email : m.email;
       if (address !== m.recipient) {
-        return { kind: 'final', state: 'failed', error: 'the address was changed or removed' };
+        return { kind: 'final', state: 'failed', error: 'the address was changed or removed', gone: true };
       }
       const payload = JSON.parse(m.payload) as { seed?: string; unsubscribe: string };
       const token = (seed: string) => encodeURIComponent(tokenOf(key, seed));

@@ -9,6 +9,12 @@ export const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
 
 const BUCKETS = DURATION_BUCKETS.length;
 
+/** A deliverer of the outbox (delivery/deliverer.ts), as the metrics read it. */
+interface Deliverer {
+  backlog(): Promise<number>;
+  readonly results: Readonly<Record<string, number>>;
+}
+
 /** The route label of requests that matched no route (404s of unknown paths). */
 export const UNMATCHED = '(unmatched)';
 
@@ -168,15 +174,17 @@ export class Metrics {
     });
   }
 
-  readonly #deliverers = new Map<string, { read: () => Promise<number>; last: number }>();
+  readonly #deliverers = new Map<string, { deliverer: Deliverer; last: number }>();
 
   /**
    * `deliverer_queue_depth{deliverer}`: what a deliverer of the event log has still to send (its
    * events past its cursor and its own queue), as read from the database at the scrape before:
    * a scrape never waits for the database (a full pool would make it time out), it starts the
-   * next read. Every instance reports the same figure, whichever holds the lease.
+   * next read. Every instance reports the same figure, whichever holds the lease. And
+   * `deliveries_total{channel,result}`: this instance's tries, by how each ended (a message
+   * given up was said in the log only).
    */
-  watchDeliverer(deliverer: string, read: () => Promise<number>): void {
+  watchDeliverer(name: string, deliverer: Deliverer): void {
     if (this.#deliverers.size === 0) {
       const deliverers = this.#deliverers;
       new Gauge({
@@ -187,15 +195,26 @@ export class Metrics {
         collect() {
           for (const [name, d] of deliverers) {
             this.set({ deliverer: name }, d.last);
-            void d.read().then(
+            void d.deliverer.backlog().then(
               (n) => (d.last = n),
               () => undefined,
             );
           }
         },
       });
+      new Counter({
+        name: 'deliveries_total',
+        help: "Tries to send a deliverer's messages (discord, push, mail), by result: sent, retried, waited (asked to), failed (given up or refused), disabled (its receiver gone or off), unknown (may have arrived), skipped, error",
+        labelNames: ['channel', 'result'] as const,
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          for (const [channel, { deliverer }] of deliverers)
+            for (const [result, n] of Object.entries(deliverer.results)) this.inc({ channel, result }, n);
+        },
+      });
     }
-    this.#deliverers.set(deliverer, { read, last: 0 });
+    this.#deliverers.set(name, { deliverer, last: 0 });
   }
 
   /** One answered request: its route pattern (or UNMATCHED), method, status and duration. */

@@ -43,7 +43,7 @@ export const pushPlugin = fp(
     );
     app.decorate('push', sender);
     app.decorate('vapidKeys', read);
-    app.metrics?.watchDeliverer('push', () => sender.backlog());
+    app.metrics?.watchDeliverer('push', sender);
     app.addHook('onReady', async () => {
       await read();
       sender.start();

@@ -77,7 +77,7 @@ async function answerOf(db: Db, m: Claimed, result: PushResult, now: Date): Prom
   if (status === 404 || status === 410) {
     // The device unsubscribed or the subscription expired: it goes, with its messages (this one too).
     await removeSubscription(db, m.subscription_id);
-    return { kind: 'final', state: 'failed', error: `the push service answered ${status}` };
+    return { kind: 'final', state: 'failed', error: `the push service answered ${status}`, gone: true };
   }
   if (status === 429) {
     const wait = retryAfterMs(headers['retry-after'], now.getTime());

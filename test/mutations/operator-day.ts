@@ -75,6 +75,27 @@ export const OPERATOR_DAY_MUTATIONS: Mutation[] = [
     tests: ['test/backups.test.ts'],
   },
   {
+    name: 'metrics: a delivery try is not counted (a dropped message said in the log only)',
+    file: 'src/delivery/deliverer.ts',
+    from: '    this.results[resultOf(answer, outcome)]++;\n',
+    to: '',
+    tests: ['test/discord.test.ts'],
+  },
+  {
+    name: 'metrics: a receiver gone is counted as a message given up (an alert for each device unsubscribed)',
+    file: 'src/delivery/channel.ts',
+    from: "  if (answer.kind === 'final' && answer.gone) return 'disabled';\n",
+    to: '',
+    tests: ['test/discord.test.ts'],
+  },
+  {
+    name: 'metrics: a Discord webhook that answered 404 or 401 is not counted as disabled',
+    file: 'src/discord/sender.ts',
+    from: "return { kind: 'final', state: 'failed', error: reason, gone: true };",
+    to: "return { kind: 'final', state: 'failed', error: reason };",
+    tests: ['test/discord.test.ts'],
+  },
+  {
     name: 'a database a newer version migrated is said as Kysely\'s "corrupted migrations" again',
     file: 'src/db/migrator.ts',
     from: '  if (newer.length > 0) throw new NewerDatabaseError(newer);\n',
