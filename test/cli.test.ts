@@ -111,7 +111,7 @@ describe('streamer-rating command-line tool', { timeout: 120_000 }, () => {
     }
   });
 
-  it('bad arguments say what is wrong with them (stop 96): an unknown provider, two files, a directory; --version', () => {
+  it('bad arguments say what is wrong with them (stop 96): an unknown provider, too few or too many, a directory; --version', () => {
     const said = (args: string[]) => {
       const r = cli(null, args);
       expect(r.code, args.join(' ')).toBe(2);
@@ -121,6 +121,24 @@ describe('streamer-rating command-line tool', { timeout: 120_000 }, () => {
       'Error: unknown provider "provider_x": provider_a (Twitch) or provider_b (Kick)',
     );
     expect(said(['restore', 'a.db', 'b.db'])).toBe('Error: give one backup file to restore, not 2');
+    // Too many is said as too many, not as one missing (`export a b` asked for "the file to write").
+    expect(said(['export', 'a', 'b'])).toBe('Error: give one file to write, not 2');
+    expect(said(['export'])).toBe('Error: give the file to write');
+    expect(said(['backup', 'a.db', 'b.db'])).toBe('Error: give one file to write, not 2');
+    expect(said(['import', 'a.json', 'b.json', 'c.json'])).toBe('Error: give one file to read, not 3');
+    expect(said(['users', 'ban', 'provider_a'])).toBe(
+      'Error: give the provider (provider_a or provider_b) and the login',
+    );
+    expect(said(['users', 'ban', 'provider_a', 'a', 'b'])).toBe(
+      'Error: give one provider (provider_a or provider_b) and one login, not 3',
+    );
+    expect(said(['settings', 'get', 'auth_enabled', 'x'])).toBe(
+      'Error: give one setting (auth_enabled), not 2',
+    );
+    expect(said(['settings', 'set', 'auth_enabled'])).toBe(
+      'Error: give the setting (auth_enabled) and the value (true or false)',
+    );
+    expect(said(['demo', 'now'])).toBe('Error: demo takes no arguments');
     // Node's own sentence for it had an unbalanced quote (an operator's walk).
     expect(said(['users', 'list', '--frob'])).toBe('Error: unknown option "--frob"');
     expect(said(['backup', '-x', 'file.db'])).toBe('Error: unknown option "-x"');

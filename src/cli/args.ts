@@ -8,6 +8,27 @@ import type { Config } from '../config/config.ts';
 /** A command-line usage error: printed with the command's help, exit code 2. */
 export class UsageError extends Error {}
 
+/**
+ * The arguments of a command that takes exactly `names` (`'file to write'`), said once for
+ * every command: too few are `give the file to write` (all of them named), too many
+ * `give one file to write, not 2`.
+ */
+export function exactly<const N extends readonly string[]>(
+  positionals: string[],
+  ...names: N
+): { [K in keyof N]: string } {
+  if (positionals.length < names.length) throw new UsageError(`give the ${names.join(' and the ')}`);
+  if (positionals.length > names.length) {
+    throw new UsageError(`give one ${names.join(' and one ')}, not ${positionals.length}`);
+  }
+  return positionals as unknown as { [K in keyof N]: string };
+}
+
+/** A command that takes no arguments was given some (`why`: what it does instead). */
+export function none(positionals: string[], command: string, why = ''): void {
+  if (positionals.length > 0) throw new UsageError(`${command} takes no arguments${why}`);
+}
+
 /** A command's arguments after `parseArgs`: its declared options and the rest, in order. */
 export interface CommandArgs {
   positionals: string[];

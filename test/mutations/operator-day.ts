@@ -96,6 +96,20 @@ export const OPERATOR_DAY_MUTATIONS: Mutation[] = [
     tests: ['test/discord.test.ts'],
   },
   {
+    name: 'command line: too many arguments are taken (`export a b` writes a)',
+    file: 'src/cli/args.ts',
+    from: '  if (positionals.length > names.length) {\n',
+    to: '  if (false) {\n',
+    tests: ['test/cli.test.ts'],
+  },
+  {
+    name: 'command line: too few arguments said as too many',
+    file: 'src/cli/args.ts',
+    from: "throw new UsageError(`give the ${names.join(' and the ')}`);",
+    to: "throw new UsageError(`give one ${names.join(' and one ')}, not ${positionals.length}`);",
+    tests: ['test/cli.test.ts'],
+  },
+  {
     name: 'a database a newer version migrated is said as Kysely\'s "corrupted migrations" again',
     file: 'src/db/migrator.ts',
     from: '  if (newer.length > 0) throw new NewerDatabaseError(newer);\n',

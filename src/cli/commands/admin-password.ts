@@ -3,12 +3,12 @@ import type { Config } from '../../config/config.ts';
 import { ERRORS } from '../../errors.ts';
 import { codePointLength } from '../../lib/input.ts';
 import { LIMITS } from '../../shared/rules.ts';
-import { type CommandArgs, UsageError } from '../args.ts';
+import { type CommandArgs, none, UsageError } from '../args.ts';
 import { cliAudit, withDb } from '../database.ts';
 import { readPassword } from '../prompt.ts';
 
 export async function run({ positionals }: CommandArgs, config: Config): Promise<void> {
-  if (positionals.length) throw new UsageError('admin-password takes no arguments; it reads the password');
+  none(positionals, 'admin-password', '; it reads the password');
   // The same refusal as PUT /api/auth/password: the environment's password wins at every start.
   if (passwordFromEnvironment(config)) {
     const by = config.adminPasswordHash ? 'ADMIN_PASSWORD_HASH' : 'ADMIN_PASSWORD';

@@ -1,11 +1,10 @@
 import { writeBackup } from '../../backup/files.ts';
 import type { Config } from '../../config/config.ts';
-import { type CommandArgs, UsageError } from '../args.ts';
+import { type CommandArgs, exactly } from '../args.ts';
 import { withDb } from '../database.ts';
 
 export async function run({ positionals, values }: CommandArgs, config: Config): Promise<void> {
-  const [file] = positionals;
-  if (positionals.length !== 1 || file === undefined) throw new UsageError('give the file to write');
+  const [file] = exactly(positionals, 'file to write');
   await withDb(
     config,
     async (_db, { sqlite }) => {

@@ -1,13 +1,12 @@
 import { writeFile } from 'node:fs/promises';
 import { writeWhole } from '../../backup/files.ts';
 import type { Config } from '../../config/config.ts';
-import { type CommandArgs, UsageError } from '../args.ts';
+import { type CommandArgs, exactly } from '../args.ts';
 import { exportData } from '../data.ts';
 import { withDb } from '../database.ts';
 
 export async function run({ positionals }: CommandArgs, config: Config): Promise<void> {
-  const [file] = positionals;
-  if (positionals.length !== 1 || file === undefined) throw new UsageError('give the file to write');
+  const [file] = exactly(positionals, 'file to write');
   const data = await withDb(config, (db) => exportData(db), { existing: true });
   const text = JSON.stringify(data, null, 1);
   if (file === '-') return toStdout(text + '\n');

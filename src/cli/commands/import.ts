@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import type { Config } from '../../config/config.ts';
-import { type CommandArgs, UsageError } from '../args.ts';
+import { type CommandArgs, exactly } from '../args.ts';
 import { importData, parseExport } from '../data.ts';
 import { withDb } from '../database.ts';
 
 export async function run({ positionals, values }: CommandArgs, config: Config): Promise<void> {
-  const [file] = positionals;
-  if (positionals.length !== 1 || file === undefined) throw new UsageError('give the file to read');
+  const [file] = exactly(positionals, 'file to read');
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

@@ -1,10 +1,10 @@
 import type { Config } from '../../config/config.ts';
 import { openDatabase } from '../../db/connect.ts';
 import { migrateToLatest } from '../../db/migrator.ts';
-import { type CommandArgs, UsageError } from '../args.ts';
+import { type CommandArgs, none } from '../args.ts';
 
 export async function run({ positionals }: CommandArgs, config: Config): Promise<void> {
-  if (positionals.length) throw new UsageError('migrate takes no arguments');
+  none(positionals, 'migrate');
   const { db } = openDatabase(config.databaseUrl);
   try {
     const applied = await migrateToLatest(db);

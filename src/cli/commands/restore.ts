@@ -1,13 +1,10 @@
 import { statSync } from 'node:fs';
 import { restoreSqlite } from '../../backup/restore.ts';
 import type { Config } from '../../config/config.ts';
-import { type CommandArgs, UsageError } from '../args.ts';
+import { type CommandArgs, exactly, UsageError } from '../args.ts';
 
 export async function run({ positionals }: CommandArgs, config: Config): Promise<void> {
-  const [file] = positionals;
-  if (file === undefined) throw new UsageError('give the backup file to restore');
-  if (positionals.length > 1)
-    throw new UsageError(`give one backup file to restore, not ${positionals.length}`);
+  const [file] = exactly(positionals, 'backup file to restore');
   if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) {
     throw new UsageError(
       `${file} is a directory: give one backup file in it (its newest is the last by name)`,

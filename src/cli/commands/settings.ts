@@ -1,24 +1,33 @@
 import type { Config } from '../../config/config.ts';
 import { writeTransaction } from '../../db/transaction.ts';
 import { getSetting, setSetting } from '../../settings/queries.ts';
-import { type CommandArgs, UsageError } from '../args.ts';
+import { type CommandArgs, exactly, UsageError } from '../args.ts';
 import { cliAudit, withDb } from '../database.ts';
 
-function parseBool(value: string | undefined): boolean {
+function parseBool(value: string): boolean {
   if (value === 'true') return true;
   if (value === 'false') return false;
-  throw new UsageError(`expected true or false, got ${JSON.stringify(value ?? '')}`);
+  throw new UsageError(`expected true or false, got ${JSON.stringify(value)}`);
+}
+
+/** The setting named, after the action (get, set): the arguments the action takes. */
+const SETTING = 'setting (auth_enabled)';
+
+function known(key: string): void {
+  if (key !== 'auth_enabled') throw new UsageError('the only setting is auth_enabled');
 }
 
 export async function run({ positionals }: CommandArgs, config: Config): Promise<void> {
-  const [action, key, value] = positionals;
-  if (key !== 'auth_enabled') throw new UsageError('the only setting is auth_enabled');
-  if (action === 'get' && positionals.length === 2) {
+  const [action, ...rest] = positionals;
+  if (action === 'get') {
+    known(exactly(rest, SETTING)[0]);
     const stored = await withDb(config, (db) => getSetting(db, 'auth_enabled'), { existing: true });
     console.log(stored === 'true' ? 'true' : 'false');
     return;
   }
-  if (action === 'set' && positionals.length === 3) {
+  if (action === 'set') {
+    const [key, value] = exactly(rest, SETTING, 'value (true or false)');
+    known(key);
     const on = parseBool(value);
     await withDb(
       config,

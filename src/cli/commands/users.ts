@@ -6,7 +6,7 @@ import type { DbContext } from '../../db/context.ts';
 import type { Db } from '../../db/schema.ts';
 import { writeTransaction } from '../../db/transaction.ts';
 import { findUserByLogin, listUsers, setAdmin, setBanned, setModerator } from '../../users/queries.ts';
-import { type CommandArgs, UsageError } from '../args.ts';
+import { type CommandArgs, exactly, UsageError } from '../args.ts';
 import { cliAudit, withDb } from '../database.ts';
 
 /** Every action of `users`; its help in cli/command.ts names each (test/cli.test.ts). */
@@ -33,10 +33,7 @@ export async function run({ positionals }: CommandArgs, config: Config): Promise
     return;
   }
   if (!isAction(action)) throw new UsageError(`unknown users action ${JSON.stringify(action ?? '')}`);
-  const [provider, login] = rest;
-  if (rest.length !== 2 || login === undefined) {
-    throw new UsageError('give the provider (provider_a or provider_b) and the login');
-  }
+  const [provider, login] = exactly(rest, 'provider (provider_a or provider_b)', 'login');
   if (!isProvider(provider)) {
     throw new UsageError(
       `unknown provider ${JSON.stringify(provider)}: provider_a (Twitch) or provider_b (Kick)`,
