@@ -585,6 +585,9 @@ describe('the weekly digest', () => {
       new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' }).format(d);
     const weekBefore = new Date(slot.getTime() - 7 * 24 * 60 * MINUTE);
     expect(digest.text).toContain(`What happened from ${day(weekBefore)} to ${day(slot)}:`);
+    // The zone those days are in is said (TZ: the test's service runs in Europe/Prague).
+    expect(digest.text).toContain('Days are given in the Europe/Prague time zone.');
+    expect(digest.html).toContain('Days are given in the Europe/Prague time zone.');
     expect(unsubscribeOf(digest)).toMatch(/^\/api\/mail\/unsubscribe\?token=/);
     t.clock.advance(60 * MINUTE);
     await settle();

@@ -117,6 +117,21 @@ describe('Twitch schedules read by live sync', () => {
     expect(calls.map((q) => [q.get('broadcaster_id'), q.get('first')])).toEqual([[broadcaster, '25']]);
   });
 
+  it("an untitled segment's calendar entry is named by its game when it has one, else by the streamer alone", async () => {
+    const s = await streamer('provider_a');
+    fake.a.schedules.set(accountIdOf(fake.a, s.channel), {
+      segments: [
+        segment('g1', 2, 3, { title: '' }),
+        segment('g2', 4, 5, { title: '', category: null }),
+        segment('g3', 6, 7),
+      ],
+      vacation: null,
+    });
+    await sync();
+    const events = parseIcs((await t.client().get(`/s/${s.id}/schedule.ics`)).text);
+    expect(events.map((e) => e.SUMMARY)).toEqual([`${s.name}: Just Chatting`, s.name, `${s.name}: Show g3`]);
+  });
+
   it('a 404 means no schedule: no segments, source null, next_stream null', async () => {
     const s = await streamer('provider_a');
     await sync();

@@ -163,6 +163,8 @@ export function renderMessage(
           lines: p.replies.map((r) => ({ text: w.kind.reply(r.streamer, r.actor), href: url(r.path) })),
         });
       }
+      // Its days are the service's zone's (TZ), not the reader's: said, for a reader elsewhere.
+      sections.push({ lines: [{ text: w.digestZone(timeZone) }], prose: true });
       return page(lang, w.digestSubject, sections, links);
     }
   }

@@ -18,6 +18,8 @@ export const WORDS: Record<
     open: string;
     digestSubject: string;
     digestIntro: (from: string, to: string) => string;
+    /** The zone the digest's days are cut in and written in (TZ), said under them. */
+    digestZone: (zone: string) => string;
     /** A day's date, in UTC (the way Intl's medium date style writes it: 3. 12. 2026, 3 Dec 2026). */
     date: (d: Date) => string;
     ratings: string;
@@ -61,6 +63,7 @@ export const WORDS: Record<
     open: 'Otevřít',
     digestSubject: 'Týden v žebříčku',
     digestIntro: (from, to) => `Co se stalo od ${from} do ${to}:`,
+    digestZone: (zone) => `Dny jsou uvedeny v časovém pásmu ${zone}.`,
     date: (d) => `${d.getUTCDate()}. ${d.getUTCMonth() + 1}. ${d.getUTCFullYear()}`,
     ratings: 'Nová hodnocení',
     streams: 'Vysílání sledovaných streamerů',
@@ -107,6 +110,7 @@ export const WORDS: Record<
     open: 'Open',
     digestSubject: 'Your week in the ranking',
     digestIntro: (from, to) => `What happened from ${from} to ${to}:`,
+    digestZone: (zone) => `Days are given in the ${zone} time zone.`,
     date: (d) => `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`,
     ratings: 'New ratings',
     streams: 'Streams of streamers you follow',

@@ -36,9 +36,18 @@ export function upcomingAnswer(ctx: AppContext, days: number): Promise<Answer> {
 const icalText = (text: string): string => text.replace(/[\\;,]/g, (c) => `\\${c}`);
 
 /**
+ * A VEVENT's SUMMARY: the streamer's name and the title; an untitled segment (a Twitch one with
+ * only its category) shows its game in the title's place, so that a calendar says what it is.
+ */
+function summaryOf(s: UpcomingSegment): string {
+  const what = s.title !== '' ? s.title : s.game;
+  return what === '' ? s.streamer_name : `${s.streamer_name}: ${what}`;
+}
+
+/**
  * The segments as iCalendar (RFC 5545, written by ical-generator): one VEVENT per segment, its
  * UID the segment's own (stable across reads and edits) at the site's host, DTSTART and DTEND in
- * UTC, SUMMARY the streamer's name and the title, URL the streamer's page.
+ * UTC, SUMMARY the streamer's name and the title (summaryOf), URL the streamer's page.
  */
 function calendarOf(ctx: AppContext, name: string, segments: UpcomingSegment[]): string {
   const base = ctx.config.baseUrl;
@@ -51,7 +60,7 @@ function calendarOf(ctx: AppContext, name: string, segments: UpcomingSegment[]):
       start: new Date(s.start),
       end: new Date(s.end),
       stamp,
-      summary: s.title === '' ? s.streamer_name : `${s.streamer_name}: ${s.title}`,
+      summary: summaryOf(s),
       url: base + streamerPath(s.streamer_id, s.streamer_name),
     });
   }

@@ -478,4 +478,11 @@ export const MAIL_MUTATIONS: Mutation[] = [
     to: 'WORDS[lang].date(new Date(ms))',
     tests: ['test/mail.test.ts'],
   },
+  {
+    name: 'digest: the time zone its days are in is not said',
+    file: 'src/mail/render.ts',
+    from: '      sections.push({ lines: [{ text: w.digestZone(timeZone) }], prose: true });\n',
+    to: '',
+    tests: ['test/mail.test.ts'],
+  },
 ];

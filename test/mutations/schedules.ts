@@ -174,4 +174,11 @@ export const SCHEDULE_MUTATIONS: Mutation[] = [
     to: 'loadIcal()({ name,',
     tests: ['test/schedules.test.ts'],
   },
+  {
+    name: 'calendar: an untitled entry leaves out its game (named by the streamer alone)',
+    file: 'src/schedules/answers.ts',
+    from: "const what = s.title !== '' ? s.title : s.game;",
+    to: 'const what = s.title;',
+    tests: ['test/schedules.test.ts'],
+  },
 ];
