@@ -96,8 +96,8 @@ export const EVASION_MUTATIONS: Mutation[] = [
   {
     name: 'openapi: a form is offered for a body that requires a list',
     file: 'src/openapi/rules.ts',
-    from: "    return resolve(doc, props[name])?.type !== 'array';",
-    to: '    return true;',
+    from: "return required.every((name) => resolve(doc, props[name])?.type !== 'array');",
+    to: 'return required.every(() => true);',
     tests: ['test/openapi.test.ts'],
   },
   {

@@ -742,7 +742,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'contract: no operation names the session security it reads',
     file: 'src/openapi/rules.ts',
-    from: 'op.security = reads ? (open ? [{}, { session: [] }] : [{ session: [] }]) : [];',
+    from: 'op.security = facts.session ? (open ? [{}, { session: [] }] : [{ session: [] }]) : [];',
     to: 'op.security = [];',
     tests: ['test/openapi.test.ts', 'test/contract.test.ts'],
   },

@@ -178,8 +178,8 @@ export const POLICY_MUTATIONS: Mutation[] = [
   {
     name: 'layout: a command imports the table of commands again (an import circle)',
     file: 'src/cli/commands/serve.ts',
-    from: "import { type CommandArgs, UsageError } from '../args.ts';",
-    to: "import { type CommandArgs, UsageError } from '../args.ts';\nimport type { Command } from '../command.ts';\nexport type Table = Command;",
+    from: "import { type CommandArgs, none } from '../args.ts';",
+    to: "import { type CommandArgs, none } from '../args.ts';\nimport type { Command } from '../command.ts';\nexport type Table = Command;",
     tests: ['test/layers.test.ts'],
   },
   {
