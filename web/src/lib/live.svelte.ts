@@ -1,13 +1,14 @@
 /**
  * The page's one live connection (DECISIONS.md "Live updates"): one EventSource, on the open
  * streamer's events when a streamer page is open, else on the ranking's (`?ranking=1`: every
- * listed streamer's `rating` and `live`) when the ranking is shown, else on the signed-in
- * user's own (the unread count, which the other two carry as well), else none. The browser
- * reconnects by itself after a dropped stream (the service asks for 3 s) and sends the last id
- * it heard: the service replays what it missed, or sends `reset` when it cannot ("Live updates
- * that resume"), and then every part of the page loads again what it shows. When the browser gives up (an error answer, the network gone), this
- * opens it again after a pause and as soon as the network is back, and that new stream starts
- * with a `reset` of its own (a new EventSource has no last id to send).
+ * listed streamer's `rating` and `live`) when the ranking is shown, else on the signed-in user's
+ * own (the unread count, which the other two carry as well), else none. The browser reconnects
+ * by itself after a dropped stream (the service asks for 3 s) and sends the last id it heard:
+ * the service replays what it missed, or sends `reset` when it cannot ("Live updates that
+ * resume"), and then every part of the page loads again what it shows. When the browser gives up
+ * (an error answer, the network gone), this opens it again after a pause and as soon as the
+ * network is back, and that new stream starts with a `reset` of its own (a new EventSource has
+ * no last id to send).
  */
 export const live = $state({ unread: 0, connected: false });
 
