@@ -11,12 +11,33 @@ const admin = await t.admin();
 const stream = streamsOf(t.url);
 const full = (v: number) => ({ r: { s: v, g: v, a: v, v, n: v, ns: v, o: v } });
 const idOf = (data: unknown) => (data as { streamer_id: number }).streamer_id;
+/**
+ * The newest `rating` or `live` in the log: a stream has heard every change of the ranking when
+ * its last id is this one (on PostgreSQL the instance's tail is woken after each commit, so a
+ * streamer's first rating may reach a stream opened after it).
+ */
+const newestRanked = async () =>
+  String(
+    (
+      await t.db
+        .selectFrom('event_log')
+        .select((eb) => eb.fn.max('id').as('id'))
+        .where('type', 'in', ['rating', 'live'])
+        .executeTakeFirstOrThrow()
+    ).id,
+  );
 
 describe("the ranking's stream", () => {
   it('hears rating and live of every streamer in the Public view, and nothing of one outside it', async () => {
+    // A stream opened first hears the new streamers' first ratings: then the instance holds them,
+    // and the stream under test starts after them.
+    const probe = await stream('/api/events?ranking=1');
     const a = await t.streamer(undefined, { s: 3 });
     const b = await t.streamer(undefined, { s: 4 });
     const unrated = await t.streamer();
+    const newest = await newestRanked();
+    await expect.poll(() => probe.lastEventId).toBe(newest);
+    probe.close();
     const s = await stream('/api/events?ranking=1');
     expect(s.status).toBe(200);
     // Outside the Public view: neither its status nor its notes are told.
@@ -43,6 +64,8 @@ describe("the ranking's stream", () => {
     const heard = first.next('rating');
     await admin.put(`/api/streamers?id=${a}`, full(5));
     await heard;
+    const newest = await newestRanked();
+    await expect.poll(() => first.lastEventId).toBe(newest);
     first.close();
     // A comment is none of the ranking's business: missing it is missing nothing.
     await t.client().post('/api/comments', { streamer_id: a, body: 'while away' });
