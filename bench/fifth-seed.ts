@@ -272,6 +272,9 @@ export async function seedSchedules(db: Db, total: number, from: number, at: str
     )
     .onConflict((oc) => oc.doNothing())
     .execute();
+  // Earlier rows' services may have read the stand-in's schedules (whole hours, as some of these
+  // are): this row's figures are of exactly these 5 segments a streamer.
+  await db.deleteFrom('schedule_segments').execute();
   const HOUR = 3600_000;
   for (let k = 0; k < ids.length; k += CHUNK / 5) {
     const rows = ids.slice(k, k + CHUNK / 5).flatMap((id) =>
