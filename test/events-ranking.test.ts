@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { useApp } from './helpers/app.ts';
 import { streamsOf } from './helpers/sse.ts';
@@ -26,6 +27,19 @@ const newestRanked = async () =>
         .executeTakeFirstOrThrow()
     ).id,
   );
+
+/**
+ * What `make` makes (streamers, their first ratings), heard by a stream opened before it: then the
+ * instance holds it all, and a stream opened next starts after it.
+ */
+async function heardFirst<T>(make: () => Promise<T>): Promise<T> {
+  const probe = await stream('/api/events?ranking=1');
+  const made = await make();
+  const newest = await newestRanked();
+  await expect.poll(() => probe.lastEventId).toBe(newest);
+  probe.close();
+  return made;
+}
 
 describe("the ranking's stream", () => {
   it('hears rating and live of every streamer in the Public view, and nothing of one outside it', async () => {
@@ -85,5 +99,25 @@ describe("the ranking's stream", () => {
     const back = await stream('/api/events?ranking=1', { 'last-event-id': quiet.lastEventId });
     await expect.poll(() => back.events.length).toBe(1);
     expect(back.events[0]).toMatchObject({ event: 'reset', data: {} });
+  });
+
+  it('is told reset, never nothing, when which streamers are in the Public view cannot be asked', async () => {
+    const a = await heardFirst(() => t.streamer(undefined, { s: 3 }));
+    const s = await stream('/api/events?ranking=1');
+    const reset = s.next('reset');
+    // The list's query fails (the database away for it), the rating write does not.
+    await sql`alter table streamer_replies rename to streamer_replies_away`.execute(t.db);
+    try {
+      expect((await admin.put(`/api/streamers?id=${a}`, full(5))).status).toBe(200);
+      await reset;
+    } finally {
+      await sql`alter table streamer_replies_away rename to streamer_replies`.execute(t.db);
+    }
+    expect(s.events.map((e) => [e.event, e.data])).toEqual([['reset', {}]]);
+    // Its id is the page's: a reconnection resumes after the change the list loads again.
+    expect(Number(s.lastEventId)).toBeGreaterThanOrEqual(Number(await newestRanked()));
+    const told = s.next('rating');
+    await admin.put(`/api/streamers?id=${a}`, full(6));
+    expect((await told).data).toEqual({ streamer_id: a });
   });
 });

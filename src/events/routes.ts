@@ -31,7 +31,8 @@ const eventsSchema = {
     'Live updates as server-sent events: with `streamer_id`, `comment` and `comment_removed` `{id, ' +
     'streamer_id}`, `rating` `{streamer_id}` and `live` `{streamer_id, status, viewers}` (`viewers` as the ' +
     "streamer's item has it: null when not live or not known); with `ranking=1`, `rating` and `live` " +
-    'of every streamer in the Public view (a reconnection that missed one gets `reset`); for a ' +
+    'of every streamer in the Public view (a reconnection that missed one, or a stream whose ' +
+    'instance cannot tell which are in it, gets `reset`); for a ' +
     'signed-in session, `notification` `{unread}`. Ids, never text; a `:` line at least every 30 s; ' +
     `at most ${STREAM_LIMITS.perAddress} open streams per client address and ${STREAM_LIMITS.perNetwork} per ` +
     'network (IPv4 /24, IPv6 /56), else 429; 503 while the instance holds as many streams as it takes; ' +

@@ -257,19 +257,17 @@ export class EventStreams {
           : undefined,
     );
     const taken = targets.map((set) => (set ? [...set] : null));
-    if (this.#ranking.size > 0) await addRanking(events, taken, [...this.#ranking], this.inPublicView);
+    const reset = await addRanking(events, taken, [...this.#ranking], this.inPublicView);
     // Most pages go to no open stream (posts on streamers nobody is watching): nothing to encode.
-    if (!taken.some(Boolean)) return;
+    if (!taken.some(Boolean) && !reset) return;
     const users = [
       ...new Set(events.flatMap((e, i) => (e.type === 'notification' && taken[i] ? [e.user_id ?? 0] : []))),
     ];
     const unread = new Map<number, number>();
     for (const user of users) {
-      try {
-        unread.set(user, await this.unread(user));
-      } catch {
-        // The count could not be read: this change is not told, the next one tells the count.
-      }
+      // A count that could not be read: this change is not told, the next one tells the count.
+      const n = await this.unread(user).catch(() => null);
+      if (n !== null) unread.set(user, n);
     }
     // A signed-in stream whose session no longer names its user ends (its page reconnects as
     // whoever it is now) before it is told anything of theirs.
@@ -295,6 +293,7 @@ export class EventStreams {
       const count = unread.get(e.user_id ?? 0);
       return count === undefined ? null : sseEvent(e.id, 'notification', JSON.stringify({ unread: count }));
     });
-    for (const [s, bytes] of eachOnesPage(encoded, taken)) if (this.#streams.has(s)) this.#write(s, bytes);
+    const pages = eachOnesPage([...encoded, reset?.bytes ?? null], [...taken, reset?.streams ?? null]);
+    for (const [s, bytes] of pages) if (this.#streams.has(s)) this.#write(s, bytes);
   }
 }

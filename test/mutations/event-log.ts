@@ -10,6 +10,13 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
     tests: ['test/events-ranking.test.ts'],
   },
   {
+    name: "events: the ranking's streams miss a page silently when the Public view cannot be asked",
+    file: 'src/events/ranking.ts',
+    from: "  if (shown === null) return { bytes: sseEvent(events.at(-1)?.id ?? 0, 'reset', '{}'), streams: ranking };",
+    to: '  if (shown === null) return null;',
+    tests: ['test/events-ranking.test.ts'],
+  },
+  {
     name: "events: a ranking stream's reconnection that missed a change is not told reset",
     file: 'src/events/routes.ts',
     from: '        if (change && change.id <= cursor) return reset;',
