@@ -5,7 +5,8 @@ import { streamsOf } from './helpers/sse.ts';
 
 /**
  * The ranking's stream (`GET /api/events?ranking=1`, events/ranking.ts): `rating` and `live` of
- * every streamer in the Public view, so that the page's list follows the site.
+ * every streamer in the Public view, and `rating` of one that leaves it, so that the page's list
+ * follows the site.
  */
 const t = await useApp();
 const admin = await t.admin();
@@ -99,6 +100,28 @@ describe("the ranking's stream", () => {
     const back = await stream('/api/events?ranking=1', { 'last-event-id': quiet.lastEventId });
     await expect.poll(() => back.events.length).toBe(1);
     expect(back.events[0]).toMatchObject({ event: 'reset', data: {} });
+  });
+
+  it('hears the rating of a streamer that leaves the Public view (total 0, deleted), and nothing of one never in it', async () => {
+    const [zeroed, deleted, never, gone] = await heardFirst(async () => [
+      await t.streamer(undefined, { s: 3 }),
+      await t.streamer(undefined, { s: 4 }),
+      await t.streamer(),
+      await t.streamer(),
+    ]);
+    const s = await stream('/api/events?ranking=1');
+    // Never in the Public view: its rating of 0 and its deletion are not told.
+    expect((await admin.put(`/api/streamers?id=${never}`, full(0))).status).toBe(200);
+    expect((await admin.del(`/api/streamers?id=${gone}`)).status).toBe(200);
+    expect((await admin.put(`/api/streamers?id=${zeroed}`, full(0))).status).toBe(200);
+    expect((await admin.del(`/api/streamers?id=${deleted}`)).status).toBe(200);
+    const newest = await newestRanked();
+    await expect.poll(() => s.lastEventId).toBe(newest);
+    // As every `rating` is sent: the streamer's id, nothing of why.
+    expect(s.events.map((e) => [e.event, e.data])).toEqual([
+      ['rating', { streamer_id: zeroed }],
+      ['rating', { streamer_id: deleted }],
+    ]);
   });
 
   it('is told reset, never nothing, when which streamers are in the Public view cannot be asked', async () => {

@@ -18,7 +18,12 @@ import type { DiscordEvent } from '../shared/rules.ts';
 export type LiveEvent =
   | { type: 'comment'; id: number; streamer_id: number }
   | { type: 'comment_removed'; id: number; streamer_id: number }
-  | { type: 'rating'; streamer_id: number }
+  /**
+   * `left`: the change took the streamer out of the Public view (its total went to 0, or it was
+   * deleted). Kept in the log, never sent: the ranking's streams hear it although the streamer
+   * is no longer in the view (events/ranking.ts).
+   */
+  | { type: 'rating'; streamer_id: number; left?: true }
   /** `viewers` as the streamer's item has it after the change: null when not live or not known. */
   | { type: 'live'; streamer_id: number; status: string; viewers: number | null }
   /** `created`: the ids of the notifications the change created for the user (push/ delivers them). */

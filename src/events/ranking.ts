@@ -3,11 +3,26 @@ import { sseEvent } from './sse.ts';
 
 /**
  * The ranking's streams (`GET /api/events?ranking=1`, the page's list of streamers) hear
- * `rating` and `live` of every streamer in the Public view: the list follows the site without
- * a stream per row. Not of streamers outside it, which a visitor may not see; staff's rows
- * outside the view follow at the list's next reload.
+ * `rating` and `live` of every streamer in the Public view, and the `rating` of a streamer that
+ * leaves it (its row must go): the list follows the site without a stream per row. Not of
+ * streamers that were never in it, which a visitor may not see; staff's rows outside the view
+ * follow at the list's next reload.
  */
 export const RANKED: ReadonlySet<LoggedEvent['type']> = new Set(['rating', 'live']);
+
+/**
+ * Whether a `rating` took its streamer out of the Public view (db/event-log.ts `left`, set by the
+ * write, which knew it was in): told to the ranking's streams, which showed its row.
+ */
+const leftPublicView = (e: LoggedEvent): boolean =>
+  e.type === 'rating' && (JSON.parse(e.data) as { left?: boolean }).left === true;
+
+/** An event's fields as a stream sends them: without `left`, which the log keeps for the ranking alone. */
+export function sentData(e: LoggedEvent): string {
+  if (e.type !== 'rating') return e.data;
+  const { left: _, ...data } = JSON.parse(e.data) as Record<string, unknown>;
+  return JSON.stringify(data);
+}
 
 /**
  * Adds the ranking's streams (taken with the others when the page came) to the page's events
@@ -29,7 +44,7 @@ export async function addRanking<S>(
   const shown = await inPublicView([...ids]).catch(() => null);
   if (shown === null) return { bytes: sseEvent(events.at(-1)?.id ?? 0, 'reset', '{}'), streams: ranking };
   for (const [i, e] of events.entries()) {
-    if (!RANKED.has(e.type) || !shown.has(e.streamer_id ?? 0)) continue;
+    if (!RANKED.has(e.type) || !(shown.has(e.streamer_id ?? 0) || leftPublicView(e))) continue;
     taken[i] = [...new Set([...(taken[i] ?? []), ...ranking])];
   }
   return null;

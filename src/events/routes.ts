@@ -8,7 +8,7 @@ import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { clientNetwork } from '../plugins/guest-tag.ts';
 import { ANONYMOUS, type Viewer } from '../plugins/viewer.ts';
 import { eventsAfter, missedEvents, replayable } from './log.ts';
-import { RANKED } from './ranking.ts';
+import { RANKED, sentData } from './ranking.ts';
 import { sseEvent } from './sse.ts';
 import { EventStreams, type Refusal, STREAM_LIMITS } from './streams.ts';
 import { EventTail } from './tail.ts';
@@ -31,8 +31,8 @@ const eventsSchema = {
     'Live updates as server-sent events: with `streamer_id`, `comment` and `comment_removed` `{id, ' +
     'streamer_id}`, `rating` `{streamer_id}` and `live` `{streamer_id, status, viewers}` (`viewers` as the ' +
     "streamer's item has it: null when not live or not known); with `ranking=1`, `rating` and `live` " +
-    'of every streamer in the Public view (a reconnection that missed one, or a stream whose ' +
-    'instance cannot tell which are in it, gets `reset`); for a ' +
+    'of every streamer in the Public view and `rating` of one that leaves it (a reconnection that ' +
+    'missed one, or a stream whose instance cannot tell which are in it, gets `reset`); for a ' +
     'signed-in session, `notification` `{unread}`. Ids, never text; a `:` line at least every 30 s; ' +
     `at most ${STREAM_LIMITS.perAddress} open streams per client address and ${STREAM_LIMITS.perNetwork} per ` +
     'network (IPv4 /24, IPv6 /56), else 429; 503 while the instance holds as many streams as it takes; ' +
@@ -127,7 +127,7 @@ const events: FastifyPluginAsyncTypebox<EventSources> = async (
         ...missed.map((e) =>
           e.type === 'notification'
             ? sseEvent(e.id, 'notification', JSON.stringify({ unread }))
-            : sseEvent(e.id, e.type, e.data),
+            : sseEvent(e.id, e.type, sentData(e)),
         ),
         ...(cursor > lastId ? [Buffer.from(`id: ${cursor}\n:\n\n`)] : []),
       ];

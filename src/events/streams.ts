@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { isIPv4 } from 'node:net';
 import { type Clock, MINUTE } from '../lib/clock.ts';
 import type { LoggedEvent } from './log.ts';
-import { addRanking } from './ranking.ts';
+import { addRanking, sentData } from './ranking.ts';
 import { eachOnesPage, sseEvent } from './sse.ts';
 import type { EventTail } from './tail.ts';
 
@@ -289,7 +289,7 @@ export class EventStreams {
     // outran (docs/benchmarks.md "Stop 73").
     const encoded: (Buffer | null)[] = events.map((e, i) => {
       if (!taken[i]) return null;
-      if (e.type !== 'notification') return sseEvent(e.id, e.type, e.data);
+      if (e.type !== 'notification') return sseEvent(e.id, e.type, sentData(e));
       const count = unread.get(e.user_id ?? 0);
       return count === undefined ? null : sseEvent(e.id, 'notification', JSON.stringify({ unread: count }));
     });

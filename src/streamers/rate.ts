@@ -15,7 +15,7 @@ import type { Viewer } from '../plugins/viewer.ts';
 import { LIMITS, moderatorReward, type Scores, scoreSum } from '../shared/rules.ts';
 import { NAME_TAKEN, streamerName } from './create.ts';
 import { mayEditDetails } from './policy.ts';
-import { inPublicView } from '../catalogue/public-view.ts';
+import { inPublicView, streamerInPublicView } from '../catalogue/public-view.ts';
 import { findStreamerState, type StreamerUpdate, updateStreamer } from './queries.ts';
 import { lastRatedAt, saveRating } from './rating-queries.ts';
 
@@ -169,7 +169,8 @@ export async function rateWithScores(
 
 /**
  * The rating write itself: the rating row and its history row, the streamer's fields, the
- * `rating` event, and when the streamer enters the Public view or its total changes there, the
+ * `rating` event (marked `left` when it takes the streamer out of the Public view: the ranking's
+ * streams hear it), and when the streamer enters the Public view or its total changes there, the
  * `rated` notification and Discord's event.
  */
 async function writeRating(
@@ -182,8 +183,10 @@ async function writeRating(
 ): Promise<void> {
   const sum = scoreSum(rating.scores);
   await saveRating(trx, id, rating);
-  publish(trx, [{ type: 'rating', streamer_id: id }, ...liveChange(id, before, fields)]);
   await updateStreamer(trx, id, fields).catch((err: unknown) => writeFailure(err, request.log, NAME_TAKEN));
+  const left = inPublicView(before) && !(await streamerInPublicView(trx, id));
+  const rated: LiveEvent = { type: 'rating', streamer_id: id, ...(left ? { left: true as const } : {}) };
+  publish(trx, [rated, ...liveChange(id, before, fields)]);
   const old = scoresOf(before);
   const oldSum = old && inPublicView(before) ? scoreSum(old) : null;
   // Entering the Public view, or a new total: Discord hears of it, and so does the streamer.

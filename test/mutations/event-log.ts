@@ -5,7 +5,7 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
   {
     name: "events: the ranking's stream hears streamers outside the Public view",
     file: 'src/events/ranking.ts',
-    from: '    if (!RANKED.has(e.type) || !shown.has(e.streamer_id ?? 0)) continue;',
+    from: '    if (!RANKED.has(e.type) || !(shown.has(e.streamer_id ?? 0) || leftPublicView(e))) continue;',
     to: '    if (!RANKED.has(e.type)) continue;',
     tests: ['test/events-ranking.test.ts'],
   },
@@ -14,6 +14,27 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
     file: 'src/events/ranking.ts',
     from: "  if (shown === null) return { bytes: sseEvent(events.at(-1)?.id ?? 0, 'reset', '{}'), streams: ranking };",
     to: '  if (shown === null) return null;',
+    tests: ['test/events-ranking.test.ts'],
+  },
+  {
+    name: "events: the ranking's streams do not hear of a streamer whose rating takes it out of the Public view",
+    file: 'src/streamers/rate.ts',
+    from: '...(left ? { left: true as const } : {})',
+    to: '',
+    tests: ['test/events-ranking.test.ts'],
+  },
+  {
+    name: "events: the ranking's streams do not hear of a deleted streamer of the Public view",
+    file: 'src/streamers/manage.ts',
+    from: "    if (inPublicView(before)) publish(trx, [{ type: 'rating', streamer_id: id, left: true }]);",
+    to: '',
+    tests: ['test/events-ranking.test.ts'],
+  },
+  {
+    name: "events: a stream is sent the log's own mark of a streamer that left the Public view",
+    file: 'src/events/ranking.ts',
+    from: "  if (e.type !== 'rating') return e.data;",
+    to: '  return e.data;',
     tests: ['test/events-ranking.test.ts'],
   },
   {

@@ -91,8 +91,8 @@ export const FOLLOW_MUTATIONS: Mutation[] = [
   {
     name: "following: an administrator's status change by hand notifies the followers",
     file: 'src/streamers/rate.ts',
-    from: "  publish(trx, [{ type: 'rating', streamer_id: id }, ...liveChange(id, before, fields)]);\n",
-    to: "  publish(trx, [{ type: 'rating', streamer_id: id }, ...liveChange(id, before, fields)]);\n  if (fields.status === 'live' && before.status !== 'live')\n    await trx.insertInto('notifications').columns(['user_id', 'kind', 'streamer_id', 'created_at'])\n      .expression((eb) => eb.selectFrom('follows').select((e) => ['follows.user_id', e.val('live').as('kind'),\n        'follows.streamer_id', e.val(rating.updated_at).as('created_at')]).where('follows.streamer_id', '=', id))\n      .execute();\n",
+    from: '  publish(trx, [rated, ...liveChange(id, before, fields)]);\n',
+    to: "  publish(trx, [rated, ...liveChange(id, before, fields)]);\n  if (fields.status === 'live' && before.status !== 'live')\n    await trx.insertInto('notifications').columns(['user_id', 'kind', 'streamer_id', 'created_at'])\n      .expression((eb) => eb.selectFrom('follows').select((e) => ['follows.user_id', e.val('live').as('kind'),\n        'follows.streamer_id', e.val(rating.updated_at).as('created_at')]).where('follows.streamer_id', '=', id))\n      .execute();\n",
     tests: ['test/follows.test.ts'],
   },
   {
