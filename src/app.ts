@@ -64,7 +64,7 @@ import { viewerPlugin } from './plugins/viewer.ts';
 import { moderationRoutes } from './moderation/routes.ts';
 import { notificationRoutes } from './notifications/routes.ts';
 import { unreadCount } from './notifications/queries.ts';
-import { streamersVisibleTo } from './streamers/views.ts';
+import { streamerSight } from './streamers/views.ts';
 import { eventRoutes } from './events/routes.ts';
 import { streamsWithin } from './events/streams.ts';
 import { feedRoutes } from './feeds/routes.ts';
@@ -278,7 +278,7 @@ async function registerFeatures(
   await app.register(eventRoutes, {
     maxStreams: streamsWithin(connections.total),
     unread: (userId) => unreadCount(database.db, userId),
-    streamersVisible: (viewer, ids) => streamersVisibleTo(app.ctx, viewer, ids),
+    ...streamerSight(app.ctx),
   });
   await app.register(feedRoutes);
   await app.register(liveSyncPlugin);

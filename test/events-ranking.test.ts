@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { useApp } from './helpers/app.ts';
-import { streamsOf } from './helpers/sse.ts';
+import type { Client } from './helpers/client.ts';
+import { cookieOf, streamsOf } from './helpers/sse.ts';
 
 /**
  * The ranking's stream (`GET /api/events?ranking=1`, events/ranking.ts): `rating` and `live` of
@@ -142,5 +143,40 @@ describe("the ranking's stream", () => {
     const told = s.next('rating');
     await admin.put(`/api/streamers?id=${a}`, full(6));
     expect((await told).data).toEqual({ streamer_id: a });
+  });
+
+  it("a staff member's stream also hears the streamers outside the Public view, while they are staff and signed in", async () => {
+    const shown = await heardFirst(() => t.streamer(undefined, { s: 3 }));
+    const visitor = await stream('/api/events?ranking=1');
+    const outsiders: number[] = [];
+    const ways: [string, (c: Client, id: number) => Promise<unknown>][] = [
+      ['signed out', (c) => c.get('/api/oauth/logout')],
+      ['no longer a moderator', (_, id) => admin.put(`/api/users?id=${id}`, { is_mod: false })],
+    ];
+    for (const [i, [way, end]] of ways.entries()) {
+      const outside = await t.streamer();
+      outsiders.push(outside);
+      const u = await t.user(undefined, { mod: true });
+      const c = await t.signedIn(u);
+      const s = await stream('/api/events?ranking=1', cookieOf(c));
+      const heard = s.next('live');
+      expect((await admin.put(`/api/streamers?id=${outside}`, { status: 'live' })).status).toBe(200);
+      expect((await heard).data).toEqual({ streamer_id: outside, status: 'live', viewers: null });
+      await end(c, u.id);
+      await admin.put(`/api/streamers?id=${outside}`, { status: 'offline' });
+      await admin.put(`/api/streamers?id=${shown}`, full(4 + i));
+      const newest = await newestRanked();
+      await expect.poll(() => s.lastEventId).toBe(newest);
+      expect(
+        s.events.map((e) => [e.event, idOf(e.data)]),
+        way,
+      ).toEqual([
+        ['rating', outside],
+        ['live', outside],
+        ['rating', shown],
+      ]);
+    }
+    await expect.poll(() => visitor.lastEventId).toBe(await newestRanked());
+    expect(visitor.events.filter((e) => outsiders.includes(idOf(e.data)))).toEqual([]);
   });
 });

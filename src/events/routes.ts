@@ -6,9 +6,9 @@ import { errors, FlagDoc, IdDoc, Input, Param } from '../lib/schemas.ts';
 import { flag, parseId } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { clientNetwork } from '../plugins/guest-tag.ts';
-import { ANONYMOUS, type Viewer } from '../plugins/viewer.ts';
+import { accountViewer, ANONYMOUS, type Viewer } from '../plugins/viewer.ts';
 import { eventsAfter, missedEvents, replayable } from './log.ts';
-import { RANKED, sentData } from './ranking.ts';
+import { RANKED, sentData, type Sight } from './ranking.ts';
 import { sseEvent } from './sse.ts';
 import { EventStreams, type Refusal, STREAM_LIMITS } from './streams.ts';
 import { EventTail } from './tail.ts';
@@ -31,7 +31,8 @@ const eventsSchema = {
     'Live updates as server-sent events: with `streamer_id`, `comment` and `comment_removed` `{id, ' +
     'streamer_id}`, `rating` `{streamer_id}` and `live` `{streamer_id, status, viewers}` (`viewers` as the ' +
     "streamer's item has it: null when not live or not known); with `ranking=1`, `rating` and `live` " +
-    'of every streamer in the Public view and `rating` of one that leaves it (a reconnection that ' +
+    'of every streamer in the Public view (a signed-in staff or team member: of every one they may see) ' +
+    'and `rating` of one that leaves it (a reconnection that ' +
     'missed one, or a stream whose instance cannot tell which are in it, gets `reset`); for a ' +
     'signed-in session, `notification` `{unread}`. Ids, never text; a `:` line at least every 30 s; ' +
     `at most ${STREAM_LIMITS.perAddress} open streams per client address and ${STREAM_LIMITS.perNetwork} per ` +
@@ -64,6 +65,8 @@ export interface EventSources {
    * who may see it, and the ranking's streams hear those a visitor may see.
    */
   streamersVisible: (viewer: Viewer, streamerIds: number[]) => Promise<ReadonlySet<number>>;
+  /** Whether this caller may see streamers outside the Public view (staff, a team's member). */
+  seesBeyondPublic: (viewer: Viewer) => Promise<boolean>;
 }
 
 /**
@@ -79,7 +82,7 @@ function refuse(refusal: Refusal): void {
 /** DECISIONS.md "Fourth wave" → "Live updates": `GET /api/events`, for anyone. */
 const events: FastifyPluginAsyncTypebox<EventSources> = async (
   app,
-  { unread: unreadCount, streamersVisible, maxStreams },
+  { unread: unreadCount, streamersVisible, seesBeyondPublic, maxStreams },
 ) => {
   const tail = await EventTail.start(app.database, app.clock, app.log.child({ module: 'events' }));
   const streams = new EventStreams(
@@ -96,6 +99,19 @@ const events: FastifyPluginAsyncTypebox<EventSources> = async (
   // Before the server waits for its connections: open streams would hold it for good.
   app.addHook('preClose', async () => streams.close());
   app.addHook('onClose', async () => tail.stop());
+
+  /**
+   * What the ranking's stream of an account that sees beyond the Public view hears of the
+   * streamers outside it (events/ranking.ts): those its account may see, its roles and teams
+   * asked again for each page, while its session still signs it in (signed out, banned, timed
+   * out: none).
+   */
+  const sightOf =
+    (userId: number, cookieId: string): Sight =>
+    async (ids) => {
+      const account = await app.sessionAccountOf(cookieId);
+      return account?.id === userId ? streamersVisible(accountViewer(account), ids) : new Set<number>();
+    };
 
   /**
    * What a reconnecting stream missed (DECISIONS.md "Live updates that resume"): its events
@@ -141,6 +157,13 @@ const events: FastifyPluginAsyncTypebox<EventSources> = async (
     if (streamerId !== null && !(await streamersVisible(request.viewer, [streamerId])).has(streamerId)) {
       throw fail('streamer_not_found');
     }
+    const userId = request.viewer.user?.id ?? null;
+    const cookieId = userId === null ? null : request.session.cookieId;
+    const ranking = flag(request.query.ranking);
+    const sees =
+      ranking && userId !== null && cookieId !== null && (await seesBeyondPublic(request.viewer))
+        ? sightOf(userId, cookieId)
+        : null;
     // The address may have opened another meanwhile: asked again just before taking it.
     refuse(streams.refusal(address));
     reply.hijack();
@@ -156,9 +179,7 @@ const events: FastifyPluginAsyncTypebox<EventSources> = async (
     res.flushHeaders();
     // A stream may stay quiet longer than the server's idle timeout: the heartbeat keeps it moving.
     request.raw.socket.setTimeout(0);
-    const userId = request.viewer.user?.id ?? null;
-    const cookieId = userId === null ? null : request.session.cookieId;
-    const who = { address, streamerId, userId, cookieId, ranking: flag(request.query.ranking) };
+    const who = { address, streamerId, userId, cookieId, ranking, sees };
     const header = request.headers['last-event-id'];
     // The stream and its start are taken together: what the log brings after it goes live.
     const cursor = tail.cursor;

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { isIPv4 } from 'node:net';
 import { type Clock, MINUTE } from '../lib/clock.ts';
 import type { LoggedEvent } from './log.ts';
-import { addRanking, sentData } from './ranking.ts';
+import { addRanking, sentData, type Sight } from './ranking.ts';
 import { eachOnesPage, sseEvent } from './sse.ts';
 import type { EventTail } from './tail.ts';
 
@@ -68,6 +68,8 @@ interface Stream {
   cookieId: string | null;
   /** The ranking's stream (`?ranking=1`, events/ranking.ts). */
   ranking: boolean;
+  /** A ranking's stream of staff or a team's member: which streamers outside the Public view it hears. */
+  sees: Sight | null;
   /** What the log brought while the stream was being replayed what it missed; null once live. */
   held: Buffer[] | null;
 }
@@ -77,9 +79,7 @@ const STREAMED = new Set<LoggedEvent['type']>(['comment', 'comment_removed', 'ra
 
 /** Adds to or takes from a set kept in a map by key (the map holds no empty set). */
 function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
-  const set = map.get(key);
-  if (set) set.add(value);
-  else map.set(key, new Set([value]));
+  map.set(key, (map.get(key) ?? new Set()).add(value));
 }
 function takeFrom<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
   const set = map.get(key);
@@ -118,8 +118,8 @@ export class EventStreams {
      * timed out): a stream is told its user's count only while its session still names them.
      */
     readonly sessionUser: (cookieId: string) => Promise<number | null>,
-    /** Which of these streamers are in the Public view: the ranking's streams hear of no other. */
-    readonly inPublicView: (streamerIds: number[]) => Promise<ReadonlySet<number>>,
+    /** Which of these streamers are in the Public view: the ranking's streams hear of them. */
+    readonly inPublicView: Sight,
     readonly limits: StreamLimits,
   ) {
     this.#unsubscribe = tail.subscribe((events) => this.#deliver(events));

@@ -40,6 +40,8 @@ declare module 'fastify' {
      * out, or banned (an open event stream asks it before telling a user's count).
      */
     sessionUserOf(cookieId: string): Promise<number | null>;
+    /** The record of that user, as sessionUserOf finds them (a staff ranking's stream asks their roles). */
+    sessionAccountOf(cookieId: string): Promise<SessionUserRow | null>;
   }
 }
 
@@ -97,13 +99,17 @@ export const sessionPlugin = fp(
       const now = clock.now().getTime();
       return now - row.seenMs > IDLE_TIMEOUT || now - row.createdMs > ABSOLUTE_TIMEOUT;
     };
-    app.decorate('sessionUserOf', async (cookieId: string): Promise<number | null> => {
+    app.decorate('sessionAccountOf', async (cookieId: string): Promise<SessionUserRow | null> => {
       const key = hash(cookieId);
       const row = store.cached(key) ?? (await store.loadAndCache(key));
       if (!row || expired(row) || !row.user || row.user.banned) return null;
       row.parsed ??= JSON.parse(row.data) as SessionData;
-      return row.parsed.oauth_user ? row.user.id : null;
+      return row.parsed.oauth_user ? row.user : null;
     });
+    app.decorate(
+      'sessionUserOf',
+      async (cookieId: string) => (await app.sessionAccountOf(cookieId))?.id ?? null,
+    );
 
     /** Puts a loaded row on the request; false when it has timed out (and must be deleted). */
     function use(request: FastifyRequest, cookieId: string, row: StoredSession): boolean {

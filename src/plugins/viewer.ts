@@ -41,6 +41,31 @@ declare module 'fastify' {
 }
 
 /**
+ * The viewer a signed-in account's record (not banned) makes, with what its session adds (none:
+ * the account alone, as an open event stream asks it again).
+ */
+export function accountViewer(
+  row: SessionUserRow,
+  session: Pick<Viewer, 'passwordAdmin' | 'bannedSession' | 'signedOut'> = {
+    passwordAdmin: false,
+    bannedSession: false,
+    signedOut: null,
+  },
+): Viewer {
+  const { banned: _, is_mod, is_admin, ...user } = row;
+  const { passwordAdmin, bannedSession, signedOut } = session;
+  return {
+    isAdmin: passwordAdmin || is_admin,
+    passwordAdmin,
+    user,
+    isMod: is_mod,
+    bannedUser: false,
+    bannedSession,
+    signedOut,
+  };
+}
+
+/**
  * The current viewer, from the session and the user record loaded with it: the shared
  * password's administrator flag (lapsing 12 hours after login, ended by a change of the
  * password or by ADMIN_PASSWORD_LOGIN=false), the signed-in user unless banned, and the
@@ -92,16 +117,7 @@ export const viewerPlugin = fp(
         };
         return;
       }
-      const { banned: _, is_mod, is_admin, ...user } = row;
-      request.viewer = {
-        isAdmin: passwordAdmin || is_admin,
-        passwordAdmin,
-        user,
-        isMod: is_mod,
-        bannedUser: false,
-        bannedSession,
-        signedOut,
-      };
+      request.viewer = accountViewer(row, { passwordAdmin, bannedSession, signedOut });
     };
   },
   { name: 'viewer', dependencies: ['session'] },

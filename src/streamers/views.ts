@@ -188,3 +188,9 @@ export async function streamersVisibleTo(
   const items = itemsOf(await listedItems(ctx, await viewFor(ctx, who, true)));
   return new Set(items.flatMap((s) => (asked.has(s.id) ? [s.id] : [])));
 }
+
+/** What the event streams ask of the streamers (events/routes.ts `EventSources`). */
+export const streamerSight = (ctx: AppContext) => ({
+  streamersVisible: (who: Who, ids: number[]) => streamersVisibleTo(ctx, who, ids),
+  seesBeyondPublic: async (who: Who) => (await viewFor(ctx, who, true)) !== 'public',
+});

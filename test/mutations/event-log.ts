@@ -5,14 +5,14 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
   {
     name: "events: the ranking's stream hears streamers outside the Public view",
     file: 'src/events/ranking.ts',
-    from: '    if (!RANKED.has(e.type) || !(shown.has(e.streamer_id ?? 0) || leftPublicView(e))) continue;',
-    to: '    if (!RANKED.has(e.type)) continue;',
+    from: '    if (shown.has(e.streamer_id ?? 0) || leftPublicView(e)) hear(i, ranking);',
+    to: '    if (RANKED.has(e.type)) hear(i, ranking);',
     tests: ['test/events-ranking.test.ts'],
   },
   {
     name: "events: the ranking's streams miss a page silently when the Public view cannot be asked",
     file: 'src/events/ranking.ts',
-    from: "  if (shown === null) return { bytes: sseEvent(events.at(-1)?.id ?? 0, 'reset', '{}'), streams: ranking };",
+    from: '  if (shown === null) return resetAfter(events, ranking);',
     to: '  if (shown === null) return null;',
     tests: ['test/events-ranking.test.ts'],
   },
@@ -35,6 +35,20 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
     file: 'src/events/ranking.ts',
     from: "  if (e.type !== 'rating') return e.data;",
     to: '  return e.data;',
+    tests: ['test/events-ranking.test.ts'],
+  },
+  {
+    name: "events: a staff member's ranking stream hears nothing of the streamers outside the Public view",
+    file: 'src/events/ranking.ts',
+    from: '    else for (const [i, e] of events.entries()) if (inSight(e, outside, seen)) hear(i, [s]);',
+    to: '',
+    tests: ['test/events-ranking.test.ts'],
+  },
+  {
+    name: "events: a staff ranking stream's sight is its caller's at its opening (signed out, demoted: still heard)",
+    file: 'src/events/routes.ts',
+    from: '        ? sightOf(userId, cookieId)',
+    to: '        ? async (ids: number[]) => streamersVisible(request.viewer, ids)',
     tests: ['test/events-ranking.test.ts'],
   },
   {
