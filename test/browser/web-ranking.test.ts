@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
-import { axe, newPage, runBrowser, shot, signIn, useBrowser } from './browser.ts';
+import { asAdmin, axe, newPage, runBrowser, shot, signIn, useBrowser } from './browser.ts';
 
 /** 55 rated streamers (the best first), one of them live, and one unrated. */
 async function many(t: TestApp) {
@@ -90,6 +90,22 @@ describe.runIf(runBrowser(import.meta.url))('the ranking', () => {
     await page.goto(`${env.base}/?sort=audience`);
     await page.getByText('Streamers without audience votes come last, in order of name.').waitFor();
     expect(await page.locator('p.hint.live-line').getAttribute('aria-live')).toBe('off');
+    await context.close();
+  });
+
+  it("staff's full list by the audience says that the streamers awaiting rating come after its order", async () => {
+    const outside = 'Streamers awaiting rating are not in the audience ranking: they come after it.';
+    const { page, context } = await newPage(env, { lang: 'en' });
+    await asAdmin(env, context);
+    await page.goto(`${env.base}/?sort=audience`);
+    await page.getByLabel('Show all streamers with notes').check();
+    await page.getByText(outside).waitFor();
+    await page.getByRole('button', { name: 'Show 6 more (of 56)' }).click();
+    await expect.poll(() => page.locator('.ranking .name').last().textContent()).toBe('Unrated Kick');
+    // Beside the line on votes (a visitor's list, which has no such rows, says that one alone).
+    expect(await page.locator('p.hint.live-line').textContent()).toContain(
+      'Streamers without audience votes come last, in order of name.',
+    );
     await context.close();
   });
 

@@ -47,6 +47,14 @@ export const PAGE_WORDS_MUTATIONS: Mutation[] = [
     web: true,
   },
   {
+    name: "audience sort: staff's full list puts the streamers awaiting rating after its order and says nothing of it",
+    file: 'web/src/lib/ranking.ts',
+    from: '  return inOrder.size > 0 && rows.some(({ s }) => !inOrder.has(s.id));\n',
+    to: '  return false;\n',
+    tests: ['test/browser/web-ranking.test.ts'],
+    web: true,
+  },
+  {
     name: "the audience sort's line is never a live region (not announced when the sort changes)",
     file: 'web/src/components/RankList.svelte',
     from: "aria-live={sortChanged ? 'polite' : 'off'}",

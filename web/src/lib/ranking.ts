@@ -123,3 +123,13 @@ export function audienceByName(rows: Ranked[], audience: readonly number[]): 'no
   if (without === 0) return null;
   return without === listed.length ? 'none' : 'some';
 }
+
+/**
+ * Whether rows outside the service's audience order are shown (the full and team views list
+ * streamers outside the Public view, which it does not rank): they come after it, which the
+ * list says in a line. False while the order is not known yet.
+ */
+export function outsideAudience(rows: Ranked[], audience: readonly number[]): boolean {
+  const inOrder = new Set(audience);
+  return inOrder.size > 0 && rows.some(({ s }) => !inOrder.has(s.id));
+}

@@ -305,6 +305,7 @@ export const cs: Record<MessageKey, string> = {
   'list.audienceNoVotes':
     'Žádný z těchto streamerů zatím nemá hlasy publika, proto jsou seřazeni podle jména.',
   'list.audienceLast': 'Streameři bez hlasů publika jsou na konci, seřazení podle jména.',
+  'list.audienceOutside': 'Streameři čekající na hodnocení v pořadí publika nejsou: následují až za ním.',
   'list.platform': 'Platforma',
   'list.platformAll': 'Všechny platformy',
   'list.liveOnly': 'Právě živě',

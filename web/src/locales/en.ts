@@ -305,6 +305,7 @@ export const en = {
   'list.sortAudience': 'Ranked by the audience',
   'list.audienceNoVotes': 'None of these streamers has audience votes yet, so they are in order of name.',
   'list.audienceLast': 'Streamers without audience votes come last, in order of name.',
+  'list.audienceOutside': 'Streamers awaiting rating are not in the audience ranking: they come after it.',
   'list.platform': 'Platform',
   'list.platformAll': 'All platforms',
   'list.liveOnly': 'Live now',
