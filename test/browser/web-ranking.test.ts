@@ -106,6 +106,10 @@ describe.runIf(runBrowser(import.meta.url))('the ranking', () => {
     expect(await page.locator('p.hint.live-line').textContent()).toContain(
       'Streamers without audience votes come last, in order of name.',
     );
+    // Back to the public list: its rows alone again, without a reload.
+    await page.getByLabel('Show all streamers with notes').uncheck();
+    await page.getByText(outside).waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByText('Unrated Kick').count()).toBe(0);
     await context.close();
   });
 

@@ -126,4 +126,12 @@ export const PAGE_WORDS_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-week-phone.test.ts'],
     web: true,
   },
+  {
+    name: 'the public list shown again once staff untick "Show all"',
+    file: 'web/src/components/RankList.svelte',
+    from: "if (listedFull === false && view === 'public' && !teamViewPossible(who())) return;",
+    to: "if (first?.complete && view === 'public' && !teamViewPossible(who())) return;",
+    tests: ['test/browser/web-ranking.test.ts'],
+    web: true,
+  },
 ];
