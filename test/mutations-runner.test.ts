@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 /**
  * `npm run mutations` stopped while a mutation's tests run (Ctrl-C, or SIGTERM from a
  * supervisor): the mutated file is as it was, nothing the runner started is left running, and
- * the runner says it was stopped (exit code 128 + the signal's number). The runner reads a
+ * the runner says it was stopped (exit code 128 + the signal's number). The file keeps its
+ * modification time too: a restored file newer than the build's stamp made the build look stale
+ * (scripts/build-freshness.js) for every later run. The runner reads a
  * fixture list (`--list`) whose one mutation changes a file of a temporary folder; its tests
  * (a quick file) are still starting when the signal comes.
  */
@@ -38,6 +40,9 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('the mutation runner stopped
   ] as const)('%s: the file restored, its tests stopped, exit code %i', async (signal, code) => {
     const target = join(dir, `${signal}.ts`);
     writeFileSync(target, KEPT);
+    // Written long before the build (whole seconds: the times given back are whole milliseconds).
+    const before = new Date(Date.UTC(2026, 0, 1));
+    utimesSync(target, before, before);
     const list = join(dir, `${signal}-list.mjs`);
     const mutation = {
       name: 'the fixture rule broken',
@@ -63,6 +68,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('the mutation runner stopped
     runner.kill(signal);
     expect(await exited).toEqual({ status: code, by: null });
     expect(readFileSync(target, 'utf8')).toBe(KEPT);
+    expect(statSync(target).mtime).toEqual(before);
     // The runner ends once its tests' processes have: none is left to finish on its own.
     expect(marked(mark)).toEqual([]);
   });

@@ -1,15 +1,16 @@
 /**
  * `npm run mutations [--list <module>] [name]`: breaks each rule on purpose, one at a time, runs
  * the tests that pin it, and expects them to fail. A mutation the tests survive names a test that
- * cannot fail. Restores every file afterwards, also on Ctrl-C or SIGTERM. Not part of `npm test`
- * (a few minutes). `--list` reads the mutations of another module (its `MUTATIONS`).
+ * cannot fail. Restores every file afterwards, with its modification time, also on Ctrl-C or
+ * SIGTERM. Not part of `npm test` (a few minutes). `--list` reads the mutations of another
+ * module (its `MUTATIONS`).
  *
  * Every command (a build, a mutation's tests) runs in a process group of its own: on a signal,
  * at the time limit or once the command has ended, the whole group is stopped, so nothing a test
  * started (a service, a worker) outlives its run.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -24,9 +25,18 @@ const { MUTATIONS } = (await import(
   values.list ? pathToFileURL(resolve(values.list)).href : './list.ts'
 )) as { MUTATIONS: Mutation[] };
 
-const originals = new Map<string, string>();
+/**
+ * The mutated file's text and times as they were. The restore gives the times back too: a
+ * restored file with a new modification time made the build look older than its sources
+ * (scripts/build-freshness.js), so that every later run chose the source, and
+ * test/release.test.ts skipped (and its mutations survived) until someone built again by hand.
+ */
+const originals = new Map<string, { text: string; atime: Date; mtime: Date }>();
 const restore = () => {
-  for (const [file, text] of originals) writeFileSync(file, text);
+  for (const [file, { text, atime, mtime }] of originals) {
+    writeFileSync(file, text);
+    utimesSync(file, atime, mtime);
+  }
   originals.clear();
 };
 
@@ -106,7 +116,8 @@ for (const m of MUTATIONS.filter((x) => !only || x.name.includes(only))) {
     survived++;
     continue;
   }
-  originals.set(m.file, text);
+  const { atime, mtime } = statSync(m.file);
+  originals.set(m.file, { text, atime, mtime });
   writeFileSync(m.file, text.replace(m.from, m.to));
   // The browser tests load the built page: a change to it counts once built.
   if ((m.web && !(await buildWeb())) || (m.build && !(await build()))) {

@@ -29,6 +29,14 @@ export const TOOLING_MUTATIONS: Mutation[] = [
     project: 'sqlite',
   },
   {
+    name: 'mutation runner: a restored file gets a new modification time (the build looks stale after it)',
+    file: 'test/mutations/run.ts',
+    from: '    utimesSync(file, atime, mtime);\n',
+    to: '',
+    tests: TESTS,
+    project: 'sqlite',
+  },
+  {
     name: "test files: a killed run's leftovers are removed whether or not their process runs",
     file: 'test/helpers/database.ts',
     from: 'return pid !== undefined && !alive(Number(pid));',
