@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, statSync } from 'node:fs';
 import { chmod, link, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { SqliteDatabase } from '../db/sqlite-driver.ts';
+import { heldUntilWritten, temporaryFor, writerGone } from './temporary.ts';
 
 /** Flushes a file, or a directory's entries (a rename), to the disk. */
 export function fsyncPath(path: string): void {
@@ -62,7 +62,8 @@ export async function writeBackup(
  * yesterday's under the same name never leaves a cut file in its place. The file is the
  * service user's alone (BACKUP_MODE) from its first byte, whatever the umask (SQLite and
  * writeFile keep the mode of a file they find). A failure removes the temporary file and is
- * said by the file asked for, not the temporary one.
+ * said by the file asked for, not the temporary one; so does a Ctrl-C or a stop of the
+ * command-line tool meanwhile (temporary.ts heldUntilWritten).
  *
  * Unless `replace`, a file already there is kept and the write refused (BackupRefused): the
  * copy is linked in under its name, which fails if the name is taken, in the same step as it
@@ -74,7 +75,8 @@ export async function writeWhole(
   write: (partial: string) => Promise<unknown>,
   replace = true,
 ): Promise<void> {
-  const partial = join(dirname(file), `.${basename(file)}.${randomBytes(4).toString('hex')}.partial`);
+  const partial = temporaryFor(file);
+  const letGo = heldUntilWritten(partial);
   try {
     closeSync(openSync(partial, 'wx', BACKUP_MODE));
     await chmod(partial, BACKUP_MODE);
@@ -88,6 +90,7 @@ export async function writeWhole(
   } finally {
     // Gone after a rename; after a link (or any failure) the temporary name is removed here.
     await rm(partial, { force: true });
+    letGo();
   }
 }
 
@@ -209,7 +212,12 @@ export class BackupSet {
       }));
   }
 
-  /** Deletes all but the newest `keep` copies, and temporary files of copies that never finished. */
+  /**
+   * Deletes all but the newest `keep` copies, and temporary files of copies that never finished:
+   * at once when their writer is known to be gone (writerGone: a process of this host that
+   * died), else once an hour old (a backup still being written, possibly by another instance
+   * or host, is younger).
+   */
   async prune(keep: number, now: Date): Promise<string[]> {
     const copies = await this.list();
     const old = copies.slice(0, Math.max(0, copies.length - keep)).map((c) => c.file);
@@ -217,9 +225,8 @@ export class BackupSet {
     for (const name of await readdir(this.dir)) {
       if (!name.startsWith(`.${this.#prefix}-`) || !name.endsWith('.partial')) continue;
       const file = join(this.dir, name);
-      // A partial file an hour old belongs to a backup that died (a crash, a full disk).
       const { mtimeMs } = await stat(file).catch(() => ({ mtimeMs: now.getTime() }));
-      if (now.getTime() - mtimeMs > 3_600_000) await rm(file, { force: true });
+      if (writerGone(name) || now.getTime() - mtimeMs > 3_600_000) await rm(file, { force: true });
     }
     return old;
   }
