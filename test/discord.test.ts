@@ -461,6 +461,29 @@ describe("Discord's answers", () => {
     expect(await states()).toEqual(['rated:unknown', 'suggested:sent']);
     expect(discord.posts.filter((p) => p.id === hook.id).map((p) => p.status)).toEqual([0, 204]);
   });
+
+  it('an answer with a header Node.js refuses is no answer: the post may have arrived, so it ends unknown and is never sent again', async () => {
+    const hook = discord.webhook();
+    await connect({ url: hook.url, events: ['rated', 'suggested'] });
+    discord.script(hook.id, ['garbled']);
+    await tries();
+    const id = await t.streamer('Garbled Discord');
+    expect((await rate(id, 4)).status).toBe(200);
+    expect((await t.client().post('/api/streamers', { name: 'After the garbled' })).status).toBe(201);
+    await delivered(hook.id, 1);
+    const states = async () =>
+      (await t.db.selectFrom('discord_outbox').select(['event', 'state']).orderBy('id').execute()).map(
+        (r) => `${r.event}:${r.state}`,
+      );
+    expect(await states()).toEqual(['rated:unknown', 'suggested:sent']);
+    t.clock.advance(1500); // a retry would be due after 1 s
+    await settle();
+    expect(await states()).toEqual(['rated:unknown', 'suggested:sent']);
+    expect(discord.posts.filter((p) => p.id === hook.id).map((p) => p.status)).toEqual([0, 204]);
+    // /metrics counts it as one that may have arrived; the service stays up.
+    expect(await tries()).toEqual({ unknown: 1, sent: 1 });
+    expect((await t.client().get('/healthz')).status).toBe(200);
+  });
 });
 
 describe('test-send', () => {

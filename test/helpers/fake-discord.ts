@@ -10,7 +10,11 @@ import type { AddressInfo } from 'node:net';
  * for a wrong token. It records every POST. Tests script the next answers of a webhook.
  */
 
-export type Scripted = 'ok' | 'rate_limited' | 'server_error' | 'hang';
+/**
+ * 'garbled': a 204 whose head carries a header Node.js's parser refuses (a control character in
+ * its value): the post arrived, and the sender gets no answer it can read.
+ */
+export type Scripted = 'ok' | 'rate_limited' | 'server_error' | 'hang' | 'garbled';
 
 export interface Post {
   id: string;
@@ -130,6 +134,11 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
       record(0);
       held.add(res);
       res.on('close', () => held.delete(res));
+      return;
+    }
+    if (scripted === 'garbled') {
+      record(0);
+      res.socket?.end('HTTP/1.1 204 No Content\r\nX-RateLimit-Bucket: b\x01\r\n\r\n');
       return;
     }
     if (scripted === 'server_error') {

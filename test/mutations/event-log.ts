@@ -469,6 +469,13 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
     tests: ['test/discord.test.ts'],
   },
   {
+    name: 'calls out: a request that left and got an answer Node.js refuses is taken as never sent (Discord posts it again)',
+    file: 'src/lib/outbound.ts',
+    from: '          sent,\n          timedOut: false,',
+    to: '          sent: false,\n          timedOut: false,',
+    tests: ['test/discord.test.ts'],
+  },
+  {
     name: "calls out: a provider's time limit reported as an unreachable API",
     file: 'src/sync/http.ts',
     from: '    if (res.timedOut)\n      throw new SyncError(',
