@@ -178,6 +178,19 @@ describe('e-mail', () => {
       /SMTP_URL must be smtp:\/\/ or smtps:\/\//,
     ],
     [{ SMTP_URL: 'smtp://127.0.0.1', MAIL_FROM: 'not an address' }, /MAIL_FROM must be an address/],
+    // A sender at a domain without a dot (receiving servers refuse it), by the users' own rule.
+    [
+      { SMTP_URL: 'smtp://127.0.0.1', MAIL_FROM: 'no-reply@localhost' },
+      /MAIL_FROM must be an address with a dot in its domain .*\(got "no-reply@localhost"\)/,
+    ],
+    [
+      { SMTP_URL: 'smtp://127.0.0.1', MAIL_FROM: 'Site <no-reply@mail-host>' },
+      /MAIL_FROM must be an address with a dot in its domain/,
+    ],
+    [
+      { SMTP_URL: 'smtp://127.0.0.1', MAIL_FROM: 'Site <no-reply@example..org>' },
+      /MAIL_FROM must be an address/,
+    ],
     [
       { SMTP_URL: 'smtp://127.0.0.1', MAIL_FROM: 'a@example.org', TZ: 'Mars/Olympus' },
       /TZ must be a time zone/,

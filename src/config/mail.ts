@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { loadZone, systemZone } from '../lib/time-zone.ts';
+import { validAddress } from '../shared/mail.ts';
 import { ConfigError } from './values.ts';
 
 export interface MailConfig {
@@ -49,11 +50,13 @@ export function mailConfig(get: (name: string) => string | undefined): MailConfi
   if ((url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '') {
     throw new ConfigError('SMTP_URL', 'must be smtp:// or smtps://user:pass@host:port');
   }
+  // The address by the rule a user's own is held to (a dot in the domain: receiving servers
+  // refuse a sender at `localhost` or a bare host name, whose domain can have no SPF or MX).
   const address = /<([^<>]+)>\s*$/.exec(from)?.[1] ?? from;
-  if (/[\r\n]/.test(from) || !/^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(address)) {
+  if (/[\r\n]/.test(from) || !validAddress(address)) {
     throw new ConfigError(
       'MAIL_FROM',
-      'must be an address (name@example.org) or "Name <name@example.org>"',
+      'must be an address with a dot in its domain (name@example.org) or "Name <name@example.org>"',
       from,
     );
   }

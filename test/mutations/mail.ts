@@ -311,6 +311,13 @@ export const MAIL_MUTATIONS: Mutation[] = [
     tests: ['test/config.test.ts'],
   },
   {
+    name: 'mail: MAIL_FROM at a domain without a dot (no-reply@localhost) starts the service',
+    file: 'src/config/mail.ts',
+    from: '|| !validAddress(address)) {',
+    to: "|| !address.includes('@')) {",
+    tests: ['test/config.test.ts'],
+  },
+  {
     name: 'mail: a digest lists more than 20 streams of followed streamers',
     file: 'src/mail/digest.ts',
     from: "    .selectAll()\n    .where('nth', '<=', ITEMS_MAX)\n    .orderBy('user_id')\n    .orderBy('nth')\n    .execute();\n  const replies",
