@@ -47,8 +47,47 @@ export interface Exchange {
   text: string;
 }
 
-interface Compiled {
+/**
+ * An Ajv with a document's components registered as `doc`, and the validators it compiled,
+ * by their schema's text. Made once for each distinct `components` text and shared by the
+ * documents that have it (every app the suite starts with the same routes): a new Ajv
+ * compiles the JSON Schema meta-schema and checks the components against it, and that and
+ * compiling the same schemas again were half of the checks' time (docs/benchmarks.md, stop
+ * 105). A validator is found by the text of the schema it compiled, so a document whose
+ * schemas differ never gets another's.
+ */
+interface Shared {
   ajv: Ajv2020;
+  validators: Map<string, ValidateFunction>;
+}
+
+/** The documents' components seen last, a few: the apps of one file share one or two. */
+const shared = new Map<string, Shared>();
+const SHARED_KEPT = 4;
+
+function sharedFor(components: Json): Shared {
+  const text = JSON.stringify(components);
+  const found = shared.get(text);
+  shared.delete(text);
+  const s = found ?? { ajv: newAjv(components), validators: new Map() };
+  shared.set(text, s);
+  for (const oldest of shared.keys()) {
+    if (shared.size <= SHARED_KEPT) break;
+    shared.delete(oldest);
+  }
+  return s;
+}
+
+function newAjv(components: Json): Ajv2020 {
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+  addFormats(ajv);
+  ajv.addSchema({ $id: 'doc', components });
+  return ajv;
+}
+
+interface Compiled {
+  shared: Shared;
+  /** This document's validators, by operation, status and media type. */
   validators: Map<string, ValidateFunction>;
   matchers: { template: string; regex: RegExp }[];
 }
@@ -58,9 +97,6 @@ const compiled = new WeakMap<object, Compiled>();
 function prepare(doc: Json): Compiled {
   let c = compiled.get(doc);
   if (c) return c;
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
-  addFormats(ajv);
-  ajv.addSchema({ $id: 'doc', components: doc.components ?? {} });
   const matchers = Object.keys(doc.paths)
     .map((template) => ({
       template,
@@ -68,7 +104,7 @@ function prepare(doc: Json): Compiled {
     }))
     // Literal paths before templated ones (`/admin` before `/admin/{tab}`).
     .sort((a, b) => a.template.split('{').length - b.template.split('{').length);
-  c = { ajv, validators: new Map(), matchers };
+  c = { shared: sharedFor(doc.components ?? {}), validators: new Map(), matchers };
   compiled.set(doc, c);
   return c;
 }
@@ -217,10 +253,18 @@ function bodyViolations(doc: Json, name: string, response: Json, x: Exchange, ca
   } catch {
     return [`${name}: the body is not JSON`];
   }
-  const { ajv, validators } = prepare(doc);
-  const key = `${cacheKey} ${media}`;
-  const validate = validators.get(key) ?? ajv.compile(rebase(schema) as Json);
-  validators.set(key, validate);
+  const validate = validatorOf(doc, `${cacheKey} ${media}`, schema);
   if (validate(body)) return [];
   return (validate.errors ?? []).slice(0, 3).map((e) => `${name}: body${e.instancePath} ${e.message}`);
+}
+
+function validatorOf(doc: Json, key: string, schema: unknown): ValidateFunction {
+  const { shared: s, validators } = prepare(doc);
+  const mine = validators.get(key);
+  if (mine) return mine;
+  const text = JSON.stringify(schema);
+  const validate = s.validators.get(text) ?? s.ajv.compile(rebase(schema) as Json);
+  s.validators.set(text, validate);
+  validators.set(key, validate);
+  return validate;
 }

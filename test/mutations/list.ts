@@ -726,6 +726,20 @@ export const MUTATIONS: Mutation[] = [
     tests: ['test/images.test.ts'],
   },
   {
+    name: "contract checker: a document's answers held against another document's components",
+    file: 'test/helpers/contract.ts',
+    from: 'const text = JSON.stringify(components);',
+    to: "const text = '';",
+    tests: ['test/contract-checker.test.ts'],
+  },
+  {
+    name: "contract checker: an answer held against another document's schema for the same operation",
+    file: 'test/helpers/contract.ts',
+    from: 'const text = JSON.stringify(schema);',
+    to: 'const text = key;',
+    tests: ['test/contract-checker.test.ts'],
+  },
+  {
     name: 'contract: the 413 and 415 of every body left out of the document',
     file: 'src/openapi/rules.ts',
     from: 'for (const status of [400, 403, 413, 415]) add(status);',
