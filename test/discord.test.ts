@@ -451,15 +451,7 @@ describe("Discord's answers", () => {
     expect(discord.hanging()).toBe(1);
     await delivered(hook.id, 1);
     await expect.poll(() => discord.hanging(), { timeout: 10_000 }).toBe(0);
-    const states = async () =>
-      (await t.db.selectFrom('discord_outbox').select(['event', 'state']).orderBy('id').execute()).map(
-        (r) => `${r.event}:${r.state}`,
-      );
-    expect(await states()).toEqual(['rated:unknown', 'suggested:sent']);
-    t.clock.advance(1500); // a retry would be due after 1 s
-    await settle();
-    expect(await states()).toEqual(['rated:unknown', 'suggested:sent']);
-    expect(discord.posts.filter((p) => p.id === hook.id).map((p) => p.status)).toEqual([0, 204]);
+    await endsUnknownNeverSentAgain(hook.id);
   });
 
   it('an answer with a header Node.js refuses is no answer: the post may have arrived, so it ends unknown and is never sent again', async () => {
@@ -471,20 +463,28 @@ describe("Discord's answers", () => {
     expect((await rate(id, 4)).status).toBe(200);
     expect((await t.client().post('/api/streamers', { name: 'After the garbled' })).status).toBe(201);
     await delivered(hook.id, 1);
-    const states = async () =>
-      (await t.db.selectFrom('discord_outbox').select(['event', 'state']).orderBy('id').execute()).map(
-        (r) => `${r.event}:${r.state}`,
-      );
-    expect(await states()).toEqual(['rated:unknown', 'suggested:sent']);
-    t.clock.advance(1500); // a retry would be due after 1 s
-    await settle();
-    expect(await states()).toEqual(['rated:unknown', 'suggested:sent']);
-    expect(discord.posts.filter((p) => p.id === hook.id).map((p) => p.status)).toEqual([0, 204]);
+    await endsUnknownNeverSentAgain(hook.id);
     // /metrics counts it as one that may have arrived; the service stays up.
     expect(await tries()).toEqual({ unknown: 1, sent: 1 });
     expect((await t.client().get('/healthz')).status).toBe(200);
   });
 });
+
+/**
+ * The rating's post got no answer (it may have arrived): it ends `unknown` beside the suggestion
+ * sent after it, and is not sent again once a retry would be due.
+ */
+async function endsUnknownNeverSentAgain(hookId: string) {
+  const states = async () =>
+    (await t.db.selectFrom('discord_outbox').select(['event', 'state']).orderBy('id').execute()).map(
+      (r) => `${r.event}:${r.state}`,
+    );
+  expect(await states()).toEqual(['rated:unknown', 'suggested:sent']);
+  t.clock.advance(1500); // a retry would be due after 1 s
+  await settle();
+  expect(await states()).toEqual(['rated:unknown', 'suggested:sent']);
+  expect(discord.posts.filter((p) => p.id === hookId).map((p) => p.status)).toEqual([0, 204]);
+}
 
 describe('test-send', () => {
   it('POST /api/settings/discord/test queues a test message (202); GET tells what came of it', async () => {
