@@ -38,7 +38,7 @@ describe('streamer-rating command-line tool', { timeout: 120_000 }, () => {
     ];
     for (const name of names) {
       expect(all.out).toContain(name);
-      const one = await tool(null, [name, '--help']);
+      const one = await tool([name, '--help']);
       expect(one.code, name).toBe(0);
       expect(one.out).toMatch(new RegExp(`^Usage: streamer-rating ${name}`));
     }
@@ -78,7 +78,7 @@ describe('streamer-rating command-line tool', { timeout: 120_000 }, () => {
   });
 
   it('users --help names every action users takes (admin and unadmin too)', async () => {
-    const help = (await tool(null, ['users', '--help'])).out;
+    const help = (await tool(['users', '--help'])).out;
     const usage = /users (\S+) <provider_a\|provider_b> <login>/.exec(help)?.[1]?.split('|');
     expect(usage?.sort()).toEqual(Object.keys(USER_ACTIONS).sort());
   });
@@ -92,7 +92,7 @@ describe('streamer-rating command-line tool', { timeout: 120_000 }, () => {
       [['import', 'file.json', '--force', '--help'], 'import'],
       [['import', '--bogus', '--help'], 'import'],
     ] as const) {
-      const r = await tool(null, [...args]);
+      const r = await tool([...args]);
       expect(r.code, args.join(' ')).toBe(0);
       expect(r.out).toMatch(new RegExp(`^Usage: streamer-rating ${usage}`));
     }
@@ -117,7 +117,7 @@ describe('streamer-rating command-line tool', { timeout: 120_000 }, () => {
       ['backup', '-x', 'file.db'],
       [],
     ]) {
-      const r = await tool(null, args);
+      const r = await tool(args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.err + r.out).toMatch(/Usage: streamer-rating|unknown command/);
       if (args[2] === '--bogus') {
@@ -128,7 +128,7 @@ describe('streamer-rating command-line tool', { timeout: 120_000 }, () => {
 
   it('bad arguments say what is wrong with them (stop 96): an unknown provider, too few or too many, a directory; --version', async () => {
     const said = async (args: string[]) => {
-      const r = await tool(null, args);
+      const r = await tool(args);
       expect(r.code, args.join(' ')).toBe(2);
       return r.err.split('\n')[0];
     };
@@ -192,10 +192,10 @@ describe('streamer-rating command-line tool', { timeout: 120_000 }, () => {
 
   it('migrate applies the migrations once, then reports the database up to date', async () => {
     const d = await database();
-    const first = await tool(d, ['migrate']);
+    const first = cli(d, ['migrate']);
     expect(first.code).toBe(0);
     expect(first.out).toContain('Applied: 001-initial, 002-audit-log');
-    expect((await tool(d, ['migrate'])).out).toContain('Database is up to date.');
+    expect(cli(d, ['migrate']).out).toContain('Database is up to date.');
   });
 
   it('serve starts the service on the database, prints the generated password once, and stops on SIGTERM', async () => {
@@ -236,19 +236,19 @@ describe('streamer-rating command-line tool', { timeout: 120_000 }, () => {
     const d = await migratedDatabase();
     const a = await app(d);
     const u = await a.user({ login: 'CliUser', provider: 'provider_b' });
-    const [header, first] = (await tool(d, ['users', 'list'])).out.split('\n');
+    const [header, first] = cli(d, ['users', 'list']).out.split('\n');
     expect(header).toMatch(/^ +id +provider +login +name +last seen \(UTC\) +roles$/);
     expect(first).toMatch(new RegExp(`^ +${u.id} +provider_b +CliUser `));
-    expect((await tool(d, ['users', 'ban', 'provider_b', 'cliuser'])).code).toBe(0);
+    expect(cli(d, ['users', 'ban', 'provider_b', 'cliuser']).code).toBe(0);
     const admin = await a.admin();
     const row = async () => (await admin.get('/api/users?q=cliuser')).body[0];
     expect(await row()).toMatchObject({ id: u.id, banned: true });
-    await tool(d, ['users', 'unban', 'provider_b', 'CLIUSER']);
-    await tool(d, ['users', 'mod', 'provider_b', 'cliuser']);
+    cli(d, ['users', 'unban', 'provider_b', 'CLIUSER']);
+    cli(d, ['users', 'mod', 'provider_b', 'cliuser']);
     expect(await row()).toMatchObject({ banned: false, is_mod: true });
-    await tool(d, ['users', 'unmod', 'provider_b', 'cliuser']);
+    cli(d, ['users', 'unmod', 'provider_b', 'cliuser']);
     expect(await row()).toMatchObject({ is_mod: false });
-    const missing = await tool(d, ['users', 'ban', 'provider_a', 'cliuser']);
+    const missing = cli(d, ['users', 'ban', 'provider_a', 'cliuser']);
     expect(missing.code).toBe(1);
     expect(missing.err).toContain("User 'cliuser' on provider_a has not signed in yet");
     const audit = (await admin.get('/api/audit?limit=1')).body[0];
@@ -260,13 +260,13 @@ describe('streamer-rating command-line tool', { timeout: 120_000 }, () => {
     const a = await app(d);
     const u = await a.user({ login: 'CliBoss', provider: 'provider_a' });
     const session = await a.signedIn(u);
-    expect((await tool(d, ['users', 'admin', 'provider_a', 'cliboss'])).code).toBe(0);
+    expect(cli(d, ['users', 'admin', 'provider_a', 'cliboss']).code).toBe(0);
     expect((await session.get('/api/auth/check')).body).toEqual({ admin: true });
-    expect((await tool(d, ['users', 'list'])).out).toMatch(/CliBoss.*administrator/);
-    expect((await tool(d, ['users', 'unadmin', 'provider_a', 'cliboss'])).code).toBe(0);
+    expect(cli(d, ['users', 'list']).out).toMatch(/CliBoss.*administrator/);
+    expect(cli(d, ['users', 'unadmin', 'provider_a', 'cliboss']).code).toBe(0);
     expect((await session.get('/api/auth/check')).body).toEqual({ admin: false });
-    await tool(d, ['users', 'ban', 'provider_a', 'cliboss']);
-    const refused = await tool(d, ['users', 'admin', 'provider_a', 'cliboss']);
+    cli(d, ['users', 'ban', 'provider_a', 'cliboss']);
+    const refused = cli(d, ['users', 'admin', 'provider_a', 'cliboss']);
     expect([refused.code, refused.err]).toEqual([
       1,
       expect.stringContaining('A banned user cannot be an administrator'),
@@ -276,9 +276,9 @@ describe('streamer-rating command-line tool', { timeout: 120_000 }, () => {
   it('settings get and set auth_enabled', async () => {
     const d = await migratedDatabase();
     const a = await app(d);
-    expect((await tool(d, ['settings', 'get', 'auth_enabled'])).out.trim()).toBe('false');
-    expect((await tool(d, ['settings', 'set', 'auth_enabled', 'true'])).code).toBe(0);
-    expect((await tool(d, ['settings', 'get', 'auth_enabled'])).out.trim()).toBe('true');
+    expect(cli(d, ['settings', 'get', 'auth_enabled']).out.trim()).toBe('false');
+    expect(cli(d, ['settings', 'set', 'auth_enabled', 'true']).code).toBe(0);
+    expect(cli(d, ['settings', 'get', 'auth_enabled']).out.trim()).toBe('true');
     expect((await a.client().get('/api/settings')).body).toMatchObject({ auth_enabled: true });
   });
 
@@ -319,13 +319,13 @@ describe('streamer-rating command-line tool', { timeout: 120_000 }, () => {
 
   it('demo fills an empty database with a living site and refuses a non-empty one', async () => {
     const d = await database();
-    expect((await tool(d, ['demo'])).code).toBe(0);
+    expect(cli(d, ['demo']).code).toBe(0);
     const a = await app(d);
     const list = (await a.client().get('/api/streamers')).body;
     expect(list.length).toBeGreaterThanOrEqual(5);
     expect(list[0]).toMatchObject({ evaluated: true });
     expect((await a.client().get(`/api/comments?streamer_id=${list[0].id}`)).body.length).toBeGreaterThan(0);
-    const again = await tool(d, ['demo']);
+    const again = cli(d, ['demo']);
     expect(again.code).toBe(1);
     expect(again.err).toContain('not empty');
   });

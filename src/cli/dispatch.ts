@@ -8,7 +8,7 @@ import { loadDotEnv } from '../config/dotenv.ts';
 import { parseConfig } from '../config/config.ts';
 import { redactCredentials } from '../lib/redact.ts';
 import { VERSION } from '../lib/version.ts';
-import { type CommandArgs, type Io, UsageError } from './args.ts';
+import { type CommandArgs, UsageError } from './args.ts';
 import { type Command, commands, findCommand } from './command.ts';
 
 export function help(name?: string): string {
@@ -49,10 +49,16 @@ function parseCommandArgs(cmd: Command, args: string[]): CommandArgs | 'help' {
   }
 }
 
+/** Where the dispatcher writes and what it reads: the process's own, or a test's (test/helpers/cli.ts). */
+export interface Io {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  env: NodeJS.ProcessEnv;
+}
+
 const processIo: Io = {
   out: (text) => void process.stdout.write(text),
   err: (text) => void process.stderr.write(text),
-  line: (text) => console.log(text),
   env: process.env,
 };
 
@@ -89,7 +95,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     loadDotEnv();
     const config = parseConfig(io.env);
     const { run } = await cmd.load();
-    await run(parsed, config, io);
+    await run(parsed, config);
     return 0;
   } catch (err) {
     if (err instanceof UsageError) {

@@ -63,18 +63,16 @@ export function cli(d: TestDatabase | null, args: string[], input?: string) {
 
 /**
  * The tool's dispatcher (src/cli/dispatch.ts, what the binary runs) called in this process, as
- * `cli` runs it, on the same environment: for what only its words, its exit code and the
- * database show. A process each took 0.15 s of CPU (help) to 0.4 s (a command), and up to a
- * second on a busy machine; tests about the process itself (the bundle, signals, stdin, a
- * pipe, a size limit, the real exit code) spawn it with `cli`.
+ * `cli(null, args)` runs it: for what only its words and exit code show (help, bad arguments).
+ * A process each took 0.15 s of CPU and up to a second on a busy machine; tests about the
+ * process itself (the bundle, signals, the real exit code) spawn it with `cli`.
  */
-export async function tool(d: TestDatabase | null, args: string[]) {
+export async function tool(args: string[]) {
   let [out, err] = ['', ''];
   const code = await main(args, {
     out: (text) => void (out += text),
     err: (text) => void (err += text),
-    line: (text) => void (out += `${text}\n`),
-    env: d ? env(d) : { ...process.env, BASE_URL: 'http://localhost:3000' },
+    env: { ...process.env, BASE_URL: 'http://localhost:3000' },
   });
   return { code, out, err };
 }

@@ -285,7 +285,7 @@ export const OPERATOR_MUTATIONS: Mutation[] = [
   {
     name: 'stop 94 operator: `users list` prints its rows without a header naming the columns',
     file: 'src/cli/commands/users.ts',
-    from: "  io.line(row('id', 'provider', 'login', 'name', 'last seen (UTC)', 'roles'));",
+    from: "  console.log(row('id', 'provider', 'login', 'name', 'last seen (UTC)', 'roles'));",
     to: '',
     tests: ['test/cli.test.ts'],
   },
