@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect } from 'vitest';
-import { main } from '../../src/cli/dispatch.ts';
 import { startApp, type TestApp } from './app.ts';
 import { createMigratedDatabase, createTestDatabase, type TestDatabase } from './database.ts';
 import { atFileEnd } from './file-end.ts';
@@ -59,22 +58,6 @@ export function cli(d: TestDatabase | null, args: string[], input?: string) {
     timeout: 60_000,
   });
   return { code: r.status, out: r.stdout, err: r.stderr };
-}
-
-/**
- * The tool's dispatcher (src/cli/dispatch.ts, what the binary runs) called in this process, as
- * `cli(null, args)` runs it: for what only its words and exit code show (help, bad arguments).
- * A process each took 0.15 s of CPU and up to a second on a busy machine; tests about the
- * process itself (the bundle, signals, the real exit code) spawn it with `cli`.
- */
-export async function tool(args: string[]) {
-  let [out, err] = ['', ''];
-  const code = await main(args, {
-    out: (text) => void (out += text),
-    err: (text) => void (err += text),
-    env: { ...process.env, BASE_URL: 'http://localhost:3000' },
-  });
-  return { code, out, err };
 }
 
 /** Runs the command-line tool as `cli` does, without waiting: for several runs at once. */
