@@ -27,9 +27,24 @@ describe.runIf(dbKind === 'postgres')('the database refuses the service in an op
       t = await startApp({}, { database: { ...opened, url: address.toString(), cleanup: async () => {} } });
       const app = t;
       const sid = await app.streamer('Bad Day');
-      // The service's connections end; the next ones meet the database as it is now.
-      const endConnections = () =>
-        server.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name]);
+      // The service's connections end; the next ones meet the database as it is now. Every one
+      // that began before the change: one whose start was under way when the change committed is
+      // not yet in pg_stat_activity at the first look (the service's own timers open them), and
+      // pg_terminate_backend only signals; so again, waiting, until none of them is left.
+      const endConnections = async () => {
+        const { rows } = await server.query<{ now: Date }>('select clock_timestamp() as now');
+        const changed = rows[0]?.now;
+        // Two empty looks in a row: a start under way shows in pg_stat_activity a moment after
+        // it has read the database's settings.
+        for (let empty = 0; empty < 2; ) {
+          const left = await server.query(
+            `select pg_terminate_backend(pid, 1000) from pg_stat_activity
+              where datname = $1 and backend_start <= $2 and pid <> pg_backend_pid()`,
+            [name, changed],
+          );
+          empty = left.rowCount === 0 ? empty + 1 : 0;
+        }
+      };
       let n = 0;
       // Writes first: a connection the server ended fails the first query that meets it, which
       // would answer 503 whatever the database's state; /healthz then twice, on live connections.
