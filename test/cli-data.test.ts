@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sqliteDriver } from '../src/db/sqlite-driver.ts';
-import { answers, app, cli, database, dir, env, migratedDatabase, TOOL } from './helpers/cli.ts';
+import { answers, app, database, dir, env, migratedDatabase, TOOL, tool } from './helpers/cli.ts';
 import { dbKind, type TestDatabase } from './helpers/database.ts';
 import { commentRow, streamerRow } from './helpers/rows.ts';
 
@@ -11,8 +11,8 @@ import { commentRow, streamerRow } from './helpers/rows.ts';
 const demo = { d: null as unknown as TestDatabase, file: join(dir, 'demo.json') };
 beforeAll(async () => {
   demo.d = await database();
-  expect(cli(demo.d, ['demo']).code).toBe(0);
-  expect(cli(demo.d, ['export', demo.file]).code).toBe(0);
+  expect((await tool(demo.d, ['demo'])).code).toBe(0);
+  expect((await tool(demo.d, ['export', demo.file])).code).toBe(0);
 });
 const demoData = () => JSON.parse(readFileSync(demo.file, 'utf8'));
 
@@ -40,7 +40,7 @@ describe('streamer-rating export, import and backup', { timeout: 120_000 }, () =
   it('export then import into an empty database reproduces every API answer', async () => {
     const source = await database();
     const a = await app(source);
-    cli(source, ['demo']);
+    await tool(source, ['demo']);
     const admin = await a.admin();
     const u = await a.user({ login: 'exported' });
     const member = await a.signedIn(u);
@@ -53,12 +53,12 @@ describe('streamer-rating export, import and backup', { timeout: 120_000 }, () =
     const before = await answers(a);
 
     const file = join(dir, 'export.json');
-    expect(cli(source, ['export', file]).code).toBe(0);
+    expect((await tool(source, ['export', file])).code).toBe(0);
     const exported = readFileSync(file, 'utf8');
     expect(exported).not.toMatch(/admin_password_hash|session_secret|"sessions"/);
 
     const target = await database();
-    const imp = cli(target, ['import', file]);
+    const imp = await tool(target, ['import', file]);
     expect(imp.code, imp.err).toBe(0);
     const b = await app(target);
     expect(await answers(b)).toEqual(before);
@@ -70,14 +70,14 @@ describe('streamer-rating export, import and backup', { timeout: 120_000 }, () =
 
   it('import refuses a non-empty database unless --force, and rejects a foreign file', async () => {
     const d = await database();
-    expect(cli(d, ['import', demo.file]).code).toBe(0);
-    const refused = cli(d, ['import', demo.file]);
+    expect((await tool(d, ['import', demo.file])).code).toBe(0);
+    const refused = await tool(d, ['import', demo.file]);
     expect(refused.code).toBe(1);
     expect(refused.err).toContain('--force');
-    expect(cli(d, ['import', demo.file, '--force']).code).toBe(0);
+    expect((await tool(d, ['import', demo.file, '--force'])).code).toBe(0);
     const junk = join(dir, 'junk.json');
     writeFileSync(junk, '{"hello": 1}');
-    const bad = cli(d, ['import', junk, '--force']);
+    const bad = await tool(d, ['import', junk, '--force']);
     expect(bad.code).toBe(1);
     expect(bad.err).toContain('not a streamer-rating-export');
   });
@@ -102,12 +102,12 @@ describe('streamer-rating export, import and backup', { timeout: 120_000 }, () =
     writeFileSync(old, JSON.stringify(data));
 
     const target = await database();
-    const imp = cli(target, ['import', old]);
+    const imp = await tool(target, ['import', old]);
     expect(imp.code, imp.err).toBe(0);
     expect(await answers(await app(target))).toEqual(before);
     // The folded keys are made again: users are found by login and by name, in any case.
-    expect(cli(target, ['users', 'list', 'KICKKAREL']).out).toContain('kick_karel');
-    expect(cli(target, ['users', 'mod', 'provider_b', 'Kick_Karel']).code).toBe(0);
+    expect((await tool(target, ['users', 'list', 'KICKKAREL'])).out).toContain('kick_karel');
+    expect((await tool(target, ['users', 'mod', 'provider_b', 'Kick_Karel'])).code).toBe(0);
   });
 
   it('import loads streamers and teams whose names fold alike (a file from before migrations 045 and 047): the oldest holds the name', async () => {
@@ -127,7 +127,7 @@ describe('streamer-rating export, import and backup', { timeout: 120_000 }, () =
     writeFileSync(file, JSON.stringify(data));
 
     const target = await database();
-    const imp = cli(target, ['import', file]);
+    const imp = await tool(target, ['import', file]);
     expect(imp.code, imp.err).toBe(0);
     const admin = await (await app(target)).admin();
     const names = ((await admin.get('/api/streamers?all=1')).body as { name: string }[]).map((s) => s.name);
@@ -151,7 +151,7 @@ describe('streamer-rating export, import and backup', { timeout: 120_000 }, () =
     ];
     writeFileSync(file, JSON.stringify(data));
     const target = await database();
-    const imp = cli(target, ['import', file]);
+    const imp = await tool(target, ['import', file]);
     expect(imp.code, imp.err).toBe(0);
     const admin = await (await app(target)).admin();
     const blocks = (await admin.get('/api/moderation/blocks')).body as { id: number; expires_at: string }[];
@@ -160,7 +160,7 @@ describe('streamer-rating export, import and backup', { timeout: 120_000 }, () =
 
   it("import makes the notifications' shown flag again (a file from before migration 018)", async () => {
     const source = await database();
-    cli(source, ['demo']);
+    await tool(source, ['demo']);
     const a = await app(source);
     const [x, y] = [await a.user({ login: 'asked' }), await a.user({ login: 'answered' })];
     const [xc, yc] = [await a.signedIn(x), await a.signedIn(y)];
@@ -174,13 +174,13 @@ describe('streamer-rating export, import and backup', { timeout: 120_000 }, () =
     const before = (await xc.get('/api/notifications')).body;
     expect(before).toMatchObject({ unread: 1, items: [{ kind: 'reply', comment_id: kept }] });
     const file = join(dir, 'shown.json');
-    expect(cli(source, ['export', file]).code).toBe(0);
+    expect((await tool(source, ['export', file])).code).toBe(0);
     const data = JSON.parse(readFileSync(file, 'utf8'));
     for (const row of data.tables.notifications) delete row.shown;
     writeFileSync(file, JSON.stringify(data));
 
     const target = await database();
-    const imp = cli(target, ['import', file]);
+    const imp = await tool(target, ['import', file]);
     expect(imp.code, imp.err).toBe(0);
     const b = await app(target);
     expect((await (await b.signedIn(x)).get('/api/notifications')).body).toEqual(before);
@@ -191,7 +191,7 @@ describe('streamer-rating export, import and backup', { timeout: 120_000 }, () =
     const data = demoData();
     data.tables.streamers[0].from_the_future = 1;
     writeFileSync(file, JSON.stringify(data));
-    const r = cli(demo.d, ['import', '--force', file]);
+    const r = await tool(demo.d, ['import', '--force', file]);
     expect(r.code).toBe(1);
     expect(r.err).toContain('"streamers" rows have a column "from_the_future"');
     const a = await app(demo.d);
@@ -202,7 +202,7 @@ describe('streamer-rating export, import and backup', { timeout: 120_000 }, () =
     const d = await talkativeDatabase();
     const file = join(dir, 'private.json');
     writeFileSync(file, 'an older file, once readable by all', { mode: 0o644 });
-    expect(cli(d, ['export', file]).code).toBe(0);
+    expect((await tool(d, ['export', file])).code).toBe(0);
     expect(statSync(file).mode & 0o777).toBe(0o600);
 
     // Several times what a pipe holds (64 KiB): the tool is still writing when the reader stops.
@@ -218,7 +218,7 @@ describe('streamer-rating export, import and backup', { timeout: 120_000 }, () =
   it("an export that runs out of room keeps yesterday's under its name, and says so (an operator's bad day)", async () => {
     const d = await talkativeDatabase();
     const file = join(dir, 'nightly.json');
-    expect(cli(d, ['export', file]).code).toBe(0);
+    expect((await tool(d, ['export', file])).code).toBe(0);
     const before = readFileSync(file, 'utf8');
     expect(before.length).toBeGreaterThan(100 * 1024);
     // A file size limit (ulimit -f, KiB) stands for a full disk or a quota: a write past 64 KiB
@@ -240,7 +240,7 @@ describe('streamer-rating export, import and backup', { timeout: 120_000 }, () =
   });
 
   it.runIf(dbKind === 'postgres')('backup on PostgreSQL points to pg_dump', async () => {
-    const r = cli(demo.d, ['backup', join(dir, 'pg.db')]);
+    const r = await tool(demo.d, ['backup', join(dir, 'pg.db')]);
     expect(r.code).toBe(1);
     expect(r.err).toContain('pg_dump');
   });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MINUTE } from '../src/lib/clock.ts';
-import { app, cli, database, dir } from './helpers/cli.ts';
+import { app, database, dir, tool } from './helpers/cli.ts';
 import { startFakeLive } from './helpers/fake-live.ts';
 
 const fake = await startFakeLive();
@@ -41,7 +41,7 @@ describe('streamer-rating export and import carry the stream history', { timeout
     expect(item.stats_30d).toMatchObject({ streams: 1, avg_viewers: 50, peak_viewers: 60 });
 
     const file = join(dir, 'history.json');
-    expect(cli(source, ['export', file]).code).toBe(0);
+    expect((await tool(source, ['export', file])).code).toBe(0);
     const exported = JSON.parse(readFileSync(file, 'utf8'));
     expect(exported.tables.streams).toHaveLength(1);
     expect(exported.tables.stream_samples).toHaveLength(2);
@@ -52,7 +52,7 @@ describe('streamer-rating export and import carry the stream history', { timeout
     ]);
 
     const target = await database();
-    const imp = cli(target, ['import', file]);
+    const imp = await tool(target, ['import', file]);
     expect(imp.code, imp.err).toBe(0);
     const b = await app(target);
     const admin2 = await b.admin();
@@ -65,9 +65,9 @@ describe('streamer-rating export and import carry the stream history', { timeout
 
   it('a file from before the history existed imports, with no history', async () => {
     const source = await database();
-    cli(source, ['demo']);
+    await tool(source, ['demo']);
     const file = join(dir, 'old.json');
-    cli(source, ['export', file]);
+    await tool(source, ['export', file]);
     const old = JSON.parse(readFileSync(file, 'utf8'));
     delete old.tables.streams;
     delete old.tables.stream_samples;
@@ -75,7 +75,7 @@ describe('streamer-rating export and import carry the stream history', { timeout
     const { writeFileSync } = await import('node:fs');
     writeFileSync(file, JSON.stringify(old));
     const target = await database();
-    const imp = cli(target, ['import', file]);
+    const imp = await tool(target, ['import', file]);
     expect(imp.code, imp.err).toBe(0);
   });
 });

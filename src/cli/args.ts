@@ -35,7 +35,18 @@ export interface CommandArgs {
   values: Record<string, string | boolean | undefined>;
 }
 
+/**
+ * Where the tool writes and what it reads: the process's own (dispatch.ts), or a test's that
+ * runs it in-process (test/helpers/cli.ts). `line` is a command's report, a line of its output.
+ */
+export interface Io {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  line: (text: string) => void;
+  env: NodeJS.ProcessEnv;
+}
+
 /** The module of one command (src/cli/commands/*.ts), imported only when it runs. */
 export interface CommandModule {
-  run: (args: CommandArgs, config: Config) => Promise<void>;
+  run: (args: CommandArgs, config: Config, io: Io) => Promise<void>;
 }

@@ -285,7 +285,7 @@ export const OPERATOR_MUTATIONS: Mutation[] = [
   {
     name: 'stop 94 operator: `users list` prints its rows without a header naming the columns',
     file: 'src/cli/commands/users.ts',
-    from: "  console.log(row('id', 'provider', 'login', 'name', 'last seen (UTC)', 'roles'));",
+    from: "  io.line(row('id', 'provider', 'login', 'name', 'last seen (UTC)', 'roles'));",
     to: '',
     tests: ['test/cli.test.ts'],
   },
@@ -410,7 +410,7 @@ export const OPERATOR_MUTATIONS: Mutation[] = [
   },
   {
     name: 'cli (stop 96): no --version',
-    file: 'src/cli/main.ts',
+    file: 'src/cli/dispatch.ts',
     from: "  if (name === '--version' || name === '-v') {",
     to: "  if (name === '--versions') {",
     tests: ['test/cli.test.ts'],
@@ -424,7 +424,7 @@ export const OPERATOR_MUTATIONS: Mutation[] = [
   },
   {
     name: "cli: an unknown option of a command is said in parseArgs' words (an unbalanced quote)",
-    file: 'src/cli/main.ts',
+    file: 'src/cli/dispatch.ts',
     from: "  if (stranger?.kind === 'option') throw new UsageError(unknown('option', stranger.rawName));\n",
     to: '',
     tests: ['test/cli.test.ts'],

@@ -3,11 +3,11 @@ import type { Config } from '../../config/config.ts';
 import { ERRORS } from '../../errors.ts';
 import { codePointLength } from '../../lib/input.ts';
 import { LIMITS } from '../../shared/rules.ts';
-import { type CommandArgs, none, UsageError } from '../args.ts';
+import { type CommandArgs, none, UsageError, type Io } from '../args.ts';
 import { cliAudit, withDb } from '../database.ts';
 import { readPassword } from '../prompt.ts';
 
-export async function run({ positionals }: CommandArgs, config: Config): Promise<void> {
+export async function run({ positionals }: CommandArgs, config: Config, io: Io): Promise<void> {
   none(positionals, 'admin-password', '; it reads the password');
   // The same refusal as PUT /api/auth/password: the environment's password wins at every start.
   if (passwordFromEnvironment(config)) {
@@ -21,5 +21,5 @@ export async function run({ positionals }: CommandArgs, config: Config): Promise
   await withDb(config, (_db, database) =>
     changeAdminPassword(database, password, (trx) => cliAudit(trx, { action: 'auth.password', params: {} })),
   );
-  console.log('Administrator password changed; every administrator session from the old password has ended.');
+  io.line('Administrator password changed; every administrator session from the old password has ended.');
 }

@@ -1,9 +1,9 @@
 import { writeBackup } from '../../backup/files.ts';
 import type { Config } from '../../config/config.ts';
-import { type CommandArgs, exactly } from '../args.ts';
+import { type CommandArgs, exactly, type Io } from '../args.ts';
 import { withDb } from '../database.ts';
 
-export async function run({ positionals, values }: CommandArgs, config: Config): Promise<void> {
+export async function run({ positionals, values }: CommandArgs, config: Config, io: Io): Promise<void> {
   const [file] = exactly(positionals, 'file to write');
   await withDb(
     config,
@@ -15,5 +15,5 @@ export async function run({ positionals, values }: CommandArgs, config: Config):
     },
     { existing: true },
   );
-  console.log(`Backed up to ${file}`);
+  io.line(`Backed up to ${file}`);
 }

@@ -1,11 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import { writeWhole } from '../../backup/files.ts';
 import type { Config } from '../../config/config.ts';
-import { type CommandArgs, exactly } from '../args.ts';
+import { type CommandArgs, exactly, type Io } from '../args.ts';
 import { exportData } from '../data.ts';
 import { withDb } from '../database.ts';
 
-export async function run({ positionals }: CommandArgs, config: Config): Promise<void> {
+export async function run({ positionals }: CommandArgs, config: Config, io: Io): Promise<void> {
   const [file] = exactly(positionals, 'file to write');
   const data = await withDb(config, (db) => exportData(db), { existing: true });
   const text = JSON.stringify(data, null, 1);
@@ -16,7 +16,7 @@ export async function run({ positionals }: CommandArgs, config: Config): Promise
   const counts = Object.entries(data.tables)
     .map(([k, v]) => `${k} ${v.length}`)
     .join(', ');
-  console.log(`Exported to ${file}: ${counts}`);
+  io.line(`Exported to ${file}: ${counts}`);
 }
 
 /**

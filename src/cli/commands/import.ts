@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import type { Config } from '../../config/config.ts';
-import { type CommandArgs, exactly } from '../args.ts';
+import { type CommandArgs, exactly, type Io } from '../args.ts';
 import { importData, parseExport } from '../data.ts';
 import { withDb } from '../database.ts';
 
-export async function run({ positionals, values }: CommandArgs, config: Config): Promise<void> {
+export async function run({ positionals, values }: CommandArgs, config: Config, io: Io): Promise<void> {
   const [file] = exactly(positionals, 'file to read');
   let text: string;
   try {
@@ -14,7 +14,7 @@ export async function run({ positionals, values }: CommandArgs, config: Config):
   }
   const data = parseExport(text);
   const counts = await withDb(config, (_db, database) => importData(database, data, values.force === true));
-  console.log(
+  io.line(
     `Imported: ${Object.entries(counts)
       .map(([k, v]) => `${k} ${v}`)
       .join(', ')}`,

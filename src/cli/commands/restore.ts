@@ -1,9 +1,9 @@
 import { statSync } from 'node:fs';
 import { restoreSqlite } from '../../backup/restore.ts';
 import type { Config } from '../../config/config.ts';
-import { type CommandArgs, exactly, UsageError } from '../args.ts';
+import { type CommandArgs, exactly, UsageError, type Io } from '../args.ts';
 
-export async function run({ positionals }: CommandArgs, config: Config): Promise<void> {
+export async function run({ positionals }: CommandArgs, config: Config, io: Io): Promise<void> {
   const [file] = exactly(positionals, 'backup file to restore');
   if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) {
     throw new UsageError(
@@ -18,7 +18,7 @@ export async function run({ positionals }: CommandArgs, config: Config): Promise
   }
   const target = url.slice('sqlite:'.length);
   const { aside, migration, comments } = await restoreSqlite(target, file, new Date());
-  console.log(
+  io.line(
     [
       `Restored ${target} from ${file} (${comments} comments; migrations up to ${migration}, later ones run at start).`,
       aside ? `The database it replaced is kept as ${aside}.` : 'There was no database to replace.',

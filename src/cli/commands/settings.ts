@@ -1,7 +1,7 @@
 import type { Config } from '../../config/config.ts';
 import { writeTransaction } from '../../db/transaction.ts';
 import { getSetting, setSetting } from '../../settings/queries.ts';
-import { type CommandArgs, exactly, UsageError } from '../args.ts';
+import { type CommandArgs, exactly, UsageError, type Io } from '../args.ts';
 import { cliAudit, withDb } from '../database.ts';
 
 function parseBool(value: string): boolean {
@@ -17,12 +17,12 @@ function known(key: string): void {
   if (key !== 'auth_enabled') throw new UsageError('the only setting is auth_enabled');
 }
 
-export async function run({ positionals }: CommandArgs, config: Config): Promise<void> {
+export async function run({ positionals }: CommandArgs, config: Config, io: Io): Promise<void> {
   const [action, ...rest] = positionals;
   if (action === 'get') {
     known(exactly(rest, SETTING)[0]);
     const stored = await withDb(config, (db) => getSetting(db, 'auth_enabled'), { existing: true });
-    console.log(stored === 'true' ? 'true' : 'false');
+    io.line(stored === 'true' ? 'true' : 'false');
     return;
   }
   if (action === 'set') {
@@ -38,7 +38,7 @@ export async function run({ positionals }: CommandArgs, config: Config): Promise
         }),
       { existing: true },
     );
-    console.log(`auth_enabled = ${on}`);
+    io.line(`auth_enabled = ${on}`);
     return;
   }
   throw new UsageError('use `settings get auth_enabled` or `settings set auth_enabled true|false`');

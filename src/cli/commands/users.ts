@@ -6,7 +6,7 @@ import type { DbContext } from '../../db/context.ts';
 import type { Db } from '../../db/schema.ts';
 import { writeTransaction } from '../../db/transaction.ts';
 import { findUserByLogin, listUsers, setAdmin, setBanned, setModerator } from '../../users/queries.ts';
-import { type CommandArgs, exactly, UsageError } from '../args.ts';
+import { type CommandArgs, exactly, UsageError, type Io } from '../args.ts';
 import { cliAudit, withDb } from '../database.ts';
 
 /** Every action of `users`; its help in cli/command.ts names each (test/cli.test.ts). */
@@ -25,11 +25,11 @@ const isAction = (action: string | undefined): action is UserAction =>
 const isProvider = (provider: string | undefined): provider is Provider =>
   PROVIDERS.includes(provider as Provider);
 
-export async function run({ positionals }: CommandArgs, config: Config): Promise<void> {
+export async function run({ positionals }: CommandArgs, config: Config, io: Io): Promise<void> {
   const [action, ...rest] = positionals;
   if (action === 'list') {
     if (rest.length > 1) throw new UsageError('users list takes at most one search text');
-    await withDb(config, (db) => list(db, rest[0]), { existing: true });
+    await withDb(config, (db) => list(db, rest[0], io), { existing: true });
     return;
   }
   if (!isAction(action)) throw new UsageError(`unknown users action ${JSON.stringify(action ?? '')}`);
@@ -39,21 +39,23 @@ export async function run({ positionals }: CommandArgs, config: Config): Promise
       `unknown provider ${JSON.stringify(provider)}: provider_a (Twitch) or provider_b (Kick)`,
     );
   }
-  await withDb(config, (_db, database) => change(database, action, provider, login), { existing: true });
+  await withDb(config, (_db, database) => change(database, action, provider, login, io), {
+    existing: true,
+  });
 }
 
-async function list(db: Db, search: string | undefined): Promise<void> {
+async function list(db: Db, search: string | undefined, io: Io): Promise<void> {
   const users = await listUsers(db, { q: search });
-  if (users.length === 0) return void console.log('No users.');
+  if (users.length === 0) return void io.line('No users.');
   // A header names the columns (issue 45, item 24); the roles column is empty for most.
   const row = (id: string, provider: string, login: string, name: string, seen: string, roles: string) =>
     `${id.padStart(5)}  ${provider.padEnd(10)}  ${login.padEnd(24)} ${name.padEnd(24)} ${seen.padEnd(24)}  ${roles}`.trimEnd();
-  console.log(row('id', 'provider', 'login', 'name', 'last seen (UTC)', 'roles'));
+  io.line(row('id', 'provider', 'login', 'name', 'last seen (UTC)', 'roles'));
   for (const u of users) {
     const roles = [u.banned && 'banned', u.is_mod && 'moderator', u.is_admin && 'administrator']
       .filter(Boolean)
       .join(',');
-    console.log(row(String(u.id), u.provider, u.login, u.display_name, u.last_seen, roles));
+    io.line(row(String(u.id), u.provider, u.login, u.display_name, u.last_seen, roles));
   }
 }
 
@@ -62,6 +64,7 @@ async function change(
   action: UserAction,
   provider: Provider,
   login: string,
+  io: Io,
 ): Promise<void> {
   const user = await findUserByLogin(database.db, provider, login.trim());
   if (!user) throw new Error(`User '${login}' on ${provider} has not signed in yet`);
@@ -92,5 +95,5 @@ async function change(
       });
     }
   });
-  console.log(`${action}: ${user.login} (${user.provider}, id ${user.id})`);
+  io.line(`${action}: ${user.login} (${user.provider}, id ${user.id})`);
 }
