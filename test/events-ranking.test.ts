@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { useApp } from './helpers/app.ts';
+import { changeAdminPassword } from '../src/auth/admin-password.ts';
+import { ADMIN_PASSWORD, useApp } from './helpers/app.ts';
 import type { Client } from './helpers/client.ts';
 import { cookieOf, streamsOf } from './helpers/sse.ts';
 
@@ -178,5 +179,43 @@ describe("the ranking's stream", () => {
     }
     await expect.poll(() => visitor.lastEventId).toBe(await newestRanked());
     expect(visitor.events.filter((e) => outsiders.includes(idOf(e.data)))).toEqual([]);
+  });
+
+  it("the shared password's administrator's stream also hears them, while the session holds the password's flag", async () => {
+    const shown = await heardFirst(() => t.streamer(undefined, { s: 3 }));
+    const ways: [string, (c: Client) => Promise<unknown>][] = [
+      ['signed out', (c) => c.post('/api/auth/logout')],
+      [
+        'the password changed',
+        async () => {
+          await changeAdminPassword(t.database, 'a rotated password', async () => undefined);
+          // Every password session lost its flag: the writers sign in again (ADMIN_PASSWORD still logs in).
+          for (const c of [admin, await t.sharedAdmin()])
+            expect((await c.post('/api/auth/login', { password: ADMIN_PASSWORD })).status).toBe(200);
+        },
+      ],
+    ];
+    for (const [i, [way, end]] of ways.entries()) {
+      const outside = await t.streamer();
+      // No account: the administrator flag is the session's alone.
+      const c = await t.admin();
+      const s = await stream('/api/events?ranking=1', cookieOf(c));
+      const heard = s.next('live');
+      expect((await admin.put(`/api/streamers?id=${outside}`, { status: 'live' })).status).toBe(200);
+      expect((await heard).data).toEqual({ streamer_id: outside, status: 'live', viewers: null });
+      await end(c);
+      await admin.put(`/api/streamers?id=${outside}`, { status: 'offline' });
+      await admin.put(`/api/streamers?id=${shown}`, full(4 + i));
+      const newest = await newestRanked();
+      await expect.poll(() => s.lastEventId).toBe(newest);
+      expect(
+        s.events.map((e) => [e.event, idOf(e.data)]),
+        way,
+      ).toEqual([
+        ['rating', outside],
+        ['live', outside],
+        ['rating', shown],
+      ]);
+    }
   });
 });

@@ -6,7 +6,7 @@ import { errors, FlagDoc, IdDoc, Input, Param } from '../lib/schemas.ts';
 import { flag, parseId } from '../lib/input.ts';
 import { methodNotAllowed } from '../lib/method-not-allowed.ts';
 import { clientNetwork } from '../plugins/guest-tag.ts';
-import { accountViewer, ANONYMOUS, type Viewer } from '../plugins/viewer.ts';
+import { ANONYMOUS, type Viewer } from '../plugins/viewer.ts';
 import { eventsAfter, missedEvents, replayable } from './log.ts';
 import { RANKED, sentData, type Sight } from './ranking.ts';
 import { sseEvent } from './sse.ts';
@@ -101,16 +101,16 @@ const events: FastifyPluginAsyncTypebox<EventSources> = async (
   app.addHook('onClose', async () => tail.stop());
 
   /**
-   * What the ranking's stream of an account that sees beyond the Public view hears of the
-   * streamers outside it (events/ranking.ts): those its account may see, its roles and teams
-   * asked again for each page, while its session still signs it in (signed out, banned, timed
-   * out: none).
+   * What the ranking's stream of someone who sees beyond the Public view hears of the streamers
+   * outside it (events/ranking.ts): those its session's viewer may see, asked again for each
+   * page (an account's roles and teams, the shared password's flag), while the session is still
+   * the one of whoever opened it (signed out, banned, timed out, the password changed: none).
    */
   const sightOf =
-    (userId: number, cookieId: string): Sight =>
+    (cookieId: string, userId: number | null): Sight =>
     async (ids) => {
-      const account = await app.sessionAccountOf(cookieId);
-      return account?.id === userId ? streamersVisible(accountViewer(account), ids) : new Set<number>();
+      const viewer = await app.sessionViewerOf(cookieId);
+      return (viewer.user?.id ?? null) === userId ? streamersVisible(viewer, ids) : new Set<number>();
     };
 
   /**
@@ -160,9 +160,11 @@ const events: FastifyPluginAsyncTypebox<EventSources> = async (
     const userId = request.viewer.user?.id ?? null;
     const cookieId = userId === null ? null : request.session.cookieId;
     const ranking = flag(request.query.ranking);
+    // Signed in, or the shared password's administrator (no account: the session alone says who).
+    const session = request.session.cookieId;
     const sees =
-      ranking && userId !== null && cookieId !== null && (await seesBeyondPublic(request.viewer))
-        ? sightOf(userId, cookieId)
+      ranking && session !== null && (await seesBeyondPublic(request.viewer))
+        ? sightOf(session, userId)
         : null;
     // The address may have opened another meanwhile: asked again just before taking it.
     refuse(streams.refusal(address));

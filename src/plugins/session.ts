@@ -40,9 +40,20 @@ declare module 'fastify' {
      * out, or banned (an open event stream asks it before telling a user's count).
      */
     sessionUserOf(cookieId: string): Promise<number | null>;
-    /** The record of that user, as sessionUserOf finds them (a staff ranking's stream asks their roles). */
-    sessionAccountOf(cookieId: string): Promise<SessionUserRow | null>;
+    /** What a session cookie's session holds now, null when it has none or it timed out (plugins/viewer.ts). */
+    sessionFactsOf(cookieId: string): Promise<SessionFacts | null>;
   }
+}
+
+/** What a session holds that makes its viewer (plugins/viewer.ts), loaded with it. */
+export interface SessionFacts {
+  data: SessionData;
+  /** The session user's current record, or null. */
+  user: SessionUserRow | null;
+  /** The shared password's current generation. */
+  adminGeneration: string;
+  /** When the administrator logged in (epoch ms, NaN when not). */
+  adminSinceMs: number;
 }
 
 /** Session keys of recent cookies, so that a repeat visitor's request computes no HMAC. */
@@ -99,17 +110,20 @@ export const sessionPlugin = fp(
       const now = clock.now().getTime();
       return now - row.seenMs > IDLE_TIMEOUT || now - row.createdMs > ABSOLUTE_TIMEOUT;
     };
-    app.decorate('sessionAccountOf', async (cookieId: string): Promise<SessionUserRow | null> => {
+    app.decorate('sessionFactsOf', async (cookieId: string): Promise<SessionFacts | null> => {
       const key = hash(cookieId);
       const row = store.cached(key) ?? (await store.loadAndCache(key));
-      if (!row || expired(row) || !row.user || row.user.banned) return null;
+      if (!row || expired(row)) return null;
       row.parsed ??= JSON.parse(row.data) as SessionData;
-      return row.parsed.oauth_user ? row.user : null;
+      row.adminSinceMs ??= Date.parse(row.parsed.admin_at ?? '');
+      const { parsed: data, user, adminGeneration, adminSinceMs } = row;
+      return { data, user, adminGeneration, adminSinceMs };
     });
-    app.decorate(
-      'sessionUserOf',
-      async (cookieId: string) => (await app.sessionAccountOf(cookieId))?.id ?? null,
-    );
+    app.decorate('sessionUserOf', async (cookieId: string) => {
+      const session = await app.sessionFactsOf(cookieId);
+      const user = session?.data.oauth_user ? session.user : null;
+      return user && !user.banned ? user.id : null;
+    });
 
     /** Puts a loaded row on the request; false when it has timed out (and must be deleted). */
     function use(request: FastifyRequest, cookieId: string, row: StoredSession): boolean {

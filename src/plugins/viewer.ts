@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { type Clock, HOUR } from '../lib/clock.ts';
 import type { SessionUserRow } from '../sessions/store.ts';
 import { addRouteHook } from './route-hooks.ts';
+import type { SessionFacts } from './session.ts';
 
 export const ADMIN_TIMEOUT = 12 * HOUR;
 
@@ -38,6 +39,13 @@ declare module 'fastify' {
   interface FastifyRequest {
     viewer: Viewer;
   }
+  interface FastifyInstance {
+    /**
+     * The viewer a session cookie makes now, as a request with it would get (a session signed
+     * out, timed out or gone: ANONYMOUS), without changing the session.
+     */
+    sessionViewerOf(cookieId: string): Promise<Viewer>;
+  }
 }
 
 /**
@@ -65,15 +73,45 @@ export function accountViewer(
   };
 }
 
+/** The viewer a session makes, given whether its shared password's flag still holds. */
+function viewerFrom({ data, user }: SessionFacts, passwordAdmin: boolean): Viewer {
+  const row = data.oauth_user ? user : null;
+  const bannedSession = data.banned === true;
+  const signedOut = data.signed_out ?? null;
+  if (!row || row.banned) {
+    return {
+      isAdmin: passwordAdmin,
+      passwordAdmin,
+      user: null,
+      isMod: false,
+      bannedUser: Boolean(row?.banned),
+      bannedSession,
+      signedOut,
+    };
+  }
+  return accountViewer(row, { passwordAdmin, bannedSession, signedOut });
+}
+
 /**
  * The current viewer, from the session and the user record loaded with it: the shared
  * password's administrator flag (lapsing 12 hours after login, ended by a change of the
  * password or by ADMIN_PASSWORD_LOGIN=false), the signed-in user unless banned, and the
- * user's moderator and administrator flags. No query of its own.
+ * user's moderator and administrator flags. No query of its own. `app.sessionViewerOf` makes
+ * the same viewer of a session cookie again (an open event stream asks it for each change).
  */
 export const viewerPlugin = fp(
   async (app: FastifyInstance, opts: { clock: Clock; passwordLogin: boolean }) => {
     app.decorateRequest('viewer', null as unknown as Viewer);
+    /** Whether a session's administrator flag from the shared password holds now. */
+    const passwordAdminOf = ({ data, adminGeneration, adminSinceMs }: SessionFacts): boolean =>
+      data.is_admin === true &&
+      opts.passwordLogin &&
+      (data.admin_gen ?? '') === adminGeneration &&
+      opts.clock.now().getTime() - adminSinceMs < ADMIN_TIMEOUT;
+    app.decorate('sessionViewerOf', async (cookieId: string): Promise<Viewer> => {
+      const facts = await app.sessionFactsOf(cookieId);
+      return facts === null ? ANONYMOUS : viewerFrom(facts, passwordAdminOf(facts));
+    });
     const viewerHook: onRequestHookHandler = (request, _reply, done) => {
       viewerOf(request);
       done();
@@ -87,37 +125,20 @@ export const viewerPlugin = fp(
       const { session } = request;
       if (!session?.cookieId) return;
       const { data } = session;
-      let passwordAdmin = data.is_admin === true;
-      if (
-        passwordAdmin &&
-        !(
-          opts.passwordLogin &&
-          (data.admin_gen ?? '') === request.adminGeneration &&
-          opts.clock.now().getTime() - session.adminSinceMs < ADMIN_TIMEOUT
-        )
-      ) {
+      const facts: SessionFacts = {
+        data,
+        user: request.sessionUser,
+        adminGeneration: request.adminGeneration,
+        adminSinceMs: session.adminSinceMs,
+      };
+      const passwordAdmin = passwordAdminOf(facts);
+      if (data.is_admin === true && !passwordAdmin) {
         session.unset('is_admin');
         session.unset('admin_at');
         session.unset('admin_gen');
-        passwordAdmin = false;
       }
-      const row = data.oauth_user ? request.sessionUser : null;
-      if (row?.banned && !data.banned) session.set('banned', true);
-      const bannedSession = data.banned === true;
-      const signedOut = data.signed_out ?? null;
-      if (!row || row.banned) {
-        request.viewer = {
-          isAdmin: passwordAdmin,
-          passwordAdmin,
-          user: null,
-          isMod: false,
-          bannedUser: Boolean(row?.banned),
-          bannedSession,
-          signedOut,
-        };
-        return;
-      }
-      request.viewer = accountViewer(row, { passwordAdmin, bannedSession, signedOut });
+      if (data.oauth_user && request.sessionUser?.banned && !data.banned) session.set('banned', true);
+      request.viewer = viewerFrom(facts, passwordAdmin);
     };
   },
   { name: 'viewer', dependencies: ['session'] },

@@ -47,8 +47,22 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
   {
     name: "events: a staff ranking stream's sight is its caller's at its opening (signed out, demoted: still heard)",
     file: 'src/events/routes.ts',
-    from: '        ? sightOf(userId, cookieId)',
-    to: '        ? async (ids: number[]) => streamersVisible(request.viewer, ids)',
+    from: '? sightOf(session, userId)',
+    to: '? async (ids: number[]) => streamersVisible(request.viewer, ids)',
+    tests: ['test/events-ranking.test.ts'],
+  },
+  {
+    name: "events: the shared password's administrator's ranking stream hears only the Public view (a sight for accounts alone)",
+    file: 'src/events/routes.ts',
+    from: 'ranking && session !== null && (await seesBeyondPublic',
+    to: 'ranking && session !== null && userId !== null && (await seesBeyondPublic',
+    tests: ['test/events-ranking.test.ts'],
+  },
+  {
+    name: "events: a session viewer asked again keeps the shared password's flag after the password changed",
+    file: 'src/plugins/viewer.ts',
+    from: ': viewerFrom(facts, passwordAdminOf(facts));',
+    to: ': viewerFrom(facts, facts.data.is_admin === true);',
     tests: ['test/events-ranking.test.ts'],
   },
   {
