@@ -218,4 +218,44 @@ describe("the ranking's stream", () => {
       ]);
     }
   });
+
+  it("a team member's stream also hears the streamers outside the Public view, while in a team", async () => {
+    const shown = await heardFirst(() => t.streamer(undefined, { s: 3 }));
+    const outside = await t.streamer();
+    const u = await t.user();
+    const team = await admin.post('/api/rater_groups', { name: `Live team ${u.id}` });
+    const joined = await admin.post('/api/rater_groups?members=1', {
+      group_id: team.body.id,
+      login: u.login,
+    });
+    expect(joined.status).toBe(200);
+    const s = await stream('/api/events?ranking=1', cookieOf(await t.signedIn(u)));
+    const heard = s.next('live');
+    expect((await admin.put(`/api/streamers?id=${outside}`, { status: 'live' })).status).toBe(200);
+    expect((await heard).data).toEqual({ streamer_id: outside, status: 'live', viewers: null });
+    // The team gone, so is their Team view: the Public view's rows alone.
+    expect((await admin.del(`/api/rater_groups?id=${team.body.id}`)).status).toBe(200);
+    await admin.put(`/api/streamers?id=${outside}`, { status: 'offline' });
+    await admin.put(`/api/streamers?id=${shown}`, full(7));
+    await expect.poll(async () => s.lastEventId === (await newestRanked())).toBe(true);
+    expect(s.events.map((e) => [e.event, idOf(e.data)])).toEqual([
+      ['rating', outside],
+      ['live', outside],
+      ['rating', shown],
+    ]);
+  });
+
+  it('a signed-in visitor opens it from what their session holds: their teams are not looked up', async () => {
+    const c = await t.signedIn(await t.user());
+    // Their session read once, as any page of theirs reads it (then kept in memory).
+    expect((await c.get('/api/oauth/me')).status).toBe(200);
+    await sql`alter table rater_group_members rename to rater_group_members_away`.execute(t.db);
+    try {
+      const s = await stream('/api/events?ranking=1', cookieOf(c));
+      expect(s.status).toBe(200);
+      s.close();
+    } finally {
+      await sql`alter table rater_group_members_away rename to rater_group_members`.execute(t.db);
+    }
+  });
 });

@@ -65,8 +65,8 @@ export interface EventSources {
    * who may see it, and the ranking's streams hear those a visitor may see.
    */
   streamersVisible: (viewer: Viewer, streamerIds: number[]) => Promise<ReadonlySet<number>>;
-  /** Whether this caller may see streamers outside the Public view (staff, a team's member). */
-  seesBeyondPublic: (viewer: Viewer) => Promise<boolean>;
+  /** Whether this caller may see streamers outside the Public view (staff, a team's member): no query. */
+  seesBeyondPublic: (viewer: Viewer) => boolean;
 }
 
 /**
@@ -163,9 +163,7 @@ const events: FastifyPluginAsyncTypebox<EventSources> = async (
     // Signed in, or the shared password's administrator (no account: the session alone says who).
     const session = request.session.cookieId;
     const sees =
-      ranking && session !== null && (await seesBeyondPublic(request.viewer))
-        ? sightOf(session, userId)
-        : null;
+      ranking && session !== null && seesBeyondPublic(request.viewer) ? sightOf(session, userId) : null;
     // The address may have opened another meanwhile: asked again just before taking it.
     refuse(streams.refusal(address));
     reply.hijack();

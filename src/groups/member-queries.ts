@@ -85,13 +85,3 @@ export async function roleIn(db: Db, groupId: number, userId: number) {
     .executeTakeFirst();
   return row?.role ?? null;
 }
-
-/** Whether the user is a member of any team (the Team view is theirs). */
-export async function isInAnyGroup(db: Db, userId: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('rater_group_members')
-    .select('id')
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return row !== undefined;
-}

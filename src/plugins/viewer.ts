@@ -14,8 +14,10 @@ export interface Viewer {
   /** The administrator flag comes from the shared password (not only from the account). */
   passwordAdmin: boolean;
   /** The signed-in user, null when signed out or banned (DECISIONS.md). */
-  user: Omit<SessionUserRow, 'banned' | 'is_mod' | 'is_admin'> | null;
+  user: Omit<SessionUserRow, 'banned' | 'is_mod' | 'is_admin' | 'in_team'> | null;
   isMod: boolean;
+  /** The signed-in user is a member of some team (loaded with the session: no query of its own). */
+  inTeam: boolean;
   /** The session names a user whose record is banned. */
   bannedUser: boolean;
   /** This session's user was banned, now or before (it may not post as a guest). */
@@ -30,6 +32,7 @@ export const ANONYMOUS: Viewer = Object.freeze({
   passwordAdmin: false,
   user: null,
   isMod: false,
+  inTeam: false,
   bannedUser: false,
   bannedSession: false,
   signedOut: null,
@@ -60,13 +63,14 @@ export function accountViewer(
     signedOut: null,
   },
 ): Viewer {
-  const { banned: _, is_mod, is_admin, ...user } = row;
+  const { banned: _, is_mod, is_admin, in_team, ...user } = row;
   const { passwordAdmin, bannedSession, signedOut } = session;
   return {
     isAdmin: passwordAdmin || is_admin,
     passwordAdmin,
     user,
     isMod: is_mod,
+    inTeam: in_team,
     bannedUser: false,
     bannedSession,
     signedOut,
@@ -84,6 +88,7 @@ function viewerFrom({ data, user }: SessionFacts, passwordAdmin: boolean): Viewe
       passwordAdmin,
       user: null,
       isMod: false,
+      inTeam: false,
       bannedUser: Boolean(row?.banned),
       bannedSession,
       signedOut,
@@ -95,8 +100,8 @@ function viewerFrom({ data, user }: SessionFacts, passwordAdmin: boolean): Viewe
 /**
  * The current viewer, from the session and the user record loaded with it: the shared
  * password's administrator flag (lapsing 12 hours after login, ended by a change of the
- * password or by ADMIN_PASSWORD_LOGIN=false), the signed-in user unless banned, and the
- * user's moderator and administrator flags. No query of its own. `app.sessionViewerOf` makes
+ * password or by ADMIN_PASSWORD_LOGIN=false), the signed-in user unless banned, the user's
+ * moderator and administrator flags and whether they are in a team. No query of its own. `app.sessionViewerOf` makes
  * the same viewer of a session cookie again (an open event stream asks it for each change).
  */
 export const viewerPlugin = fp(

@@ -18,7 +18,7 @@ import type { SessionData } from './session.ts';
  */
 export const ADMIN_GENERATION_KEY = 'admin_password_generation';
 
-/** The session's user as every request needs it: who, banned, moderator, administrator. */
+/** The session's user as every request needs it: who, banned, moderator, administrator, in a team. */
 export interface SessionUserRow {
   id: number;
   provider: Provider;
@@ -34,6 +34,8 @@ export interface SessionUserRow {
   timeout_until: string | null;
   /** Maybe a banned user's return: comments held until staff approve one. */
   held: boolean;
+  /** A member of some team: the Team view is theirs unless they are staff (streamers/policy.ts). */
+  in_team: boolean;
 }
 
 export interface StoredSession {
@@ -81,6 +83,12 @@ function loadQuery(db: Db, key: string) {
       'u.held',
       'm.user_id as mod_id',
       'g.value as admin_gen',
+      (eb) =>
+        eb
+          .exists(
+            eb.selectFrom('rater_group_members as t').select('t.id').whereRef('t.user_id', '=', 's.user_id'),
+          )
+          .as('in_team'),
     ])
     .where('s.id', '=', key);
 }
@@ -106,6 +114,7 @@ export async function loadSession(db: Db, key: string): Promise<StoredSession | 
     is_admin,
     mod_id,
     admin_gen,
+    in_team,
     ...user
   } = row;
   return {
@@ -132,6 +141,8 @@ export async function loadSession(db: Db, key: string): Promise<StoredSession | 
             is_admin: is_admin === 1 && banned !== 1,
             timeout_until: user.timeout_until ?? null,
             held: user.held === 1,
+            // SQLite answers 0 or 1, PostgreSQL a boolean.
+            in_team: in_team === 1 || in_team === true,
           },
   };
 }

@@ -53,7 +53,7 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return sendAnswer(request, reply, await renderedView(app.ctx, 'audience'));
       }
       // Made once per change of the content, not per request (cache/answers.ts).
-      const view = await viewFor(app.ctx, viewer, flag(query.all));
+      const view = viewFor(viewer, flag(query.all));
       if (query.id === undefined) return sendAnswer(request, reply, await renderedView(app.ctx, view));
       const id = parseId(query.id);
       if (id === null) throw fail('missing_id');

@@ -5,7 +5,6 @@ import { statsOf } from '../history/stats.ts';
 import { averageTenths, scoreSum } from '../shared/rules.ts';
 import { byBayesianAverage, countedVotes, isDivergent, siteTally, type Tally } from '../votes/audience.ts';
 import { speakersVotes } from '../votes/queries.ts';
-import { isInAnyGroup } from '../groups/member-queries.ts';
 import { listStreamers, type StreamerListRow } from './queries.ts';
 import { storedReplies } from './reply.ts';
 import { speakersOf } from '../catalogue/speaks-for.ts';
@@ -13,7 +12,7 @@ import { nextStreams } from '../schedules/queries.ts';
 import type { StreamerItem } from './schemas.ts';
 
 import type { Who } from '../shared/roles.ts';
-import { teamViewPossible, type View, viewOf } from './policy.ts';
+import { type View, viewOf } from './policy.ts';
 
 export type { View };
 
@@ -172,25 +171,24 @@ export const itemsOf = (answer: Answer<StreamerItem[]>): StreamerItem[] => answe
 /**
  * The view of the streamers a caller gets (`GET /api/streamers`, `all` asking for every
  * streamer where the caller may list them all): the public list, a team's, or the full one.
+ * Whether they are in a team came with their session (sessions/store.ts): no query here.
  */
-export async function viewFor(ctx: AppContext, who: Who, all: boolean): Promise<View> {
-  const inTeam = teamViewPossible(who) && who.user !== null && (await isInAnyGroup(ctx.db, who.user.id));
-  return viewOf(who, { all, inTeam });
-}
+export const viewFor = (who: Who & { inTeam: boolean }, all: boolean): View =>
+  viewOf(who, { all, inTeam: who.inTeam });
 
 /** Which of these streamers a caller may see: those in the widest view the caller may get. */
 export async function streamersVisibleTo(
   ctx: AppContext,
-  who: Who,
+  who: Who & { inTeam: boolean },
   ids: readonly number[],
 ): Promise<Set<number>> {
   const asked = new Set(ids);
-  const items = itemsOf(await listedItems(ctx, await viewFor(ctx, who, true)));
+  const items = itemsOf(await listedItems(ctx, viewFor(who, true)));
   return new Set(items.flatMap((s) => (asked.has(s.id) ? [s.id] : [])));
 }
 
 /** What the event streams ask of the streamers (events/routes.ts `EventSources`). */
 export const streamerSight = (ctx: AppContext) => ({
-  streamersVisible: (who: Who, ids: number[]) => streamersVisibleTo(ctx, who, ids),
-  seesBeyondPublic: async (who: Who) => (await viewFor(ctx, who, true)) !== 'public',
+  streamersVisible: (who: Who & { inTeam: boolean }, ids: number[]) => streamersVisibleTo(ctx, who, ids),
+  seesBeyondPublic: (who: Who & { inTeam: boolean }) => viewFor(who, true) !== 'public',
 });

@@ -54,9 +54,24 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
   {
     name: "events: the shared password's administrator's ranking stream hears only the Public view (a sight for accounts alone)",
     file: 'src/events/routes.ts',
-    from: 'ranking && session !== null && (await seesBeyondPublic',
-    to: 'ranking && session !== null && userId !== null && (await seesBeyondPublic',
+    from: 'ranking && session !== null && seesBeyondPublic',
+    to: 'ranking && session !== null && userId !== null && seesBeyondPublic',
     tests: ['test/events-ranking.test.ts'],
+  },
+  {
+    name: "events: the session's user is never in a team (a team member's ranking stream hears only the Public view)",
+    file: 'src/sessions/store.ts',
+    from: 'in_team: in_team === 1 || in_team === true,',
+    to: 'in_team: false,',
+    tests: ['test/events-ranking.test.ts'],
+  },
+  {
+    name: "sessions (PostgreSQL): the team flag read as SQLite answers it (PostgreSQL's boolean: never in a team)",
+    file: 'src/sessions/store.ts',
+    from: 'in_team === 1 || in_team === true',
+    to: 'in_team === 1',
+    tests: ['test/events-ranking.test.ts'],
+    project: 'postgres',
   },
   {
     name: "events: a session viewer asked again keeps the shared password's flag after the password changed",
@@ -428,15 +443,15 @@ export const EVENT_LOG_MUTATIONS: Mutation[] = [
   {
     name: "events: a banned user's stream keeps telling their count",
     file: 'src/plugins/session.ts',
-    from: ' || row.user.banned)',
-    to: ')',
+    from: 'return user && !user.banned ? user.id : null;',
+    to: 'return user ? user.id : null;',
     tests: ['test/events.test.ts'],
   },
   {
     name: 'events: a visitor may ask for the events of a streamer outside the Public view',
     file: 'src/streamers/views.ts',
-    from: 'await listedItems(ctx, await viewFor(ctx, who, true))',
-    to: 'await listedItems(ctx, await viewFor(ctx, { ...who, isAdmin: true }, true))',
+    from: 'await listedItems(ctx, viewFor(who, true))',
+    to: 'await listedItems(ctx, viewFor({ ...who, isAdmin: true }, true))',
     tests: ['test/events.test.ts'],
   },
   {

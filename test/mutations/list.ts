@@ -440,7 +440,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'staff accounts: a change of the shared password keeps the old sessions',
     file: 'src/plugins/viewer.ts',
-    from: "(data.admin_gen ?? '') === request.adminGeneration &&",
+    from: "(data.admin_gen ?? '') === adminGeneration &&",
     to: '',
     tests: ['test/staff-accounts.test.ts'],
   },
