@@ -1,4 +1,4 @@
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   copyFileSync,
@@ -8,14 +8,12 @@ import {
   readdirSync,
   readFileSync,
   statSync,
-  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { linkNew, writeBackup } from '../src/backup/files.ts';
-import { temporaryFor } from '../src/backup/temporary.ts';
 import { restoreSqlite } from '../src/backup/restore.ts';
 import { BackupScheduler } from '../src/backup/scheduler.ts';
 import { migrateToLatest } from '../src/db/migrator.ts';
@@ -23,7 +21,6 @@ import { sqliteDriver } from '../src/db/sqlite-driver.ts';
 import { startApp, TestClock } from './helpers/app.ts';
 import { cli, cliAsync, database, dir } from './helpers/cli.ts';
 import { dbKind, reopen } from './helpers/database.ts';
-import { ROOT } from './helpers/service.ts';
 
 const hash = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 const comments = (file: string) => {
@@ -322,59 +319,6 @@ describe.runIf(dbKind === 'sqlite')('scheduled backups and restore (SQLite)', { 
     expect(readdirSync(copies).sort()).toEqual(['.copy.partial', 'by-hand.db']);
   });
 
-  it("a scheduled backup removes a dead backup's temporary file and never lists one as a copy", async () => {
-    const d = await database();
-    const backups = mkdtempSync(join(dir, 'backups-leftover-'));
-    const a = await startApp({ BACKUP_DIR: backups }, { database: d });
-    try {
-      const set = a.app.backups!.set;
-      // A backup that died an hour and more ago (a crash, a full disk), and one still being written.
-      const at = (ms: number) => new Date(a.clock.now().getTime() - ms);
-      const dead = join(backups, `.${basename(set.fileFor(at(7_200_000)))}.0badc0de.partial`);
-      const writing = join(backups, `.${basename(set.fileFor(at(1000)))}.5eed5eed.partial`);
-      for (const [file, ms] of [
-        [dead, 7_200_000],
-        [writing, 1000],
-      ] as const) {
-        writeFileSync(file, 'part of a copy');
-        utimesSync(file, at(ms), at(ms));
-      }
-      expect(await set.list()).toEqual([]);
-      const file = await a.app.backups!.runOnce();
-      expect((await set.list()).map((c) => c.file)).toEqual([file]);
-      expect(readdirSync(backups).sort()).toEqual([basename(writing), basename(file!)].sort());
-    } finally {
-      await a.close();
-    }
-  });
-
-  it("a temporary file whose writer on this host has ended is removed at the next backup at once; a running writer's, another host's and an unnamed writer's wait for the hour", async () => {
-    const d = await database();
-    const backups = mkdtempSync(join(dir, 'backups-writers-'));
-    const a = await startApp({ BACKUP_DIR: backups }, { database: d });
-    try {
-      const set = a.app.backups!.set;
-      const minuteAgo = new Date(a.clock.now().getTime() - 60_000);
-      const copy = set.fileFor(minuteAgo);
-      // A process of this host that has ended (numbers are not given again so soon).
-      const ended = spawnSync('true').pid;
-      const dead = temporaryFor(copy, ended);
-      const running = temporaryFor(copy); // this process's: a backup still being written
-      const elsewhere = temporaryFor(copy, ended, 'other-host');
-      const unnamed = join(backups, `.${basename(copy)}.0badc0de.partial`); // the names of before
-      for (const file of [dead, running, elsewhere, unnamed]) {
-        writeFileSync(file, 'part of a copy');
-        utimesSync(file, minuteAgo, minuteAgo);
-      }
-      const file = await a.app.backups!.runOnce();
-      expect(readdirSync(backups).sort()).toEqual(
-        [running, elsewhere, unnamed, file!].map((f) => basename(f)).sort(),
-      );
-    } finally {
-      await a.close();
-    }
-  });
-
   it('`backup <file>` that fails to put its copy in place (the name is a directory) leaves no temporary file', async () => {
     const d = await database();
     const copies = mkdtempSync(join(dir, 'fails-'));
@@ -388,33 +332,6 @@ describe.runIf(dbKind === 'sqlite')('scheduled backups and restore (SQLite)', { 
     expect(readdirSync(copies)).toEqual(['by-hand.db']);
     expect(readdirSync(taken)).toEqual([]);
   });
-
-  it.each(['SIGINT', 'SIGTERM'] as const)(
-    '`backup <file>` stopped by %s while it copies removes its temporary file and ends by that signal',
-    async (signal) => {
-      // The command-line tool leaves signals to Node.js's default, as this writer does; its copy
-      // is held until the signal comes (a real one is over too soon to be caught in the middle).
-      const copies = mkdtempSync(join(dir, 'stopped-'));
-      const writer = join(copies, 'writer.mts');
-      writeFileSync(
-        writer,
-        `import { writeWhole } from ${JSON.stringify(join(ROOT, 'src/backup/files.ts'))};\n` +
-          'setInterval(() => undefined, 1000);\n' +
-          "await writeWhole(process.argv[2]!, async () => { console.log('copying'); await new Promise(() => undefined); });\n",
-      );
-      const file = join(copies, 'by-hand.db');
-      const child = spawn(process.execPath, ['--import', 'tsx', writer, file], {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      const ended = new Promise((done) => child.once('exit', (code, by) => done({ code, by })));
-      // Copying, or ended before it (then the check below says so at once, not at the time limit).
-      await Promise.race([new Promise((copying) => child.stdout.once('data', copying)), ended]);
-      expect(readdirSync(copies).filter((name) => name.endsWith('.partial'))).toHaveLength(1);
-      child.kill(signal);
-      expect(await ended).toEqual({ code: null, by: signal });
-      expect(readdirSync(copies)).toEqual(['writer.mts']);
-    },
-  );
 
   it('a corrupt, foreign, half-written or newer copy is refused and nothing changes', async () => {
     const { d, file: good } = await backupOfOneComment('Kept', 'still here', 'copies-', 'good.db');

@@ -1,8 +1,8 @@
 import { closeSync, fsyncSync, openSync, statSync } from 'node:fs';
-import { chmod, link, readdir, rename, rm, stat } from 'node:fs/promises';
+import { chmod, link, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { SqliteDatabase } from '../db/sqlite-driver.ts';
-import { heldUntilWritten, temporaryFor, writerGone } from './temporary.ts';
+import { heldUntilWritten, pruneTemporaries, SQLITE_SUFFIXES, temporaryFor } from './temporary.ts';
 
 /** Flushes a file, or a directory's entries (a rename), to the disk. */
 export function fsyncPath(path: string): void {
@@ -88,8 +88,9 @@ export async function writeWhole(
     if (err instanceof BackupRefused) throw err;
     throw new Error(`cannot write ${file}: ${whyNotWritten(err)}; nothing was replaced`, { cause: err });
   } finally {
-    // Gone after a rename; after a link (or any failure) the temporary name is removed here.
-    await rm(partial, { force: true });
+    // Gone after a rename; after a link (or any failure) the temporary name is removed here,
+    // with the -journal SQLite leaves beside a copy that failed (a full disk, a size limit).
+    for (const suffix of SQLITE_SUFFIXES) await rm(partial + suffix, { force: true });
     letGo();
   }
 }
@@ -152,9 +153,6 @@ function whyNotWritten(err: unknown): string {
 /** A backup the command-line tool refuses, with the reason. */
 export class BackupRefused extends Error {}
 
-/** The files SQLite keeps for a database: the database, its write-ahead log and its index to it. */
-const OWN_SUFFIXES = ['', '-wal', '-shm', '-journal'];
-
 /** Whether two names are one file: the same path, or the same inode (a link, another spelling). */
 function sameFile(a: string, b: string): boolean {
   if (resolve(a) === resolve(b)) return true;
@@ -169,7 +167,7 @@ function sameFile(a: string, b: string): boolean {
  */
 function refuseOwnFiles(database: string, file: string): void {
   if (database === '' || database === ':memory:') return;
-  const own = OWN_SUFFIXES.find((suffix) => sameFile(database + suffix, file));
+  const own = SQLITE_SUFFIXES.find((suffix) => sameFile(database + suffix, file));
   if (own !== undefined) {
     throw new BackupRefused(
       `${file} is the database${own === '' ? '' : `'s ${own} file`} itself; name a new file`,
@@ -213,21 +211,14 @@ export class BackupSet {
   }
 
   /**
-   * Deletes all but the newest `keep` copies, and temporary files of copies that never finished:
-   * at once when their writer is known to be gone (writerGone: a process of this host that
-   * died), else once an hour old (a backup still being written, possibly by another instance
-   * or host, is younger).
+   * Deletes all but the newest `keep` copies, and the temporary files of copies that never
+   * finished (pruneTemporaries: at once when their writer is known to be gone, else after an hour).
    */
   async prune(keep: number, now: Date): Promise<string[]> {
     const copies = await this.list();
     const old = copies.slice(0, Math.max(0, copies.length - keep)).map((c) => c.file);
     for (const file of old) await rm(file, { force: true });
-    for (const name of await readdir(this.dir)) {
-      if (!name.startsWith(`.${this.#prefix}-`) || !name.endsWith('.partial')) continue;
-      const file = join(this.dir, name);
-      const { mtimeMs } = await stat(file).catch(() => ({ mtimeMs: now.getTime() }));
-      if (writerGone(name) || now.getTime() - mtimeMs > 3_600_000) await rm(file, { force: true });
-    }
+    await pruneTemporaries(this.dir, (name) => name.startsWith(`.${this.#prefix}-`), now);
     return old;
   }
 }
