@@ -5,6 +5,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { openDatabase, type Opened } from '../../src/db/connect.ts';
 import { migrateToLatest } from '../../src/db/migrator.ts';
+import { keepOrDrop, learnFresh, takeKept, using } from './schema-pool.ts';
 
 export const dbKind = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
 
@@ -54,35 +55,61 @@ export function removeLeftovers(dir = SQLITE_DIR, alive = running): string[] {
 /** A fresh, empty database: a temporary SQLite file, or a new schema in TEST_DATABASE_URL. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   if (dbKind === 'sqlite') return sqliteDatabase();
+  const base = pgBase();
+  const schema = await newSchema(base);
+  return pgDatabase(base, schema, (c) => dropSchema(c, schema));
+}
+
+async function newSchema(base: string): Promise<string> {
+  const schema = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  await withAdmin(base, (c) => c.query(`create schema ${schema}`));
+  return schema;
+}
+
+function pgBase(): string {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
-  const schema = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
+  return base;
+}
+
+async function withAdmin<T>(base: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client({ connectionString: base });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
+}
+
+/** A schema's database; its cleanup closes its connections, then `release`s it (once). */
+function pgDatabase(base: string, schema: string, release: (c: pg.Client) => Promise<unknown>): TestDatabase {
+  using(schema);
   const opened = openDatabase(base, { pgSchema: schema, poolSize: 5, applicationName: schema });
-  const url = withSearchPath(base, schema);
+  let released = false;
   return {
     ...opened,
-    url,
+    url: withSearchPath(base, schema),
     pgSchema: schema,
     cleanup: async () => {
       await opened.db.destroy();
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      // Another test's schema dropped at the same moment can deadlock on the catalogue: once more.
-      for (let attempt = 1; ; attempt++) {
-        try {
-          await c.query(`drop schema if exists ${schema} cascade`);
-          break;
-        } catch (err) {
-          if ((err as { code?: string }).code !== '40P01' || attempt === 3) throw err;
-        }
-      }
-      await c.end();
+      if (released) return;
+      released = true;
+      await withAdmin(base, release);
     },
   };
+}
+
+async function dropSchema(c: pg.Client, schema: string): Promise<void> {
+  // Another test's schema dropped at the same moment can deadlock on the catalogue: once more.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await c.query(`drop schema if exists ${schema} cascade`);
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code !== '40P01' || attempt === 3) throw err;
+    }
+  }
 }
 
 /** A new SQLite file in its own directory, empty or a copy of `from`. */
@@ -132,14 +159,22 @@ function templateFile(): Promise<string> {
  * file migrated once per run (copying takes well under a millisecond; the 17 migrations took
  * 40 ms on a quiet machine, several times that when busy). The copy is the file the
  * migrations made, their bookkeeping included, so the app's own migrateToLatest at start
- * finds nothing left to do. PostgreSQL: a new schema, migrated (replaying a dump of a
+ * finds nothing left to do. PostgreSQL: a schema this worker migrated for an earlier app and
+ * made clean again (schema-pool.ts), or else a new schema, migrated (replaying a dump of a
  * migrated schema cost about as much as migrating it). The migration tests use
  * createTestDatabase and migrate from scratch.
  */
 export async function createMigratedDatabase(): Promise<TestDatabase> {
   if (dbKind === 'sqlite') return sqliteDatabase(await templateFile());
-  const database = await createTestDatabase();
+  const base = pgBase();
+  const release = (schema: string) => (c: pg.Client) =>
+    keepOrDrop(c, base, schema, () => dropSchema(c, schema));
+  const kept = takeKept(base);
+  if (kept) return pgDatabase(base, kept, release(kept));
+  const schema = await newSchema(base);
+  const database = pgDatabase(base, schema, release(schema));
   await migrateToLatest(database.db);
+  await withAdmin(base, (c) => learnFresh(c, schema));
   return database;
 }
 

@@ -2,6 +2,7 @@ import type { Mutation } from './list.ts';
 
 /** The test tools themselves: the mutation runner, and the drawing process the tests start. */
 const TESTS = ['test/mutations-runner.test.ts'];
+const REUSE = ['test/schema-reuse.test.ts'];
 
 export const TOOLING_MUTATIONS: Mutation[] = [
   {
@@ -67,5 +68,37 @@ export const TOOLING_MUTATIONS: Mutation[] = [
     to: "  if (!existsSync(join(root, built))) return 'no build yet';\n  if (!existsSync(stamp)) return null;\n",
     tests: ['test/drawer-entry.test.ts'],
     project: 'sqlite',
+  },
+  {
+    name: "kept PostgreSQL test schemas: emptied without RESTART IDENTITY (the next app's ids go on from the last one's)",
+    file: 'test/helpers/schema-pool.ts',
+    from: ' restart identity cascade;',
+    to: ' cascade;',
+    tests: REUSE,
+    project: 'postgres',
+  },
+  {
+    name: "kept PostgreSQL test schemas: the migrations' own rows not put back",
+    file: 'test/helpers/schema-pool.ts',
+    from: 'truncate, ...seeds, ...setvals',
+    to: 'truncate, ...setvals',
+    tests: REUSE,
+    project: 'postgres',
+  },
+  {
+    name: 'kept PostgreSQL test schemas: kept whatever a test did to their catalogue',
+    file: 'test/helpers/schema-pool.ts',
+    from: '(await fingerprint(client, schema)) === f.fingerprint',
+    to: 'true',
+    tests: REUSE,
+    project: 'postgres',
+  },
+  {
+    name: 'kept PostgreSQL test schemas: kept while a second instance or another process connects to them',
+    file: 'test/helpers/schema-pool.ts',
+    from: 'if (rows[0]?.n === 0) return true;',
+    to: 'return true;',
+    tests: REUSE,
+    project: 'postgres',
   },
 ];
