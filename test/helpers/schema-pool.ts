@@ -3,9 +3,9 @@
  * its next app (database.ts createMigratedDatabase), instead of migrating a new schema every
  * time (about 2 s each; docs/benchmarks.md "Migrated schemas reused within a test worker").
  *
- * Clean is what a freshly migrated schema is: every table emptied and its identities back at
- * their start, the rows the migrations insert (their own bookkeeping, the log cursors) put
- * back, every sequence where a fresh schema's is. That is recorded once a process, from its
+ * Clean is what a freshly migrated schema is: every table emptied, the rows the migrations
+ * insert (their own bookkeeping, the log cursors) put back, every sequence (identities
+ * included) where a fresh schema's is. That is recorded once a process, from its
  * first freshly migrated schema. A schema is kept only when nothing but this process's other
  * schemas is connected to the worker's database (a second instance or a child process left
  * running could write to it) and its catalogue is the fresh one's (a test altered or dropped
@@ -173,7 +173,11 @@ async function record(client: pg.Client, schema: string): Promise<Fresh> {
       from pg_sequences where schemaname = $1 order by sequencename`,
     [schema],
   );
-  const truncate = `truncate table ${tables.map((t) => id(t.name)).join(', ')} restart identity cascade;`;
+  // A test's few rows are deleted in milliseconds, its triggers and foreign keys aside (replica);
+  // a TRUNCATE makes every table's and index's files anew: 0.9-1.6 s on a loaded machine.
+  const empty = (await replicaAllowed(client))
+    ? ['set local session_replication_role = replica;', ...tables.map((t) => `delete from ${id(t.name)};`)]
+    : [`truncate table ${tables.map((t) => id(t.name)).join(', ')} restart identity cascade;`];
   const seeds = seeded.map((t) => {
     const cols = t.columns.map(id).join(', ');
     return `insert into ${id(t.name)} (${cols}) overriding system value select ${cols} from json_populate_recordset(null::${id(t.name)}, ${pg.escapeLiteral(t.json)});`;
@@ -183,9 +187,20 @@ async function record(client: pg.Client, schema: string): Promise<Fresh> {
   );
   return {
     fingerprint: f,
-    reset: (target) =>
-      ['begin;', `set local search_path to ${id(target)};`, truncate, ...seeds, ...setvals, 'commit;'].join(
-        '\n',
-      ),
+    reset: (target) => {
+      const steps = [...empty, ...seeds, ...setvals];
+      return ['begin;', `set local search_path to ${id(target)};`, ...steps, 'commit;'].join('\n');
+    },
   };
+}
+
+/** Whether this role may turn triggers and foreign keys off (a superuser, or granted the setting). */
+async function replicaAllowed(client: pg.Client): Promise<boolean> {
+  try {
+    await client.query('begin; set local session_replication_role = replica; rollback;');
+    return true;
+  } catch {
+    await client.query('rollback').catch(() => undefined);
+    return false;
+  }
 }
