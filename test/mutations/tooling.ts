@@ -104,7 +104,7 @@ export const TOOLING_MUTATIONS: Mutation[] = [
   {
     name: 'kept PostgreSQL test schemas: kept while a second instance or another process connects to them',
     file: 'test/helpers/schema-pool.ts',
-    from: 'if (rows[0]?.n === 0) return true;',
+    from: 'if (rows.length === 0) return true;',
     to: 'return true;',
     tests: REUSE,
     project: 'postgres',
