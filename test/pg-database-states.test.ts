@@ -36,7 +36,7 @@ describe.runIf(dbKind === 'postgres')('the database refuses the service in an op
         const changed = rows[0]?.now;
         // Two empty looks in a row: a start under way shows in pg_stat_activity a moment after
         // it has read the database's settings.
-        for (let empty = 0; empty < 2; ) {
+        for (let empty = 0; empty < 2;) {
           const left = await server.query(
             `select pg_terminate_backend(pid, 1000) from pg_stat_activity
               where datname = $1 and backend_start <= $2 and pid <> pg_backend_pid()`,
