@@ -146,6 +146,37 @@ describe("the ranking's stream", () => {
     expect((await told).data).toEqual({ streamer_id: a });
   });
 
+  /**
+   * `c`'s ranking stream hears `outside` go live; once `end` has run it hears the Public view's
+   * rows alone: `shown` rated again (`score`) comes after the outside streamer's two events.
+   */
+  const hearsUntil = async (
+    c: Client,
+    outside: number,
+    end: () => Promise<unknown>,
+    shown: number,
+    score: number,
+    way: string,
+  ) => {
+    const s = await stream('/api/events?ranking=1', cookieOf(c));
+    const heard = s.next('live');
+    expect((await admin.put(`/api/streamers?id=${outside}`, { status: 'live' })).status).toBe(200);
+    expect((await heard).data).toEqual({ streamer_id: outside, status: 'live', viewers: null });
+    await end();
+    await admin.put(`/api/streamers?id=${outside}`, { status: 'offline' });
+    await admin.put(`/api/streamers?id=${shown}`, full(score));
+    const newest = await newestRanked();
+    await expect.poll(() => s.lastEventId).toBe(newest);
+    expect(
+      s.events.map((e) => [e.event, idOf(e.data)]),
+      way,
+    ).toEqual([
+      ['rating', outside],
+      ['live', outside],
+      ['rating', shown],
+    ]);
+  };
+
   it("a staff member's stream also hears the streamers outside the Public view, while they are staff and signed in", async () => {
     const shown = await heardFirst(() => t.streamer(undefined, { s: 3 }));
     const visitor = await stream('/api/events?ranking=1');
@@ -159,23 +190,7 @@ describe("the ranking's stream", () => {
       outsiders.push(outside);
       const u = await t.user(undefined, { mod: true });
       const c = await t.signedIn(u);
-      const s = await stream('/api/events?ranking=1', cookieOf(c));
-      const heard = s.next('live');
-      expect((await admin.put(`/api/streamers?id=${outside}`, { status: 'live' })).status).toBe(200);
-      expect((await heard).data).toEqual({ streamer_id: outside, status: 'live', viewers: null });
-      await end(c, u.id);
-      await admin.put(`/api/streamers?id=${outside}`, { status: 'offline' });
-      await admin.put(`/api/streamers?id=${shown}`, full(4 + i));
-      const newest = await newestRanked();
-      await expect.poll(() => s.lastEventId).toBe(newest);
-      expect(
-        s.events.map((e) => [e.event, idOf(e.data)]),
-        way,
-      ).toEqual([
-        ['rating', outside],
-        ['live', outside],
-        ['rating', shown],
-      ]);
+      await hearsUntil(c, outside, () => end(c, u.id), shown, 4 + i, way);
     }
     await expect.poll(() => visitor.lastEventId).toBe(await newestRanked());
     expect(visitor.events.filter((e) => outsiders.includes(idOf(e.data)))).toEqual([]);
@@ -199,23 +214,7 @@ describe("the ranking's stream", () => {
       const outside = await t.streamer();
       // No account: the administrator flag is the session's alone.
       const c = await t.admin();
-      const s = await stream('/api/events?ranking=1', cookieOf(c));
-      const heard = s.next('live');
-      expect((await admin.put(`/api/streamers?id=${outside}`, { status: 'live' })).status).toBe(200);
-      expect((await heard).data).toEqual({ streamer_id: outside, status: 'live', viewers: null });
-      await end(c);
-      await admin.put(`/api/streamers?id=${outside}`, { status: 'offline' });
-      await admin.put(`/api/streamers?id=${shown}`, full(4 + i));
-      const newest = await newestRanked();
-      await expect.poll(() => s.lastEventId).toBe(newest);
-      expect(
-        s.events.map((e) => [e.event, idOf(e.data)]),
-        way,
-      ).toEqual([
-        ['rating', outside],
-        ['live', outside],
-        ['rating', shown],
-      ]);
+      await hearsUntil(c, outside, () => end(c), shown, 4 + i, way);
     }
   });
 
