@@ -137,9 +137,22 @@ describe.runIf(runBrowser(import.meta.url))('what staff are told where they act'
     expect(await status.textContent()).toBe('');
 
     // Removed: said in the same line, which takes the keyboard from the Remove button now gone.
+    // Said only once the list no longer shows her: the list's reload reaches the page when let go.
+    const held: (() => Promise<void>)[] = [];
+    await page.route(
+      (url) => url.pathname === '/api/rater_groups',
+      async (route) => {
+        if (route.request().method() !== 'GET') return route.continue();
+        const response = await route.fetch();
+        held.push(() => route.fulfill({ response }));
+      },
+    );
     await card.getByRole('button', { name: 'Remove Lena' }).focus();
     await page.keyboard.press('Enter');
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => held.length).toBe(1);
+    expect(await status.textContent()).toBe('');
+    await held[0]!();
     await expect.poll(() => status.textContent()).toBe('Lena was removed from “Morning Crew”.');
     expect(await card.locator('.members').textContent()).not.toContain('Lena');
     await expect.poll(() => focused(page)).toBe('P Lena was removed from “Morning Crew”.');

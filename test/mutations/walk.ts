@@ -1037,6 +1037,14 @@ export const WALK_MUTATIONS: Mutation[] = [
     web: true,
   },
   {
+    name: 'teams admin: Remove says who left while the list still shows them',
+    file: 'web/src/components/admin/TeamsAdmin.svelte',
+    from: '      await load();\n      // Said once the list no longer shows them.\n      const f = memberForm[g.id];\n      if (f) f.done = done;\n',
+    to: '      const f = memberForm[g.id];\n      if (f) f.done = done;\n      await load();\n',
+    tests: ['test/browser/web-staff-status.test.ts'],
+    web: true,
+  },
+  {
     name: 'teams admin: after Add member the keyboard stays on the button, not in the emptied login',
     file: 'web/src/components/admin/TeamsAdmin.svelte',
     from: 'document.activeElement === document.body) field?.focus();',
