@@ -31,7 +31,7 @@ const eventsSchema = {
     'Live updates as server-sent events: with `streamer_id`, `comment` and `comment_removed` `{id, ' +
     'streamer_id}`, `rating` `{streamer_id}` and `live` `{streamer_id, status, viewers}` (`viewers` as the ' +
     "streamer's item has it: null when not live or not known); with `ranking=1`, `rating` and `live` " +
-    'of every streamer in the Public view (a signed-in staff or team member: of every one they may see) ' +
+    'of every streamer in the Public view (staff, a team member or the password administrator: of every one they may see) ' +
     'and `rating` of one that leaves it (a reconnection that ' +
     'missed one, or a stream whose instance cannot tell which are in it, gets `reset`); for a ' +
     'signed-in session, `notification` `{unread}`. Ids, never text; a `:` line at least every 30 s; ' +
