@@ -1,8 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { temporaryFor, THIS_PLACE, THIS_WRITER } from '../src/backup/temporary.ts';
+import { startOf, temporaryFor, THIS_PLACE, THIS_WRITER } from '../src/backup/temporary.ts';
 import { sqliteDriver } from '../src/db/sqlite-driver.ts';
 import { startApp } from './helpers/app.ts';
 import { database, dir, env, migratedDatabase, TOOL } from './helpers/cli.ts';
@@ -43,6 +43,33 @@ function heldCopy(file: string) {
   // Copying, or ended before it (then the checks after it say so at once, not at the time limit).
   const copying = Promise.race([new Promise((said) => child.stdout.once('data', said)), ended]);
   return { child, copying, ended };
+}
+
+/** A process's state (field 3 of /proc/<pid>/stat: `S` asleep, `Z` a zombie, ...). */
+const stateOf = (pid: number) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+};
+
+/**
+ * A zombie of this host: a process that has ended and that its parent, `sleep` (which never
+ * waits for a child), has not reaped; and that parent, running. The child ends only once its
+ * parent is `sleep` (bash, before its exec, would reap it). `end` ends both.
+ */
+async function zombie() {
+  const script =
+    '(until read -r c < /proc/$$/comm && [ "$c" = sleep ]; do :; done) & echo $!; exec sleep 120';
+  const parent = spawn('bash', ['-c', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const pid = Number(String(await new Promise((said) => parent.stdout.once('data', said))));
+  const end = () => parent.kill('SIGKILL');
+  try {
+    // Its ending is an outside event: waited for with a generous bound, never a set time.
+    await expect.poll(() => stateOf(pid), { timeout: 10_000, interval: 10 }).toBe('Z');
+  } catch (err) {
+    end();
+    throw err;
+  }
+  return { pid, parent: parent.pid!, end };
 }
 
 /** The temporary files of a directory and SQLite's files beside them. */
@@ -113,6 +140,32 @@ describe.runIf(dbKind === 'sqlite')('the temporary files of backups', { timeout:
         [running, runningBefore, elsewhere, unnamed, file!].map((f) => basename(f)).sort(),
       );
     } finally {
+      await a.close();
+    }
+  });
+
+  it("a zombie writer's temporary file (ended, not yet reaped by its parent) is removed at the next backup at once; its living parent's waits", async () => {
+    const d = await database();
+    const backups = mkdtempSync(join(dir, 'backups-zombie-'));
+    const a = await startApp({ BACKUP_DIR: backups }, { database: d });
+    const z = await zombie();
+    try {
+      const minuteAgo = new Date(a.clock.now().getTime() - 60_000);
+      const copy = a.app.backups!.set.fileFor(minuteAgo);
+      // The zombie still answers a signal 0 and keeps its start: only its state tells it ended.
+      expect(() => process.kill(z.pid, 0)).not.toThrow();
+      const dead = temporaryFor(copy, { pid: z.pid, started: startOf(z.pid), place: THIS_PLACE });
+      const living = temporaryFor(copy, { pid: z.parent, started: startOf(z.parent), place: THIS_PLACE });
+      for (const file of [dead, living]) {
+        writeFileSync(file, 'part of a copy');
+        utimesSync(file, minuteAgo, minuteAgo);
+      }
+      expect(basename(dead)).toMatch(/\.\d+-\d+@/);
+      const file = await a.app.backups!.runOnce();
+      expect(stateOf(z.pid)).toBe('Z');
+      expect(readdirSync(backups).sort()).toEqual([living, file!].map((f) => basename(f)).sort());
+    } finally {
+      z.end();
       await a.close();
     }
   });

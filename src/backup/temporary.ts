@@ -26,20 +26,27 @@ export const THIS_PLACE = (() => {
 })();
 
 /**
- * When process `pid` started, in clock ticks since the boot (Linux: field 22 of
- * /proc/<pid>/stat), or undefined where that is not known (not Linux, the process gone, /proc
- * hidden). With its number it names one process: a number is given again once its process
- * ended, with another start.
+ * Field `n` (from 3) of process `pid`'s /proc/<pid>/stat (Linux), or undefined where that is
+ * not known (not Linux, the process gone, /proc hidden).
  */
-export function startOf(pid: number): string | undefined {
+function statField(pid: number, n: number): string | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Field 2, the command's name, may hold spaces and parentheses: field 3 follows its last ')'.
-    const field = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[22 - 3];
-    return field !== undefined && /^\d+$/.test(field) ? field : undefined;
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[n - 3];
   } catch {
     return undefined;
   }
+}
+
+/**
+ * When process `pid` started, in clock ticks since the boot (field 22 of /proc/<pid>/stat), or
+ * undefined where that is not known. With its number it names one process: a number is given
+ * again once its process ended, with another start.
+ */
+export function startOf(pid: number): string | undefined {
+  const field = statField(pid, 22);
+  return field !== undefined && /^\d+$/.test(field) ? field : undefined;
 }
 
 /** Who writes a temporary file: a process (its number, and when it started) of a place. */
@@ -66,7 +73,9 @@ const WRITER = /\.(\d+)(?:-(\d+))?@([^.@]+)\.partial$/;
 
 /**
  * Whether a temporary file's writer is known to be gone: a process of this place (THIS_PLACE)
- * that no longer runs, or whose number a process started since has taken. A writer elsewhere
+ * that no longer runs (ended, or a zombie: ended, not yet reaped by its parent, state `Z` in
+ * field 3 of /proc/<pid>/stat, which still answers a signal 0 and keeps its start; it never
+ * writes again), or whose number a process started since has taken. A writer elsewhere
  * (another host sharing the directory, another container), or a name without one (written
  * before names carried it), is not known to be; nor is a process of the number where the name
  * has no start (`<pid>@<place>`, the names of before) or its start cannot be read.
@@ -80,6 +89,7 @@ export function writerGone(name: string): boolean {
     // EPERM: one runs, as another user (its start is still read below).
     if ((err as NodeJS.ErrnoException).code === 'ESRCH') return true;
   }
+  if (statField(Number(pid), 3) === 'Z') return true;
   const running = started === undefined ? undefined : startOf(Number(pid));
   return running !== undefined && running !== started;
 }

@@ -103,6 +103,13 @@ export const OPERATOR_DAY_MUTATIONS: Mutation[] = [
     tests: ['test/backup-temporaries.test.ts'],
   },
   {
+    name: "scheduled backups: a zombie writer's temporary file (ended, not yet reaped) waits the hour as a living one's",
+    file: 'src/backup/temporary.ts',
+    from: "  if (statField(Number(pid), 3) === 'Z') return true;\n",
+    to: '',
+    tests: ['test/backup-temporaries.test.ts'],
+  },
+  {
     name: '`backup <file>` stopped by Ctrl-C or SIGTERM while it copies leaves its temporary file',
     file: 'src/backup/temporary.ts',
     from: '  for (const file of writing) for (const suffix of SQLITE_SUFFIXES) rmSync(file + suffix, { force: true });\n',
