@@ -139,7 +139,14 @@ async function renameNew(partial: string, file: string): Promise<void> {
 const refusedAsTaken = (file: string) =>
   new BackupRefused(`${file} exists; name a new file, or give --force to replace it`);
 
-/** Why a file could not be written, in an operator's words (the system's code kept in the cause). */
+/**
+ * Why a file could not be written, in an operator's words (the system's code kept in the cause).
+ * A full disk (ENOSPC) under SQLite's backup is SQLITE_FULL; but its copy past a file-size limit
+ * or a quota (EFBIG, EDQUOT) stays SQLite's `disk I/O error`: SQLite says those writes
+ * SQLITE_IOERR_WRITE, as it says a failing disk's (EIO), and better-sqlite3's backup hands on
+ * only the primary code, SQLITE_IOERR, never the errno (kept on the copy's own connection). So
+ * it is not told from a real I/O error, and not called a lack of room.
+ */
 function whyNotWritten(err: unknown): string {
   const { code, message } = err as { code?: string; message?: string };
   if (code === 'ENOSPC' || code === 'EFBIG' || code === 'EDQUOT' || code === 'SQLITE_FULL')
