@@ -64,7 +64,7 @@ export async function keepOrDrop(
 ): Promise<boolean> {
   inUse.delete(schema);
   const f = fresh && (await fresh.catch(() => undefined));
-  if (f && (await alone(client, schema)) && (await fingerprint(client, schema)) === f.fingerprint) {
+  if (f && (await alone(client)) && (await fingerprint(client, schema)) === f.fingerprint) {
     try {
       await client.query(f.reset(schema));
       kept.push({ base, schema });
@@ -79,22 +79,22 @@ export async function keepOrDrop(
 
 /**
  * Whether nothing but this process's schemas in use (and `client`) is connected to the
- * database. The schema's own pool has just closed, but its server processes may still show
- * for a while on a loaded machine (stop 106's CI: more than 100 ms): those are waited for up to
- * 2 s; anything else still there after 100 ms (a second instance not closed, a child process)
- * means the schema is dropped.
+ * database. Pools that have just closed (this schema's, or an earlier file's in the same
+ * worker) may still show their server processes for a while on a loaded machine (stop 106's
+ * CI: more than 100 ms for the schema's own; stop 107's: another closed pool's past 100 ms):
+ * every connection is waited for up to 2 s. One still there then (a second instance not
+ * closed, a child process) means the schema is dropped.
  */
-async function alone(client: pg.Client, schema: string): Promise<boolean> {
+async function alone(client: pg.Client): Promise<boolean> {
   for (let look = 0; look < 200; look++) {
-    const { rows } = await client.query<{ own: boolean; n: number }>(
-      `select application_name = $2 as own, count(*)::int as n from pg_stat_activity
+    const { rows } = await client.query(
+      `select 1 from pg_stat_activity
         where datname = current_database() and pid <> pg_backend_pid()
           and backend_type = 'client backend' and not (application_name = any($1))
-        group by 1`,
-      [[...inUse, LISTENER], schema],
+        limit 1`,
+      [[...inUse, LISTENER]],
     );
     if (rows.length === 0) return true;
-    if (look >= 10 && rows.some((r) => !r.own)) return false;
     await sleep(10);
   }
   return false;
