@@ -2,6 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { TestApp, TestUser } from '../helpers/app.ts';
 import { adminPage, newPage, pageAs, runBrowser, useBrowser } from './browser.ts';
+import { holdReloads } from './hold.ts';
 
 /**
  * A community's week in a browser (stop h1): a form's button that was disabled while its request
@@ -133,23 +134,42 @@ describe.runIf(runBrowser(import.meta.url))("a busy form's button keeps the keyb
     await context.close();
   });
 
-  it('creating a team says so and waits at the emptied name; deleting one says so and holds the keyboard there', async () => {
+  it('creating, renaming and deleting a team each say so once the list shows it; the keyboard waits at the emptied name, then at what was said', async () => {
     const { page, context } = await newPage(env, { lang: 'en', phone: true });
     await adminPage(env, page);
     await page.goto(`${env.base}/admin/teams`);
     await page.getByLabel('Team name').first().fill('Night Owls');
+    // Each is said once the list's reload shows it: the reload is held, nothing is said yet.
+    let reload = await holdReloads(page, '/api/rater_groups');
     await page.getByRole('button', { name: 'Add', exact: true }).focus();
     await page.keyboard.press('Enter');
-    await page.getByRole('status').filter({ hasText: 'Team “Night Owls” is created.' }).waitFor();
+    await reload.asked();
+    const created = page.getByRole('status').filter({ hasText: 'Team “Night Owls” is created.' });
+    expect(await created.count()).toBe(0);
+    await reload.letGo();
+    await created.waitFor();
     await page.getByRole('heading', { name: 'Night Owls' }).waitFor();
     expect(await isFocused(page.locator('#team-name'))).toBe(true);
     expect(await page.locator('#team-name').inputValue()).toBe('');
     const team = page.locator('section.team', { has: page.getByRole('heading', { name: 'Night Owls' }) });
+    reload = await holdReloads(page, '/api/rater_groups');
+    await team.getByLabel('Team name').fill('Night Owls Club');
+    await team.getByRole('button', { name: 'Save' }).focus();
+    await page.keyboard.press('Enter');
+    await reload.asked();
+    expect(await team.getByText('Saved.').count()).toBe(0);
+    await reload.letGo();
+    await team.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    expect(await team.getByRole('heading', { level: 2 }).textContent()).toBe('Night Owls Club');
     await team.getByRole('button', { name: 'Delete' }).focus();
     await page.keyboard.press('Enter');
+    reload = await holdReloads(page, '/api/rater_groups');
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).focus();
     await page.keyboard.press('Enter');
-    const said = page.getByRole('status').filter({ hasText: 'Team “Night Owls” is deleted.' });
+    await reload.asked();
+    const said = page.getByRole('status').filter({ hasText: 'Team “Night Owls Club” is deleted.' });
+    expect(await said.count()).toBe(0);
+    await reload.letGo();
     await expect.poll(() => isFocused(said)).toBe(true);
     expect(await page.getByRole('heading', { name: 'Night Owls' }).count()).toBe(0);
     await context.close();

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { TestApp, TestUser } from '../helpers/app.ts';
 import { adminPage, axe, newPage, pageAs, runBrowser, shot, useBrowser } from './browser.ts';
 import { contrast } from './contrast.ts';
+import { holdReloads } from './hold.ts';
 import { cs } from '../../web/src/locales/cs.ts';
 
 /**
@@ -344,14 +345,24 @@ describe.runIf(runBrowser(import.meta.url))('comments in an open community, and 
       .getByRole('dialog')
       .getByText(/Hide all \d+ comments from the address of Troll\? They come from one address/)
       .waitFor();
+    // Said once the list shows what changed: its reload is held, and nothing is said yet.
+    let reload = await holdReloads(page, '/api/moderation/comments');
     await page.getByRole('dialog').getByRole('button', { name: 'Hide' }).click();
-    await page.getByText(/Done: comments from this address changed: [1-9]/).waitFor();
+    await reload.asked();
+    const done = page.getByText(/Done: comments from this address changed: [1-9]/);
+    expect(await done.count()).toBe(0);
+    await reload.letGo();
+    await done.waitFor();
     const after = await commentsOf(env.t);
     // The guests posted from one address (the tests' own): every guest comment there is hidden.
     expect(after.filter((c) => c.body.startsWith('Buy followers')).every((c) => c.hidden)).toBe(true);
     expect(after.find((c) => c.body === 'Great stream')?.hidden).toBe(false);
     // Undone within the minute: the comments it hid are shown again, and only those (issue 45, week 16).
+    reload = await holdReloads(page, '/api/moderation/comments');
     await page.getByRole('status').getByRole('button', { name: 'Undo' }).click();
+    await reload.asked();
+    expect(await page.getByText('Undone.').count()).toBe(0);
+    await reload.letGo();
     await page.getByText('Undone.').waitFor();
     const undone = await commentsOf(env.t);
     expect(undone.filter((c) => c.body.startsWith('Buy followers')).every((c) => !c.hidden)).toBe(true);
@@ -363,7 +374,11 @@ describe.runIf(runBrowser(import.meta.url))('comments in an open community, and 
       .getByRole('group', { name: /^This comment by/ });
     await one.getByRole('button', { name: 'Hide' }).click();
     await page.getByRole('dialog').getByText('Hide this comment by Troll?').waitFor();
+    reload = await holdReloads(page, '/api/moderation/comments');
     await page.getByRole('dialog').getByRole('button', { name: 'Hide' }).click();
+    await reload.asked();
+    expect(await page.getByText('Comments hidden: 1.').count()).toBe(0);
+    await reload.letGo();
     await page.getByText('Comments hidden: 1.').waitFor();
     const single = await commentsOf(env.t);
     expect(single.filter((c) => c.body.startsWith('Buy followers') && c.hidden).map((c) => c.body)).toEqual([
@@ -488,7 +503,12 @@ describe.runIf(runBrowser(import.meta.url))('comments in an open community, and 
       // Ban sits with the time-outs in the author's menu (issue 29).
       await zoras.getByText('Time out or ban').click();
       await zoras.getByRole('button', { name: 'Ban user' }).click();
+      // Said once the list shows her comments as the ban left them.
+      const reload = await holdReloads(page, '/api/moderation/comments');
       await page.getByRole('dialog').getByRole('button', { name: 'Ban user' }).click();
+      await reload.asked();
+      expect(await page.getByText('Zora is banned.').count()).toBe(0);
+      await reload.letGo();
       await page.getByText('Zora is banned.').waitFor();
       const users = (await admin.get('/api/users')).body as { login: string; banned: boolean }[];
       expect(users.find((u) => u.login === 'zora')?.banned).toBe(true);

@@ -2,6 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { TestApp, TestUser } from '../helpers/app.ts';
 import { adminPage, axe, newPage, pageAs, runBrowser, shot, useBrowser } from './browser.ts';
+import { holdReloads } from './hold.ts';
 
 /**
  * What staff are told where they act (moderation walks): a comment's "Time out or ban" knows a
@@ -138,21 +139,13 @@ describe.runIf(runBrowser(import.meta.url))('what staff are told where they act'
 
     // Removed: said in the same line, which takes the keyboard from the Remove button now gone.
     // Said only once the list no longer shows her: the list's reload reaches the page when let go.
-    const held: (() => Promise<void>)[] = [];
-    await page.route(
-      (url) => url.pathname === '/api/rater_groups',
-      async (route) => {
-        if (route.request().method() !== 'GET') return route.continue();
-        const response = await route.fetch();
-        held.push(() => route.fulfill({ response }));
-      },
-    );
+    const reload = await holdReloads(page, '/api/rater_groups');
     await card.getByRole('button', { name: 'Remove Lena' }).focus();
     await page.keyboard.press('Enter');
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
-    await expect.poll(() => held.length).toBe(1);
+    await reload.asked();
     expect(await status.textContent()).toBe('');
-    await held[0]!();
+    await reload.letGo();
     await expect.poll(() => status.textContent()).toBe('Lena was removed from “Morning Crew”.');
     expect(await card.locator('.members').textContent()).not.toContain('Lena');
     await expect.poll(() => focused(page)).toBe('P Lena was removed from “Morning Crew”.');

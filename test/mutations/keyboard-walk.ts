@@ -77,8 +77,8 @@ export const KEYBOARD_WALK_MUTATIONS: Mutation[] = [
   {
     name: 'team keyboard: a created team is not said',
     file: 'web/src/components/admin/TeamsAdmin.svelte',
-    from: "      said = t('teams.created', { name: name.trim() });\n",
-    to: '',
+    from: "      const made = t('teams.created', { name: name.trim() });\n",
+    to: "      const made = '';\n",
     tests: ['test/browser/web-keyboard-walk.test.ts'],
     web: true,
   },
