@@ -12,8 +12,16 @@ import { type FakeProviders, startFakeProviders } from '../helpers/fake-provider
 
 /** Shared set-up of the browser tests: the real app, fake providers and Debian's chromium. */
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
+/**
+ * Debian's chromium-headless-shell when it is installed (.ci/install-chromium adds it): the same
+ * Chromium, built headless only, without the full browser's layers, at half the processor time
+ * of the full one in a walk (docs/benchmarks.md, stop 108). Otherwise, and for a walk that reads
+ * what a service worker shows (the shell shows no notifications), the full chromium, headless.
+ */
+const SHELL = '/usr/bin/chromium-headless-shell';
+const FULL = '/usr/bin/chromium';
+const hasShell = existsSync(SHELL);
+const hasChromium = existsSync(FULL);
 /**
  * `BROWSER_TESTS`: unset runs every browser test file; `off` runs none; `K/N` runs the K-th of
  * N shares of the files (by name, dealt in turn), so that CI's two Node.js passes (.ci/run) each
@@ -32,6 +40,10 @@ if (!hasChromium) {
   );
 } else if (choice === 'off') {
   console.log('\n*** Browser tests SKIPPED: BROWSER_TESTS=off. ***\n');
+} else if (!hasShell) {
+  console.log(
+    `\n*** Browser tests on ${FULL}: ${SHELL} takes half the time (apt-get install -y chromium-headless-shell). ***\n`,
+  );
 }
 
 /** Whether the browser test file at `fileUrl` (its `import.meta.url`) runs here. */
@@ -70,13 +82,15 @@ export interface PageOptions {
 export function useBrowser(
   seed: (t: TestApp) => Promise<void> = sampleStreamers,
   extraEnv: () => Record<string, string> = () => ({}),
+  /** The walk reads the notifications a service worker shows: the full chromium. */
+  notifications = false,
 ): Env {
   const env = {} as Env;
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     // Chromium starts while the app starts and is seeded: neither waits on the other.
     const launched = chromium.launch({
-      executablePath: CHROMIUM,
+      executablePath: hasShell && !notifications ? SHELL : FULL,
       args: [
         '--headless',
         '--no-sandbox',

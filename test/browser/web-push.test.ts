@@ -70,7 +70,7 @@ describe.runIf(runBrowser(import.meta.url))('push notifications in the browser',
     device = push.device();
   });
   afterAll(() => push?.close());
-  const env = useBrowser(seed, () => ({ PUSH_SERVICE_URL: push.serviceUrl }));
+  const env = useBrowser(seed, () => ({ PUSH_SERVICE_URL: push.serviceUrl }), true);
 
   it('the first page a visitor opens is served by the worker it registers, without a reload (clients.claim)', async () => {
     const { page, context } = await newPage(env, { phone: true, lang: 'en' });
