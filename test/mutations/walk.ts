@@ -426,8 +426,8 @@ export const WALK_MUTATIONS: Mutation[] = [
   {
     name: 'stop 94 walk: every moderation action says the same words, whatever it did',
     file: 'web/src/components/admin/ModerationAdmin.svelte',
-    from: ': t(`moderation.doneAction.${action}`, { n: answer.count });',
-    to: ': t(`moderation.doneAction.hide`, { n: answer.count });',
+    from: 'notice = t(`moderation.doneAction.${action}`, { n: answer.count });',
+    to: 'notice = t(`moderation.doneAction.hide`, { n: answer.count });',
     tests: ['test/browser/web-moderation.test.ts'],
     web: true,
   },
@@ -1071,15 +1071,15 @@ export const WALK_MUTATIONS: Mutation[] = [
   {
     name: 'moderation: what a bulk action did is said before the queue shows it',
     file: 'web/src/components/admin/ModerationAdmin.svelte',
-    from: "    await load();\n    // Said once the list shows what changed.\n    const undoable = byAddress && answer.count > 0;\n    notice = undoable\n      ? t('moderation.doneAddress', { n: answer.count })\n      : t(`moderation.doneAction.${action}`, { n: answer.count });\n    if (undoable) {\n      undo = { ids: changes, action: opposite };\n      undoTimer = setTimeout(() => (undo = null), 60_000);\n    }\n",
-    to: "    // Said once the list shows what changed.\n    const undoable = byAddress && answer.count > 0;\n    notice = undoable\n      ? t('moderation.doneAddress', { n: answer.count })\n      : t(`moderation.doneAction.${action}`, { n: answer.count });\n    if (undoable) {\n      undo = { ids: changes, action: opposite };\n      undoTimer = setTimeout(() => (undo = null), 60_000);\n    }\n    await load();\n",
+    from: "    await load();\n    notice = t(`moderation.doneAction.${action}`, { n: answer.count });\n    if (byAddress && answer.count > 0) {\n      notice = t('moderation.doneAddress', { n: answer.count });\n      undo = { ids: changes, action: opposite };\n      undoTimer = setTimeout(() => (undo = null), 60_000);\n    }\n",
+    to: "    notice = t(`moderation.doneAction.${action}`, { n: answer.count });\n    if (byAddress && answer.count > 0) {\n      notice = t('moderation.doneAddress', { n: answer.count });\n      undo = { ids: changes, action: opposite };\n      undoTimer = setTimeout(() => (undo = null), 60_000);\n    }\n    await load();\n",
     tests: ['test/browser/web-moderation.test.ts'],
     web: true,
   },
   {
     name: "moderation: Undo's Undone is said before the queue shows the comments as they were",
     file: 'web/src/components/admin/ModerationAdmin.svelte',
-    from: "      notice = null;\n      await load();\n      // Said once the list shows the comments as they were.\n      notice = t('moderation.undone');\n",
+    from: "      await load();\n      notice = t('moderation.undone');\n",
     to: "      notice = t('moderation.undone');\n      await load();\n",
     tests: ['test/browser/web-moderation.test.ts'],
     web: true,
@@ -1087,7 +1087,7 @@ export const WALK_MUTATIONS: Mutation[] = [
   {
     name: 'moderation: a ban from the queue is said before the queue shows it',
     file: 'web/src/components/admin/ModerationAdmin.svelte',
-    from: "    notice = undo = null;\n    await load();\n    // Said once the list shows the author's comments as the time-out or ban left them.\n    notice = said || null;\n",
+    from: '    notice = undo = null;\n    await load();\n    notice = said || null;\n',
     to: '    [notice, undo] = [said || null, null];\n    await load();\n',
     tests: ['test/browser/web-moderation.test.ts'],
     web: true,
