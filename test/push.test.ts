@@ -2,7 +2,7 @@ import { createECDH, randomBytes } from 'node:crypto';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import webpush from 'web-push';
 import { parseConfig } from '../src/config/config.ts';
-import { isP256Point, newP256KeyPair } from '../src/lib/p256.ts';
+import { isP256Point, newP256KeyPair, vapidPair } from '../src/lib/p256.ts';
 import { PUSH_LIMITS } from '../src/shared/push.ts';
 import { startApp, useApp } from './helpers/app.ts';
 import type { Client } from './helpers/client.ts';
@@ -81,6 +81,24 @@ describe('the VAPID key', () => {
       );
       expect(headers.Authorization).toContain(`k=${pair.publicKey}`);
     }
+  });
+
+  it('a scalar whose first byte is zero (one key in 256) is written at its full 32 bytes, and signs', () => {
+    const scalar = Buffer.concat([Buffer.from([0]), randomBytes(31)]);
+    const ecdh = createECDH('prime256v1');
+    ecdh.setPrivateKey(scalar);
+    expect(ecdh.getPrivateKey().length).toBeLessThan(32);
+    const pair = vapidPair(ecdh);
+    expect(Buffer.from(pair.privateKey, 'base64url')).toEqual(scalar);
+    expect(isP256Point(pair.publicKey)).toBe(true);
+    const headers = webpush.getVapidHeaders(
+      'https://push.example.org',
+      'mailto:admin@example.org',
+      pair.publicKey,
+      pair.privateKey,
+      'aes128gcm',
+    );
+    expect(headers.Authorization).toContain(`k=${pair.publicKey}`);
   });
 
   it('instances that start together keep one key pair (insert or ignore, then read)', async () => {

@@ -1,20 +1,29 @@
-import { createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { createECDH, createPublicKey, type ECDH } from 'node:crypto';
+
+/** The byte length of a P-256 scalar (a private key), at which VAPID keys write it. */
+const SCALAR_BYTES = 32;
 
 /**
- * A new P-256 key pair as VAPID keys are written (RFC 8292, base64url): the public key as an
- * uncompressed point (65 bytes), the private key as its 32-byte scalar. Made with Node's own
- * crypto, so a first start does not load web-push (src/lib/lazy-modules.ts) for it.
+ * A P-256 key pair as VAPID keys are written (RFC 8292, base64url): the public key as an
+ * uncompressed point (65 bytes), the private key as its 32-byte scalar. The scalar comes from
+ * ECDH as a number's bytes, one in 256 of them a byte short: it is padded to its full length.
+ */
+export function vapidPair(ecdh: ECDH): { publicKey: string; privateKey: string } {
+  const scalar = ecdh.getPrivateKey();
+  const padded = Buffer.concat([Buffer.alloc(SCALAR_BYTES - scalar.length), scalar]);
+  return { publicKey: ecdh.getPublicKey().toString('base64url'), privateKey: padded.toString('base64url') };
+}
+
+/**
+ * A new P-256 key pair (vapidPair), made with Node's own crypto, so that a first start does not
+ * load web-push (src/lib/lazy-modules.ts) for it. Made by ECDH, not by generateKeyPairSync and a
+ * JWK export: on Node.js 20 a garbage collection during that export can deadlock the process
+ * (stop 108's CI: the key's generation job, collected, waits on the lock the export holds).
  */
 export function newP256KeyPair(): { publicKey: string; privateKey: string } {
-  // A JWK writes x, y and d at the curve's full length (RFC 7518, 6.2.1 and 6.2.2).
-  const { x, y, d } = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' });
-  if (!x || !y || !d) throw new Error('a P-256 key without its coordinates');
-  const point = Buffer.concat([
-    Buffer.from([0x04]),
-    Buffer.from(x, 'base64url'),
-    Buffer.from(y, 'base64url'),
-  ]);
-  return { publicKey: point.toString('base64url'), privateKey: d };
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  return vapidPair(ecdh);
 }
 
 /**

@@ -405,4 +405,11 @@ export const PUSH_MUTATIONS: Mutation[] = [
     to: "if (result.kind === 'no-answer') return { kind: 'final', state: 'failed', error: result.error };",
     tests: ['test/push-delivery.test.ts'],
   },
+  {
+    name: "push: a new key pair's scalar written as ECDH gives it (one in 256 a byte short)",
+    file: 'src/lib/p256.ts',
+    from: 'const padded = Buffer.concat([Buffer.alloc(SCALAR_BYTES - scalar.length), scalar]);',
+    to: 'const padded = scalar;',
+    tests: ['test/push.test.ts'],
+  },
 ];
