@@ -338,8 +338,8 @@ export const PUSH_MUTATIONS: Mutation[] = [
   {
     name: "push keys: a new pair's private key is another key's",
     file: 'src/lib/p256.ts',
-    from: "return { publicKey: point.toString('base64url'), privateKey: d };",
-    to: "return { publicKey: point.toString('base64url'), privateKey: generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }).d ?? d };",
+    from: '  ecdh.generateKeys();\n  return vapidPair(ecdh);\n',
+    to: "  ecdh.generateKeys();\n  const other = createECDH('prime256v1');\n  other.generateKeys();\n  return { ...vapidPair(ecdh), privateKey: vapidPair(other).privateKey };\n",
     tests: ['test/push.test.ts'],
   },
   {
