@@ -49,49 +49,57 @@ describe.runIf(dbKind === 'postgres')('migrated schemas reused within a test wor
       return { tables: out, sequences };
     });
 
-  it('a kept schema holds what a fresh one does: the migrations’ rows, empty tables, identities from 1', async () => {
-    const first = await startApp();
-    const schema = first.database.pgSchema!;
-    const admin1 = await first.sharedAdmin();
-    const sid = await first.streamer('Before', { s: 5, g: 5, a: 5, v: 5 });
-    await first.streamer('Before too');
-    expect((await admin1.post('/api/comments', { streamer_id: sid, body: 'A comment' })).status).toBe(201);
-    const user = await first.user();
-    await (await first.signedIn(user)).post('/api/comments', { streamer_id: sid, body: 'Another' });
-    await first.close();
+  // Retried: on a loaded machine another connection to the worker's database (an earlier file's,
+  // still closing) can outlast the 2 s the pool waits, and the schema is then rightly dropped, not
+  // kept (stop 107's CI once, stop 108's once: 2 in about 12 runs of this file). The retry starts
+  // again from a new app; what it checks is unchanged.
+  it(
+    'a kept schema holds what a fresh one does: the migrations’ rows, empty tables, identities from 1',
+    { retry: 2 },
+    async () => {
+      const first = await startApp();
+      const schema = first.database.pgSchema!;
+      const admin1 = await first.sharedAdmin();
+      const sid = await first.streamer('Before', { s: 5, g: 5, a: 5, v: 5 });
+      await first.streamer('Before too');
+      expect((await admin1.post('/api/comments', { streamer_id: sid, body: 'A comment' })).status).toBe(201);
+      const user = await first.user();
+      await (await first.signedIn(user)).post('/api/comments', { streamer_id: sid, body: 'Another' });
+      await first.close();
 
-    // The next migrated database is that schema, before any app starts on it (an app writes
-    // its own rows at start: its push keys).
-    const again = await createMigratedDatabase();
-    const fresh = await createTestDatabase();
-    try {
-      expect(again.pgSchema).toBe(schema);
-      await migrateToLatest(fresh.db);
-      const seen = await contents(schema);
-      expect(seen).toEqual(await contents(fresh.pgSchema!));
-      expect(Object.values(seen.tables).some((rows) => (rows as string[]).length > 0)).toBe(true);
-      const digests = await look(async (admin) => [
-        await fingerprint(admin, schema),
-        await fingerprint(admin, fresh.pgSchema!),
-      ]);
-      expect(digests[0]).toBe(digests[1]);
-    } finally {
-      await fresh.cleanup();
-    }
-    const second = await startApp({}, { database: again });
-    try {
-      expect((await second.client().get('/api/streamers')).body).toEqual([]);
-      expect(await second.streamer('After')).toBe(1);
-      const user = await second.user();
-      expect(user.id).toBe(1);
-      const signedIn = await second.signedIn(user);
-      const after = await signedIn.post('/api/comments', { streamer_id: 1, body: 'First again' });
-      expect([after.status, after.body.id]).toEqual([201, 1]);
-    } finally {
-      await second.close();
-      await again.cleanup();
-    }
-  });
+      // The next migrated database is that schema, before any app starts on it (an app writes
+      // its own rows at start: its push keys).
+      const again = await createMigratedDatabase();
+      const fresh = await createTestDatabase();
+      try {
+        expect(again.pgSchema).toBe(schema);
+        await migrateToLatest(fresh.db);
+        const seen = await contents(schema);
+        expect(seen).toEqual(await contents(fresh.pgSchema!));
+        expect(Object.values(seen.tables).some((rows) => (rows as string[]).length > 0)).toBe(true);
+        const digests = await look(async (admin) => [
+          await fingerprint(admin, schema),
+          await fingerprint(admin, fresh.pgSchema!),
+        ]);
+        expect(digests[0]).toBe(digests[1]);
+      } finally {
+        await fresh.cleanup();
+      }
+      const second = await startApp({}, { database: again });
+      try {
+        expect((await second.client().get('/api/streamers')).body).toEqual([]);
+        expect(await second.streamer('After')).toBe(1);
+        const user = await second.user();
+        expect(user.id).toBe(1);
+        const signedIn = await second.signedIn(user);
+        const after = await signedIn.post('/api/comments', { streamer_id: 1, body: 'First again' });
+        expect([after.status, after.body.id]).toEqual([201, 1]);
+      } finally {
+        await second.close();
+        await again.cleanup();
+      }
+    },
+  );
 
   it('a schema whose catalogue a test changed is dropped, not kept', async () => {
     const t = await startApp();
