@@ -112,6 +112,29 @@ describe.runIf(dbKind === 'postgres')('migrated schemas reused within a test wor
     await next.close();
   });
 
+  it('a connection another of the worker’s schemas left behind keeps no schema from being kept', async () => {
+    // An earlier app's pool, closed but with a server process still there on a loaded machine,
+    // once outlasted every wait (stops 107 and 108): it is named after its own schema, and
+    // writes to no other.
+    const [earlier, t] = [await startApp(), await startApp()];
+    const schema = t.database.pgSchema!;
+    await earlier.close();
+    const left = new pg.Client({
+      connectionString: earlier.database.url,
+      application_name: earlier.database.pgSchema!,
+    });
+    await left.connect();
+    try {
+      await t.close();
+      expect(await exists(schema)).toBe(true);
+      const next = await createMigratedDatabase();
+      expect(next.pgSchema).toBe(schema);
+      await next.cleanup();
+    } finally {
+      await left.end();
+    }
+  });
+
   it('a schema a second instance or another process still connects to is dropped, not kept', async () => {
     for (const other of ['instance', 'process'] as const) {
       const t = await startApp();

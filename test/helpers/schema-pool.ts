@@ -7,8 +7,8 @@
  * insert (their own bookkeeping, the log cursors) put back, every sequence (identities
  * included) where a fresh schema's is. That is recorded once a process, from its
  * first freshly migrated schema. A schema is kept only when nothing but this process's other
- * schemas is connected to the worker's database (a second instance or a child process left
- * running could write to it) and its catalogue is the fresh one's (a test altered or dropped
+ * schemas (their pools are named after them) is connected to the worker's database (a second
+ * instance or a child process left running could write to it) and its catalogue is the fresh one's (a test altered or dropped
  * a table); otherwise it is dropped, as every schema was before. Sessions are gone by then, so
  * their advisory locks, LISTENs and settings are too; the workers' databases, kept schemas
  * and all, are dropped at the end of the run (dropWorkerDatabases).
@@ -26,8 +26,11 @@ interface Fresh {
 let fresh: Promise<Fresh> | undefined;
 /** Clean schemas, by the database they are in; the last kept is the first taken. */
 const kept: { base: string; schema: string }[] = [];
-/** This process's schemas in use: their connections are named after them (application_name). */
-const inUse = new Set<string>();
+/**
+ * Every schema this process has used, in use or done with: their connections are named after
+ * them (application_name), and one named after another schema is no writer of the schema at hand.
+ */
+const ours = new Set<string>();
 
 /** The change listener's connection (db/other-instances.ts): it listens and touches no table. */
 const LISTENER = 'streamer-rating-listen';
@@ -36,14 +39,12 @@ const LISTENER = 'streamer-rating-listen';
 export function takeKept(base: string): string | undefined {
   const i = kept.findLastIndex((k) => k.base === base);
   if (i < 0) return undefined;
-  const { schema } = kept.splice(i, 1)[0]!;
-  inUse.add(schema);
-  return schema;
+  return kept.splice(i, 1)[0]!.schema;
 }
 
 /** A schema of this process in use (a new one, migrated or not). */
 export function using(schema: string): void {
-  inUse.add(schema);
+  ours.add(schema);
 }
 
 /** Records, once a process, what a freshly migrated schema holds (`client` on its database). */
@@ -62,9 +63,8 @@ export async function keepOrDrop(
   schema: string,
   drop: () => Promise<void>,
 ): Promise<boolean> {
-  inUse.delete(schema);
   const f = fresh && (await fresh.catch(() => undefined));
-  if (f && (await alone(client)) && (await fingerprint(client, schema)) === f.fingerprint) {
+  if (f && (await alone(client, schema)) && (await fingerprint(client, schema)) === f.fingerprint) {
     try {
       await client.query(f.reset(schema));
       kept.push({ base, schema });
@@ -78,21 +78,23 @@ export async function keepOrDrop(
 }
 
 /**
- * Whether nothing but this process's schemas in use (and `client`) is connected to the
- * database. Pools that have just closed (this schema's, or an earlier file's in the same
- * worker) may still show their server processes for a while on a loaded machine (stop 106's
- * CI: more than 100 ms for the schema's own; stop 107's: another closed pool's past 100 ms):
- * every connection is waited for up to 2 s. One still there then (a second instance not
- * closed, a child process) means the schema is dropped.
+ * Whether nothing writes to `schema` but `client`: no connection to the database is left but
+ * the change listener's and those named after this process's other schemas (in use, or done
+ * with and still closing: an earlier file's pool once outlasted any wait, stops 107 and 108).
+ * The schema's own pool, just closed, may still show its server processes for a while on a
+ * loaded machine (stop 106's CI: more than 100 ms): its connections, and any without one of
+ * our names, are waited for up to 2 s. One still there then (a second instance not closed, a
+ * child process) means the schema is dropped.
  */
-async function alone(client: pg.Client): Promise<boolean> {
+async function alone(client: pg.Client, schema: string): Promise<boolean> {
+  const others = [...ours].filter((s) => s !== schema);
   for (let look = 0; look < 200; look++) {
     const { rows } = await client.query(
       `select 1 from pg_stat_activity
         where datname = current_database() and pid <> pg_backend_pid()
           and backend_type = 'client backend' and not (application_name = any($1))
         limit 1`,
-      [[...inUse, LISTENER]],
+      [[...others, LISTENER]],
     );
     if (rows.length === 0) return true;
     await sleep(10);

@@ -109,4 +109,20 @@ export const TOOLING_MUTATIONS: Mutation[] = [
     tests: REUSE,
     project: 'postgres',
   },
+  {
+    name: "kept PostgreSQL test schemas: a connection named after another of the worker's schemas (done with, closing) drops the schema",
+    file: 'test/helpers/schema-pool.ts',
+    from: '[[...others, LISTENER]]',
+    to: '[[LISTENER]]',
+    tests: REUSE,
+    project: 'postgres',
+  },
+  {
+    name: "kept PostgreSQL test schemas: the schema's own connections (a second instance) not waited for",
+    file: 'test/helpers/schema-pool.ts',
+    from: 'const others = [...ours].filter((s) => s !== schema);',
+    to: 'const others = [...ours];',
+    tests: REUSE,
+    project: 'postgres',
+  },
 ];
