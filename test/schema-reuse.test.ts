@@ -49,10 +49,11 @@ describe.runIf(dbKind === 'postgres')('migrated schemas reused within a test wor
       return { tables: out, sequences };
     });
 
-  // Retried: on a loaded machine another connection to the worker's database (an earlier file's,
-  // still closing) can outlast the 2 s the pool waits, and the schema is then rightly dropped, not
-  // kept (stop 107's CI once, stop 108's once: 2 in about 12 runs of this file). The retry starts
-  // again from a new app; what it checks is unchanged.
+  // Retried: another connection to the worker's database that is none of this process's pools
+  // (an earlier file's child process, still exiting) could outlast the 2 s the pool waits on a
+  // loaded machine, and the schema is then rightly dropped, not kept. An earlier file's own pool
+  // did so twice (stops 107 and 108), before connections named after another schema of the
+  // worker stopped counting (the next test). The retry starts again from a new app.
   it(
     'a kept schema holds what a fresh one does: the migrations’ rows, empty tables, identities from 1',
     { retry: 2 },
