@@ -203,3 +203,24 @@ describe('the modules', () => {
     expect(circlesOf(new Map([...folders].map(([f, to]) => [f, [...to]])))).toEqual([]);
   });
 });
+
+/**
+ * A fact lives in one place: the providers' names as people know them are written in
+ * src/shared/rules.ts (`PROVIDER_NAMES`), and the page, the messages, the card and the log take
+ * them from there. The locales' sentences and the migrations (history) may name them.
+ */
+describe("the providers' names", () => {
+  it('are written once, in src/shared/rules.ts', () => {
+    const all = [...sources('src'), ...sources('web/src'), ...files('web/src')].map((f) =>
+      f.split('\\').join('/'),
+    );
+    const written = all
+      .filter((file) => !/^(src\/db\/migrations|web\/src\/locales)\//.test(file))
+      .flatMap((file) =>
+        [...readFileSync(file, 'utf8').matchAll(/(['"`>])(Twitch|Kick)(['"`<])/g)].map(
+          (m) => `${file}: ${m[0]}`,
+        ),
+      );
+    expect(written.sort()).toEqual(["src/shared/rules.ts: 'Kick'", "src/shared/rules.ts: 'Twitch'"]);
+  });
+});

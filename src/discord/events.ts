@@ -1,4 +1,4 @@
-import { type Provider, streamerPath } from '../shared/rules.ts';
+import { type Provider, PROVIDER_NAMES, streamerPath } from '../shared/rules.ts';
 import type { EventEmbed } from './queries.ts';
 
 /**
@@ -13,8 +13,6 @@ const COLORS = {
   reported: 0x64748b,
   test: 0x22c55e,
 } as const;
-
-const PLATFORM: Record<Provider, string> = { provider_a: 'Twitch', provider_b: 'Kick' };
 
 /** Text users wrote, shown as written: Discord's markdown characters escaped (`\x60` is the backtick). */
 export const literal = (text: string): string => text.replace(/([\\*_~\x60|<>[\]()#])/g, '\\$1');
@@ -46,7 +44,7 @@ export function suggestedEmbed(s: Named & { platform: Provider }, at: string): E
   return {
     title: s.name,
     path: streamerPath(s.id, s.name),
-    description: `Nový návrh od návštěvníka (${PLATFORM[s.platform]}). Čeká na hodnocení.`,
+    description: `Nový návrh od návštěvníka (${PROVIDER_NAMES[s.platform]}). Čeká na hodnocení.`,
     color: COLORS.suggested,
     timestamp: at,
   };
@@ -62,7 +60,7 @@ export function liveEmbed(
   return {
     title: s.name,
     path: streamerPath(s.id, s.name),
-    description: `Právě vysílá na ${PLATFORM[s.platform]}.${what.length ? `\n${what.join(' · ')}` : ''}`,
+    description: `Právě vysílá na ${PROVIDER_NAMES[s.platform]}.${what.length ? `\n${what.join(' · ')}` : ''}`,
     color: COLORS.live,
     timestamp: at,
   };

@@ -1,4 +1,11 @@
-import { CRITERIA_CS, type Provider, SCORE_KEYS, type Scores, scoreSum } from '../shared/rules.ts';
+import {
+  CRITERIA_CS,
+  type Provider,
+  PROVIDER_NAMES,
+  SCORE_KEYS,
+  type Scores,
+  scoreSum,
+} from '../shared/rules.ts';
 import { fit, type Fonts } from './fonts.ts';
 
 /**
@@ -21,7 +28,6 @@ export interface CardData {
 
 const PAD = 72;
 const INNER = CARD_WIDTH - 2 * PAD;
-const PLATFORM: Record<Provider, string> = { provider_a: 'Twitch', provider_b: 'Kick' };
 /** The card speaks the site's language, as its criteria do. */
 const VERIFIED_CS = 'Ověřený kanál';
 
@@ -51,8 +57,8 @@ export function cardSvg(f: Fonts, data: CardData): string {
   let size = 76;
   while (size > 44 && f.width(data.name, size, 'bold') > INNER) size -= 4;
   text(fit(f, data.name, INNER, size, 'bold'), PAD, 196, size, 'bold', '#f8fafc');
-  text(PLATFORM[data.platform], PAD, 248, 28, 'regular', '#94a3b8');
-  if (data.verified) verifiedMark(f, parts, PAD + f.width(PLATFORM[data.platform], 28, 'regular') + 24);
+  text(PROVIDER_NAMES[data.platform], PAD, 248, 28, 'regular', '#94a3b8');
+  if (data.verified) verifiedMark(f, parts, PAD + f.width(PROVIDER_NAMES[data.platform], 28, 'regular') + 24);
 
   const totalText = String(total);
   text(totalText, PAD, 380, 120, 'bold', '#fbbf24');

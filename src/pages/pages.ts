@@ -3,7 +3,14 @@ import { escapeHtml } from '../lib/html.ts';
 import { SITE_DESCRIPTION, SITE_NAME } from '../shared/site.ts';
 import { CARD_HEIGHT, CARD_WIDTH } from '../images/card.ts';
 import { routeOf } from '../shared/pages.ts';
-import { cardPath, commentsFeedPath, FEED_PATH, scoreSum, streamerPath } from '../shared/rules.ts';
+import {
+  cardPath,
+  commentsFeedPath,
+  FEED_PATH,
+  PROVIDER_NAMES,
+  scoreSum,
+  streamerPath,
+} from '../shared/rules.ts';
 import { itemsOf, listedItems } from '../streamers/views.ts';
 import { streamerExists } from '../catalogue/exists.ts';
 
@@ -70,7 +77,7 @@ export async function pageFor(ctx: AppContext, path: string, baseUrl: string): P
   const { id } = route;
   const item = itemsOf(await listedItems(ctx, 'public')).find((s) => s.id === id);
   if (!item) return (await streamerExists(ctx.db, id)) ? generic(200) : generic(404);
-  const platform = item.platform === 'provider_b' ? 'Kick' : 'Twitch';
+  const platform = PROVIDER_NAMES[item.platform];
   return {
     status: 200,
     head: {

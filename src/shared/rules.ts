@@ -5,6 +5,8 @@
 
 export const PROVIDERS = ['provider_a', 'provider_b'] as const;
 export type Provider = (typeof PROVIDERS)[number];
+/** Each provider's name as people know it: on the page, in messages, on the card, in the log. */
+export const PROVIDER_NAMES: Record<Provider, string> = { provider_a: 'Twitch', provider_b: 'Kick' };
 
 /** The seven criteria, by their short keys in payloads (SPEC.md's Rating table). */
 export const SCORE_KEYS = ['s', 'g', 'a', 'v', 'n', 'ns', 'o'] as const;

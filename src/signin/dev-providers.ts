@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { type Static, Type } from 'typebox';
-import { type Provider, PROVIDERS } from '../shared/rules.ts';
+import { type Provider, PROVIDER_NAMES, PROVIDERS } from '../shared/rules.ts';
 import { fail } from '../errors.ts';
 import { Field, Param } from '../lib/schemas.ts';
 import { DEMO_USERS, standInId } from './dev-users.ts';
@@ -67,7 +67,6 @@ export const devProviderRoutes: FastifyPluginAsyncTypebox<{ appTokens: Set<strin
   const { config, clock } = app;
   const grants = new Map<string, Grant>();
   const tokens = new Map<string, Grant>();
-  const names = { provider_a: 'Twitch', provider_b: 'Kick' };
 
   const providerOf = (value: string): Provider => {
     if (!PROVIDERS.includes(value as Provider)) throw fail('not_found');
@@ -91,11 +90,11 @@ export const devProviderRoutes: FastifyPluginAsyncTypebox<{ appTokens: Set<strin
       .join(' ');
     return reply.type('text/html; charset=utf-8').code(error ? 400 : 200)
       .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-${ICON_LINK}<title>Development sign-in (${names[provider]})</title>
+${ICON_LINK}<title>Development sign-in (${PROVIDER_NAMES[provider]})</title>
 <style>body{font:16px system-ui,sans-serif;max-width:32rem;margin:2rem auto;padding:0 1rem}button{margin:.25rem;padding:.5rem 1rem}
 input[type=text]{padding:.4rem;width:100%;box-sizing:border-box}.note{color:#a33}label{display:block;margin-top:.75rem}</style></head>
-<body><h1>Development sign-in: ${names[provider]}</h1>
-<p>This stands in for ${names[provider]} while <code>DEV_PROVIDERS=true</code>. Nothing leaves this machine.</p>
+<body><h1>Development sign-in: ${PROVIDER_NAMES[provider]}</h1>
+<p>This stands in for ${PROVIDER_NAMES[provider]} while <code>DEV_PROVIDERS=true</code>. Nothing leaves this machine.</p>
 ${error ? `<p class="note">${escapeHtml(error)}</p>` : ''}
 <form method="get" action="/dev/oauth/${provider}/authorize">${hidden}
 <p>Sign in as:</p><p>${buttons}</p>

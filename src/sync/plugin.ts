@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { PROVIDER_NAMES, LivePoller } from './poller.ts';
+import { PROVIDER_NAMES } from '../shared/rules.ts';
+import { LivePoller } from './poller.ts';
 import { providerA } from './provider-a.ts';
 import { providerB } from './provider-b.ts';
 import type { LiveProvider } from './provider.ts';

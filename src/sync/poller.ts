@@ -5,14 +5,13 @@ import { writeTransaction } from '../db/transaction.ts';
 import { type LiveEvent, publish } from '../db/event-log.ts';
 import { maintainHistory } from '../history/prune.ts';
 import { type Clock, wakeEvery } from '../lib/clock.ts';
-import type { Provider } from '../shared/rules.ts';
+import { type Provider, PROVIDER_NAMES } from '../shared/rules.ts';
 import { SyncError } from './http.ts';
 import { releaseLease, takeLease } from '../db/lease.ts';
 import { readsPerBatch, ScheduleReads } from './schedule-reads.ts';
 import type { LiveProvider } from './provider.ts';
 import { applyBatch, recordError, recordOk, recordRound, syncTargets, type Target } from './queries.ts';
 
-export const PROVIDER_NAMES: Record<Provider, string> = { provider_a: 'Twitch', provider_b: 'Kick' };
 const LEASE = 'live-sync';
 /** The batches of a round are spread over this share of the interval. */
 const SPREAD = 0.8;

@@ -203,4 +203,18 @@ export const POLICY_MUTATIONS: Mutation[] = [
     to: "      const userId = viewer.user.id;\n      const count = await app.db\n        .deleteFrom('sessions')\n        .where('user_id', '=', userId)\n        .executeTakeFirst()\n        .then((r) => Number(r.numDeletedRows));\n",
     tests: ['test/layers.test.ts'],
   },
+  {
+    name: "one place: the streamer page's head names the provider itself (a second copy of the providers' names)",
+    file: 'src/pages/pages.ts',
+    from: 'const platform = PROVIDER_NAMES[item.platform];',
+    to: "const platform = item.platform === 'provider_b' ? 'Kick' : 'Twitch';",
+    tests: ['test/layers.test.ts'],
+  },
+  {
+    name: "one place: the page's provider choices written out again in a form",
+    file: 'web/src/components/RankTools.svelte',
+    from: '{#each PROVIDER_CHOICES as [value, name] (value)}<option {value}>{name}</option>{/each}',
+    to: '<option value="provider_a">Twitch</option>\n      <option value="provider_b">Kick</option>',
+    tests: ['test/layers.test.ts'],
+  },
 ];

@@ -1,7 +1,14 @@
 import { cs, csApiErrors } from '../locales/cs.ts';
 import type { MessageKey } from '../locales/en.ts';
 import type { ErrorCode } from '../../../src/errors.ts';
-import { COMMENT_EDIT_WINDOW_MS, HOLD_WORDS, LIMITS, REPEAT_MINUTES } from '../../../src/shared/rules.ts';
+import {
+  COMMENT_EDIT_WINDOW_MS,
+  HOLD_WORDS,
+  LIMITS,
+  PROVIDER_NAMES,
+  PROVIDERS,
+  REPEAT_MINUTES,
+} from '../../../src/shared/rules.ts';
 import { FOLLOW_LIMIT } from '../../../src/shared/follows.ts';
 import { SCHEDULE } from '../../../src/shared/schedules.ts';
 import { REVIEWS } from '../../../src/shared/reviews.ts';
@@ -109,7 +116,12 @@ export function errorText(err: unknown, params: Record<string, string> = {}): st
 /** A time-out as its user reads it: until when, in the page's language (issue 29). */
 export const timedOutText = (until: string): string => errorText(new ApiError(403, 'timed_out', until));
 
-export const providerName = (p: string): string => (p === 'provider_b' ? 'Kick' : 'Twitch');
+/** The providers as a form offers them: each one's value on the wire and its name. */
+export const PROVIDER_CHOICES = PROVIDERS.map((p) => [p, PROVIDER_NAMES[p]] as const);
+
+/** A provider's name as people know it (Twitch's for anything but Kick's). */
+export const providerName = (p: string): string =>
+  PROVIDER_NAMES[p === 'provider_b' ? 'provider_b' : 'provider_a'];
 
 /** A count in the page's language ("1 234" in Czech, "1,234" in English). */
 export const formatNumber = (n: number): string => writeNumber(i18n.lang, n);
