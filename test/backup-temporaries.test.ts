@@ -7,6 +7,7 @@ import { sqliteDriver } from '../src/db/sqlite-driver.ts';
 import { startApp } from './helpers/app.ts';
 import { database, dir, env, migratedDatabase, TOOL } from './helpers/cli.ts';
 import { dbKind } from './helpers/database.ts';
+import { smallDisk } from './helpers/full-disk.ts';
 import { ROOT } from './helpers/service.ts';
 
 /**
@@ -230,6 +231,38 @@ describe.runIf(dbKind === 'sqlite')('the temporary files of backups', { timeout:
       expect.stringMatching(/^Error: cannot write .*; nothing was replaced\n$/),
     ]);
     expect(readdirSync(copies)).toEqual([]);
+  });
+
+  // A real full disk (a 256 KiB tmpfs) where the suite may mount one: SQLite's backup meets
+  // ENOSPC, says SQLITE_FULL, and the operator is told it is room, not a failing disk.
+  it('`backup <file>` onto a full disk says there is no room, leaves nothing there, and the database is as it was', async (ctx) => {
+    const disk = smallDisk(256);
+    if (!disk) return ctx.skip('this process may not mount a small file system (root with CAP_SYS_ADMIN)');
+    try {
+      const d = await migratedDatabase();
+      const db = new (sqliteDriver())(d.url.slice('sqlite:'.length));
+      db.exec('create table filler (b blob)');
+      db.exec(
+        'with recursive n(i) as (select 1 union all select i + 1 from n where i < 300) ' +
+          'insert into filler select randomblob(4000) from n',
+      );
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      const file = join(disk.dir, 'by-hand.db');
+      const r = spawnSync(process.execPath, [...TOOL, 'backup', file], {
+        env: { ...env(d), TSX_DISABLE_CACHE: '1' },
+        encoding: 'utf8',
+      });
+      expect([r.status, r.stderr]).toEqual([
+        1,
+        `Error: cannot write ${file}: no room left on its disk (or over its size limit); nothing was replaced\n`,
+      ]);
+      expect(readdirSync(disk.dir)).toEqual([]);
+      expect(db.prepare('select count(*) as n from filler').get()).toEqual({ n: 300 });
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+      db.close();
+    } finally {
+      disk.unmount();
+    }
   });
 
   it.each(['SIGINT', 'SIGTERM'] as const)(

@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
 
 /** Inserts rows made by `row(i)` until the database has no room left for one (SQLITE_FULL). */
@@ -44,4 +48,25 @@ export async function fullDisk(sqlite: Database, run: () => Promise<void>): Prom
     sqlite.prepare("delete from sessions where id like 'fill-%'").run();
     sqlite.prepare("delete from rate_limits where key like 'fill-%'").run();
   }
+}
+
+/**
+ * A real file system of `kib` KiB (tmpfs) mounted on a new folder, for a write that really
+ * meets ENOSPC; null where this process may not mount one (not root, or no CAP_SYS_ADMIN in a
+ * container), and the test that needs it says so and skips. `unmount` lets it go.
+ */
+export function smallDisk(kib: number): { dir: string; unmount: () => void } | null {
+  const dir = mkdtempSync(join(tmpdir(), 'small-disk-'));
+  const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${kib}k,mode=0700`, 'tmpfs', dir]);
+  if (mounted.status !== 0) {
+    rmSync(dir, { recursive: true, force: true });
+    return null;
+  }
+  return {
+    dir,
+    unmount: () => {
+      spawnSync('umount', [dir]);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
