@@ -1156,4 +1156,12 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-timeout.test.ts'],
     web: true,
   },
+  {
+    name: "a comment's links pass ranking and the opener again (no rel), on the streamer page and in the queue alike",
+    file: 'web/src/components/CommentBody.svelte',
+    from: ' rel="nofollow ugc noopener"',
+    to: '',
+    tests: ['test/browser/web-comments.test.ts'],
+    web: true,
+  },
 ];
