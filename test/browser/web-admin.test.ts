@@ -69,4 +69,57 @@ describe.runIf(runBrowser(import.meta.url))('an empty site and the administrator
     await axe(env, page, 'admin queue');
     await context.close();
   });
+
+  it('renames a rated streamer and keeps its rating, notes, reward, status, game, title and channels', async () => {
+    const admin = await env.t.sharedAdmin();
+    const id = await env.t.streamer('Kuba Streams');
+    const rating = {
+      r: { s: 6, g: 5, a: 7, v: 4, n: 6, ns: 5, o: 5 },
+      notes: 'Great alerts',
+      reward: 60,
+      status: 'live',
+      game: 'Chess',
+      title: 'Blitz night',
+      provider_a: 'kubatv',
+      provider_b: 'kubastreams',
+      platform: 'provider_b',
+    };
+    expect((await admin.put(`/api/streamers?id=${id}`, rating)).status).toBe(200);
+    const kept = async () => {
+      const item = (await admin.get(`/api/streamers?id=${id}&all=1`)).body;
+      const { name, r, notes, reward, status, game, title, provider_a, provider_b, platform, evaluated } =
+        item;
+      return { name, r, notes, reward, status, game, title, provider_a, provider_b, platform, evaluated };
+    };
+    const before = await kept();
+    const { page, context } = await newPage(env, { lang: 'en' });
+    await adminPage(env, page);
+    const row = page.locator('.admin-list > li', { hasText: 'Kuba Streams' });
+    await row.getByRole('button', { name: 'Rename' }).click();
+    await row.getByLabel('New name').fill('Kuba Streams CZ');
+    await row.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.locator('.admin-row > a').allTextContents()).toContain('Kuba Streams CZ');
+    // SPEC.md's rating mode resets what it is not sent: a name alone wiped the rating (stop 109).
+    expect(await kept()).toEqual({ ...before, name: 'Kuba Streams CZ' });
+
+    // A rating saved by someone else after the rename read it is not overwritten by the older one.
+    const theirs = { ...rating, r: { ...rating.r, s: 9 } };
+    await page.route(
+      (url) => url.pathname === '/api/streamers',
+      async (route) => {
+        if (route.request().method() === 'PUT') await admin.put(`/api/streamers?id=${id}`, theirs);
+        await route.continue();
+      },
+    );
+    const renamed = page.locator('.admin-list > li', { hasText: 'Kuba Streams CZ' });
+    await renamed.getByRole('button', { name: 'Rename' }).click();
+    await renamed.getByLabel('New name').fill('Kuba Streams Again');
+    await renamed.getByRole('button', { name: 'Save' }).click();
+    await renamed
+      .getByRole('alert')
+      .filter({ hasText: 'Someone else changed this rating meanwhile' })
+      .waitFor();
+    expect(await kept()).toEqual({ ...before, name: 'Kuba Streams CZ', r: theirs.r });
+    await context.close();
+  });
 });

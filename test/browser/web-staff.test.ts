@@ -53,6 +53,19 @@ describe.runIf(runBrowser(import.meta.url))('the web page for staff', () => {
     await expect.poll(() => page.locator('.score-table').textContent()).toContain('35 / 70');
     await shot(page, 'moderator-rating');
     await axe(env, page, 'rating editor');
+    // Opened by its link (a reload: the first view, then the session), the editor starts from the
+    // stored notes and a save keeps them; it started from the public item and saved them away (stop 109).
+    await page.reload();
+    await expect
+      .poll(() => page.getByLabel('Notes (only staff see them)').inputValue())
+      .toBe('Needs better alerts');
+    await page.getByLabel('Extras', { exact: true }).fill('6');
+    await page.getByRole('button', { name: 'Save rating' }).click();
+    await page.getByRole('status').filter({ hasText: 'Rating saved.' }).waitFor();
+    const id = Number(/^\/s\/(\d+)/.exec(new URL(page.url()).pathname)?.[1]);
+    const item = (await (await env.t.sharedAdmin()).get(`/api/streamers?id=${id}&all=1`)).body;
+    const sum = Object.values<number>(item.r).reduce((a, b) => a + b, 0);
+    expect([item.notes, sum]).toEqual(['Needs better alerts', 36]);
     await context.close();
   });
 

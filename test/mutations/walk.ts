@@ -1164,4 +1164,28 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-comments.test.ts'],
     web: true,
   },
+  {
+    name: 'rename sends the name alone (the rating mode resets the rating, notes, reward, status and channels)',
+    file: 'web/src/components/admin/RenameForm.svelte',
+    from: 'const body = { ...(await currentRating(streamer.id)), name };',
+    to: 'const body = { name };',
+    tests: ['test/browser/web-admin.test.ts'],
+    web: true,
+  },
+  {
+    name: "rename's whole rating sent without its base (a rating saved meanwhile is overwritten)",
+    file: 'web/src/lib/rating.ts',
+    from: '  return { ...wholeRating(s), base_at: history.at(-1)?.at ?? null };',
+    to: '  return { ...wholeRating(s), base_at: undefined };',
+    tests: ['test/browser/web-admin.test.ts'],
+    web: true,
+  },
+  {
+    name: "the streamer page's rating editor starts from the public item (a link opened by staff saves the notes away)",
+    file: 'web/src/components/StreamerPage.svelte',
+    from: '{#if mayRate(who()) && full}',
+    to: '{#if mayRate(who())}',
+    tests: ['test/browser/web-staff.test.ts'],
+    web: true,
+  },
 ];
