@@ -236,6 +236,11 @@ describe.runIf(runBrowser(import.meta.url))('header, teams and your data', () =>
     await expect
       .poll(() => page.locator('.members li strong').allTextContents())
       .toEqual(['TwitchDev', 'Kája']);
+    // Said, where the last add's line said the opposite, and the keyboard is there (stop 109's week).
+    const said = page.getByRole('status').filter({ hasText: 'Kelly was removed from “Gamma Team”.' });
+    await said.waitFor();
+    expect(await page.getByText('is a rater of the team').count()).toBe(0);
+    expect(await said.evaluate((el) => el === document.activeElement)).toBe(true);
 
     // Another streamer's page does not offer the form, and says why.
     await page.goto(`${env.base}/s/${await streamerId('Alpha Gamer')}`);

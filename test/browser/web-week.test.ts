@@ -165,6 +165,31 @@ describe.runIf(runBrowser(import.meta.url))("issue 30: a community's week", () =
       expect(await page.locator('body').innerText()).toContain('Tým Alfa');
       await context.close();
     }
+    // Nor "Team Tým Alfa" in English: the site's own word counts in either language (stop 109's week).
+    const { page, context } = await newPage(env, { phone: true, lang: 'en' });
+    await context.addCookies([{ name: 'sid', value: cookie, url: env.base }]);
+    await page.goto(`${env.base}/team`);
+    await page.getByText('Tým Alfa').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await page.locator('body').innerText()).not.toMatch(/team:? Tým Alfa/i);
+    await context.close();
+  });
+
+  it("the header shows a signed-in user's longer name whole at desktop width, and cuts it on a phone", async () => {
+    const user = await env.t.user({ login: 'reznicek', display_name: 'Tomáš Řezníček' });
+    const cookie = (await env.t.signedIn(user)).cookies.get('sid')!;
+    for (const phone of [false, true]) {
+      const { page, context } = await newPage(env, { phone });
+      await context.addCookies([{ name: 'sid', value: cookie, url: env.base }]);
+      await page.goto(`${env.base}/`);
+      const name = page.locator('.menu summary > span[title]');
+      await expect.poll(() => name.textContent()).toContain('Tomáš Řezníček');
+      // Cut (…) when its text is wider than its box: at 1366 px it was, with room to spare (stop 109).
+      expect(await name.evaluate((el) => el.scrollWidth > el.clientWidth), phone ? 'phone' : 'desktop').toBe(
+        phone,
+      );
+      await context.close();
+    }
   });
 
   it('account deletion checks the typed login before asking "really?" (item 21)', async () => {

@@ -1188,4 +1188,28 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-staff.test.ts'],
     web: true,
   },
+  {
+    name: 'a team\'s title reads the page\'s word for team only ("Team Tým Alfa" in English)',
+    file: 'web/src/lib/team-name.ts',
+    from: "[t('list.team'), cs['list.team']].some(",
+    to: "[t('list.team')].some(",
+    tests: ['test/browser/web-week.test.ts'],
+    web: true,
+  },
+  {
+    name: "a team owner's removal of a rater is not said (the last add's line stays)",
+    file: 'web/src/components/MyTeam.svelte',
+    from: "          shown.form.done = t('teams.removed', { name: m.display_name, team: shown.team.name });\n",
+    to: '',
+    tests: ['test/browser/web-people.test.ts'],
+    web: true,
+  },
+  {
+    name: 'the header\'s name cut at 9rem at every width ("Tomáš Ř…" at 1366 px)',
+    file: 'web/src/styles/base.css',
+    from: '    max-width: 16rem;\n',
+    to: '    max-width: 9rem;\n',
+    tests: ['test/browser/web-week.test.ts'],
+    web: true,
+  },
 ];
