@@ -4,8 +4,10 @@ import { inView, newPage, runBrowser, signIn, useBrowser } from './browser.ts';
 
 /** Issue 27: the page without a reload (one EventSource), and the bell. */
 let sid = 0;
+let unrated = 0;
 async function seed(t: TestApp) {
   sid = await t.streamer('Live Streamer', { s: 6, g: 6 });
+  unrated = await t.streamer('Soon Rated');
   await t.client().post('/api/comments', { streamer_id: sid, body: 'Already here', author: 'Fan' });
 }
 
@@ -39,6 +41,28 @@ describe.runIf(runBrowser(import.meta.url))('live updates in the page', () => {
       // Closed even when a step fails, so that no stream of this test stays open for the next.
       await first.context.close();
       await second.context.close();
+    }
+  });
+
+  it("a visitor's page of a streamer awaiting rating shows the streamer once it is rated, without a reload", async () => {
+    const { page, context } = await newPage(env, { lang: 'en' });
+    try {
+      await page.goto(`${env.base}/s/${unrated}`, { waitUntil: 'domcontentloaded' });
+      await page.getByRole('heading', { level: 1, name: 'Awaiting rating' }).waitFor();
+      // The ranking's stream (the streamer's own answers 404 to a visitor while it is unrated).
+      await expect.poll(() => env.t.app.eventStreams.size, { timeout: 20_000 }).toBe(1);
+      const admin = await env.t.sharedAdmin();
+      const put = await admin.put(`/api/streamers?id=${unrated}`, { name: 'Soon Rated', r: { s: 7, g: 8 } });
+      expect(put.status, put.text).toBe(200);
+      await page.getByRole('heading', { level: 1, name: 'Soon Rated' }).waitFor();
+      expect(await page.getByRole('heading', { name: 'Awaiting rating' }).count()).toBe(0);
+      // Its own events now: a comment posted elsewhere is offered.
+      await env.t
+        .client()
+        .post('/api/comments', { streamer_id: unrated, body: 'Welcome aboard', author: 'Fan' });
+      await page.getByRole('button', { name: '1 new comment' }).waitFor();
+    } finally {
+      await context.close();
     }
   });
 

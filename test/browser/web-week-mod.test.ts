@@ -6,6 +6,7 @@ import { adminPage, axe, newPage, pageAs, runBrowser, useBrowser } from './brows
 
 let sid = 0;
 let eva: TestUser; // comments
+let tomas: TestUser; // comments a lot, and is timed out from far down the queue
 
 async function seed(t: TestApp) {
   sid = await t.streamer('Week Stage', { s: 7, g: 7 });
@@ -14,6 +15,13 @@ async function seed(t: TestApp) {
     await t.signedIn(eva)
   ).post('/api/comments', { streamer_id: sid, body: 'First thought' });
   expect(res.status).toBe(201);
+  tomas = await t.user({ login: 'tomas', display_name: 'Tomas' });
+  const chatty = await t.signedIn(tomas);
+  const busy = await t.streamer('Busy Stage', { s: 6, g: 6 });
+  for (let i = 1; i <= 12; i++) {
+    const posted = await chatty.post('/api/comments', { streamer_id: busy, body: `Tomas line ${i}` });
+    expect(posted.status, posted.text).toBe(201);
+  }
 }
 
 describe.runIf(runBrowser(import.meta.url))("stop 96: a moderator's week", () => {
@@ -67,6 +75,72 @@ describe.runIf(runBrowser(import.meta.url))("stop 96: a moderator's week", () =>
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await axe(env, page, "users list's time-out menu, 390 px");
     await context.close();
+  });
+
+  it('on a phone, a time-out from far down the queue is said on the screen, and the unused bulk bar covers nothing', async () => {
+    const { page, context } = await newPage(env, { lang: 'en', phone: true });
+    await adminPage(env, page);
+    await page.goto(`${env.base}/admin/moderation`);
+    await page.locator('.section-head').getByLabel('Show').selectOption('recent');
+    const rows = page.locator('.queue > li');
+    const oldest = rows.filter({ hasText: 'Tomas line 2' }); // the newest first: 'line 2' is near the end
+    await expect.poll(() => oldest.count()).toBe(1);
+    await oldest.scrollIntoViewIfNeeded();
+    const height = page.viewportSize()!.height;
+    // Nothing selected: the bar scrolled away with the queue's top, and covers no item.
+    const bar = page.locator('.bulk-bar');
+    expect((await bar.boundingBox())!.y + (await bar.boundingBox())!.height).toBeLessThanOrEqual(0);
+    await oldest.getByText('Time out or ban').click();
+    await oldest.getByRole('button', { name: '1 hour' }).click();
+    const said = page.getByRole('status').filter({ hasText: /timed out until/i });
+    await said.waitFor();
+    // Said where the moderator is, not at the top of the queue, screens above.
+    const box = (await said.boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y + box.height).toBeLessThanOrEqual(height);
+    // Selecting brings the bulk actions into sight too.
+    await oldest.getByRole('checkbox').check();
+    const bulk = (await bar.boundingBox())!;
+    expect(bulk.y).toBeGreaterThanOrEqual(0);
+    expect(bulk.y + bulk.height).toBeLessThanOrEqual(height);
+    await axe(env, page, 'the queue on a phone, after a time-out');
+    await context.close();
+  });
+
+  it("the held comments' queue is read again when its tab comes back into view, unless a comment is selected", async () => {
+    const admin = await env.t.sharedAdmin();
+    expect((await admin.put('/api/settings', { guest_hold: 'links' })).status).toBe(200);
+    const { page, context } = await newPage(env, { lang: 'en' });
+    try {
+      await adminPage(env, page);
+      await page.goto(`${env.base}/admin/moderation`);
+      await page.locator('.section-head').getByLabel('Show').selectOption('pending');
+      await page.locator('.queue-empty').waitFor();
+      const hold = async (body: string) => {
+        const posted = await env.t
+          .client()
+          .post('/api/comments', { streamer_id: sid, body, author: 'Linker' });
+        expect(posted.body.pending, posted.text).toBe(true);
+      };
+      const back = async () => {
+        const asked = page.waitForResponse((r) => r.url().includes('/api/moderation/comments?'));
+        await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+        await asked;
+      };
+      await hold('Cheap views at https://views.example');
+      await back();
+      const rows = page.locator('.queue > li');
+      await rows.filter({ hasText: 'views.example' }).waitFor();
+      // A comment selected: the list stays as it is under the moderator's hand.
+      await rows.first().getByRole('checkbox').check();
+      await hold('More at https://more.example');
+      await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+      await page.waitForLoadState('networkidle');
+      expect(await rows.count()).toBe(1);
+    } finally {
+      await context.close();
+      expect((await admin.put('/api/settings', { guest_hold: 'none' })).status).toBe(200);
+    }
   });
 
   it('a rater in two teams: two community forms on /team, no id twice, each form named by its team', async () => {

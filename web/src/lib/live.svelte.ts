@@ -1,7 +1,8 @@
 /**
  * The page's one live connection (DECISIONS.md "Live updates"): one EventSource, on the open
  * streamer's events when a streamer page is open, else on the ranking's (`?ranking=1`: every
- * listed streamer's `rating` and `live`) when the ranking is shown, else on the signed-in user's
+ * listed streamer's `rating` and `live`) when the ranking is shown or a streamer page awaits its
+ * streamer's rating (whose own events the visitor may not hear yet), else on the signed-in user's
  * own (the unread count, which the other two carry as well), else none. The browser reconnects
  * by itself after a dropped stream (the service asks for 3 s) and sends the last id it heard:
  * the service replays what it missed, or sends `reset` when it cannot ("Live updates that
@@ -29,6 +30,7 @@ let source: EventSource | null = null;
 let streamerId: number | null = null;
 let signedIn = false;
 let ranking = false;
+let awaiting = false;
 let again: ReturnType<typeof setTimeout> | undefined;
 const REOPEN_MS = 5_000;
 
@@ -54,6 +56,16 @@ export function watchRanking(value: boolean): void {
   open();
 }
 
+/**
+ * Whether a streamer page shows a streamer awaiting rating, outside the Public view: the service
+ * answers 404 for its events to a visitor, and the ranking's `rating` says when it enters.
+ */
+export function watchAwaiting(value: boolean): void {
+  if (value === awaiting) return;
+  awaiting = value;
+  open();
+}
+
 /** What a `live` event changes of a streamer's item (the streamer page's, a row of the ranking). */
 export const liveFields = (d: LiveData['live']) =>
   d.status === 'live'
@@ -76,11 +88,12 @@ function open(reopened = false): void {
   source?.close();
   source = null;
   live.connected = false;
-  if (typeof EventSource === 'undefined' || (streamerId === null && !signedIn && !ranking)) return;
+  if (typeof EventSource === 'undefined' || (streamerId === null && !signedIn && !ranking && !awaiting))
+    return;
   const es = new EventSource(
     streamerId !== null
       ? `/api/events?streamer_id=${streamerId}`
-      : ranking
+      : ranking || awaiting
         ? '/api/events?ranking=1'
         : '/api/events',
   );
