@@ -26,6 +26,18 @@ describe("the audit log's English", () => {
     ]);
   });
 
+  it("says an administrator's rename as a rename in both languages, beside a new total when there is one", () => {
+    const same = { name: 'Old', from: 6, to: 6, renamed: 'New' };
+    expect(enAudit['streamer.edit'](same, provider)).toBe('Renamed Old to New');
+    expect(csAudit['streamer.edit'](same, provider)).toBe('Přejmenování Old na New');
+    const both = { name: 'Old', from: 6, to: 7, renamed: 'New' };
+    expect(enAudit['streamer.edit'](both, provider)).toBe('Rated Old: 6 → 7, renamed to New');
+    expect(csAudit['streamer.edit'](both, provider)).toBe('Hodnocení Old: 6 → 7, přejmenován na New');
+    expect(csAudit['streamer.edit']({ name: 'Old', from: null, to: 7 }, provider)).toBe(
+      'Hodnocení Old: bez hodnocení → 7',
+    );
+  });
+
   it('names a person by display name as the page does, by login in older entries that lack it', () => {
     const cool = { login: 'coolstreamer', display_name: 'CoolStreamer', provider: 'provider_a' as const };
     const older = { login: 'coolstreamer', provider: 'provider_a' as const, banned: true };

@@ -134,6 +134,34 @@ describe('audit log', () => {
     });
   });
 
+  it("an administrator's rename (a rating write with the same scores) is logged as a rename", async () => {
+    const sid = (await admin.post('/api/streamers?admin=1', { name: 'Old Handle' })).body.id;
+    expect((await admin.put(`/api/streamers?id=${sid}`, { name: 'Old Handle', r: { s: 6 } })).status).toBe(
+      200,
+    );
+    expect((await admin.put(`/api/streamers?id=${sid}`, { name: 'New Handle', r: { s: 6 } })).status).toBe(
+      200,
+    );
+    expect(await latest()).toMatchObject({
+      action: 'streamer.edit',
+      params: { name: 'Old Handle', from: 6, to: 6, renamed: 'New Handle' },
+      summary: 'Renamed Old Handle to New Handle',
+    });
+    expect((await admin.put(`/api/streamers?id=${sid}`, { name: 'Third Handle', r: { s: 7 } })).status).toBe(
+      200,
+    );
+    expect((await latest()).summary).toBe('Rated New Handle: 6 → 7, renamed to Third Handle');
+    // Its name sent as it is: no rename.
+    expect((await admin.put(`/api/streamers?id=${sid}`, { name: 'Third Handle', r: { s: 8 } })).status).toBe(
+      200,
+    );
+    expect(await latest()).toMatchObject({
+      params: { name: 'Third Handle', from: 7, to: 8 },
+      summary: 'Rated Third Handle: 7 → 8',
+    });
+    expect((await latest()).params).not.toHaveProperty('renamed');
+  });
+
   it('old entries get their parameters back from their summaries; one that cannot be read keeps its summary', async () => {
     const samples: { [A in AuditAction]: AuditParams<A> } = {
       'streamer.add': { name: 'A (b) → c' },

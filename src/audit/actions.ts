@@ -43,6 +43,9 @@ export const AUDIT_PARAMS = {
     name,
     from: Nullable(Type.Integer({ description: 'The total before; null when unrated' })),
     to: Type.Integer({ description: 'The total after' }),
+    renamed: Type.Optional(
+      Type.String({ description: "The streamer's new name, when the write renamed it" }),
+    ),
   }),
   'streamer.rate': Type.Object({
     name,
@@ -150,7 +153,12 @@ const selection = (s: Static<typeof selector>): string =>
 /** The service's English words for each action (the entry's `summary`). */
 const ENGLISH: { [A in AuditAction]: (p: AuditParams<A>) => string } = {
   'streamer.add': (p) => `Added streamer ${p.name}`,
-  'streamer.edit': (p) => `Rated ${p.name}: ${total(p.from)} → ${p.to}`,
+  'streamer.edit': (p) =>
+    p.renamed === undefined
+      ? `Rated ${p.name}: ${total(p.from)} → ${p.to}`
+      : p.from === p.to
+        ? `Renamed ${p.name} to ${p.renamed}`
+        : `Rated ${p.name}: ${total(p.from)} → ${p.to}, renamed to ${p.renamed}`,
   'streamer.rate': (p) => `Rated ${p.name}: ${total(p.from)} → ${p.to}`,
   'streamer.lock': (p) => `${p.locked ? 'Locked' : 'Unlocked'} community ratings of ${p.name}`,
   'streamer.delete': (p) => `Deleted streamer ${p.name}`,

@@ -87,7 +87,13 @@ function auditEntry(
   return {
     action: details ? ('streamer.edit' as const) : ('streamer.rate' as const),
     target_id: id,
-    params: { name, from: old ? scoreSum(old) : null, to: scoreSum(rating.scores) },
+    params: {
+      name,
+      from: old ? scoreSum(old) : null,
+      to: scoreSum(rating.scores),
+      // An administrator's rename is a rating write (SPEC.md's rating mode): the log says so.
+      ...(details && fields.name !== undefined && fields.name !== name ? { renamed: fields.name } : {}),
+    },
     details: {
       old: {
         r: old,

@@ -314,4 +314,25 @@ export const NAME_MUTATIONS: Mutation[] = [
     to: 'p.login ? `${p.login} (${name(p.provider)})`',
     tests: ['test/audit-words.test.ts'],
   },
+  {
+    name: 'audit: an administrator\'s rename is not recorded as one (the log said "38 → 38")',
+    file: 'src/streamers/rate.ts',
+    from: '...(details && fields.name !== undefined && fields.name !== name ? { renamed: fields.name } : {}),',
+    to: '',
+    tests: ['test/audit.test.ts'],
+  },
+  {
+    name: 'audit: a rating write that sends the name as it is counts as a rename',
+    file: 'src/streamers/rate.ts',
+    from: 'fields.name !== undefined && fields.name !== name ?',
+    to: 'fields.name !== undefined ?',
+    tests: ['test/audit.test.ts'],
+  },
+  {
+    name: "audit: the page's Czech says a rename as a rating with the same total",
+    file: 'web/src/locales/audit-cs.ts',
+    from: '? `Přejmenování ${p.name} na ${p.renamed}`',
+    to: '? `Hodnocení ${p.name}: ${total(p.from)} → ${p.to}`',
+    tests: ['test/audit-words.test.ts'],
+  },
 ];

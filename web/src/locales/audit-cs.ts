@@ -72,7 +72,12 @@ const counted = (n: number, one: string, few: string, other: string) => {
 /** Záznamy auditního logu (akce a její parametry, audit/actions.ts) česky. */
 export const csAudit: AuditWords = {
   'streamer.add': (p) => `Přidán streamer ${p.name}`,
-  'streamer.edit': (p) => `Hodnocení ${p.name}: ${total(p.from)} → ${p.to}`,
+  'streamer.edit': (p) =>
+    p.renamed === undefined
+      ? `Hodnocení ${p.name}: ${total(p.from)} → ${p.to}`
+      : p.from === p.to
+        ? `Přejmenování ${p.name} na ${p.renamed}`
+        : `Hodnocení ${p.name}: ${total(p.from)} → ${p.to}, přejmenován na ${p.renamed}`,
   'streamer.rate': (p) => `Hodnocení ${p.name}: ${total(p.from)} → ${p.to}`,
   'streamer.lock': (p) => `${p.locked ? 'Zamčeno' : 'Odemčeno'} komunitní hodnocení: ${p.name}`,
   'streamer.delete': (p) => `Smazán streamer ${p.name}`,

@@ -66,7 +66,12 @@ const counted = (n: number, one: string, other = `${one}s`) => `${n} ${n === 1 ?
 /** The audit log's entries (an action and its parameters, audit/actions.ts) in English. */
 export const enAudit: AuditWords = {
   'streamer.add': (p) => `Added streamer ${p.name}`,
-  'streamer.edit': (p) => `Rated ${p.name}: ${total(p.from)} → ${p.to}`,
+  'streamer.edit': (p) =>
+    p.renamed === undefined
+      ? `Rated ${p.name}: ${total(p.from)} → ${p.to}`
+      : p.from === p.to
+        ? `Renamed ${p.name} to ${p.renamed}`
+        : `Rated ${p.name}: ${total(p.from)} → ${p.to}, renamed to ${p.renamed}`,
   'streamer.rate': (p) => `Rated ${p.name}: ${total(p.from)} → ${p.to}`,
   'streamer.lock': (p) => `${p.locked ? 'Locked' : 'Unlocked'} community ratings of ${p.name}`,
   'streamer.delete': (p) => `Deleted streamer ${p.name}`,
