@@ -69,4 +69,38 @@ describe.runIf(runBrowser(import.meta.url))('raters and team owners', () => {
     await shot(page, 'team-rater-removed');
     await context.close();
   });
+  it("a rater's typed scores survive a reload and a walk away until saved or discarded", async () => {
+    const { users } = await team('Gamma Crew', 'Gamma Streams', 'gammaowner', 'gammarater');
+    const { page, context } = await pageAs(env, users.rater, { lang: 'en' });
+    await page.goto(`${env.base}/team`);
+    const save = page.getByRole('button', { name: 'Save my rating' });
+    const form = page.locator('form', { has: save });
+    const first = form.locator('input').first();
+    await fillScores(form, 6);
+    await page.reload();
+    await expect.poll(() => first.inputValue()).toBe('6');
+    const restored = page.getByText(/Your unsaved changes from .* are back\./);
+    await restored.waitFor();
+    // Away to the ranking and back: still there.
+    await page.getByRole('link', { name: 'Ranking' }).first().click();
+    await page.goBack();
+    await expect.poll(() => first.inputValue()).toBe('6');
+    await page.getByRole('button', { name: 'Discard my changes' }).click();
+    expect(await first.inputValue()).toBe('');
+    await page.reload();
+    await save.waitFor();
+    expect(await first.inputValue()).toBe('');
+    // Saved: the stored rating, and no draft.
+    await fillScores(form, 8);
+    await save.click();
+    await page.getByText('Your rating was saved.').waitFor();
+    // Saved, it is no draft: nothing of it is kept in the browser.
+    const drafts = () => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('draft:')));
+    await expect.poll(drafts).toEqual([]);
+    await page.reload();
+    await expect.poll(() => first.inputValue()).toBe('8');
+    expect(await restored.count()).toBe(0);
+    await axe(env, page, "a rater's restored draft");
+    await context.close();
+  });
 });

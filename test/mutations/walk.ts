@@ -1252,4 +1252,20 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-week-mod.test.ts'],
     web: true,
   },
+  {
+    name: "a rater's typed team scores are not brought back (a reload or Back loses them)",
+    file: 'web/src/components/CommunityPanel.svelte',
+    from: 'mine = draft ? { ...stored, ...draft.value } : { ...stored };',
+    to: 'mine = { ...stored };',
+    tests: ['test/browser/web-team-week.test.ts'],
+    web: true,
+  },
+  {
+    name: "a rater's saved team scores stay a draft (said to be unsaved after the save)",
+    file: 'web/src/components/CommunityPanel.svelte',
+    from: '      stored = { ...mine };\n',
+    to: '',
+    tests: ['test/browser/web-team-week.test.ts'],
+    web: true,
+  },
 ];
