@@ -110,6 +110,18 @@ describe('POST /api/comments', () => {
     expect(res.body.body).toBe(family);
   });
 
+  it('a body is stored without the bidi controls that reorder it: what shows is what the word rules read', async () => {
+    const res = await post(t.client(), {
+      streamer_id: sid,
+      body: '\u202Etnuc\u202C and \u2067isolated\u2069 \u200Fmark',
+    });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.body).toBe('tnuc and isolated \u200Fmark');
+    // Nothing left but an override: too short.
+    const bare = await post(t.client(), { streamer_id: sid, body: '\u202E\u202Ex' });
+    expect(bare.body).toEqual({ error: 'Komentář je příliš krátký', code: 'comment_too_short' });
+  });
+
   it('a body longer than 1000 characters is 400 Komentář je příliš dlouhý (max 1000 znaků)', async () => {
     const before = await countRows(t.db, 'comments');
     for (const body of ['x'.repeat(1001), 'x'.repeat(5000), '😀'.repeat(1001)]) {

@@ -129,8 +129,16 @@ export function singleLine(value: unknown, max: number): string {
   return cut(stripControls((text(value) ?? '').replace(/[\t\n\v\f\r]+/g, ' ')).trim(), max);
 }
 
-/** Multi-line user text (comments, notes): NFC, controls other than line breaks removed, trimmed. */
+/**
+ * The bidi controls that reorder what follows them: embeddings, overrides and isolates (U+202A to
+ * U+202E, U+2066 to U+2069). In a comment, `\u202Etnuc` is stored as a word no word rule knows and
+ * shown as one it would catch (stop 110's week). The marks (U+200E, U+200F), which reorder
+ * nothing, and the joiners of emoji stay.
+ */
+const REORDERING = /[\u202A-\u202E\u2066-\u2069]/g;
+
+/** Multi-line user text (comments, notes): NFC, controls other than line breaks and reordering ones removed, trimmed. */
 export function cleanText(value: unknown): string | undefined {
   const s = text(value);
-  return s === undefined ? undefined : stripControls(s.normalize('NFC'), true).trim();
+  return s === undefined ? undefined : stripControls(s.normalize('NFC'), true).replace(REORDERING, '').trim();
 }

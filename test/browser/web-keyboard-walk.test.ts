@@ -160,6 +160,8 @@ describe.runIf(runBrowser(import.meta.url))("a busy form's button keeps the keyb
     expect(await team.getByText('Saved.').count()).toBe(0);
     await reload.letGo();
     await team.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    // Each outcome is said alone: the creation's line went with the next action (a week's walk).
+    expect(await created.count()).toBe(0);
     expect(await team.getByRole('heading', { level: 2 }).textContent()).toBe('Night Owls Club');
     await team.getByRole('button', { name: 'Delete' }).focus();
     await page.keyboard.press('Enter');

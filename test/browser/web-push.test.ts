@@ -98,6 +98,8 @@ describe.runIf(runBrowser(import.meta.url))('push notifications in the browser',
     // iOS shows web push only for a site added to the home screen: said where push is offered.
     await page.getByText('On iPhone and iPad, first add the site to your home screen').waitFor();
     expect(await page.getByLabel('A streamer I follow goes live').isChecked()).toBe(true);
+    // This user speaks for no streamer: a new rating of "my channel" is not offered (a week's walk).
+    expect(await page.getByLabel('A new rating of my channel').count()).toBe(0);
     await page.getByLabel('Replies to my comments').check();
     await page.getByRole('button', { name: 'Turn on notifications' }).click();
     await page.getByRole('status').getByText('Notifications are on for this device.').waitFor();
@@ -230,6 +232,21 @@ describe.runIf(runBrowser(import.meta.url))('push notifications in the browser',
       .filter({ hasText: "This browser's push service did not take the subscription" })
       .waitFor();
     expect(await page.getByText('AbortError').count()).toBe(0);
+    await context.close();
+  });
+  it('a streamer is offered a push for a new rating of their channel, which a viewer is not', async () => {
+    const admin = await env.t.sharedAdmin();
+    const made = await admin.post('/api/streamers?admin=1', {
+      name: 'Push Own',
+      platform: 'provider_a',
+      provider_a: 'twitchdev',
+    });
+    expect(made.status, made.text).toBe(201);
+    const { page, context } = await newPage(env, { lang: 'en' });
+    await context.grantPermissions(['notifications'], { origin: env.base });
+    await signIn(env, page, 'provider_a');
+    await page.goto(`${env.base}/your-data`);
+    await page.getByLabel('A new rating of my channel').waitFor();
     await context.close();
   });
 });

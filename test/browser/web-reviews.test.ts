@@ -129,8 +129,20 @@ describe.runIf(runBrowser(import.meta.url))('the Reviews tab and re-rating reque
     await form.getByLabel(/What changed/).fill('too short');
     expect(await send.isDisabled()).toBe(true);
     await form.getByLabel(/What changed/).fill('New overlay, new schedule and a new game.');
-    await send.click();
-    await form.getByRole('status').getByText('Sent. The staff will look at your channel again.').waitFor();
+    // Written, then the page reloaded before sending: the reason is still there.
+    await streamer.page.reload();
+    await expect
+      .poll(() => form.getByLabel(/What changed/).inputValue())
+      .toBe('New overlay, new schedule and a new game.');
+    await send.focus();
+    await streamer.page.keyboard.press('Enter');
+    const sent = form.getByRole('status').getByText('Sent. The staff will look at your channel again.');
+    await sent.waitFor();
+    // The keyboard stays where the form was, on what it says, not at the page's start.
+    await expect.poll(() => sent.evaluate((p) => p === document.activeElement)).toBe(true);
+    expect(
+      await streamer.page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('draft:'))),
+    ).toEqual([]);
     await axe(env, streamer.page, 'streamer page after a re-rating request');
     await streamer.context.close();
 
@@ -145,6 +157,11 @@ describe.runIf(runBrowser(import.meta.url))('the Reviews tab and re-rating reque
     await fillScores(page, 7);
     await page.getByRole('button', { name: 'Save my review' }).click();
     await page.getByRole('heading', { name: 'All reviews (1)' }).waitFor();
+    // Another moderator saves a review while the page shows one: the question asks of both.
+    const late = await (
+      await env.t.signedIn(mira)
+    ).put(`/api/reviews?streamer_id=${own}`, { r: R(9), note: '' });
+    expect(late.status, late.text).toBe(200);
     // The spread's chart keeps its numbers to the page's size at a desktop's width (a week's walk).
     const chart = await page.locator('svg.review-spread').boundingBox();
     expect(chart?.width).toBeLessThanOrEqual(28 * 16);
@@ -152,8 +169,9 @@ describe.runIf(runBrowser(import.meta.url))('the Reviews tab and re-rating reque
     // Asked in the site's own dialog, whose confirming button is not the red of a deletion.
     const dialog = page.getByRole('dialog');
     await dialog
-      .getByText('Publish the median as the rating of Twitch Dev? The reviews are then cleared.')
+      .getByText('Publish the median, 56 / 70, as the rating of Twitch Dev? The reviews are then cleared.')
       .waitFor();
+    await page.getByRole('heading', { name: 'All reviews (2)' }).waitFor();
     const yes = dialog.getByRole('button', { name: 'Publish the median as the rating' });
     expect((await yes.getAttribute('class')) ?? '').not.toContain('danger');
     await yes.click();
@@ -161,10 +179,10 @@ describe.runIf(runBrowser(import.meta.url))('the Reviews tab and re-rating reque
     // Said back in the queue: what was published, and that the reward is left as it was (a walk).
     await page
       .getByRole('status')
-      .getByText('Published as the rating of Twitch Dev: 49/70. Its reward stays as it was.')
+      .getByText('Published as the rating of Twitch Dev: 56/70. Its reward stays as it was.')
       .waitFor();
     const item = (await env.t.client().get(`/api/streamers?id=${own}`)).body as { r: unknown };
-    expect(item.r).toEqual(R(7));
+    expect(item.r).toEqual(R(8));
     await shot(page, 'reviews-published');
     // A streamer others reviewed: the administrator is told how to publish without scoring.
     await page

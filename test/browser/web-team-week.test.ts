@@ -61,6 +61,11 @@ describe.runIf(runBrowser(import.meta.url))('raters and team owners', () => {
     await page.goto(`${env.base}/team`);
     await page.getByText(/1 rating from team members · 4\.0 \/ 10/).waitFor();
     await page.getByRole('button', { name: 'Remove betarater' }).click();
+    // The question says what goes with the membership (a week's walk: the rating went unsaid).
+    await page
+      .getByRole('dialog')
+      .getByText('Remove betarater from the team? Any rating they gave for the team is deleted with it.')
+      .waitFor();
     await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
     // The service deleted the rating with the membership: the panel says so without a reload.
     await page.getByText('No community ratings yet.').waitFor();
@@ -101,6 +106,22 @@ describe.runIf(runBrowser(import.meta.url))('raters and team owners', () => {
     await expect.poll(() => first.inputValue()).toBe('8');
     expect(await restored.count()).toBe(0);
     await axe(env, page, "a rater's restored draft");
+    await context.close();
+  });
+  it("a team-mate's saved rating shows in the teams' rating when the tab comes back into view", async () => {
+    const { users } = await team('Alpha Crew', 'Alpha Gamer', 'alphaowner', 'alpharater');
+    const { page, context } = await pageAs(env, users.rater, { lang: 'en' });
+    await page.goto(`${env.base}/team`);
+    await page.getByText('No community ratings yet.').waitFor();
+    const owner = await env.t.signedIn(users.owner);
+    const groups = (await owner.get('/api/rater_groups?my=1')).body as { id: number }[];
+    const saved = await owner.put('/api/community_ratings', {
+      group_id: groups[0]!.id,
+      r: { s: 5, g: 5, a: 5, v: 5, n: 5, ns: 5, o: 5 },
+    });
+    expect(saved.status, saved.text).toBe(200);
+    await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+    await page.getByText(/1 rating from team members · 5\.0 \/ 10/).waitFor();
     await context.close();
   });
 });

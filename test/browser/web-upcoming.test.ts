@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { TestApp, TestUser } from '../helpers/app.ts';
 import { R } from '../helpers/streamers.ts';
@@ -295,6 +295,9 @@ describe.runIf(runBrowser(import.meta.url))(
       expect(await editor.getByLabel('Title (optional)').nth(1).inputValue()).toBe('Far ahead');
       await editor.getByRole('button', { name: 'Add a stream' }).click();
       const second = editor.locator('fieldset').nth(2);
+      // The keyboard is on the new row, not left on Add.
+      const focused = (field: Locator) => field.evaluate((f) => f === document.activeElement);
+      await expect.poll(() => focused(second.getByLabel('Starts'))).toBe(true);
       // A week after the first; an end before the start breaks the service's rule
       // (shared/schedules.ts), which the editor applies first: the row says what is wrong.
       expect(await second.getByLabel('Starts').inputValue()).toMatch(/T09:00$/);
@@ -308,6 +311,8 @@ describe.runIf(runBrowser(import.meta.url))(
       await editor.getByRole('button', { name: 'Save the schedule' }).click();
       await editor.getByRole('alert').filter({ hasText: 'Some streams need a change' }).waitFor();
       expect(await second.locator('.field-error').textContent()).toBe('It must end after it starts.');
+      // The keyboard goes to the row the save was refused for.
+      await expect.poll(() => focused(second.getByLabel('Starts'))).toBe(true);
       expect(await second.getByLabel('Ends').getAttribute('aria-invalid')).toBe('true');
       expect(await editor.locator('fieldset').first().locator('.field-error').count()).toBe(0);
       // A stream longer than a day is marked too.
@@ -329,9 +334,16 @@ describe.runIf(runBrowser(import.meta.url))(
       expect(await editor.getByRole('alert').count()).toBe(0);
       await second.getByLabel('Ends').fill(tomorrowAt('22:00'));
       await second.getByLabel('Title (optional)').fill('Late show');
+      // A reload before saving loses no edit: the rows come back as they were typed.
+      await page.reload();
+      await editor.getByText(/Your unsaved changes from .* are back\./).waitFor();
+      expect(await second.getByLabel('Title (optional)').inputValue()).toBe('Late show');
       await editor.getByRole('button', { name: 'Save the schedule' }).click();
       await editor.getByRole('status').filter({ hasText: 'The schedule is saved.' }).waitFor();
       expect(saves).toHaveLength(1);
+      const drafts = () =>
+        page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('draft:')));
+      await expect.poll(drafts).toEqual([]);
       const after = (await env.t.client().get(`/api/streamers?id=${keeper}&schedule=1`)).body;
       expect(after.segments.map((s: { title: string }) => s.title)).toEqual(['Late show', 'Keeper night']);
       const ahead = (await env.t.client().get(`/api/streamers?id=${keeper}&schedule=1&ahead=1`)).body;

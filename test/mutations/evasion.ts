@@ -163,4 +163,11 @@ export const EVASION_MUTATIONS: Mutation[] = [
     to: '  [],\n',
     tests: ['test/openapi.test.ts'],
   },
+  {
+    name: "a comment keeps the bidi override that shows a word the word rules never read ('\\u202Etnuc')",
+    file: 'src/lib/input.ts',
+    from: ".replace(REORDERING, '')",
+    to: '',
+    tests: ['test/comments.test.ts'],
+  },
 ];

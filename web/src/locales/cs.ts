@@ -182,7 +182,8 @@ export const cs: Record<MessageKey, string> = {
   'reviews.spread': 'Rozptýlení (směrodatná odchylka součtů): {spread}',
   'reviews.chart': 'Součty posudků na stupnici 0 až 70; čára je součet mediánu',
   'reviews.publish': 'Zveřejnit medián jako hodnocení',
-  'reviews.publishConfirm': 'Zveřejnit medián jako hodnocení streamera {name}? Posudky se pak smažou.',
+  'reviews.publishConfirm':
+    'Zveřejnit medián {total} / {max} jako hodnocení streamera {name}? Posudky se pak smažou.',
   'reviews.published': 'Zveřejněno jako hodnocení streamera {name}: {total}/{max}. Odměna zůstává, jak byla.',
   'reviews.any': 'Kterýkoli streamer, i ten, kterého jste už hodnotili',
   'reviews.pick': 'Vyberte streamera',
@@ -264,7 +265,7 @@ export const cs: Record<MessageKey, string> = {
   'teams.created': 'Tým „{name}“ je vytvořen.',
   'teams.deleted': 'Tým „{name}“ je smazán.',
   'teams.confirmDelete': 'Smazat tým „{name}“?',
-  'teams.confirmRemove': 'Odebrat uživatele {name} z týmu?',
+  'teams.confirmRemove': 'Odebrat uživatele {name} z týmu? Hodnocení, které za tým zadal, se tím smaže.',
   'teams.empty': 'Zatím žádné týmy.',
   'users.search': 'Hledat podle loginu nebo jména',
   'users.banned': 'Zablokován',

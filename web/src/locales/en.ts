@@ -183,7 +183,8 @@ export const en = {
   'reviews.spread': 'Spread (standard deviation of the totals): {spread}',
   'reviews.chart': 'Totals of the reviews on a scale of 0 to 70; the line is the median’s total',
   'reviews.publish': 'Publish the median as the rating',
-  'reviews.publishConfirm': 'Publish the median as the rating of {name}? The reviews are then cleared.',
+  'reviews.publishConfirm':
+    'Publish the median, {total} / {max}, as the rating of {name}? The reviews are then cleared.',
   'reviews.published': 'Published as the rating of {name}: {total}/{max}. Its reward stays as it was.',
   'reviews.any': 'Any streamer, also one you have reviewed',
   'reviews.pick': 'Choose a streamer',
@@ -265,7 +266,7 @@ export const en = {
   'teams.created': 'Team “{name}” is created.',
   'teams.deleted': 'Team “{name}” is deleted.',
   'teams.confirmDelete': 'Delete the team “{name}”?',
-  'teams.confirmRemove': 'Remove {name} from the team?',
+  'teams.confirmRemove': 'Remove {name} from the team? Any rating they gave for the team is deleted with it.',
   'teams.empty': 'No teams yet.',
   'users.search': 'Search by login or name',
   'users.banned': 'Banned',
