@@ -52,6 +52,35 @@ describe.each([['/api/streamers'], ['/api/comments?streamer_id=SID']])('%s', (te
   });
 });
 
+describe('one streamer by id: the item, its rating history, its streams and its schedule', () => {
+  it.each([[''], ['&history=1'], ['&streams=1'], ['&schedule=1']])(
+    '?id=N%s answers with an ETag and private, no-cache, and 304 to a matching If-None-Match',
+    async (variant) => {
+      const path = `/api/streamers?id=${sid}${variant}`;
+      const first = await raw(path);
+      expect(first.status).toBe(200);
+      expect(first.headers['cache-control']).toBe('private, no-cache');
+      const etag = String(first.headers.etag);
+      expect(etag).toMatch(/^"[\w-]+"$/);
+      const again = await raw(path, { 'if-none-match': etag });
+      expect(again.status).toBe(304);
+      expect(again.body.length).toBe(0);
+      JSON.parse(first.body.toString());
+    },
+  );
+
+  it('a new rating changes the history and its ETag', async () => {
+    const path = `/api/streamers?id=${sid}&history=1`;
+    const before = await raw(path);
+    expect((await admin.put(`/api/streamers?id=${sid}`, { r: { s: 8 } })).status).toBe(200);
+    const after = await raw(path, { 'if-none-match': String(before.headers.etag) });
+    expect(after.status).toBe(200);
+    expect((JSON.parse(after.body.toString()) as unknown[]).length).toBe(
+      (JSON.parse(before.body.toString()) as unknown[]).length + 1,
+    );
+  });
+});
+
 describe('invalidation', () => {
   it('a write changes the answer and its ETag at once (read your own writes)', async () => {
     const before = await raw('/api/streamers');

@@ -74,6 +74,30 @@ describe('content types and body limits', () => {
     }
   });
 
+  it("the service's own origin is an allowed one: its preflight answers 204, with other origins configured or none", async () => {
+    const bare = await startApp();
+    try {
+      for (const app of [t, bare]) {
+        const own = app.config.origin;
+        for (const extra of [{ 'access-control-request-method': 'PUT' }, {}] as Record<string, string>[]) {
+          const res = await app.client({ origin: own, ...extra }).request('OPTIONS', '/api/comments');
+          expect(res.status).toBe(204);
+          expect(res.headers.get('access-control-allow-origin')).toBe(own);
+          expect(res.headers.get('access-control-allow-credentials')).toBe('true');
+          expect(res.headers.get('access-control-allow-methods')).toContain('PUT');
+          expect(res.headers.get('vary')).toMatch(/Origin/);
+        }
+        // Another origin's is the 405 of any OPTIONS.
+        const foreign = await app
+          .client({ origin: 'https://evil.example', 'access-control-request-method': 'PUT' })
+          .request('OPTIONS', '/api/comments');
+        expect(foreign.status).toBe(405);
+      }
+    } finally {
+      await bare.close();
+    }
+  });
+
   it('an address with no route is 404 Not found whatever its body holds', async () => {
     for (const path of ['/api/nonexistent', '/api/auth/check']) {
       const res = await t.client().post(path, '{bad', { headers: { 'content-type': 'application/json' } });

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { fail } from '../errors.ts';
+import { preflightHeaders } from './cors.ts';
 import { errors } from './schemas.ts';
 
 declare module 'fastify' {
@@ -11,8 +13,9 @@ declare module 'fastify' {
 
 /**
  * The methods a resource's 405 answers (TRACE too: a path that exists is never 404 for it;
- * OPTIONS too: a CORS preflight from an allowed origin is answered by the hook of
- * plugins/external.ts before this route's, and any other OPTIONS is a method like the rest).
+ * OPTIONS too: a CORS preflight from a configured origin is answered by the hook of
+ * plugins/external.ts before this route's, the service's own origin's here (it is always an
+ * allowed one, DECISIONS.md "Cross-origin"), and any other OPTIONS is a method like the rest).
  */
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'TRACE', 'OPTIONS'] as const;
 
@@ -33,10 +36,17 @@ export function methodNotAllowed(app: FastifyInstance, url: string, allowed: rea
     config: { guard: 'public', methodNotAllowed: true },
     schema: {
       summary: `Not supported here: 405 (allowed: ${allowed.join(', ')})`,
-      response: errors(405),
+      // 204: the own origin's preflight (empty).
+      response: { ...errors(405), 204: Type.Null() },
       hide: true,
     },
-    onRequest: (_request, _reply, done) => done(refusal()),
+    onRequest: (request, reply, done) => {
+      const own = app.config.origin;
+      if (request.method === 'OPTIONS' && request.headers.origin === own) {
+        return void reply.code(204).headers(preflightHeaders(own)).send();
+      }
+      done(refusal());
+    },
     handler: async () => {
       throw refusal();
     },

@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config/config.ts';
 import type { Db } from '../db/schema.ts';
 import { fail } from '../errors.ts';
+import { CORS_POLICY } from '../lib/cors.ts';
 import { type Clock, MINUTE, upkeep } from '../lib/clock.ts';
 import { compressionPlugin } from './compression.ts';
 import { databaseStore, purgeRateLimits } from './rate-limit-store.ts';
@@ -16,8 +17,9 @@ export const externalPlugins = fp(
     const { config, db, clock } = opts;
 
     // CORS: exact allowlist with credentials, never `*` (DECISIONS.md). The CSRF rule is csrf.ts.
-    // Without CORS_ORIGINS no answer depends on Origin (same-origin calls need no CORS
-    // headers, a foreign preflight gets the 405 of any OPTIONS, lib/method-not-allowed.ts): the
+    // The service's own origin is always allowed: same-origin calls need no CORS headers, and its
+    // preflight is answered where a foreign one gets the 405 of any OPTIONS
+    // (lib/method-not-allowed.ts). Without CORS_ORIGINS no other answer depends on Origin: the
     // plugin, whose hook costs a twentieth of a small answer, is then not registered at all.
     // Its hook answers an allowed origin's OPTIONS with 204 before the route's 405; not
     // strictly (one without Access-Control-Request-Method would get a text/plain 400).
@@ -26,10 +28,10 @@ export const externalPlugins = fp(
       await app.register(cors, {
         origin: (origin, callback) => callback(null, origin !== undefined && allowed.has(origin)),
         credentials: true,
-        methods: ['GET', 'POST', 'PUT', 'DELETE'],
-        allowedHeaders: ['Content-Type', 'Idempotency-Key'],
-        exposedHeaders: ['Idempotent-Replayed'],
-        maxAge: 600,
+        methods: [...CORS_POLICY.methods],
+        allowedHeaders: [...CORS_POLICY.allowedHeaders],
+        exposedHeaders: [...CORS_POLICY.exposedHeaders],
+        maxAge: CORS_POLICY.maxAge,
         strictPreflight: false,
       });
     }

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { jsonAnswer } from '../cache/answer.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { API_CACHE_CONTROL, JSON_TYPE, jsonAnswer, makeAnswer } from '../cache/answer.ts';
 import { sendAnswer } from '../cache/sender.ts';
 import { fail } from '../errors.ts';
 import { listStreams } from '../history/queries.ts';
@@ -22,11 +24,34 @@ import { ratingHistory } from './rating-queries.ts';
 import { rateStreamer } from './rate.ts';
 import { removeReply, replierOf, writeReply } from './reply.ts';
 import { createSchema, deleteSchema, listSchema, updateSchema } from './route-schemas.ts';
+import { HistoryEntry } from './schemas.ts';
 import { itemsOf, listedItems, renderedView, viewFor, viewKey } from './views.ts';
 
 /** `?streams=1`'s schema as Fastify's compilers take it (compiled once: they key by the object). */
 const STREAMS_ANSWER = { ...StreamList };
 const SCHEDULE_ANSWER = { ...ScheduleAnswer };
+const HISTORY_ANSWER = { ...Type.Array(HistoryEntry) };
+
+/**
+ * A one streamer's variant made for this request, not kept (`history`, `streams`, `schedule`),
+ * by its own member's serializer (for a union, fast-json-stringify picks the member by validating
+ * the answer against each, ten times the cost of writing a year's `?streams=1`; docs/benchmarks.md)
+ * and answered as every `GET /api/streamers` is (DECISIONS.md "Caching"): an ETag and
+ * `private, no-cache`, 304 to a matching `If-None-Match`.
+ */
+function sendMade(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  schema: Record<string, unknown>,
+  data: object,
+) {
+  const json = reply.compileSerializationSchema(schema)(data as Record<string, unknown>);
+  return sendAnswer(
+    request,
+    reply,
+    makeAnswer(json, { type: JSON_TYPE, cacheControl: API_CACHE_CONTROL, version: null }),
+  );
+}
 
 export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app;
@@ -60,24 +85,13 @@ export const streamerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const list = await listedItems(app.ctx, view);
       const item = itemsOf(list).find((s) => s.id === id);
       if (!item) throw fail('streamer_not_found');
-      if (flag(query.history)) return ratingHistory(db, id);
+      if (flag(query.history)) return sendMade(request, reply, HISTORY_ANSWER, await ratingHistory(db, id));
       if (flag(query.schedule)) {
         const days = flag(query.ahead) ? SCHEDULE.horizonDays : SCHEDULE.shownDays;
-        const schedule = await readSchedule(db, id, app.clock.now(), days);
-        return reply
-          .type('application/json; charset=utf-8')
-          .serializer(reply.compileSerializationSchema(SCHEDULE_ANSWER))
-          .send(schedule);
+        return sendMade(request, reply, SCHEDULE_ANSWER, await readSchedule(db, id, app.clock.now(), days));
       }
       if (flag(query.streams)) {
-        // By its own member's serializer: for a union, fast-json-stringify picks the member by
-        // validating the answer against each, ten times the cost of writing a year's
-        // `?streams=1` (about 1,000 samples; docs/benchmarks.md).
-        const streams = await listStreams(db, id, limit, app.clock.now());
-        return reply
-          .type('application/json; charset=utf-8')
-          .serializer(reply.compileSerializationSchema(STREAMS_ANSWER))
-          .send(streams);
+        return sendMade(request, reply, STREAMS_ANSWER, await listStreams(db, id, limit, app.clock.now()));
       }
       const one = await app.answers.get(`streamer:${view}:${id}`, (version) =>
         jsonAnswer(item, list.version ?? version, false, list.expires),

@@ -138,4 +138,18 @@ export const FORMAT_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-taking-part.test.ts'],
     web: true,
   },
+  {
+    name: "the service's own origin's preflight gets the 405 of any OPTIONS (DECISIONS.md: a preflight answers 204)",
+    file: 'src/lib/method-not-allowed.ts',
+    from: "if (request.method === 'OPTIONS' && request.headers.origin === own) {",
+    to: 'if (false) {',
+    tests: ['test/http-safety.test.ts'],
+  },
+  {
+    name: 'a rating history answers without an ETag (no-store: every GET /api/streamers carries one)',
+    file: 'src/streamers/routes.ts',
+    from: 'if (flag(query.history)) return sendMade(request, reply, HISTORY_ANSWER, await ratingHistory(db, id));',
+    to: 'if (flag(query.history)) return ratingHistory(db, id);',
+    tests: ['test/caching.test.ts'],
+  },
 ];
