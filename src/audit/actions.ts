@@ -1,4 +1,5 @@
 import { type Static, type TSchema, Type } from 'typebox';
+import { ratedWords } from '../shared/audit-rating.ts';
 import { Nullable, StringEnum } from '../lib/schemas.ts';
 import {
   DISCORD_EVENTS,
@@ -153,13 +154,8 @@ const selection = (s: Static<typeof selector>): string =>
 /** The service's English words for each action (the entry's `summary`). */
 const ENGLISH: { [A in AuditAction]: (p: AuditParams<A>) => string } = {
   'streamer.add': (p) => `Added streamer ${p.name}`,
-  'streamer.edit': (p) =>
-    p.renamed === undefined
-      ? `Rated ${p.name}: ${total(p.from)} → ${p.to}`
-      : p.from === p.to
-        ? `Renamed ${p.name} to ${p.renamed}`
-        : `Rated ${p.name}: ${total(p.from)} → ${p.to}, renamed to ${p.renamed}`,
-  'streamer.rate': (p) => `Rated ${p.name}: ${total(p.from)} → ${p.to}`,
+  'streamer.edit': ratedWords,
+  'streamer.rate': ratedWords,
   'streamer.lock': (p) => `${p.locked ? 'Locked' : 'Unlocked'} community ratings of ${p.name}`,
   'streamer.delete': (p) => `Deleted streamer ${p.name}`,
   'comment.delete': (p) => `Deleted a comment by ${by(p.author)}${on(p.streamer)}`,

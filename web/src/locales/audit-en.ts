@@ -1,4 +1,5 @@
 import type { AuditTitles, AuditWords } from '../lib/audit-words.ts';
+import { ratedWords } from '../../../src/shared/audit-rating.ts';
 import { en } from './en.ts';
 
 /**
@@ -66,13 +67,8 @@ const counted = (n: number, one: string, other = `${one}s`) => `${n} ${n === 1 ?
 /** The audit log's entries (an action and its parameters, audit/actions.ts) in English. */
 export const enAudit: AuditWords = {
   'streamer.add': (p) => `Added streamer ${p.name}`,
-  'streamer.edit': (p) =>
-    p.renamed === undefined
-      ? `Rated ${p.name}: ${total(p.from)} → ${p.to}`
-      : p.from === p.to
-        ? `Renamed ${p.name} to ${p.renamed}`
-        : `Rated ${p.name}: ${total(p.from)} → ${p.to}, renamed to ${p.renamed}`,
-  'streamer.rate': (p) => `Rated ${p.name}: ${total(p.from)} → ${p.to}`,
+  'streamer.edit': ratedWords,
+  'streamer.rate': ratedWords,
   'streamer.lock': (p) => `${p.locked ? 'Locked' : 'Unlocked'} community ratings of ${p.name}`,
   'streamer.delete': (p) => `Deleted streamer ${p.name}`,
   'comment.delete': (p) => `Deleted a comment by ${author(p.author)}${on(p.streamer)}`,
