@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
-import { axe, newPage, runBrowser, shot, signIn, useBrowser } from './browser.ts';
+import { adminPage, axe, newPage, runBrowser, shot, signIn, useBrowser } from './browser.ts';
 
 /** Issue 26 on the page: the verified mark, the "this is my channel" panel, the reply. */
 let sid = 0;
@@ -60,6 +60,29 @@ describe.runIf(runBrowser(import.meta.url))('streamers speak for themselves', ()
     await page.locator('.streamer-reply .reply-outdated').waitFor();
     expect(await page.locator('.streamer-reply').textContent()).toContain('Hodnocení se od napsání');
     expect(await page.getByRole('heading', { name: 'Tohle je můj kanál' }).count()).toBe(0);
+    await context.close();
+  });
+  it("staff remove a streamer's reply after the site's own question, not the browser's", async () => {
+    const { page, context } = await newPage(env, { lang: 'en' });
+    await adminPage(env, page);
+    await page.goto(`${env.base}/s/${sid}`);
+    const reply = page.locator('.streamer-reply');
+    await reply.waitFor();
+    const native: string[] = [];
+    page.on('dialog', (d) => {
+      native.push(d.message());
+      void d.dismiss();
+    });
+    await reply.getByRole('button', { name: 'Remove the reply' }).click();
+    const asked = page.getByRole('dialog', {
+      name: "Remove the streamer's reply? They may write a new one.",
+    });
+    await asked.waitFor();
+    await asked.getByRole('button', { name: 'Remove the reply' }).click();
+    await expect.poll(() => reply.count()).toBe(0);
+    expect(native).toEqual([]);
+    const item = (await env.t.client().get(`/api/streamers?id=${sid}`)).body as { streamer_reply: unknown };
+    expect(item.streamer_reply).toBeNull();
     await context.close();
   });
 });

@@ -1356,4 +1356,12 @@ export const WALK_MUTATIONS: Mutation[] = [
     tests: ['test/browser/web-team-week.test.ts'],
     web: true,
   },
+  {
+    name: "staff remove a streamer's reply without the site's question",
+    file: 'web/src/components/StreamerVoice.svelte',
+    from: 'onclick={() => !removing.busy && confirmRemove?.open()}',
+    to: 'onclick={remove}',
+    tests: ['test/browser/web-streamer-voice.test.ts'],
+    web: true,
+  },
 ];
